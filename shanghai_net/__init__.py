@@ -1,0 +1,1 @@
+"""Shanghai contract rummy over a LAN: rules engine, trustless dealing, networking, console."""
