@@ -23,6 +23,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "format_cards",
+    "parse_melds",
 ]
 
 MAX_DECKS = 4
@@ -165,3 +166,17 @@ def parse_cards(text: str) -> list[Card]:
 
 def format_cards(cards, unicode: bool = False) -> str:
     return " ".join(c.text(unicode) for c in cards)
+
+
+def parse_melds(text: str) -> list[list[Card]]:
+    """Parse groups of cards separated by ``/``: ``"7H 7S JK / 8C 8D 8S"``.
+
+    Copies are counted across the whole text, so a face named in two groups is two cards.
+    """
+    cards = parse_cards(text.replace("/", " "))
+    groups, i = [], 0
+    for part in text.split("/"):
+        n = len(part.replace(",", " ").split())
+        groups.append(cards[i : i + n])
+        i += n
+    return groups

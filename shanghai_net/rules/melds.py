@@ -1,0 +1,270 @@
+"""Melds: sets (books) and runs, with wild cards, ace rules and size limits.
+
+A `Meld` on the table is arranged: a run's cards are ordered low to high and card ``i`` stands for
+rank ``low + i`` (14 is the ace above the king), so every wild card stands for one definite card.
+That is what lay-offs at the ends, a joker swap and a joker buy need to know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..cards import Card, Suit
+from .ruleset import Ace, MeldKind, RuleSet
+
+__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "replace_wild"]
+
+
+class End(StrEnum):
+    """Which end of a run a card goes to."""
+
+    LOW = "low"
+    HIGH = "high"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    rank: int  # a set's rank; a run's lowest position (1 = low ace, 14 = high ace)
+    suit: Suit | None = None  # a run's suit
+
+    @property
+    def high(self) -> int:
+        """A run's highest position."""
+        return self.rank + len(self.cards) - 1
+
+    def stands_for(self, index: int) -> tuple[int, Suit | None]:
+        """(rank, suit) that the card at ``index`` represents; a set's wild has no suit."""
+        if self.kind is MeldKind.SET:
+            return (self.rank, None)
+        pos = self.rank + index
+        return (1 if pos == 14 else pos, self.suit)
+
+    def text(self, unicode: bool = False) -> str:
+        return " ".join(c.text(unicode) for c in self.cards)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _bounds(rules: RuleSet) -> tuple[int, int]:
+    low = 1 if rules.ace in (Ace.LOW, Ace.EITHER) else 2
+    high = 14 if rules.ace in (Ace.HIGH, Ace.EITHER) else 13
+    return low, high
+
+
+def _wild_ok(rules: RuleSet, wilds: int, naturals: int) -> bool:
+    if naturals == 0:
+        return False
+    if rules.max_wilds_per_meld is not None and wilds > rules.max_wilds_per_meld:
+        return False
+    return not (rules.wilds_at_most_naturals and wilds > naturals)
+
+
+def _set(rules: RuleSet, cards: Sequence[Card], rank: int | None = None) -> Meld | None:
+    """The cards as a set of ``rank`` (found from the naturals when not given), or None."""
+    n = len(cards)
+    if n < rules.min_set or (rules.max_set is not None and n > rules.max_set):
+        return None
+    if rank is None:
+        ranks = {c.rank for c in cards if not rules.is_wild(c)}
+        if not ranks:  # only wilds: a set of twos when twos are wild
+            ranks = {c.rank for c in cards if not c.is_joker}
+        if len(ranks) != 1:
+            return None
+        rank = ranks.pop()
+    naturals = [c for c in cards if c.rank == rank]
+    if len(naturals) + sum(1 for c in cards if c.rank != rank and rules.is_wild(c)) != n:
+        return None
+    if not _wild_ok(rules, n - len(naturals), len(naturals)):
+        return None
+    if rules.set_distinct_suits and len({c.suit for c in naturals}) != len(naturals):
+        return None
+    ordered = tuple(sorted(naturals) + sorted(c for c in cards if c.rank != rank))
+    return Meld(MeldKind.SET, ordered, rank)
+
+
+def _fits(rules: RuleSet, card: Card, pos: int, suit: Suit) -> bool | None:
+    """True: natural at pos; False: wild standing there; None: cannot stand there."""
+    rank = 1 if pos == 14 else pos
+    if card.rank == rank and card.suit is suit:
+        return True
+    return False if rules.is_wild(card) else None
+
+
+def _run(rules: RuleSet, cards: Sequence[Card], low: int, suit: Suit) -> Meld | None:
+    """The cards in this order as a run of ``suit`` starting at position ``low``, or None."""
+    n = len(cards)
+    lo, hi = _bounds(rules)
+    high = low + n - 1
+    if n < rules.min_run or (rules.max_run is not None and n > rules.max_run):
+        return None
+    if low < lo or high > hi or (low == 1 and high == 14 and not rules.ace_both_ends):
+        return None
+    naturals = 0
+    for i, card in enumerate(cards):
+        fit = _fits(rules, card, low + i, suit)
+        if fit is None:
+            return None
+        naturals += fit
+    if not _wild_ok(rules, n - naturals, naturals):
+        return None
+    return Meld(MeldKind.RUN, tuple(cards), low, suit)
+
+
+def _positions(rules: RuleSet, card: Card) -> tuple[int, ...]:
+    if card.rank != 1:
+        return (card.rank,)
+    lo, hi = _bounds(rules)
+    return tuple(p for p in (1, 14) if lo <= p <= hi)
+
+
+def _run_as_given(rules: RuleSet, cards: Sequence[Card]) -> Meld | None:
+    """The run exactly in the order the player gave, if that order is a run."""
+    for i, card in enumerate(cards):
+        if not rules.is_wild(card):
+            for pos in _positions(rules, card):
+                meld = _run(rules, cards, pos - i, card.suit)
+                if meld:
+                    return meld
+            return None
+    return None
+
+
+def _runs(rules: RuleSet, cards: Sequence[Card]) -> list[Meld]:
+    """Every distinct placement of these cards as a run, extra wilds highest first."""
+    fixed = [c for c in cards if not rules.is_wild(c)]
+    wilds = sorted((c for c in cards if rules.is_wild(c)), key=lambda c: (not c.is_joker, c.id))
+    if not fixed or len({c.suit for c in fixed}) != 1:
+        return []
+    suit = fixed[0].suit
+    n = len(cards)
+    lo, hi = _bounds(rules)
+    out: list[Meld] = []
+    seen: set[tuple[Card, ...]] = set()
+    aces = [c for c in fixed if c.rank == 1]
+    others = {c.rank: c for c in fixed if c.rank != 1}
+    if len(others) != len(fixed) - len(aces):
+        return []  # the same rank twice
+    for ace_positions in _ace_choices(rules, len(aces)):
+        slots = dict(others)
+        for ace, pos in zip(aces, ace_positions):
+            slots[pos] = ace
+        if len(slots) != len(fixed):
+            continue
+        first, last = min(slots), max(slots)
+        for low in range(min(first, hi - n + 1), max(lo, last - n + 1) - 1, -1):
+            order = _fill(rules, slots, wilds, low, n, suit)
+            if order is not None and order not in seen:
+                meld = _run(rules, order, low, suit)
+                if meld:
+                    seen.add(order)
+                    out.append(meld)
+    return out
+
+
+def _ace_choices(rules: RuleSet, count: int) -> list[tuple[int, ...]]:
+    lo, hi = _bounds(rules)
+    ends = [p for p in (1, 14) if lo <= p <= hi]
+    if count == 0:
+        return [()]
+    if count == 1:
+        return [(p,) for p in ends]
+    return [(1, 14)] if count == 2 and len(ends) == 2 else []
+
+
+def _fill(rules, slots, wilds, low, n, suit) -> tuple[Card, ...] | None:
+    """Wilds into the free positions; a wild two of the run's suit takes its own place."""
+    free = [p for p in range(low, low + n) if p not in slots]
+    if len(free) != len(wilds):
+        return None
+    placed = dict(slots)
+    rest = list(wilds)
+    for card in wilds:
+        if not card.is_joker and card.suit is suit and 2 in free and 2 not in placed:
+            placed[2] = card
+            rest.remove(card)
+            free.remove(2)
+            break
+    for pos, card in zip(free, rest):
+        placed[pos] = card
+    return tuple(placed[p] for p in range(low, low + n))
+
+
+def arrangements(rules: RuleSet, cards: Sequence[Card]) -> list[Meld]:
+    """Every way these cards are a meld: the set, the run in the given order, then other runs."""
+    cards = list(cards)
+    out: list[Meld] = []
+    as_set = _set(rules, cards)
+    if as_set:
+        out.append(as_set)
+    given = _run_as_given(rules, cards)
+    if given:
+        out.append(given)
+    out.extend(m for m in _runs(rules, cards) if not given or m.cards != given.cards)
+    return out
+
+
+def arrange(rules: RuleSet, cards: Sequence[Card]) -> Meld | None:
+    """The meld these cards form (a set first, a run in the given order next), or None."""
+    found = arrangements(rules, cards)
+    return found[0] if found else None
+
+
+def why_not_meld(rules: RuleSet, cards: Sequence[Card]) -> str:
+    """Why these cards are no meld, in a player's words."""
+    n = len(cards)
+    wilds = sum(1 for c in cards if rules.is_wild(c))
+    if wilds == n:
+        return "only wild cards"
+    if rules.max_wilds_per_meld is not None and wilds > rules.max_wilds_per_meld:
+        return f"{wilds} wild cards (at most {rules.max_wilds_per_meld} in a meld)"
+    if rules.wilds_at_most_naturals and wilds > n - wilds:
+        return f"{wilds} wild cards outnumber {n - wilds} natural cards"
+    ranks = {c.rank for c in cards if not rules.is_wild(c)}
+    suits = {c.suit for c in cards if not rules.is_wild(c)}
+    if len(ranks) == 1:
+        if n < rules.min_set:
+            return f"a {rules.set_word} needs at least {rules.min_set} cards"
+        if rules.max_set is not None and n > rules.max_set:
+            return f"a {rules.set_word} has at most {rules.max_set} cards"
+        return f"a {rules.set_word} needs different suits"
+    if len(suits) > 1:
+        return "neither one rank (a set) nor one suit (a run)"
+    if n < rules.min_run:
+        return f"a run needs at least {rules.min_run} cards"
+    if rules.max_run is not None and n > rules.max_run:
+        return f"a run has at most {rules.max_run} cards"
+    if 1 in ranks:
+        return f"not in sequence (aces are {rules.ace.value} here, runs never wrap, no rank twice)"
+    return "not in sequence (a rank twice, or a gap the wild cards cannot fill)"
+
+
+def extend(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> Meld | None:
+    """The meld with ``card`` laid off on it (at ``end`` of a run), or None if it cannot go."""
+    if meld.kind is MeldKind.SET:
+        return _set(rules, meld.cards + (card,), meld.rank)
+    assert meld.suit is not None
+    if end is not End.LOW:
+        longer = _run(rules, meld.cards + (card,), meld.rank, meld.suit)
+        if longer or end is End.HIGH:
+            return longer
+    return _run(rules, (card,) + meld.cards, meld.rank - 1, meld.suit)
+
+
+def replace_wild(rules: RuleSet, meld: Meld, wild: Card, natural: Card) -> Meld | None:
+    """The meld with ``natural`` in the place of ``wild`` (the card the wild stands for), or None."""
+    if wild not in meld.cards or rules.is_wild(natural):
+        return None
+    i = meld.cards.index(wild)
+    rank, suit = meld.stands_for(i)
+    if natural.rank != rank or (suit is not None and natural.suit is not suit):
+        return None
+    cards = meld.cards[:i] + (natural,) + meld.cards[i + 1 :]
+    if meld.kind is MeldKind.SET:
+        return _set(rules, cards, meld.rank)
+    assert meld.suit is not None
+    return _run(rules, cards, meld.rank, meld.suit)

@@ -1,0 +1,300 @@
+"""The rule set: every variation point of the seeds as one field, and the named presets.
+
+A table can play a preset or its own house mix: ``preset("davis").override("claims_per_round=3")``.
+The rules functions (melds, contracts, scoring) read only these fields, never the preset's name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..cards import Card
+
+__all__ = ["Ace", "MeldKind", "RuleSet", "preset", "PRESETS", "CONTRACTS"]
+
+
+class Ace(StrEnum):
+    """Where an ace may sit in a run."""
+
+    HIGH = "high"  # J-Q-K-A only
+    LOW = "low"  # A-2-3 only
+    EITHER = "either"  # low or high, never wrapping (Q-K-A-2)
+
+
+class MeldKind(StrEnum):
+    SET = "set"
+    RUN = "run"
+
+
+CONTRACTS: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
+"""(sets, runs) for rounds 1-7, the same in every contract seed."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every variation point of rules-variants.md.  ``None`` in an ``int | None`` field means no limit."""
+
+    name: str = "custom"
+    game: str = "contract"  # "contract" | "carousel"
+    min_players: int = 3
+    max_players: int = 6
+    # the cards
+    decks: int = 2
+    jokers: int = 4
+    big_table_players: int | None = None  # from this many players on, play with big_table_decks
+    big_table_decks: int = 3
+    big_table_jokers: int = 6
+    hand_size: int = 11
+    last_round_hand_size: int = 11
+    # melds
+    wild_twos: bool = False
+    max_wilds_per_meld: int | None = None
+    wilds_at_most_naturals: bool = True
+    min_set: int = 3
+    max_set: int | None = None
+    set_distinct_suits: bool = False
+    min_run: int = 4
+    max_run: int | None = None
+    ace: Ace = Ace.HIGH
+    ace_both_ends: bool = False  # A-2-...-K-A, the 14-card run
+    # the contract
+    contracts: tuple[tuple[int, int], ...] = CONTRACTS
+    contract_distinct_set_ranks: bool = False  # no two books of one rank
+    contract_runs_apart: bool = False  # two runs of one suit must not join into one
+    contract_minimum_melds: bool = False  # each contract meld at its minimum size
+    final_round_meld_all: bool = False  # last round: meld every card at once, no discard
+    # after going down
+    lay_off_on_going_down_turn: bool = True
+    # out-of-turn claims
+    claims_per_round: int = 2
+    claim_penalty: int = 2  # stock cards drawn with the claimed discard
+    claim_when_down: bool = True
+    # SHANGHAI (davis)
+    shanghai: bool = False
+    # jokers on the table
+    joker_swap: bool = False  # good-miller: after going down, replace + extend, lay the joker off
+    joker_buy: bool = False  # marcelle: before going down, pay the owner, trade the natural card
+    joker_price: int = 5
+    # the stock
+    max_reshuffles: int = 3  # the pile is turned over at most this often; then the round is dead
+    # scoring
+    points_low: int = 5  # 2-7
+    points_high: int = 10  # 8-K
+    points_ace: int = 20
+    points_joker: int = 50
+    winner_bonus: int = 0
+    money: bool = False  # marcelle: coins instead of points
+    ante: int = 5
+    penny_per_card: int = 1
+    stake: int = 30  # 4 nickels + 10 pennies
+    # modes
+    progression: bool = False  # Phase-10 style: each player advances through the contracts alone
+    target_score: int = 25  # carousel: the hands go on until someone reaches it
+    shuffle_proof: bool = False  # mental poker: prove every pass-1 shuffle (costly)
+    # the table's words
+    set_word: str = "set"
+    claim_word: str = "I call"
+    description: str = field(default="", compare=False)
+
+    # -- derived facts -------------------------------------------------------------------------
+
+    @property
+    def rounds(self) -> int:
+        return len(self.contracts)
+
+    def deck_size(self, players: int) -> tuple[int, int]:
+        """(decks, jokers) for a table of this many players."""
+        if self.big_table_players is not None and players >= self.big_table_players:
+            return self.big_table_decks, self.big_table_jokers
+        return self.decks, self.jokers
+
+    def deal_size(self, round_no: int) -> int:
+        return self.last_round_hand_size if round_no == self.rounds else self.hand_size
+
+    def contract(self, round_no: int) -> tuple[int, int]:
+        """(sets, runs) required in this round (1-based)."""
+        if not 1 <= round_no <= self.rounds:
+            raise ValueError(f"round {round_no} is not between 1 and {self.rounds}")
+        return self.contracts[round_no - 1]
+
+    def is_wild(self, card: Card) -> bool:
+        return card.is_joker or (self.wild_twos and card.rank == 2)
+
+    # -- the public rules API (docs/api.md) ----------------------------------------------------
+
+    def meld_kind(self, cards: Sequence[Card]) -> MeldKind | None:
+        """"set", "run" or None: what these cards form under this rule set."""
+        from .melds import arrange
+
+        meld = arrange(self, list(cards))
+        return meld.kind if meld else None
+
+    def check_contract(self, round_no: int, melds: Sequence[Sequence[Card]]):
+        """Raise IllegalMoveError unless these melds lay down exactly this round's contract."""
+        from .contracts import check_contract
+
+        return check_contract(self, self.contract(round_no), melds, final=round_no == self.rounds)
+
+    def penalty(self, cards: Sequence[Card]) -> int:
+        """Penalty points of cards left in a hand."""
+        from .scoring import penalty
+
+        return penalty(self, cards)
+
+    # -- house rules ---------------------------------------------------------------------------
+
+    def override(self, *assignments: str, **values) -> RuleSet:
+        """A copy with fields changed: ``override("claims_per_round=3", shanghai=False)``.
+
+        String values are parsed by the field's type, so a command line's ``--rule field=value``
+        arrives here unchanged.  Unknown fields and unparsable values raise ValueError naming them.
+        """
+        for assignment in assignments:
+            key, sep, text = assignment.partition("=")
+            if not sep:
+                raise ValueError(f"house rule {assignment!r} is not field=value")
+            values[key.strip()] = text.strip()
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        parsed = {}
+        for key, value in values.items():
+            if key not in fields:
+                raise ValueError(f"no rule named {key!r}; known rules: {', '.join(sorted(fields))}")
+            parsed[key] = _parse_field(key, _field_type(key), value)
+        return dataclasses.replace(self, **parsed)
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain values only (the lobby sends this over the wire)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = [list(c) for c in value] if f.name == "contracts" else value
+        return out
+
+
+_HINTS = typing.get_type_hints(RuleSet)
+
+
+def _field_type(name: str):
+    return _HINTS[name]
+
+
+def _parse_field(name: str, kind, value):
+    if not isinstance(value, str):
+        if name == "contracts":
+            return tuple((int(s), int(r)) for s, r in value)
+        return value
+    text = value.strip()
+    optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
+    if optional:
+        if text.lower() in ("none", "no", "off", "unlimited"):
+            return None
+        kind = next(a for a in typing.get_args(kind) if a is not type(None))
+    try:
+        if kind is bool:
+            lowered = text.lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if kind is int:
+            return int(text)
+        if kind is Ace:
+            return Ace(text.lower())
+        if name == "contracts":
+            # "2s,1s1r,2r,..." : each round as <n>s<m>r
+            rounds = []
+            for part in text.split(","):
+                sets = runs = 0
+                for count, letter in _count_letters(part.strip().lower()):
+                    if letter == "s":
+                        sets = count
+                    elif letter == "r":
+                        runs = count
+                    else:
+                        raise ValueError
+                rounds.append((sets, runs))
+            return tuple(rounds)
+        return text
+    except ValueError:
+        raise ValueError(f"rule {name}: cannot read {value!r} as {getattr(kind, '__name__', kind)}") from None
+
+
+def _count_letters(text: str):
+    number = ""
+    for ch in text:
+        if ch.isdigit():
+            number += ch
+        else:
+            yield int(number or "1"), ch
+            number = ""
+    if number:
+        raise ValueError(text)
+
+
+DAVIS = RuleSet(
+    name="davis",
+    description="Davis family rules (seed 000): MAY I twice a round, SHANGHAI, aces high, one joker a meld",
+    max_players=6,
+    max_wilds_per_meld=1,
+    ace=Ace.HIGH,
+    contract_distinct_set_ranks=True,
+    contract_runs_apart=True,
+    final_round_meld_all=True,
+    claims_per_round=2,
+    claim_penalty=2,
+    shanghai=True,
+    set_word="book",
+    claim_word="MAY I",
+)
+
+GOOD_MILLER = RuleSet(
+    name="good-miller",
+    description="Good / Miller house rules (seed 002): I call three times, joker swap, -10 for going out",
+    max_players=6,
+    max_set=8,
+    max_run=14,
+    ace=Ace.EITHER,
+    ace_both_ends=True,
+    final_round_meld_all=True,
+    claims_per_round=3,
+    claim_penalty=1,
+    joker_swap=True,
+    winner_bonus=-10,
+    set_word="set",
+    claim_word="I call",
+)
+
+MARCELLE = RuleSet(
+    name="marcelle",
+    description="Rum a la Marcelle (seed 003): 2s wild, a coin pot, buy a joker for a nickel",
+    max_players=8,
+    big_table_players=5,
+    hand_size=12,
+    last_round_hand_size=13,
+    wild_twos=True,
+    ace=Ace.EITHER,
+    contract_minimum_melds=True,
+    lay_off_on_going_down_turn=False,
+    claims_per_round=3,
+    claim_penalty=1,
+    joker_buy=True,
+    money=True,
+    set_word="set",
+    claim_word="claim",
+)
+
+PRESETS: dict[str, RuleSet] = {r.name: r for r in (DAVIS, GOOD_MILLER, MARCELLE)}
+
+
+def preset(name: str) -> RuleSet:
+    """The named preset: davis, good-miller or marcelle."""
+    try:
+        return PRESETS[name.lower()]
+    except KeyError:
+        raise ValueError(f"no preset {name!r}; presets: {', '.join(PRESETS)}") from None
