@@ -1,0 +1,87 @@
+"""The Dealer seam: how the engine gets shuffles, card faces and random picks.
+
+The engine never shuffles or looks at a hidden card itself.  It names every card by a `Token`
+(generation, position) and asks for what it needs with a `Request`; a dealer answers through
+`Game.fulfil_shuffle`, `Game.learn` and `Game.fulfil_pick`.  `LocalDealer` answers at once from a
+seeded shuffled list (simulation, bots, tests); the networked dealer answers when the mental-poker
+keys arrive, which is why a request may stay open and the game wait for it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from ..cards import Card
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["Token", "Request", "Shuffle", "Reveal", "Pick", "Dealer", "LocalDealer", "PUBLIC"]
+
+Token = tuple[int, int]
+"""(generation, position) of a card in a shuffled deck; generation -1 names a card that entered
+a hand face up (a taken discard, a freed joker): its position is the card's id."""
+
+PUBLIC = None
+"""A reveal to everyone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Shuffle ``cards`` into generation ``generation``: position 0 is drawn first."""
+
+    round_no: int
+    generation: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Show the face of ``token`` to seat ``to`` (or to everyone when ``to`` is None)."""
+
+    token: Token
+    to: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A random number in range(n) that none of ``parties`` can bias (commit-reveal over a net)."""
+
+    n: int
+    parties: tuple[int, ...]
+    purpose: str
+
+
+Request = Shuffle | Reveal | Pick
+
+
+class Dealer(Protocol):
+    """Answers a game's requests at once (a synchronous dealer); a networked one leaves them open."""
+
+    def handle(self, request: Request, game: Game) -> None: ...
+
+
+class LocalDealer:
+    """A seeded shuffled list: same seed, same game."""
+
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None):
+        self.rng = rng or random.Random(seed)
+        self.decks: dict[int, list[Card]] = {}
+
+    def handle(self, request: Request, game: Game) -> None:
+        if isinstance(request, Shuffle):
+            cards = list(request.cards)
+            self.rng.shuffle(cards)
+            self.decks[request.generation] = cards
+            if game.viewer is None:
+                for pos, card in enumerate(cards):
+                    game.learn((request.generation, pos), card)
+            game.fulfil_shuffle(request.generation)
+        elif isinstance(request, Reveal):
+            generation, pos = request.token
+            if generation >= 0 and (game.viewer is None or request.to in (None, game.viewer)):
+                game.learn(request.token, self.decks[generation][pos])
+        else:
+            game.fulfil_pick(self.rng.randrange(request.n))

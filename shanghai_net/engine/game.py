@@ -1,0 +1,820 @@
+"""The game state machine for the contract presets, in the manner of python-chess.
+
+``legal_moves(seat)`` lists what a seat may do now, ``apply(move)`` does it and returns the events,
+and an illegal move raises `IllegalMoveError` quoting the move and why, leaving the state as it was.
+Inputs from the dealer (`learn`, `fulfil_shuffle`, `fulfil_pick`) complete the requests the game
+made; with a synchronous dealer they arrive at once.  No clocks: a claim window closes when every
+seat in it has decided (the host turns a timeout into a pass).
+
+A game holds one viewer's knowledge: ``viewer=None`` sees every face (simulation); a seat number
+sees its own cards and what is public, as every networked peer does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Callable
+
+from ..cards import Card, deck
+from ..errors import IllegalMoveError
+from ..rules.contracts import check_contract, describe_contract
+from ..rules.finder import contract_options
+from ..rules.melds import End, Meld, extend, replace_wild
+from ..rules.ruleset import MeldKind, RuleSet
+from ..rules.scoring import penalty
+from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
+from .events import (
+    ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, Event, GameEnded, GameResult, JokerBought,
+    JokerSwapped, LaidOff, Reshuffled, RoundEnded, RoundResult, RoundStarted, ShanghaiCalled,
+    ShanghaiPenalty, TookDiscard, WentDown, WentOut,
+)
+from .moves import (
+    BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, SwapJoker,
+    TakeDiscard,
+)
+
+__all__ = ["Game", "Phase", "ClaimWindow"]
+
+
+class Phase(StrEnum):
+    STARTING = "starting"  # waiting for the random first dealer
+    DEALING = "dealing"  # waiting for the round's shuffle
+    DRAW = "draw"  # the seat to play draws; the discard may be claimed
+    PLAY = "play"  # the seat to play melds, lays off, discards
+    SCORING = "scoring"  # waiting for the hands left to be shown
+    OVER = "over"
+
+
+@dataclass
+class ClaimWindow:
+    """Who may still claim the top discard, in priority order (turn order after the drawer)."""
+
+    card: Card
+    order: tuple[int, ...]
+    claimed: set[int] = field(default_factory=set)
+    passed: set[int] = field(default_factory=set)
+    declined: bool = False  # the drawer chose the stock; the window closes once all have decided
+
+    def undecided(self) -> list[int]:
+        return [s for s in self.order if s not in self.claimed and s not in self.passed]
+
+    def winner(self) -> int | None | bool:
+        """The seat that gets the card, None if nobody, False while it is not yet known."""
+        for seat in self.order:
+            if seat in self.claimed:
+                return seat
+            if seat not in self.passed:
+                return False
+        return None
+
+
+def _public(card: Card) -> Token:
+    return (-1, card.id)
+
+
+class Game:
+    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
+        if rules.game != "contract":
+            raise ValueError(f"preset {rules.name} is not a contract game")
+        if not rules.min_players <= players <= rules.max_players:
+            raise ValueError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, not {players}")
+        decks, jokers = rules.deck_size(players)
+        if players * max(rules.hand_size, rules.last_round_hand_size) + 2 > 52 * decks + jokers:
+            raise ValueError(f"{decks} decks are too few to deal {players} hands")
+        self.rules = rules
+        self.players = players
+        self.viewer = viewer
+        self.dealer = dealer
+        self.round_no = 0
+        self.dealer_seat: int | None = None
+        self.turn = 0
+        self.phase = Phase.STARTING
+        self.scores = [0] * players
+        self.money = [rules.stake] * players if rules.money else [0] * players
+        self.rebuys = [0] * players
+        self.pot = 0
+        self.progress = [0] * players
+        self.results: list[RoundResult] = []
+        self.result: GameResult | None = None
+        self._pending: list[tuple[Request, Callable[..., None] | None]] = []
+        self._requests: list[Request] = []
+        self._events: list[Event] = []
+        self._depth = 0
+        self.log: list[Event] = []
+        """Every event so far, in order (the table's log)."""
+        self._reset_round()
+        self._entry(self._ask, Pick(players, tuple(range(players)), "first dealer"), self._first_dealer)
+
+    # -- round state ---------------------------------------------------------------------------
+
+    def _reset_round(self) -> None:
+        n = self.players
+        self.generation = -1
+        self.stock: list[Token] = []  # the top card is the last
+        self.faces: dict[Token, Card] = {}
+        self.token_of: dict[Card, Token] = {}
+        self.hands: list[list[Token]] = [[] for _ in range(n)]
+        self.discard: list[Card] = []
+        self.shanghaied: set[Card] = set()
+        self.discarder: int | None = None
+        self.table: list[Meld] = []
+        self.meld_owner: list[int] = []
+        self.placed_by: dict[Card, int] = {}
+        self.down = [False] * n
+        self.claims_left = [self.rules.claims_per_round] * n
+        self.window: ClaimWindow | None = None
+        self.owed: list[int] = []
+        self.must_lay_off: set[Card] = set()
+        self.went_down_now = False
+        self.reshuffles = 0
+
+    # -- dealer inputs -------------------------------------------------------------------------
+
+    @property
+    def requests(self) -> list[Request]:
+        """Requests for a dealer that have not been handed out yet (taken by the caller)."""
+        out, self._requests = self._requests, []
+        return out
+
+    @property
+    def waiting(self) -> bool:
+        """True while the game waits for the dealer (or for owed stock cards)."""
+        return bool(self._pending)
+
+    def learn(self, token: Token, card: Card) -> list[Event]:
+        """The face of ``token`` as the dealer revealed it to this viewer."""
+        known = self.faces.get(token)
+        if known is not None and known != card:
+            raise IllegalMoveError(f"{token} was revealed as {known}, now as {card}")
+        self.faces[token] = card
+        self.token_of[card] = token
+        return self._entry(self._resolve, lambda r: isinstance(r, Reveal) and r.token == token)
+
+    def fulfil_shuffle(self, generation: int) -> list[Event]:
+        return self._entry(self._resolve, lambda r: isinstance(r, Shuffle) and r.generation == generation)
+
+    def fulfil_pick(self, value: int) -> list[Event]:
+        for request, _ in self._pending:
+            if isinstance(request, Pick):
+                if not 0 <= value < request.n:
+                    raise IllegalMoveError(f"random pick {value} is outside 0..{request.n - 1}")
+                return self._entry(self._resolve, lambda r: r is request, value)
+        raise IllegalMoveError("no random pick was asked for")
+
+    def _entry(self, action: Callable[..., None], *args) -> list[Event]:
+        """Run an input; the outermost one settles owed draws and hands back the events.
+
+        A synchronous dealer answers from inside a move, so inputs nest; only the outermost
+        call may draw the owed cards and collect what happened.
+        """
+        self._depth += 1
+        try:
+            action(*args)
+            if self._depth == 1:
+                self._advance()
+        finally:
+            self._depth -= 1
+        if self._depth:
+            return []
+        out, self._events = self._events, []
+        return out
+
+    def _ask(self, request: Request, then: Callable[..., None] | None = None, wait: bool = True) -> None:
+        if wait:
+            self._pending.append((request, then))
+        if self.dealer is None:
+            self._requests.append(request)
+        else:
+            self.dealer.handle(request, self)
+
+    def _resolve(self, match, *args) -> None:
+        for i, (request, then) in enumerate(self._pending):
+            if match(request):
+                del self._pending[i]
+                if then:
+                    then(*args)
+                return
+
+    def _emit(self, event: Event) -> None:
+        self._events.append(event)
+        self.log.append(event)
+
+    def _reveal(self, token: Token, to: int | None, then: Callable[[], None] | None = None) -> None:
+        """Ask for a face; wait only if this viewer is entitled to it and does not know it."""
+        entitled = self.viewer is None or to is None or to == self.viewer
+        if token in self.faces or not entitled:
+            self._ask(Reveal(token, to), wait=False)
+            if then:
+                then()
+        else:
+            self._ask(Reveal(token, to), then)
+
+    # -- the flow ------------------------------------------------------------------------------
+
+    def _first_dealer(self, value: int) -> None:
+        self.dealer_seat = value
+        self._start_round()
+
+    def _start_round(self) -> None:
+        self.round_no += 1
+        self._reset_round()
+        rules = self.rules
+        if rules.money:
+            for seat in range(self.players):
+                self._pay(seat, rules.ante)
+                self.pot += rules.ante
+        decks, jokers = rules.deck_size(self.players)
+        self.phase = Phase.DEALING
+        self._emit(RoundStarted(self.round_no, self.dealer_seat, describe_contract(rules, self.contract(0))))
+        self._new_generation(tuple(deck(decks, jokers)), self._deal)
+
+    def _new_generation(self, cards: tuple[Card, ...], then: Callable[[], None]) -> None:
+        self.generation += 1
+        gen = self.generation
+
+        def shuffled() -> None:
+            self.stock = [(gen, p) for p in range(len(cards) - 1, -1, -1)]
+            then()
+
+        self._ask(Shuffle(self.round_no, gen, cards), shuffled)
+
+    def _deal(self) -> None:
+        n = self.players
+        size = self.rules.hand_size if self.rules.progression else self.rules.deal_size(self.round_no)
+        for i in range(size * n):
+            seat = (self.dealer_seat + 1 + i) % n
+            token = self.stock.pop()
+            self.hands[seat].append(token)
+            self._reveal(token, seat)
+        upturned = self.stock.pop()
+        self.turn = (self.dealer_seat + 1) % n
+        self.phase = Phase.DRAW
+
+        def turned_up() -> None:
+            self.discard.append(self.faces[upturned])
+            self._open_window()
+
+        self._reveal(upturned, None, turned_up)
+
+    def _advance(self) -> None:
+        while self.owed and not self._pending:
+            self._draw_owed()
+
+    def _draw_owed(self) -> None:
+        if not self.stock:
+            if len(self.discard) < 2 or self.reshuffles >= self.rules.max_reshuffles:
+                self.owed.clear()
+                self._end_round(None)
+                return
+            self.reshuffles += 1
+            top = self.discard.pop()
+            cards = tuple(self.discard)
+            self.discard = [top]
+            self.shanghaied &= {top}
+            self._emit(Reshuffled(self.generation + 1, len(cards)))
+            self._new_generation(cards, lambda: None)
+            return
+        seat = self.owed.pop(0)
+        token = self.stock.pop()
+        self.hands[seat].append(token)
+        self._reveal(token, seat, lambda: self._emit(Drew(seat, self.faces.get(token))))
+
+    # -- knowledge helpers ---------------------------------------------------------------------
+
+    def hand(self, seat: int) -> list[Card]:
+        """The faces of a seat's hand that this viewer knows."""
+        return [self.faces[t] for t in self.hands[seat] if t in self.faces]
+
+    def contract(self, seat: int) -> tuple[int, int]:
+        """(sets, runs) this seat must lay down now."""
+        if self.rules.progression:
+            return self.rules.contracts[min(self.progress[seat], self.rules.rounds - 1)]
+        return self.rules.contract(max(self.round_no, 1))
+
+    def final_contract(self, seat: int) -> bool:
+        """True where the last contract is melded all at once (davis, good-miller round 7)."""
+        if not self.rules.final_round_meld_all:
+            return False
+        if self.rules.progression:
+            return self.progress[seat] >= self.rules.rounds - 1
+        return self.round_no == self.rules.rounds
+
+    def _holds(self, seat: int, card: Card, move: Move) -> Token:
+        token = self.token_of.get(card)
+        if token is None or token not in self.hands[seat]:
+            raise self._illegal(move, f"seat {seat} does not hold {card}")
+        return token
+
+    def _illegal(self, move: Move, why: str) -> IllegalMoveError:
+        return IllegalMoveError(f"{move.text()!r} by seat {move.seat}: {why}")
+
+    def _take_from_hand(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(self.token_of[card])
+
+    def _to_hand(self, seat: int, card: Card) -> None:
+        token = _public(card)
+        self.faces[token] = card
+        self.token_of[card] = token
+        self.hands[seat].append(token)
+
+    def _pay(self, seat: int, amount: int, to: int | None = None) -> None:
+        while self.money[seat] < amount:
+            self.money[seat] += self.rules.stake
+            self.rebuys[seat] += 1
+        self.money[seat] -= amount
+        if to is not None:
+            self.money[to] += amount
+
+    def _find_on_meld(self, meld: Meld, card: Card) -> Card | None:
+        if card in meld.cards:
+            return card
+        return next((c for c in meld.cards if c.face == card.face), None)
+
+    def playable_on_table(self, card: Card) -> bool:
+        """Whether the card could be laid off on some meld now (the SHANGHAI test)."""
+        return any(extend(self.rules, m, card) for m in self.table)
+
+    def _open_window(self) -> None:
+        self.window = None
+        if not self.discard or self.discard[-1] in self.shanghaied:
+            return
+        order = tuple(
+            seat
+            for seat in ((self.turn + k) % self.players for k in range(1, self.players))
+            if seat != self.discarder
+            and self.claims_left[seat] > 0
+            and (self.rules.claim_when_down or not self.down[seat])
+        )
+        if order:
+            self.window = ClaimWindow(self.discard[-1], order)
+
+    def _expose_top(self) -> None:
+        """A card taken off the pile uncovers the next one, which may be taken again."""
+        self.discard.pop()
+        if self.discard:
+            self.shanghaied.discard(self.discard[-1])
+        self.discarder = None
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def to_move(self) -> list[int]:
+        """Seats that have a decision to make now, the seat to play first."""
+        if self._pending or self.phase not in (Phase.DRAW, Phase.PLAY):
+            return []
+        if self.phase is Phase.PLAY:
+            return [self.turn]
+        seats = [] if self.window and self.window.declined else [self.turn]
+        if self.window:
+            seats += self.window.undecided()
+        return seats
+
+    def legal_moves(self, seat: int) -> Iterator[Move]:
+        """Every move ``seat`` may make now (go-downs up to which copy of equal cards is used)."""
+        if self._pending or self.phase not in (Phase.DRAW, Phase.PLAY):
+            return
+        rules = self.rules
+        if self.phase is Phase.DRAW:
+            w = self.window
+            if seat == self.turn and not (w and w.declined):
+                yield DrawStock(seat)
+                if self.discard and self.discard[-1] not in self.shanghaied:
+                    yield TakeDiscard(seat)
+            if w and seat in w.undecided():
+                yield MayI(seat)
+                yield PassClaim(seat)
+            if self._may_call_shanghai(seat):
+                top = self.discard[-1]
+                for i, meld in enumerate(self.table):
+                    for end in self._ends(meld):
+                        if extend(rules, meld, top, end):
+                            yield CallShanghai(seat, i, end)
+            return
+        if seat != self.turn:
+            return
+        hand = self.hand(seat)
+        if not self.down[seat]:
+            for melds in contract_options(rules, hand, self.contract(seat), self.final_contract(seat)):
+                yield GoDown(seat, melds)
+            if rules.joker_buy:
+                yield from self._joker_buys(seat, hand)
+        elif rules.lay_off_on_going_down_turn or not self.went_down_now:
+            for card in dict.fromkeys(hand):
+                for i, meld in enumerate(self.table):
+                    for end in self._ends(meld):
+                        if extend(rules, meld, card, end):
+                            yield LayOff(seat, card, i, end)
+            if rules.joker_swap and not self.must_lay_off:
+                yield from self._joker_swaps(seat, hand)
+        if not self.must_lay_off:
+            for card in hand:
+                yield Discard(seat, card)
+                if rules.shanghai and self.playable_on_table(card):
+                    yield Discard(seat, card, True)
+
+    def _ends(self, meld: Meld) -> tuple[End | None, ...]:
+        return (End.LOW, End.HIGH) if meld.kind is MeldKind.RUN else (None,)
+
+    def _may_call_shanghai(self, seat: int) -> bool:
+        return (
+            self.rules.shanghai
+            and self.phase is Phase.DRAW
+            and bool(self.discard)
+            and self.discarder is not None
+            and seat != self.discarder
+            and self.discard[-1] not in self.shanghaied
+            and len(self.hands[seat]) >= 2
+        )
+
+    def _joker_buys(self, seat: int, hand: list[Card]) -> Iterator[Move]:
+        for i, meld in enumerate(self.table):
+            for joker in meld.cards:
+                if joker.is_joker:
+                    for card in dict.fromkeys(hand):
+                        if replace_wild(self.rules, meld, joker, card):
+                            yield BuyJoker(seat, i, joker, card)
+
+    def _joker_swaps(self, seat: int, hand: list[Card]) -> Iterator[Move]:
+        for i, meld in enumerate(self.table):
+            for joker in meld.cards:
+                if not joker.is_joker:
+                    continue
+                for card in dict.fromkeys(hand):
+                    swapped = replace_wild(self.rules, meld, joker, card)
+                    if not swapped:
+                        continue
+                    for ext in hand:
+                        if ext == card:
+                            continue
+                        for end in self._swap_ends(meld, joker):
+                            if self._swap_result(swapped, joker, ext, end, i) is not None:
+                                yield SwapJoker(seat, i, joker, card, ext, end)
+
+    def _swap_ends(self, meld: Meld, joker: Card) -> tuple[End | None, ...]:
+        """A joker at a run's end is surrounded: the extension goes on that end."""
+        if meld.kind is MeldKind.SET:
+            return (None,)
+        i = meld.cards.index(joker)
+        if i == 0:
+            return (End.LOW,)
+        if i == len(meld.cards) - 1:
+            return (End.HIGH,)
+        return (End.LOW, End.HIGH)
+
+    def _swap_result(self, swapped: Meld, joker: Card, ext: Card, end: End | None, index: int) -> Meld | None:
+        longer = extend(self.rules, swapped, ext, end)
+        if longer is None:
+            return None
+        table = list(self.table)
+        table[index] = longer
+        if not any(extend(self.rules, m, joker) for m in table):
+            return None  # the freed joker must be laid off this turn
+        return longer
+
+    # -- apply ---------------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> list[Event]:
+        """Make the move; raise IllegalMoveError (state unchanged) if the rules refuse it."""
+        if self.phase is Phase.OVER:
+            raise self._illegal(move, "the game is over")
+        if self._pending:
+            raise self._illegal(move, "the game is waiting for the dealer")
+        if not 0 <= move.seat < self.players:
+            raise self._illegal(move, f"there is no seat {move.seat}")
+        handler = self._HANDLERS.get(type(move))
+        if handler is None:
+            raise IllegalMoveError(f"{move!r}: not a move of this game")
+        return self._entry(handler, self, move)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``apply`` would accept the move (tries it on a copy)."""
+        import copy
+
+        probe = copy.copy(self)
+        probe.__dict__ = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "dealer"})
+        probe.dealer = None
+        try:
+            probe.apply(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _need_phase(self, move: Move, phase: Phase, own_turn: bool = True) -> None:
+        if self.phase is not phase:
+            raise self._illegal(move, f"not now: the game is in its {self.phase.value} phase")
+        if own_turn and move.seat != self.turn:
+            raise self._illegal(move, f"it is seat {self.turn}'s turn")
+
+    def _draw_stock(self, move: DrawStock) -> None:
+        self._need_phase(move, Phase.DRAW)
+        w = self.window
+        if w and w.declined:
+            raise self._illegal(move, "you have already chosen the stock")
+        if w:
+            w.declined = True
+            self._settle_window()
+        else:
+            self._begin_play()
+            self.owed.append(move.seat)
+
+    def _begin_play(self) -> None:
+        self.window = None
+        self.phase = Phase.PLAY
+        self.went_down_now = False
+        self.must_lay_off = set()
+
+    def _take_discard(self, move: TakeDiscard) -> None:
+        self._need_phase(move, Phase.DRAW)
+        if self.window and self.window.declined:
+            raise self._illegal(move, "you have already chosen the stock")
+        if not self.discard:
+            raise self._illegal(move, "the discard pile is empty")
+        card = self.discard[-1]
+        if card in self.shanghaied:
+            raise self._illegal(move, f"{card} was discarded with SHANGHAI: draw from the stock")
+        self._expose_top()
+        self._to_hand(move.seat, card)
+        self._begin_play()
+        self._emit(TookDiscard(move.seat, card))
+
+    def _may_i(self, move: MayI) -> None:
+        self._need_phase(move, Phase.DRAW, own_turn=False)
+        w = self.window
+        if move.seat == self.turn:
+            raise self._illegal(move, "it is your turn: take the discard instead")
+        if not w or move.seat not in w.undecided():
+            why = "no claims left" if self.claims_left[move.seat] == 0 else "you may not claim this discard now"
+            raise self._illegal(move, why)
+        w.claimed.add(move.seat)
+        self._emit(ClaimCalled(move.seat, self.rules.claim_word))
+        self._settle_window()
+
+    def _pass_claim(self, move: PassClaim) -> None:
+        self._need_phase(move, Phase.DRAW, own_turn=False)
+        w = self.window
+        if not w or move.seat not in w.undecided():
+            raise self._illegal(move, "you have nothing to pass on")
+        w.passed.add(move.seat)
+        self._emit(ClaimPassed(move.seat))
+        self._settle_window()
+
+    def _settle_window(self) -> None:
+        w = self.window
+        if not w or not w.declined:
+            return
+        winner = w.winner()
+        if winner is False:
+            return
+        turn = self.turn
+        self._begin_play()
+        if winner is not None:
+            card = self.discard[-1]
+            self._expose_top()
+            self._to_hand(winner, card)
+            self.claims_left[winner] -= 1
+            self._emit(Claimed(winner, card, self.rules.claim_penalty))
+            self.owed.extend([winner] * self.rules.claim_penalty)
+        self.owed.append(turn)
+
+    def _call_shanghai(self, move: CallShanghai) -> None:
+        if not self._may_call_shanghai(move.seat):
+            raise self._illegal(move, "no discard that may be called SHANGHAI now")
+        if not 0 <= move.meld < len(self.table):
+            raise self._illegal(move, f"there is no meld {move.meld + 1}")
+        card = self.discard[-1]
+        longer = extend(self.rules, self.table[move.meld], card, move.end)
+        if longer is None:
+            raise self._illegal(move, f"{card} does not play on {self.table[move.meld]}")
+        victim = self.discarder
+        caller = move.seat
+        self._expose_top()
+        self.table[move.meld] = longer
+        self.placed_by[card] = caller
+        self._emit(ShanghaiCalled(caller, card, move.meld, victim))
+
+        def penalty_card(index: int) -> None:
+            token = self.hands[caller].pop(index)
+            self.hands[victim].append(token)
+            self._reveal(token, victim, lambda: self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token))))
+            self._open_window()
+
+        self.window = None
+        self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"), penalty_card)
+
+    def _go_down(self, move: GoDown) -> None:
+        self._need_phase(move, Phase.PLAY)
+        seat = move.seat
+        if self.down[seat]:
+            raise self._illegal(move, "you are already down")
+        for meld in move.melds:
+            for card in meld:
+                self._holds(seat, card, move)
+        contract = self.contract(seat)
+        try:
+            melds = check_contract(self.rules, contract, move.melds)
+        except IllegalMoveError as exc:
+            raise self._illegal(move, str(exc)) from None
+        used = sum(len(m) for m in move.melds)
+        if self.final_contract(seat) and used != len(self.hands[seat]):
+            raise self._illegal(move, f"in the last round every card is melded at once ({used} of {len(self.hands[seat])})")
+        for meld in melds:
+            for card in meld.cards:
+                self._take_from_hand(seat, card)
+                self.placed_by[card] = seat
+            self.table.append(meld)
+            self.meld_owner.append(seat)
+        self.down[seat] = True
+        self.went_down_now = True
+        self._emit(WentDown(seat, tuple(melds)))
+        self._maybe_out(seat)
+
+    def _lay_off(self, move: LayOff) -> None:
+        self._need_phase(move, Phase.PLAY)
+        seat = move.seat
+        if not self.down[seat]:
+            raise self._illegal(move, "you lay off only once you are down")
+        if self.went_down_now and not self.rules.lay_off_on_going_down_turn:
+            raise self._illegal(move, "you lay off from your next turn")
+        self._holds(seat, move.card, move)
+        if not 0 <= move.meld < len(self.table):
+            raise self._illegal(move, f"there is no meld {move.meld + 1}")
+        longer = extend(self.rules, self.table[move.meld], move.card, move.end)
+        if longer is None:
+            raise self._illegal(move, f"{move.card} does not go on {self.table[move.meld]}")
+        self._take_from_hand(seat, move.card)
+        self.table[move.meld] = longer
+        self.placed_by[move.card] = seat
+        self.must_lay_off.discard(move.card)
+        self._emit(LaidOff(seat, move.card, move.meld, move.end))
+        self._maybe_out(seat)
+
+    def _table_joker(self, move: SwapJoker | BuyJoker) -> tuple[Meld, Card]:
+        if not 0 <= move.meld < len(self.table):
+            raise self._illegal(move, f"there is no meld {move.meld + 1}")
+        meld = self.table[move.meld]
+        joker = self._find_on_meld(meld, move.joker) if move.joker.is_joker else None
+        if joker is None:
+            raise self._illegal(move, f"there is no joker on meld {move.meld + 1}")
+        return meld, joker
+
+    def _swap_joker(self, move: SwapJoker) -> None:
+        self._need_phase(move, Phase.PLAY)
+        seat = move.seat
+        if not self.rules.joker_swap:
+            raise self._illegal(move, "these rules have no joker swap")
+        if not self.down[seat]:
+            raise self._illegal(move, "you swap a joker only once you are down")
+        if self.must_lay_off:
+            raise self._illegal(move, "lay off the joker you freed first")
+        meld, joker = self._table_joker(move)
+        for card in (move.replacement, move.extension):
+            self._holds(seat, card, move)
+        if move.replacement == move.extension:
+            raise self._illegal(move, "the replacement and the extension are one card")
+        swapped = replace_wild(self.rules, meld, joker, move.replacement)
+        if swapped is None:
+            raise self._illegal(move, f"{move.replacement} is not the card the joker stands for")
+        if move.end not in self._swap_ends(meld, joker):
+            raise self._illegal(move, "a joker at the end of a run is surrounded: extend on its side")
+        longer = self._swap_result(swapped, joker, move.extension, move.end, move.meld)
+        if longer is None:
+            raise self._illegal(move, f"{move.extension} does not extend the meld, or the joker could not be laid off")
+        for card in (move.replacement, move.extension):
+            self._take_from_hand(seat, card)
+            self.placed_by[card] = seat
+        self.table[move.meld] = longer
+        self._to_hand(seat, joker)
+        self.must_lay_off.add(joker)
+        self._emit(JokerSwapped(seat, move.meld, joker, (move.replacement, move.extension)))
+
+    def _buy_joker(self, move: BuyJoker) -> None:
+        self._need_phase(move, Phase.PLAY)
+        seat = move.seat
+        if not self.rules.joker_buy:
+            raise self._illegal(move, "these rules have no joker buying")
+        if self.down[seat]:
+            raise self._illegal(move, "you cannot buy after you spread")
+        meld, joker = self._table_joker(move)
+        self._holds(seat, move.replacement, move)
+        swapped = replace_wild(self.rules, meld, joker, move.replacement)
+        if swapped is None:
+            raise self._illegal(move, f"{move.replacement} is not the natural card the joker stands for")
+        owner = self.placed_by.get(joker, self.meld_owner[move.meld])
+        self._take_from_hand(seat, move.replacement)
+        self.placed_by[move.replacement] = seat
+        self.table[move.meld] = swapped
+        self._to_hand(seat, joker)
+        self._pay(seat, self.rules.joker_price, owner)
+        self._emit(JokerBought(seat, move.meld, joker, move.replacement, owner, self.rules.joker_price))
+
+    def _discard(self, move: Discard) -> None:
+        self._need_phase(move, Phase.PLAY)
+        seat = move.seat
+        if self.must_lay_off:
+            raise self._illegal(move, "lay off the joker you freed first")
+        self._holds(seat, move.card, move)
+        if move.shanghai and not (self.rules.shanghai and self.playable_on_table(move.card)):
+            raise self._illegal(move, f"SHANGHAI is only for a card that plays on the table")
+        self._take_from_hand(seat, move.card)
+        self.discard.append(move.card)
+        if move.shanghai:
+            self.shanghaied.add(move.card)
+        self.discarder = seat
+        self._emit(Discarded(seat, move.card, move.shanghai))
+        if not self._maybe_out(seat):
+            self.turn = (seat + 1) % self.players
+            self.phase = Phase.DRAW
+            self._open_window()
+
+    _HANDLERS = {
+        DrawStock: _draw_stock,
+        TakeDiscard: _take_discard,
+        MayI: _may_i,
+        PassClaim: _pass_claim,
+        CallShanghai: _call_shanghai,
+        GoDown: _go_down,
+        LayOff: _lay_off,
+        SwapJoker: _swap_joker,
+        BuyJoker: _buy_joker,
+        Discard: _discard,
+    }
+
+    # -- the end of a round and of the game -----------------------------------------------------
+
+    def _maybe_out(self, seat: int) -> bool:
+        if self.hands[seat] or self.must_lay_off:
+            return False
+        self._emit(WentOut(seat))
+        self._end_round(seat)
+        return True
+
+    def _end_round(self, winner: int | None) -> None:
+        self.phase = Phase.SCORING
+        self.window = None
+        hidden = [t for hand in self.hands for t in hand]
+        remaining = set(hidden)
+
+        def shown(token: Token) -> None:
+            remaining.discard(token)
+            if not remaining:
+                self._score_round(winner)
+
+        for token in hidden:
+            self._reveal(token, None, lambda t=token: shown(t))
+        if not hidden:
+            self._score_round(winner)
+
+    def _score_round(self, winner: int | None) -> None:
+        rules = self.rules
+        hands = tuple(tuple(self.faces[t] for t in hand) for hand in self.hands)
+        points = [0] * self.players
+        if rules.money:
+            before = list(self.money)
+            for seat, hand in enumerate(hands):
+                if seat != winner:
+                    self._pay(seat, rules.penny_per_card * len(hand))
+                    self.pot += rules.penny_per_card * len(hand)
+            if winner is not None:
+                self.money[winner] += self.pot
+                self.pot = 0
+            points = [self.money[s] - before[s] for s in range(self.players)]
+            totals = tuple(self.money)
+        else:
+            for seat, hand in enumerate(hands):
+                points[seat] = rules.winner_bonus if seat == winner else penalty(rules, hand)
+                self.scores[seat] += points[seat]
+            totals = tuple(self.scores)
+        if rules.progression:
+            for seat in range(self.players):
+                self.progress[seat] += self.down[seat]
+        result = RoundResult(self.round_no, winner, hands, tuple(points), totals)
+        self.results.append(result)
+        self._emit(RoundEnded(result))
+        if self._game_over():
+            self._finish()
+        else:
+            self.dealer_seat = (self.dealer_seat + 1) % self.players
+            self._start_round()
+
+    def _game_over(self) -> bool:
+        rules = self.rules
+        if not rules.progression:
+            return self.round_no >= rules.rounds
+        limit = (rules.rounds - 1) * self.players + 1
+        return max(self.progress) >= rules.rounds or self.round_no >= limit
+
+    def _finish(self) -> None:
+        rules = self.rules
+        if rules.money:
+            totals = tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
+            key = lambda s: (-totals[s], s)  # noqa: E731
+        else:
+            totals = tuple(self.scores)
+            key = lambda s: (-self.progress[s], totals[s], s)  # noqa: E731
+        ranking = tuple(sorted(range(self.players), key=key))
+        best = key(ranking[0])[:-1]
+        winners = tuple(s for s in ranking if key(s)[:-1] == best)
+        self.result = GameResult(totals, ranking, winners, tuple(self.results))
+        self.phase = Phase.OVER
+        self._emit(GameEnded(self.result))

@@ -1,0 +1,89 @@
+"""PlayerView: exactly what one seat may know, and nothing it may not.
+
+Bots and the console see the game only through this; building it from a game that knows every
+face is the check that no hidden card leaks: other seats appear as hand sizes only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..rules.melds import Meld
+from ..rules.ruleset import RuleSet
+from .events import RoundResult
+from .game import Game, Phase
+
+__all__ = ["PlayerView", "view_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    players: int
+    rules: RuleSet
+    round_no: int
+    dealer: int | None
+    turn: int
+    phase: Phase
+    contract: tuple[int, int]  # this seat's (sets, runs)
+    meld_all: bool  # this contract is melded all at once, no discard
+    hand: tuple[Card, ...]
+    table: tuple[Meld, ...]
+    meld_owners: tuple[int, ...]
+    discard_top: Card | None
+    discard_size: int
+    top_shanghaied: bool
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    down: tuple[bool, ...]
+    claims_left: tuple[int, ...]
+    scores: tuple[int, ...]
+    money: tuple[int, ...]
+    pot: int
+    progress: tuple[int, ...]
+    claim_open: bool  # a claim window on the top discard is open
+    may_claim: bool  # this seat may still claim it
+    claimants: tuple[int, ...]
+    went_down_now: bool
+    must_lay_off: tuple[Card, ...]
+    last_round: RoundResult | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat and self.phase in (Phase.DRAW, Phase.PLAY)
+
+
+def view_of(game: Game, seat: int) -> PlayerView:
+    w = game.window
+    return PlayerView(
+        seat=seat,
+        players=game.players,
+        rules=game.rules,
+        round_no=game.round_no,
+        dealer=game.dealer_seat,
+        turn=game.turn,
+        phase=game.phase,
+        contract=game.contract(seat),
+        meld_all=game.final_contract(seat),
+        hand=tuple(game.hand(seat)),
+        table=tuple(game.table),
+        meld_owners=tuple(game.meld_owner),
+        discard_top=game.discard[-1] if game.discard else None,
+        discard_size=len(game.discard),
+        top_shanghaied=bool(game.discard) and game.discard[-1] in game.shanghaied,
+        stock_size=len(game.stock),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        down=tuple(game.down),
+        claims_left=tuple(game.claims_left),
+        scores=tuple(game.scores),
+        money=tuple(game.money),
+        pot=game.pot,
+        progress=tuple(game.progress),
+        claim_open=w is not None,
+        may_claim=w is not None and seat in w.undecided(),
+        claimants=tuple(sorted(w.claimed)) if w else (),
+        went_down_now=game.went_down_now and seat == game.turn,
+        must_lay_off=tuple(game.must_lay_off) if seat == game.turn else (),
+        last_round=game.results[-1] if game.results else None,
+    )
