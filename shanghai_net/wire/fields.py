@@ -13,7 +13,7 @@ from typing import Any
 from .errors import RemoteProtocolError
 
 __all__ = [
-    "Spec", "Int", "Bool", "Text", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap", "RecordOf",
+    "Spec", "Int", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap", "RecordOf",
     "wire_field", "decode_fields", "fields_to_wire", "fields_schema", "bad",
 ]
 
@@ -62,23 +62,31 @@ class Bool(Spec):
 
 
 class Text(Spec):
-    """A string of at most ``max_len`` characters, optionally one of ``choices``."""
-
-    def __init__(self, max_len: int, min_len: int = 0, choices: tuple[str, ...] = ()) -> None:
-        self.max_len, self.min_len, self.choices = max_len, min_len, choices
+    def __init__(self, max_len: int, min_len: int = 0) -> None:
+        self.max_len, self.min_len = max_len, min_len
 
     def check(self, value, path):
-        if self.choices:
-            if not isinstance(value, str) or value not in self.choices:
-                raise bad(path, "one of " + ", ".join(map(repr, self.choices)), value)
-        elif not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
+        if not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
             raise bad(path, f"a string of {self.min_len}..{self.max_len} characters", value)
         return value
 
     def schema(self):
-        if self.choices:
-            return {"type": "string", "enum": list(self.choices)}
         return {"type": "string", "minLength": self.min_len, "maxLength": self.max_len}
+
+
+class OneOf(Spec):
+    """One of a few fixed strings."""
+
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+
+    def check(self, value, path):
+        if not isinstance(value, str) or value not in self.choices:
+            raise bad(path, "one of " + ", ".join(map(repr, self.choices)), value)
+        return value
+
+    def schema(self):
+        return {"type": "string", "enum": list(self.choices)}
 
 
 class Blob(Spec):

@@ -14,7 +14,9 @@ import msgpack
 
 from .errors import LocalProtocolError, RemoteProtocolError
 
-__all__ = ["DEFAULT_MAX_FRAME", "MAX_DEPTH", "HEADER_SIZE", "encode_frame", "FrameDecoder"]
+__all__ = [
+    "DEFAULT_MAX_FRAME", "MAX_DEPTH", "HEADER_SIZE", "encode_frame", "decode_frame_body", "FrameDecoder",
+]
 
 DEFAULT_MAX_FRAME = 1 << 20
 """Largest frame body accepted, in bytes (1 MiB)."""
@@ -53,6 +55,25 @@ def _check_shape(value: Any) -> None:
             else:
                 children = item
             stack.extend((child, depth + 1) for child in children)
+
+
+def decode_frame_body(body: bytes, max_frame: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:
+    """The map one frame's body holds; raises ``malformed_frame`` for anything else."""
+    try:
+        value = msgpack.unpackb(
+            body, raw=False, strict_map_key=True, max_bin_len=max_frame, max_str_len=max_frame,
+            max_array_len=max_frame, max_map_len=max_frame // 2, max_ext_len=0)
+    except (ValueError, TypeError, msgpack.UnpackException) as exc:
+        raise RemoteProtocolError(
+            "malformed_frame", f"frame of {len(body)} bytes is not one msgpack value: {exc}") from None
+    if not isinstance(value, dict):
+        raise RemoteProtocolError(
+            "malformed_frame", f"top level is {type(value).__name__} {value!r:.40}, not a map")
+    _check_shape(value)
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        raise RemoteProtocolError("malformed_frame", f"'type' is {kind!r:.40}, not a string")
+    return value
 
 
 class FrameDecoder:
@@ -106,7 +127,7 @@ class FrameDecoder:
             return self._truncated()
         body = bytes(self._buffer[HEADER_SIZE:HEADER_SIZE + size])
         del self._buffer[:HEADER_SIZE + size]
-        return self._decode(body)
+        return decode_frame_body(body, self.max_frame)
 
     def _truncated(self) -> None:
         """Wait for more bytes, unless the stream ended: then the partial frame is an error."""
@@ -115,22 +136,3 @@ class FrameDecoder:
             self._buffer.clear()
             raise RemoteProtocolError("malformed_frame", f"stream ended {held} bytes into a frame")
         return None
-
-    def _decode(self, body: bytes) -> dict[str, Any]:
-        limit = self.max_frame
-        try:
-            value = msgpack.unpackb(
-                body, raw=False, strict_map_key=True, max_bin_len=limit, max_str_len=limit,
-                max_array_len=limit, max_map_len=limit // 2, max_ext_len=0)
-        except (ValueError, TypeError, msgpack.UnpackException) as exc:
-            raise RemoteProtocolError(
-                "malformed_frame", f"frame of {len(body)} bytes is not one msgpack value: {exc}") from None
-        if not isinstance(value, dict):
-            raise RemoteProtocolError(
-                "malformed_frame", f"top level is {type(value).__name__} {value!r:.40}, not a map")
-        _check_shape(value)
-        kind = value.get("type")
-        if not isinstance(kind, str):
-            raise RemoteProtocolError("malformed_frame", f"'type' is {kind!r:.40}, not a string")
-        return value
-

@@ -1,0 +1,21 @@
+"""The shanghai-net wire protocol, sans IO: framing, messages, signatures, connection states.
+
+See docs/protocol.md for the specification and protocol/ for schemas and golden vectors.
+"""
+
+from .connection import NEED_DATA, SUPPORTED_VERSIONS, Connection, ConnectionClosed
+from .errors import ERROR_CODES, FATAL_CODES, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .framing import DEFAULT_MAX_FRAME, FrameDecoder, decode_frame_body, encode_frame
+from .messages import *  # noqa: F403 (the catalogue is the public API)
+from .messages import __all__ as _message_names
+from .signing import DOMAIN, GENESIS, Chain, canonical, chain_hash, sign_game, signed_bytes
+from .state import CLIENT, HOST, Role, State
+
+__all__ = [
+    "Connection", "ConnectionClosed", "NEED_DATA", "SUPPORTED_VERSIONS",
+    "ERROR_CODES", "FATAL_CODES", "ProtocolError", "LocalProtocolError", "RemoteProtocolError",
+    "DEFAULT_MAX_FRAME", "FrameDecoder", "decode_frame_body", "encode_frame",
+    "DOMAIN", "GENESIS", "Chain", "canonical", "chain_hash", "sign_game", "signed_bytes",
+    "CLIENT", "HOST", "Role", "State",
+    *_message_names,
+]

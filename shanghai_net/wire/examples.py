@@ -1,0 +1,89 @@
+"""One example of every message type and game body kind, built from fixed test keys.
+
+Shared by the tests, protocol/make_vectors.py and the docs, so that the golden vectors, the
+schemas and the test-suite all cover the same complete catalogue.  The keys are public test keys:
+never use them for play.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick, Discard,
+                       DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
+                       PassClaim, Ping, PlayerSeat, Pong, Ready, Rearrange, Refused, SeatInfo,
+                       StartGame, SwapJoker, TakeDiscard, Welcome)
+from .signing import GENESIS, sign_game
+
+__all__ = ["GAME_ID", "test_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
+           "example_messages"]
+
+GAME_ID = bytes.fromhex("5348414e474841492d4e455400000001")
+
+
+def test_seed(purpose: str, seat: int) -> bytes:
+    """The fixed 32-byte seed of a test key: SHA-256 of "shanghai-net test <purpose> <seat>"."""
+    return hashlib.sha256(f"shanghai-net test {purpose} {seat}".encode()).digest()
+
+
+def sign_key(seat: int) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(test_seed("sign", seat))
+
+
+def box_key(seat: int) -> X25519PrivateKey:
+    return X25519PrivateKey.from_private_bytes(test_seed("box", seat))
+
+
+def public_bytes(key: Ed25519PrivateKey | X25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+EXAMPLE_BODIES: tuple[Body, ...] = (
+    DrawStock(),
+    TakeDiscard(),
+    MayI(),
+    PassClaim(),
+    CallShanghai(card=6, meld=1, end="high"),
+    GoDown(melds=((6, 58, 110), (20, 21, 22, 23))),
+    LayOff(card=24, meld=1, end="high"),
+    SwapJoker(meld=1, joker=208, replacement=25, extension=26, end="high"),
+    BuyJoker(meld=0, joker=209, replacement=162),
+    Discard(card=51, shanghai=False),
+    Rearrange(table=((6, 58, 110, 162), (20, 21, 22, 23, 24)), played=(162,)),
+    Deal(step="commit", data={"round": 1, "generation": 0, "hash": bytes(range(32))}),
+)
+
+
+def example_messages() -> tuple[Message, ...]:
+    """One message of every type; the game message is seat 0's discard signed at seq 0."""
+    players = [
+        PlayerSeat(seat=s, name=n, sign_key=public_bytes(sign_key(s)),
+                   box_key=public_bytes(box_key(s)))
+        for s, n in enumerate(("Ann", "Bob", "Cy"))
+    ]
+    return (
+        Hello(protocol="shanghai-net", version=1, name="Ann", sign_key=players[0].sign_key,
+              box_key=players[0].box_key, join_code="PLUM-42", role="player"),
+        Welcome(version=1, seat=0, table={"preset": "classic", "players": 3}),
+        Refused(code="join_code", reason="the join code is wrong"),
+        Ready(ready=True),
+        LobbyState(
+            seats=(SeatInfo(seat=0, name="Ann", fingerprint="a1b2-c3d4-e5f6-0718", ready=True,
+                            connected=True, kind="player"),
+                   SeatInfo(seat=1, name="Bob", fingerprint="0f1e-2d3c-4b5a-6978", ready=False,
+                            connected=True, kind="bot")),
+            preset="classic", rules={"jokers": 4, "may_i_limit": 3, "buy_joker": True},
+            join_code="PLUM-42"),
+        StartGame(game_id=GAME_ID, seats=tuple(players), preset="classic",
+                  rules={"jokers": 4}, first_dealer_pick=DealerPick(method="coin_flip")),
+        Chat(text="good luck!", name="Ann"),
+        sign_game(sign_key(0), GAME_ID, 0, GENESIS, 0, Discard(card=51, shanghai=False)),
+        Error(code="out_of_turn", reason="it is seat 1's turn", ref_seq=7),
+        Ping(nonce=12345),
+        Pong(nonce=12345),
+        Bye(reason="game over"),
+    )

@@ -1,0 +1,375 @@
+"""The message catalogue: one frozen dataclass per message type and per game body kind.
+
+A message on the wire is a map with a string ``type``; a game move is the ``body`` map of a
+``game`` message, with a string ``kind``.  Decoding checks every declared field and ignores
+unknown ones, so a newer peer may add fields without breaking an older one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from ..cards import MAX_DECKS, MAX_JOKERS, deck
+from .errors import RemoteProtocolError
+from .fields import (AnyMap, Blob, Bool, Int, ListOf, Nullable, OneOf, RecordOf, Scalars, Spec,
+                     Text, bad, decode_fields, fields_to_wire, wire_field)
+
+__all__ = [
+    "PROTOCOL_NAME", "PROTOCOL_VERSION", "CARD_COUNT", "MAX_SEATS",
+    "Message", "Body", "MESSAGE_TYPES", "BODY_KINDS", "decode_message",
+    "Hello", "Welcome", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
+    "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
+    "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal",
+]
+
+PROTOCOL_NAME = "shanghai-net"
+PROTOCOL_VERSION = 1
+CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
+"""Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
+MAX_SEATS = 8
+
+SEAT = Int(0, MAX_SEATS - 1)
+CARD = Int(0, CARD_COUNT - 1)
+CARDS = ListOf(CARD, CARD_COUNT)
+MELD = Int(0, 255)
+END = Nullable(OneOf("low", "high"))
+SEQ = Int(0, 2**63 - 1)
+NAME = Text(32, min_len=1)
+CODE = Text(32, min_len=1)
+REASON = Text(500)
+JOIN_CODE = Text(16)
+PRESET = Text(32)
+KEY = Blob(32)
+NONCE = Int(0, 2**64 - 1)
+
+
+def _registered(registry: dict[str, type], attr: str, name: str):
+    def register(cls: type) -> type:
+        setattr(cls, attr, name)
+        cls = dataclasses.dataclass(frozen=True, slots=True)(cls)
+        registry[name] = cls
+        return cls
+    return register
+
+
+class Message:
+    """A top-level message; ``TYPE`` is its wire ``type``."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **fields_to_wire(self)}
+
+    @classmethod
+    def from_wire(cls, value: dict[str, Any]) -> Message:
+        return decode_fields(cls, value, cls.TYPE)
+
+
+class Body:
+    """The body of a game message; ``KIND`` is its wire ``kind``."""
+
+    __slots__ = ()
+    KIND: ClassVar[str]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.KIND, **fields_to_wire(self)}
+
+
+MESSAGE_TYPES: dict[str, type[Message]] = {}
+BODY_KINDS: dict[str, type[Body]] = {}
+
+
+def message_type(name: str):
+    return _registered(MESSAGE_TYPES, "TYPE", name)
+
+
+def body_kind(name: str):
+    return _registered(BODY_KINDS, "KIND", name)
+
+
+def decode_message(value: dict[str, Any]) -> Message:
+    """The message a decoded frame holds; raises ``unknown_message`` or ``bad_message``."""
+    kind = value.get("type")
+    cls = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RemoteProtocolError("unknown_message", f"type {kind!r:.40}")
+    return cls.from_wire(value)
+
+
+# -- handshake -----------------------------------------------------------------------------------
+
+@message_type("hello")
+class Hello(Message):
+    """Client -> host, first: who I am and which protocol version I speak."""
+
+    protocol: str = wire_field(Text(32, min_len=1))
+    version: int = wire_field(Int(0, 65535))
+    name: str = wire_field(NAME)
+    sign_key: bytes = wire_field(KEY)
+    box_key: bytes = wire_field(KEY)
+    join_code: str = wire_field(JOIN_CODE)
+    role: str = wire_field(OneOf("player", "spectator", "bot"))
+
+
+@message_type("welcome")
+class Welcome(Message):
+    """Host -> client: joined; ``seat`` is None for a spectator."""
+
+    version: int = wire_field(Int(0, 65535))
+    seat: int | None = wire_field(Nullable(SEAT))
+    table: dict = wire_field(AnyMap())
+
+
+@message_type("refused")
+class Refused(Message):
+    """Host -> client instead of Welcome; the host closes after sending it."""
+
+    code: str = wire_field(CODE)
+    reason: str = wire_field(REASON)
+
+
+# -- lobby ---------------------------------------------------------------------------------------
+
+@message_type("ready")
+class Ready(Message):
+    ready: bool = wire_field(Bool())
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat as the lobby shows it."""
+
+    seat: int = wire_field(SEAT)
+    name: str = wire_field(NAME)
+    fingerprint: str = wire_field(Text(19))
+    ready: bool = wire_field(Bool())
+    connected: bool = wire_field(Bool())
+    kind: str = wire_field(OneOf("player", "bot"))
+
+
+@message_type("lobby_state")
+class LobbyState(Message):
+    """Host -> clients, whenever the lobby changes (and during a game, for who is connected)."""
+
+    seats: tuple[SeatInfo, ...] = wire_field(ListOf(RecordOf(SeatInfo), MAX_SEATS))
+    preset: str = wire_field(PRESET)
+    rules: dict = wire_field(Scalars())
+    join_code: str = wire_field(JOIN_CODE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerSeat:
+    """A seat of a started game with the keys its moves are checked against."""
+
+    seat: int = wire_field(SEAT)
+    name: str = wire_field(NAME)
+    sign_key: bytes = wire_field(KEY)
+    box_key: bytes = wire_field(KEY)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealerPick:
+    """How the first dealer is chosen: a coin flip among the seats, or a fixed seat."""
+
+    method: str = wire_field(OneOf("coin_flip", "fixed"))
+    seat: int | None = wire_field(Nullable(SEAT), default=None)
+
+
+@message_type("start_game")
+class StartGame(Message):
+    """Host -> clients: the game begins; fixes the game id, the seats' keys and the rules."""
+
+    game_id: bytes = wire_field(Blob(16))
+    seats: tuple[PlayerSeat, ...] = wire_field(ListOf(RecordOf(PlayerSeat), MAX_SEATS))
+    preset: str = wire_field(PRESET)
+    rules: dict = wire_field(Scalars())
+    first_dealer_pick: DealerPick = wire_field(RecordOf(DealerPick))
+
+
+@message_type("chat")
+class Chat(Message):
+    """Chat text; the host fills ``name`` with the sender's name when it relays it."""
+
+    text: str = wire_field(Text(500))
+    name: str | None = wire_field(Nullable(NAME), default=None)
+
+
+# -- game ----------------------------------------------------------------------------------------
+
+class BodySpec(Spec):
+    """A game body: a map whose ``kind`` picks the Body class."""
+
+    def check(self, value, path):
+        if not isinstance(value, dict):
+            raise bad(path, "a map", value)
+        kind = value.get("kind")
+        cls = BODY_KINDS.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise RemoteProtocolError("unknown_message", f"{path}.kind: game body kind {kind!r:.40}")
+        return decode_fields(cls, value, path)
+
+    def to_wire(self, value):
+        return value.to_wire()
+
+    def schema(self):
+        return {"type": "object", "required": ["kind"],
+                "properties": {"kind": {"type": "string", "enum": sorted(BODY_KINDS)}}}
+
+
+@message_type("game")
+class GameMessage(Message):
+    """A signed, sequenced game message (see shanghai_net.wire.signing).
+
+    ``signed_body`` keeps the body map exactly as received, unknown fields included, because the
+    signature covers it; a locally built message has None there and signs ``body.to_wire()``.
+    """
+
+    seq: int = wire_field(SEQ)
+    prev: bytes = wire_field(Blob(32))
+    author: int = wire_field(SEAT)
+    body: Body = wire_field(BodySpec())
+    sig: bytes = wire_field(Blob(64))
+    signed_body: dict | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    @property
+    def body_wire(self) -> dict[str, Any]:
+        return self.signed_body if self.signed_body is not None else self.body.to_wire()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seq": self.seq, "prev": self.prev, "author": self.author,
+                "body": self.body_wire, "sig": self.sig}
+
+    @classmethod
+    def from_wire(cls, value: dict[str, Any]) -> GameMessage:
+        try:
+            decoded = decode_fields(cls, value, cls.TYPE)
+        except RemoteProtocolError as exc:
+            seq = value.get("seq")
+            if type(seq) is int and seq >= 0:
+                exc.ref_seq = seq
+            raise
+        return dataclasses.replace(decoded, signed_body=value["body"])
+
+
+@body_kind("draw_stock")
+class DrawStock(Body):
+    """Take the top stock card (its face reaches only the drawer, through the deal)."""
+
+
+@body_kind("take_discard")
+class TakeDiscard(Body):
+    """Take the top discard on one's own turn."""
+
+
+@body_kind("may_i")
+class MayI(Body):
+    """Ask for the discard out of turn (with a penalty card), in the claim window."""
+
+
+@body_kind("pass_claim")
+class PassClaim(Body):
+    """Decline the discard in the claim window, so it can close before its timeout."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _CardOnMeld(Body):
+    """A card that goes on table meld ``meld`` (0-based), at ``end`` of a run (None for a set)."""
+
+    card: int = wire_field(CARD)
+    meld: int = wire_field(MELD)
+    end: str | None = wire_field(END)
+
+
+@body_kind("call_shanghai")
+class CallShanghai(_CardOnMeld):
+    """Call SHANGHAI: ``card``, the top discard, plays on ``meld``; its discarder pays."""
+
+
+@body_kind("go_down")
+class GoDown(Body):
+    """Lay down the round's contract: each inner list is one meld's cards."""
+
+    melds: tuple[tuple[int, ...], ...] = wire_field(ListOf(CARDS, 16))
+
+
+@body_kind("lay_off")
+class LayOff(_CardOnMeld):
+    """Lay ``card`` from the hand off on ``meld``."""
+
+
+@body_kind("swap_joker")
+class SwapJoker(Body):
+    """Put ``replacement`` in the joker's place on ``meld`` and lengthen the meld with
+    ``extension`` at ``end``; the joker goes to the hand."""
+
+    meld: int = wire_field(MELD)
+    joker: int = wire_field(CARD)
+    replacement: int = wire_field(CARD)
+    extension: int = wire_field(CARD)
+    end: str | None = wire_field(END, default=None)
+
+
+@body_kind("buy_joker")
+class BuyJoker(Body):
+    """Trade ``replacement`` for the joker on ``meld``, paying the joker's owner."""
+
+    meld: int = wire_field(MELD)
+    joker: int = wire_field(CARD)
+    replacement: int = wire_field(CARD)
+
+
+@body_kind("discard")
+class Discard(Body):
+    """Discard ``card``; ``shanghai`` declares that it plays on the table."""
+
+    card: int = wire_field(CARD)
+    shanghai: bool = wire_field(Bool())
+
+
+@body_kind("rearrange")
+class Rearrange(Body):
+    """The whole table after rearranging, and which hand cards went into it."""
+
+    table: tuple[tuple[int, ...], ...] = wire_field(ListOf(CARDS, 256))
+    played: tuple[int, ...] = wire_field(CARDS)
+
+
+@body_kind("deal")
+class Deal(Body):
+    """One step of the mental-poker deal; ``data`` is defined by shanghai_net.deal."""
+
+    step: str = wire_field(Text(64, min_len=1))
+    data: dict = wire_field(AnyMap())
+
+
+# -- any time ------------------------------------------------------------------------------------
+
+@message_type("error")
+class Error(Message):
+    """Answers bad input; ``ref_seq`` names the game message it is about, if any."""
+
+    code: str = wire_field(CODE)
+    reason: str = wire_field(REASON)
+    ref_seq: int | None = wire_field(Nullable(SEQ), default=None)
+
+
+@message_type("ping")
+class Ping(Message):
+    nonce: int = wire_field(NONCE)
+
+
+@message_type("pong")
+class Pong(Message):
+    """Answers a Ping with its nonce."""
+
+    nonce: int = wire_field(NONCE)
+
+
+@message_type("bye")
+class Bye(Message):
+    """The sender will send nothing more and closes once the other side has answered Bye."""
+
+    reason: str = wire_field(REASON)

@@ -1,0 +1,172 @@
+"""Signatures and the chain: tampering, reordering, dropping and replaying are all detected."""
+
+import dataclasses
+import hashlib
+
+import msgpack
+import pytest
+
+from shanghai_net.wire import (DOMAIN, GENESIS, Chain, Discard, DrawStock, GoDown,
+                               RemoteProtocolError, canonical, chain_hash, decode_frame_body,
+                               decode_message, encode_frame, signed_bytes)
+from shanghai_net.wire.examples import GAME_ID, public_bytes, sign_key
+
+SEATS = {seat: public_bytes(sign_key(seat)) for seat in range(3)}
+MOVES = [(0, DrawStock()), (0, Discard(card=51, shanghai=False)), (1, DrawStock()),
+         (1, GoDown(melds=((6, 58, 110), (20, 21, 22, 23)))), (2, DrawStock())]
+
+
+def over_the_wire(msg):
+    return decode_message(decode_frame_body(encode_frame(msg.to_wire())[4:]))
+
+
+def signed_history():
+    """The moves signed by their authors, each against the head the host's chain had."""
+    chain = Chain(GAME_ID, SEATS)
+    history = []
+    for seat, body in MOVES:
+        msg = chain.sign(sign_key(seat), seat, body)
+        chain.append(msg)
+        history.append(over_the_wire(msg))
+    return history
+
+
+def replay(messages):
+    chain = Chain(GAME_ID, SEATS)
+    for msg in messages:
+        chain.append(msg)
+    return chain
+
+
+def rejected(messages):
+    with pytest.raises(RemoteProtocolError) as info:
+        replay(messages)
+    return info.value
+
+
+def with_body(msg, body_wire):
+    return decode_message({**msg.to_wire(), "body": body_wire})
+
+
+def test_canonical_form_sorts_keys_recursively_and_ignores_insertion_order():
+    a = {"kind": "deal", "data": {"b": 1, "a": [{"y": 2, "x": 1}]}, "step": "s"}
+    b = {"step": "s", "data": {"a": [{"x": 1, "y": 2}], "b": 1}, "kind": "deal"}
+    assert signed_bytes(GAME_ID, 0, GENESIS, 0, a) == signed_bytes(GAME_ID, 0, GENESIS, 0, b)
+    assert list(canonical(b)) == ["data", "kind", "step"]
+    assert list(canonical(b)["data"]["a"][0]) == ["x", "y"]
+
+
+def test_keys_sort_by_utf8_bytes():
+    assert list(canonical({"\u00e9": 1, "z": 2, "Z": 3})) == ["Z", "z", "\u00e9"]
+
+
+def test_signed_bytes_are_the_documented_array():
+    body = Discard(card=51, shanghai=True).to_wire()
+    data = signed_bytes(GAME_ID, 5, b"\x11" * 32, 2, body)
+    assert msgpack.unpackb(data) == [DOMAIN, GAME_ID, 5, b"\x11" * 32, 2,
+                                     {"card": 51, "kind": "discard", "shanghai": True}]
+    assert data[:2] == b"\x96\xb4"  # a fixarray of 6, then the 20-byte domain as a fixstr
+
+
+def test_honest_history_verifies_on_every_peer_and_heads_agree():
+    history = signed_history()
+    peer = replay(history)
+    assert peer.next_seq == len(MOVES)
+    assert peer.head == chain_hash(GAME_ID, history[-1])
+    assert [m.prev for m in history[1:]] == [chain_hash(GAME_ID, m) for m in history[:-1]]
+    assert history[0].prev == GENESIS and history[0].seq == 0
+
+
+def test_chain_hash_is_sha256_of_signed_bytes_and_signature():
+    msg = signed_history()[0]
+    data = signed_bytes(GAME_ID, msg.seq, msg.prev, msg.author, msg.body_wire)
+    assert chain_hash(GAME_ID, msg) == hashlib.sha256(data + msg.sig).digest()
+
+
+def test_flipped_body_byte_is_a_bad_signature():
+    history = signed_history()
+    history[1] = with_body(history[1], {"kind": "discard", "card": 50, "shanghai": False})
+    error = rejected(history)
+    assert error.code == "bad_signature" and error.ref_seq == 1
+
+
+def test_flipped_signature_byte_is_a_bad_signature():
+    history = signed_history()
+    sig = bytearray(history[2].sig)
+    sig[10] ^= 0x01
+    history[2] = dataclasses.replace(history[2], sig=bytes(sig))
+    assert rejected(history).code == "bad_signature"
+
+
+def test_reordered_messages_break_the_chain():
+    history = signed_history()
+    history[1], history[2] = history[2], history[1]
+    error = rejected(history)
+    assert error.code == "broken_chain" and error.ref_seq == 2
+
+
+def test_dropped_message_breaks_the_chain():
+    history = signed_history()
+    del history[2]
+    assert rejected(history).code == "broken_chain"
+
+
+def test_rewritten_prev_breaks_the_chain():
+    history = signed_history()
+    history[3] = dataclasses.replace(history[3], prev=bytes(32))
+    assert rejected(history).code == "broken_chain"
+
+
+def test_replayed_message_is_stale():
+    history = signed_history()
+    assert rejected(history[:3] + [history[1]]).code == "stale"
+
+
+def test_claiming_another_author_is_a_bad_signature():
+    history = signed_history()
+    history[0] = dataclasses.replace(history[0], author=1)
+    assert rejected(history).code == "bad_signature"
+
+
+def test_author_without_a_seat_is_a_bad_signature():
+    chain = Chain(GAME_ID, SEATS)
+    msg = chain.sign(sign_key(5), 5, DrawStock())
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.append(msg)
+    assert info.value.code == "bad_signature" and "no seat" in info.value.reason
+
+
+def test_a_move_signed_for_another_game_does_not_verify():
+    msg = Chain(b"\x01" * 16, SEATS).sign(sign_key(0), 0, DrawStock())
+    with pytest.raises(RemoteProtocolError) as info:
+        Chain(GAME_ID, SEATS).append(msg)
+    assert info.value.code == "bad_signature"
+
+
+def test_failed_append_leaves_the_chain_where_it_was():
+    history = signed_history()
+    chain = replay(history[:2])
+    head = chain.head
+    with pytest.raises(RemoteProtocolError):
+        chain.append(history[3])
+    assert (chain.head, chain.next_seq) == (head, 2)
+    chain.append(history[2])
+
+
+def test_unknown_body_fields_are_covered_by_the_signature():
+    chain = Chain(GAME_ID, SEATS)
+    author_view = {"kind": "draw_stock", "hint": "from a newer peer"}
+    data = signed_bytes(GAME_ID, 0, GENESIS, 0, author_view)
+    msg = decode_message({"type": "game", "seq": 0, "prev": GENESIS, "author": 0,
+                          "body": author_view, "sig": sign_key(0).sign(data)})
+    chain.check(over_the_wire(msg))
+    stripped = dataclasses.replace(msg, signed_body=None)
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.check(stripped)
+    assert info.value.code == "bad_signature"
+
+
+def test_a_seat_key_that_is_not_a_key_is_refused():
+    with pytest.raises(RemoteProtocolError) as info:
+        Chain(GAME_ID, {0: b"\x00" * 31})
+    assert info.value.code == "bad_signature"
