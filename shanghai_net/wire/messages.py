@@ -135,6 +135,8 @@ class Refused(Message):
 
 @message_type("ready")
 class Ready(Message):
+    """Client -> host: the player is (or is no longer) ready to start."""
+
     ready: bool = wire_field(Bool())
 
 
@@ -358,6 +360,8 @@ class Error(Message):
 
 @message_type("ping")
 class Ping(Message):
+    """Either side: are you there?  Answered by a Pong with the same nonce."""
+
     nonce: int = wire_field(NONCE)
 
 
