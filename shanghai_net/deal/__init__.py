@@ -1,0 +1,14 @@
+"""Trustless dealing (mental poker) as a pure, sans-IO core: see docs/security.md."""
+
+from .audit import Verdict
+from .box import SealedShare
+from .errors import CheatDetected
+from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
+                       PickCommitment, PickReveal, SeedReveal)
+from .participant import Participant, PeerKeys, Token
+from .randomness import RandomBytes, seeded
+from .table import MentalTable
+
+__all__ = ["CheatDetected", "Commitment", "Context", "KeyReveal", "KeyShare", "MentalTable",
+           "Message", "Participant", "PassOutput", "PeerKeys", "PickCommitment", "PickReveal",
+           "RandomBytes", "SealedShare", "SeedReveal", "Token", "Verdict", "seeded"]

@@ -1,0 +1,92 @@
+"""One shuffle of one list of cards, as one participant saw it: the public transcript and its own
+secrets.  The audit reads these; save/restore writes and reads them."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ..cards import Card, card_from_id
+from .group import card_point, card_points
+from .messages import Commitment, Context, KeyReveal, KeyShare, Message, PassOutput, SeedReveal
+from .seeds import SeedKeys
+
+
+@dataclass
+class Generation:
+    context: Context
+    cards: tuple[Card, ...]
+    seats: int
+    seat: int
+    seed: bytes
+    commitments: dict[int, Commitment] = field(default_factory=dict)
+    passes: list[PassOutput] = field(default_factory=list)
+    evidence: list[KeyShare] = field(default_factory=list)
+    """Key shares received (by this seat, and at audit time those every other seat reports)."""
+    given: dict[int, int] = field(default_factory=dict)
+    """position -> the seat this participant sent its key for it to."""
+    mine: dict[int, Card] = field(default_factory=dict)
+    """Positions opened to this participant and not revealed since."""
+    reveals: list[KeyReveal] = field(default_factory=list)
+    public: dict[int, Card] = field(default_factory=dict)
+    seed_reveals: dict[int, SeedReveal] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @cached_property
+    def keys(self) -> SeedKeys:
+        return SeedKeys(self.context, self.seat, self.seed, self.size)
+
+    @cached_property
+    def card_points(self) -> dict[bytes, Card]:
+        return card_points(self.cards)
+
+    def step_input(self, step: int) -> list[bytes]:
+        """What pass step ``step`` (0 .. 2·seats-1) multiplies."""
+        if step == 0:
+            return [card_point(card.id) for card in self.cards]
+        return list(self.passes[step - 1].points)
+
+    def step_of(self, step: int) -> tuple[int, int]:
+        """(phase, seat) of pass step ``step``: pass 1 in seat order, then pass 2."""
+        return 1 + step // self.seats, step % self.seats
+
+    @property
+    def final_deck(self) -> tuple[bytes, ...]:
+        if len(self.passes) != 2 * self.seats:
+            raise ValueError(f"generation {self.context.generation} is not shuffled yet "
+                             f"({len(self.passes)} of {2 * self.seats} passes)")
+        return self.passes[-1].points
+
+    def received(self, position: int) -> dict[int, bytes]:
+        """seat -> key, for the keys of ``position`` this participant received."""
+        return {share.author: key for share in self.evidence if share.recipient == self.seat
+                for p, key in zip(share.positions, share.keys) if p == position}
+
+    def revealed(self, position: int) -> dict[int, bytes]:
+        return {seat: key for reveal in self.reveals if reveal.position == position
+                for seat, key in reveal.keys}
+
+    def to_plain(self) -> list[Any]:
+        """Everything, seed included, as msgpack-ready lists (for saving to the seat's own disk)."""
+        messages = [list(self.commitments.values()), self.passes, self.evidence, self.reveals,
+                    list(self.seed_reveals.values())]
+        return [list(dataclasses.astuple(self.context)), [card.id for card in self.cards],
+                self.seats, self.seat, self.seed,
+                [[m.to_plain() for m in group] for group in messages],
+                sorted(self.given.items()), sorted((p, c.id) for p, c in self.mine.items()),
+                sorted((p, c.id) for p, c in self.public.items())]
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> Generation:
+        context, card_ids, seats, seat, seed, messages, given, mine, public = plain
+        commitments, passes, evidence, reveals, seed_reveals = (
+            [Message.from_plain(m) for m in group] for group in messages)
+        return cls(Context(*context), tuple(map(card_from_id, card_ids)), seats, seat, seed,
+                   {c.author: c for c in commitments}, passes, evidence,
+                   dict(map(tuple, given)), {p: card_from_id(c) for p, c in mine}, reveals,
+                   {p: card_from_id(c) for p, c in public}, {r.author: r for r in seed_reveals})

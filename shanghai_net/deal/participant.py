@@ -1,0 +1,524 @@
+"""One seat's side of the deal, as a sans-IO state machine.
+
+The driver (the network layer, or :class:`~shanghai_net.deal.table.MentalTable` in one process)
+hands every broadcast message to :meth:`Participant.receive` and every sealed share addressed to
+this seat to :meth:`Participant.receive_share`, and asks the participant for its own messages
+when the protocol says it is its turn.  Nothing here does I/O or reads a clock; all randomness
+comes from the injected ``random`` source.
+
+A point is validated where it is used: this seat's multiplication of a pass output (its pass, a
+draw, a reveal check) rejects any point outside the prime-order subgroup, and the failure names
+the seat that produced it.  Every pass output is also checked by every seat for its size and for
+repeated points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+from ..cards import Card
+from .audit import Verdict, audit
+from .box import SealedShare, box_cipher, seal, unseal
+from .errors import CheatDetected
+from .generation import Generation
+from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
+from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
+                       PickCommitment, PickReveal, SeedReveal, sign, verify)
+from .picks import NONCE_BYTES, nonce_digest, pick_index
+from .proof import prove_shuffle, verify_shuffle
+from .randomness import RandomBytes
+from .seeds import SEED_BYTES, commitment_digest
+
+Token = tuple[int, int]
+"""How the engine names a hidden card: (generation, position)."""
+
+
+@dataclass(frozen=True)
+class PeerKeys:
+    """A seat's public identity: it signs with ``signing`` and receives boxes for ``box``."""
+
+    signing: Ed25519PublicKey
+    box: X25519PublicKey
+
+
+@dataclass
+class _Pick:
+    n: int
+    parties: tuple[int, ...]
+    nonce: bytes | None = None
+    commitments: dict[int, PickCommitment] = field(default_factory=dict)
+    nonces: dict[int, bytes] = field(default_factory=dict)
+
+
+class Participant:
+    """One seat in the deal of one round of one game."""
+
+    def __init__(self, seat: int, roster: Sequence[PeerKeys], game_id: bytes, round: int,
+                 signing_key: Ed25519PrivateKey, box_key: X25519PrivateKey, random: RandomBytes,
+                 shuffle_proof: bool = False) -> None:
+        if not 2 <= len(roster) <= 255 or not 0 <= seat < len(roster):
+            raise ValueError(f"seat {seat} of {len(roster)} seats: need 2..255 seats")
+        self.seat = seat
+        self.seats = len(roster)
+        self.game_id = game_id
+        self.round = round
+        self.shuffle_proof = shuffle_proof
+        self._roster = tuple(roster)
+        self._signing_key = signing_key
+        self._box_key = box_key
+        self._random = random
+        self._generations: dict[int, Generation] = {}
+        self._picks: dict[int, _Pick] = {}
+        self._ciphers: dict[tuple[int, int], ChaCha20Poly1305] = {}
+        Context(game_id, round, 0)  # validates game_id and round
+
+    def outgoing(self, message: Message) -> Message:
+        """Last look at each message before it is signed: the honest seat changes nothing.
+
+        Tests model a cheat by overriding this in a subclass."""
+        return message
+
+    def _publish(self, message: Message) -> Message:
+        return sign(self.outgoing(message), self._signing_key)
+
+    # -- shuffling ---------------------------------------------------------------------------
+
+    def start_generation(self, generation: int, cards: Sequence[Card]) -> Commitment:
+        """Draw a fresh seed for a new shuffle of ``cards`` and commit to it (broadcast it)."""
+        if generation in self._generations:
+            raise ValueError(f"generation {generation} was already started")
+        if len(cards) < 2 or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
+            raise ValueError(f"a shuffle needs 2 or more distinct cards, got {list(cards)!r:.200}")
+        context = Context(self.game_id, self.round, generation)
+        seed = self._random(SEED_BYTES)
+        g = Generation(context, tuple(cards), self.seats, self.seat, seed)
+        self._generations[generation] = g
+        commitment = self._publish(Commitment(context, self.seat,
+                                              commitment_digest(context, self.seat, seed)))
+        g.commitments[self.seat] = commitment
+        return commitment
+
+    def generation(self, generation: int) -> Generation:
+        try:
+            return self._generations[generation]
+        except KeyError:
+            raise ValueError(f"generation {generation} was never started here") from None
+
+    def next_step(self, generation: int) -> tuple[int, int] | None:
+        """(phase, seat) of the pass the generation waits for, or ``None`` once it is shuffled."""
+        g = self.generation(generation)
+        return g.step_of(len(g.passes)) if len(g.passes) < 2 * self.seats else None
+
+    def make_pass(self, generation: int) -> PassOutput:
+        """This seat's next pass (broadcast it): pass 1 keys and permutes, pass 2 re-keys."""
+        g = self.generation(generation)
+        step = len(g.passes)
+        if self.next_step(generation) is None or g.step_of(step)[1] != self.seat:
+            raise ValueError(f"generation {generation} does not wait for seat {self.seat}'s pass")
+        self._require_commitments(g)
+        phase = g.step_of(step)[0]
+        inputs = g.step_input(step)
+        try:
+            if phase == 1:
+                points = multiply_all(g.keys.pass_key, [inputs[i] for i in g.keys.permutation])
+            else:
+                points = multiply_each(g.keys.layer_swaps, inputs)
+        except InvalidPoint as bad:
+            position = g.keys.permutation[bad.index] if phase == 1 else bad.index
+            before, author = g.step_of(step - 1)
+            raise CheatDetected(author, f"seat {author}: pass {before} output position "
+                                        f"{position} is not a valid point") from None
+        proof = b""
+        if phase == 1 and self.shuffle_proof:
+            proof = prove_shuffle(g.context, self.seat, inputs, points, g.keys.pass_key,
+                                  g.keys.permutation, self._random)
+        output = self._publish(PassOutput(g.context, self.seat, phase, tuple(points), proof))
+        g.passes.append(output)
+        return output
+
+    def final_deck(self, generation: int) -> tuple[bytes, ...]:
+        return self.generation(generation).final_deck
+
+    def _require_commitments(self, g: Generation) -> None:
+        missing = [s for s in range(self.seats) if s not in g.commitments]
+        if missing:
+            raise ValueError(f"generation {g.context.generation}: no seed commitment yet from "
+                             f"seats {missing}")
+
+    # -- receiving broadcasts ----------------------------------------------------------------
+
+    def receive(self, message: Message) -> None:
+        """Take in one broadcast message from another seat; raises CheatDetected or ValueError."""
+        context = message.context
+        if (context.game_id, context.round) != (self.game_id, self.round):
+            raise ValueError(f"message for game {context.game_id!r} round {context.round}, "
+                             f"not game {self.game_id!r} round {self.round}")
+        if not 0 <= message.author < self.seats:
+            raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
+        if not isinstance(message, KeyShare):  # evidence: the audit checks and attributes it
+            verify(message, self._roster[message.author].signing)
+        handlers = {Commitment: self._on_commitment, PassOutput: self._on_pass,
+                    KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
+                    KeyShare: self._on_evidence, PickCommitment: self._on_pick_commitment,
+                    PickReveal: self._on_pick_reveal}
+        handlers[type(message)](message)
+
+    def _on_commitment(self, commitment: Commitment) -> None:
+        g = self.generation(commitment.context.generation)
+        before = g.commitments.setdefault(commitment.author, commitment)
+        if before != commitment:
+            raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
+                                                   "seed commitments")
+
+    def _on_pass(self, output: PassOutput) -> None:
+        g = self.generation(output.context.generation)
+        if output.phase not in (1, 2):
+            raise ValueError(f"no pass {output.phase}")
+        step = (output.phase - 1) * self.seats + output.author
+        if step < len(g.passes):
+            if g.passes[step] != output:
+                raise CheatDetected(output.author, f"seat {output.author}: sent two different "
+                                                   f"pass {output.phase} outputs")
+            return
+        if step != len(g.passes):
+            phase, seat = g.step_of(len(g.passes))
+            raise ValueError(f"pass {output.phase} from seat {output.author} out of turn: "
+                             f"pass {phase} of seat {seat} comes first")
+        self._require_commitments(g)
+        points = output.points
+        problem = None
+        if len(points) != g.size:
+            problem = f"has {len(points)} points, not {g.size}"
+        elif set(map(type, points)) != {bytes} or set(map(len, points)) != {32}:
+            problem = "holds something that is not a 32-byte point"
+        elif len(set(points)) != g.size:
+            problem = "repeats a point"
+        elif output.phase == 1 and self.shuffle_proof:
+            flaw = verify_shuffle(g.context, output.author, g.step_input(step), points, output.proof)
+            problem = flaw and f"comes with a shuffle proof that does not verify: {flaw}"
+        if problem:
+            raise CheatDetected(output.author, f"seat {output.author}: pass {output.phase} "
+                                               f"output {problem}")
+        g.passes.append(output)
+
+    # -- private draws -----------------------------------------------------------------------
+
+    def _cipher(self, sender: int, recipient: int) -> ChaCha20Poly1305:
+        key = (sender, recipient)
+        if key not in self._ciphers:
+            self._ciphers[key] = box_cipher(self._box_key, self._roster[sender].box,
+                                            self._roster[recipient].box)
+        return self._ciphers[key]
+
+    def share_keys(self, generation: int, recipient: int, positions: Iterable[int]) -> SealedShare:
+        """This seat's keys for ``positions``, sealed for ``recipient`` alone (send it there).
+
+        Refuses a position already given to another seat: no card goes to two players."""
+        g = self.generation(generation)
+        g.final_deck  # noqa: B018 - raises until the shuffle is complete
+        positions = tuple(positions)
+        if recipient == self.seat or not 0 <= recipient < self.seats:
+            raise ValueError(f"seat {self.seat} cannot share keys with seat {recipient}")
+        self._check_positions(g, positions)
+        for p in positions:
+            holder = g.given.get(p, recipient)
+            if holder != recipient or p in g.mine:
+                raise ValueError(f"position {p} of generation {generation} already went to seat "
+                                 f"{self.seat if p in g.mine else holder}")
+        for p in positions:
+            g.given[p] = recipient
+        share = self._publish(KeyShare(g.context, self.seat, recipient, positions,
+                                       tuple(g.keys.card_keys[p] for p in positions)))
+        return seal(self._cipher(self.seat, recipient), g.context, self.seat, recipient, positions,
+                    msgpack.packb(share.to_plain()), self._random)
+
+    def receive_share(self, sealed: SealedShare) -> None:
+        """Take in keys another seat sealed for this one; the card opens with :meth:`open`."""
+        if sealed.recipient != self.seat or sealed.author == self.seat \
+                or not 0 <= sealed.author < self.seats:
+            raise ValueError(f"share from seat {sealed.author} to seat {sealed.recipient} "
+                             f"delivered to seat {self.seat}")
+        g = self.generation(sealed.context.generation)
+        plaintext = unseal(self._cipher(sealed.author, self.seat), sealed)
+        try:
+            share = Message.from_plain(msgpack.unpackb(plaintext))
+        except (ValueError, TypeError) as error:
+            raise CheatDetected(sealed.author, f"seat {sealed.author}: sealed a share that does "
+                                               f"not decode ({error})") from None
+        header = (sealed.context, sealed.author, sealed.recipient, sealed.positions)
+        if not isinstance(share, KeyShare) or \
+                (share.context, share.author, share.recipient, share.positions) != header:
+            raise CheatDetected(sealed.author, f"seat {sealed.author}: sealed share content does "
+                                               "not match its header")
+        try:
+            verify(share, self._roster[share.author].signing)
+        except ValueError:  # the box proves it came from its author
+            raise CheatDetected(share.author, f"seat {share.author}: sealed a share it did not "
+                                              "sign") from None
+        self._check_positions(g, share.positions)
+        if len(share.keys) != len(share.positions) or not all(map(is_scalar, share.keys)):
+            raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
+                                              f"{list(share.positions)} holds a malformed key")
+        g.evidence.append(share)
+
+    def open(self, generation: int, position: int) -> Card:
+        """The card at ``position``, once every other seat's key for it has arrived."""
+        g = self.generation(generation)
+        self._check_positions(g, (position,))
+        if position in g.mine:
+            return g.mine[position]
+        keys = g.received(position)
+        keys[self.seat] = g.keys.card_keys[position]
+        missing = [s for s in range(self.seats) if s not in keys]
+        if missing:
+            raise ValueError(f"position {position} of generation {generation}: no key yet from "
+                             f"seats {missing}")
+        card = self._strip(g, position, keys, culprit=None)
+        g.mine[position] = card
+        return card
+
+    def _check_positions(self, g: Generation, positions: Sequence[int]) -> None:
+        if not positions or len(set(positions)) != len(positions) or \
+                any(not isinstance(p, int) or not 0 <= p < g.size for p in positions):
+            raise ValueError(f"positions {list(positions)} are not distinct positions of a "
+                             f"{g.size}-card deck")
+
+    def _strip(self, g: Generation, position: int, keys: dict[int, bytes],
+               culprit: int | None) -> Card:
+        """Remove every layer from the final point at ``position``; the card it shows."""
+        last = self.seats - 1
+        try:
+            point = multiply(invert(scalar_product(keys.values())), g.final_deck[position])
+        except InvalidPoint:
+            raise CheatDetected(last, f"seat {last}: pass 2 output position {position} is not a "
+                                      "valid point") from None
+        card = g.card_points.get(point)
+        where = f"position {position} of generation {g.context.generation}"
+        if card is None:
+            if culprit is not None:
+                raise CheatDetected(culprit, f"seat {culprit}: reveal of {where} carries a forged "
+                                             "key: it opens to no card")
+            raise CheatDetected(None, f"{where} does not open to a card of its deck: a key or a "
+                                      "pass is wrong; the round-end audit names who")
+        elsewhere = {p for p, c in (*g.mine.items(), *g.public.items()) if c == card}
+        if elsewhere - {position}:
+            raise CheatDetected(culprit, f"{where} opens to {card!r}, already at position "
+                                         f"{min(elsewhere)}")
+        return card
+
+    # -- public reveals ----------------------------------------------------------------------
+
+    def reveal(self, generation: int, position: int) -> KeyReveal:
+        """Show one of this seat's cards to all (broadcast it): every key of its position."""
+        g = self.generation(generation)
+        card = g.mine.get(position)
+        if card is None:
+            raise ValueError(f"position {position} of generation {generation} is not a card of "
+                             f"seat {self.seat}")
+        keys = g.received(position)
+        keys[self.seat] = g.keys.card_keys[position]
+        reveal = self._publish(KeyReveal(g.context, self.seat, position, tuple(sorted(keys.items()))))
+        g.reveals.append(reveal)
+        g.public[position] = g.mine.pop(position)
+        return reveal
+
+    def reveal_own_key(self, generation: int, position: int) -> KeyReveal:
+        """This seat's key for a position no one holds (turning up a stock card); broadcast it."""
+        g = self.generation(generation)
+        self._check_positions(g, (position,))
+        if position in g.given or position in g.mine:
+            raise ValueError(f"position {position} of generation {generation} is held by a "
+                             "player: only its holder reveals it")
+        reveal = self._publish(KeyReveal(g.context, self.seat, position,
+                                         ((self.seat, g.keys.card_keys[position]),)))
+        self._take_reveal(g, reveal)
+        return reveal
+
+    def _on_reveal(self, reveal: KeyReveal) -> None:
+        g = self.generation(reveal.context.generation)
+        self._check_positions(g, (reveal.position,))
+        seats = [seat for seat, _ in reveal.keys]
+        whole = sorted(seats) == list(range(self.seats))
+        if not (whole or seats == [reveal.author]):
+            raise ValueError(f"a reveal holds every seat's key or its author's, not seats {seats}")
+        if not all(is_scalar(key) for _, key in reveal.keys):
+            raise CheatDetected(reveal.author, f"seat {reveal.author}: reveal of position "
+                                               f"{reveal.position} holds a malformed key")
+        self._take_reveal(g, reveal)
+
+    def _take_reveal(self, g: Generation, reveal: KeyReveal) -> None:
+        g.reveals.append(reveal)
+        if reveal.position in g.public:
+            return
+        whole = len(reveal.keys) == self.seats
+        keys = dict(reveal.keys) if whole else g.revealed(reveal.position)
+        if len(keys) == self.seats:
+            card = self._strip(g, reveal.position, keys, reveal.author if whole else None)
+            g.mine.pop(reveal.position, None)
+            g.public[reveal.position] = card
+
+    def public_card(self, generation: int, position: int) -> Card | None:
+        """The card at ``position`` if it has been revealed to all and checked here."""
+        return self.generation(generation).public.get(position)
+
+    # -- what the engine adapter asks ----------------------------------------------------------
+
+    def hand(self) -> dict[Token, Card]:
+        """This seat's hidden cards: token -> card."""
+        return {(number, p): card for number, g in sorted(self._generations.items())
+                for p, card in sorted(g.mine.items())}
+
+    def token_of(self, card: Card) -> Token:
+        """The token of one of this seat's hidden cards (the one it wants to play)."""
+        for token, held in self.hand().items():
+            if held == card:
+                return token
+        raise ValueError(f"seat {self.seat} holds no hidden {card!r}")
+
+    # -- random picks --------------------------------------------------------------------------
+
+    def _pick_context(self) -> Context:
+        return Context(self.game_id, self.round, 0)
+
+    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...]) -> _Pick:
+        if n < 1 or not parties or list(parties) != sorted(set(parties)) or \
+                not all(0 <= s < self.seats for s in parties):
+            raise ValueError(f"pick {pick}: range({n}) among seats {list(parties)} is malformed")
+        state = self._picks.setdefault(pick, _Pick(n, parties))
+        if (state.n, state.parties) != (n, parties):
+            raise ValueError(f"pick {pick} is range({state.n}) among seats {list(state.parties)}, "
+                             f"not range({n}) among seats {list(parties)}")
+        return state
+
+    def pick_commit(self, pick: int, n: int, parties: Sequence[int]) -> PickCommitment:
+        """Commit to this seat's nonce for pick ``pick`` (broadcast it)."""
+        state = self._pick_state(pick, n, tuple(parties))
+        if self.seat not in state.parties:
+            raise ValueError(f"seat {self.seat} is not a party to pick {pick}")
+        if state.nonce is None:
+            state.nonce = self._random(NONCE_BYTES)
+        digest = nonce_digest(self._pick_context(), pick, n, state.parties, self.seat, state.nonce)
+        commitment = self._publish(PickCommitment(self._pick_context(), pick, n, state.parties,
+                                                  self.seat, digest))
+        state.commitments[self.seat] = commitment
+        return commitment
+
+    def _on_pick_commitment(self, commitment: PickCommitment) -> None:
+        state = self._pick_state(commitment.pick, commitment.n, commitment.parties)
+        if commitment.author not in state.parties:
+            raise ValueError(f"seat {commitment.author} is not a party to pick {commitment.pick}")
+        before = state.commitments.setdefault(commitment.author, commitment)
+        if before != commitment:
+            raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
+                                                   f"commitments for pick {commitment.pick}")
+
+    def _committed_pick(self, pick: int) -> _Pick:
+        state = self._picks.get(pick)
+        missing = state and [s for s in state.parties if s not in state.commitments]
+        if state is None or missing:
+            raise ValueError(f"pick {pick}: no commitment yet from seats {missing}")
+        return state
+
+    def pick_reveal(self, pick: int) -> PickReveal:
+        """Reveal this seat's nonce (broadcast it), once every party has committed."""
+        state = self._committed_pick(pick)
+        reveal = self._publish(PickReveal(self._pick_context(), pick, self.seat, state.nonce))
+        state.nonces[self.seat] = reveal.nonce
+        return reveal
+
+    def _on_pick_reveal(self, reveal: PickReveal) -> None:
+        state = self._committed_pick(reveal.pick)
+        if reveal.author not in state.parties:
+            raise ValueError(f"seat {reveal.author} is not a party to pick {reveal.pick}")
+        try:
+            digest = nonce_digest(self._pick_context(), reveal.pick, state.n, state.parties,
+                                  reveal.author, reveal.nonce)
+        except ValueError:
+            digest = None
+        if digest != state.commitments[reveal.author].digest:
+            raise CheatDetected(reveal.author, f"seat {reveal.author}: nonce for pick "
+                                               f"{reveal.pick} does not match its commitment")
+        state.nonces[reveal.author] = reveal.nonce
+
+    def pick_result(self, pick: int) -> int:
+        """The picked index, once every party's nonce is in."""
+        state = self._committed_pick(pick)
+        missing = [s for s in state.parties if s not in state.nonces]
+        if missing:
+            raise ValueError(f"pick {pick}: no nonce yet from seats {missing}")
+        return pick_index(self._pick_context(), pick, state.n,
+                          [state.nonces[s] for s in state.parties])
+
+    # -- saving and restoring ----------------------------------------------------------------
+
+    SAVE_VERSION = 1
+
+    def save(self) -> bytes:
+        """This seat's round state, seeds included: keep it private, on this seat's own disk."""
+        picks = [[number, state.n, list(state.parties), state.nonce,
+                  [c.to_plain() for c in state.commitments.values()], sorted(state.nonces.items())]
+                 for number, state in sorted(self._picks.items())]
+        return msgpack.packb({"version": self.SAVE_VERSION, "seat": self.seat,
+                              "game_id": self.game_id, "round": self.round,
+                              "shuffle_proof": self.shuffle_proof,
+                              "generations": [g.to_plain() for g in self._generations.values()],
+                              "picks": picks})
+
+    @classmethod
+    def restore(cls, saved: bytes, roster: Sequence[PeerKeys], signing_key: Ed25519PrivateKey,
+                box_key: X25519PrivateKey, random: RandomBytes) -> Participant:
+        """A participant that carries on from :meth:`save` (after a crash, say)."""
+        try:
+            state = msgpack.unpackb(saved)
+            if state["version"] != cls.SAVE_VERSION:
+                raise ValueError(f"save format version {state['version']}, not {cls.SAVE_VERSION}")
+            participant = cls(state["seat"], roster, state["game_id"], state["round"], signing_key,
+                              box_key, random, state["shuffle_proof"])
+            for plain in state["generations"]:
+                g = Generation.from_plain(plain)
+                participant._generations[g.context.generation] = g
+            for number, n, parties, nonce, commitments, nonces in state["picks"]:
+                participant._picks[number] = _Pick(
+                    n, tuple(parties), nonce,
+                    {c.author: c for c in map(Message.from_plain, commitments)}, dict(map(tuple, nonces)))
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a saved participant: {error}") from None
+        return participant
+
+    # -- round-end audit -----------------------------------------------------------------------
+
+    def reveal_seeds(self) -> list[SeedReveal]:
+        """This seat's seed of every generation (broadcast them at round end)."""
+        reveals = []
+        for g in self._generations.values():
+            reveal = self._publish(SeedReveal(g.context, self.seat, g.seed))
+            g.seed_reveals[self.seat] = reveal
+            reveals.append(reveal)
+        return reveals
+
+    def _on_seed_reveal(self, reveal: SeedReveal) -> None:
+        g = self.generation(reveal.context.generation)
+        before = g.seed_reveals.setdefault(reveal.author, reveal)
+        if before != reveal:
+            raise CheatDetected(reveal.author, f"seat {reveal.author}: revealed two seeds")
+
+    def evidence(self) -> list[KeyShare]:
+        """The key shares this seat received, each signed by its author (broadcast at audit)."""
+        return [share for g in self._generations.values() for share in g.evidence
+                if share.recipient == self.seat]
+
+    def _on_evidence(self, share: KeyShare) -> None:
+        g = self.generation(share.context.generation)
+        if share not in g.evidence:
+            g.evidence.append(share)
+
+    def audit(self) -> Verdict:
+        """Recompute every step of every generation from the revealed seeds."""
+        return audit([g for _, g in sorted(self._generations.items())],
+                     [peer.signing for peer in self._roster])

@@ -1,0 +1,135 @@
+"""Every seat of a deal in one process, passing each other's messages: the harness that tests,
+the benchmark and the engine adapter drive.
+
+Each seat keeps its own :class:`Participant`; a card opened "to seat X" is opened by X's
+participant alone from the keys the others sealed for it.  Messages go through the same checks
+they would meet on the network (signatures, boxes, pass checks), so a cheating participant (a
+subclass that overrides :meth:`Participant.outgoing`) is caught exactly as it would be there.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from ..cards import Card, deck
+from .audit import Verdict
+from .messages import Message
+from .participant import Participant, PeerKeys
+from .randomness import RandomBytes
+
+
+class MentalTable:
+    """``players`` seats (3..8) dealing ``cards`` (default: two decks and four jokers)."""
+
+    def __init__(self, players: int, random: RandomBytes, *, cards: Sequence[Card] | None = None,
+                 game_id: bytes = b"shanghai-net game", round: int = 1, shuffle_proof: bool = False,
+                 participant_types: Mapping[int, type[Participant]] | None = None) -> None:
+        if not 3 <= players <= 8:
+            raise ValueError(f"a table seats 3 to 8 players, not {players}")
+        self._random = random
+        self._signing = [Ed25519PrivateKey.from_private_bytes(random(32)) for _ in range(players)]
+        self._box = [X25519PrivateKey.from_private_bytes(random(32)) for _ in range(players)]
+        self.roster = [PeerKeys(s.public_key(), b.public_key())
+                       for s, b in zip(self._signing, self._box)]
+        types = participant_types or {}
+        self.participants = [
+            types.get(seat, Participant)(seat, self.roster, game_id, round, self._signing[seat],
+                                         self._box[seat], random, shuffle_proof)
+            for seat in range(players)]
+        self.generation = -1
+        self._picks = 0
+        self.reshuffle(deck(2, 4) if cards is None else cards)
+
+    @property
+    def players(self) -> int:
+        return len(self.participants)
+
+    def _broadcast(self, message: Message, sender: int | None = None) -> None:
+        """Deliver to every seat but the sender (the author, or who reports evidence)."""
+        sender = message.author if sender is None else sender
+        for participant in self.participants:
+            if participant.seat != sender:
+                participant.receive(message)
+
+    def reshuffle(self, cards: Sequence[Card]) -> int:
+        """Shuffle ``cards`` afresh, with fresh seeds, as the next generation; its number."""
+        self.generation += 1
+        for commitment in [p.start_generation(self.generation, cards) for p in self.participants]:
+            self._broadcast(commitment)
+        for _ in range(2):
+            for participant in self.participants:
+                self._broadcast(participant.make_pass(self.generation))
+        return self.generation
+
+    def final_deck(self, generation: int | None = None) -> tuple[bytes, ...]:
+        return self.participants[0].final_deck(self._current(generation))
+
+    def _current(self, generation: int | None) -> int:
+        return self.generation if generation is None else generation
+
+    def open_many_to(self, positions: Iterable[int], seat: int,
+                     generation: int | None = None) -> list[Card]:
+        """Deal ``positions`` to ``seat``: one sealed share from every other seat, opened by it."""
+        generation = self._current(generation)
+        positions = tuple(positions)
+        recipient = self.participants[seat]
+        for sender in self.participants:
+            if sender.seat != seat:
+                recipient.receive_share(sender.share_keys(generation, seat, positions))
+        return [recipient.open(generation, p) for p in positions]
+
+    def open_to(self, position: int, seat: int, generation: int | None = None) -> Card:
+        """The card at ``position`` as ``seat``'s participant decrypts it (no one else sees it)."""
+        return self.open_many_to([position], seat, generation)[0]
+
+    def open_public(self, position: int, generation: int | None = None) -> Card:
+        """Turn ``position`` face up: its holder reveals it, or every seat its own key if no one
+        holds it; every seat checks it."""
+        generation = self._current(generation)
+        holders = [p for p in self.participants if position in p.generation(generation).mine]
+        revealers = holders or self.participants
+        for participant in revealers:
+            reveal = (participant.reveal if holders else participant.reveal_own_key)(generation,
+                                                                                     position)
+            self._broadcast(reveal)
+        cards = {p.public_card(generation, position) for p in self.participants}
+        if len(cards) != 1 or None in cards:
+            raise AssertionError(f"seats disagree on position {position}: {cards}")
+        return cards.pop()
+
+    def pick(self, n: int, parties: Sequence[int]) -> int:
+        """An index in ``range(n)`` drawn by commit-reveal among ``parties``."""
+        number = self._picks
+        self._picks += 1
+        parties = sorted(parties)
+        for message in [self.participants[s].pick_commit(number, n, parties) for s in parties]:
+            self._broadcast(message)
+        for message in [self.participants[s].pick_reveal(number) for s in parties]:
+            self._broadcast(message)
+        results = {p.pick_result(number) for p in self.participants}
+        if len(results) != 1:
+            raise AssertionError(f"seats disagree on pick {number}: {results}")
+        return results.pop()
+
+    def audit(self, seats: Iterable[int] | None = None) -> Verdict:
+        """Round end: every seat reveals its seeds and the shares it received; ``seats`` (default
+        all) each recompute everything; their common verdict."""
+        for participant in self.participants:
+            for message in (*participant.reveal_seeds(), *participant.evidence()):
+                self._broadcast(message, participant.seat)
+        chosen = range(self.players) if seats is None else seats
+        verdicts = {self.participants[s].audit() for s in chosen}
+        if len(verdicts) != 1:
+            raise AssertionError(f"seats reach different verdicts: {verdicts}")
+        return verdicts.pop()
+
+    def save(self, seat: int) -> bytes:
+        return self.participants[seat].save()
+
+    def restore(self, seat: int, saved: bytes) -> None:
+        """Replace ``seat``'s participant (as after a crash) by one restored from ``saved``."""
+        self.participants[seat] = type(self.participants[seat]).restore(
+            saved, self.roster, self._signing[seat], self._box[seat], self._random)
