@@ -21,7 +21,7 @@ from shanghai_net.identity import fingerprint
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
                                encode_frame, signed_bytes)
 from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, example_messages, public_bytes,
-                                        sign_key, test_seed)
+                                        sign_key, fixed_seed)
 from shanghai_net.wire.fields import fields_schema
 from shanghai_net.wire.state import EVENT_TRIGGERED, SPECTATOR_FORBIDDEN, STATE_TRIGGERED
 
@@ -110,7 +110,7 @@ def signing_vectors() -> dict:
     return {
         "comment": "Seeds are SHA-256 of 'shanghai-net test sign <seat>'; public test keys only.",
         "game_id": GAME_ID.hex(),
-        "seats": [{"seat": s, "sign_seed": test_seed("sign", s).hex(), "sign_key": k.hex()}
+        "seats": [{"seat": s, "sign_seed": fixed_seed("sign", s).hex(), "sign_key": k.hex()}
                   for s, k in seats.items()],
         "messages": messages,
     }

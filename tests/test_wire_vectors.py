@@ -201,3 +201,26 @@ def test_fingerprint_vectors():
     for vector in load("vectors/fingerprints.json"):
         assert fingerprint(bytes.fromhex(vector["sign_key"])) == vector["fingerprint"]
         assert re.fullmatch(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}", vector["fingerprint"])
+
+
+DOC = (PROTOCOL.parent / "docs" / "protocol.md").read_text()
+
+
+def test_the_spec_names_every_error_code_message_type_and_body_kind():
+    from shanghai_net.wire import ERROR_CODES
+    for name in [*ERROR_CODES, *MESSAGE_TYPES, *BODY_KINDS]:
+        assert f"`{name}`" in DOC, name
+
+
+def test_the_spec_transition_table_is_the_implementation_table():
+    from shanghai_net.wire.state import EVENT_TRIGGERED, Role, State
+    rows = re.findall(r"^\| (client|host) \| `(\w+)` \| (.*) \|$", DOC, re.MULTILINE)
+    assert len(rows) == sum(len(t) for t in EVENT_TRIGGERED.values()) - 4  # closed, error rows
+    for sender, state, allowed in rows:
+        documented = {}
+        for group in allowed.split(";"):
+            if "→" in group:
+                sent, after = group.split("→")
+                (next_state,) = re.findall(r"`(\w+)`", after)
+                documented.update(dict.fromkeys(re.findall(r"`(\w+)`", sent), State(next_state)))
+        assert documented == EVENT_TRIGGERED[Role(sender)][State(state)], (sender, state)

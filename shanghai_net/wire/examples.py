@@ -19,23 +19,23 @@ from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick
                        StartGame, SwapJoker, TakeDiscard, Welcome)
 from .signing import GENESIS, sign_game
 
-__all__ = ["GAME_ID", "test_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
+__all__ = ["GAME_ID", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
            "example_messages"]
 
 GAME_ID = bytes.fromhex("5348414e474841492d4e455400000001")
 
 
-def test_seed(purpose: str, seat: int) -> bytes:
+def fixed_seed(purpose: str, seat: int) -> bytes:
     """The fixed 32-byte seed of a test key: SHA-256 of "shanghai-net test <purpose> <seat>"."""
     return hashlib.sha256(f"shanghai-net test {purpose} {seat}".encode()).digest()
 
 
 def sign_key(seat: int) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(test_seed("sign", seat))
+    return Ed25519PrivateKey.from_private_bytes(fixed_seed("sign", seat))
 
 
 def box_key(seat: int) -> X25519PrivateKey:
-    return X25519PrivateKey.from_private_bytes(test_seed("box", seat))
+    return X25519PrivateKey.from_private_bytes(fixed_seed("box", seat))
 
 
 def public_bytes(key: Ed25519PrivateKey | X25519PrivateKey) -> bytes:
