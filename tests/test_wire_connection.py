@@ -4,8 +4,9 @@ import struct
 
 import msgpack
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from shanghai_net.wire import (CLIENT, HOST, NEED_DATA, Bye, Chat, Connection, ConnectionClosed,
+from shanghai_net.wire import (BODY_KINDS, CLIENT, HOST, MESSAGE_TYPES, NEED_DATA, Bye, Chat, Connection, ConnectionClosed,
                                Error, GameMessage, Hello, LocalProtocolError, Ping, Pong, Ready,
                                Refused, RemoteProtocolError, State, Welcome)
 from shanghai_net.wire.examples import example_messages
@@ -105,8 +106,7 @@ def test_sending_in_the_wrong_state_is_a_local_error_and_changes_nothing(case):
 
 def raw_frame(msg) -> bytes:
     """The frame of ``msg`` without the sender's state checks, as a misbehaving peer sends it."""
-    body = msgpack.packb(msg.to_wire(), use_bin_type=True)
-    return struct.pack(">I", len(body)) + body
+    return raw_frame_of(msg.to_wire())
 
 
 @pytest.mark.parametrize("case", WRONG_SENDS.values(), ids=WRONG_SENDS.keys())
@@ -206,8 +206,7 @@ def test_bad_game_message_is_answered_with_its_seq_and_the_game_goes_on():
     client, host = pair("game")
     wire = GAME.to_wire()
     wire["body"] = {"kind": "discard", "card": 999, "shanghai": False}
-    body = msgpack.packb(wire, use_bin_type=True)
-    host.receive_data(struct.pack(">I", len(body)) + body + client.send(GAME))
+    host.receive_data(raw_frame_of(wire) + client.send(GAME))
     error = remote_error(host)
     assert (error.code, error.ref_seq) == ("bad_message", 0)
     assert isinstance(host.next_event(), GameMessage)
@@ -222,8 +221,8 @@ def test_garbage_frame_mid_game_does_not_poison_the_stream():
 
 def test_unknown_message_type_is_answered_and_the_stream_goes_on():
     client, host = pair("lobby")
-    body = msgpack.packb({"type": "teleport", "to": "Paris"})
-    host.receive_data(struct.pack(">I", len(body)) + body + client.send(Ready(ready=True)))
+    host.receive_data(raw_frame_of({"type": "teleport", "to": "Paris"}) +
+                      client.send(Ready(ready=True)))
     assert remote_error(host).code == "unknown_message"
     assert host.next_event() == Ready(ready=True)
 
@@ -264,3 +263,37 @@ def test_nothing_may_be_sent_after_bye():
 
 def vars_of(msg):
     return {name: getattr(msg, name) for name in msg.__dataclass_fields__}
+
+
+MSGPACK_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.floats(allow_nan=False)
+    | st.text(max_size=40) | st.binary(max_size=70),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    max_leaves=20)
+FIELD_NAMES = sorted({name for cls in [*MESSAGE_TYPES.values(), *BODY_KINDS.values()]
+                      for name in cls.__dataclass_fields__} | {"kind", "type"})
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(sorted(MESSAGE_TYPES) + ["nonsense"]),
+       st.dictionaries(st.sampled_from(FIELD_NAMES), MSGPACK_VALUES, max_size=8),
+       st.sampled_from(sorted(BODY_KINDS) + ["nonsense"]),
+       st.dictionaries(st.sampled_from(FIELD_NAMES), MSGPACK_VALUES, max_size=5))
+def test_any_map_in_the_game_state_is_a_message_or_a_remote_error(type_name, fields, kind, body):
+    client, host = pair("game")
+    wire = {**fields, "type": type_name}
+    if type_name == "game" and "body" not in fields:
+        wire["body"] = {**body, "kind": kind}
+    host.receive_data(raw_frame_of(wire) + raw_frame_of({"type": "ping", "nonce": 3}))
+    try:
+        host.next_event()
+    except RemoteProtocolError as exc:
+        assert exc.code in ("malformed_frame", "unknown_message", "bad_message", "wrong_state")
+    assert host.next_event() == Ping(nonce=3)
+    assert host.our_state is State.GAME
+
+
+def raw_frame_of(value) -> bytes:
+    body = msgpack.packb(value, use_bin_type=True)
+    return struct.pack(">I", len(body)) + body
