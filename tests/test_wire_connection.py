@@ -6,14 +6,15 @@ import msgpack
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shanghai_net.wire import (BODY_KINDS, CLIENT, HOST, MESSAGE_TYPES, NEED_DATA, Bye, Chat, Connection, ConnectionClosed,
-                               Error, GameMessage, Hello, LocalProtocolError, Ping, Pong, Ready,
-                               Refused, RemoteProtocolError, State, Welcome)
+from shanghai_net.wire import (BODY_KINDS, CLIENT, HOST, MESSAGE_TYPES, NEED_DATA, Bye, Chat,
+                               Connection, ConnectionClosed, Error, GameMessage, Hello,
+                               LocalProtocolError, Ping, Pong, Ready, Refused, RemoteProtocolError,
+                               State, Welcome)
 from shanghai_net.wire.examples import example_messages
 
 EX = {m.TYPE: m for m in example_messages()}
-HELLO, WELCOME, LOBBY_STATE, START, GAME = (EX[t] for t in
-                                            ("hello", "welcome", "lobby_state", "start_game", "game"))
+HELLO, WELCOME, LOBBY_STATE, START, GAME = (
+    EX[t] for t in ("hello", "welcome", "lobby_state", "start_game", "game"))
 
 
 def deliver(sender: Connection, receiver: Connection, msg):

@@ -177,6 +177,8 @@ def test_signing_vectors_verify_with_plain_cryptography():
         data = bytes.fromhex(vector["signed_bytes"])
         sig = bytes.fromhex(vector["sig"])
         assert bytes.fromhex(vector["prev"]) == prev
+        assert data[:22] == b"\x96\xb4" + b"shanghai-net/v1/game"
+        assert data[22:40] == b"\xc4\x10" + game_id and data[41:75] == b"\xc4\x20" + prev
         keys[vector["author"]].verify(sig, data)
         prev = hashlib.sha256(data + sig).digest()
         assert prev.hex() == vector["chain_hash"]

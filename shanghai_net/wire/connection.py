@@ -12,12 +12,11 @@ from __future__ import annotations
 import dataclasses
 from enum import Enum
 
-import msgpack
-
 from .errors import LocalProtocolError, RemoteProtocolError
-from .framing import DEFAULT_MAX_FRAME, FrameDecoder, decode_frame_body, encode_frame, HEADER_SIZE
-from .messages import PROTOCOL_NAME, PROTOCOL_VERSION, GameMessage, Hello, Message, Welcome, decode_message
-from .state import CLOSED, ERROR, ConnectionState, Role, State
+from .framing import DEFAULT_MAX_FRAME, HEADER_SIZE, FrameDecoder, decode_frame_body, encode_frame
+from .messages import (PROTOCOL_NAME, PROTOCOL_VERSION, GameMessage, Hello, Message, Welcome,
+                       decode_message)
+from .state import ConnectionState, Role, State
 
 __all__ = ["Connection", "ConnectionClosed", "NEED_DATA", "SUPPORTED_VERSIONS"]
 

@@ -13,7 +13,8 @@ from typing import Any
 from .errors import RemoteProtocolError
 
 __all__ = [
-    "Spec", "Int", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap", "RecordOf",
+    "Spec", "Int", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap",
+    "RecordOf",
     "wire_field", "decode_fields", "fields_to_wire", "fields_schema", "bad",
 ]
 

@@ -15,7 +15,8 @@ import msgpack
 from .errors import LocalProtocolError, RemoteProtocolError
 
 __all__ = [
-    "DEFAULT_MAX_FRAME", "MAX_DEPTH", "HEADER_SIZE", "encode_frame", "decode_frame_body", "FrameDecoder",
+    "DEFAULT_MAX_FRAME", "MAX_DEPTH", "HEADER_SIZE", "encode_frame", "decode_frame_body",
+    "FrameDecoder",
 ]
 
 DEFAULT_MAX_FRAME = 1 << 20
@@ -65,7 +66,8 @@ def decode_frame_body(body: bytes, max_frame: int = DEFAULT_MAX_FRAME) -> dict[s
             max_array_len=max_frame, max_map_len=max_frame // 2, max_ext_len=0)
     except (ValueError, TypeError, msgpack.UnpackException) as exc:
         raise RemoteProtocolError(
-            "malformed_frame", f"frame of {len(body)} bytes is not one msgpack value: {exc}") from None
+            "malformed_frame", f"frame of {len(body)} bytes is not one msgpack value: {exc}"
+        ) from None
     if not isinstance(value, dict):
         raise RemoteProtocolError(
             "malformed_frame", f"top level is {type(value).__name__} {value!r:.40}, not a map")

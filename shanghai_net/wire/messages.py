@@ -210,7 +210,8 @@ class BodySpec(Spec):
         kind = value.get("kind")
         cls = BODY_KINDS.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise RemoteProtocolError("unknown_message", f"{path}.kind: game body kind {kind!r:.40}")
+            raise RemoteProtocolError(
+                "unknown_message", f"{path}.kind: game body kind {kind!r:.40}")
         return decode_fields(cls, value, path)
 
     def to_wire(self, value):

@@ -82,7 +82,8 @@ class Chain:
                 self._keys[seat] = Ed25519PublicKey.from_public_bytes(raw)
             except ValueError:
                 raise RemoteProtocolError(
-                    "bad_signature", f"seat {seat}'s key {raw.hex()} is not an Ed25519 key") from None
+                    "bad_signature", f"seat {seat}'s key {raw.hex()} is not an Ed25519 key"
+                ) from None
 
     def sign(self, key: Ed25519PrivateKey, author: int, body: Body) -> GameMessage:
         """``body`` signed by ``author`` as the next message after the current head."""
