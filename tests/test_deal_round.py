@@ -138,3 +138,14 @@ def test_a_failed_open_is_a_complaint_without_a_culprit():
     with pytest.raises(CheatDetected) as caught:
         recipient.open(0, 0)
     assert caught.value.culprit is None and "audit" in caught.value.reason
+
+
+def test_seats_compare_transcripts_to_catch_split_broadcasts():
+    table = MentalTable(3, seeded(b"transcript"), cards=SMALL)
+    table.open_public(2)
+    digests = {p.transcript_digest(0) for p in table.participants}
+    assert len(digests) == 1
+    table.participants[2].generation(0).reveals.clear()  # as if seat 2 never saw the reveal
+    assert table.participants[2].transcript_digest(0) not in digests
+    with pytest.raises(AssertionError, match="different broadcasts in generation 0"):
+        table.audit()

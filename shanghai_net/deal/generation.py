@@ -4,6 +4,7 @@ secrets.  The audit reads these; save/restore writes and reads them."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -70,6 +71,16 @@ class Generation:
     def revealed(self, position: int) -> dict[int, bytes]:
         return {seat: key for reveal in self.reveals if reveal.position == position
                 for seat, key in reveal.keys}
+
+    def transcript_digest(self) -> bytes:
+        """SHA-256 over the signed broadcasts in order: seats compare it to catch a seat (or a
+        relay) that showed different seats different messages."""
+        h = hashlib.sha256(b"shanghai-net v1 transcript" + self.context.encode())
+        for commitment in sorted(self.commitments.values(), key=lambda c: c.author):
+            h.update(commitment.signature)
+        for message in (*self.passes, *sorted(self.reveals, key=lambda r: (r.position, r.author))):
+            h.update(message.signature)
+        return h.digest()
 
     def to_plain(self) -> list[Any]:
         """Everything, seed included, as msgpack-ready lists (for saving to the seat's own disk)."""

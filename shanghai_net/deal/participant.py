@@ -518,6 +518,10 @@ class Participant:
         if share not in g.evidence:
             g.evidence.append(share)
 
+    def transcript_digest(self, generation: int) -> bytes:
+        """What this seat saw broadcast in ``generation``; every seat's must be the same."""
+        return self.generation(generation).transcript_digest()
+
     def audit(self) -> Verdict:
         """Recompute every step of every generation from the revealed seeds."""
         return audit([g for _, g in sorted(self._generations.items())],

@@ -120,6 +120,9 @@ class MentalTable:
         for participant in self.participants:
             for message in (*participant.reveal_seeds(), *participant.evidence()):
                 self._broadcast(message, participant.seat)
+        for generation in range(self.generation + 1):
+            if len({p.transcript_digest(generation) for p in self.participants}) != 1:
+                raise AssertionError(f"seats saw different broadcasts in generation {generation}")
         chosen = range(self.players) if seats is None else seats
         verdicts = {self.participants[s].audit() for s in chosen}
         if len(verdicts) != 1:
