@@ -183,3 +183,13 @@ def test_forged_evidence_names_its_reporter():
     verdict = table.audit(seats=[1, 2, 3])
     assert verdict.culprit == 0
     assert "seat 0: reports a key share seat 1 did not sign" in verdict.reason
+
+
+def test_share_for_a_position_off_the_deck_names_its_sender():
+    def off_deck(self, share):
+        return dataclasses.replace(share, positions=(len(CARDS),))
+    table = table_with({1: cheater(KeyShare, off_deck)})
+    sealed = table.participants[1].share_keys(0, 0, [3])
+    with pytest.raises(CheatDetected, match="seat 1: sealed share content does not match") as caught:
+        table.participants[0].receive_share(sealed)
+    assert caught.value.culprit == 1

@@ -63,6 +63,10 @@ def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey]) -
         except ValueError:
             raise CheatDetected(share.recipient, f"seat {share.recipient}: reports a key share "
                                                  f"seat {share.author} did not sign") from None
+        if len(share.keys) != len(share.positions) or \
+                not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
+            raise CheatDetected(share.author, f"seat {share.author}: signed a malformed key share "
+                                              f"for positions {list(share.positions)}")
         for position, key in zip(share.positions, share.keys):
             if key != keys[share.author].card_keys[position]:
                 raise CheatDetected(share.author, f"seat {share.author}: per-card key for position "

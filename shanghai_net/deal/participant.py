@@ -261,8 +261,8 @@ class Participant:
         except ValueError:  # the box proves it came from its author
             raise CheatDetected(share.author, f"seat {share.author}: sealed a share it did not "
                                               "sign") from None
-        self._check_positions(g, share.positions)
-        if len(share.keys) != len(share.positions) or not all(map(is_scalar, share.keys)):
+        if len(share.keys) != len(share.positions) or not all(map(is_scalar, share.keys)) or \
+                not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
             raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
                                               f"{list(share.positions)} holds a malformed key")
         g.evidence.append(share)
