@@ -10,9 +10,15 @@ from .moves import (
 )
 from .view import PlayerView, view_of
 
+
+def new_game(rules, players: int, dealer: Dealer | None = None, viewer: int | None = None) -> Game:
+    """The game engine for these rules (every preset so far is a contract game)."""
+    return Game(rules, players, dealer, viewer)
+
+
 __all__ = [
     "BuyJoker", "CallShanghai", "ClaimWindow", "Dealer", "Discard", "DrawStock", "Game", "GoDown",
     "LayOff", "LocalDealer", "MayI", "Move", "PUBLIC", "PassClaim", "Phase", "Pick", "PlayerView",
-    "Request", "Reveal", "Shuffle", "SwapJoker", "TakeDiscard", "Token", "parse_move", "view_of",
+    "Request", "Reveal", "Shuffle", "SwapJoker", "TakeDiscard", "Token", "new_game", "parse_move", "view_of",
     *_events,
 ]

@@ -92,15 +92,22 @@ def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], mini
         have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
         if not have:
             continue
+        present = [0] * 16
+        for p in have:
+            present[p] = 1
+        before = [0] * 17  # before[p]: naturals held below position p
+        for p in range(1, 16):
+            before[p + 1] = before[p] + present[p]
         for length in range(rules.min_run, longest + 1):
             for low in range(lo, hi - length + 2):
-                positions = range(low, low + length)
+                held = before[low + length] - before[low]
+                forced = length - held
+                if forced > _max_wilds(rules, held, wild_count):
+                    continue
                 if low == 1 and low + length - 1 == 14 and not rules.ace_both_ends:
                     continue
-                natural_at = [p for p in positions if counts.get((_rank_at(p), suit), 0)]
-                forced = length - len(natural_at)
-                if forced > wild_count:
-                    continue
+                positions = range(low, low + length)
+                natural_at = [p for p in positions if present[p]]
                 for extra in range(0, len(natural_at) + 1):
                     w = forced + extra
                     if w > _max_wilds(rules, length - w, wild_count):
@@ -110,8 +117,8 @@ def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], mini
                         for wild in _wild_multisets(wild_faces, w):
                             placed = dict(zip(wild_positions, wild))
                             faces = tuple(placed.get(p, (_rank_at(p), suit)) for p in positions)
-                            if any(Counter(faces)[f] > counts[f] for f in set(faces)):
-                                continue
+                            if rules.wild_twos and any(n > counts[f] for f, n in Counter(faces).items()):
+                                continue  # a wild two also wanted as the natural two
                             if _run(rules, [reps[f] for f in faces], low, suit):
                                 yield faces
 
@@ -122,40 +129,76 @@ def contract_options(
     """Every way (up to equal copies) that ``hand`` lays down ``contract``, as melds of cards.
 
     ``meld_all``: only arrangements that use every card (the last round of davis and good-miller).
+    A backtracking search over the candidate melds: sets before runs, each list in order (a meld
+    may repeat when the hand holds it twice), so every arrangement comes once.
     """
     sets_needed, runs_needed = contract
     copies: dict[Face, list[Card]] = {}
     for card in sorted(hand):
         copies.setdefault(card.face, []).append(card)
-    counts = Counter({f: len(c) for f, c in copies.items()})
+    faces = list(copies)
+    index = {f: i for i, f in enumerate(faces)}
     reps = {f: c[0] for f, c in copies.items()}
+    counts = Counter({f: len(c) for f, c in copies.items()})
     minimum = rules.contract_minimum_melds
-    sets = list(set_candidates(rules, counts, reps, minimum)) if sets_needed else []
-    runs = list(run_candidates(rules, counts, reps, minimum)) if runs_needed else []
-    for chosen_sets in combinations(sets, sets_needed):
-        used = Counter()
-        for faces in chosen_sets:
-            used.update(faces)
-        if any(used[f] > counts[f] for f in used):
-            continue
-        for chosen_runs in combinations(runs, runs_needed):
-            total = used.copy()
-            for faces in chosen_runs:
-                total.update(faces)
-            if any(total[f] > counts[f] for f in total):
-                continue
-            if meld_all and sum(total.values()) != len(hand):
-                continue
-            taken: Counter = Counter()
-            melds = []
-            for faces in chosen_sets + chosen_runs:
-                meld = []
-                for f in faces:
-                    meld.append(copies[f][taken[f]])
-                    taken[f] += 1
-                melds.append(tuple(meld))
-            try:
-                check_contract(rules, contract, melds)
-            except IllegalMoveError:
-                continue
-            yield tuple(melds)
+
+    def usage(cand: tuple[Face, ...]) -> tuple[tuple[int, int], ...]:
+        return tuple((index[f], n) for f, n in Counter(cand).items())
+
+    sets = [(c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)] if sets_needed else []
+    runs = [(c, usage(c)) for c in run_candidates(rules, counts, reps, minimum)] if runs_needed else []
+    left = [len(copies[f]) for f in faces]
+    chosen: list[tuple[Face, ...]] = []
+
+    def fitting(cands):
+        return [c for c in cands if all(left[i] >= n for i, n in c[1])]
+
+    def take(use, sign: int) -> None:
+        for i, n in use:
+            left[i] -= sign * n
+
+    def finish() -> Iterator[tuple[tuple[Card, ...], ...]]:
+        taken: Counter = Counter()
+        melds = []
+        for cand in chosen:
+            meld = []
+            for f in cand:
+                meld.append(copies[f][taken[f]])
+                taken[f] += 1
+            melds.append(tuple(meld))
+        try:
+            check_contract(rules, contract, melds)
+        except IllegalMoveError:
+            return
+        yield tuple(melds)
+
+    def search(cands, need: int, later) -> Iterator[tuple[tuple[Card, ...], ...]]:
+        """Choose ``need`` more of ``cands`` (all still fitting the hand), then the ``later`` kinds."""
+        if need == 0:
+            if later:
+                (more, more_need), rest = later[0], later[1:]
+                yield from search(fitting(more), more_need, rest)
+            elif not meld_all or not any(left):
+                yield from finish()
+            return
+        if meld_all and not later:
+            # the last kind covers every card left, so its next meld holds the first face left
+            first = next((i for i, n in enumerate(left) if n), None)
+            cands = [c for c in cands if any(i == first for i, _ in c[1])]
+        for k, (cand, use) in enumerate(cands):
+            take(use, 1)
+            chosen.append(cand)
+            yield from search(fitting(cands[k:]), need - 1, later)
+            chosen.pop()
+            take(use, -1)
+
+    if meld_all and sum(left) > _most_cards(rules, sets_needed, runs_needed):
+        return
+    yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
+
+
+def _most_cards(rules: RuleSet, sets: int, runs: int) -> int:
+    lo, hi = _bounds(rules)
+    set_max = rules.max_set if rules.max_set is not None else 52
+    run_max = rules.max_run if rules.max_run is not None else hi - lo + 1
+    return sets * set_max + runs * run_max

@@ -1,0 +1,36 @@
+"""Bots: strategies that choose one of the legal moves from a seat's PlayerView."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from ..engine.moves import Move
+from ..engine.view import PlayerView
+from .basic import BasicBot
+
+__all__ = ["Bot", "RandomBot", "BasicBot", "make_bot", "BOTS"]
+
+
+class Bot(Protocol):
+    def choose(self, view: PlayerView, moves: list[Move]) -> Move: ...
+
+
+class RandomBot:
+    """Uniform over the legal moves: the fuzzer of the rules."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, view: PlayerView, moves: list[Move]) -> Move:
+        return self.rng.choice(moves)
+
+
+BOTS = {"random": RandomBot, "basic": BasicBot}
+
+
+def make_bot(level: str, rng: random.Random) -> Bot:
+    try:
+        return BOTS[level](rng)
+    except KeyError:
+        raise ValueError(f"no bot {level!r}; bots: {', '.join(BOTS)}") from None

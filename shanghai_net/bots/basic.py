@@ -1,0 +1,131 @@
+"""The basic bot: goes down as soon as it can, lays off, discards its least useful card, and claims
+a discard that completes a meld its contract needs."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ..cards import Card
+from ..engine.moves import (
+    BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, SwapJoker,
+    TakeDiscard,
+)
+from ..engine.view import PlayerView
+from ..rules.melds import _bounds, extend
+from ..rules.scoring import card_points
+
+__all__ = ["BasicBot", "usefulness", "completes_meld"]
+
+
+def _position(card: Card, low_ace: bool) -> int:
+    return 1 if card.rank == 1 and low_ace else (14 if card.rank == 1 else card.rank)
+
+
+def usefulness(view: PlayerView, card: Card, hand: list[Card]) -> float:
+    """How much ``card`` helps this hand toward its contract (higher: keep it)."""
+    rules = view.rules
+    if rules.is_wild(card):
+        return 100.0
+    sets, runs = view.contract
+    others = [c for c in hand if c is not card and not rules.is_wild(c)]
+    score = 0.0
+    if sets:
+        score += 3.0 * sum(1 for c in others if c.rank == card.rank)
+    if runs:
+        lo, hi = _bounds(rules)
+        pos = {_position(card, lo == 1)}
+        if card.rank == 1 and lo == 1 and hi == 14:
+            pos = {1, 14}
+        near = {
+            c.rank for c in others
+            if c.suit is card.suit and c.rank != card.rank
+            and any(abs(_position(c, p == 1) - p) <= 2 for p in pos)
+        }
+        score += 2.0 * len(near)
+    return score
+
+
+def completes_meld(view: PlayerView, card: Card, hand: list[Card]) -> bool:
+    """Whether ``card`` turns what the hand holds into a meld of a kind the contract needs."""
+    rules = view.rules
+    if rules.is_wild(card):
+        return True
+    sets, runs = view.contract
+    if sets and sum(1 for c in hand if c.rank == card.rank and not rules.is_wild(c)) >= rules.min_set - 1:
+        return True
+    if runs:
+        wilds = sum(1 for c in hand if rules.is_wild(c))
+        allowed = min(wilds, rules.max_wilds_per_meld if rules.max_wilds_per_meld is not None else wilds)
+        lo, hi = _bounds(rules)
+        have = {_position(c, False) for c in hand if c.suit is card.suit and not rules.is_wild(c)}
+        if card.rank == 1:
+            have |= {1} if lo == 1 and any(c.rank == 1 and c.suit is card.suit for c in hand) else set()
+        positions = {14, 1} if card.rank == 1 else {card.rank}
+        n = rules.min_run
+        for p in positions:
+            for low in range(max(lo, p - n + 1), min(p, hi - n + 1) + 1):
+                window = range(low, low + n)
+                present = sum(1 for q in window if q == p or q in have or (q == 1 and 14 in have))
+                if present + min(allowed, n - present) >= n and present >= n - allowed:
+                    return True
+    return False
+
+
+class BasicBot:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, view: PlayerView, moves: list[Move]) -> Move:
+        by_kind: dict[type, list[Move]] = {}
+        for move in moves:
+            by_kind.setdefault(type(move), []).append(move)
+        hand = list(view.hand)
+        if DrawStock in by_kind or TakeDiscard in by_kind or MayI in by_kind or PassClaim in by_kind:
+            return self._draw_phase(view, by_kind, hand)
+        if GoDown in by_kind:
+            return max(by_kind[GoDown], key=lambda m: sum(len(x) for x in m.melds))
+        if BuyJoker in by_kind:
+            return by_kind[BuyJoker][0]
+        if SwapJoker in by_kind:
+            return by_kind[SwapJoker][0]
+        if LayOff in by_kind:
+            freed = [m for m in by_kind[LayOff] if m.card in view.must_lay_off]
+            return (freed or by_kind[LayOff])[0]
+        return self._discard(view, by_kind.get(Discard, []), hand) if Discard in by_kind else moves[0]
+
+    def _draw_phase(self, view: PlayerView, by_kind, hand: list[Card]) -> Move:
+        top = view.discard_top
+        if CallShanghai in by_kind and view.down[view.seat]:
+            return by_kind[CallShanghai][0]
+        if TakeDiscard in by_kind and top is not None:
+            if view.down[view.seat]:
+                wanted = _plays(view, top)
+            else:
+                wanted = completes_meld(view, top, hand) or usefulness(view, top, hand + [top]) >= 4
+            if wanted:
+                return by_kind[TakeDiscard][0]
+        if DrawStock in by_kind:
+            return by_kind[DrawStock][0]
+        if MayI in by_kind and top is not None and not view.down[view.seat] and completes_meld(view, top, hand):
+            return by_kind[MayI][0]
+        if PassClaim in by_kind:
+            return by_kind[PassClaim][0]
+        return next(iter(by_kind.values()))[0]
+
+    def _discard(self, view: PlayerView, discards: list[Move], hand: list[Card]) -> Move:
+        rules = view.rules
+        plain = [m for m in discards if not m.shanghai]
+        declared = {m.card: m for m in discards if m.shanghai}
+
+        def cost(move: Discard) -> tuple:
+            card = move.card
+            keep = usefulness(view, card, hand)
+            return (rules.is_wild(card), keep, -card_points(rules, card), self.rng.random())
+
+        best = min(plain, key=cost)
+        return declared.get(best.card, best)
+
+
+def _plays(view: PlayerView, card: Card) -> bool:
+    return any(extend(view.rules, m, card) for m in view.table)

@@ -1,0 +1,81 @@
+"""Headless games between bots: the driver that `shanghai simulate`, `shanghai watch`, the
+benchmark and the tests share."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .bots import Bot, make_bot
+from .engine import Event, Game, LocalDealer, Phase, new_game, view_of
+from .rules import RuleSet
+
+__all__ = ["play_game", "simulate", "SimulationReport"]
+
+
+def play_game(
+    rules: RuleSet,
+    bots: Sequence[Bot],
+    seed: int,
+    on_event: Callable[[Event], None] | None = None,
+    max_moves: int = 200_000,
+) -> Game:
+    """One whole game between ``bots`` (one a seat), dealt from ``seed``."""
+    game = new_game(rules, len(bots), LocalDealer(seed))
+    if on_event:
+        for event in game.log:
+            on_event(event)
+    for _ in range(max_moves):
+        if game.phase is Phase.OVER:
+            return game
+        seat = game.to_move()[0]
+        move = bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat)))
+        for event in game.apply(move):
+            if on_event:
+                on_event(event)
+    raise RuntimeError(f"game with seed {seed} did not end in {max_moves} moves")
+
+
+@dataclass
+class SimulationReport:
+    preset: str
+    players: int
+    games: int
+    bots: list[str]
+    mean_score: list[float]
+    wins: list[int]
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else float("inf")
+
+    def as_dict(self) -> dict:
+        return {
+            "preset": self.preset, "players": self.players, "games": self.games, "bots": self.bots,
+            "mean_score": self.mean_score, "wins": self.wins,
+            "seconds": round(self.seconds, 3), "games_per_second": round(self.games_per_second, 2),
+        }
+
+
+def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> SimulationReport:
+    """``games`` games; game ``i`` is dealt from a seed derived from ``seed`` and ``i``."""
+    players = len(levels)
+    totals = [0] * players
+    wins = [0] * players
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(f"{seed}:{i}")
+        bots = [make_bot(level, random.Random(rng.random())) for level in levels]
+        game = play_game(rules, bots, rng.randrange(2**63))
+        assert game.result is not None
+        for seat in range(players):
+            totals[seat] += game.result.totals[seat]
+        for seat in game.result.winners:
+            wins[seat] += 1
+    seconds = time.perf_counter() - start
+    return SimulationReport(
+        rules.name, players, games, list(levels), [t / games for t in totals], wins, seconds
+    )
