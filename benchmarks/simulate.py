@@ -1,0 +1,41 @@
+"""Games per second of whole headless games between four `basic` bots, for each preset.
+
+    python benchmarks/simulate.py [--games 20] [--seed 1] [--profile]
+
+One process, one core.  With --profile it also prints where the time goes (cProfile, top 15).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+
+from shanghai_net.rules import PRESETS, preset
+from shanghai_net.simulate import simulate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    profiler = cProfile.Profile() if args.profile else None
+    for name in PRESETS:
+        rules = preset(name)
+        if not rules.min_players <= args.players <= rules.max_players:
+            continue
+        if profiler:
+            profiler.enable()
+        report = simulate(rules, ["basic"] * args.players, args.games, args.seed)
+        if profiler:
+            profiler.disable()
+        print(f"{name}: games_per_second={report.games_per_second:.2f} games={report.games} seconds={report.seconds:.2f}")
+    if profiler:
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()

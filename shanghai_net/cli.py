@@ -1,0 +1,130 @@
+"""The `shanghai` command: simulate, watch, play."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+from .rules import PRESETS, RuleSet, preset
+
+__all__ = ["main"]
+
+
+def _rules(args: argparse.Namespace) -> RuleSet:
+    rules = preset(args.preset)
+    return rules.override(*args.rule) if args.rule else rules
+
+
+def _bots(args: argparse.Namespace) -> list[str]:
+    levels = [b.strip() for b in args.bots.split(",") if b.strip()]
+    players = args.players or len(levels)
+    if not levels:
+        raise ValueError("--bots names at least one bot")
+    return (levels * players)[:players] if len(levels) < players else levels[:players]
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
+    report = simulate(_rules(args), _bots(args), args.games, args.seed)
+    if args.json:
+        print(json.dumps(report.as_dict()))
+        return 0
+    money = _rules(args).money
+    print(f"{report.games} games of {report.preset}, {report.players} players, seed {args.seed}")
+    print(f"{'seat':>4}  {'bot':<8} {'mean ' + ('money' if money else 'score'):>11} {'wins':>5}")
+    for seat, level in enumerate(report.bots):
+        print(f"{seat:>4}  {level:<8} {report.mean_score[seat]:>11.1f} {report.wins[seat]:>5}")
+    print(f"{report.games_per_second:.2f} games per second ({report.seconds:.2f} s)")
+    return 0
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    """A game between bots, move by move: what `make play` shows until you sit down yourself."""
+    from .simulate import play_game
+    from .bots import make_bot
+    import random
+
+    rules = _rules(args)
+    levels = _bots(args)
+    rng = random.Random(args.seed)
+    bots = [make_bot(level, random.Random(rng.random())) for level in levels]
+    rounds_seen = 0
+
+    def show(event) -> None:
+        nonlocal rounds_seen
+        print(event, flush=True)
+        if type(event).__name__ == "RoundEnded":
+            rounds_seen += 1
+            if args.rounds and rounds_seen >= args.rounds:
+                raise _Enough
+        if args.delay:
+            time.sleep(args.delay)
+
+    try:
+        play_game(rules, bots, args.seed, on_event=show)
+    except _Enough:
+        print(f"(stopped after {rounds_seen} round(s); --rounds 0 watches the whole game)")
+    return 0
+
+
+class _Enough(Exception):
+    pass
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .console import play_local
+
+    return play_local(args.preset, args.bots, args.seed, ascii=args.ascii, rules=args.rule)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def table_options(p: argparse.ArgumentParser, bots: str) -> None:
+        p.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
+        p.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
+                       help="house rule overriding one RuleSet field (repeatable)")
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--bots", default=bots, help="bot levels by seat, comma-separated: basic, random")
+        p.add_argument("--players", type=int, default=0, help="seats (default: one per --bots entry)")
+
+    sim = sub.add_parser("simulate", help="play whole games between bots, headless")
+    table_options(sim, "basic,basic,basic,basic")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    sim.set_defaults(func=_cmd_simulate)
+
+    watch = sub.add_parser("watch", help="watch bots play, move by move")
+    table_options(watch, "basic,basic,basic,basic")
+    watch.add_argument("--rounds", type=int, default=1, help="rounds to show (0: the whole game)")
+    watch.add_argument("--delay", type=float, default=0.02, help="seconds between moves")
+    watch.set_defaults(func=_cmd_watch)
+
+    play = sub.add_parser("play", help="sit at a local table against bots in the console")
+    play.add_argument("--preset", default="davis", choices=sorted(PRESETS))
+    play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE")
+    play.add_argument("--bots", type=int, default=3, help="how many bots sit with you")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    play.set_defaults(func=_cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as exc:
+        parser.exit(2, f"shanghai: {exc}\n")
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
