@@ -129,9 +129,16 @@ def contract_options(
     """Every way (up to equal copies) that ``hand`` lays down ``contract``, as melds of cards.
 
     ``meld_all``: only arrangements that use every card (the last round of davis and good-miller).
-    A backtracking search over the candidate melds: sets before runs, each list in order (a meld
-    may repeat when the hand holds it twice), so every arrangement comes once.
     """
+    if _may_hold(rules, hand, *contract):
+        yield from _search(rules, hand, contract, meld_all)
+
+
+def _search(
+    rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], meld_all: bool
+) -> Iterator[tuple[tuple[Card, ...], ...]]:
+    """A backtracking search over the candidate melds: sets before runs, each list in order (a
+    meld may repeat when the hand holds it twice), so every arrangement comes once."""
     sets_needed, runs_needed = contract
     copies: dict[Face, list[Card]] = {}
     for card in sorted(hand):
@@ -181,20 +188,67 @@ def contract_options(
             elif not meld_all or not any(left):
                 yield from finish()
             return
-        if meld_all and not later:
-            # the last kind covers every card left, so its next meld holds the first face left
+        covering = meld_all and not later
+        if covering:
+            # the last kind covers every card left, so its next meld holds the first face left:
+            # that fixes the order of its melds instead of their place in the list
             first = next((i for i, n in enumerate(left) if n), None)
-            cands = [c for c in cands if any(i == first for i, _ in c[1])]
-        for k, (cand, use) in enumerate(cands):
+            options = [c for c in cands if any(i == first for i, _ in c[1])]
+        else:
+            options = cands
+        for k, (cand, use) in enumerate(options):
             take(use, 1)
             chosen.append(cand)
-            yield from search(fitting(cands[k:]), need - 1, later)
+            yield from search(fitting(cands if covering else cands[k:]), need - 1, later)
             chosen.pop()
             take(use, -1)
 
     if meld_all and sum(left) > _most_cards(rules, sets_needed, runs_needed):
         return
     yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
+
+
+def _least_naturals(rules: RuleSet, size: int, wilds: int) -> int:
+    """The fewest natural cards any meld of at least ``size`` cards holds."""
+    need = max(1, size - wilds)
+    if rules.wilds_at_most_naturals:
+        need = max(need, (size + 1) // 2)
+    if rules.max_wilds_per_meld is not None:
+        need = max(need, size - rules.max_wilds_per_meld)
+    return need
+
+
+def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int) -> bool:
+    """A quick necessary condition: False when the hand surely cannot hold the contract.
+
+    Each meld needs some natural cards of its own (a set, at least ``min_set`` less the wilds it
+    may hold), so count how many melds of each kind the naturals could feed at most.  Most hands
+    fail here, which spares the full search on most turns.
+    """
+    wilds = sum(1 for c in hand if rules.is_wild(c))
+    if sets * rules.min_set + runs * rules.min_run > len(hand):
+        return False
+    if sets:
+        need = _least_naturals(rules, rules.min_set, wilds)
+        ranks = Counter(c.rank for c in hand if not rules.is_wild(c) or (c.rank == 2 and not c.is_joker))
+        if sum(n // need for n in ranks.values() if n >= need) < sets:
+            return False
+    if runs:
+        need = _least_naturals(rules, rules.min_run, wilds)
+        lo, hi = _bounds(rules)
+        possible = 0
+        for suit in Suit:
+            held = [c for c in hand if c.suit is suit and not (rules.is_wild(c) and c.rank != 2)]
+            ranks = {_position for c in held for _position in ((1, 14) if c.rank == 1 else (c.rank,))}
+            window = max(
+                (sum(1 for p in range(low, low + rules.min_run) if p in ranks) for low in range(lo, hi - rules.min_run + 2)),
+                default=0,
+            )
+            if window >= need:
+                possible += len(held) // need
+        if possible < runs:
+            return False
+    return True
 
 
 def _most_cards(rules: RuleSet, sets: int, runs: int) -> int:
