@@ -140,6 +140,8 @@ def _search(
     """A backtracking search over the candidate melds: sets before runs, each list in order (a
     meld may repeat when the hand holds it twice), so every arrangement comes once."""
     sets_needed, runs_needed = contract
+    if meld_all and not sets_needed and len({c.suit for c in hand if not rules.is_wild(c)}) > runs_needed:
+        return  # runs only, each of one suit
     copies: dict[Face, list[Card]] = {}
     for card in sorted(hand):
         copies.setdefault(card.face, []).append(card)
@@ -203,8 +205,10 @@ def _search(
             chosen.pop()
             take(use, -1)
 
-    if meld_all and sum(left) > _most_cards(rules, sets_needed, runs_needed):
-        return
+    if meld_all:
+        covered = {i for _, use in sets + runs for i, _ in use}
+        if len(covered) < len(faces) or sum(left) > _most_cards(rules, sets_needed, runs_needed):
+            return  # a card that no meld can hold, or more cards than the melds can
     yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
 
 
