@@ -770,7 +770,7 @@ class Game:
         hands = tuple(tuple(self.faces[t] for t in hand) for hand in self.hands)
         points = [0] * self.players
         if rules.money:
-            before = list(self.money)
+            before = [self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players)]
             for seat, hand in enumerate(hands):
                 if seat != winner:
                     self._pay(seat, rules.penny_per_card * len(hand))
@@ -778,7 +778,8 @@ class Game:
             if winner is not None:
                 self.money[winner] += self.pot
                 self.pot = 0
-            points = [self.money[s] - before[s] for s in range(self.players)]
+            # what each paid or won: a rebuy from the bank is neither
+            points = [self.money[s] - rules.stake * self.rebuys[s] - before[s] for s in range(self.players)]
             totals = tuple(self.money)
         else:
             for seat, hand in enumerate(hands):
