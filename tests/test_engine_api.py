@@ -1,0 +1,180 @@
+"""The engine in the python-chess manner: legal_moves, apply, IllegalMoveError, parse_move, views."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from shanghai_net.bots import BasicBot, RandomBot
+from shanghai_net.cards import Card
+from shanghai_net.engine import Drew, Game, LocalDealer, PlayerView, parse_move, view_of
+from shanghai_net.errors import IllegalMoveError
+from shanghai_net.rules import preset
+
+from scenario import draw, move, play, stacked_game
+
+PRESETS = ["davis", "good-miller", "marcelle"]
+
+
+def faces_only(value):
+    """A move or view with every physical card replaced by its face (copies are interchangeable)."""
+    if isinstance(value, Card):
+        return value.face
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple(faces_only(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, (tuple, list)):
+        return tuple(faces_only(v) for v in value)
+    return value
+
+
+def walk(game: Game, bots, moves: int, after) -> None:
+    """``moves`` moves of ``bots`` (or fewer, if the game ends), ``after(game)`` after each."""
+    for _ in range(moves):
+        if not game.to_move():
+            return
+        seat = game.to_move()[0]
+        game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+        after(game)
+
+
+def sampled_positions(name: str, seed: int, moves: int = 700):
+    """Positions along a game of mixed bots: (seat, legal moves, hands) at every other move."""
+    game = Game(preset(name), 4, LocalDealer(seed))
+    rng = random.Random(seed)
+    bots = [BasicBot(rng), RandomBot(rng), BasicBot(rng), RandomBot(rng)]
+    out = []
+
+    def after(g):
+        if len(g.log) % 3 == 0:
+            for seat in g.to_move():
+                out.append((seat, list(g.legal_moves(seat)), [list(g.hand(s)) for s in range(4)]))
+
+    walk(game, bots, moves, after)
+    return out
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_parse_move_round_trips_every_legal_move(name):
+    """parse_move(m.text(), seat) gives back m (up to which copy of a face, which text cannot say)."""
+    kinds = set()
+    for seat, moves, hands in sampled_positions(name, 5):
+        by_face = {}
+        for card in hands[seat]:
+            by_face.setdefault(card.face, card)
+        for m in moves:
+            again = parse_move(m.text(), seat, lambda c: by_face.get(c.face, c))
+            assert faces_only(again) == faces_only(m), m.text()
+            assert again.text() == m.text()
+            kinds.add(type(m).__name__)
+    assert {"DrawStock", "TakeDiscard", "MayI", "PassClaim", "GoDown", "LayOff", "Discard"} <= kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["fly", "draw 3", "lay 7H", "lay 7X on 1", "lay 7H on zero", "lay 7H on 0", "discard", "discard 7H 8H",
+     "swap JK on 1 with 9H", "buy JK on 1 with 9H 9S", "shanghai x", "down 7H 7Q / 8C"],
+)
+def test_parse_move_bad_text_raises_value_error_quoting_it(text):
+    with pytest.raises(ValueError) as err:
+        parse_move(text, 0)
+    assert repr(text.lower()) in str(err.value) or repr(text) in str(err.value)
+
+
+def test_parse_move_empty():
+    with pytest.raises(ValueError, match="empty"):
+        parse_move("   ", 0)
+
+
+@pytest.mark.parametrize(
+    "seat, text, why",
+    [
+        (1, "draw", "it is seat 0's turn"),
+        (0, "discard KH", "not now: the game is in its draw phase"),
+        (0, "down 7H 7S 7D / 8C 8D 8S", "draw phase"),
+        (0, "pass", "nothing to pass on"),
+        (9, "draw", "no seat 9"),
+    ],
+)
+def test_illegal_move_quotes_the_move_and_why(seat, text, why):
+    game = stacked_game("davis", ["7H 7S 7D 8C 8D 8S", "", "", ""], up="KC")
+    m = parse_move(text, seat)
+    with pytest.raises(IllegalMoveError) as err:
+        game.apply(m)
+    assert isinstance(err.value, ValueError)
+    assert str(err.value).startswith(f"{text!r} by seat {seat}:") and why in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("discard KH", "does not hold KH"),
+        ("lay 7H on 1", "only once you are down"),
+        ("down 7H 7S / 8C 8D 8S", "no meld"),
+        ("take", "not now"),
+    ],
+)
+def test_illegal_move_in_the_play_phase(text, why):
+    game = stacked_game("davis", ["7H 7S 7D 8C 8D 8S", "KH", "", ""], up="KC")
+    draw(game)
+    with pytest.raises(IllegalMoveError) as err:
+        play(game, 0, text)
+    assert repr(text) in str(err.value) and why in str(err.value)
+    assert move(game, 0, "discard 7H") in list(game.legal_moves(0))
+
+
+def cards_in(value) -> set[Card]:
+    if isinstance(value, Card):
+        return {value}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return set().union(*(cards_in(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_player_view_shows_one_seats_cards(name):
+    """PlayerView: exactly what one seat may know - its hand; other seats only as hand sizes."""
+    game = Game(preset(name), 4, LocalDealer(11))
+    checked = 0
+
+    def after(g: Game) -> None:
+        nonlocal checked
+        for seat in range(g.players):
+            view = view_of(g, seat)
+            assert isinstance(view, PlayerView) and view.seat == seat
+            assert view.hand == tuple(g.hand(seat))
+            assert view.hand_sizes == tuple(len(h) for h in g.hands)
+            public = set(view.hand) | cards_in(view.table) | set(g.discard[-1:]) | set(view.must_lay_off)
+            shown = cards_in(dataclasses.replace(view, last_round=None, rules=None))
+            assert shown <= public
+            for other in range(g.players):
+                if other != seat:
+                    assert not (shown - set(g.discard[-1:]) - cards_in(view.table)) & set(g.hand(other))
+            checked += 1
+
+    walk(game, [BasicBot(random.Random(s)) for s in range(4)], 150, after)
+    assert checked
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_seats_game_learns_only_its_own_and_public_faces(name):
+    """A Game with viewer=seat knows its own hand and the public cards; LocalDealer respects the viewer."""
+    seed, viewer = 21, 2
+    full = Game(preset(name), 4, LocalDealer(seed))
+    mine = Game(preset(name), 4, LocalDealer(seed), viewer=viewer)
+    assert mine.hand(viewer) == full.hand(viewer) and mine.discard == full.discard
+    for seat in range(4):
+        if seat != viewer:
+            assert mine.hand(seat) == [] and len(mine.hands[seat]) == len(full.hands[seat])
+    assert not any(t in mine.faces for t in mine.stock)
+    known = set(mine.faces.values())
+    assert known == set(full.hand(viewer)) | set(full.discard)
+    drawer = mine.turn
+    events = mine.apply(type(list(mine.legal_moves(drawer))[0])(drawer))
+    events += [e for s in list(mine.window.undecided() if mine.window else []) for e in mine.apply(parse_move("pass", s))]
+    drew = [e for e in events if isinstance(e, Drew)]
+    assert drew and all((e.card is None) == (e.seat != viewer) for e in drew)
+    assert set(mine.faces.values()) == known | ({drew[0].card} if drawer == viewer else set())
