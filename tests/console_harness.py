@@ -91,6 +91,8 @@ class Driver:
     async def press(self, *keys: str) -> None:
         for key in keys:
             self.pipe.send_text(KEYS.get(key, key))
+            if key == "esc":  # a lone Esc is read once no sequence follows it (app.ttimeoutlen)
+                await asyncio.sleep(self.console.app.ttimeoutlen * 2)
             await self.settle()
 
     async def settle(self, timeout: float = 5.0) -> None:

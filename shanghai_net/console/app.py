@@ -1,0 +1,199 @@
+"""The console application: prompt_toolkit on asyncio with trio running as its guest.
+
+prompt_toolkit owns the asyncio loop; trio runs in guest mode on the same thread
+(`trio.lowlevel.start_guest_run`).  The session lives on the trio side; key handlers hand moves to
+it with `TrioToken.run_sync_soon`, and the trio side calls ``app.invalidate()`` after every change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from collections.abc import Sequence
+
+import outcome
+import trio
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from ..rules import RuleSet, preset as preset_named
+from ..session import LocalSession, Session
+from .keys import create_key_bindings
+from .layout import STYLE, Screen, create_layout
+from .state import ConsoleState
+
+__all__ = ["ConsoleApp", "run_console", "run_console_async", "play_local"]
+
+
+class _Application(Application):
+    main_window = None
+    chat_window = None
+    chat_buffer: Buffer
+
+
+class ConsoleApp:
+    """One console on one session: the state, the prompt_toolkit app, the trio guest.
+
+    ``clock``: a trio clock for the guest run (tests pass ``trio.testing.MockClock``).
+    ``tick``: seconds between redraws while a claim window counts down.
+    """
+
+    def __init__(self, session: Session, ascii: bool = False, *, input: Input | None = None,
+                 output: Output | None = None, clock: trio.abc.Clock | None = None, tick: float = 0.25):
+        self.session = session
+        self.state = ConsoleState(session, ascii)
+        self.clock = clock
+        self.tick = tick
+        state = self.state
+
+        def send_chat(text: str) -> None:
+            self._to_trio(self._chat, text)
+
+        chat_buffer = Buffer(multiline=False, accept_handler=self._accept_chat)
+        layout, self.screen = create_layout(state, chat_buffer)
+        self.app = _Application(
+            layout=layout, style=STYLE, key_bindings=create_key_bindings(state), full_screen=True,
+            input=input, output=output, mouse_support=False,
+        )
+        self.app.chat_buffer = chat_buffer
+        self.app.main_window = layout.current_window
+        self.app.chat_window = next(w for w in layout.find_all_windows()
+                                    if getattr(w.content, "buffer", None) is chat_buffer)
+        self.app.ttimeoutlen = 0.05  # a lone Esc acts at once
+        state.send = lambda move: self._to_trio(self._submit, move)
+        state.send_chat = send_chat
+        state.send_ready = lambda: self._to_trio(self._ready)
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._cancel: trio.CancelScope | None = None
+        self._trio_done: asyncio.Future | None = None
+        self.error: BaseException | None = None
+
+    # -- prompt_toolkit side ---------------------------------------------------------------------
+
+    def _accept_chat(self, buffer: Buffer) -> bool:
+        self.state.send_chat_line(buffer.text)
+        self.app.layout.focus(self.app.main_window)
+        return False  # the buffer resets
+
+    def _to_trio(self, fn, *args) -> None:
+        if self._token is not None:
+            self._token.run_sync_soon(self._spawn, fn, *args)
+
+    def _spawn(self, fn, *args) -> None:  # on trio
+        if self._nursery is not None:
+            self._nursery.start_soon(fn, *args)
+
+    async def run_async(self) -> int:
+        """Run until the player quits; the exit code (0) or the trio side's error re-raised."""
+        loop = asyncio.get_running_loop()
+        self._trio_done = loop.create_future()
+        self._nursery = None
+        started = loop.create_future()
+
+        def done(result: outcome.Outcome) -> None:
+            if not self._trio_done.done():
+                self._trio_done.set_result(result)
+            if isinstance(result, outcome.Error):
+                self.error = result.error
+                if not started.done():
+                    started.set_exception(result.error)
+                elif self.app.is_running:
+                    self.app.exit(exception=result.error)
+
+        trio.lowlevel.start_guest_run(
+            self._trio_main, started, loop,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            done_callback=done,
+            host_uses_signal_set_wakeup_fd=True,
+            clock=self.clock,
+        )
+        try:
+            await started
+            code = await self.app.run_async()
+        finally:
+            if self._token is not None and not self._trio_done.done():
+                try:
+                    self._token.run_sync_soon(self._cancel.cancel)
+                except trio.RunFinishedError:
+                    pass
+            result = await self._trio_done
+        if isinstance(result, outcome.Error) and not isinstance(result.error, trio.Cancelled):
+            raise result.error
+        return 0 if code is None else code
+
+    # -- trio side -------------------------------------------------------------------------------
+
+    async def _trio_main(self, started: asyncio.Future, loop) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        state, app = self.state, self.app
+
+        def changed() -> None:
+            state.on_session_change()
+            app.invalidate()
+
+        async with trio.open_nursery() as nursery:
+            self._cancel = nursery.cancel_scope
+            self._nursery = nursery
+            unsubscribe = self.session.subscribe(changed)
+            try:
+                await nursery.start(self.session.run)
+                changed()
+                if not started.done():
+                    started.set_result(None)
+                nursery.start_soon(self._ticker)
+                await trio.sleep_forever()
+            finally:
+                unsubscribe()
+
+    async def _ticker(self) -> None:
+        """Redraw while a claim window counts down."""
+        while True:
+            await trio.sleep(self.tick)
+            if self.session.claim is not None:
+                self.app.invalidate()
+
+    async def _submit(self, move) -> None:
+        result = await self.session.submit(move)
+        self.state.on_outcome(result)
+        self.app.invalidate()
+
+    async def _chat(self, text: str) -> None:
+        await self.session.say(text)
+        self.app.invalidate()
+
+    async def _ready(self) -> None:
+        await self.session.ready()
+        self.app.invalidate()
+
+
+async def run_console_async(session: Session, ascii: bool = False, **kw) -> int:
+    return await ConsoleApp(session, ascii, **kw).run_async()
+
+
+def run_console(session: Session, ascii: bool = False, **kw) -> int:
+    """Play ``session`` in the terminal until the player quits; returns the exit code."""
+    return asyncio.run(run_console_async(session, ascii, **kw))
+
+
+def play_local(preset: str | RuleSet = "davis", bots: int | Sequence[str] = 3, seed: int | None = None,
+               ascii: bool = False, *, bot_delay: float = 0.6, claim_timeout: float = 8.0) -> int:
+    """``shanghai play``: you against ``bots`` basic bots (or the levels named) in one call.
+
+    Returns the exit code: 0 when the player quits, 2 for a bad preset or table size.
+    """
+    try:
+        rules = preset if isinstance(preset, RuleSet) else preset_named(preset)
+        levels = ["basic"] * bots if isinstance(bots, int) else list(bots)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        session = LocalSession(rules, levels, seed, bot_delay=bot_delay, claim_timeout=claim_timeout)
+        if not rules.min_players <= session.players <= rules.max_players:
+            raise ValueError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, not {session.players}")
+    except ValueError as exc:
+        print(f"shanghai play: {exc}", file=sys.stderr)
+        return 2
+    return run_console(session, ascii)
+

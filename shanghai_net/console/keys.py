@@ -1,0 +1,84 @@
+"""Key bindings: each key calls one `ConsoleState` method (the footer and `?` help list them)."""
+
+from __future__ import annotations
+
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings
+
+from .state import ConsoleState, Target
+
+__all__ = ["create_key_bindings"]
+
+
+def create_key_bindings(state: ConsoleState) -> KeyBindings:
+    kb = KeyBindings()
+    chat = Condition(lambda: state.chat_open)
+    helping = Condition(lambda: state.help_open)
+    quitting = Condition(lambda: state.quit_asked)
+    summary = Condition(lambda: state.summary is not None)
+    options = Condition(lambda: state.options is not None)
+    # the table keys work when nothing floats over the table and no chat line is open
+    table = ~chat & ~helping & ~quitting & ~summary & ~options
+
+    def on(*keys, filter=table, eager=False):
+        def register(handler):
+            kb.add(*keys, filter=filter, eager=eager)(lambda event: handler())
+            return handler
+        return register
+
+    on("left")(lambda: state.move_cursor(-1))
+    on("right")(lambda: state.move_cursor(1))
+    on("home")(lambda: state.cursor_to(0))
+    on("end")(lambda: state.cursor_to(-1))
+    on(" ")(state.toggle_select)
+    on("s")(state.toggle_sort)
+    on("d")(state.draw)
+    on("t")(state.take)
+    on("m")(state.claim)
+    on("p")(state.pass_claim)
+    on("g")(state.add_meld)
+    on("u")(state.undo_meld)
+    on("backspace")(state.undo_meld)
+    on("a")(state.show_arrangements)
+    on("l")(lambda: state.ask_target(Target.LAY))
+    on("w")(lambda: state.ask_target(Target.SWAP))
+    on("b")(lambda: state.ask_target(Target.BUY))
+    on("!")(lambda: state.ask_target(Target.SHANGHAI))
+    on("x")(state.discard)
+    on("X")(lambda: state.discard(shanghai=True))
+    on("enter")(state.confirm_target)
+    on("?")(lambda: setattr(state, "help_open", True))
+    for digit in "0123456789":
+        on(digit, filter=(table & Condition(lambda: state.target is not None)) | (options & ~helping & ~quitting))(
+            lambda d=digit: state.type_digit(d))
+
+    @kb.add("c", filter=table)
+    def _(event):
+        state.open_chat()
+        event.app.layout.focus(event.app.chat_window)
+
+    on("escape", filter=~chat & ~quitting, eager=True)(state.clear)
+    on("?", filter=helping)(lambda: setattr(state, "help_open", False))
+    on("enter", filter=summary & ~helping & ~quitting)(state.close_summary)
+    on(" ", filter=summary & ~helping & ~quitting)(state.close_summary)
+
+    on("q", filter=~chat & ~quitting)(state.ask_quit)
+    on("n", filter=quitting)(lambda: setattr(state, "quit_asked", False))
+    on("escape", filter=quitting, eager=True)(lambda: setattr(state, "quit_asked", False))
+
+    @kb.add("y", filter=quitting & ~chat)
+    def _(event):
+        state.confirm_quit()
+        event.app.exit(result=0)
+
+    @kb.add("escape", filter=chat, eager=True)
+    def _(event):
+        state.chat_open = False
+        event.app.chat_buffer.reset()
+        event.app.layout.focus(event.app.main_window)
+
+    @kb.add("c-c")
+    def _(event):
+        state.ask_quit()
+
+    return kb

@@ -1,0 +1,362 @@
+"""The game screen, built from a `ConsoleState`: every panel renders the view model afresh.
+
+Designed for 80x24 and wider: the table and the players side by side, the log and chat, the
+contract tracker, your hand with its cursor and marks, a message line and the key footer.  Help,
+quit, the round summary, the arrangements and the game-over table float over it.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import (
+    BufferControl, ConditionalContainer, Float, FloatContainer, FormattedTextControl, HSplit, Layout,
+    VSplit, Window,
+)
+from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.styles import Style
+
+from ..cards import Card
+from .state import ConsoleState
+from .viewmodel import ViewModel, card_text, game_over_table, round_summary
+
+__all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
+
+STYLE = Style.from_dict({
+    "title": "reverse bold",
+    "red": "fg:ansired bold",
+    "black": "",
+    "joker": "fg:ansimagenta bold",
+    "selected": "reverse",
+    "cursor": "bold underline",
+    "fits": "fg:ansigreen bold",
+    "dim": "fg:ansibrightblack",
+    "error": "fg:ansired bold",
+    "ok": "fg:ansigreen",
+    "key": "bold fg:ansicyan",
+    "countdown": "fg:ansiyellow bold",
+    "you": "bold",
+    "lost": "fg:ansired",
+    "overlay": "bg:ansiblack fg:ansiwhite",
+    "overlay.title": "bold reverse",
+    "heading": "bold underline",
+    "chat": "fg:ansicyan",
+})
+
+HELP = """\
+Keys (every move of the game is a key)
+  ← →  Home End   move the cursor in your hand
+  space           select / unselect the card (a run in the order you pick)
+  s               sort the hand by suit or by rank
+  d               draw from the stock
+  t               take the discard
+  m  /  p         claim the discard out of turn ({claim}) / let it go
+  g               the selected cards are the next meld; with the contract
+                  complete you go down  (u: take the last meld back)
+  a               the arrangements the engine finds; 1-9 goes down with one
+  l  + number     lay off the selected card on that meld (green: it fits)
+  w  + number     swap a joker: select its natural card, then the extension
+  b  + number     buy a joker: select the natural card it stands for
+  x               discard the selected card (or the one under the cursor)
+  X               discard declaring SHANGHAI (it plays on the table)
+  !  + number     call SHANGHAI: the last discard goes on that meld
+  c               chat (Enter sends, Esc cancels)
+  Enter           close the round summary
+  Esc             cancel / clear the selection / close this help
+  ?               this help          q  quit (y confirms)"""
+
+
+def _card_style(card: Card) -> str:
+    if card.is_joker:
+        return "class:joker"
+    return "class:red" if card.suit is not None and card.suit.red else "class:black"
+
+
+def _width() -> int:
+    try:
+        return get_app().output.get_size().columns
+    except Exception:  # pragma: no cover - outside an app
+        return 80
+
+
+class Screen:
+    """The panels as functions of the state (recomputed on every redraw)."""
+
+    def __init__(self, state: ConsoleState):
+        self.state = state
+        self._vm: ViewModel | None = None
+
+    def vm(self) -> ViewModel | None:
+        return self.state.view_model()
+
+    # each panel -----------------------------------------------------------------------------
+
+    def title(self) -> StyleAndTextTuples:
+        vm = self.vm()
+        if vm is None:
+            return [("class:title", " shanghai · dealing…")]
+        left = f" {vm.title} · {vm.contract}"
+        right = f"{vm.status} "
+        gap = max(1, _width() - len(left) - len(right))
+        return [("class:title", left + " " * gap + right)]
+
+    def table(self) -> StyleAndTextTuples:
+        vm = self.vm()
+        out: StyleAndTextTuples = []
+        if vm is None:
+            return out
+        out.append(("class:heading", "Table"))
+        out.append(("", "\n"))
+        if not vm.table:
+            out.append(("class:dim", "  no melds yet\n"))
+        names = {r.seat: r.name for r in vm.seats}
+        owners: dict[int, list] = {}
+        for meld in vm.table:
+            owners.setdefault(meld.owner, []).append(meld)
+        for owner, melds in owners.items():
+            out.append(("class:you" if owner == vm.seat else "", f" {owner} {names[owner][:10]:<10}"))
+            for meld in melds:
+                mark = "class:fits" if meld.fits_cursor else "class:dim"
+                out.append((mark, f" [{meld.number}]"))
+                for card in meld.cards:
+                    out.append((_card_style(card), " " + card_text(card, self.state.ascii)))
+            out.append(("", "\n"))
+        return out
+
+    def players(self) -> StyleAndTextTuples:
+        vm = self.vm()
+        out: StyleAndTextTuples = []
+        if vm is None:
+            return out
+        ascii = self.state.ascii
+        yes = "y" if ascii else "✓"
+        money = vm.pot is not None
+        out.append(("class:heading", f"{'':3}{'seat':<14}{'cards':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>5}"))
+        out.append(("", "\n"))
+        for r in vm.seats:
+            mark = ">" if r.to_move and ascii else ("▶" if r.to_move else " ")
+            dealer = "D" if r.dealer else " "
+            style = "class:you" if r.you else ""
+            who = f"{r.seat} {r.name}"[:13]
+            out.append((style, f"{mark}{dealer} {who:<14}{r.hand_size:>5}{(yes if r.down else '-'):>5}{r.claims_left:>4}{r.score:>5}"))
+            if r.connection.value not in ("local", "connected"):
+                out.append(("class:lost", f" {r.connection.value}"))
+            out.append(("", "\n"))
+        if vm.pot is not None:
+            out.append(("", f"  pot {vm.pot}\n"))
+        return out
+
+    def piles(self) -> StyleAndTextTuples:
+        vm = self.vm()
+        if vm is None:
+            return []
+        out: StyleAndTextTuples = [("", f" Stock {vm.stock:<3} Discard ")]
+        view = self.state.view
+        if view.discard_top is not None:
+            out.append((_card_style(view.discard_top), card_text(view.discard_top, self.state.ascii)))
+            out.append(("", f" ({vm.discard_size})"))
+            if vm.top_shanghaied:
+                out.append(("class:error", " SHANGHAI'd"))
+        else:
+            out.append(("class:dim", "empty"))
+        if vm.claim_seconds is not None:
+            if vm.may_claim:
+                out.append(("class:countdown", f"   {vm.claim_word}? m / p · {vm.claim_seconds}s"))
+            else:
+                out.append(("class:dim", f"   claim window {vm.claim_seconds}s"))
+        return out
+
+    def log(self) -> StyleAndTextTuples:
+        vm = self.state.view_model(log_lines=40)
+        if vm is None:
+            return []
+        return [("", "\n".join(" " + line for line in vm.log))]
+
+    def chat(self) -> StyleAndTextTuples:
+        vm = self.state.view_model(log_lines=40)
+        if vm is None:
+            return []
+        if not vm.chat:
+            return [("class:dim", "chat: press c")]
+        return [("class:chat", "\n".join(vm.chat))]
+
+    def last_line(self, fn):
+        """A cursor on the last line, so that the window scrolls to the newest."""
+        def position():
+            from prompt_toolkit.data_structures import Point
+            from prompt_toolkit.formatted_text import fragment_list_to_text
+
+            return Point(0, max(0, fragment_list_to_text(fn()).count("\n")))
+        return position
+
+    def tracker(self) -> StyleAndTextTuples:
+        vm = self.vm()
+        if vm is None:
+            return []
+        out: StyleAndTextTuples = [("class:heading", "Contract"), ("", f" {vm.contract}: ")]
+        if vm.down:
+            out.append(("class:ok", "you are down"))
+        else:
+            for i, item in enumerate(vm.tracker):
+                out.append(("class:ok" if item.endswith(" ok") else "", ("" if i == 0 else " · ") + item))
+            if vm.ready_ways:
+                out.append(("class:ok", f" · ready: a ({vm.ready_ways}{'+' if vm.ready_ways >= 9 else ''})"))
+        if vm.pending:
+            out.append(("class:key", "  picked: " + " / ".join(vm.pending)))
+        return out
+
+    def hand(self) -> StyleAndTextTuples:
+        """Two rows per line of cards: the cards, then the cursor (^) and fits (meld numbers)."""
+        vm = self.vm()
+        if vm is None:
+            return []
+        per_line = max(1, (_width() - 1) // 4)
+        out: StyleAndTextTuples = []
+        cards = vm.hand
+        for start in range(0, max(len(cards), 1), per_line):
+            chunk = cards[start : start + per_line]
+            out.append(("", " "))
+            for hc in chunk:
+                style = _card_style(hc.card)
+                if hc.selected:
+                    style += " class:selected"
+                if hc.cursor:
+                    style += " class:cursor"
+                out.append((style, f"{hc.text:>3}"))
+                out.append(("", " "))
+            out.append(("", "\n "))
+            for hc in chunk:
+                if hc.cursor:
+                    mark = ("^" if self.state.ascii else "▲") + (str(hc.fits[0] + 1) if hc.fits else " ")
+                    out.append(("class:key", f"{mark:>3}"[:3]))
+                elif hc.fits:
+                    out.append(("class:fits", f"{'+' + str(hc.fits[0] + 1):>3}"[:3]))
+                else:
+                    out.append(("", "   "))
+                out.append(("", " "))
+            out.append(("", "\n"))
+        return out
+
+    def message(self) -> StyleAndTextTuples:
+        state = self.state
+        if state.message:
+            return [("class:error" if state.error else "class:ok", " " + state.message)]
+        return []
+
+    def footer(self) -> StyleAndTextTuples:
+        vm = self.vm()
+        keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
+        out: StyleAndTextTuples = []
+        for key, label in keys:
+            out.append(("class:key", f" {key}"))
+            out.append(("", f" {label} "))
+        return out
+
+    # overlays ---------------------------------------------------------------------------------
+
+    def help_text(self) -> StyleAndTextTuples:
+        view = self.state.view
+        claim = view.rules.claim_word if view else "MAY I"
+        return [("class:overlay", HELP.format(claim=claim) + "\n\n  Esc closes this help")]
+
+    def quit_text(self) -> StyleAndTextTuples:
+        return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
+
+    def summary_text(self) -> StyleAndTextTuples:
+        state = self.state
+        result = state.summary
+        if result is None:
+            return []
+        view = state.view
+        lines = round_summary(result, state.session.seats, state.seat, view.rules, state.ascii)
+        body = "\n".join(lines[1:])
+        tail = "\n\n Enter: next round" if not state.game_over else "\n\n Enter: the final table"
+        return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]
+
+    def game_over_text(self) -> StyleAndTextTuples:
+        state = self.state
+        result = state.session.result
+        if result is None:
+            return []
+        lines = game_over_table(result.totals, result.ranking, result.winners, state.session.seats,
+                                state.seat, state.view.rules, state.ascii)
+        return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + "\n".join(lines[1:]) + "\n\n q: quit")]
+
+    def options_text(self) -> StyleAndTextTuples:
+        state = self.state
+        if state.options is None:
+            return []
+        out: StyleAndTextTuples = [("class:overlay.title", " Go down with: (1-9, Esc cancels) "), ("class:overlay", "\n")]
+        for i, melds in enumerate(state.options, 1):
+            out.append(("class:overlay", f" {i}. "))
+            for j, meld in enumerate(melds):
+                if j:
+                    out.append(("class:overlay", " /"))
+                for card in meld:
+                    out.append((_card_style(card) + " bg:ansiblack", " " + card_text(card, state.ascii)))
+            out.append(("class:overlay", "\n"))
+        return out
+
+
+def _text_window(fn, **kw) -> Window:
+    return Window(FormattedTextControl(fn), **kw)
+
+
+def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Screen]:
+    screen = Screen(state)
+    help_open = Condition(lambda: state.help_open)
+    quit_open = Condition(lambda: state.quit_asked)
+    summary_open = Condition(lambda: state.summary is not None and not state.help_open)
+    over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open and not state.quit_asked)
+    options_open = Condition(lambda: state.options is not None)
+    chat_open = Condition(lambda: state.chat_open)
+
+    main = Window(FormattedTextControl(screen.hand, focusable=True, show_cursor=False), dont_extend_height=True)
+    body = HSplit([
+        _text_window(screen.title, height=1),
+        VSplit([
+            _text_window(screen.table, wrap_lines=True),
+            Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
+            _text_window(screen.players, width=36),
+        ], height=D(min=4, preferred=9, weight=2)),
+        _text_window(screen.piles, height=1),
+        Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
+        VSplit([
+            Window(FormattedTextControl(screen.log, get_cursor_position=screen.last_line(screen.log)),
+                   height=D(min=3, preferred=5, weight=1)),
+            Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
+            Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
+                   wrap_lines=True),
+        ], height=D(min=3, preferred=5, weight=1)),
+        _text_window(screen.tracker, height=1),
+        main,
+        ConditionalContainer(
+            VSplit([Window(FormattedTextControl(" say: "), width=6), Window(BufferControl(chat_buffer), height=1)]),
+            filter=chat_open,
+        ),
+        ConditionalContainer(_text_window(screen.message, height=1), filter=~chat_open),
+        _text_window(screen.footer, height=D(min=1, max=2), wrap_lines=True),
+    ])
+
+    def overlay(fn, cond, **kw):
+        return Float(ConditionalContainer(
+            Window(FormattedTextControl(fn), style="class:overlay", **kw), filter=cond))
+
+    root = FloatContainer(body, floats=[
+        overlay(screen.options_text, options_open, width=D(max=78)),
+        overlay(screen.game_over_text, over_open, width=D(max=60)),
+        overlay(screen.summary_text, summary_open, width=D(max=78)),
+        overlay(screen.help_text, help_open, width=78),
+        overlay(screen.quit_text, quit_open, height=1),
+    ])
+    return Layout(root, focused_element=main), screen
+
+
+def render_screen_text(screen: Screen) -> dict[str, str]:
+    """Each panel as plain text (for tests and captures)."""
+    from prompt_toolkit.formatted_text import fragment_list_to_text
+
+    return {name: fragment_list_to_text(getattr(screen, name)()) for name in (
+        "title", "table", "players", "piles", "log", "chat", "tracker", "hand", "message", "footer")}

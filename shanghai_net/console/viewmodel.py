@@ -1,0 +1,350 @@
+"""The view model: what the game screen shows, computed from one seat's `PlayerView`.
+
+Pure data, no prompt_toolkit: the layout renders it, tests read it.  Everything here comes from
+the PlayerView (and the session's seats, log and claim window), so other seats can only ever be
+shown as hand sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import islice
+
+from ..cards import Card, Suit
+from ..engine import Phase, PlayerView, RoundResult
+from ..rules import Ace, Meld, RuleSet, describe_contract, extend
+from ..rules.finder import contract_options
+from ..rules.melds import _bounds
+from ..session import ClaimInfo, Connection, LogEntry, SeatInfo
+
+__all__ = [
+    "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
+    "contract_tracker", "fits", "arrangements", "money_text",
+]
+
+SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
+
+
+def card_text(card: Card, ascii: bool = False) -> str:
+    """``7♥`` (or ``7H``), ``10♠``, ``JK``: never wider than three cells."""
+    if card.is_joker:
+        return "JK"
+    return card.text(unicode=not ascii)
+
+
+def money_text(cents: int, ascii: bool = False) -> str:
+    return f"{cents}{'c' if ascii else '¢'}"
+
+
+def _rank_value(rules: RuleSet, rank: int) -> int:
+    return 14 if rank == 1 and rules.ace is not Ace.LOW else rank
+
+
+def _rank_key(rules: RuleSet, card: Card) -> int:
+    return 99 if card.is_joker else _rank_value(rules, card.rank)
+
+
+def sort_hand(rules: RuleSet, hand: Iterable[Card], by: str = "suit") -> list[Card]:
+    """The hand sorted by suit then rank, or by rank then suit; wild cards last."""
+
+    def key(card: Card):
+        wild = rules.is_wild(card)
+        suit = SUIT_ORDER[card.suit] if card.suit is not None else 9
+        rank = _rank_key(rules, card)
+        return (wild, suit, rank, card.id) if by == "suit" else (wild, rank, suit, card.id)
+
+    return sorted(hand, key=key)
+
+
+def fits(rules: RuleSet, table: Sequence[Meld], card: Card) -> tuple[int, ...]:
+    """Meld numbers (0-based) that ``card`` could be laid off on."""
+    return tuple(i for i, meld in enumerate(table) if extend(rules, meld, card) is not None)
+
+
+@lru_cache(maxsize=64)
+def _options(rules: RuleSet, hand: tuple[Card, ...], contract: tuple[int, int], meld_all: bool, limit: int):
+    return tuple(islice(contract_options(rules, hand, contract, meld_all), limit))
+
+
+def arrangements(view: PlayerView, limit: int = 9) -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """The go-down arrangements the engine finds for this hand (at most ``limit``)."""
+    if view.down[view.seat]:
+        return ()
+    hand = tuple(sorted(view.hand))
+    return _options(view.rules, hand, view.contract, view.meld_all, limit)
+
+
+def contract_tracker(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], ascii: bool = False) -> list[str]:
+    """What the hand already holds toward the contract: the best sets and runs so far, and wilds.
+
+    ``["7s 3/3 ok", "9s 2/3", "run ♥ 4-7 3/4", "wild 1"]``
+    """
+    sets, runs = contract
+    wilds = [c for c in hand if rules.is_wild(c)]
+    naturals = [c for c in hand if not rules.is_wild(c)]
+    out: list[str] = []
+    if sets:
+        by_rank = Counter(c.rank for c in naturals)
+        best = sorted(by_rank.items(), key=lambda kv: (-kv[1], -_rank_value(rules, kv[0])))[:sets]
+        for rank, n in best:
+            name = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+            have = min(n, rules.min_set)
+            out.append(f"{name}s {have}/{rules.min_set}" + (" ok" if n >= rules.min_set else ""))
+        for _ in range(sets - len(best)):
+            out.append(f"{rules.set_word} 0/{rules.min_set}")
+    if runs:
+        lo, hi = _bounds(rules)
+        n = rules.min_run
+        candidates = []
+        for suit in Suit:
+            held = {c.rank for c in naturals if c.suit is suit}
+            if 1 in held:
+                held |= {1, 14}
+            best_low, best_count = None, 0
+            for low in range(lo, hi - n + 2):
+                count = sum(1 for p in range(low, low + n) if p in held)
+                if count > best_count:
+                    best_low, best_count = low, count
+            if best_low is not None:
+                candidates.append((best_count, suit, best_low))
+        candidates.sort(key=lambda t: (-t[0], SUIT_ORDER[t[1]]))
+        for count, suit, low in candidates[:runs]:
+            sym = suit.letter if ascii else suit.symbol
+
+            def name(p: int) -> str:
+                r = 1 if p == 14 else p
+                return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(r, str(r))
+
+            out.append(f"run {sym} {name(low)}-{name(low + n - 1)} {count}/{n}" + (" ok" if count >= n else ""))
+        for _ in range(runs - len(candidates[:runs])):
+            out.append(f"run 0/{n}")
+    if wilds:
+        out.append(f"wild {len(wilds)}")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    card: Card
+    text: str
+    selected: bool
+    cursor: bool
+    fits: tuple[int, ...]  # meld numbers (0-based) it could be laid off on
+    pending: bool  # already put in a meld for going down
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    name: str
+    you: bool
+    hand_size: int
+    down: bool
+    claims_left: int
+    connection: Connection
+    score: str  # points, or money for marcelle
+    to_move: bool
+    dealer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    number: int  # 1-based, as the keys and the log name it
+    owner: int
+    text: str
+    cards: tuple[Card, ...]
+    fits_cursor: bool  # the card under the cursor could be laid off here
+
+
+@dataclass
+class ViewModel:
+    seat: int
+    title: str  # preset, round, contract
+    contract: str
+    status: str  # whose turn, what to do
+    tracker: list[str]
+    down: bool
+    ready_ways: int  # arrangements the engine finds (capped)
+    seats: list[SeatRow]
+    table: list[TableMeld]
+    stock: int
+    discard_top: str | None
+    discard_size: int
+    top_shanghaied: bool
+    claim_word: str
+    set_word: str
+    claim_seconds: int | None  # countdown of an open claim window
+    may_claim: bool
+    hand: list[HandCard]
+    pending: list[str]  # melds picked for going down
+    log: list[str]
+    chat: list[str]
+    message: str
+    error: bool
+    pot: str | None
+    phase: Phase
+    my_turn: bool
+    keys: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _seat_name(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
+    if seat == me:
+        return "you"
+    if seats and seat < len(seats):
+        return seats[seat].name
+    return f"seat {seat}"
+
+
+def view_model(
+    view: PlayerView,
+    *,
+    seats: Sequence[SeatInfo] | None = None,
+    log: Sequence[LogEntry] = (),
+    claim: ClaimInfo | None = None,
+    now: float = 0.0,
+    cursor: int = 0,
+    selected: Iterable[Card] = (),
+    pending: Sequence[Sequence[Card]] = (),
+    sort: str = "suit",
+    ascii: bool = False,
+    message: str = "",
+    error: bool = False,
+    log_lines: int = 50,
+) -> ViewModel:
+    rules = view.rules
+    me = view.seat
+    selected = set(selected)
+    in_pending = {c for meld in pending for c in meld}
+    contract = describe_contract(rules, view.contract)
+    hand_cards = [c for c in sort_hand(rules, view.hand, sort) if c not in in_pending]
+    cursor = max(0, min(cursor, len(hand_cards) - 1)) if hand_cards else 0
+    under = hand_cards[cursor] if hand_cards else None
+    hand = [
+        HandCard(c, card_text(c, ascii), c in selected, i == cursor, fits(rules, view.table, c), False)
+        for i, c in enumerate(hand_cards)
+    ]
+    table = [
+        TableMeld(i + 1, view.meld_owners[i], " ".join(card_text(c, ascii) for c in m.cards), m.cards,
+                  under is not None and extend(rules, m, under) is not None)
+        for i, m in enumerate(view.table)
+    ]
+    to_move = view.turn if view.phase in (Phase.DRAW, Phase.PLAY) else None
+    rows = []
+    for s in range(view.players):
+        conn = seats[s].connection if seats and s < len(seats) else Connection.LOCAL
+        score = money_text(view.money[s], ascii) if rules.money else str(view.scores[s])
+        rows.append(SeatRow(s, _seat_name(seats, s, me), s == me, view.hand_sizes[s], view.down[s],
+                            view.claims_left[s], conn, score, s == to_move, s == view.dealer))
+    down = view.down[me]
+    ways = 0 if down else len(arrangements(view))
+    tracker = ["down"] if down else contract_tracker(rules, view.hand, view.contract, ascii)
+    seconds = None
+    if claim is not None:
+        seconds = max(0, math.ceil(claim.deadline - now))
+    status = _status(view, seats, claim is not None and view.may_claim, rules.claim_word)
+    events = [e.text for e in log if e.chat_from is None][-log_lines:]
+    chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
+    vm = ViewModel(
+        seat=me,
+        title=f"{rules.name} · round {view.round_no} of {rules.rounds}",
+        contract=contract + (" (meld every card)" if view.meld_all else ""),
+        status=status,
+        tracker=tracker,
+        down=down,
+        ready_ways=ways,
+        seats=rows,
+        table=table,
+        stock=view.stock_size,
+        discard_top=card_text(view.discard_top, ascii) if view.discard_top else None,
+        discard_size=view.discard_size,
+        top_shanghaied=view.top_shanghaied,
+        claim_word=rules.claim_word,
+        set_word=rules.set_word,
+        claim_seconds=seconds,
+        may_claim=view.may_claim,
+        hand=hand,
+        pending=[" ".join(card_text(c, ascii) for c in m) for m in pending],
+        log=events,
+        chat=chat,
+        message=message,
+        error=error,
+        pot=money_text(view.pot, ascii) if rules.money else None,
+        phase=view.phase,
+        my_turn=view.my_turn,
+    )
+    vm.keys = footer_keys(view, vm)
+    return vm
+
+
+def _status(view: PlayerView, seats, may_claim: bool, claim_word: str) -> str:
+    if view.phase is Phase.OVER:
+        return "game over"
+    if view.phase not in (Phase.DRAW, Phase.PLAY):
+        return "dealing…"
+    if view.my_turn:
+        if view.phase is Phase.DRAW:
+            return "your turn: draw or take the discard"
+        if view.must_lay_off:
+            return "your turn: lay off the joker you freed"
+        if not view.down[view.seat]:
+            return "your turn: go down if you can, then discard"
+        return "your turn: lay off, then discard"
+    who = _seat_name(seats, view.turn, view.seat)
+    if may_claim:
+        return f"{who} to play · {claim_word}?"
+    return f"{who} to {'draw' if view.phase is Phase.DRAW else 'play'}"
+
+
+def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
+    """The keys that do something now, then the ones that always do."""
+    rules = view.rules
+    keys: list[tuple[str, str]] = []
+    me = view.seat
+    if view.my_turn and view.phase is Phase.DRAW:
+        keys += [("d", "draw"), ("t", "take discard")]
+    if view.may_claim:
+        keys += [("m", rules.claim_word), ("p", "pass")]
+    if (rules.shanghai and view.phase is Phase.DRAW and view.discard_top and not view.top_shanghaied
+            and fits(rules, view.table, view.discard_top)):
+        keys += [("!", "call SHANGHAI")]
+    if view.my_turn and view.phase is Phase.PLAY:
+        keys += [("spc", "select")]
+        if not view.down[me]:
+            keys += [("g", "meld"), ("a", "arrangements")]
+            if rules.joker_buy:
+                keys += [("b", "buy joker")]
+        else:
+            keys += [("l", "lay off")]
+            if rules.joker_swap:
+                keys += [("w", "swap joker")]
+        if not view.meld_all or view.down[me]:
+            keys += [("x", "discard")]
+            if rules.shanghai:
+                keys += [("X", "discard SHANGHAI")]
+    keys += [("←→", "move"), ("s", "sort"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    return keys
+
+
+def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int, rules: RuleSet, ascii: bool = False) -> list[str]:
+    """Lines of the round summary: every hand revealed, the points and the totals."""
+    lines = [f"Round {result.round_no} over: " + (
+        f"{_seat_name(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
+    width = max(len(_seat_name(seats, s, me)) for s in range(len(result.hands)))
+    unit = (lambda v: money_text(v, ascii)) if rules.money else str
+    for s, hand in enumerate(result.hands):
+        cards = " ".join(card_text(c, ascii) for c in sort_hand(rules, hand)) or "(out)"
+        lines.append(f"{_seat_name(seats, s, me):<{width}}  {result.points[s]:+5d}  total {unit(result.totals[s]):>6}  {cards}")
+    return lines
+
+
+def game_over_table(totals: Sequence[int], ranking: Sequence[int], winners: Sequence[int], seats, me: int,
+                    rules: RuleSet, ascii: bool = False) -> list[str]:
+    unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
+    lines = ["Game over: " + " and ".join(_seat_name(seats, s, me) for s in winners) + (" win" if len(winners) > 1 or me in winners else " wins")]
+    for place, s in enumerate(ranking, 1):
+        lines.append(f"{place}. {_seat_name(seats, s, me):<16} {unit(totals[s])}")
+    return lines

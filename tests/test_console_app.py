@@ -1,0 +1,204 @@
+"""The console driven by real key presses (pipe input, DummyOutput) against bots on a fake clock."""
+
+from __future__ import annotations
+
+from prompt_toolkit.formatted_text import fragment_list_to_text
+
+from shanghai_net.engine import (
+    ClaimCalled, ClaimPassed, Claimed, Discarded, LaidOff, Phase, RoundEnded, WentDown,
+)
+from shanghai_net.session import LocalSession
+from shanghai_net.rules import preset
+
+from console_harness import davis_session, run, running
+
+
+def events(d, kind, seat=0):
+    return [e.event for e in d.session.log if isinstance(e.event, kind) and getattr(e.event, "seat", seat) == seat]
+
+
+async def _play_on(d, claims_wanted: bool = True, limit: int = 400) -> None:
+    """Play seat 0 by keys until the round ends: claim once, draw, lay off what fits, discard."""
+    for _ in range(limit):
+        if d.state.summary is not None:
+            return
+        view = d.session.view
+        if view.may_claim:
+            await d.press("m" if claims_wanted and not events(d, Claimed) else "p")
+        elif view.my_turn and view.phase is Phase.DRAW:
+            await d.press("d")
+        elif view.my_turn:
+            vm = d.state.view_model()
+            fit = [i for i, h in enumerate(vm.hand) if h.fits]
+            if fit and view.down[0]:
+                await d.press("home", *["right"] * fit[0], "l")
+                if d.state.target is not None:
+                    await d.press(str(vm.hand[fit[0]].fits[0] + 1))
+            else:
+                await d.press("home", "x")
+        else:
+            raise AssertionError(f"nothing to do for seat 0: {d.game.to_move()} {view.phase}")
+    raise AssertionError("the round did not end")
+
+
+def test_a_whole_round_by_keys():
+    async def body():
+        async with running(davis_session()) as d:
+            screen = d.screen()
+            assert "davis · round 1 of 7 · two books" in screen["title"]
+            assert "your turn: draw" in screen["title"]
+            assert "7s 3/3 ok" in screen["tracker"] and "9s 3/3 ok" in screen["tracker"]
+            assert "d draw" in screen["footer"] and "t take discard" in screen["footer"]
+            await d.press("d")
+            assert d.session.view.phase is Phase.PLAY and len(d.session.view.hand) == 12
+            # go down: pick each book's cards, g after each
+            await d.select("7H", "7S", "7D")
+            await d.press("g")
+            assert "meld 1 of 2 picked" in d.state.message and "picked: 7♥ 7♠ 7♦" in d.screen()["tracker"]
+            await d.select("9C", "9D", "9H")
+            await d.press("g")
+            assert events(d, WentDown) and d.session.view.down[0]
+            table = d.screen()["table"]
+            assert "0 you" in table and "[1] 7♦ 7♥ 7♠" in table and "[2] 9♣ 9♦ 9♥" in table
+            # lay off: 7♣ fits only the sevens, so l lays it at once; the drawn 9♠ likewise
+            await d.cursor_on("7C")
+            assert "▲1" in d.screen()["hand"] and "+2" in d.screen()["hand"]  # 7♣ under the cursor, 9♠
+            await d.press("l")
+            await d.cursor_on("9S")
+            await d.press("l")
+            assert [(e.card.text(), e.meld) for e in events(d, LaidOff)] == [("7C", 0), ("9S", 1)]
+            await d.cursor_on("QC")
+            await d.press("x")
+            assert [e.card.text() for e in events(d, Discarded)] == ["QC"]
+            await _play_on(d)
+            assert events(d, ClaimCalled) and events(d, Claimed), "no claim was made by key"
+            assert any(isinstance(e.event, RoundEnded) for e in d.session.log)
+            text = fragment_list_to_text(d.console.screen.summary_text())  # floats over the table
+            result = d.state.summary
+            assert text.startswith(" Round 1 over")
+            for hand in result.hands:
+                for card in hand:
+                    assert card.text(True) in text
+            assert "Enter: next round" in text
+            await d.press("enter")
+            assert d.state.summary is None and not d.session.waiting_for_ready
+            assert d.session.view.round_no == 2 and "one book and one run" in d.screen()["title"]
+            await d.press("q", "y")
+        assert d.result == 0
+
+    run(body)
+
+
+def test_illegal_key_shows_the_engine_reason_and_keeps_the_selection():
+    async def body():
+        async with running(davis_session()) as d:
+            await d.select("QC")
+            await d.press("x")  # discarding before drawing
+            assert d.state.error and "not now: the game is in its draw phase" in d.state.message
+            assert "'discard QC' by seat 0" in d.screen()["message"]
+            assert [str(c) for c in d.state.selected] == ["QC"]
+            assert d.session.view.phase is Phase.DRAW and len(d.session.view.hand) == 11
+            await d.press("esc")
+            assert d.state.selected == []
+            await d.press("d")
+            # a wrong second meld: the engine says why; that meld's cards stay selected
+            await d.select("7H", "7S", "7D")
+            await d.press("g")
+            await d.select("9C", "9D", "4S")
+            await d.press("g")
+            assert d.state.error and "9C 9D 4S is no meld" in d.state.message
+            assert [str(c) for c in d.state.selected] == ["9C", "9D", "4S"]
+            assert [len(m) for m in d.state.pending] == [3]
+            assert not d.session.view.down[0]
+            # u takes the first meld back too; Esc clears it all
+            await d.press("u")
+            assert len(d.state.selected) == 3 and d.state.pending == []
+            await d.press("esc")
+            # the arrangements the engine finds: a, then a number goes down with it
+            await d.press("a")
+            assert d.state.options and "Go down with" in fragment_list_to_text(d.console.screen.options_text())
+            await d.press("1")
+            assert d.session.view.down[0] and d.state.options is None
+            # lay off a card that fits nowhere: the engine's reason, selection kept
+            await d.cursor_on("QC")
+            await d.press(" ", "l")
+            assert d.state.target is not None and "on which meld" in d.state.message
+            await d.press("1")
+            assert d.state.error and "QC does not go on" in d.state.message
+            assert [str(c) for c in d.state.selected] == ["QC"]
+
+    run(body)
+
+
+def test_claim_countdown_and_timeout_by_keys():
+    async def body():
+        async with running(davis_session(claim_timeout=5.0)) as d:
+            await d.press("d")
+            await d.press("a", "1")
+            await d.cursor_on("4S")
+            await d.press("x")
+            for _ in range(50):  # until a bot's discard that you may claim stays open
+                if d.session.view.may_claim:
+                    break
+                view = d.session.view
+                await d.press("d" if view.phase is Phase.DRAW else "x")
+            assert d.session.view.may_claim
+            piles = d.screen()["piles"]
+            assert "MAY I? m / p · 5s" in piles and "m MAY I" in d.screen()["footer"]
+            await d.jump(2.2)
+            assert "· 3s" in d.screen()["piles"]
+            passes = len(events(d, ClaimPassed))
+            await d.jump(3.0)
+            assert len(events(d, ClaimPassed)) == passes + 1, "silence did not become a pass"
+            assert not d.session.view.may_claim
+
+    run(body)
+
+
+def test_help_overlay_quit_and_chat():
+    async def body():
+        async with running(davis_session()) as d:
+            await d.press("?")
+            assert d.state.help_open
+            help_text = fragment_list_to_text(d.console.screen.help_text())
+            assert "draw from the stock" in help_text and "(MAY I)" in help_text
+            await d.press("d")  # keys of the table do nothing under the help
+            assert d.session.view.phase is Phase.DRAW
+            await d.press("esc")
+            assert not d.state.help_open
+            await d.press("q")
+            assert d.state.quit_asked
+            await d.press("n")
+            assert not d.state.quit_asked and d.console.app.is_running
+            await d.press("c")
+            for ch in "hello all":
+                d.pipe.send_text(ch)
+            await d.press("enter")
+            assert "you: hello all" in d.screen()["chat"]
+            assert not d.state.chat_open
+            await d.press("c", *"dq", "esc")  # letters go to the chat line, Esc drops it
+            assert d.session.view.phase is Phase.DRAW and not d.state.quit_asked
+            assert [e.text for e in d.session.log if e.chat_from is not None] == ["hello all"]
+            await d.press("s")
+            assert d.state.sort == "rank"
+            await d.press("q", "y")
+        assert d.result == 0
+
+    run(body)
+
+
+def test_ascii_and_other_preset():
+    async def body():
+        session = LocalSession(preset("good-miller"), ["basic", "basic", "basic"], seed=2, bot_delay=0.0)
+        async with running(session, ascii=True) as d:
+            screen = d.screen()
+            assert "two sets" in screen["title"]
+            assert not any(s in "".join(screen.values()) for s in "♠♥♦♣")
+            for _ in range(40):
+                if d.session.view.may_claim:
+                    break
+                view = d.session.view
+                await d.press("d" if view.phase is Phase.DRAW else "x")
+            assert "I call? m / p" in d.screen()["piles"]
+
+    run(body)

@@ -1,0 +1,171 @@
+"""The view model on its own: what the screen shows for a given PlayerView."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from shanghai_net.cards import parse_cards
+from shanghai_net.console.viewmodel import (
+    arrangements, contract_tracker, fits, round_summary, sort_hand, view_model,
+)
+from shanghai_net.engine import LocalDealer, Phase, RoundResult, new_game, view_of
+from shanghai_net.rules import arrange, preset
+from shanghai_net.session import ClaimInfo, Connection, LogEntry, SeatInfo
+
+DAVIS = preset("davis")
+
+
+def a_view(rules=DAVIS, players=4, seat=0, seed=1, **changes):
+    game = new_game(rules, players, LocalDealer(seed))
+    view = view_of(game, seat)
+    return dataclasses.replace(view, **changes) if changes else view, game
+
+
+def melds(*texts, rules=DAVIS):
+    return tuple(arrange(rules, parse_cards(t)) for t in texts)
+
+
+def all_text(vm) -> str:
+    parts = [vm.title, vm.contract, vm.status, *vm.tracker, *vm.log, *vm.chat, vm.message]
+    parts += [m.text for m in vm.table] + [h.text for h in vm.hand]
+    parts += [f"{r.name} {r.hand_size} {r.score}" for r in vm.seats]
+    return "\n".join(parts)
+
+
+def test_other_seats_only_as_hand_sizes():
+    view, game = a_view()
+    vm = view_model(view)
+    assert [h.card for h in vm.hand] == sort_hand(DAVIS, game.hand(0))
+    assert [r.hand_size for r in vm.seats] == [len(game.hand(s)) for s in range(4)] == [11] * 4
+    # the other seats' cards appear nowhere (no face that only they hold)
+    mine = {c.face for c in game.hand(0)}
+    theirs = {c.text(True) for s in (1, 2, 3) for c in game.hand(s) if c.face not in mine and not c.is_joker}
+    top = view.discard_top.text(True)
+    shown = all_text(vm).replace(top, "")
+    hand_texts = set(shown.split())
+    assert not (theirs - {top}) & hand_texts
+
+
+def test_title_contract_and_words_of_each_preset():
+    davis, _ = a_view(DAVIS)
+    vm = view_model(davis)
+    assert vm.contract == "two books"
+    assert vm.title.startswith("davis · round 1 of 7")
+    assert ("m", "MAY I") in view_model(dataclasses.replace(davis, may_claim=True, claim_open=True)).keys
+    gm, _ = a_view(preset("good-miller"))
+    vm = view_model(dataclasses.replace(gm, may_claim=True, claim_open=True))
+    assert vm.contract == "two sets" and ("m", "I call") in vm.keys
+    assert not any(k == "!" for k, _ in vm.keys)  # no SHANGHAI in good-miller
+    last = dataclasses.replace(gm, round_no=7, contract=(0, 3), meld_all=True)
+    assert view_model(last).contract == "three runs (meld every card)"
+
+
+def test_money_for_marcelle_points_elsewhere():
+    view, _ = a_view(preset("marcelle"))
+    vm = view_model(view)
+    assert vm.pot == "20¢" and [r.score for r in vm.seats] == ["25¢"] * 4
+    assert view_model(view, ascii=True).pot == "20c"
+    davis, _ = a_view(DAVIS, scores=(0, 15, 40, 5))
+    assert [r.score for r in view_model(davis).seats] == ["0", "15", "40", "5"] and view_model(davis).pot is None
+
+
+def test_contract_tracker():
+    hand = parse_cards("7H 7S 7D 9C 9D KS 4H 5H 6H JK")
+    assert contract_tracker(DAVIS, hand, (2, 0)) == ["7s 3/3 ok", "9s 2/3", "wild 1"]
+    assert contract_tracker(DAVIS, hand, (1, 1)) == ["7s 3/3 ok", "run ♥ 4-7 4/4 ok", "wild 1"]
+    assert contract_tracker(DAVIS, parse_cards("4H 5H 8H 9S"), (0, 1)) == ["run ♥ 2-5 2/4"]
+    assert contract_tracker(DAVIS, hand, (0, 1), ascii=True) == ["run H 4-7 4/4 ok", "wild 1"]
+    assert contract_tracker(DAVIS, parse_cards("2C 5D"), (2, 0)) == ["5s 1/3", "2s 1/3"]
+    # marcelle's twos are wild, so they count as wild, not toward a set of twos
+    assert contract_tracker(preset("marcelle"), parse_cards("2C 2D 8S 8H"), (2, 0)) == ["8s 2/3", "set 0/3", "wild 2"]
+
+
+def test_tracker_in_view_model_and_ready_ways():
+    hand = tuple(parse_cards("7H 7S 7D 9C 9D 9H KS 4H 5H 6H QC"))
+    view, _ = a_view(hand=hand, phase=Phase.PLAY, turn=0)
+    vm = view_model(view)
+    assert vm.tracker[:2] == ["9s 3/3 ok", "7s 3/3 ok"]  # ties: the higher rank first
+    assert vm.ready_ways == len(arrangements(view)) >= 1
+    down, _ = a_view(hand=hand, down=(True, False, False, False))
+    assert view_model(down).tracker == ["down"] and view_model(down).ready_ways == 0
+
+
+def test_fits_here_marks():
+    table = melds("7H 7S 7D", "4H 5H 6H 7H")
+    hand = tuple(parse_cards("7C 8H 3H KS"))
+    view, _ = a_view(hand=hand, table=table, meld_owners=(1, 2))
+    vm = view_model(view, sort="rank")
+    marks = {h.text: h.fits for h in vm.hand}
+    assert marks == {"3♥": (1,), "7♣": (0,), "8♥": (1,), "K♠": ()}
+    assert fits(DAVIS, table, parse_cards("JK")[0]) == (0, 1)
+    # the table marks the melds the card under the cursor fits (cursor on 7♣ by rank: 3♥ 7♣ 8♥ K♠)
+    vm = view_model(view, sort="rank", cursor=1)
+    assert [m.fits_cursor for m in vm.table] == [True, False]
+    assert [(m.number, m.owner, m.text) for m in vm.table] == [(1, 1, "7♦ 7♥ 7♠"), (2, 2, "4♥ 5♥ 6♥ 7♥")]
+
+
+def test_hand_sorting_cursor_and_selection():
+    hand = tuple(parse_cards("KS 2H AS 2C JK 9D"))
+    view, _ = a_view(hand=hand)
+    by_suit = [h.text for h in view_model(view).hand]
+    by_rank = [h.text for h in view_model(view, sort="rank").hand]
+    assert by_suit == ["K♠", "A♠", "2♥", "2♣", "9♦", "JK"]  # spades, hearts, clubs, diamonds; aces high
+    assert by_rank == ["2♥", "2♣", "9♦", "K♠", "A♠", "JK"]
+    ascii = [h.text for h in view_model(view, ascii=True).hand]
+    assert ascii == ["KS", "AS", "2H", "2C", "9D", "JK"]
+    vm = view_model(view, cursor=99, selected=[hand[0]])
+    assert [h.cursor for h in vm.hand] == [False] * 5 + [True]  # clamped to the last card
+    assert [h.selected for h in vm.hand] == [True] + [False] * 5
+    picked = view_model(view, pending=[(hand[0], hand[2])])
+    assert [h.text for h in picked.hand] == ["2♥", "2♣", "9♦", "JK"] and picked.pending == ["K♠ A♠"]
+
+
+def test_seat_rows_and_connection():
+    seats = (SeatInfo(0, "ann", None, Connection.LOCAL), SeatInfo(1, "bob", None, Connection.LOST),
+             SeatInfo(2, "basic bot", "basic", Connection.LOCAL), SeatInfo(3, "cy", None, Connection.CONNECTED))
+    view, game = a_view(down=(False, True, False, False), claims_left=(2, 1, 0, 2))
+    vm = view_model(view, seats=seats)
+    rows = [(r.name, r.down, r.claims_left, r.connection, r.to_move, r.dealer) for r in vm.seats]
+    assert rows[1] == ("bob", True, 1, Connection.LOST, game.turn == 1, game.dealer_seat == 1)
+    assert rows[0][0] == "you" and vm.seats[0].you
+    assert sum(r.to_move for r in vm.seats) == 1
+
+
+def test_claim_countdown_and_status():
+    view, _ = a_view(turn=2, may_claim=True, claim_open=True)
+    claim = ClaimInfo(view.discard_top, deadline=17.0, undecided=(0,), claimants=())
+    vm = view_model(view, claim=claim, now=12.2)
+    assert vm.claim_seconds == 5 and vm.may_claim
+    assert "MAY I?" in vm.status
+    assert view_model(view, claim=claim, now=30).claim_seconds == 0
+    assert view_model(view).claim_seconds is None
+
+
+def test_log_and_chat():
+    view, _ = a_view()
+    log = [LogEntry(0, "seat 1 draws from the stock"), LogEntry(1, "hi", chat_from=2), LogEntry(2, "seat 1 discards 7H")]
+    seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["me", "b", "carol", "d"])]
+    vm = view_model(view, log=log, seats=seats)
+    assert vm.log == ["seat 1 draws from the stock", "seat 1 discards 7H"]
+    assert vm.chat == ["carol: hi"]
+
+
+def test_footer_keys_follow_the_phase():
+    view, _ = a_view(turn=0, phase=Phase.DRAW)
+    keys = [k for k, _ in view_model(view).keys]
+    assert keys[:2] == ["d", "t"] and "x" not in keys
+    play = dataclasses.replace(view, phase=Phase.PLAY)
+    keys = [k for k, _ in view_model(play).keys]
+    assert {"g", "a", "x", "X"} <= set(keys) and "d" not in keys and "l" not in keys
+    down = dataclasses.replace(play, down=(True, False, False, False))
+    assert "l" in [k for k, _ in view_model(down).keys]
+    assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
+
+
+def test_round_summary_reveals_every_hand():
+    hands = (tuple(parse_cards("7H JK")), (), tuple(parse_cards("AS")))
+    result = RoundResult(1, 1, hands, (60, 0, 20), (60, 0, 20))
+    seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["me", "bob", "cy"])]
+    lines = round_summary(result, seats, 0, DAVIS)
+    assert lines[0] == "Round 1 over: bob went out"
+    assert "7♥ JK" in lines[1] and "+60" in lines[1] and "(out)" in lines[2] and "A♠" in lines[3]
