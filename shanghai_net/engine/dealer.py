@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from ..cards import Card
 
@@ -64,16 +64,29 @@ class Dealer(Protocol):
 
 
 class LocalDealer:
-    """A seeded shuffled list: same seed, same game."""
+    """A seeded shuffled list: same seed, same game.
 
-    def __init__(self, seed: int | None = None, rng: random.Random | None = None):
+    ``order``, if given, deals from given permutations instead: called with each `Shuffle`, it
+    returns the request's cards in position order (position 0 is drawn first), e.g. the decks a
+    mental-poker deal opened at its audit, to replay that deal.  Picks still come from the seed.
+    """
+
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None,
+                 order: Callable[[Shuffle], Sequence[Card]] | None = None):
         self.rng = rng or random.Random(seed)
+        self.order = order
         self.decks: dict[int, list[Card]] = {}
 
     def handle(self, request: Request, game: Game) -> None:
         if isinstance(request, Shuffle):
-            cards = list(request.cards)
-            self.rng.shuffle(cards)
+            if self.order is None:
+                cards = list(request.cards)
+                self.rng.shuffle(cards)
+            else:
+                cards = list(self.order(request))
+                if len(cards) != len(request.cards) or set(cards) != set(request.cards):
+                    raise ValueError(f"deck order for generation {request.generation} is not a "
+                                     "permutation of its cards")
             self.decks[request.generation] = cards
             if game.viewer is None:
                 for pos, card in enumerate(cards):
