@@ -76,6 +76,7 @@ class Participant:
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
         self._ciphers: dict[tuple[int, int], ChaCha20Poly1305] = {}
+        self._evidence_seen: dict[int, tuple[int, set[KeyShare]]] = {}
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -93,8 +94,8 @@ class Participant:
         """Draw a fresh seed for a new shuffle of ``cards`` and commit to it (broadcast it)."""
         if generation in self._generations:
             raise ValueError(f"generation {generation} was already started")
-        if len(cards) < 2 or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
-            raise ValueError(f"a shuffle needs 2 or more distinct cards, got {list(cards)!r:.200}")
+        if not cards or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
+            raise ValueError(f"a shuffle needs 1 or more distinct cards, got {list(cards)!r:.200}")
         context = Context(self.game_id, self.round, generation)
         seed = self._random(SEED_BYTES)
         g = Generation(context, tuple(cards), self.seats, self.seat, seed)
@@ -282,6 +283,24 @@ class Participant:
         card = self._strip(g, position, keys, culprit=None)
         g.mine[position] = card
         return card
+
+    def hand_over(self, generation: int, position: int, holder: int, recipient: int) -> None:
+        """Record that ``holder``'s hidden card at ``position`` now goes to ``recipient`` (the
+        public game moved it, as a SHANGHAI penalty does): the holder gives it up, and every seat
+        but the recipient may then share its key for it with the recipient alone."""
+        g = self.generation(generation)
+        self._check_positions(g, (position,))
+        if holder == recipient or not 0 <= recipient < self.seats:
+            raise ValueError(f"seat {holder} cannot hand position {position} to seat {recipient}")
+        held = position in g.mine if self.seat == holder else g.given.get(position) == holder
+        if not held or position in g.public:
+            raise ValueError(f"position {position} of generation {generation} is not a hidden "
+                             f"card of seat {holder}")
+        g.mine.pop(position, None)
+        if self.seat == recipient:
+            del g.given[position]
+        else:
+            g.given[position] = recipient
 
     def _check_positions(self, g: Generation, positions: Sequence[int]) -> None:
         if not positions or len(set(positions)) != len(positions) or \
@@ -515,8 +534,14 @@ class Participant:
 
     def _on_evidence(self, share: KeyShare) -> None:
         g = self.generation(share.context.generation)
-        if share not in g.evidence:
+        # g.evidence only grows: keep a set of it, so that a round dealt card by card (hundreds
+        # of shares) is not checked share against share at the audit
+        counted, seen = self._evidence_seen.setdefault(share.context.generation, (0, set()))
+        seen.update(g.evidence[counted:])
+        if share not in seen:
             g.evidence.append(share)
+            seen.add(share)
+        self._evidence_seen[share.context.generation] = (len(g.evidence), seen)
 
     def transcript_digest(self, generation: int) -> bytes:
         """What this seat saw broadcast in ``generation``; every seat's must be the same."""

@@ -26,7 +26,8 @@ class MentalTable:
 
     def __init__(self, players: int, random: RandomBytes, *, cards: Sequence[Card] | None = None,
                  game_id: bytes = b"shanghai-net game", round: int = 1, shuffle_proof: bool = False,
-                 participant_types: Mapping[int, type[Participant]] | None = None) -> None:
+                 participant_types: Mapping[int, type[Participant]] | None = None,
+                 deal: bool = True) -> None:
         if not 3 <= players <= 8:
             raise ValueError(f"a table seats 3 to 8 players, not {players}")
         self._random = random
@@ -34,14 +35,26 @@ class MentalTable:
         self._box = [X25519PrivateKey.from_private_bytes(random(32)) for _ in range(players)]
         self.roster = [PeerKeys(s.public_key(), b.public_key())
                        for s, b in zip(self._signing, self._box)]
-        types = participant_types or {}
+        self._types = dict(participant_types or {})
+        self._game_id = game_id
+        self.shuffle_proof = shuffle_proof
+        self._seats = players
+        self.new_round(round, (deck(2, 4) if cards is None else cards) if deal else None)
+
+    def new_round(self, round: int, cards: Sequence[Card] | None = None) -> None:
+        """Fresh participants for round ``round`` (same identities, nothing carried over), and,
+        given ``cards``, their shuffle as the round's generation 0.  ``deal=False`` at
+        construction leaves the table with round ``round``'s participants and no shuffle yet."""
+        self.round = round
         self.participants = [
-            types.get(seat, Participant)(seat, self.roster, game_id, round, self._signing[seat],
-                                         self._box[seat], random, shuffle_proof)
-            for seat in range(players)]
+            self._types.get(seat, Participant)(seat, self.roster, self._game_id, round,
+                                               self._signing[seat], self._box[seat],
+                                               self._random, self.shuffle_proof)
+            for seat in range(self._seats)]
         self.generation = -1
         self._picks = 0
-        self.reshuffle(deck(2, 4) if cards is None else cards)
+        if cards is not None:
+            self.reshuffle(cards)
 
     @property
     def players(self) -> int:
@@ -84,6 +97,17 @@ class MentalTable:
     def open_to(self, position: int, seat: int, generation: int | None = None) -> Card:
         """The card at ``position`` as ``seat``'s participant decrypts it (no one else sees it)."""
         return self.open_many_to([position], seat, generation)[0]
+
+    def hand_over(self, position: int, holder: int, recipient: int,
+                  generation: int | None = None) -> Card:
+        """Move ``holder``'s hidden card at ``position`` to ``recipient`` (a SHANGHAI penalty:
+        every seat knows from the public game that it moves): every seat records the move, then
+        every seat but the recipient, the old holder included, seals its key for the recipient,
+        which opens it.  The old holder has seen the card; no one else has."""
+        generation = self._current(generation)
+        for participant in self.participants:
+            participant.hand_over(generation, position, holder, recipient)
+        return self.open_to(position, recipient, generation)
 
     def open_public(self, position: int, generation: int | None = None) -> Card:
         """Turn ``position`` face up: its holder reveals it, or every seat its own key if no one
