@@ -582,6 +582,7 @@ class Game:
             raise self._illegal(move, "no discard that may be called SHANGHAI now")
         if not 0 <= move.meld < len(self.table):
             raise self._illegal(move, f"there is no meld {move.meld + 1}")
+        self._need_run_for_end(move, self.table[move.meld])
         card = self.discard[-1]
         longer = extend(self.rules, self.table[move.meld], card, move.end)
         if longer is None:
@@ -639,6 +640,7 @@ class Game:
         self._holds(seat, move.card, move)
         if not 0 <= move.meld < len(self.table):
             raise self._illegal(move, f"there is no meld {move.meld + 1}")
+        self._need_run_for_end(move, self.table[move.meld])
         longer = extend(self.rules, self.table[move.meld], move.card, move.end)
         if longer is None:
             raise self._illegal(move, f"{move.card} does not go on {self.table[move.meld]}")
@@ -648,6 +650,11 @@ class Game:
         self.must_lay_off.discard(move.card)
         self._emit(LaidOff(seat, move.card, move.meld, move.end))
         self._maybe_out(seat)
+
+    def _need_run_for_end(self, move: LayOff | CallShanghai, meld: Meld) -> None:
+        """An end names a side of a run; legal_moves never offers one for a set."""
+        if move.end is not None and meld.kind is not MeldKind.RUN:
+            raise self._illegal(move, f"meld {move.meld + 1} is a {self.rules.set_word}: it has no {move.end.value} end")
 
     def _table_joker(self, move: SwapJoker | BuyJoker) -> tuple[Meld, Card]:
         if not 0 <= move.meld < len(self.table):
