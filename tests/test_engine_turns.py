@@ -125,6 +125,8 @@ def test_davis_joker_only_on_a_meld_without_one():
     with pytest.raises(IllegalMoveError, match="does not go on"):
         play(game, 0, "lay JK on 1")
     assert {m.text() for m in game.legal_moves(0) if m.text().startswith("lay JK")} == {"lay JK on 2"}
+    with pytest.raises(IllegalMoveError, match="no low end"):
+        play(game, 0, "lay JK on 2 low")  # a book has no ends
     play(game, 0, "lay JK on 2")
     assert table(game) == ["7H 7S JK", "8C 8D 8S JK"]
 
