@@ -162,6 +162,7 @@ def test_help_overlay_quit_and_chat():
             assert d.state.help_open
             help_text = fragment_list_to_text(d.console.screen.help_text())
             assert "draw from the stock" in help_text and "(MAY I)" in help_text
+            assert "call SHANGHAI" in help_text and "swap a joker" not in help_text  # davis has no swap
             await d.press("d")  # keys of the table do nothing under the help
             assert d.session.view.phase is Phase.DRAW
             await d.press("esc")
@@ -200,5 +201,7 @@ def test_ascii_and_other_preset():
                 view = d.session.view
                 await d.press("d" if view.phase is Phase.DRAW else "x")
             assert "I call? m / p" in d.screen()["piles"]
+            help_text = fragment_list_to_text(d.console.screen.help_text())
+            assert "swap a joker" in help_text and "SHANGHAI" not in help_text
 
     run(body)

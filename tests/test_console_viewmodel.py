@@ -156,7 +156,10 @@ def test_footer_keys_follow_the_phase():
     assert keys[:2] == ["d", "t"] and "x" not in keys
     play = dataclasses.replace(view, phase=Phase.PLAY)
     keys = [k for k, _ in view_model(play).keys]
-    assert {"g", "a", "x", "X"} <= set(keys) and "d" not in keys and "l" not in keys
+    assert {"g", "a", "x"} <= set(keys) and not {"d", "l", "X"} & set(keys)
+    # X (discard declaring SHANGHAI) once a card in the hand plays on the table
+    sevens = dataclasses.replace(play, table=melds("7H 7S 7D"), meld_owners=(1,), hand=tuple(parse_cards("7C 9S")))
+    assert "X" in [k for k, _ in view_model(sevens).keys]
     down = dataclasses.replace(play, down=(True, False, False, False))
     assert "l" in [k for k, _ in view_model(down).keys]
     assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
@@ -167,5 +170,5 @@ def test_round_summary_reveals_every_hand():
     result = RoundResult(1, 1, hands, (60, 0, 20), (60, 0, 20))
     seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["me", "bob", "cy"])]
     lines = round_summary(result, seats, 0, DAVIS)
-    assert lines[0] == "Round 1 over: bob went out"
+    assert lines[0] == "Round 1 over: 1 bob went out"
     assert "7♥ JK" in lines[1] and "+60" in lines[1] and "(out)" in lines[2] and "A♠" in lines[3]

@@ -24,6 +24,8 @@ from .viewmodel import ViewModel, card_text, game_over_table, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
+PLAYERS_WIDTH = 36
+
 STYLE = Style.from_dict({
     "title": "reverse bold",
     "red": "fg:ansired bold",
@@ -115,13 +117,22 @@ class Screen:
         owners: dict[int, list] = {}
         for meld in vm.table:
             owners.setdefault(meld.owner, []).append(meld)
+        width = max(30, _width() - PLAYERS_WIDTH - 1)
+        indent = 13
         for owner, melds in owners.items():
             out.append(("class:you" if owner == vm.seat else "", f" {owner} {names[owner][:10]:<10}"))
+            used = indent
             for meld in melds:
+                texts = [card_text(c, self.state.ascii) for c in meld.cards]
+                size = len(f" [{meld.number}]") + sum(len(t) + 1 for t in texts)
+                if used > indent and used + size > width:  # wrap between melds, not inside one
+                    out.append(("", "\n" + " " * indent))
+                    used = indent
                 mark = "class:fits" if meld.fits_cursor else "class:dim"
                 out.append((mark, f" [{meld.number}]"))
-                for card in meld.cards:
-                    out.append((_card_style(card), " " + card_text(card, self.state.ascii)))
+                for card, text in zip(meld.cards, texts):
+                    out.append((_card_style(card), " " + text))
+                used += size
             out.append(("", "\n"))
         return out
 
@@ -237,6 +248,8 @@ class Screen:
                     out.append(("", "   "))
                 out.append(("", " "))
             out.append(("", "\n"))
+        if out:
+            out.pop()  # no empty line under the last row of marks
         return out
 
     def message(self) -> StyleAndTextTuples:
@@ -249,17 +262,34 @@ class Screen:
         vm = self.vm()
         keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
         out: StyleAndTextTuples = []
+        width, used = _width(), 0
         for key, label in keys:
+            item = len(key) + len(label) + 3
+            if used and used + item > width:
+                out.append(("", "\n"))
+                used = 0
             out.append(("class:key", f" {key}"))
             out.append(("", f" {label} "))
+            used += item
         return out
 
     # overlays ---------------------------------------------------------------------------------
 
     def help_text(self) -> StyleAndTextTuples:
         view = self.state.view
-        claim = view.rules.claim_word if view else "MAY I"
-        return [("class:overlay", HELP.format(claim=claim) + "\n\n  Esc closes this help")]
+        rules = view.rules if view else None
+        claim = rules.claim_word if rules else "MAY I"
+        lines = HELP.format(claim=claim).splitlines()
+        if rules is not None:  # only the moves these rules have
+            drop = set()
+            if not rules.shanghai:
+                drop |= {"  X ", "  ! "}
+            if not rules.joker_swap:
+                drop.add("  w ")
+            if not rules.joker_buy:
+                drop.add("  b ")
+            lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
+        return [("class:overlay", "\n".join(lines) + "\n\n  Esc closes this help")]
 
     def quit_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
@@ -319,8 +349,8 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         VSplit([
             _text_window(screen.table, wrap_lines=True),
             Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-            _text_window(screen.players, width=36),
-        ], height=D(min=4, preferred=9, weight=2)),
+            _text_window(screen.players, width=PLAYERS_WIDTH),
+        ], height=D(min=4, preferred=30, weight=3)),
         _text_window(screen.piles, height=1),
         Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
         VSplit([
@@ -329,7 +359,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
             Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
                    wrap_lines=True),
-        ], height=D(min=3, preferred=5, weight=1)),
+        ], height=D(min=3, preferred=20, weight=2)),
         _text_window(screen.tracker, height=1),
         main,
         ConditionalContainer(

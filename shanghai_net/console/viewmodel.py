@@ -191,6 +191,11 @@ class ViewModel:
     keys: list[tuple[str, str]] = field(default_factory=list)
 
 
+def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
+    """``you`` or ``2 basic bot``: the seat number keeps equal names apart."""
+    return "you" if seat == me else f"{seat} {_seat_name(seats, seat, me)}"
+
+
 def _seat_name(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
     if seat == me:
         return "you"
@@ -293,7 +298,7 @@ def _status(view: PlayerView, seats, may_claim: bool, claim_word: str) -> str:
         if not view.down[view.seat]:
             return "your turn: go down if you can, then discard"
         return "your turn: lay off, then discard"
-    who = _seat_name(seats, view.turn, view.seat)
+    who = f"seat {view.turn} ({_seat_name(seats, view.turn, view.seat)})"
     if may_claim:
         return f"{who} to play · {claim_word}?"
     return f"{who} to {'draw' if view.phase is Phase.DRAW else 'play'}"
@@ -323,7 +328,7 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
                 keys += [("w", "swap joker")]
         if not view.meld_all or view.down[me]:
             keys += [("x", "discard")]
-            if rules.shanghai:
+            if rules.shanghai and any(fits(rules, view.table, c) for c in view.hand):
                 keys += [("X", "discard SHANGHAI")]
     keys += [("←→", "move"), ("s", "sort"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     return keys
@@ -332,19 +337,19 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
 def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int, rules: RuleSet, ascii: bool = False) -> list[str]:
     """Lines of the round summary: every hand revealed, the points and the totals."""
     lines = [f"Round {result.round_no} over: " + (
-        f"{_seat_name(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
-    width = max(len(_seat_name(seats, s, me)) for s in range(len(result.hands)))
+        f"{_seat_label(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
+    width = max(len(_seat_label(seats, s, me)) for s in range(len(result.hands)))
     unit = (lambda v: money_text(v, ascii)) if rules.money else str
     for s, hand in enumerate(result.hands):
         cards = " ".join(card_text(c, ascii) for c in sort_hand(rules, hand)) or "(out)"
-        lines.append(f"{_seat_name(seats, s, me):<{width}}  {result.points[s]:+5d}  total {unit(result.totals[s]):>6}  {cards}")
+        lines.append(f"{_seat_label(seats, s, me):<{width}}  {result.points[s]:+5d}  total {unit(result.totals[s]):>6}  {cards}")
     return lines
 
 
 def game_over_table(totals: Sequence[int], ranking: Sequence[int], winners: Sequence[int], seats, me: int,
                     rules: RuleSet, ascii: bool = False) -> list[str]:
     unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
-    lines = ["Game over: " + " and ".join(_seat_name(seats, s, me) for s in winners) + (" win" if len(winners) > 1 or me in winners else " wins")]
+    lines = ["Game over: " + " and ".join(_seat_label(seats, s, me) for s in winners) + (" win" if len(winners) > 1 or me in winners else " wins")]
     for place, s in enumerate(ranking, 1):
-        lines.append(f"{place}. {_seat_name(seats, s, me):<16} {unit(totals[s])}")
+        lines.append(f"{place}. {_seat_label(seats, s, me):<16} {unit(totals[s])}")
     return lines
