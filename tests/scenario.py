@@ -9,6 +9,7 @@ at the bottom of the stock, so a test's position is not disturbed by a stray jok
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -170,3 +171,14 @@ def run_bots(game: Game, bots, max_moves: int = 100_000, after=None) -> Game:
         if after:
             after(game)
     raise AssertionError(f"no end in {max_moves} moves")
+
+
+def faces_only(value):
+    """A move or view with every physical card replaced by its face (copies are interchangeable)."""
+    if isinstance(value, Card):
+        return value.face
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,) + tuple(faces_only(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, (tuple, list)):
+        return tuple(faces_only(v) for v in value)
+    return value

@@ -13,20 +13,9 @@ from shanghai_net.engine import Drew, Game, LocalDealer, PlayerView, parse_move,
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import preset
 
-from scenario import draw, move, play, stacked_game
+from scenario import draw, faces_only, move, play, stacked_game
 
 PRESETS = ["davis", "good-miller", "marcelle"]
-
-
-def faces_only(value):
-    """A move or view with every physical card replaced by its face (copies are interchangeable)."""
-    if isinstance(value, Card):
-        return value.face
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,) + tuple(faces_only(getattr(value, f.name)) for f in dataclasses.fields(value))
-    if isinstance(value, (tuple, list)):
-        return tuple(faces_only(v) for v in value)
-    return value
 
 
 def walk(game: Game, bots, moves: int, after) -> None:

@@ -26,6 +26,8 @@ from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import End, preset
 from shanghai_net.simulate import play_game
 
+from scenario import faces_only
+
 PRESETS = ["davis", "good-miller", "marcelle"]
 STEPS = 200
 PROPERTY = settings(max_examples=25, deadline=None, derandomize=True,
@@ -58,16 +60,6 @@ def snapshot(game: Game) -> dict:
         state[key] = value
     state["rng"] = game.dealer.rng.getstate()
     return state
-
-
-def faces_only(value):
-    if isinstance(value, Card):
-        return value.face
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__name__,) + tuple(faces_only(getattr(value, f.name)) for f in dataclasses.fields(value))
-    if isinstance(value, (tuple, list)):
-        return tuple(faces_only(v) for v in value)
-    return value
 
 
 def same_move(move, legal: list) -> bool:
