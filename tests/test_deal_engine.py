@@ -173,7 +173,7 @@ def test_a_round_through_the_engine_matches_the_local_dealer(rules, players, see
 
 
 def test_reshuffles_are_new_generations_and_a_shanghai_penalty_a_hand_over():
-    played = Round(DAVIS, 3, 2, "random").start()
+    played = Round(DAVIS, 3, 6, "random").start()
     hand_overs = []
     hand_over = played.table.hand_over
     played.table.hand_over = lambda *args: hand_overs.append(args) or hand_over(*args)
@@ -187,7 +187,7 @@ def test_reshuffles_are_new_generations_and_a_shanghai_penalty_a_hand_over():
 
 @settings(max_examples=3, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), davis=st.booleans())
+@given(players=st.integers(3, 5), seed=st.integers(0, 2**32), davis=st.booleans())
 def test_random_honest_rounds(players, seed, davis):
     assert_whole_round(Round(DAVIS if davis else MARCELLE, players, seed).start().play())
 
@@ -202,6 +202,18 @@ def test_a_move_that_is_refused_shows_no_card():
     assert set(played.table.participants[seat].hand().values()) == set(hand)
     assert list(cards_named(bogus)) == hand[:3]
     assert list(cards_named(Discard(seat, hand[0]))) == [hand[0]]
+
+
+def test_a_replica_that_diverges_or_a_move_after_the_audit_is_refused():
+    played = Round(DAVIS, 3, 4).start()
+    with pytest.raises(AssertionError, match="the replicas diverged"):
+        Game(DAVIS, 4, played.dealer)
+    assert played.dealer.audit().clean and played.dealer.decks(1)[0]
+    seat = played.harness.turn
+    with pytest.raises(ValueError, match="round 1 is over"):
+        played.dealer.publish(seat, played.harness.hand(seat)[0])
+    with pytest.raises(ValueError, match="round 1 is over"):
+        played.play()  # the first stock draw
 
 
 def test_a_one_card_reshuffle_is_a_generation_like_any_other():

@@ -101,11 +101,14 @@ class MentalDealer:
         if isinstance(request, Shuffle):
             self._shuffle(request, game)
             return _Answer(request)
-        if self.table.round in self.verdicts:
-            raise ValueError(f"round {self.table.round} is over: its seeds are revealed")
+        self._require_open_round()
         if isinstance(request, Reveal):
             return _Answer(request, self._reveal(request))
         return _Answer(request, value=self.table.pick(request.n, request.parties))
+
+    def _require_open_round(self) -> None:
+        if self.table.round in self.verdicts:
+            raise ValueError(f"round {self.table.round} is over: its seeds are revealed")
 
     def _shuffle(self, request: Shuffle, game: Game) -> None:
         table = self.table
@@ -156,6 +159,7 @@ class MentalDealer:
         """``seat`` shows its hidden ``card``: it publishes every key of the card's position and
         every seat checks them (a forged key is named at once: :class:`CheatDetected`).  The
         token and the card every seat saw, for each replica to ``learn`` before the move."""
+        self._require_open_round()
         generation, position = self.table.participants[seat].token_of(card)
         shown = self.table.open_public(position, generation)
         if shown != card:
