@@ -2,6 +2,7 @@
 
 from .audit import Verdict
 from .box import SealedShare
+from .dealer import MentalDealer
 from .errors import CheatDetected
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
                        PickCommitment, PickReveal, SeedReveal)
@@ -9,6 +10,6 @@ from .participant import Participant, PeerKeys, Token
 from .randomness import RandomBytes, seeded
 from .table import MentalTable
 
-__all__ = ["CheatDetected", "Commitment", "Context", "KeyReveal", "KeyShare", "MentalTable",
+__all__ = ["CheatDetected", "Commitment", "Context", "KeyReveal", "KeyShare", "MentalDealer", "MentalTable",
            "Message", "Participant", "PassOutput", "PeerKeys", "PickCommitment", "PickReveal",
            "RandomBytes", "SealedShare", "SeedReveal", "Token", "Verdict", "seeded"]
