@@ -157,7 +157,7 @@ async def running(session: LocalSession, ascii: bool = False):
         try:
             yield driver
         finally:
-            if not task.done():
+            if console.app.is_running and not console.app.future.done():
                 console.app.exit(result=0)
             driver.result = await asyncio.wait_for(task, 5)
 
