@@ -203,6 +203,8 @@ class LocalSession(Session):
         dealer: Dealer | None = None,
     ):
         super().__init__()
+        if rules.game != "contract":
+            raise ValueError(f"{rules.name} is a {rules.game} game: the session plays contract presets only so far")
         players = len(bots) + 1
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not one of 0..{players - 1}")

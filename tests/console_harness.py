@@ -62,9 +62,9 @@ DAVIS_HANDS = [
 DAVIS_TOP = deal_for(DAVIS_HANDS, "KC", "9S 4D 6C")
 
 
-def davis_session(bot_delay: float = 0.0, claim_timeout: float = 5.0, seed: int = 3) -> LocalSession:
+def davis_session(bot_delay: float = 0.0, claim_timeout: float = 5.0, seed: int = 3, rules=None) -> LocalSession:
     """You in seat 0 against two basic bots, dealt the stacked hands above; you play first."""
-    return LocalSession(preset("davis"), ["basic", "basic"], seed, bot_delay=bot_delay,
+    return LocalSession(rules or preset("davis"), ["basic", "basic"], seed, bot_delay=bot_delay,
                         claim_timeout=claim_timeout, dealer=StackedDealer(DAVIS_TOP, first_dealer=2, seed=seed))
 
 

@@ -205,3 +205,36 @@ def test_ascii_and_other_preset():
             assert "swap a joker" in help_text and "SHANGHAI" not in help_text
 
     run(body)
+
+
+def test_game_over_table_after_the_last_round():
+    async def body():
+        one_round = preset("davis").override(contracts="2s", final_round_meld_all=False)
+        async with running(davis_session(rules=one_round)) as d:
+            await d.press("d", "a", "1")
+            await _play_on(d, claims_wanted=False)
+            assert d.session.result is not None and d.state.game_over
+            summary = fragment_list_to_text(d.console.screen.summary_text())
+            assert "Enter: the final table" in summary
+            await d.press("enter")
+            table = fragment_list_to_text(d.console.screen.game_over_text())
+            result = d.session.result
+            assert table.startswith(" Game over: ")
+            for place, seat in enumerate(result.ranking, 1):
+                name = "you" if seat == 0 else f"{seat} basic bot"
+                assert f"{place}. {name:<16} {result.totals[seat]} pts" in table
+            assert not d.session.waiting_for_ready
+            await d.press("q", "y")
+        assert d.result == 0
+
+    run(body)
+
+
+def test_play_local_refuses_what_it_cannot_play(capsys):
+    from shanghai_net.console import play_local
+
+    assert play_local("nosuch") == 2
+    assert play_local("davis", bots=9) == 2
+    assert play_local("carousel") == 2
+    err = capsys.readouterr().err
+    assert "no preset 'nosuch'" in err and "3-6 players, not 10" in err and "contract presets only" in err

@@ -200,8 +200,10 @@ async def test_chat_and_seats(autojump_clock):
     assert isinstance(outcome, Refused) and "you play seat 0" in outcome.reason
 
 
-def test_bad_seat():
-    with pytest.raises(ValueError):
+def test_bad_seat_and_carousel():
+    with pytest.raises(ValueError, match="seat 3"):
         LocalSession(preset("davis"), ["basic"], seat=3)
+    with pytest.raises(ValueError, match="contract presets only"):
+        LocalSession(preset("carousel"), ["basic", "basic"])
 
 
