@@ -116,3 +116,19 @@ def test_progression_each_player_advances_alone():
     play(game, 0, "down 9H 9S 9D / 5C 6C 7C 8C")
     assert game.phase is Phase.OVER and game.progress == [2, 1, 0, 0]
     assert game.result.winners == (0,) and game.result.ranking[0] == 0
+
+
+def test_freed_joker_keeps_its_place():
+    """good-miller: 'Any joker gained in this manner must be laid off in the current turn': so no
+    other lay-off may take the last place it could go, or the turn could not end."""
+    rules = contract_rules("good-miller", "1s1r,1s1r", max_set=4, max_run=5, hand_size=12, last_round_hand_size=12)
+    game = stacked_game(rules, ["9C 9H JK 5S 6S 7S 8S QC", "KC KH KS KD 2H 3H 4H 5H 6H 9S 9D 4S", "", ""], up="AC")
+    draw(game)
+    play(game, 0, "down 9C 9H JK / 5S 6S 7S 8S", "discard QC")
+    draw(game)
+    play(game, 1, "down KC KH KS KD / 2H 3H 4H 5H 6H", "swap JK on 1 with 9S 9D")
+    with pytest.raises(IllegalMoveError, match="nowhere to lay off the joker"):
+        play(game, 1, "lay 4S on 2 low")
+    assert "lay 4S on 2 low" not in {m.text() for m in game.legal_moves(1)}
+    play(game, 1, "lay JK on 2 low")
+    assert table(game)[1].split() == ["JK", "5S", "6S", "7S", "8S"]

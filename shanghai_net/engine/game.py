@@ -403,7 +403,8 @@ class Game:
             for card in dict.fromkeys(hand):
                 for i, meld in enumerate(self.table):
                     for end in self._ends(meld):
-                        if extend(rules, meld, card, end):
+                        longer = extend(rules, meld, card, end)
+                        if longer and self._room_for_freed_joker(card, i, longer):
                             yield LayOff(seat, card, i, end)
             if rules.joker_swap and not self.must_lay_off:
                 yield from self._joker_swaps(seat, hand)
@@ -412,6 +413,13 @@ class Game:
                 yield Discard(seat, card)
                 if rules.shanghai and self.playable_on_table(card):
                     yield Discard(seat, card, True)
+
+    def _room_for_freed_joker(self, card: Card, index: int, longer: Meld) -> bool:
+        """A lay-off may not take the last place the freed joker could go (no move would be left)."""
+        if not self.must_lay_off or card in self.must_lay_off:
+            return True
+        table = self.table[:index] + [longer] + self.table[index + 1 :]
+        return all(any(extend(self.rules, m, joker) for m in table) for joker in self.must_lay_off)
 
     def _ends(self, meld: Meld) -> tuple[End | None, ...]:
         return (End.LOW, End.HIGH) if meld.kind is MeldKind.RUN else (None,)
@@ -644,6 +652,8 @@ class Game:
         longer = extend(self.rules, self.table[move.meld], move.card, move.end)
         if longer is None:
             raise self._illegal(move, f"{move.card} does not go on {self.table[move.meld]}")
+        if not self._room_for_freed_joker(move.card, move.meld, longer):
+            raise self._illegal(move, "that would leave nowhere to lay off the joker you freed")
         self._take_from_hand(seat, move.card)
         self.table[move.meld] = longer
         self.placed_by[move.card] = seat
@@ -786,8 +796,8 @@ class Game:
                 self.money[winner] += self.pot
                 self.pot = 0
             # what each paid or won: a rebuy from the bank is neither
-            points = [self.money[s] - rules.stake * self.rebuys[s] - before[s] for s in range(self.players)]
-            totals = tuple(self.money)
+            totals = tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
+            points = [totals[s] - before[s] for s in range(self.players)]
         else:
             for seat, hand in enumerate(hands):
                 points[seat] = rules.winner_bonus if seat == winner else penalty(rules, hand)
