@@ -13,10 +13,14 @@ are numbered from 1 in the order they were laid down)::
     buy JK on 2 with 9H       trade a natural card for a joker (paying its owner)
     discard 7H [shanghai]     discard, declaring SHANGHAI if it plays on the table
     shanghai 2 [low|high]     call SHANGHAI: the last discard goes on meld 2
+    play 7H 8H +9H / +5S 5D 5C   carousel: the table's whole new arrangement, melds split by
+                              ``/``, a ``+`` before each card that comes from the hand
+    pass                      carousel: cannot play and the stock is empty
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, format_cards, parse_card, parse_melds
@@ -24,7 +28,7 @@ from ..rules.melds import End
 
 __all__ = [
     "Move", "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "parse_move",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "parse_move",
 ]
 
 
@@ -130,6 +134,46 @@ class Discard(Move):
         return f"discard {self.card}" + (" shanghai" if self.shanghai else "")
 
 
+@dataclass(frozen=True, slots=True)
+class Rearrange(Move):
+    """carousel: the table's complete new arrangement, and the cards played from the hand into it."""
+
+    table: tuple[tuple[Card, ...], ...]
+    played: tuple[Card, ...]
+
+    def text(self) -> str:
+        mine = set(self.played)
+        groups = [" ".join(("+" if c in mine else "") + c.text() for c in meld) for meld in self.table]
+        stray = [c for c in self.played if not any(c in meld for meld in self.table)]
+        if stray:  # an illegal move quoted in an error: the played cards placed nowhere
+            groups.append(" ".join("+" + c.text() for c in stray))
+        return "play " + " / ".join(groups)
+
+
+def _rearrange(seat: int, args: list[str], pick, table: Sequence[Card]) -> Rearrange:
+    """``play`` words: table cards are matched to the physical ``table`` cards of that face."""
+    body = " ".join(args)
+    melds = parse_melds(body.replace("+", " "))
+    marks = [w.startswith("+") for part in body.split("/") for w in part.replace(",", " ").split()
+             if w.strip("+")]
+    on_table: dict[tuple, list[Card]] = {}
+    for card in table:
+        on_table.setdefault(card.face, []).append(card)
+    flags = iter(marks)
+    groups, played = [], []
+    for meld in melds:
+        group = []
+        for card in meld:
+            if next(flags):
+                card = pick(card)
+                played.append(card)
+            elif on_table.get(card.face):
+                card = on_table[card.face].pop(0)
+            group.append(card)
+        groups.append(tuple(group))
+    return Rearrange(seat, tuple(groups), tuple(played))
+
+
 def _meld_number(word: str, text: str) -> int:
     if not word.isdigit() or int(word) < 1:
         raise ValueError(f"{text!r}: {word!r} is not a meld number (1, 2, ...)")
@@ -142,11 +186,12 @@ def _split_end(words: list[str]) -> tuple[list[str], End | None]:
     return words, None
 
 
-def parse_move(text: str, seat: int, cards_of=None) -> Move:
+def parse_move(text: str, seat: int, cards_of=None, table: Sequence[Card] = ()) -> Move:
     """Parse the notation above into a move for ``seat``.
 
     ``cards_of(face_card) -> Card`` maps a parsed face to the physical card the player means (the
-    copy in their hand or on the table); without it the first copy is used.
+    copy in their hand or on the table); without it the first copy is used.  In ``play`` the
+    unmarked cards are matched to the physical cards of ``table`` (the cards on the table now).
     """
     pick = cards_of or (lambda c: c)
     words = text.strip().lower().split()
@@ -165,6 +210,8 @@ def parse_move(text: str, seat: int, cards_of=None) -> Move:
         if verb == "down" and args:
             melds = parse_melds(" ".join(args))
             return GoDown(seat, tuple(tuple(pick(c) for c in m) for m in melds))
+        if verb == "play" and args:
+            return _rearrange(seat, args, pick, table)
         if verb == "discard" and args:
             shanghai = args[-1] == "shanghai"
             if shanghai:
@@ -189,4 +236,4 @@ def parse_move(text: str, seat: int, cards_of=None) -> Move:
                 return SwapJoker(seat, meld, joker, pick(parse_card(rest[0])), pick(parse_card(rest[1])), end)
     except ValueError as exc:
         raise ValueError(f"cannot read move {text!r}: {exc}") from None
-    raise ValueError(f"cannot read move {text!r} (try: draw, take, mayi, pass, down ..., lay C on N, discard C)")
+    raise ValueError(f"cannot read move {text!r} (try: draw, take, mayi, pass, down ..., lay C on N, discard C, play ...)")

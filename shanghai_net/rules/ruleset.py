@@ -289,11 +289,30 @@ MARCELLE = RuleSet(
     claim_word="claim",
 )
 
-PRESETS: dict[str, RuleSet] = {r.name: r for r in (DAVIS, GOOD_MILLER, MARCELLE)}
+CAROUSEL = RuleSet(
+    name="carousel",
+    game="carousel",
+    description="Shanghai as manipulation rummy (seed 001): no contracts, no discard, rearrange the table",
+    min_players=3,
+    max_players=5,
+    decks=2,
+    jokers=0,
+    hand_size=10,  # dealt 3, 3, 3, 1
+    last_round_hand_size=10,
+    min_set=3,
+    max_set=4,
+    set_distinct_suits=True,
+    min_run=3,
+    ace=Ace.LOW,
+    claims_per_round=0,
+    target_score=25,
+)
+
+PRESETS: dict[str, RuleSet] = {r.name: r for r in (DAVIS, GOOD_MILLER, MARCELLE, CAROUSEL)}
 
 
 def preset(name: str) -> RuleSet:
-    """The named preset: davis, good-miller or marcelle."""
+    """The named preset: davis, good-miller, marcelle or carousel."""
     try:
         return PRESETS[name.lower()]
     except KeyError:
