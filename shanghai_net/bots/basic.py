@@ -14,6 +14,7 @@ from ..engine.moves import (
 from ..engine.view import PlayerView
 from ..rules.melds import _bounds, extend
 from ..rules.scoring import card_points
+from .carousel import choose_carousel
 
 __all__ = ["BasicBot", "usefulness", "completes_meld"]
 
@@ -77,6 +78,8 @@ class BasicBot:
         self.rng = rng
 
     def choose(self, view: PlayerView, moves: list[Move]) -> Move:
+        if view.rules.game == "carousel":
+            return choose_carousel(view, moves)
         by_kind: dict[type, list[Move]] = {}
         for move in moves:
             by_kind.setdefault(type(move), []).append(move)

@@ -3,22 +3,26 @@
 from .dealer import PUBLIC, Dealer, LocalDealer, Pick, Request, Reveal, Shuffle, Token
 from .events import *  # noqa: F403
 from .events import __all__ as _events
+from .carousel import Blocked, CarouselGame, Passed, Rearranged
 from .game import ClaimWindow, Game, Phase
 from .moves import (
-    BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, SwapJoker,
-    TakeDiscard, parse_move,
+    BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, Rearrange,
+    SwapJoker, TakeDiscard, parse_move,
 )
 from .view import PlayerView, view_of
 
 
 def new_game(rules, players: int, dealer: Dealer | None = None, viewer: int | None = None) -> Game:
-    """The game engine for these rules (every preset so far is a contract game)."""
+    """The game engine for these rules: a `CarouselGame` for carousel, else a contract `Game`."""
+    if rules.game == "carousel":
+        return CarouselGame(rules, players, dealer, viewer)
     return Game(rules, players, dealer, viewer)
 
 
 __all__ = [
-    "BuyJoker", "CallShanghai", "ClaimWindow", "Dealer", "Discard", "DrawStock", "Game", "GoDown",
-    "LayOff", "LocalDealer", "MayI", "Move", "PUBLIC", "PassClaim", "Phase", "Pick", "PlayerView",
-    "Request", "Reveal", "Shuffle", "SwapJoker", "TakeDiscard", "Token", "new_game", "parse_move", "view_of",
+    "Blocked", "BuyJoker", "CallShanghai", "CarouselGame", "ClaimWindow", "Dealer", "Discard",
+    "DrawStock", "Game", "GoDown", "LayOff", "LocalDealer", "MayI", "Move", "PUBLIC", "PassClaim",
+    "Passed", "Phase", "Pick", "PlayerView", "Rearrange", "Rearranged", "Request", "Reveal",
+    "Shuffle", "SwapJoker", "TakeDiscard", "Token", "new_game", "parse_move", "view_of",
     *_events,
 ]

@@ -1,0 +1,31 @@
+"""The basic bot's carousel play: put down as many cards as the solver finds, else draw or pass.
+
+Every card left in the hand costs a point and the first empty hand ends the deal, so the greedy
+play (the most cards now) is the basic strategy; "must play if able" leaves only draw or pass
+when the solver finds nothing.
+"""
+
+from __future__ import annotations
+
+from ..engine.moves import DrawStock, Move, PassClaim, Rearrange
+from ..engine.view import PlayerView
+from ..rules.carousel_solver import best_play
+
+__all__ = ["choose_carousel"]
+
+
+def choose_carousel(view: PlayerView, moves: list[Move]) -> Move:
+    """The solver's play with the most cards if it is legal here, else the most cards among ``moves``."""
+    play = best_play(view.rules, view.table, view.hand)
+    if play is not None:
+        move = Rearrange(view.seat, play.table, play.played)
+        if move in moves or not moves:
+            return move
+    plays = [m for m in moves if isinstance(m, Rearrange)]
+    if plays:
+        return max(plays, key=lambda m: len(m.played))
+    for kind in (DrawStock, PassClaim):
+        for move in moves:
+            if isinstance(move, kind):
+                return move
+    return moves[0]
