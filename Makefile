@@ -12,7 +12,7 @@ $(BIN)/shanghai: pyproject.toml
 	touch $(BIN)/shanghai
 
 play: $(BIN)/shanghai
-	$(BIN)/shanghai watch
+	$(BIN)/shanghai play
 
 test: $(BIN)/shanghai
 	$(BIN)/pytest

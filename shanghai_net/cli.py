@@ -78,7 +78,7 @@ class _Enough(Exception):
 def _cmd_play(args: argparse.Namespace) -> int:
     from .console import play_local
 
-    return play_local(args.preset, args.bots, args.seed, ascii=args.ascii, rules=args.rule)
+    return play_local(_rules(args), args.bots, args.seed, ascii=args.ascii)
 
 
 def _parser() -> argparse.ArgumentParser:
