@@ -23,17 +23,17 @@ def _key(melds):
     return frozenset(Counter(tuple(sorted(Counter(c.face for c in m).items(), key=repr)) for m in melds).items())
 
 
-def _brute_force(rules, hand, contract):
+def _brute_force(rules, hand, contract, meld_all=False):
     found = set()
     k = sum(contract)
-    for labels in itertools.product(range(k + 1), repeat=len(hand)):
+    for labels in itertools.product(range(0 if not meld_all else 1, k + 1), repeat=len(hand)):
         melds = [[c for c, label in zip(hand, labels) if label == i] for i in range(1, k + 1)]
         if any(len(m) < min(rules.min_set, rules.min_run) for m in melds):
             continue
         if melds != sorted(melds, key=lambda m: [c.id for c in m]):
             continue  # one order of the melds is enough
         try:
-            rules.check_contract(1 if contract == (2, 0) else 2, melds)
+            rules.check_contract(rules.contracts.index(contract) + 1, melds)
         except IllegalMoveError:
             continue
         found.add(_key(melds))
@@ -60,6 +60,47 @@ def test_finder_matches_brute_force(name, contract, seed):
     expected = _brute_force(rules, hand, contract)
     found = {_key(m) for m in contract_options(rules, hand, contract)}
     assert found == expected
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("contract", [(0, 2), (1, 1)])
+@given(seed=st.integers(0, 10**6), size=st.integers(0, 1))
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_meld_all_matches_brute_force(name, contract, seed, size):
+    """The last round's lay-down (every card at once) against brute force, on hands built from
+    melds (so some lay-down exists) with, half the time, one stray card (so none may)."""
+    rules = preset(name).override(contracts=[contract] * 7)
+    hand = _meldable_hand(seed, contract, stray=size % 2 == 1)
+    expected = _brute_force(rules, hand, contract, meld_all=True)
+    found = {_key(m) for m in contract_options(rules, hand, contract, meld_all=True)}
+    assert found == expected
+    if size % 2 == 0:
+        assert found, f"{hand} was built from melds"
+
+
+def _meldable_hand(seed: int, contract, stray: bool):
+    rng = random.Random(seed)
+    pool = deck(2, 4)
+    rng.shuffle(pool)
+    suits = sorted({c.suit for c in pool if c.suit is not None})
+    hand = []
+
+    def take(rank, suit=None):
+        card = next(c for c in pool if c.rank == rank and (suit is None or c.suit is suit) and c not in hand)
+        hand.append(card)
+
+    sets, runs = contract
+    for rank in rng.sample(range(3, 14), sets):
+        for suit in rng.sample(suits, 3):
+            take(rank, suit)
+    for suit in rng.sample(suits, runs):
+        low = rng.randrange(3, 10)
+        for rank in range(low, low + 4):
+            take(rank, suit)
+    if stray:
+        hand.append(next(c for c in pool if c not in hand and c.rank == 2))
+    rng.shuffle(hand)
+    return hand
 
 
 @pytest.mark.parametrize("name", PRESETS)

@@ -181,27 +181,54 @@ def _search(
             return
         yield tuple(melds)
 
+    holding: dict[int, dict[int, list]] = {}  # id of a kind's list -> face -> candidates with it
+    for kind in (sets, runs):
+        by_face = holding[id(kind)] = {}
+        for cand in kind:
+            for i, _ in cand[1]:
+                by_face.setdefault(i, []).append(cand)
+
+    exactly: dict[tuple, list] = {}  # the cards a meld uses -> every meld (placement) using them
+    for cand in sets + runs:
+        exactly.setdefault(tuple(sorted(cand[1])), []).append(cand)
+    members = {id(kind): {id(c) for c in kind} for kind in (sets, runs)}
+
+    def fits(cand) -> bool:
+        return all(left[i] >= n for i, n in cand[1])
+
     def search(cands, need: int, later) -> Iterator[tuple[tuple[Card, ...], ...]]:
         """Choose ``need`` more of ``cands`` (all still fitting the hand), then the ``later`` kinds."""
         if need == 0:
             if later:
                 (more, more_need), rest = later[0], later[1:]
-                yield from search(fitting(more), more_need, rest)
+                yield from search(more if meld_all and not rest else fitting(more), more_need, rest)
             elif not meld_all or not any(left):
                 yield from finish()
             return
-        covering = meld_all and not later
-        if covering:
+        if meld_all and not later:
             # the last kind covers every card left, so its next meld holds the first face left:
             # that fixes the order of its melds instead of their place in the list
+            if need == 1:  # the cards left are exactly one meld, or nothing
+                for cand in exactly.get(tuple((i, n) for i, n in enumerate(left) if n), ()):
+                    if id(cand) in members[id(cands)]:
+                        chosen.append(cand[0])
+                        take(cand[1], 1)
+                        yield from finish()
+                        take(cand[1], -1)
+                        chosen.pop()
+                return
             first = next((i for i, n in enumerate(left) if n), None)
-            options = [c for c in cands if any(i == first for i, _ in c[1])]
-        else:
-            options = cands
-        for k, (cand, use) in enumerate(options):
+            for cand in [c for c in holding[id(cands)].get(first, ()) if fits(c)]:
+                take(cand[1], 1)
+                chosen.append(cand[0])
+                yield from search(cands, need - 1, later)
+                chosen.pop()
+                take(cand[1], -1)
+            return
+        for k, (cand, use) in enumerate(cands):
             take(use, 1)
             chosen.append(cand)
-            yield from search(fitting(cands if covering else cands[k:]), need - 1, later)
+            yield from search(fitting(cands[k:]), need - 1, later)
             chosen.pop()
             take(use, -1)
 
@@ -209,7 +236,10 @@ def _search(
         covered = {i for _, use in sets + runs for i, _ in use}
         if len(covered) < len(faces) or sum(left) > _most_cards(rules, sets_needed, runs_needed):
             return  # a card that no meld can hold, or more cards than the melds can
-    yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
+    if meld_all and not runs_needed:
+        yield from search(sets, sets_needed, ())
+    else:
+        yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
 
 
 def _least_naturals(rules: RuleSet, size: int, wilds: int) -> int:
