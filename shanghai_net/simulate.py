@@ -31,7 +31,7 @@ def play_game(
         if game.phase is Phase.OVER:
             return game
         seat = game.to_move()[0]
-        move = bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat)))
+        move = bots[seat].choose(view_of(game, seat), game.legal_moves(seat))
         for event in game.apply(move):
             if on_event:
                 on_event(event)

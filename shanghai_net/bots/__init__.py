@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Protocol
 
 from ..engine.moves import Move
@@ -13,7 +14,9 @@ __all__ = ["Bot", "RandomBot", "BasicBot", "make_bot", "BOTS"]
 
 
 class Bot(Protocol):
-    def choose(self, view: PlayerView, moves: list[Move]) -> Move: ...
+    """Chooses one of ``moves`` (the legal moves, possibly a lazy iterator: list it if needed)."""
+
+    def choose(self, view: PlayerView, moves: Iterable[Move]) -> Move: ...
 
 
 class RandomBot:
@@ -22,8 +25,8 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, view: PlayerView, moves: list[Move]) -> Move:
-        return self.rng.choice(moves)
+    def choose(self, view: PlayerView, moves: Iterable[Move]) -> Move:
+        return self.rng.choice(list(moves))
 
 
 BOTS = {"random": RandomBot, "basic": BasicBot}

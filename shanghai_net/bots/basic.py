@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 
 from ..cards import Card
 from ..engine.moves import (
@@ -77,12 +78,18 @@ class BasicBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, view: PlayerView, moves: list[Move]) -> Move:
+    GO_DOWN_CHOICES = 40
+    """Go-downs looked at before choosing (the one that melds most cards): a hand with jokers can
+    hold thousands, and the finder lists the longest melds first."""
+
+    def choose(self, view: PlayerView, moves: Iterable[Move]) -> Move:
         if view.rules.game == "carousel":
-            return choose_carousel(view, moves)
+            return choose_carousel(view, list(moves))
         by_kind: dict[type, list[Move]] = {}
         for move in moves:
             by_kind.setdefault(type(move), []).append(move)
+            if len(by_kind.get(GoDown, ())) >= self.GO_DOWN_CHOICES:
+                break  # go-downs come first: take the best of these, leave the rest unlisted
         hand = list(view.hand)
         if DrawStock in by_kind or TakeDiscard in by_kind or MayI in by_kind or PassClaim in by_kind:
             return self._draw_phase(view, by_kind, hand)
@@ -95,7 +102,7 @@ class BasicBot:
         if LayOff in by_kind:
             freed = [m for m in by_kind[LayOff] if m.card in view.must_lay_off]
             return (freed or by_kind[LayOff])[0]
-        return self._discard(view, by_kind.get(Discard, []), hand) if Discard in by_kind else moves[0]
+        return self._discard(view, by_kind[Discard], hand) if Discard in by_kind else next(iter(by_kind.values()))[0]
 
     def _draw_phase(self, view: PlayerView, by_kind, hand: list[Card]) -> Move:
         top = view.discard_top

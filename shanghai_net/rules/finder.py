@@ -154,8 +154,9 @@ def _search(
     def usage(cand: tuple[Face, ...]) -> tuple[tuple[int, int], ...]:
         return tuple((index[f], n) for f, n in Counter(cand).items())
 
-    sets = [(c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)] if sets_needed else []
-    runs = [(c, usage(c)) for c in run_candidates(rules, counts, reps, minimum)] if runs_needed else []
+    # longest first, so the first lay-downs found meld the most cards
+    sets = sorted(((c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)), key=_longest) if sets_needed else []
+    runs = sorted(((c, usage(c)) for c in run_candidates(rules, counts, reps, minimum)), key=_longest) if runs_needed else []
     left = [len(copies[f]) for f in faces]
     chosen: list[tuple[Face, ...]] = []
 
@@ -240,6 +241,10 @@ def _search(
         yield from search(sets, sets_needed, ())
     else:
         yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
+
+
+def _longest(cand: tuple[tuple[Face, ...], tuple]) -> int:
+    return -len(cand[0])
 
 
 def _least_naturals(rules: RuleSet, size: int, wilds: int) -> int:
