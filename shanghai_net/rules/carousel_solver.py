@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
-from ..cards import Card
+from ..cards import Card, card_from_id
 from .ruleset import Ace, RuleSet
 
 __all__ = ["Play", "best_play", "smallest_play", "can_play", "arrange_cards", "supported"]
@@ -94,8 +94,12 @@ Option = tuple[tuple[int, ...], int, int, tuple[int, ...], int]
 
 
 @lru_cache(maxsize=None)
-def _options(runs: tuple[int, ...], table: int, hand: int, min_run: int) -> tuple[Option, ...]:
-    """One suit at one position: every way to use its cards, given the runs open below it."""
+def _options(runs: tuple[int, ...], min_run: int, table: int, hand: int, ahead: tuple[int, ...]) -> tuple[Option, ...]:
+    """One suit at one position: every way to use its cards, given the runs open below it.
+
+    ``ahead[j]`` is how many cards of the suit there are ``j + 1`` positions up: a short run left
+    open needs one there for each position it still lacks, so options that cannot finish go now.
+    """
     out: dict[tuple, Option] = {}
     must = tuple(i for i, n in enumerate(runs) if n < min_run)
     for used in range(table, table + hand + 1):
@@ -106,6 +110,8 @@ def _options(runs: tuple[int, ...], table: int, hand: int, min_run: int) -> tupl
                     if any(i not in chosen for i in must):
                         continue
                     new = tuple(sorted([min(runs[i] + 1, min_run) for i in chosen] + [1] * (on_runs - extended)))
+                    if any(sum(n <= min_run - j - 1 for n in new) > cards for j, cards in enumerate(ahead)):
+                        continue
                     key = (new, to_sets, used - table)
                     out.setdefault(key, (new, to_sets, used - table, chosen, on_runs - extended))
     return tuple(out.values())
@@ -152,14 +158,16 @@ def _solve(shape: _Shape, table: Faces, hand: Faces, sign: int):
     layer: dict[tuple, tuple] = {empty: (0, None, None)}
     history = []
     for pos in positions:
-        cards = [(t.get((pos, s), 0), h.get((pos, s), 0)) for s in SUITS]
+        cards = [(t.get((pos, s), 0), h.get((pos, s), 0),
+                  tuple(t.get((pos + j, s), 0) + h.get((pos + j, s), 0) for j in range(1, shape.min_run)))
+                 for s in SUITS]
         nxt: dict[tuple, tuple] = {}
         get = nxt.get
         for state, (value, _, _) in layer.items():
-            o0 = _options(state[0], *cards[0], shape.min_run)
-            o1 = _options(state[1], *cards[1], shape.min_run)
-            o2 = _options(state[2], *cards[2], shape.min_run)
-            o3 = _options(state[3], *cards[3], shape.min_run)
+            o0 = _options(state[0], shape.min_run, *cards[0])
+            o1 = _options(state[1], shape.min_run, *cards[1])
+            o2 = _options(state[2], shape.min_run, *cards[2])
+            o3 = _options(state[3], shape.min_run, *cards[3])
             for a in o0:
                 for b in o1:
                     for c in o2:
@@ -201,10 +209,13 @@ def _build(shape: _Shape, plan, table: Sequence[Card], hand: Sequence[Card]) -> 
     melds: list[tuple[Card, ...]] = []
     played: list[Card] = []
     open_runs: list[list[list[Card]]] = [[] for _ in SUITS]
+    nothing: tuple[list[Card], list[Card]] = ([], [])
     for pos, choice in zip(range(shape.low, shape.high + 2), plan):
-        pool: list[list[Card]] = [[] for _ in SUITS]
+        pool: list[list[Card]] = [[], [], [], []]
         for s, (_, to_sets, hand_used, chosen, started) in enumerate(choice):
-            on_table, in_hand = where.get((pos, s), ([], []))
+            on_table, in_hand = where.get((pos, s), nothing)
+            if not on_table and not hand_used and not open_runs[s]:
+                continue
             cards = on_table + in_hand[:hand_used]
             played += in_hand[:hand_used]
             pool[s] = cards[:to_sets]
@@ -217,8 +228,9 @@ def _build(shape: _Shape, plan, table: Sequence[Card], hand: Sequence[Card]) -> 
                 else:
                     melds.append(tuple(run))
             open_runs[s] = going + [[next(rest)] for _ in range(started)]
-        for group in _set_groups(tuple(map(len, pool)), shape.min_set, shape.max_set) or ():
-            melds.append(tuple(pool[s].pop() for s in group))
+        if any(pool):
+            for group in _set_groups(tuple(map(len, pool)), shape.min_set, shape.max_set) or ():
+                melds.append(tuple(pool[s].pop() for s in group))
     return Play(tuple(melds), tuple(played))
 
 
@@ -256,22 +268,26 @@ def _live(shape: _Shape, fixed: Sequence[Card], optional: Sequence[Card]) -> tup
 
 
 @lru_cache(maxsize=1024)
-def _cached_play(shape: _Shape, fixed: tuple[Card, ...], optional: tuple[Card, ...], required: int, sign: int) -> Play | None:
+def _cached_play(shape: _Shape, fixed_ids: tuple[int, ...], optional_ids: tuple[int, ...], required: int,
+                 sign: int) -> Play | None:
+    """The play for these cards (by id: cheap to hash); the search itself is cached by faces."""
+    fixed = [card_from_id(i) for i in fixed_ids]
+    optional = _live(shape, fixed, [card_from_id(i) for i in optional_ids])
     if not optional and not required:
         return None
     found = _solve(shape, _faces(shape, fixed), _faces(shape, optional), sign)
     if found is None:
         return None
     play = _build(shape, found[1], fixed, optional)
-    played = fixed[len(fixed) - required:] + play.played
+    played = tuple(fixed[len(fixed) - required:]) + play.played
     return Play(play.table, played) if played else None
 
 
 def _play(rules: RuleSet, table, hand, require, sign: int) -> Play | None:
-    shape = _shape(rules)
-    fixed = tuple(_flat(table)) + tuple(require)
-    optional = tuple(c for c in hand if c not in set(require))
-    return _cached_play(shape, fixed, _live(shape, fixed, optional), len(require), sign)
+    required = {c.id for c in require}
+    fixed = tuple(c.id for c in _flat(table)) + tuple(c.id for c in require)
+    optional = tuple(c.id for c in hand if c.id not in required)
+    return _cached_play(_shape(rules), fixed, optional, len(required), sign)
 
 
 def best_play(rules: RuleSet, table, hand: Sequence[Card], require: Sequence[Card] = ()) -> Play | None:
