@@ -214,3 +214,13 @@ def test_simulate_plays_carousel():
     assert sum(report.wins) >= 20
     assert all(0 <= score for score in report.mean_score)
     assert max(report.mean_score) >= 25 / 4  # someone reached the target every game
+
+
+def test_a_play_keeps_the_melds_it_leaves_whole_in_their_places():
+    from test_carousel_scenario import carousel_game
+
+    game = carousel_game(["6S 6D 2C", "", ""], table=["JS QS KS", "3H 4H 5H 6H 7H 8H 9H", "2D 2S 2H"])
+    play = best_play(RULES, game.table, game.hand(0))
+    assert frozenset(play.table[0]) == frozenset(game.table[0].cards)  # JS QS KS: untouched, first
+    game.apply(Rearrange(0, play.table, play.played))
+    assert game.table[0].text() == "JS QS KS" and len(game.hand(0)) == 10 - len(play.played) <= 7

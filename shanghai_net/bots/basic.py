@@ -84,7 +84,7 @@ class BasicBot:
 
     def choose(self, view: PlayerView, moves: Iterable[Move]) -> Move:
         if view.rules.game == "carousel":
-            return choose_carousel(view, list(moves))
+            return choose_carousel(view, moves)
         by_kind: dict[type, list[Move]] = {}
         for move in moves:
             by_kind.setdefault(type(move), []).append(move)

@@ -7,6 +7,8 @@ when the solver finds nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..engine.moves import DrawStock, Move, PassClaim, Rearrange
 from ..engine.view import PlayerView
 from ..rules.carousel_solver import best_play
@@ -14,18 +16,9 @@ from ..rules.carousel_solver import best_play
 __all__ = ["choose_carousel"]
 
 
-def choose_carousel(view: PlayerView, moves: list[Move]) -> Move:
-    """The solver's play with the most cards if it is legal here, else the most cards among ``moves``."""
+def choose_carousel(view: PlayerView, moves: Iterable[Move]) -> Move:
+    """The solver's play with the most cards; without one, the only legal move (draw or pass)."""
     play = best_play(view.rules, view.table, view.hand)
     if play is not None:
-        move = Rearrange(view.seat, play.table, play.played)
-        if move in moves or not moves:
-            return move
-    plays = [m for m in moves if isinstance(m, Rearrange)]
-    if plays:
-        return max(plays, key=lambda m: len(m.played))
-    for kind in (DrawStock, PassClaim):
-        for move in moves:
-            if isinstance(move, kind):
-                return move
-    return moves[0]
+        return Rearrange(view.seat, play.table, play.played)
+    return next(m for m in moves if isinstance(m, (DrawStock, PassClaim)))

@@ -118,6 +118,14 @@ def _options(runs: tuple[int, ...], min_run: int, table: int, hand: int, ahead: 
 
 
 @lru_cache(maxsize=None)
+def _options_by_sets(runs: tuple[int, ...], min_run: int, table: int, hand: int,
+                     ahead: tuple[int, ...]) -> tuple[tuple[Option, ...], ...]:
+    """`_options` grouped by how many cards go to sets (index 0, 1, ... up to the cards there)."""
+    found = _options(runs, min_run, table, hand, ahead)
+    return tuple(tuple(o for o in found if o[1] == g) for g in range(table + hand + 1))
+
+
+@lru_cache(maxsize=None)
 def _set_groups(counts: tuple[int, ...], min_set: int, max_set: int) -> tuple[tuple[int, ...], ...] | None:
     """Split cards of one rank (``counts[suit]`` of each) into sets of different suits, or None."""
     if not any(counts):
@@ -138,10 +146,11 @@ Faces = tuple[tuple[tuple[int, int], int], ...]  # ((position, suit), count) sor
 
 
 @lru_cache(maxsize=None)
-def _feasible_sets(min_set: int, max_set: int, copies: int) -> frozenset[tuple[int, ...]]:
-    """Every count vector (cards of one rank a suit, sent to sets) that splits into sets."""
-    return frozenset(
-        counts for counts in product(range(copies + 1), repeat=4)
+def _set_vectors(min_set: int, max_set: int, cards: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to send cards of one rank to sets (how many of each suit) that splits into sets,
+    with at most ``cards[suit]`` of a suit; none at all first."""
+    return tuple(
+        counts for counts in product(*(range(n + 1) for n in cards))
         if _set_groups(counts, min_set, max_set) is not None
     )
 
@@ -149,36 +158,37 @@ def _feasible_sets(min_set: int, max_set: int, copies: int) -> frozenset[tuple[i
 @lru_cache(maxsize=512)
 def _solve(shape: _Shape, table: Faces, hand: Faces, sign: int):
     """The best plan: value (sign * hand cards used) and each position's choice per suit."""
-    t = dict(table)
-    h = dict(hand)
-    copies = max([n for _, n in table] + [n for _, n in hand] + [1])
-    sets_ok = _feasible_sets(shape.min_set, shape.max_set, max(copies, 2))
+    top = shape.high + shape.min_run + 1
+    t = [[0] * top for _ in SUITS]  # t[suit][position]: table cards of that face
+    h = [[0] * top for _ in SUITS]
+    for counts, faces in ((t, table), (h, hand)):
+        for (pos, suit), n in faces:
+            counts[suit][pos] = n
+    both = [[a + b for a, b in zip(t[s], h[s])] for s in SUITS]
     positions = range(shape.low, shape.high + 2)  # one past the top closes the open runs
     empty = ((),) * 4
     layer: dict[tuple, tuple] = {empty: (0, None, None)}
     history = []
     for pos in positions:
-        cards = [(t.get((pos, s), 0), h.get((pos, s), 0),
-                  tuple(t.get((pos + j, s), 0) + h.get((pos + j, s), 0) for j in range(1, shape.min_run)))
-                 for s in SUITS]
+        cards = [(t[s][pos], h[s][pos], tuple(both[s][pos + 1:pos + shape.min_run])) for s in SUITS]
+        vectors = _set_vectors(shape.min_set, shape.max_set, tuple(both[s][pos] for s in SUITS))
         nxt: dict[tuple, tuple] = {}
         get = nxt.get
         for state, (value, _, _) in layer.items():
-            o0 = _options(state[0], shape.min_run, *cards[0])
-            o1 = _options(state[1], shape.min_run, *cards[1])
-            o2 = _options(state[2], shape.min_run, *cards[2])
-            o3 = _options(state[3], shape.min_run, *cards[3])
-            for a in o0:
-                for b in o1:
-                    for c in o2:
-                        for d in o3:
-                            if (a[1], b[1], c[1], d[1]) not in sets_ok:
-                                continue
-                            new = (a[0], b[0], c[0], d[0])
-                            score = value + sign * (a[2] + b[2] + c[2] + d[2])
-                            old = get(new)
-                            if old is None or score > old[0]:
-                                nxt[new] = (score, state, (a, b, c, d))
+            o0 = _options_by_sets(state[0], shape.min_run, *cards[0])
+            o1 = _options_by_sets(state[1], shape.min_run, *cards[1])
+            o2 = _options_by_sets(state[2], shape.min_run, *cards[2])
+            o3 = _options_by_sets(state[3], shape.min_run, *cards[3])
+            for g0, g1, g2, g3 in vectors:  # only the choices whose set cards split into sets
+                for a in o0[g0]:
+                    for b in o1[g1]:
+                        for c in o2[g2]:
+                            for d in o3[g3]:
+                                new = (a[0], b[0], c[0], d[0])
+                                score = value + sign * (a[2] + b[2] + c[2] + d[2])
+                                old = get(new)
+                                if old is None or score > old[0]:
+                                    nxt[new] = (score, state, (a, b, c, d))
         history.append(nxt)
         layer = nxt
         if not layer:
@@ -220,7 +230,9 @@ def _build(shape: _Shape, plan, table: Sequence[Card], hand: Sequence[Card]) -> 
             played += in_hand[:hand_used]
             pool[s] = cards[:to_sets]
             rest = iter(cards[to_sets:])
-            runs = sorted(open_runs[s], key=lambda r: min(len(r), shape.min_run))
+            runs = open_runs[s]
+            if len(runs) > 1:
+                runs = sorted(runs, key=lambda r: min(len(r), shape.min_run))
             going = []
             for i, run in enumerate(runs):
                 if i in chosen:
@@ -287,7 +299,18 @@ def _play(rules: RuleSet, table, hand, require, sign: int) -> Play | None:
     required = {c.id for c in require}
     fixed = tuple(c.id for c in _flat(table)) + tuple(c.id for c in require)
     optional = tuple(c.id for c in hand if c.id not in required)
-    return _cached_play(_shape(rules), fixed, optional, len(required), sign)
+    play = _cached_play(_shape(rules), fixed, optional, len(required), sign)
+    return play and _in_table_order(play, table)
+
+
+def _in_table_order(play: Play, table) -> Play:
+    """The play with the table's melds that it leaves whole first, in their places' order."""
+    old = [frozenset(getattr(m, "cards", m)) for m in table if not isinstance(m, Card)]
+    if not old:
+        return play
+    place = {cards: i for i, cards in enumerate(old)}
+    melds = sorted(play.table, key=lambda m: place.get(frozenset(m), len(old)))
+    return Play(tuple(melds), play.played)
 
 
 def best_play(rules: RuleSet, table, hand: Sequence[Card], require: Sequence[Card] = ()) -> Play | None:
