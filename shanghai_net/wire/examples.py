@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick, Discard,
                        DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        PassClaim, Ping, PlayerSeat, Pong, Ready, Rearrange, Refused, SeatInfo,
-                       StartGame, SwapJoker, TakeDiscard, Welcome)
+                       StartGame, SwapJoker, TakeDiscard, Timeout, Welcome)
 from .signing import GENESIS, sign_game
 
 __all__ = ["GAME_ID", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
@@ -54,6 +54,7 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     BuyJoker(meld=0, joker=209, replacement=162),
     Discard(card=51, shanghai=False),
     Rearrange(table=((6, 58, 110, 162), (20, 21, 22, 23, 24)), played=(162,)),
+    Timeout(seat=2),
     Deal(step="commit", data={"round": 1, "generation": 0, "hash": bytes(range(32))}),
 )
 

@@ -21,7 +21,7 @@ __all__ = [
     "Hello", "Welcome", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "HOST_AUTHOR",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
@@ -31,6 +31,10 @@ CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 MAX_SEATS = 8
 
 SEAT = Int(0, MAX_SEATS - 1)
+HOST_AUTHOR = MAX_SEATS
+"""The ``author`` of a game message signed by the host (with ``start_game.host_key``): only a
+``timeout`` body may have it (see docs/protocol.md, section 11)."""
+AUTHOR = Int(0, HOST_AUTHOR)
 CARD = Int(0, CARD_COUNT - 1)
 CARDS = ListOf(CARD, CARD_COUNT)
 MELD = Int(0, 255)
@@ -189,6 +193,7 @@ class StartGame(Message):
     preset: str = wire_field(PRESET)
     rules: dict = wire_field(Scalars())
     first_dealer_pick: DealerPick = wire_field(RecordOf(DealerPick))
+    host_key: bytes | None = wire_field(Nullable(KEY), default=None)
 
 
 @message_type("chat")
@@ -232,7 +237,7 @@ class GameMessage(Message):
 
     seq: int = wire_field(SEQ)
     prev: bytes = wire_field(Blob(32))
-    author: int = wire_field(SEAT)
+    author: int = wire_field(AUTHOR)
     body: Body = wire_field(BodySpec())
     sig: bytes = wire_field(Blob(64))
     signed_body: dict | None = dataclasses.field(default=None, compare=False, repr=False)
@@ -346,6 +351,14 @@ class Deal(Body):
 
     step: str = wire_field(Text(64, min_len=1))
     data: dict = wire_field(AnyMap())
+
+
+@body_kind("timeout")
+class Timeout(Body):
+    """Host only (author 8): ``seat`` let the claim window's time run out; every peer applies it
+    as that seat's pass_claim."""
+
+    seat: int = wire_field(SEAT)
 
 
 # -- any time ------------------------------------------------------------------------------------

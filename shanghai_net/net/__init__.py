@@ -1,0 +1,6 @@
+"""Networked play: the sans-IO game protocol of one seat (`PeerTable`), the host's public view
+(`PublicTable`), and their trio drivers (`shanghai_net.net.host`, `shanghai_net.net.peer`)."""
+
+from .table import Fault, Outbox, PeerTable, PublicTable
+
+__all__ = ["Fault", "Outbox", "PeerTable", "PublicTable"]

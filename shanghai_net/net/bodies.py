@@ -1,0 +1,263 @@
+"""Between the engine and the deal core on one side and the wire's game bodies on the other.
+
+Moves travel as their own body kinds (card ids for cards, ``"low"``/``"high"`` for ends); the
+deal's messages travel as ``deal`` bodies whose ``step`` and ``data`` are laid out here and in
+docs/protocol.md, section 11.  Every conversion from the wire raises ``ValueError`` for anything
+malformed, so the caller can answer ``bad_message`` (the host) or name the author (a peer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Card, card_from_id
+from ..deal.box import SealedShare
+from ..deal.messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
+                             PickCommitment, PickReveal, SeedReveal)
+from ..engine import moves as em
+from ..rules.melds import End
+from ..wire import messages as wm
+
+__all__ = ["move_to_body", "body_to_move", "DEAL_STEPS", "deal_body", "shares_body",
+           "reveals_body", "seeds_body", "parse_deal", "DealStep"]
+
+# -- moves ---------------------------------------------------------------------------------------
+
+
+def _end(end: End | None) -> str | None:
+    return end.value if end is not None else None
+
+
+def _parse_end(text: str | None) -> End | None:
+    return End(text) if text is not None else None
+
+
+def _card(card_id: int) -> Card:
+    try:
+        return card_from_id(card_id)
+    except (ValueError, IndexError, KeyError) as error:
+        raise ValueError(f"no card {card_id}: {error}") from None
+
+
+def move_to_body(move: em.Move, top: Card | None = None) -> wm.Body:
+    """The wire body of an engine move (the seat travels as the message's author); ``top`` is
+    the top discard, which a ``call_shanghai`` body names."""
+    if isinstance(move, em.DrawStock):
+        return wm.DrawStock()
+    if isinstance(move, em.TakeDiscard):
+        return wm.TakeDiscard()
+    if isinstance(move, em.MayI):
+        return wm.MayI()
+    if isinstance(move, em.PassClaim):
+        return wm.PassClaim()
+    if isinstance(move, em.CallShanghai):
+        if top is None:
+            raise TypeError("a call_shanghai body names the top discard: pass top")
+        return wm.CallShanghai(card=top.id, meld=move.meld, end=_end(move.end))
+    if isinstance(move, em.GoDown):
+        return wm.GoDown(melds=tuple(tuple(c.id for c in meld) for meld in move.melds))
+    if isinstance(move, em.LayOff):
+        return wm.LayOff(card=move.card.id, meld=move.meld, end=_end(move.end))
+    if isinstance(move, em.SwapJoker):
+        return wm.SwapJoker(meld=move.meld, joker=move.joker.id, replacement=move.replacement.id,
+                            extension=move.extension.id, end=_end(move.end))
+    if isinstance(move, em.BuyJoker):
+        return wm.BuyJoker(meld=move.meld, joker=move.joker.id, replacement=move.replacement.id)
+    if isinstance(move, em.Discard):
+        return wm.Discard(card=move.card.id, shanghai=move.shanghai)
+    raise TypeError(f"{move!r} has no wire body in this slice")
+
+
+def body_to_move(body: wm.Body, seat: int) -> em.Move:
+    """The engine move a (decoded) body stands for, made by ``seat``."""
+    if isinstance(body, wm.DrawStock):
+        return em.DrawStock(seat)
+    if isinstance(body, wm.TakeDiscard):
+        return em.TakeDiscard(seat)
+    if isinstance(body, wm.MayI):
+        return em.MayI(seat)
+    if isinstance(body, wm.PassClaim):
+        return em.PassClaim(seat)
+    if isinstance(body, wm.CallShanghai):
+        return em.CallShanghai(seat, body.meld, _parse_end(body.end))
+    if isinstance(body, wm.GoDown):
+        return em.GoDown(seat, tuple(tuple(_card(c) for c in meld) for meld in body.melds))
+    if isinstance(body, wm.LayOff):
+        return em.LayOff(seat, _card(body.card), body.meld, _parse_end(body.end))
+    if isinstance(body, wm.SwapJoker):
+        return em.SwapJoker(seat, body.meld, _card(body.joker), _card(body.replacement),
+                            _card(body.extension), _parse_end(body.end))
+    if isinstance(body, wm.BuyJoker):
+        return em.BuyJoker(seat, body.meld, _card(body.joker), _card(body.replacement))
+    if isinstance(body, wm.Discard):
+        return em.Discard(seat, _card(body.card), body.shanghai)
+    raise ValueError(f"body kind {body.KIND!r} is not a move of a contract game")
+
+
+MOVE_BODIES = (wm.DrawStock, wm.TakeDiscard, wm.MayI, wm.PassClaim, wm.CallShanghai, wm.GoDown,
+               wm.LayOff, wm.SwapJoker, wm.BuyJoker, wm.Discard)
+
+# -- deal steps ----------------------------------------------------------------------------------
+
+DEAL_STEPS = ("commit", "pass", "shares", "reveal", "seeds", "pick_commit", "pick_reveal")
+
+
+def deal_body(message: Message) -> wm.Deal:
+    """One signed deal message (not a key share or a key reveal) as a ``deal`` body."""
+    c = message.context
+    if isinstance(message, Commitment):
+        return wm.Deal("commit", {"round": c.round, "generation": c.generation,
+                                  "digest": message.digest, "sig": message.signature})
+    if isinstance(message, PassOutput):
+        return wm.Deal("pass", {"round": c.round, "generation": c.generation,
+                                "phase": message.phase, "points": list(message.points),
+                                "proof": message.proof, "sig": message.signature})
+    if isinstance(message, PickCommitment):
+        return wm.Deal("pick_commit", {"round": c.round, "pick": message.pick, "n": message.n,
+                                       "parties": list(message.parties),
+                                       "digest": message.digest, "sig": message.signature})
+    if isinstance(message, PickReveal):
+        return wm.Deal("pick_reveal", {"round": c.round, "pick": message.pick,
+                                       "nonce": message.nonce, "sig": message.signature})
+    raise TypeError(f"{type(message).__name__} travels in a bundle")
+
+
+def shares_body(round_no: int, generation: int, sealed: list[SealedShare]) -> wm.Deal:
+    return wm.Deal("shares", {"round": round_no, "generation": generation, "boxes": [
+        {"to": s.recipient, "positions": list(s.positions), "nonce": s.nonce, "box": s.ciphertext}
+        for s in sealed]})
+
+
+def reveals_body(round_no: int, reveals: list[KeyReveal]) -> wm.Deal:
+    return wm.Deal("reveal", {"round": round_no, "reveals": [
+        {"generation": r.context.generation, "position": r.position,
+         "keys": [[seat, key] for seat, key in r.keys], "sig": r.signature} for r in reveals]})
+
+
+def _share_plain(share: KeyShare) -> dict[str, Any]:
+    return {"generation": share.context.generation, "author": share.author,
+            "recipient": share.recipient, "positions": list(share.positions),
+            "keys": list(share.keys), "sig": share.signature}
+
+
+def seeds_body(round_no: int, seeds: list[SeedReveal], evidence: list[KeyShare]) -> wm.Deal:
+    return wm.Deal("seeds", {"round": round_no, "seeds": [
+        {"generation": s.context.generation, "seed": s.seed, "sig": s.signature} for s in seeds],
+        "evidence": [_share_plain(share) for share in evidence]})
+
+
+class DealStep:
+    """A decoded ``deal`` body: its step, round, and the deal messages it carries."""
+
+    def __init__(self, step: str, round_no: int, messages: list[Message],
+                 sealed: list[SealedShare], generation: int | None = None) -> None:
+        self.step = step
+        self.round = round_no
+        self.messages = messages
+        self.sealed = sealed
+        self.generation = generation
+
+
+def _int(data: dict, key: str, lo: int = 0, hi: int = 2**32 - 1) -> int:
+    value = data.get(key)
+    if type(value) is not int or not lo <= value <= hi:
+        raise ValueError(f"data.{key}: expected an integer {lo}..{hi}, got {value!r:.40}")
+    return value
+
+
+def _bytes(data: dict, key: str, size: int | None = None) -> bytes:
+    value = data.get(key)
+    if not isinstance(value, bytes) or (size is not None and len(value) != size):
+        raise ValueError(f"data.{key}: expected {size or 'some'} bytes, got {value!r:.40}")
+    return value
+
+
+def _list(data: dict, key: str, limit: int = 1024) -> list:
+    value = data.get(key)
+    if not isinstance(value, (list, tuple)) or len(value) > limit:
+        raise ValueError(f"data.{key}: expected an array of at most {limit} items")
+    return list(value)
+
+
+def _map(value: Any, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: expected a map, got {value!r:.40}")
+    return value
+
+
+def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
+    """Decode a ``deal`` body sent by ``author``; ValueError for anything malformed."""
+    data = body.data
+    step = body.step
+    round_no = _int(data, "round")
+
+    def ctx(generation: int) -> Context:
+        return Context(game_id, round_no, generation)
+
+    if step == "commit":
+        gen = _int(data, "generation")
+        return DealStep(step, round_no, [Commitment(ctx(gen), author, _bytes(data, "digest", 32),
+                                                    _bytes(data, "sig", 64))], [], gen)
+    if step == "pass":
+        gen = _int(data, "generation")
+        points = _list(data, "points", 0xFFFF)
+        if not all(isinstance(p, bytes) and len(p) == 32 for p in points):
+            raise ValueError("data.points: expected 32-byte points")
+        return DealStep(step, round_no, [PassOutput(ctx(gen), author, _int(data, "phase", 1, 2),
+                                                    tuple(points), _bytes(data, "proof"),
+                                                    _bytes(data, "sig", 64))], [], gen)
+    if step == "shares":
+        gen = _int(data, "generation")
+        sealed = []
+        for i, box in enumerate(_list(data, "boxes", 255)):
+            box = _map(box, f"data.boxes[{i}]")
+            positions = _list(box, "positions", 0xFFFF)
+            if not all(type(p) is int and 0 <= p <= 0xFFFF for p in positions):
+                raise ValueError(f"data.boxes[{i}].positions: expected positions 0..65535")
+            sealed.append(SealedShare(ctx(gen), author, _int(box, "to", 0, 255), tuple(positions),
+                                      _bytes(box, "nonce", 12), _bytes(box, "box")))
+        return DealStep(step, round_no, [], sealed, gen)
+    if step == "reveal":
+        reveals = []
+        for i, item in enumerate(_list(data, "reveals", 0xFFFF)):
+            item = _map(item, f"data.reveals[{i}]")
+            keys = []
+            for pair in _list(item, "keys", 255):
+                if not (isinstance(pair, (list, tuple)) and len(pair) == 2
+                        and type(pair[0]) is int and 0 <= pair[0] <= 255
+                        and isinstance(pair[1], bytes)):
+                    raise ValueError(f"data.reveals[{i}].keys: expected [seat, key] pairs")
+                keys.append((pair[0], pair[1]))
+            reveals.append(KeyReveal(ctx(_int(item, "generation")), author,
+                                     _int(item, "position", 0, 0xFFFF), tuple(keys),
+                                     _bytes(item, "sig", 64)))
+        return DealStep(step, round_no, reveals, [])
+    if step == "seeds":
+        messages: list[Message] = []
+        for i, item in enumerate(_list(data, "seeds", 255)):
+            item = _map(item, f"data.seeds[{i}]")
+            messages.append(SeedReveal(ctx(_int(item, "generation")), author,
+                                       _bytes(item, "seed"), _bytes(item, "sig", 64)))
+        for i, item in enumerate(_list(data, "evidence", 0xFFFF)):
+            item = _map(item, f"data.evidence[{i}]")
+            positions = _list(item, "positions", 0xFFFF)
+            keys = _list(item, "keys", 0xFFFF)
+            if not all(type(p) is int for p in positions) or \
+                    not all(isinstance(k, bytes) for k in keys):
+                raise ValueError(f"data.evidence[{i}]: malformed positions or keys")
+            messages.append(KeyShare(ctx(_int(item, "generation")), _int(item, "author", 0, 255),
+                                     _int(item, "recipient", 0, 255), tuple(positions),
+                                     tuple(keys), _bytes(item, "sig", 64)))
+        return DealStep(step, round_no, messages, [])
+    if step == "pick_commit":
+        parties = _list(data, "parties", 255)
+        if not all(type(p) is int and 0 <= p <= 255 for p in parties):
+            raise ValueError("data.parties: expected seats")
+        return DealStep(step, round_no, [PickCommitment(
+            ctx(0), _int(data, "pick"), _int(data, "n", 1), tuple(parties), author,
+            _bytes(data, "digest", 32), _bytes(data, "sig", 64))], [])
+    if step == "pick_reveal":
+        return DealStep(step, round_no, [PickReveal(ctx(0), _int(data, "pick"), author,
+                                                    _bytes(data, "nonce"),
+                                                    _bytes(data, "sig", 64))], [])
+    raise ValueError(f"unknown deal step {step!r:.64}")

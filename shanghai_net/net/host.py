@@ -1,0 +1,426 @@
+"""The host: a trio TCP server with a lobby, then the relay and sequencer of one game.
+
+Lobby: seats (lowest free seat first), names, a join code, ready flags, the table's preset and
+house-rule overrides; the game starts when every seat is filled and ready.  Game: each signed
+game message from a seat is checked (chain, author, the public replica's rules) and, if good,
+given the next seq and sent to everyone, its author included; bad input gets an ``error`` with
+its code and the game goes on.  Claim windows time out: the host signs a ``timeout`` body for
+each silent seat.  The transcript (``start_game``, then every sequenced message, as frames) is
+appended to a file as it grows.
+
+The host holds no secret of any seat: no `Participant`, only a `PublicTable` (a replica with
+``viewer=-1``) fed the same stream.  Every connection has a bounded outgoing channel (a slow peer
+slows the sequencer, then is dropped), and every wait on a peer is bounded by ``fail_after``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import trio
+
+from ..identity import Identity, fingerprint
+from ..rules.ruleset import preset as get_preset
+from ..wire import (HOST, ConnectionClosed, Connection, DEFAULT_MAX_FRAME, NEED_DATA,
+                    ProtocolError, RemoteProtocolError, LocalProtocolError, encode_frame)
+from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage, Hello,
+                             HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Ready,
+                             Refused, SeatInfo, StartGame, Timeout, Welcome)
+from ..wire.state import State
+from .table import PublicTable
+
+__all__ = ["HostConfig", "Host", "serve"]
+
+log = logging.getLogger("shanghai_net.host")
+
+
+@dataclass
+class HostConfig:
+    players: int = 4
+    preset: str = "davis"
+    rules: dict[str, Any] = field(default_factory=dict)
+    """House-rule overrides: field -> value (strings are parsed as ``RuleSet.override`` does)."""
+    join_code: str = ""
+    claim_timeout: float = 10.0
+    """Seconds a claim window stays open for seats that have not answered."""
+    hello_timeout: float = 10.0
+    send_timeout: float = 10.0
+    """A peer that does not take a message within this many seconds is dropped."""
+    lobby_timeout: float | None = None
+    record: Path | None = None
+    max_frame: int = DEFAULT_MAX_FRAME
+    abuse_limit: int = 25
+    """Bad messages tolerated from one connection before it is closed (``abuse``)."""
+    queue: int = 512
+    """Messages buffered per connection."""
+    random: Callable[[int], bytes] = os.urandom
+    identity: Identity | None = None
+
+
+class _Client:
+    def __init__(self, host: Host, stream: trio.abc.Stream) -> None:
+        self.host = host
+        self.stream = stream
+        self.conn = Connection(HOST, host.config.max_frame)
+        self.send_channel, self.receive_channel = trio.open_memory_channel[Message](
+            host.config.queue)
+        self.hello: Hello | None = None
+        self.seat: int | None = None
+        self.ready = False
+        self.connected = True
+        self.strikes = 0
+        self.errors_sent: list[Error] = []
+        self.closing = False
+
+    @property
+    def name(self) -> str:
+        return self.hello.name if self.hello else "?"
+
+    def queue(self, msg: Message) -> bool:
+        """Queue ``msg`` without waiting; False if the peer is too far behind."""
+        if not self.connected:
+            return False
+        try:
+            self.send_channel.send_nowait(msg)
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+    async def send(self, msg: Message) -> None:
+        """Queue ``msg``, waiting (bounded) for room; a peer that takes nothing is dropped."""
+        if not self.connected:
+            return
+        try:
+            with trio.fail_after(self.host.config.send_timeout):
+                await self.send_channel.send(msg)
+        except (trio.TooSlowError, trio.ClosedResourceError, trio.BrokenResourceError):
+            self.drop("too slow to take its messages")
+
+    def error(self, error: ProtocolError) -> None:
+        msg = Error(code=error.code, reason=error.reason[:500], ref_seq=error.ref_seq)
+        self.errors_sent.append(msg)
+        if not self.queue(msg):
+            self.drop("its queue is full")
+
+    def drop(self, why: str) -> None:
+        if self.connected:
+            log.info("dropping %s (seat %s): %s", self.name, self.seat, why)
+        self.connected = False
+        self.send_channel.close()
+
+
+class Host:
+    """One table: a lobby, then one game.  ``await host.run(listeners)`` or use `serve`."""
+
+    def __init__(self, config: HostConfig) -> None:
+        self.config = config
+        rules = get_preset(config.preset)
+        self.rules = rules.override(**config.rules) if config.rules else rules
+        if not self.rules.min_players <= config.players <= self.rules.max_players:
+            raise ValueError(f"{self.rules.name} is for {self.rules.min_players}-"
+                             f"{self.rules.max_players} players, not {config.players}")
+        if self.rules.game != "contract":
+            raise ValueError(f"preset {self.rules.name}: only contract games are played on the "
+                             "network so far")
+        self.identity = config.identity or Identity(config.random(32), config.random(32))
+        self._host_key = self.identity.sign_key
+        self.seats: list[_Client | None] = [None] * config.players
+        self.clients: set[_Client] = set()
+        self.start: StartGame | None = None
+        self.public: PublicTable | None = None
+        self.sequenced = 0
+        self.bytes_in = 0
+        self.bytes_out = 0
+        self.timeouts = 0
+        self.done = trio.Event()
+        self.started = trio.Event()
+        self.port: int | None = None
+        self._inbox_send, self._inbox = trio.open_memory_channel[Any](config.queue)
+        self._window: object | None = None
+        self._deadline = math.inf
+        self._window_changed = trio.Event()
+        self._record = None
+
+    # -- running -------------------------------------------------------------------------------
+
+    async def run(self, listeners: list[trio.SocketListener],
+                  task_status=trio.TASK_STATUS_IGNORED) -> PublicTable | None:
+        """Serve until the game is over (every seat audited its last round); its public table."""
+        if self.config.record is not None:
+            self._record = open(self.config.record, "ab")
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._sequencer)
+                nursery.start_soon(self._claim_timer)
+                nursery.start_soon(trio.serve_listeners, self._handle, listeners)
+                self.port = listeners[0].socket.getsockname()[1]
+                task_status.started(self.port)
+                await self.done.wait()
+                await trio.sleep(0.05)  # let the last frames and byes go out
+                nursery.cancel_scope.cancel()
+        finally:
+            if self._record is not None:
+                self._record.close()
+        return self.public
+
+    # -- one connection ------------------------------------------------------------------------
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        client = _Client(self, stream)
+        self.clients.add(client)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer, client, nursery.cancel_scope)
+                await self._reader(client)
+                client.closing = True
+                client.send_channel.close()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        finally:
+            client.connected = False
+            self.clients.discard(client)
+            if client.seat is not None and self.start is None:
+                self.seats[client.seat] = None
+                self._lobby_changed()
+            with trio.move_on_after(1) as scope:
+                scope.shield = True
+                await stream.aclose()
+
+    async def _writer(self, client: _Client, scope: trio.CancelScope) -> None:
+        try:
+            async for msg in client.receive_channel:
+                try:
+                    data = client.conn.send(msg)
+                except LocalProtocolError as error:
+                    log.warning("not sending %s to %s: %s", msg.TYPE, client.name, error)
+                    continue
+                with trio.fail_after(self.config.send_timeout):
+                    await client.stream.send_all(data)
+                self.bytes_out += len(data)
+                if isinstance(msg, (Refused, Bye)) or (isinstance(msg, Error) and msg.code in
+                                                        ("abuse", "frame_too_large")):
+                    break
+        except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        client.connected = False
+        scope.cancel()
+
+    async def _reader(self, client: _Client) -> None:
+        conn = client.conn
+        deadline = trio.current_time() + self.config.hello_timeout
+        while client.connected:
+            try:
+                if client.hello is None:
+                    with trio.fail_at(deadline):
+                        data = await client.stream.receive_some(conn.room)
+                else:
+                    data = await client.stream.receive_some(conn.room)
+            except trio.TooSlowError:
+                client.queue(Refused(code="timeout", reason="no hello in time"))
+                return
+            self.bytes_in += len(data)
+            conn.receive_data(data)
+            while True:
+                try:
+                    event = conn.next_event()
+                except RemoteProtocolError as error:
+                    if error.code == "version" and conn.our_state is State.ANSWER:
+                        client.queue(Refused(code="version", reason=error.reason[:500]))
+                        return
+                    client.error(error)
+                    if error.fatal:
+                        return
+                    client.strikes += 1
+                    if client.strikes > self.config.abuse_limit:
+                        client.queue(Error(code="abuse", reason="too many bad messages"))
+                        return
+                    continue
+                if event is NEED_DATA:
+                    break
+                if isinstance(event, ConnectionClosed):
+                    return
+                await self._on_message(client, event)
+                if not client.connected or client.closing:
+                    return
+
+    async def _on_message(self, client: _Client, msg: Message) -> None:
+        if isinstance(msg, Hello):
+            self._on_hello(client, msg)
+        elif isinstance(msg, Ready):
+            client.ready = msg.ready
+            self._lobby_changed()
+            self._maybe_start()
+        elif isinstance(msg, Chat):
+            relayed = Chat(text=msg.text, name=client.name)
+            for other in list(self.clients):
+                if other.conn.our_state in (State.LOBBY, State.GAME):
+                    other.queue(relayed)
+        elif isinstance(msg, GameMessage):
+            await self._inbox_send.send((client, msg))
+        elif isinstance(msg, Ping):
+            client.queue(Pong(nonce=msg.nonce))
+        elif isinstance(msg, Bye):
+            client.queue(Bye(reason="bye"))
+            client.closing = True
+        elif isinstance(msg, Error):
+            log.info("%s reports %s: %s", client.name, msg.code, msg.reason)
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    def _on_hello(self, client: _Client, hello: Hello) -> None:
+        client.hello = hello
+        if self.config.join_code and hello.join_code != self.config.join_code:
+            client.queue(Refused(code="join_code", reason="the join code is wrong"))
+            client.closing = True
+            return
+        seat = None
+        if hello.role != "spectator":
+            free = [s for s, c in enumerate(self.seats) if c is None]
+            if not free or self.start is not None:
+                client.queue(Refused(code="table_full", reason="no free seat at this table"))
+                client.closing = True
+                return
+            seat = free[0]
+            self.seats[seat] = client
+            client.seat = seat
+        client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
+            "preset": self.rules.name, "players": self.config.players,
+            "host_fingerprint": self.identity.fingerprint}))
+        self._lobby_changed()
+        if self.start is not None and seat is None:
+            client.queue(self.start)  # a spectator joining a running game: the start, then on
+
+    def _lobby_state(self) -> LobbyState:
+        seats = tuple(
+            SeatInfo(seat=s, name=c.name[:32] or "?", fingerprint=fingerprint(c.hello.sign_key),
+                     ready=c.ready, connected=c.connected,
+                     kind="bot" if c.hello.role == "bot" else "player")
+            for s, c in enumerate(self.seats) if c is not None and c.hello is not None)
+        return LobbyState(seats=seats, preset=self.rules.name,
+                          rules={k: v for k, v in self.config.rules.items()},
+                          join_code=self.config.join_code)
+
+    def _lobby_changed(self) -> None:
+        if self.start is not None:
+            return
+        state = self._lobby_state()
+        for client in list(self.clients):
+            if client.conn.our_state is State.LOBBY or (
+                    client.hello is not None and client.conn.our_state is State.ANSWER):
+                client.queue(state)
+
+    def _maybe_start(self) -> None:
+        if self.start is not None or not all(c is not None and c.ready and c.connected
+                                             for c in self.seats):
+            return
+        players = tuple(PlayerSeat(seat=s, name=c.name, sign_key=c.hello.sign_key,
+                                   box_key=c.hello.box_key) for s, c in enumerate(self.seats))
+        self.start = StartGame(game_id=self.config.random(16), seats=players,
+                               preset=self.rules.name,
+                               rules={k: v for k, v in self.config.rules.items()},
+                               first_dealer_pick=DealerPick(method="coin_flip"),
+                               host_key=self.identity.sign_public)
+        self.public = PublicTable(self.start)
+        self._write(self.start)
+        for client in list(self.clients):
+            if client.conn.our_state is State.LOBBY:
+                client.queue(self.start)
+        self.started.set()
+        log.info("game %s started: %d seats", self.start.game_id.hex(), len(players))
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def _write(self, msg: Message) -> None:
+        if self._record is not None:
+            self._record.write(encode_frame(msg.to_wire()))
+            self._record.flush()
+
+    async def _sequencer(self) -> None:
+        async for client, item in self._inbox:
+            if client is None:
+                await self._timeout(item)
+            else:
+                await self._sequence(client, item)
+
+    async def _sequence(self, client: _Client, msg: GameMessage) -> None:
+        public = self.public
+        if public is None or client.seat is None:
+            client.error(RemoteProtocolError("wrong_state", "no game of yours is running", msg.seq))
+            return
+        if msg.author != client.seat:
+            client.error(RemoteProtocolError("bad_signature", f"author {msg.author} is not your "
+                                             f"seat {client.seat}", msg.seq))
+            return
+        try:
+            public.admit(msg)
+        except ProtocolError as error:
+            if error.code != "stale":
+                client.strikes += 1
+            client.error(error)
+            if client.strikes > self.config.abuse_limit:
+                client.queue(Error(code="abuse", reason="too many bad messages"))
+                client.closing = True
+            return
+        await self._publish(msg)
+
+    async def _publish(self, msg: GameMessage) -> None:
+        self.sequenced += 1
+        self._write(msg)
+        for client in list(self.clients):
+            if client.conn.our_state is State.GAME and client.connected:
+                await client.send(msg)
+        public = self.public
+        if public.fault is not None:
+            log.error("the game stopped: %s", public.fault)
+        self._track_window()
+        if public.finished or public.fault is not None:
+            for client in list(self.clients):
+                client.queue(Bye(reason="game over" if public.finished else str(public.fault)[:500]))
+            self.done.set()
+
+    def _track_window(self) -> None:
+        window = self.public.open_window()
+        current = window[0] if window else None
+        if current is not self._window:
+            self._window = current
+            self._deadline = (trio.current_time() + self.config.claim_timeout
+                              if current is not None else math.inf)
+            self._window_changed.set()
+
+    async def _claim_timer(self) -> None:
+        while True:
+            self._window_changed = trio.Event()
+            with trio.move_on_at(self._deadline):
+                await self._window_changed.wait()
+                continue
+            window = self._window
+            if window is not None:
+                await self._inbox_send.send((None, window))
+                self._deadline = math.inf
+            
+    async def _timeout(self, window: object) -> None:
+        public = self.public
+        current = public.open_window() if public else None
+        if current is None or current[0] is not window:
+            return
+        for seat in current[1]:
+            msg = public.chain.sign(self._host_key, HOST_AUTHOR, Timeout(seat=seat))
+            public.timeout(msg)
+            self.timeouts += 1
+            await self._publish(msg)
+            if public.open_window() is None or public.fault is not None:
+                break
+
+
+async def serve(config: HostConfig, port: int = 7777, host: str = "0.0.0.0",
+                task_status=trio.TASK_STATUS_IGNORED) -> Host:
+    """Listen on ``host:port`` (port 0: any) and run one table until its game is over."""
+    table = Host(config)
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    await table.run(listeners, task_status=task_status)
+    return table

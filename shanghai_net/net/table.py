@@ -1,0 +1,993 @@
+"""One seat's whole game as a sans-IO state machine: `PeerTable`; the host's public view of it:
+`PublicTable`; and the `Outbox` that signs what a seat sends against the chain's head.
+
+Every peer is fed the same stream: the game messages the host sequenced, in order.  From that
+stream alone each one derives the same protocol steps (docs/protocol.md, section 11):
+
+- the engine replica (``Game(..., dealer=None, viewer=seat)``) asks for a ``Shuffle``: every
+  seat commits to a fresh seed (``commit``), then each seat in turn sends its ``pass``, pass 1
+  for seats 0..n-1, then pass 2; a round's first shuffle comes after the round before is audited;
+- ``Reveal(token, seat)``: every other seat seals its key for that seat (``shares``); the seat
+  opens the card when every key is in; a card that changes hands (a SHANGHAI penalty) is handed
+  over first, so its old holder shares its key too;
+- ``Reveal(token, None)``: the holder of a hand card publishes all its keys (``reveal``); a stock
+  card gets every seat's own key;
+- ``Pick``: the parties commit (``pick_commit``), then reveal (``pick_reveal``) their nonces;
+- a move that shows hidden cards comes after its author's ``reveal`` of them, which every peer
+  checks and learns before applying the move;
+- at a round's end (and the game's) every seat sends its seeds and the key shares it received
+  (``seeds``) and every seat audits the round.
+
+A move is only valid when the deal is **settled** at its place in the stream: no key share owed
+to anyone and the replica waiting for nothing.  So every replica applies every move at once and
+in order, and keys for a card are only ever released for a move the replica has applied, i.e.
+found legal.  The one host authority: a host-signed ``timeout`` body names a seat silent in a
+claim window, and every peer applies it as that seat's ``PassClaim``.
+
+No sockets, no clocks; randomness is injected.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from ..cards import Card, deck
+from ..deal.errors import CheatDetected
+from ..deal.group import InvalidPoint, card_points, invert, is_scalar, multiply, scalar_product
+from ..deal.messages import Context, KeyReveal, verify
+from ..deal.participant import Participant, PeerKeys
+from ..deal.picks import nonce_digest, pick_index
+from ..deal.randomness import RandomBytes
+from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
+from ..engine.events import Event
+from ..engine.game import Game, Phase
+from ..engine.moves import CallShanghai, Move, PassClaim
+from ..errors import IllegalMoveError
+from ..rules.ruleset import RuleSet, preset
+from ..wire import messages as wm
+from ..wire.errors import ProtocolError, RemoteProtocolError
+from ..wire.messages import HOST_AUTHOR, Body, Deal, GameMessage, StartGame, Timeout
+from ..wire.signing import Chain
+from .bodies import (MOVE_BODIES, DealStep, body_to_move, deal_body, move_to_body, parse_deal,
+                     reveals_body, seeds_body, shares_body)
+
+__all__ = ["Fault", "PeerTable", "PublicTable", "Outbox", "rules_of", "HOST_AUTHOR"]
+
+
+class Fault(Exception):
+    """A peer (or the host: ``culprit == HOST_AUTHOR``) broke the protocol; ``culprit`` is None
+    when the evidence cannot tell who."""
+
+    def __init__(self, culprit: int | None, reason: str) -> None:
+        super().__init__(reason)
+        self.culprit = culprit
+        self.reason = reason
+
+    def __str__(self) -> str:
+        who = "the host" if self.culprit == HOST_AUTHOR else (
+            "unknown" if self.culprit is None else f"seat {self.culprit}")
+        return f"fault by {who}: {self.reason}"
+
+
+def rules_of(start: StartGame) -> RuleSet:
+    """The rules a StartGame fixes: its preset with its house-rule overrides."""
+    rules = preset(start.preset)
+    return rules.override(**start.rules) if start.rules else rules
+
+
+_ALL_CARDS = deck(4, 8)
+_SHALLOW = {"rules", "dealer", "log", "results", "result"}
+
+
+def probe_apply(game: Game, move: Move) -> None:
+    """Raise the engine's IllegalMoveError if ``game`` would refuse ``move``; ``game`` unchanged.
+
+    A cheaper `Game.is_legal`: the cards (immutable) and the event log are not copied."""
+    memo = {id(c): c for c in _ALL_CARDS}
+    probe = copy.copy(game)
+    memo[id(game)] = probe
+    state = {k: (v if k in _SHALLOW else copy.deepcopy(v, memo)) for k, v in game.__dict__.items()}
+    state.update(log=[], _events=[], _requests=[], dealer=None, results=list(game.results))
+    probe.__dict__ = state
+    probe.apply(move)
+
+
+def check_move(game: Game, move: Move) -> None:
+    """IllegalMoveError unless ``move`` is legal in ``game`` now (state unchanged)."""
+    for legal in game.legal_moves(move.seat):
+        if legal == move:
+            return
+    probe_apply(game, move)
+
+
+@dataclass
+class _Outstanding:
+    """Key shares owed for one card going to ``to``: the seats that have not sent theirs."""
+
+    to: int
+    owing: set[int]
+
+
+@dataclass
+class _PickState:
+    request: Pick
+    number: int
+    parties: tuple[int, ...]
+    revealed: bool = False
+    commitments: dict[int, bytes] = field(default_factory=dict)
+    nonces: dict[int, bytes] = field(default_factory=dict)
+    result: int | None = None
+
+
+class _Base:
+    """What the host and every seat share: the chain, the public replica that drives the deal
+    (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
+    the deal's progress as the stream sequenced it."""
+
+    seat: int | None = None
+
+    def __init__(self, start: StartGame) -> None:
+        self.start_game = start
+        self.game_id = start.game_id
+        self.players = len(start.seats)
+        if [s.seat for s in start.seats] != list(range(self.players)):
+            raise ValueError("start_game seats must be 0..n-1 in order")
+        self.rules = rules_of(start)
+        keys = {s.seat: s.sign_key for s in start.seats}
+        if start.host_key is not None:
+            keys[HOST_AUTHOR] = start.host_key
+        self.chain = Chain(self.game_id, keys)
+        self.public = Game(self.rules, self.players, None, -1)
+        self.version = 0
+        """Moves applied so far (a move validated at another version is checked again)."""
+        self.fault: Fault | None = None
+        self.finished = False
+        """The game is over and its last round audited."""
+        self.round = 0
+        """The deal round now running (0: the first-dealer pick before round 1)."""
+        self.generations: set[int] = set()
+        self.holder: dict[Token, int] = {}
+        self.outstanding: dict[Token, _Outstanding] = {}
+        """(generation, position) -> the key shares still owed for it."""
+        self.seeds_from: set[int] = set()
+        self.audited = -1
+        self.waiting_audit = False
+        self._shuffles: list[Shuffle] = []
+        self._publics: list[Token] = []
+        self._picks: list[_PickState] = []
+        self._final_seeds = False
+        self._reset_counts()
+
+    def _reset_counts(self) -> None:
+        """What the stream has sequenced of the running round's deal: only sequenced steps count,
+        never a seat's own step before the host has ordered it."""
+        self._commits: dict[int, set[int]] = {}
+        self._passes: dict[int, int] = {}
+        self._own_keys: dict[Token, set[int]] = {}
+        self._revealed: set[Token] = set()
+        self._picks = []
+
+    # -- queries -------------------------------------------------------------------------------
+
+    @property
+    def settled(self) -> bool:
+        """No key share owed and no replica waiting: a move may come now."""
+        return not self.outstanding and not self.public.waiting and not self.waiting_audit
+
+    def holder_of(self, token: Token) -> int | None:
+        for seat, hand in enumerate(self.public.hands):
+            if token in hand:
+                return seat
+        return None
+
+    def shuffled(self, generation: int) -> bool:
+        return self._passes.get(generation, 0) == 2 * self.players
+
+    def _all_committed(self, generation: int) -> bool:
+        return len(self._commits.get(generation, ())) == self.players
+
+    # -- the stream ----------------------------------------------------------------------------
+
+    def _take(self, msg: GameMessage) -> None:
+        """Verify ``msg`` as the next message of the chain and apply it (raises on a fault)."""
+        if self.fault is not None:
+            raise self.fault
+        try:
+            self.chain.check(msg)
+        except RemoteProtocolError as error:
+            raise Fault(HOST_AUTHOR, f"the host relayed a bad message: {error}") from None
+        self.chain.append(msg)
+        self._guarded(lambda: (self._dispatch(msg), self._settle()))
+        if self.fault is not None:
+            raise self.fault
+
+    def _guarded(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except Fault as fault:
+            self.fault = fault
+        except CheatDetected as cheat:
+            self.fault = Fault(cheat.culprit, cheat.reason)
+
+    def _dispatch(self, msg: GameMessage) -> None:
+        body, author = msg.body, msg.author
+        if author == HOST_AUTHOR:
+            if not isinstance(body, Timeout):
+                raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
+            self._apply(author, PassClaim(body.seat))
+        elif isinstance(body, Deal):
+            try:
+                step = parse_deal(body, self.game_id, author)
+            except ValueError as error:
+                raise Fault(author, f"seat {author}: malformed deal body: {error}") from None
+            self._on_deal(author, step)
+        elif isinstance(body, MOVE_BODIES):
+            try:
+                move = body_to_move(body, author)
+            except ValueError as error:
+                raise Fault(author, f"seat {author}: {error}") from None
+            if isinstance(body, wm.CallShanghai):
+                top = self.public.discard[-1].id if self.public.discard else None
+                if body.card != top:
+                    raise Fault(author, f"seat {author}: call_shanghai names card {body.card}, "
+                                        f"the top discard is {top}")
+            self._apply(author, move)
+        else:
+            raise Fault(author, f"seat {author}: body kind {body.KIND!r} has no place here")
+
+    def _apply(self, author: int, move: Move) -> None:
+        who = "the host" if author == HOST_AUTHOR else f"seat {author}"
+        if not self.settled:
+            raise Fault(author, f"{who}: {move.text()!r} before the deal settled")
+        try:
+            self.public.apply(move)
+        except IllegalMoveError as error:
+            raise Fault(author, f"{who}: {error}") from None
+        self.version += 1
+        self._applied(author, move)
+
+    def _applied(self, author: int, move: Move) -> None:
+        """Hook: a seat applies the move to its own replica too."""
+
+    # -- deal steps ----------------------------------------------------------------------------
+
+    def _on_deal(self, author: int, step: DealStep) -> None:
+        if step.round != self.round:
+            raise Fault(author, f"seat {author}: {step.step} for round {step.round}; the deal is "
+                                f"in round {self.round}")
+        if step.step == "shares":
+            for sealed in step.sealed:
+                for position in sealed.positions:
+                    owed = self.outstanding.get((sealed.context.generation, position))
+                    if owed is None or owed.to != sealed.recipient or author not in owed.owing:
+                        raise Fault(author, f"seat {author}: a key share for position {position} "
+                                            f"of generation {sealed.context.generation} that no "
+                                            f"one asked of it")
+                    owed.owing.discard(author)
+            self._seat_shares(author, step)
+            for key in [k for k, owed in self.outstanding.items() if not owed.owing]:
+                del self.outstanding[key]
+        elif step.step == "seeds":
+            if not self.waiting_audit or author in self.seeds_from:
+                raise Fault(author, f"seat {author}: seeds out of place")
+            self._seat_messages(author, step)
+            self.seeds_from.add(author)
+            if len(self.seeds_from) == self.players:
+                self._audit()
+                self.audited = self.round
+                self.waiting_audit = False
+                self.seeds_from = set()
+                if self.public.phase is Phase.OVER:
+                    self.finished = True
+        else:
+            self._check_step(author, step)
+            self._seat_messages(author, step)
+            self._count(author, step)
+            if step.step == "reveal":
+                for reveal in step.messages:
+                    token = (reveal.context.generation, reveal.position)
+                    card = self._public_card(token)
+                    if card is not None:
+                        self._learn_public(token, card)
+
+    def _count(self, author: int, step: DealStep) -> None:
+        if step.step == "commit":
+            self._commits.setdefault(step.generation, set()).add(author)
+        elif step.step == "pass":
+            self._passes[step.generation] = self._passes.get(step.generation, 0) + 1
+        elif step.step == "pick_commit":
+            message = step.messages[0]
+            self._pick(author, message.pick).commitments[author] = message.digest
+        elif step.step == "pick_reveal":
+            message = step.messages[0]
+            self._pick(author, message.pick).nonces[author] = message.nonce
+        elif step.step == "reveal":
+            for reveal in step.messages:
+                token = (reveal.context.generation, reveal.position)
+                if len(reveal.keys) == self.players:
+                    self._revealed.add(token)
+                else:
+                    seen = self._own_keys.setdefault(token, set())
+                    seen.add(author)
+                    if len(seen) == self.players:
+                        self._revealed.add(token)
+
+    def _pick(self, author: int, number: int) -> _PickState:
+        if not 0 <= number < len(self._picks) or author not in self._picks[number].parties:
+            raise Fault(author, f"seat {author}: no pick {number} among it is running")
+        return self._picks[number]
+
+    def _learn_public(self, token: Token, card: Card) -> None:
+        if token in self._publics:
+            self._publics.remove(token)
+        if self.public.round_no == self.round:  # not once it has moved on to the next round
+            self.public.learn(token, card)
+
+    # hooks
+    def _check_step(self, author: int, step: DealStep) -> None: ...
+    def _seat_messages(self, author: int, step: DealStep) -> None: ...
+    def _seat_shares(self, author: int, step: DealStep) -> None: ...
+    def _audit(self) -> None: ...
+    def _reveal_public(self, token: Token) -> None: ...
+    def _reveal_to(self, token: Token, before: int | None, to: int) -> None: ...
+    def _pick_begin(self, pick: _PickState) -> None: ...
+    def _pick_reveal(self, pick: _PickState) -> None: ...
+    def _send_seeds(self) -> None: ...
+    def _start_generation(self, request: Shuffle) -> None: ...
+    def _obligations(self) -> None: ...
+    def _flush(self) -> None: ...
+    def _catch_up(self) -> bool: return False
+    def _public_card(self, token: Token) -> Card | None: ...
+
+    # -- the public replica's requests ---------------------------------------------------------
+
+    def _settle(self) -> None:
+        progress = True
+        while progress:
+            progress = False
+            requests = self.public.requests
+            if requests:
+                progress = True
+                for request in requests:
+                    self._request(request)
+            progress |= self._progress_public()
+            if self.public.phase is Phase.OVER and not self._final_seeds:
+                self._final_seeds = True
+                self._begin_audit()
+                progress = True
+            self._obligations()
+            progress |= self._catch_up()
+            self._flush()
+
+    def _request(self, request: Request) -> None:
+        if isinstance(request, Shuffle):
+            self._shuffles.append(request)
+        elif isinstance(request, Reveal):
+            generation, position = request.token
+            if generation < 0:
+                return
+            if request.to is None:
+                self._reveal_public(request.token)
+                self._publics.append(request.token)
+            else:
+                before = self.holder.get(request.token)
+                self.holder[request.token] = request.to
+                self.outstanding[request.token] = _Outstanding(
+                    request.to, set(range(self.players)) - {request.to})
+                self._reveal_to(request.token, before, request.to)
+        else:
+            pick = _PickState(request, len(self._picks), tuple(sorted(set(request.parties))))
+            self._picks.append(pick)
+            self._pick_begin(pick)
+
+    def _progress_public(self) -> bool:
+        progress = False
+        while self._shuffles and self._shuffle_step(self._shuffles[0]):
+            self._shuffles.pop(0)
+            progress = True
+        for token in list(self._publics):
+            card = self._public_card(token)
+            if card is not None:
+                self._learn_public(token, card)
+                progress = True
+        for pick in self._picks:
+            if pick.result is None:
+                parties = set(pick.parties)
+                if not pick.revealed and set(pick.commitments) >= parties:
+                    pick.revealed = True
+                    self._pick_reveal(pick)
+                if set(pick.nonces) >= parties:
+                    pick.result = pick_index(Context(self.game_id, self.round, 0), pick.number,
+                                             pick.request.n, [pick.nonces[s] for s in pick.parties])
+                    self.public.fulfil_pick(pick.result)
+                    progress = True
+        return progress
+
+    def _shuffle_step(self, request: Shuffle) -> bool:
+        if request.generation not in self.generations or request.round_no != self.round:
+            if request.generation == 0 and self.round != request.round_no:
+                if self.audited != self.round and self.generations:
+                    if not self.waiting_audit:
+                        self._begin_audit()
+                    return False
+                self._new_round(request.round_no)
+            self.generations.add(request.generation)
+            self._start_generation(request)
+        if not self.shuffled(request.generation):
+            return False
+        self.public.fulfil_shuffle(request.generation)
+        return True
+
+    def _begin_audit(self) -> None:
+        """The round's end: every seat shows its seeds (only rounds that shuffled)."""
+        if self.generations:
+            self.waiting_audit = True
+            self._send_seeds()
+        elif self.public.phase is Phase.OVER:
+            self.finished = True
+
+    def _new_round(self, round_no: int) -> None:
+        self.round = round_no
+        self.generations = set()
+        self.holder = {}
+        self._publics = []
+        self._reset_counts()
+
+
+# -- one seat ------------------------------------------------------------------------------------
+
+class PeerTable(_Base):
+    """One seat's side of the whole game.
+
+    ``start()`` gives the bodies to send first; ``receive(msg)`` takes each game message the host
+    sequenced, in order, and returns the bodies this seat must now sign and send (in order);
+    ``submit(move)`` checks a move of this seat with the replica (raising the engine's
+    IllegalMoveError) and returns the bodies that make it: the ``reveal`` of the hidden cards it
+    shows, then the move.  A fault raises `Fault` (also kept in ``fault``).
+
+    ``game`` is this seat's replica (``viewer=seat``): it knows this seat's cards and the public
+    ones; bots and consoles look at it.  It may lag behind the public replica while its own cards
+    are on their way (the engine draws one owed card at a time for its viewer), never past a move.
+    """
+
+    def __init__(self, start: StartGame, seat: int, sign_key: Ed25519PrivateKey,
+                 box_key: X25519PrivateKey, random: RandomBytes) -> None:
+        super().__init__(start)
+        self.seat = seat
+        self.game = Game(self.rules, self.players, None, seat)
+        self.events: list[Event] = []
+        self.roster = [PeerKeys(Ed25519PublicKey.from_public_bytes(s.sign_key),
+                                X25519PublicKey.from_public_bytes(s.box_key))
+                       for s in start.seats]
+        self._sign_key = sign_key
+        self._box_key = box_key
+        self._random = random
+        self.participant = self._participant(0)
+        self.verdicts: dict[int, object] = {}
+        self._out: list[Body] = []
+        self._shares: dict[tuple[int, int], list[int]] = {}
+        self._reveals: list[KeyReveal] = []
+        self._deferred: list[Token] = []
+        self._own_picks = 0
+
+    def _participant(self, round_no: int) -> Participant:
+        return Participant(self.seat, self.roster, self.game_id, round_no, self._sign_key,
+                           self._box_key, self._random, self.rules.shuffle_proof)
+
+    # -- the API -------------------------------------------------------------------------------
+
+    def start(self) -> list[Body]:
+        """The bodies to send as the game starts (the first-dealer pick's commitment)."""
+        self._guarded(self._settle)
+        if self.fault is not None:
+            raise self.fault
+        out, self._out = self._out, []
+        return out
+
+    def receive(self, msg: GameMessage) -> list[Body]:
+        """Take the next sequenced message; the bodies to send now."""
+        self._take(msg)
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def settled(self) -> bool:
+        return super().settled and not self.game.waiting
+
+    def can_move(self) -> bool:
+        """This seat has a decision to make now."""
+        return self.fault is None and self.settled and self.seat in self.game.to_move()
+
+    def legal_moves(self) -> list[Move]:
+        return list(self.game.legal_moves(self.seat)) if self.settled else []
+
+    def submit(self, move: Move) -> list[Body]:
+        """The bodies that make ``move``; IllegalMoveError (nothing sent) if it is illegal now."""
+        if move.seat != self.seat:
+            raise IllegalMoveError(f"{move.text()!r}: this table plays seat {self.seat}")
+        if not self.settled:
+            raise IllegalMoveError(f"{move.text()!r}: the deal is not settled yet")
+        check_move(self.game, move)
+        return self.bodies_for(move)
+
+    def bodies_for(self, move: Move) -> list[Body]:
+        """The bodies of a move already checked: its hidden cards' reveal, then the move."""
+        top = self.game.discard[-1] if self.game.discard else None
+        body = move_to_body(move, top if isinstance(move, CallShanghai) else None)
+        hidden = self.participant.hand()
+        tokens: list[Token] = []
+        for card in _cards_named(move):
+            token = next((t for t, c in hidden.items() if c == card), None)
+            if token is not None and token not in tokens:
+                tokens.append(token)
+        reveals = [self.participant.reveal(*token) for token in tokens]
+        return ([reveals_body(self.round, reveals)] if reveals else []) + [body]
+
+    # -- the seat's own replica ----------------------------------------------------------------
+
+    def _applied(self, author: int, move: Move) -> None:
+        if self.game.waiting:
+            raise Fault(None, f"seat {self.seat}'s replica is behind at {move.text()!r}")
+        try:
+            self.events.extend(self.game.apply(move))
+        except IllegalMoveError as error:
+            raise Fault(author, f"seat {author}: {error}") from None
+
+    def _learn_public(self, token: Token, card: Card) -> None:
+        super()._learn_public(token, card)
+        if self.game.round_no == self.round:  # not once it has moved on to the next round
+            self.events.extend(self.game.learn(token, card))
+
+    def _catch_up(self) -> bool:
+        """Answer what this seat's replica waits for, from what the stream has brought so far.
+
+        The engine has no public list of the requests it still waits for (``requests`` hands
+        each out once, waited for or not), so this reads ``Game._pending``."""
+        self.game.requests  # noqa: B018 - drained: the pending list below is the truth
+        if self.game.round_no != self.round:
+            return False  # it knows its own cards: it may start a round before the deal does
+        progress = False
+        for request in [r for r, _ in self.game._pending]:
+            if isinstance(request, Shuffle):
+                if request.round_no == self.round and self.shuffled(request.generation):
+                    self.events.extend(self.game.fulfil_shuffle(request.generation))
+                    progress = True
+            elif isinstance(request, Reveal):
+                generation, position = request.token
+                if request.to is None:
+                    card = self._public_card(request.token)
+                else:
+                    g = self.participant.generation(generation)
+                    card = None
+                    if position in g.mine or len(g.received(position)) == self.players - 1:
+                        card = self.participant.open(generation, position)
+                if card is not None:
+                    self.events.extend(self.game.learn(request.token, card))
+                    progress = True
+            elif self._own_picks < len(self._picks) and \
+                    self._picks[self._own_picks].result is not None:
+                value = self._picks[self._own_picks].result
+                self._own_picks += 1
+                self.events.extend(self.game.fulfil_pick(value))
+                progress = True
+            if progress:
+                break  # the pending list changed
+        return progress
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def _new_round(self, round_no: int) -> None:
+        super()._new_round(round_no)
+        self.participant = self._participant(round_no)
+        self._own_picks = 0
+
+    def _start_generation(self, request: Shuffle) -> None:
+        self._out.append(deal_body(self.participant.start_generation(request.generation,
+                                                                      request.cards)))
+
+    def _obligations(self) -> None:
+        """My pass, once every commitment and every pass before mine is sequenced; public
+        reveals of my cards that had to wait for the card to reach me."""
+        for generation in sorted(self.generations):
+            if not self._all_committed(generation):
+                continue
+            step = self.participant.next_step(generation)
+            if step is not None and step[1] == self.seat and \
+                    self._passes.get(generation, 0) == (step[0] - 1) * self.players + self.seat:
+                self._out.append(deal_body(self.participant.make_pass(generation)))
+        for token in list(self._deferred):
+            if token[1] in self.participant.generation(token[0]).mine or \
+                    self._try_open(token):
+                self._deferred.remove(token)
+                self._reveals.append(self.participant.reveal(*token))
+
+    def _try_open(self, token: Token) -> bool:
+        generation, position = token
+        if len(self.participant.generation(generation).received(position)) < self.players - 1:
+            return False
+        self.participant.open(generation, position)
+        return True
+
+    def _seat_messages(self, author: int, step: DealStep) -> None:
+        if author != self.seat:
+            for message in step.messages:
+                try:
+                    self.participant.receive(message)
+                except ValueError as error:
+                    raise Fault(author, f"seat {author}: {step.step}: {error}") from None
+
+    def _seat_shares(self, author: int, step: DealStep) -> None:
+        if author == self.seat:
+            return
+        for sealed in step.sealed:
+            if sealed.recipient == self.seat:
+                try:
+                    self.participant.receive_share(sealed)
+                except ValueError as error:
+                    raise Fault(author, f"seat {author}: {error}") from None
+
+    def _reveal_public(self, token: Token) -> None:
+        generation, position = token
+        if self.participant.public_card(generation, position) is not None:
+            return
+        holder = self.holder_of(token)
+        if holder == self.seat:
+            if position in self.participant.generation(generation).mine:
+                self._reveals.append(self.participant.reveal(generation, position))
+            else:
+                self._deferred.append(token)  # its keys are still on their way to me
+        elif holder is None:
+            self._reveals.append(self.participant.reveal_own_key(generation, position))
+
+    def _reveal_to(self, token: Token, before: int | None, to: int) -> None:
+        generation, position = token
+        if before is not None and before != to:
+            self.participant.hand_over(generation, position, before, to)
+        if to != self.seat:
+            self._shares.setdefault((generation, to), []).append(position)
+
+    def _flush(self) -> None:
+        if self._reveals:
+            self._out.append(reveals_body(self.round, self._reveals))
+            self._reveals = []
+        if self._shares:
+            by_generation: dict[int, list] = {}
+            for (generation, to), positions in sorted(self._shares.items()):
+                by_generation.setdefault(generation, []).append(
+                    self.participant.share_keys(generation, to, positions))
+            for generation, sealed in by_generation.items():
+                self._out.append(shares_body(self.round, generation, sealed))
+            self._shares = {}
+
+    def _public_card(self, token: Token) -> Card | None:
+        if token not in self._revealed:
+            return None
+        return self.participant.public_card(*token)
+
+    def _pick_begin(self, pick: _PickState) -> None:
+        if self.seat in pick.parties:
+            self._out.append(deal_body(self.participant.pick_commit(
+                pick.number, pick.request.n, pick.parties)))
+
+    def _pick_reveal(self, pick: _PickState) -> None:
+        if self.seat in pick.parties:
+            self._out.append(deal_body(self.participant.pick_reveal(pick.number)))
+
+    def _send_seeds(self) -> None:
+        self._out.append(seeds_body(self.round, self.participant.reveal_seeds(),
+                                    self.participant.evidence()))
+
+    def _audit(self) -> None:
+        verdict = self.participant.audit()
+        self.verdicts[self.round] = verdict
+        if not verdict.clean:
+            raise Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
+
+
+def _cards_named(move: Move) -> Iterable[Card]:
+    from ..deal.dealer import cards_named
+    return cards_named(move)
+
+
+# -- the public view -----------------------------------------------------------------------------
+
+@dataclass
+class _PublicGeneration:
+    cards: tuple[Card, ...]
+    final: tuple[bytes, ...] = ()
+    own_keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
+    public: dict[int, Card] = field(default_factory=dict)
+
+
+class PublicTable(_Base):
+    """The game as anyone may see it (the host, a spectator): the public replica, the public
+    half of the deal, and the checks a sequencer makes before accepting a message.
+
+    It holds no secret and learns no hidden card: faces come only from public reveals, opened
+    with every seat's key from the final deck everybody sees."""
+
+    def __init__(self, start: StartGame) -> None:
+        super().__init__(start)
+        self.game = self.public
+        self._signing = [Ed25519PublicKey.from_public_bytes(s.sign_key) for s in start.seats]
+        self.decks: dict[int, _PublicGeneration] = {}
+        self._prechecked = False
+        self._settle()
+
+    def receive(self, msg: GameMessage) -> None:
+        """Take the next sequenced message (a spectator); raises Fault."""
+        self._take(msg)
+
+    def admit(self, msg: GameMessage) -> None:
+        """The sequencer's step: check ``msg`` as the next message and apply it, or raise a
+        ProtocolError with the code to answer (and change nothing).  A fault the checks let
+        through (found in applying it) is recorded in ``fault``; the message stays sequenced, so
+        that every peer sees the evidence."""
+        if self.fault is not None:
+            raise RemoteProtocolError("wrong_state", f"the game stopped: {self.fault}", msg.seq)
+        self.chain.check(msg)
+        body = msg.body
+        if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
+            raise RemoteProtocolError("bad_signature", "only the host signs a timeout", msg.seq)
+        if isinstance(body, MOVE_BODIES):
+            move = self._admit_move(msg)
+            try:
+                self.public.apply(move)
+            except IllegalMoveError as error:
+                raise RemoteProtocolError("illegal_move", str(error)[:480], msg.seq) from None
+            self.chain.append(msg)
+            self.version += 1
+            self._guarded(self._settle)
+        elif isinstance(body, Deal):
+            try:
+                step = parse_deal(body, self.game_id, msg.author)
+            except ValueError as error:
+                raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
+                                          msg.seq) from None
+            self._admit_deal(msg, step)
+            self.chain.append(msg)
+            self._prechecked = True
+            try:
+                self._guarded(lambda: (self._on_deal(msg.author, step), self._settle()))
+            finally:
+                self._prechecked = False
+        else:
+            raise RemoteProtocolError("illegal_move", f"{body.KIND!r} is not a move of this game",
+                                      msg.seq)
+
+    def timeout(self, msg: GameMessage) -> None:
+        """Apply the host's own ``timeout`` message (signed by the host as the next message)."""
+        self._take(msg)
+
+    def _admit_move(self, msg: GameMessage) -> Move:
+        seat = msg.author
+        try:
+            move = body_to_move(msg.body, seat)
+        except ValueError as error:
+            raise RemoteProtocolError("illegal_move", str(error), msg.seq) from None
+        game = self.public
+        if game.phase is Phase.OVER:
+            raise RemoteProtocolError("illegal_move", "the game is over", msg.seq)
+        if not self.settled or seat not in game.to_move():
+            why = "the deal is not settled" if not self.settled else (
+                f"seat {seat} has no decision to make now (to move: {game.to_move()})")
+            raise RemoteProtocolError("out_of_turn", f"{move.text()!r}: {why}", msg.seq)
+        if isinstance(msg.body, wm.CallShanghai):
+            top = game.discard[-1].id if game.discard else None
+            if msg.body.card != top:
+                raise RemoteProtocolError("illegal_move", f"the top discard is {top}", msg.seq)
+        return move
+
+    def _admit_deal(self, msg: GameMessage, step: DealStep) -> None:
+        author = msg.author
+        try:
+            if step.round != self.round:
+                raise ValueError(f"round {step.round}: the deal is in round {self.round}")
+            if step.step == "seeds":
+                if not self.waiting_audit or author in self.seeds_from:
+                    raise ValueError("no seeds are due from this seat now")
+            elif step.step == "shares":
+                for sealed in step.sealed:
+                    for position in sealed.positions:
+                        owed = self.outstanding.get((sealed.context.generation, position))
+                        if owed is None or owed.to != sealed.recipient or author not in owed.owing:
+                            raise ValueError(f"no key share for position {position} is owed")
+            else:
+                self._check_step(author, step)
+                if step.step in ("pick_commit", "pick_reveal"):
+                    self._pick(author, step.messages[0].pick)
+        except Fault as fault:
+            raise RemoteProtocolError("out_of_turn", fault.reason[:480], msg.seq) from None
+        except ValueError as error:
+            raise RemoteProtocolError("out_of_turn", str(error)[:480], msg.seq) from None
+
+    # -- the public deal -----------------------------------------------------------------------
+
+    def _check_step(self, author: int, step: DealStep) -> None:
+        if self._prechecked:
+            return
+        for message in step.messages:
+            try:
+                verify(message, self._signing[author])
+            except ValueError as error:
+                raise Fault(author, str(error)) from None
+        if step.step in ("commit", "pass"):
+            g = self.decks.get(step.generation)
+            if g is None:
+                raise Fault(author, f"no shuffle of generation {step.generation} is running")
+            if step.step == "commit" and author in self._commits.get(step.generation, ()):
+                raise Fault(author, "a second commitment")
+            if step.step == "pass":
+                if not self._all_committed(step.generation):
+                    raise Fault(author, "a pass before every commitment")
+                (output,) = step.messages
+                turn = self._passes.get(step.generation, 0)
+                if turn >= 2 * self.players or (turn % self.players, 1 + turn // self.players) \
+                        != (author, output.phase):
+                    raise Fault(author, f"pass {output.phase} of seat {author} out of turn")
+                if len(output.points) != len(g.cards):
+                    raise Fault(author, "a pass of the wrong size")
+        elif step.step in ("pick_commit", "pick_reveal"):
+            (message,) = step.messages
+            pick = self._pick(author, message.pick)
+            if step.step == "pick_commit":
+                if (message.n, message.parties) != (pick.request.n, pick.parties) or \
+                        author in pick.commitments:
+                    raise Fault(author, f"pick commitment {message.pick} does not fit")
+            elif author in pick.nonces or set(pick.commitments) < set(pick.parties) or \
+                    nonce_digest(message.context, message.pick, pick.request.n, pick.parties,
+                                 author, message.nonce) != pick.commitments[author]:
+                raise Fault(author, f"pick nonce {message.pick} does not match its commitment")
+        elif step.step == "reveal":
+            for reveal in step.messages:
+                g = self.decks.get(reveal.context.generation)
+                if g is None or not g.final or not 0 <= reveal.position < len(g.cards):
+                    raise Fault(author, "a reveal of no dealt position")
+                if not all(is_scalar(k) for _, k in reveal.keys):
+                    raise Fault(author, "a reveal with a malformed key")
+                keys = dict(reveal.keys)
+                if len(keys) != self.players and list(keys) != [author]:
+                    raise Fault(author, "a reveal holds every seat's key or its author's own")
+
+    def _seat_messages(self, author: int, step: DealStep) -> None:
+        if step.step == "pass":
+            if self._passes.get(step.generation, 0) == 2 * self.players - 1:
+                self.decks[step.generation].final = step.messages[0].points
+        elif step.step == "reveal":
+            for reveal in step.messages:
+                self._public_reveal(author, reveal)
+
+    def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
+        g = self.decks[reveal.context.generation]
+        position = reveal.position
+        if position in g.public:
+            return
+        keys = dict(reveal.keys)
+        if len(keys) != self.players:
+            g.own_keys.setdefault(position, {}).update(keys)
+            keys = g.own_keys[position]
+            if len(keys) != self.players:
+                return
+        try:
+            point = multiply(invert(scalar_product(keys.values())), g.final[position])
+        except InvalidPoint:
+            raise Fault(author, f"position {position} does not open") from None
+        card = card_points(g.cards).get(point)
+        if card is None:
+            raise Fault(author, f"seat {author}: reveal of position {position} opens to no card")
+        g.public[position] = card
+
+    def _new_round(self, round_no: int) -> None:
+        super()._new_round(round_no)
+        self.decks = {}
+
+    def _start_generation(self, request: Shuffle) -> None:
+        self.decks[request.generation] = _PublicGeneration(tuple(request.cards))
+
+    def _public_card(self, token: Token) -> Card | None:
+        g = self.decks.get(token[0])
+        return g.public.get(token[1]) if g and token in self._revealed else None
+
+    # -- what the sequencer asks ---------------------------------------------------------------
+
+    def open_window(self) -> tuple[object, list[int]] | None:
+        """The claim window now open and the seats still silent in it, if the deal is settled."""
+        w = self.public.window
+        if w is None or not self.settled or self.public.phase is not Phase.DRAW:
+            return None
+        undecided = w.undecided()
+        return (w, undecided) if undecided else None
+
+
+# -- sending -------------------------------------------------------------------------------------
+
+class Outbox:
+    """What one seat has to send, signed one message at a time against the chain's head.
+
+    Deal bodies go first, in order; a move waits until they are sequenced and the deal is
+    settled, and is checked again if the game moved on since it was chosen (dropped if it is
+    no longer legal).  When another message takes the seq the one in flight was signed for, the
+    next `poll` signs it again against the new head (the host answers the old one ``stale``).
+    """
+
+    def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
+        self.table = table
+        self._key = sign_key
+        self.deal: deque[Body] = deque()
+        self.move: tuple[Move | None, Body, int] | None = None
+        self.in_flight: GameMessage | None = None
+        self.dropped: list[Body] = []
+        self.sent = 0
+
+    def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
+        for body in bodies:
+            if isinstance(body, Deal):
+                self.deal.append(body)
+            else:
+                self.move = (move, body, self.table.version)
+
+    @property
+    def busy(self) -> bool:
+        """A move of this seat is on its way: do not choose another."""
+        return self.move is not None
+
+    @property
+    def idle(self) -> bool:
+        return not self.deal and self.move is None and self.in_flight is None
+
+    def poll(self) -> GameMessage | None:
+        """The next message to send, if any may be sent now."""
+        if self.in_flight is not None:
+            return None
+        table = self.table
+        if self.deal:
+            body = self.deal[0]
+        elif self.move is not None:
+            move, body, version = self.move
+            if not table.settled:
+                return None
+            if version != table.version and move is not None:
+                try:
+                    check_move(table.game, move)
+                except IllegalMoveError:
+                    self.dropped.append(body)
+                    self.move = None
+                    return None
+                self.move = (move, body, table.version)
+        else:
+            return None
+        self.in_flight = table.chain.sign(self._key, table.seat, body)
+        self.sent += 1
+        return self.in_flight
+
+    def sequenced(self, msg: GameMessage) -> None:
+        """Call after the table took ``msg``."""
+        mine = self.in_flight
+        if mine is None or msg.seq < mine.seq:
+            return
+        self.in_flight = None
+        if msg.author == mine.author and msg.sig == mine.sig:
+            if self.deal and mine.body is self.deal[0]:
+                self.deal.popleft()
+            elif self.move is not None and mine.body is self.move[1]:
+                self.move = None
+
+    def error(self, error: wm.Error) -> None:
+        """The host refused a message of ours: ``stale`` ones are sent again; a refused move is
+        dropped (the player chooses again); a refused deal step leaves nothing to do but to
+        report it."""
+        mine = self.in_flight
+        if mine is None or error.ref_seq != mine.seq or error.code == "stale":
+            return
+        self.in_flight = None
+        if self.move is not None and mine.body is self.move[1]:
+            self.dropped.append(mine.body)
+            self.move = None
+        elif self.deal and mine.body is self.deal[0]:
+            self.dropped.append(self.deal.popleft())
