@@ -13,12 +13,11 @@ import pytest
 
 from shanghai_net.cards import parse_cards
 from shanghai_net.engine import (
-    Blocked, CarouselGame, DrawStock, Drew, LocalDealer, Passed, PassClaim, Phase, Pick, Rearrange, Rearranged,
+    Blocked, CarouselGame, DrawStock, LocalDealer, PassClaim, Phase, Pick, Rearrange, Rearranged,
     RoundEnded, RoundStarted, Shuffle, WentOut, new_game, view_of,
 )
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import MeldKind, preset
-from shanghai_net.rules.carousel_solver import best_play
 from shanghai_net.simulate import play_game
 from shanghai_net.bots import make_bot
 

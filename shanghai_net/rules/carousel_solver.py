@@ -79,10 +79,6 @@ def _shape(rules: RuleSet) -> _Shape:
     return _Shape(low, high, max(1, rules.min_run), max(1, rules.min_set), max_set)
 
 
-def _card_id(card: Card) -> int:
-    return card.id
-
-
 def _position(shape: _Shape, card: Card) -> int:
     return 14 if card.rank == 1 and shape.high == 14 else card.rank
 
@@ -214,7 +210,7 @@ def _build(shape: _Shape, plan, table: Sequence[Card], hand: Sequence[Card]) -> 
     """Put the physical cards into the plan's melds."""
     where: dict[tuple[int, int], tuple[list[Card], list[Card]]] = {}
     for source, cards in ((0, table), (1, hand)):
-        for card in sorted(cards, key=_card_id):
+        for card in cards:
             where.setdefault((_position(shape, card), int(card.suit)), ([], []))[source].append(card)
     melds: list[tuple[Card, ...]] = []
     played: list[Card] = []
@@ -296,11 +292,32 @@ def _cached_play(shape: _Shape, fixed_ids: tuple[int, ...], optional_ids: tuple[
 
 
 def _play(rules: RuleSet, table, hand, require, sign: int) -> Play | None:
+    """The cached search; if its play breaks up melds that no hand card comes near, the search
+    again without those melds, taken if it plays as many cards (the table then changes less)."""
+    shape = _shape(rules)
     required = {c.id for c in require}
-    fixed = tuple(c.id for c in _flat(table)) + tuple(c.id for c in require)
+    ids = tuple(c.id for c in require)
     optional = tuple(c.id for c in hand if c.id not in required)
-    play = _cached_play(_shape(rules), fixed, optional, len(required), sign)
-    return play and _in_table_order(play, table)
+    play = _cached_play(shape, tuple(c.id for c in _flat(table)) + ids, optional, len(ids), sign)
+    if play is None:
+        return None
+    melds = [tuple(getattr(m, "cards", m)) for m in table if not isinstance(m, Card)]
+    near = _near(shape, melds, [*require, *hand])
+    far = [m for m in melds if m not in near]
+    kept = {frozenset(m) for m in play.table}
+    if any(frozenset(m) not in kept for m in far):
+        local = _cached_play(shape, tuple(c.id for m in near for c in m) + ids, optional, len(ids), sign)
+        if local is not None and len(local.played) == len(play.played):
+            play = Play(tuple(far) + local.table, local.played)
+    return _in_table_order(play, table)
+
+
+def _near(shape: _Shape, melds: list[tuple[Card, ...]], cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """The melds a hand card comes near: it shares a rank with the meld or is next to a card of it."""
+    ranks = {_position(shape, c) for c in cards}
+    beside = {(_position(shape, c) + d, c.suit) for c in cards for d in (-1, 1)}
+    return [m for m in melds if any(_position(shape, c) in ranks or (_position(shape, c), c.suit) in beside
+                                    for c in m)]
 
 
 def _in_table_order(play: Play, table) -> Play:
