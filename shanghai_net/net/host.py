@@ -34,7 +34,7 @@ from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, Gam
 from ..wire.state import State
 from .table import PublicTable
 
-__all__ = ["HostConfig", "Host", "serve"]
+__all__ = ["HostConfig", "Host", "serve", "read_transcript"]
 
 log = logging.getLogger("shanghai_net.host")
 
@@ -424,3 +424,19 @@ async def serve(config: HostConfig, port: int = 7777, host: str = "0.0.0.0",
     listeners = await trio.open_tcp_listeners(port, host=host)
     await table.run(listeners, task_status=task_status)
     return table
+
+
+def read_transcript(path: Path) -> list[Message]:
+    """The messages of a transcript file: ``start_game``, then every sequenced game message."""
+    from ..wire import FrameDecoder, decode_message
+
+    decoder = FrameDecoder()
+    out: list[Message] = []
+    with open(path, "rb") as stream:
+        while True:
+            chunk = stream.read(decoder.room)
+            decoder.receive_data(chunk)
+            while (frame := decoder.next_frame()) is not None:
+                out.append(decode_message(frame))
+            if not chunk:
+                return out
