@@ -224,6 +224,8 @@ async def _play(link: _Link, table: PeerTable, outbox: Outbox, player: Player,
             elif isinstance(incoming, Error):
                 result.errors.append(incoming)
                 outbox.error(incoming)
+                if hasattr(player, "on_error"):
+                    player.on_error(incoming)
             elif isinstance(incoming, Ping):
                 await link.send(Pong(nonce=incoming.nonce))
             elif isinstance(incoming, Chat):
