@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..cards import Card, deck
+from ..cards import Card, deck, format_cards
 from ..rules.carousel_solver import best_play, can_play
 from ..rules.melds import Meld, arrange, extend, why_not_meld
 from ..rules.ruleset import RuleSet
@@ -58,8 +58,7 @@ class Rearranged(Event):
     table: tuple[Meld, ...]
 
     def __str__(self):
-        cards = " ".join(map(str, self.played))
-        return f"seat {self.seat} plays {cards}; the table: " + " / ".join(map(str, self.table))
+        return f"seat {self.seat} plays {format_cards(self.played)}; the table: " + " / ".join(map(str, self.table))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +217,9 @@ class CarouselGame(Game):
 
     def _pass(self, move: PassClaim) -> None:
         self._need_phase(move, Phase.PLAY)
+        self._must_not_play(move)
         if self.stock:
             raise self._illegal(move, "the stock is not empty: draw")
-        self._must_not_play(move)
         self.passes += 1
         self._emit(Passed(move.seat))
         if self.passes >= self.players:
@@ -259,21 +258,22 @@ class CarouselGame(Game):
                     raise self._illegal(move, f"{card} is on the new table twice")
                 seen.add(card)
         old = set(self.table_cards())
-        back = [c for c in old if c not in seen]
+        back = sorted(c for c in old if c not in seen)
         if back:
-            raise self._illegal(move, f"{' '.join(map(str, sorted(back)))} must stay on the table (no table card goes back to a hand)")
-        stray = [c for c in seen if c not in old and c not in move.played]
+            raise self._illegal(move, f"{format_cards(back)} must stay on the table (no table card goes back to a hand)")
+        stray = sorted(c for c in seen if c not in old and c not in move.played)
         if stray:
-            raise self._illegal(move, f"{' '.join(map(str, sorted(stray)))} is neither on the table nor played")
+            raise self._illegal(move, f"{format_cards(stray)} is neither on the table nor played")
         unplaced = [c for c in move.played if c not in seen]
         if unplaced:
-            raise self._illegal(move, f"{' '.join(map(str, unplaced))} is played but placed in no meld")
+            raise self._illegal(move, f"{format_cards(unplaced)} is played but placed in no meld")
         unchanged = {frozenset(m.cards): m for m in self.table}
         melds = []
         for group in move.table:
             meld = unchanged.get(frozenset(group)) or (arrange(self.rules, group) if group else None)
             if meld is None:
-                raise self._illegal(move, f"{' '.join(map(str, group))} is no meld: {why_not_meld(self.rules, group) if group else 'empty'}")
+                why = why_not_meld(self.rules, group) if group else "empty"
+                raise self._illegal(move, f"{format_cards(group)} is no meld: {why}")
             melds.append(meld)
         return melds
 
