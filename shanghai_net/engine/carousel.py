@@ -22,12 +22,15 @@ The rules as this engine plays them:
   Hands go on until a player's total reaches ``target_score`` (default 25): that player loses, the
   game's result ranks the seats by lowest total.
 
-``legal_moves(seat)`` cannot list every rearrangement.  It gives the moves the solver offers:
-the play with the most cards (`best_play`), and each single card laid on a meld without
-rearranging; when the hand cannot play, `DrawStock` (or `PassClaim` once the stock is empty).
+``legal_moves(seat)`` cannot list every rearrangement.  It gives the moves the solver offers
+(`shanghai_net.rules.carousel_solver`): first the play with the most cards (`best_play`), then
+each single card laid on a meld without rearranging; when the hand cannot play, `DrawStock` (or
+`PassClaim` once the stock is empty).  `apply` accepts any valid Rearrange, listed or not.
 
 "Must play if able" is checked only where this replica knows the whole hand (a networked peer
-sees only its own); the hands shown at the end of the hand make it auditable afterwards.
+sees only its own; for another seat `legal_moves` offers just the draw or the pass); the hands
+shown at the end of the hand make it auditable afterwards.  A replica applies another seat's
+Rearrange once it has learnt the played cards (the net layer reveals them before the move).
 
 `CarouselGame` shares the contract `Game`'s machinery: the Dealer seam (tokens, requests,
 `learn`, `fulfil_shuffle`, `fulfil_pick`), `apply`, `to_move`, `is_legal`, the log, scoring and
