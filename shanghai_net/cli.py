@@ -112,6 +112,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     play.set_defaults(func=_cmd_play)
+
+    from .net.cli import add_net_commands  # shanghai host, shanghai bot
+
+    add_net_commands(sub)
     return parser
 
 

@@ -1,0 +1,122 @@
+"""``shanghai host`` and ``shanghai bot``: the networked table from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import sys
+from pathlib import Path
+
+import trio
+
+from ..identity import Identity, load_or_create
+from ..rules import PRESETS
+
+__all__ = ["add_net_commands"]
+
+
+def _overrides(rules: list[str]) -> dict[str, str]:
+    out = {}
+    for assignment in rules:
+        key, sep, value = assignment.partition("=")
+        if not sep:
+            raise ValueError(f"house rule {assignment!r} is not field=value")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _fresh_identity() -> Identity:
+    return Identity(os.urandom(32), os.urandom(32))
+
+
+def _cmd_host(args: argparse.Namespace) -> int:
+    from .host import Host, HostConfig
+    from .peer import BotPlayer, run_peer
+
+    if args.bots > args.players:
+        raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
+    identity = _fresh_identity() if args.fresh_identity else load_or_create()
+    config = HostConfig(players=args.players, preset=args.preset, rules=_overrides(args.rule),
+                        join_code=args.join_code, claim_timeout=args.claim_timeout,
+                        record=Path(args.record) if args.record else None, identity=identity)
+    host = Host(config)  # checks the preset, the rules and the player count
+    if not args.no_console:
+        print("shanghai host: the console seat is not part of this version; hosting only "
+              "(as with --no-console)", file=sys.stderr)
+
+    async def main() -> int:
+        listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            print(f"hosting {host.rules.name} for {args.players} on port {port}; join code "
+                  f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
+            for i in range(args.bots):
+                bot = BotPlayer(args.level, random.Random())
+                nursery.start_soon(_quiet_bot, run_peer, ("127.0.0.1", port), bot, i,
+                                   args.join_code)
+        public = host.public
+        if public is None or public.fault is not None or not public.finished:
+            print(f"game stopped: {public.fault if public else 'never started'}", file=sys.stderr)
+            return 1
+        result = public.public.result
+        names = [s.name for s in host.start.seats]
+        print("game over: " + ", ".join(f"{names[s]} {result.totals[s]}"
+                                        for s in result.ranking), flush=True)
+        return 0
+
+    return trio.run(main)
+
+
+async def _quiet_bot(run_peer, address, bot, index, join_code) -> None:
+    try:
+        await run_peer(address, _fresh_identity(), bot, name=f"bot{index + 1}",
+                       join_code=join_code)
+    except Exception as error:  # a bot's failure is reported, the host goes on
+        print(f"bot{index + 1}: {error}", file=sys.stderr)
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from .peer import BotPlayer, parse_address, run_peer
+
+    address = parse_address(args.address)
+    identity = load_or_create(Path(args.identity)) if args.identity else _fresh_identity()
+    result = trio.run(lambda: run_peer(address, identity, BotPlayer(args.level, random.Random()),
+                                       name=args.name, join_code=args.join_code))
+    table = result.table
+    game = table.game
+    print(f"seat {result.seat}: game over, totals {list(game.result.totals)}")
+    return 0
+
+
+def add_net_commands(sub: argparse._SubParsersAction) -> None:
+    host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)")
+    host.add_argument("--port", type=int, default=7777)
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    host.add_argument("--preset", default="davis", choices=sorted(PRESETS))
+    host.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
+                      help="house rule overriding one RuleSet field (repeatable)")
+    host.add_argument("--players", type=int, default=4, help="seats at the table")
+    host.add_argument("--bots", type=int, default=0, help="bot peers started here, over loopback")
+    host.add_argument("--level", default="basic", help="the bots' level: basic or random")
+    host.add_argument("--no-console", action="store_true",
+                      help="only host: start when every seat is filled and ready, exit 0 when "
+                           "the game is over")
+    host.add_argument("--record", metavar="FILE", help="append the transcript to FILE")
+    host.add_argument("--join-code", default="", help="the code players must give to join")
+    host.add_argument("--claim-timeout", type=float, default=10.0,
+                      help="seconds a claim window waits for silent seats")
+    host.add_argument("--fresh-identity", action="store_true",
+                      help="a throwaway host key instead of the user's identity")
+    host.set_defaults(func=_cmd_host)
+
+    bot = sub.add_parser("bot", help="a bot peer joining a table over the network")
+    bot.add_argument("address", metavar="HOST[:PORT]")
+    bot.add_argument("--level", default="basic", help="basic or random")
+    bot.add_argument("--name", default="bot")
+    bot.add_argument("--join-code", default="")
+    bot.add_argument("--identity", metavar="DIR",
+                     help="keep the bot's keys in DIR (default: a throwaway identity)")
+    bot.set_defaults(func=_cmd_bot)
+    logging.getLogger("shanghai_net").addHandler(logging.NullHandler())

@@ -1,0 +1,29 @@
+"""``shanghai host --no-console --bots K`` hosts a whole game between bots over loopback and
+exits 0 when it is over; a bad house rule is refused before anything listens."""
+
+from __future__ import annotations
+
+import pytest
+
+from shanghai_net.cli import main
+from shanghai_net.net.host import read_transcript
+
+
+def test_host_with_bots_plays_a_whole_game_and_exits_0(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    record = tmp_path / "game.bin"
+    # a one-round game (a house rule), so the command line is checked end to end quickly
+    code = main(["host", "--port", "0", "--bind", "127.0.0.1", "--players", "3", "--bots", "3",
+                 "--no-console", "--record", str(record), "--rule", "contracts=2s"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "game over:" in out
+    messages = read_transcript(record)
+    assert messages[0].TYPE == "start_game" and messages[0].rules == {"contracts": "2s"}
+    assert (tmp_path / "config" / "shanghai-net" / "identity").exists()
+
+
+def test_bad_house_rule_is_refused():
+    with pytest.raises(SystemExit) as info:
+        main(["host", "--port", "0", "--rule", "no_such_rule=1", "--no-console"])
+    assert info.value.code == 2
