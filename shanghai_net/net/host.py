@@ -244,7 +244,13 @@ class Host:
                     break
                 if isinstance(event, ConnectionClosed):
                     return
-                await self._on_message(client, event)
+                try:
+                    await self._on_message(client, event)
+                except (trio.Cancelled, KeyboardInterrupt):
+                    raise
+                except Exception as error:  # never let one peer's input stop the host
+                    log.exception("input from %s failed", client.name)
+                    client.error(RemoteProtocolError("bad_message", f"refused: {error}"))
                 if not client.connected or client.closing:
                     return
 
@@ -342,10 +348,18 @@ class Host:
 
     async def _sequencer(self) -> None:
         async for client, item in self._inbox:
-            if client is None:
-                await self._timeout(item)
-            else:
-                await self._sequence(client, item)
+            try:
+                if client is None:
+                    await self._timeout(item)
+                else:
+                    await self._sequence(client, item)
+            except (trio.Cancelled, KeyboardInterrupt):
+                raise
+            except Exception:  # a bug must not stop the table: log it and go on
+                log.exception("sequencing failed")
+                if client is not None:
+                    client.error(RemoteProtocolError("illegal_move", "refused: the host could "
+                                                     "not check this message", item.seq))
 
     async def _sequence(self, client: _Client, msg: GameMessage) -> None:
         public = self.public

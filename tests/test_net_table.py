@@ -1,0 +1,145 @@
+"""The sans-IO game protocol without sockets: seats' `PeerTable`s and the host's `PublicTable`
+fed one sequenced stream by an in-process sequencer."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from shanghai_net.bots import make_bot
+from shanghai_net.deal import seeded
+from shanghai_net.deal.messages import sign
+from shanghai_net.engine import Discard, Phase, view_of
+from shanghai_net.errors import IllegalMoveError
+from shanghai_net.identity import Identity
+from shanghai_net.engine.moves import DrawStock
+from shanghai_net.net.bodies import move_to_body, reveals_body, shares_body
+from shanghai_net.net.table import Fault, Outbox, PeerTable, PublicTable
+from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, StartGame
+
+
+class Table:
+    def __init__(self, players=4, preset="davis", seed=1):
+        rnd = seeded(b"table test %d" % seed)
+        self.ids = [Identity(rnd(32), rnd(32)) for _ in range(players)]
+        start = StartGame(game_id=rnd(16), preset=preset, rules={},
+                          seats=tuple(PlayerSeat(seat=i, name=f"p{i}", sign_key=x.sign_public,
+                                                 box_key=x.box_public)
+                                      for i, x in enumerate(self.ids)),
+                          first_dealer_pick=DealerPick(method="coin_flip"))
+        self.host = PublicTable(start)
+        self.seats = [PeerTable(start, i, x.sign_key, x.box_key, seeded(b"seat %d %d" % (seed, i)))
+                      for i, x in enumerate(self.ids)]
+        self.boxes = [Outbox(t, x.sign_key) for t, x in zip(self.seats, self.ids)]
+        rng = random.Random(seed)
+        self.bots = [make_bot("basic", random.Random(rng.random())) for _ in range(players)]
+        for table, box in zip(self.seats, self.boxes):
+            box.push(table.start())
+
+    def deliver(self, msg):
+        self.host.admit(msg)
+        for table, box in zip(self.seats, self.boxes):
+            box.push(table.receive(msg))
+            box.sequenced(msg)
+
+    def step(self, play=True) -> bool:
+        if play:
+            for i, table in enumerate(self.seats):
+                if not self.boxes[i].busy and table.can_move():
+                    move = self.bots[i].choose(view_of(table.game, i), table.legal_moves())
+                    self.boxes[i].push(table.submit(move), move)
+        sent = False
+        for box in self.boxes:  # one at a time: no stale answers in process
+            msg = box.poll()
+            if msg is not None:
+                self.deliver(msg)
+                sent = True
+        return sent
+
+    def run_until(self, done, play=True):
+        for _ in range(20000):
+            if done():
+                return
+            assert self.step(play), "stuck"
+        raise AssertionError("too long")
+
+
+def test_a_round_gives_every_seat_the_same_public_game_and_only_its_own_cards():
+    t = Table(4)
+    t.run_until(lambda: t.host.audited >= 1)
+    host = t.host.public
+    assert host.round_no == 2
+    for seat, table in enumerate(t.seats):
+        assert table.fault is None and table.verdicts[1].clean
+        assert [repr(e) for e in table.public.log] == [repr(e) for e in host.log]
+        assert table.chain.head == t.host.chain.head
+    result = host.results[0]
+    assert all(table.game.results[0] == result for table in t.seats)
+
+
+def test_the_deal_settles_before_a_move_and_only_the_holder_knows_a_card():
+    t = Table(3, seed=2)
+    t.run_until(lambda: t.host.settled and t.host.public.phase is Phase.DRAW, play=False)
+    for seat, table in enumerate(t.seats):
+        mine = set(table.game.hands[seat])
+        known = {tok for tok in table.game.faces if tok[0] >= 0}
+        assert mine <= known
+        others = {tok for s, hand in enumerate(table.game.hands) if s != seat for tok in hand}
+        assert not known & others
+        assert {tok for tok in t.host.public.faces if tok[0] >= 0}.isdisjoint(mine)
+
+
+def play_to_own_turn(t):
+    t.run_until(lambda: any(tab.can_move() and tab.game.phase is Phase.PLAY for tab in t.seats))
+    return next(tab for tab in t.seats if tab.can_move() and tab.game.phase is Phase.PLAY)
+
+
+def test_submit_refuses_an_illegal_move_and_reveals_nothing():
+    t = Table(3, seed=3)
+    table = play_to_own_turn(t)
+    seat = table.seat
+    other = next(c for s, tab in enumerate(t.seats) if s != seat for c in tab.game.hand(s))
+    hand_before = dict(table.participant.hand())
+    with pytest.raises(IllegalMoveError):
+        table.submit(Discard(seat, other))
+    assert table.participant.hand() == hand_before
+
+
+def test_a_forged_reveal_key_is_caught_and_names_its_author():
+    t = Table(3, seed=4)
+    table = play_to_own_turn(t)
+    seat = table.seat
+    card = table.game.hand(seat)[0]
+    token = next(tok for tok, c in table.participant.hand().items() if c == card)
+    honest = table.participant.reveal(*token)
+    keys = list(honest.keys)
+    keys[0] = (keys[0][0], keys[1][1])  # another seat's key: valid, but it opens no card
+    forged = sign(dataclasses.replace(honest, keys=tuple(keys)), t.ids[seat].sign_key)
+    msg = table.chain.sign(t.ids[seat].sign_key, seat, reveals_body(table.round, [forged]))
+    for other in t.seats:
+        if other.seat != seat:
+            with pytest.raises(Fault) as info:
+                other.receive(msg)
+            assert info.value.culprit == seat
+
+
+def test_the_host_refuses_a_share_no_one_owes_and_a_move_before_the_deal_settles():
+    t = Table(3, seed=5)
+    t.run_until(lambda: t.host.outstanding, play=False)
+    # a move while key shares are still owed
+    seat = t.host.public.turn
+    msg = t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, move_to_body(DrawStock(seat)))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.host.admit(msg)
+    assert info.value.code == "out_of_turn"
+    # a share for a position no one asked of this seat
+    t.run_until(lambda: t.host.settled, play=False)
+    table = t.seats[0]
+    generation = max(table.generations)
+    sealed = table.participant.share_keys(generation, 1, [100])
+    msg = table.chain.sign(t.ids[0].sign_key, 0, shares_body(table.round, generation, [sealed]))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.host.admit(msg)
+    assert info.value.code == "out_of_turn"
