@@ -219,3 +219,29 @@ def test_empty_stock_keeps_the_top_discard_and_shuffles_the_rest(name):
     assert reshuffled.cards == len(before) - 1
     assert len(game.stock) == len(before) - 2  # the new stock, less the card just drawn
     assert {game.faces[t] for t in game.stock} < set(before[:-1])
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_discard_taken_does_not_go_straight_back(name):
+    """Decision (docs/rules.md): a card taken from the pile may not be discarded the same turn, or
+    two players could pass one card back and forth for ever; a house rule allows it."""
+    game = down_game(name)
+    play(game, 0, "take")
+    with pytest.raises(IllegalMoveError, match="you took KC from the pile this turn"):
+        play(game, 0, "discard KC")
+    assert "discard KC" not in {m.text() for m in game.legal_moves(0)}
+    assert "discard 9H" in {m.text() for m in game.legal_moves(0)}
+    lenient = down_game(contract_rules(name, "2s,1s1r,2r,3s,2s1r,1s2r,3r", discard_taken_card=True))
+    play(lenient, 0, "take", "discard KC")
+    assert lenient.turn == 1
+
+
+def test_a_round_that_goes_on_too_long_is_dead():
+    """Decision (docs/rules.md): after ``max_turns`` turns the round ends with no winner and every
+    hand scores, so that every game ends whatever the players do."""
+    game = down_game(contract_rules("davis", "2s,1s1r,2r,3s,2s1r,1s2r,3r", max_turns=3))
+    for seat in range(3):
+        events = draw(game, seat) + play(game, seat, f"discard {game.hand(seat)[0]}")
+    ended = [e for e in events if type(e).__name__ == "RoundEnded"]
+    assert ended and ended[0].result.winner is None and game.round_no == 2
+    assert ended[0].result.points[0] == game.rules.penalty(ended[0].result.hands[0]) > 0

@@ -129,6 +129,8 @@ class Game:
         self.must_lay_off: set[Card] = set()
         self.went_down_now = False
         self.reshuffles = 0
+        self.turns = 0
+        self.taken: Card | None = None  # the discard taken this turn: it may not go straight back
 
     # -- dealer inputs -------------------------------------------------------------------------
 
@@ -410,6 +412,8 @@ class Game:
                 yield from self._joker_swaps(seat, hand)
         if not self.must_lay_off:
             for card in hand:
+                if not self._may_discard(seat, card):
+                    continue
                 yield Discard(seat, card)
                 if rules.shanghai and self.playable_on_table(card):
                     yield Discard(seat, card, True)
@@ -527,6 +531,7 @@ class Game:
             self.owed.append(move.seat)
 
     def _begin_play(self) -> None:
+        self.taken = None
         self.window = None
         self.phase = Phase.PLAY
         self.went_down_now = False
@@ -544,6 +549,7 @@ class Game:
         self._expose_top()
         self._to_hand(move.seat, card)
         self._begin_play()
+        self.taken = card
         self._emit(TookDiscard(move.seat, card))
 
     def _may_i(self, move: MayI) -> None:
@@ -731,6 +737,8 @@ class Game:
         if self.must_lay_off:
             raise self._illegal(move, "lay off the joker you freed first")
         self._holds(seat, move.card, move)
+        if not self._may_discard(seat, move.card):
+            raise self._illegal(move, f"you took {move.card} from the pile this turn: discard another card")
         if move.shanghai and not (self.rules.shanghai and self.playable_on_table(move.card)):
             raise self._illegal(move, f"SHANGHAI is only for a card that plays on the table")
         self._take_from_hand(seat, move.card)
@@ -740,9 +748,18 @@ class Game:
         self.discarder = seat
         self._emit(Discarded(seat, move.card, move.shanghai))
         if not self._maybe_out(seat):
+            self.turns += 1
+            if self.turns >= self.rules.max_turns:
+                self._end_round(None)  # a dead round, so that every game ends
+                return
             self.turn = (seat + 1) % self.players
             self.phase = Phase.DRAW
             self._open_window()
+
+    def _may_discard(self, seat: int, card: Card) -> bool:
+        """Not the discard just taken (that would let two players pass one card round for ever),
+        unless it is the last card in hand."""
+        return self.rules.discard_taken_card or card != self.taken or len(self.hands[seat]) == 1
 
     _HANDLERS = {
         DrawStock: _draw_stock,

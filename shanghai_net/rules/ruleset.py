@@ -82,6 +82,8 @@ class RuleSet:
     joker_price: int = 5
     # the stock
     max_reshuffles: int = 3  # the pile is turned over at most this often; then the round is dead
+    max_turns: int = 400  # a round still going after this many turns is dead (games always end)
+    discard_taken_card: bool = False  # may a card taken from the pile go back on it the same turn
     # scoring
     points_low: int = 5  # 2-7
     points_high: int = 10  # 8-K
