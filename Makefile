@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test bench clean
+.PHONY: play test bench acceptance clean
 
 $(BIN)/shanghai: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,14 @@ play: $(BIN)/shanghai
 
 test: $(BIN)/shanghai
 	$(BIN)/pytest
+
+# issues 2 and 6: 200 whole games of each preset between four basic bots, without error
+# (deterministic: same seed, same games).  CI runs it with -j2 after the tests.
+ACCEPT_PRESETS := davis good-miller marcelle carousel
+acceptance: $(ACCEPT_PRESETS:%=accept-%)
+
+accept-%: $(BIN)/shanghai
+	PYTHONHASHSEED=0 $(BIN)/shanghai simulate --preset $* --games 200 --seed 2026 --json
 
 bench: $(BIN)/shanghai
 	$(BIN)/python benchmarks/simulate.py
