@@ -12,7 +12,8 @@ event driven, and it knows one seat only:
   change; a front end redraws from it;
 * ``run()``: the session's own work (bots, timers; later the network), in a trio nursery.
 
-`LocalSession` hosts the whole game in-process: the engine with a seeded `LocalDealer`, bots in the
+`LocalSession` hosts the whole game in-process (a contract `Game` or a `CarouselGame`, whichever
+`new_game` makes for the rules): the engine with a seeded `LocalDealer`, bots in the
 other seats that move on trio timers (a short, configurable delay so a person can watch), and claim
 windows that close after a configurable timeout by turning silence into passes.  Same seed, same
 game.  It keeps time on trio's clock, so a test injects ``trio.testing.MockClock``.
@@ -203,8 +204,6 @@ class LocalSession(Session):
         dealer: Dealer | None = None,
     ):
         super().__init__()
-        if rules.game != "contract":
-            raise ValueError(f"{rules.name} is a {rules.game} game: the session plays contract presets only so far")
         players = len(bots) + 1
         if not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not one of 0..{players - 1}")

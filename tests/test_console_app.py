@@ -235,6 +235,5 @@ def test_play_local_refuses_what_it_cannot_play(capsys):
 
     assert play_local("nosuch") == 2
     assert play_local("davis", bots=9) == 2
-    assert play_local("carousel") == 2
     err = capsys.readouterr().err
-    assert "no preset 'nosuch'" in err and "3-6 players, not 10" in err and "contract presets only" in err
+    assert "no preset 'nosuch'" in err and "3-6 players, not 10" in err

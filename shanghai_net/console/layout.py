@@ -45,7 +45,28 @@ STYLE = Style.from_dict({
     "overlay.title": "bold reverse",
     "heading": "bold underline",
     "chat": "fg:ansicyan",
+    "played": "underline",
+    "work": "fg:ansiyellow",
 })
+
+CAROUSEL_HELP = """\
+Keys (carousel: rebuild the table, then commit it as one move)
+  ← →  Home End   move the cursor over your hand and the working area
+  space           select / unselect the card (hand or working area)
+  s               sort the hand by suit or by rank
+  k  + number     pick up that whole meld into the working area
+  j  + number + place   pick up one card of a meld (its place, 1 first)
+  g               the selected cards become a new meld
+  l  + number     add the selected cards (or the one under the cursor) to a meld
+  Enter           commit the arrangement (the engine's reason shows if it is
+                  invalid; the working area stays to be mended)
+  u               undo: put everything back as it was at the start of the turn
+  a               the solver's best play, ready to commit (Enter)
+  d               draw, when nothing can be played
+  p               pass, when nothing can be played and the stock is empty
+  c               chat (Enter sends, Esc cancels)
+  Esc             cancel / clear the selection / close this help
+  ?               this help          q  quit (y confirms)"""
 
 HELP = """\
 Keys (every move of the game is a key)
@@ -110,6 +131,8 @@ class Screen:
         if vm is None:
             return out
         out.append(("class:heading", "Table"))
+        if vm.carousel and vm.edited:
+            out.append(("class:work", "  your working arrangement (Enter commits, u puts back)"))
         out.append(("", "\n"))
         if not vm.table:
             out.append(("class:dim", "  no melds yet\n"))
@@ -131,7 +154,8 @@ class Screen:
                 mark = "class:fits" if meld.fits_cursor else "class:dim"
                 out.append((mark, f" [{meld.number}]"))
                 for card, text in zip(meld.cards, texts):
-                    out.append((_card_style(card), " " + text))
+                    out.append(("", " "))
+                    out.append((_card_style(card) + (" class:played" if card in meld.played else ""), text))
                 used += size
             out.append(("", "\n"))
         return out
@@ -164,6 +188,8 @@ class Screen:
         if vm is None:
             return []
         out: StyleAndTextTuples = [("", f" Stock {vm.stock:<3} Discard ")]
+        if vm.carousel:
+            return [("", f" Stock {vm.stock}")]
         view = self.state.view
         if view.discard_top is not None:
             out.append((_card_style(view.discard_top), card_text(view.discard_top, self.state.ascii)))
@@ -206,6 +232,13 @@ class Screen:
         vm = self.vm()
         if vm is None:
             return []
+        if vm.carousel:
+            out: StyleAndTextTuples = [("class:heading", "Working area")]
+            if vm.work:
+                out.append(("class:work", " " + " ".join(vm.work)))
+            else:
+                out.append(("class:dim", " empty · k/j pick up from the table"))
+            return out
         out: StyleAndTextTuples = [("class:heading", "Contract"), ("", f" {vm.contract}: ")]
         if vm.down:
             out.append(("class:ok", "you are down"))
@@ -235,6 +268,8 @@ class Screen:
                     style += " class:selected"
                 if hc.cursor:
                     style += " class:cursor"
+                if hc.work:
+                    style += " class:work"
                 out.append((style, f"{hc.text:>3}"))
                 out.append(("", " "))
             out.append(("", "\n "))
@@ -242,6 +277,8 @@ class Screen:
                 if hc.cursor:
                     mark = ("^" if self.state.ascii else "▲") + (str(hc.fits[0] + 1) if hc.fits else " ")
                     out.append(("class:key", f"{mark:>3}"[:3]))
+                elif hc.work:
+                    out.append(("class:work", "tbl"))
                 elif hc.fits:
                     out.append(("class:fits", f"{'+' + str(hc.fits[0] + 1):>3}"[:3]))
                 else:
@@ -279,6 +316,8 @@ class Screen:
         view = self.state.view
         rules = view.rules if view else None
         claim = rules.claim_word if rules else "MAY I"
+        if rules is not None and rules.game == "carousel":
+            return [("class:overlay", CAROUSEL_HELP + "\n\n  Esc closes this help")]
         lines = HELP.format(claim=claim).splitlines()
         if rules is not None:  # only the moves these rules have
             drop = set()

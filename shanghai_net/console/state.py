@@ -4,6 +4,12 @@ In the manner of pyvim's editor state: key bindings call its methods, the layout
 `ConsoleState.view_model()`.  Moves go out through ``send`` (the app hands them to trio, where the
 session answers); `on_outcome` takes the answer back.  A refused move shows the engine's reason
 and keeps the selection.
+
+Carousel tables (manipulation rummy) are played through a *working arrangement*: ``groups`` is the
+table as the player is rebuilding it (None: untouched), ``loose`` the working area of cards picked
+up from the table (or taken back off a new meld).  Hand cards join with ``g`` (a new meld from the
+selection) or ``l`` (added to a meld); Enter commits the whole arrangement as one `Rearrange`.  A
+refused arrangement keeps the working area with the engine's reason; ``u`` puts everything back.
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ from enum import StrEnum
 from ..cards import Card
 from ..engine import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, Phase,
-    SwapJoker, TakeDiscard,
+    Rearrange, SwapJoker, TakeDiscard,
 )
 from ..engine.events import RoundResult
-from ..rules import End, MeldKind, extend, replace_wild
+from ..rules import End, MeldKind, arrange, extend, replace_wild
+from ..rules.carousel_solver import best_play
 from ..session import Accepted, Outcome, Session
-from .viewmodel import ViewModel, arrangements, card_text, sort_hand, view_model
+from .viewmodel import ViewModel, arrangements, card_text, carousel_view, sort_hand, view_model
 
 __all__ = ["ConsoleState", "Target"]
 
@@ -31,6 +38,8 @@ class Target(StrEnum):
     SWAP = "swap the joker"
     BUY = "buy the joker"
     SHANGHAI = "call SHANGHAI"
+    PICK = "pick up meld"  # carousel: the whole meld to the working area
+    PICK_CARD = "pick up a card of meld"  # carousel: a meld number, then the card's place in it
 
 
 class ConsoleState:
@@ -51,6 +60,10 @@ class ConsoleState:
         self.digits = ""
         self.options: tuple[tuple[tuple[Card, ...], ...], ...] | None = None  # arrangements shown
         self.summary: RoundResult | None = None
+        self.groups: list[tuple[Card, ...]] | None = None  # carousel: the table being rebuilt
+        self.loose: list[Card] = []  # carousel: the working area
+        self.pick_meld: int | None = None  # carousel: the meld chosen, its card's place comes next
+        self._table_seen: tuple = ()
         self._summaries_seen = 0
         self.exit_requested = False
         self.busy = False
@@ -69,13 +82,36 @@ class ConsoleState:
     def seat(self) -> int:
         return self.session.seat
 
+    @property
+    def carousel(self) -> bool:
+        view = self.view
+        return view is not None and view.rules.game == "carousel"
+
     def hand(self) -> list[Card]:
-        """The hand as shown: sorted, without the cards already picked for going down."""
+        """The hand as shown: sorted, without the cards already picked for going down.
+
+        Carousel: without the cards put into the working arrangement, and the working area's
+        cards after the hand (the cursor and the selection run over both)."""
         view = self.view
         if view is None:
             return []
         picked = {c for m in self.pending for c in m}
+        if self.carousel:
+            picked |= {c for g in self.table_groups() for c in g} | set(self.loose)
+            return [c for c in sort_hand(view.rules, view.hand, self.sort) if c not in picked] + self.loose
         return [c for c in sort_hand(view.rules, view.hand, self.sort) if c not in picked]
+
+    def table_groups(self) -> list[tuple[Card, ...]]:
+        """Carousel: the table as being rebuilt (the table itself when untouched)."""
+        if self.groups is not None:
+            return self.groups
+        view = self.view
+        return [m.cards for m in view.table] if view is not None else []
+
+    def played(self) -> tuple[Card, ...]:
+        """Carousel: the hand cards put into the working arrangement."""
+        hand = set(self.view.hand) if self.view is not None else set()
+        return tuple(c for g in self.table_groups() for c in g if c in hand)
 
     def cursor_card(self) -> Card | None:
         hand = self.hand()
@@ -86,11 +122,16 @@ class ConsoleState:
         if view is None:
             return None
         s = self.session
-        return view_model(
+        vm = view_model(
             view, seats=s.seats, log=s.log, claim=s.claim, now=s.now(), cursor=self.cursor,
             selected=self.selected, pending=self.pending, sort=self.sort, ascii=self.ascii,
             message=self.message, error=self.error, log_lines=log_lines,
         )
+        if self.carousel:
+            carousel_view(vm, view, groups=self.table_groups(), hand=self.hand(), loose=self.loose,
+                          cursor=self.cursor, selected=self.selected, edited=self.groups is not None,
+                          ascii=self.ascii)
+        return vm
 
     @property
     def game_over(self) -> bool:
@@ -130,7 +171,7 @@ class ConsoleState:
         elif self.quit_asked:
             self.quit_asked = False
         elif self.target or self.options is not None:
-            self.target, self.options, self.digits = None, None, ""
+            self.target, self.options, self.digits, self.pick_meld = None, None, "", None
             self.note("cancelled")
         elif self.summary is not None:
             self.close_summary()
@@ -192,6 +233,9 @@ class ConsoleState:
         view = self.view
         if view is None:
             return
+        if self.carousel:
+            self.build_meld()
+            return
         if not self.selected:
             self.note("select the cards of a meld (space), then press g", True)
             return
@@ -206,6 +250,9 @@ class ConsoleState:
         self.submit(GoDown(self.seat, tuple(self.pending)))
 
     def undo_meld(self) -> None:
+        if self.carousel:
+            self.undo_turn()
+            return
         if self.pending:
             self.selected = list(self.pending.pop())
             self.note(f"{len(self.pending)} meld(s) picked")
@@ -213,6 +260,9 @@ class ConsoleState:
     def show_arrangements(self) -> None:
         view = self.view
         if view is None:
+            return
+        if self.carousel:
+            self.offer_best()
             return
         found = arrangements(view)
         if not found:
@@ -234,6 +284,9 @@ class ConsoleState:
         """``l``, ``w``, ``b``, ``!``: the cards come from the selection; a meld number follows."""
         view = self.view
         if view is None:
+            return
+        if self.carousel:
+            self._ask_carousel(target)
             return
         if not view.table:
             self.note("there is no meld on the table", True)
@@ -268,20 +321,150 @@ class ConsoleState:
         if self.target is None or self.view is None:
             return
         self.digits += digit
-        melds = len(self.view.table)
+        melds = len(self.table_groups()) if self.carousel else len(self.view.table)
+        if self.target is Target.PICK_CARD and self.pick_meld is not None:
+            groups = self.table_groups()
+            melds = len(groups[self.pick_meld]) if self.pick_meld < len(groups) else 0
         if int(self.digits) * 10 > melds:  # no longer number could follow
             self.confirm_target()
         else:
-            self.note(f"{self.target.value}: meld {self.digits}… (Enter)")
+            what = "card" if self.target is Target.PICK_CARD and self.pick_meld is not None else "meld"
+            self.note(f"{self.target.value}: {what} {self.digits}… (Enter)")
 
     def confirm_target(self) -> None:
         if self.target is None:
+            if self.carousel and not self.chat_open:
+                self.commit()
             return
         if not self.digits:
             return
         target, cards, number = self.target, self.target_cards, int(self.digits)
         self.target, self.digits = None, ""
+        if self.carousel:
+            self._carousel_target(target, cards, number - 1)
+            return
         self._submit_target(target, cards, number - 1)
+
+    # -- carousel: the working arrangement -------------------------------------------------------
+
+    def _my_play_turn(self) -> bool:
+        view = self.view
+        if view is None or not view.my_turn:
+            self.note("it is not your turn", True)
+            return False
+        return True
+
+    def _ask_carousel(self, target: Target) -> None:
+        if not self._my_play_turn():
+            return
+        if target not in (Target.LAY, Target.PICK, Target.PICK_CARD):
+            self.note(f"no {target.value} in carousel: rearrange the table instead (? for keys)", True)
+            return
+        if not self.table_groups():
+            self.note("there is no meld on the table", True)
+            return
+        cards: tuple[Card, ...] = ()
+        if target is Target.LAY:
+            cards = tuple(self._chosen())
+            if not cards:
+                self.note("select the cards to add (space), then l and the meld's number", True)
+                return
+        self.target, self.target_cards, self.digits, self.pick_meld = target, cards, "", None
+        what = " ".join(self._c(c) for c in cards)
+        self.note(f"{target.value}{' ' + what if what else ''}: which meld? type its number (Esc cancels)")
+
+    def _carousel_target(self, target: Target, cards: tuple[Card, ...], index: int) -> None:
+        groups = list(self.table_groups())
+        if target is Target.PICK_CARD and self.pick_meld is not None:
+            meld, self.pick_meld = self.pick_meld, None
+            group = groups[meld]
+            if not 0 <= index < len(group):
+                self.note(f"meld {meld + 1} has no card {index + 1}", True)
+                return
+            card = group[index]
+            rest = group[:index] + group[index + 1:]
+            groups[meld:meld + 1] = [rest] if rest else []
+            self.groups = groups
+            self.loose.append(card)
+            self.note(f"{self._c(card)} to the working area")
+            self._follow(card)
+            return
+        if not 0 <= index < len(groups):
+            self.note(f"there is no meld {index + 1}", True)
+            return
+        if target is Target.PICK_CARD:
+            self.target, self.pick_meld = target, index
+            self.note(f"pick up from meld {index + 1}: which card? type its place, 1-{len(groups[index])} (Esc cancels)")
+            return
+        if target is Target.PICK:
+            group = groups.pop(index)
+            self.groups = groups
+            self.loose += list(group)
+            self.note(f"meld {index + 1} to the working area: {' '.join(self._c(c) for c in group)}")
+        elif target is Target.LAY:
+            self._take_out(cards)
+            groups = list(self.table_groups())
+            groups[index] = _shown(self.view.rules, groups[index] + cards)
+            self.groups = groups
+            self.note(f"{' '.join(self._c(c) for c in cards)} added to meld {index + 1}: Enter commits")
+        self.selected.clear()
+        self._follow(self.cursor_card())
+
+    def _take_out(self, cards) -> None:
+        """Cards leaving the working area (or the hand) for a meld."""
+        self.loose = [c for c in self.loose if c not in cards]
+        self.selected = [c for c in self.selected if c not in cards]
+
+    def build_meld(self) -> None:
+        """``g`` (carousel): the selected cards, from the hand and the working area, are a new meld."""
+        if not self._my_play_turn():
+            return
+        cards = tuple(self.selected)
+        if not cards:
+            self.note("select the cards of the new meld (space: hand or working area), then press g", True)
+            return
+        self._take_out(cards)
+        self.groups = list(self.table_groups()) + [_shown(self.view.rules, cards)]
+        self.note(f"new meld {len(self.groups)}: {' '.join(self._c(c) for c in self.groups[-1])}"
+                  + (" · Enter commits" if not self.loose else ""))
+        self._follow(self.cursor_card())
+
+    def commit(self) -> None:
+        """Enter (carousel): the working arrangement as one Rearrange."""
+        if not self._my_play_turn():
+            return
+        played = self.played()
+        if not played and not self.loose and self.groups is None:
+            self.note("nothing to commit: put cards from your hand into melds (g, l), or a for a play", True)
+            return
+        self.submit(Rearrange(self.seat, tuple(self.table_groups()), played))
+
+    def undo_turn(self) -> None:
+        """``u`` (carousel): everything back where it was at the start of the turn."""
+        had = self.groups is not None or self.loose
+        self.groups, self.loose, self.pick_meld, self.target = None, [], None, None
+        self.selected.clear()
+        self._follow(self.cursor_card())
+        self.note("everything put back" if had else "")
+
+    def offer_best(self) -> None:
+        """``a`` (carousel): the solver's play with the most cards, as a ready arrangement."""
+        if not self._my_play_turn():
+            return
+        view = self.view
+        play = best_play(view.rules, view.table, view.hand)
+        if play is None:
+            self.note("the solver finds no play: draw (d)" + (" or pass (p)" if not view.stock_size else ""), True)
+            return
+        self.groups, self.loose = [tuple(g) for g in play.table], []
+        self.selected.clear()
+        self._follow(self.cursor_card())
+        self.note(f"best play: {len(play.played)} card(s) {' '.join(self._c(c) for c in play.played)} · Enter commits, u puts back")
+
+    def _carousel_reset(self) -> None:
+        self.groups, self.loose, self.pick_meld = None, [], None
+        if self.target in (Target.LAY, Target.PICK, Target.PICK_CARD):
+            self.target, self.digits = None, ""
 
     def _submit_target(self, target: Target, cards: tuple[Card, ...], meld: int) -> None:
         view = self.view
@@ -312,6 +495,15 @@ class ConsoleState:
     def on_outcome(self, outcome: Outcome) -> None:
         """The session's answer to a move sent."""
         self.busy = False
+        if self.carousel:
+            if isinstance(outcome, Accepted):
+                self.note(outcome.move.text())
+                self._carousel_reset()
+                self.selected.clear()
+            else:
+                self.note(outcome.reason, True)  # the working arrangement stays to be mended
+            self._follow(self.cursor_card())
+            return
         if isinstance(outcome, Accepted):
             self.note(outcome.move.text())
             view = self.view
@@ -331,6 +523,12 @@ class ConsoleState:
         if view is None:
             return
         hand = set(view.hand)
+        if self.carousel:
+            if view.table != self._table_seen or not view.my_turn:  # the table moved under us
+                if self.groups is not None or self.loose:
+                    self._carousel_reset()
+                self._table_seen = view.table
+            hand |= set(self.loose)
         self.selected = [c for c in self.selected if c in hand]
         self.pending = [m for m in self.pending if all(c in hand for c in m)]
         self.cursor = max(0, min(self.cursor, len(self.hand()) - 1))
@@ -382,3 +580,9 @@ def _joker_for(rules, meld, natural: Card) -> Card | None:
     if meld is None:
         return None
     return next((c for c in meld.cards if c.is_joker and replace_wild(rules, meld, c, natural)), None)
+
+
+def _shown(rules, cards) -> tuple:
+    """A meld's cards in the order the rules arrange them (as given when they are no meld yet)."""
+    meld = arrange(rules, cards)
+    return tuple(meld.cards) if meld is not None else tuple(cards)

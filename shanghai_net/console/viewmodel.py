@@ -17,13 +17,14 @@ from itertools import islice
 from ..cards import Card, Suit
 from ..engine import Phase, PlayerView, RoundResult
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
+from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
 from ..rules.melds import _bounds
 from ..session import ClaimInfo, Connection, LogEntry, SeatInfo
 
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
-    "contract_tracker", "fits", "arrangements", "money_text",
+    "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -135,6 +136,7 @@ class HandCard:
     cursor: bool
     fits: tuple[int, ...]  # meld numbers (0-based) it could be laid off on
     pending: bool  # already put in a meld for going down
+    work: bool = False  # carousel: a card of the working area (picked up from the table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,7 @@ class TableMeld:
     text: str
     cards: tuple[Card, ...]
     fits_cursor: bool  # the card under the cursor could be laid off here
+    played: tuple[Card, ...] = ()  # carousel: cards of this meld coming from your hand this turn
 
 
 @dataclass
@@ -189,6 +192,9 @@ class ViewModel:
     phase: Phase
     my_turn: bool
     keys: list[tuple[str, str]] = field(default_factory=list)
+    carousel: bool = False
+    work: list[str] = field(default_factory=list)  # carousel: the working area's cards
+    edited: bool = False  # carousel: the table shown is your working arrangement
 
 
 def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
@@ -283,6 +289,48 @@ def view_model(
     )
     vm.keys = footer_keys(view, vm)
     return vm
+
+
+def carousel_view(vm: ViewModel, view: PlayerView, *, groups: Sequence[Sequence[Card]], hand: Sequence[Card],
+                  loose: Sequence[Card], cursor: int, selected: Iterable[Card], edited: bool,
+                  ascii: bool = False) -> ViewModel:
+    """Turn ``vm`` into a carousel table's: the working arrangement, the working area, its keys."""
+    rules = view.rules
+    mine = set(view.hand)
+    work = set(loose)
+    selected = set(selected)
+    owners = {m.cards: o for m, o in zip(view.table, view.meld_owners)}
+    cursor = max(0, min(cursor, len(hand) - 1)) if hand else 0
+    vm.carousel = True
+    vm.edited = edited
+    vm.title = f"{rules.name} · hand {view.round_no} · {rules.target_score} points loses"
+    vm.contract = "meld, add, rearrange"
+    vm.tracker, vm.down, vm.ready_ways, vm.pending = [], False, 0, []
+    vm.table = [
+        TableMeld(i + 1, owners.get(tuple(g), view.seat), " ".join(card_text(c, ascii) for c in g), tuple(g), False,
+                  tuple(c for c in g if c in mine))
+        for i, g in enumerate(groups)
+    ]
+    vm.hand = [HandCard(c, card_text(c, ascii), c in selected, i == cursor, (), False, c in work)
+               for i, c in enumerate(hand)]
+    vm.work = [card_text(c, ascii) for c in loose]
+    if view.phase is Phase.PLAY and view.my_turn:
+        able = can_play(rules, view.table, view.hand)
+        vm.status = ("your turn: play (rearrange the table freely)" if able else
+                     "your turn: nothing plays, draw" if view.stock_size else "your turn: nothing plays, pass")
+    vm.keys = carousel_keys(view, vm)
+    return vm
+
+
+def carousel_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
+    keys: list[tuple[str, str]] = []
+    if view.my_turn and view.phase is Phase.PLAY:
+        keys += [("spc", "select"), ("k", "pick up meld"), ("j", "pick up card"), ("g", "new meld"),
+                 ("l", "add to meld"), ("Enter", "commit"), ("u", "undo"), ("a", "best play")]
+        if not can_play(view.rules, view.table, view.hand):
+            keys += [("d", "draw")] if view.stock_size else [("p", "pass")]
+    keys += [("←→", "move"), ("s", "sort"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    return keys
 
 
 def _status(view: PlayerView, seats, may_claim: bool, claim_word: str) -> str:
