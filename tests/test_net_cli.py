@@ -3,21 +3,26 @@ exits 0 when it is over; a bad house rule is refused before anything listens."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from shanghai_net.cli import main
 from shanghai_net.net.host import read_transcript
 
 
-def test_host_with_bots_plays_a_whole_game_and_exits_0(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+def test_host_with_bots_plays_a_whole_game_and_exits_0(tmp_path):
     record = tmp_path / "game.bin"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     # a one-round game (a house rule), so the command line is checked end to end quickly
-    code = main(["host", "--port", "0", "--bind", "127.0.0.1", "--players", "3", "--bots", "3",
-                 "--no-console", "--record", str(record), "--rule", "contracts=2s"])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert "game over:" in out
+    done = subprocess.run(
+        [sys.executable, "-m", "shanghai_net.cli", "host", "--port", "0", "--bind", "127.0.0.1",
+         "--players", "3", "--bots", "3", "--no-console", "--record", str(record),
+         "--rule", "contracts=2s"], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "game over:" in done.stdout
     messages = read_transcript(record)
     assert messages[0].TYPE == "start_game" and messages[0].rules == {"contracts": "2s"}
     assert (tmp_path / "config" / "shanghai-net" / "identity").exists()

@@ -19,7 +19,7 @@ from shanghai_net.net.table import PeerTable, PublicTable
 
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,
-               watch=None, extra=None, record=None, rules=None):
+               watch=None, extra=None, record=None, rules=None, until=None):
     """Host a table and seat ``players`` bot peers; play until the game is over, or until round
     ``rounds`` is audited.  Returns the host, the peers' tables and results."""
     rnd = seeded(b"net test %d" % seed)
@@ -49,7 +49,8 @@ async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, 
                 watch(host, tables)
             if rounds is not None and host.public is not None and host.public.audited >= rounds \
                     and len(tables) == players and all(t.audited >= rounds
-                                                       for t in tables.values()):
+                                                       for t in tables.values()) \
+                    and (until is None or until()):
                 nursery.cancel_scope.cancel()
     return host, tables, results
 

@@ -51,7 +51,6 @@ class HostConfig:
     hello_timeout: float = 10.0
     send_timeout: float = 10.0
     """A peer that does not take a message within this many seconds is dropped."""
-    lobby_timeout: float | None = None
     record: Path | None = None
     max_frame: int = DEFAULT_MAX_FRAME
     abuse_limit: int = 25
@@ -74,6 +73,8 @@ class _Client:
         self.ready = False
         self.connected = True
         self.strikes = 0
+        self.in_game = False
+        """start_game is queued for it: every sequenced message follows, from seq 0."""
         self.errors_sent: list[Error] = []
         self.closing = False
 
@@ -299,7 +300,9 @@ class Host:
             "host_fingerprint": self.identity.fingerprint}))
         self._lobby_changed()
         if self.start is not None and seat is None:
-            client.queue(self.start)  # a spectator joining a running game: the start, then on
+            # a spectator joining a running game: the start, then on (seqs it missed are not
+            # sent again in this version)
+            client.in_game = client.queue(self.start)
 
     def _lobby_state(self) -> LobbyState:
         seats = tuple(
@@ -334,8 +337,8 @@ class Host:
         self.public = PublicTable(self.start)
         self._write(self.start)
         for client in list(self.clients):
-            if client.conn.our_state is State.LOBBY:
-                client.queue(self.start)
+            if client.hello is not None and client.connected:
+                client.in_game = client.queue(self.start)
         self.started.set()
         log.info("game %s started: %d seats", self.start.game_id.hex(), len(players))
 
@@ -386,7 +389,7 @@ class Host:
         self.sequenced += 1
         self._write(msg)
         for client in list(self.clients):
-            if client.conn.our_state is State.GAME and client.connected:
+            if client.in_game and client.connected:
                 await client.send(msg)
         public = self.public
         if public.fault is not None:

@@ -134,12 +134,13 @@ async def run_peer(address: tuple[str, int], identity: Identity, player: Player 
                    name: str = "bot", role: str = "bot", join_code: str = "",
                    random: Callable[[int], bytes] = secrets.token_bytes,
                    timeout: float = 30.0, lobby_timeout: float | None = 600.0,
-                   game_timeout: float | None = None,
+                   game_timeout: float | None = None, idle_timeout: float = 600.0,
                    on_table: Callable[[PeerTable], None] | None = None) -> PeerResult:
     """Join the table at ``address`` and play one game; the result when it is over.
 
     ``timeout`` bounds each wait for an answer of the host; ``lobby_timeout`` the wait for the
-    game to start; ``game_timeout`` (None: none) the whole game."""
+    game to start; ``game_timeout`` (None: none) the whole game; ``idle_timeout`` a silence of
+    the host during the game (players may think for a while)."""
     player = player or BotPlayer()
     result = PeerResult(None, None)
     with trio.fail_after(timeout):
@@ -157,7 +158,8 @@ async def run_peer(address: tuple[str, int], identity: Identity, player: Player 
         if on_table is not None:
             on_table(table)
         deadline = float("inf") if game_timeout is None else trio.current_time() + game_timeout
-        await _play(link, table, Outbox(table, identity.sign_key), player, result, deadline)
+        await _play(link, table, Outbox(table, identity.sign_key), player, result, deadline,
+                    idle_timeout)
         with trio.move_on_after(2):
             await link.send(Bye(reason="game over"))
     return result
@@ -189,7 +191,7 @@ async def _lobby(link: _Link, result: PeerResult, timeout: float,
 
 
 async def _play(link: _Link, table: PeerTable, outbox: Outbox, player: Player,
-                result: PeerResult, deadline: float) -> None:
+                result: PeerResult, deadline: float, idle_timeout: float) -> None:
     outbox.push(table.start())
     seat = table.seat
     asked: dict[tuple[int, int], float] = {}
@@ -214,7 +216,7 @@ async def _play(link: _Link, table: PeerTable, outbox: Outbox, player: Player,
         msg = outbox.poll()
         if msg is not None:
             await link.send(msg)
-        for incoming in await link.receive(deadline):
+        for incoming in await link.receive(min(deadline, trio.current_time() + idle_timeout)):
             if isinstance(incoming, GameMessage):
                 try:
                     outbox.push(table.receive(incoming))
