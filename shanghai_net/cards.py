@@ -98,6 +98,12 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.id < other.id
 
+    def __copy__(self) -> Card:
+        return self  # a card is a value: copies of a game share its cards
+
+    def __deepcopy__(self, memo) -> Card:
+        return self
+
 
 def _make(card_id: int) -> Card:
     naturals = 52 * MAX_DECKS

@@ -12,6 +12,7 @@ sees its own cards and what is public, as every networked peer does.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -139,6 +140,11 @@ class Game:
         """Requests for a dealer that have not been handed out yet (taken by the caller)."""
         out, self._requests = self._requests, []
         return out
+
+    @property
+    def awaiting(self) -> list[Request]:
+        """The requests this game still waits for (each handed out once by ``requests``)."""
+        return [request for request, _ in self._pending]
 
     @property
     def waiting(self) -> bool:
@@ -499,15 +505,19 @@ class Game:
             raise IllegalMoveError(f"{move!r}: not a move of this game")
         return self._entry(handler, self, move)
 
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``apply`` would accept the move (tries it on a copy)."""
-        import copy
-
+    def check(self, move: Move) -> None:
+        """Raise the IllegalMoveError that ``apply`` would, changing nothing (it tries a copy)."""
         probe = copy.copy(self)
-        probe.__dict__ = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "dealer"})
-        probe.dealer = None
+        memo = {id(self): probe}
+        shared = ("rules", "dealer", "log", "result")  # immutable, or not needed by the probe
+        probe.__dict__ = {k: v if k in shared else copy.deepcopy(v, memo) for k, v in self.__dict__.items()}
+        probe.__dict__.update(log=[], _events=[], _requests=[], dealer=None)
+        probe.apply(move)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``apply`` would accept the move."""
         try:
-            probe.apply(move)
+            self.check(move)
         except IllegalMoveError:
             return False
         return True

@@ -29,7 +29,6 @@ No sockets, no clocks; randomness is injected.
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -37,7 +36,7 @@ from typing import Callable, Iterable
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
-from ..cards import Card, deck
+from ..cards import Card
 from ..deal.errors import CheatDetected
 from ..deal.group import InvalidPoint, card_points, invert, is_scalar, multiply, scalar_product
 from ..deal.messages import Context, KeyReveal, verify
@@ -81,29 +80,12 @@ def rules_of(start: StartGame) -> RuleSet:
     return rules.override(**start.rules) if start.rules else rules
 
 
-_ALL_CARDS = deck(4, 8)
-_SHALLOW = {"rules", "dealer", "log", "results", "result"}
-
-
-def probe_apply(game: Game, move: Move) -> None:
-    """Raise the engine's IllegalMoveError if ``game`` would refuse ``move``; ``game`` unchanged.
-
-    A cheaper `Game.is_legal`: the cards (immutable) and the event log are not copied."""
-    memo = {id(c): c for c in _ALL_CARDS}
-    probe = copy.copy(game)
-    memo[id(game)] = probe
-    state = {k: (v if k in _SHALLOW else copy.deepcopy(v, memo)) for k, v in game.__dict__.items()}
-    state.update(log=[], _events=[], _requests=[], dealer=None, results=list(game.results))
-    probe.__dict__ = state
-    probe.apply(move)
-
-
 def check_move(game: Game, move: Move) -> None:
     """IllegalMoveError unless ``move`` is legal in ``game`` now (state unchanged)."""
     for legal in game.legal_moves(move.seat):
         if legal == move:
             return
-    probe_apply(game, move)
+    game.check(move)
 
 
 @dataclass
@@ -545,15 +527,12 @@ class PeerTable(_Base):
             self.events.extend(self.game.learn(token, card))
 
     def _catch_up(self) -> bool:
-        """Answer what this seat's replica waits for, from what the stream has brought so far.
-
-        The engine has no public list of the requests it still waits for (``requests`` hands
-        each out once, waited for or not), so this reads ``Game._pending``."""
-        self.game.requests  # noqa: B018 - drained: the pending list below is the truth
+        """Answer what this seat's replica waits for, from what the stream has brought so far."""
+        self.game.requests  # noqa: B018 - drained: what it still awaits is the truth
         if self.game.round_no != self.round:
             return False  # it knows its own cards: it may start a round before the deal does
         progress = False
-        for request in [r for r, _ in self.game._pending]:
+        for request in self.game.awaiting:
             if isinstance(request, Shuffle):
                 if request.round_no == self.round and self.shuffled(request.generation):
                     self.events.extend(self.game.fulfil_shuffle(request.generation))
