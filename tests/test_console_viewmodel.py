@@ -165,6 +165,19 @@ def test_footer_keys_follow_the_phase():
     assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
 
 
+def test_shanghai_call_key_only_when_the_engine_allows_it():
+    """davis: any other player may call SHANGHAI on a discard that plays; not its discarder, and not on
+    the card turned up at the deal (nobody discarded it): the engine says which, the footer follows."""
+    view, _ = a_view(turn=1, phase=Phase.DRAW, table=melds("7H 7S 7D"), meld_owners=(2,),
+                     discard_top=parse_cards("7C")[0])
+    allowed = dataclasses.replace(view, may_call_shanghai=True)
+    assert "!" in [k for k, _ in view_model(allowed).keys]
+    refused = dataclasses.replace(view, may_call_shanghai=False)
+    assert "!" not in [k for k, _ in view_model(refused).keys]
+    elsewhere = dataclasses.replace(allowed, discard_top=parse_cards("9C")[0])
+    assert "!" not in [k for k, _ in view_model(elsewhere).keys]
+
+
 def test_round_summary_reveals_every_hand():
     hands = (tuple(parse_cards("7H JK")), (), tuple(parse_cards("AS")))
     result = RoundResult(1, 1, hands, (60, 0, 20), (60, 0, 20))

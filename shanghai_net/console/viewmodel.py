@@ -361,8 +361,7 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
         keys += [("d", "draw"), ("t", "take discard")]
     if view.may_claim:
         keys += [("m", rules.claim_word), ("p", "pass")]
-    if (rules.shanghai and view.phase is Phase.DRAW and view.discard_top and not view.top_shanghaied
-            and fits(rules, view.table, view.discard_top)):
+    if view.may_call_shanghai and fits(rules, view.table, view.discard_top):
         keys += [("!", "call SHANGHAI")]
     if view.my_turn and view.phase is Phase.PLAY:
         keys += [("spc", "select")]

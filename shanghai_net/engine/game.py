@@ -392,7 +392,7 @@ class Game:
             if w and seat in w.undecided():
                 yield MayI(seat)
                 yield PassClaim(seat)
-            if self._may_call_shanghai(seat):
+            if self.may_call_shanghai(seat):
                 top = self.discard[-1]
                 for i, meld in enumerate(self.table):
                     for end in self._ends(meld):
@@ -434,7 +434,8 @@ class Game:
     def _ends(self, meld: Meld) -> tuple[End | None, ...]:
         return (End.LOW, End.HIGH) if meld.kind is MeldKind.RUN else (None,)
 
-    def _may_call_shanghai(self, seat: int) -> bool:
+    def may_call_shanghai(self, seat: int) -> bool:
+        """Whether ``seat`` may call SHANGHAI on the top discard now (if it plays on the table)."""
         return (
             self.rules.shanghai
             and self.phase is Phase.DRAW
@@ -602,7 +603,7 @@ class Game:
         self.owed.append(turn)
 
     def _call_shanghai(self, move: CallShanghai) -> None:
-        if not self._may_call_shanghai(move.seat):
+        if not self.may_call_shanghai(move.seat):
             raise self._illegal(move, "no discard that may be called SHANGHAI now")
         if not 0 <= move.meld < len(self.table):
             raise self._illegal(move, f"there is no meld {move.meld + 1}")

@@ -34,6 +34,7 @@ class PlayerView:
     discard_top: Card | None
     discard_size: int
     top_shanghaied: bool
+    may_call_shanghai: bool  # this seat may call SHANGHAI on the top discard, where it plays
     stock_size: int
     hand_sizes: tuple[int, ...]
     down: tuple[bool, ...]
@@ -72,6 +73,7 @@ def view_of(game: Game, seat: int) -> PlayerView:
         discard_top=game.discard[-1] if game.discard else None,
         discard_size=len(game.discard),
         top_shanghaied=bool(game.discard) and game.discard[-1] in game.shanghaied,
+        may_call_shanghai=game.may_call_shanghai(seat),
         stock_size=len(game.stock),
         hand_sizes=tuple(len(h) for h in game.hands),
         down=tuple(game.down),
