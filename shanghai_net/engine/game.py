@@ -605,13 +605,8 @@ class Game:
     def _call_shanghai(self, move: CallShanghai) -> None:
         if not self.may_call_shanghai(move.seat):
             raise self._illegal(move, "no discard that may be called SHANGHAI now")
-        if not 0 <= move.meld < len(self.table):
-            raise self._illegal(move, f"there is no meld {move.meld + 1}")
-        self._need_run_for_end(move, self.table[move.meld])
         card = self.discard[-1]
-        longer = extend(self.rules, self.table[move.meld], card, move.end)
-        if longer is None:
-            raise self._illegal(move, f"{card} does not play on {self.table[move.meld]}")
+        longer = self._extended(move, card, "play on")
         victim = self.discarder
         caller = move.seat
         self._expose_top()
@@ -663,12 +658,7 @@ class Game:
         if self.went_down_now and not self.rules.lay_off_on_going_down_turn:
             raise self._illegal(move, "you lay off from your next turn")
         self._holds(seat, move.card, move)
-        if not 0 <= move.meld < len(self.table):
-            raise self._illegal(move, f"there is no meld {move.meld + 1}")
-        self._need_run_for_end(move, self.table[move.meld])
-        longer = extend(self.rules, self.table[move.meld], move.card, move.end)
-        if longer is None:
-            raise self._illegal(move, f"{move.card} does not go on {self.table[move.meld]}")
+        longer = self._extended(move, move.card, "go on")
         if not self._room_for_freed_joker(move.card, move.meld, longer):
             raise self._illegal(move, "that would leave nowhere to lay off the joker you freed")
         self._take_from_hand(seat, move.card)
@@ -678,15 +668,25 @@ class Game:
         self._emit(LaidOff(seat, move.card, move.meld, move.end))
         self._maybe_out(seat)
 
-    def _need_run_for_end(self, move: LayOff | CallShanghai, meld: Meld) -> None:
-        """An end names a side of a run; legal_moves never offers one for a set."""
-        if move.end is not None and meld.kind is not MeldKind.RUN:
-            raise self._illegal(move, f"meld {move.meld + 1} is a {self.rules.set_word}: it has no {move.end.value} end")
-
-    def _table_joker(self, move: SwapJoker | BuyJoker) -> tuple[Meld, Card]:
+    def _table_meld(self, move: LayOff | CallShanghai | SwapJoker | BuyJoker) -> Meld:
+        """The meld a move names, or IllegalMoveError."""
         if not 0 <= move.meld < len(self.table):
             raise self._illegal(move, f"there is no meld {move.meld + 1}")
-        meld = self.table[move.meld]
+        return self.table[move.meld]
+
+    def _extended(self, move: LayOff | CallShanghai, card: Card, verb: str) -> Meld:
+        """The named meld with ``card`` laid off at the named end, or IllegalMoveError."""
+        meld = self._table_meld(move)
+        if move.end is not None and meld.kind is not MeldKind.RUN:
+            # an end names a side of a run; legal_moves never offers one for a set
+            raise self._illegal(move, f"meld {move.meld + 1} is a {self.rules.set_word}: it has no {move.end.value} end")
+        longer = extend(self.rules, meld, card, move.end)
+        if longer is None:
+            raise self._illegal(move, f"{card} does not {verb} {meld}")
+        return longer
+
+    def _table_joker(self, move: SwapJoker | BuyJoker) -> tuple[Meld, Card]:
+        meld = self._table_meld(move)
         joker = self._find_on_meld(meld, move.joker) if move.joker.is_joker else None
         if joker is None:
             raise self._illegal(move, f"there is no joker on meld {move.meld + 1}")
