@@ -4,7 +4,6 @@ a discard that completes a meld its contract needs."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable
 
 from ..cards import Card
@@ -13,7 +12,7 @@ from ..engine.moves import (
     TakeDiscard,
 )
 from ..engine.view import PlayerView
-from ..rules.melds import _bounds, extend
+from ..rules.melds import _bounds, plays_on
 from ..rules.scoring import card_points
 from .carousel import choose_carousel
 
@@ -110,7 +109,7 @@ class BasicBot:
             return by_kind[CallShanghai][0]
         if TakeDiscard in by_kind and top is not None:
             if view.down[view.seat]:
-                wanted = _plays(view, top)
+                wanted = plays_on(view.rules, view.table, top)
             else:
                 wanted = completes_meld(view, top, hand) or usefulness(view, top, hand + [top]) >= 4
             if wanted:
@@ -135,7 +134,3 @@ class BasicBot:
 
         best = min(plain, key=cost)
         return declared.get(best.card, best)
-
-
-def _plays(view: PlayerView, card: Card) -> bool:
-    return any(extend(view.rules, m, card) for m in view.table)

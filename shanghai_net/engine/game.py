@@ -22,7 +22,7 @@ from ..cards import Card, deck
 from ..errors import IllegalMoveError
 from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
-from ..rules.melds import End, Meld, extend, replace_wild
+from ..rules.melds import End, Meld, extend, plays_on, replace_wild
 from ..rules.ruleset import MeldKind, RuleSet
 from ..rules.scoring import penalty
 from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
@@ -342,7 +342,7 @@ class Game:
 
     def playable_on_table(self, card: Card) -> bool:
         """Whether the card could be laid off on some meld now (the SHANGHAI test)."""
-        return any(extend(self.rules, m, card) for m in self.table)
+        return plays_on(self.rules, self.table, card)
 
     def _open_window(self) -> None:
         self.window = None
@@ -429,7 +429,7 @@ class Game:
         if not self.must_lay_off or card in self.must_lay_off:
             return True
         table = self.table[:index] + [longer] + self.table[index + 1 :]
-        return all(any(extend(self.rules, m, joker) for m in table) for joker in self.must_lay_off)
+        return all(plays_on(self.rules, table, joker) for joker in self.must_lay_off)
 
     def _ends(self, meld: Meld) -> tuple[End | None, ...]:
         return (End.LOW, End.HIGH) if meld.kind is MeldKind.RUN else (None,)
@@ -487,7 +487,7 @@ class Game:
             return None
         table = list(self.table)
         table[index] = longer
-        if not any(extend(self.rules, m, joker) for m in table):
+        if not plays_on(self.rules, table, joker):
             return None  # the freed joker must be laid off this turn
         return longer
 

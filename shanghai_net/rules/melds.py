@@ -14,7 +14,7 @@ from enum import StrEnum
 from ..cards import Card, Suit
 from .ruleset import Ace, MeldKind, RuleSet
 
-__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "replace_wild"]
+__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "plays_on", "replace_wild"]
 
 
 class End(StrEnum):
@@ -253,6 +253,11 @@ def extend(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> Me
         if longer or end is End.HIGH:
             return longer
     return _run(rules, (card,) + meld.cards, meld.rank - 1, meld.suit)
+
+
+def plays_on(rules: RuleSet, table: Sequence[Meld], card: Card) -> bool:
+    """Whether ``card`` could be laid off on some meld of ``table``."""
+    return any(extend(rules, meld, card) for meld in table)
 
 
 def replace_wild(rules: RuleSet, meld: Meld, wild: Card, natural: Card) -> Meld | None:
