@@ -893,6 +893,8 @@ class Outbox:
     settled, and is checked again if the game moved on since it was chosen (dropped if it is
     no longer legal).  When another message takes the seq the one in flight was signed for, the
     next `poll` signs it again against the new head (the host answers the old one ``stale``).
+    After a reconnection, a message of ours found in the stream is taken as sent: the deal body
+    or move it carries is not sent again.  What became of each move: `take_outcomes`.
     """
 
     def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
@@ -903,6 +905,7 @@ class Outbox:
         self.in_flight: GameMessage | None = None
         self.dropped: list[Body] = []
         self.sent = 0
+        self._outcomes: list[tuple[Move | None, str | None]] = []
 
     def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
         for body in bodies:
@@ -934,9 +937,8 @@ class Outbox:
             if version != table.version and move is not None:
                 try:
                     check_move(table.game, move)
-                except IllegalMoveError:
-                    self.dropped.append(body)
-                    self.move = None
+                except IllegalMoveError as error:
+                    self._drop_move(f"no longer legal: {error}")
                     return None
                 self.move = (move, body, table.version)
         else:
@@ -948,14 +950,22 @@ class Outbox:
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
         mine = self.in_flight
-        if mine is None or msg.seq < mine.seq:
+        if msg.author != self.table.seat:
+            if mine is not None and msg.seq >= mine.seq:
+                self.in_flight = None  # our seq is taken: sign it again
             return
+        if mine is not None and msg.seq >= mine.seq:
+            self.in_flight = None
+        if self.deal and self.deal[0] == msg.body:
+            self.deal.popleft()
+        elif self.move is not None and self.move[1] == msg.body:
+            self._outcomes.append((self.move[0], None))
+            self.move = None
+
+    def reconnected(self) -> None:
+        """A new connection: what was in flight may be lost; sign it again when it is due (it
+        is recognised if the host had sequenced it after all)."""
         self.in_flight = None
-        if msg.author == mine.author and msg.sig == mine.sig:
-            if self.deal and mine.body is self.deal[0]:
-                self.deal.popleft()
-            elif self.move is not None and mine.body is self.move[1]:
-                self.move = None
 
     def error(self, error: wm.Error) -> None:
         """The host refused a message of ours: ``stale`` ones are sent again; a refused move is
@@ -966,7 +976,17 @@ class Outbox:
             return
         self.in_flight = None
         if self.move is not None and mine.body is self.move[1]:
-            self.dropped.append(mine.body)
-            self.move = None
+            self._drop_move(f"{error.code}: {error.reason}")
         elif self.deal and mine.body is self.deal[0]:
             self.dropped.append(self.deal.popleft())
+
+    def _drop_move(self, reason: str) -> None:
+        move, body, _ = self.move
+        self.dropped.append(body)
+        self._outcomes.append((move, reason))
+        self.move = None
+
+    def take_outcomes(self) -> list[tuple[Move | None, str | None]]:
+        """The moves sequenced (reason None) or refused/dropped (the reason) since last asked."""
+        out, self._outcomes = self._outcomes, []
+        return out

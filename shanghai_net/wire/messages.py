@@ -116,6 +116,9 @@ class Hello(Message):
     box_key: bytes = wire_field(KEY)
     join_code: str = wire_field(JOIN_CODE)
     role: str = wire_field(OneOf("player", "spectator", "bot"))
+    resume: int | None = wire_field(Nullable(SEQ), default=None)
+    """Rejoining a running game: the first seq the client still needs (it holds the ones before;
+    0 after a crash).  A seat is recognised by its ``sign_key``, whatever this says."""
 
 
 @message_type("welcome")
@@ -125,6 +128,9 @@ class Welcome(Message):
     version: int = wire_field(Int(0, 65535))
     seat: int | None = wire_field(Nullable(SEAT))
     table: dict = wire_field(AnyMap())
+    sequenced: int = wire_field(SEQ, default=0)
+    """Game messages sequenced so far (0 in the lobby): a rejoining seat replays up to here
+    before it sends anything."""
 
 
 @message_type("refused")
