@@ -125,9 +125,6 @@ class Host:
         if not self.rules.min_players <= config.players <= self.rules.max_players:
             raise ValueError(f"{self.rules.name} is for {self.rules.min_players}-"
                              f"{self.rules.max_players} players, not {config.players}")
-        if self.rules.game != "contract":
-            raise ValueError(f"preset {self.rules.name}: only contract games are played on the "
-                             "network so far")
         self.identity = config.identity or Identity(config.random(32), config.random(32))
         self._host_key = self.identity.sign_key
         self.seats: list[_Client | None] = [None] * config.players
