@@ -160,9 +160,6 @@ class Host:
         if not self.rules.min_players <= self.players <= self.rules.max_players:
             raise ValueError(f"{self.rules.name} is for {self.rules.min_players}-"
                              f"{self.rules.max_players} players, not {self.players}")
-        if self.rules.game != "contract":
-            raise ValueError(f"preset {self.rules.name}: only contract games are played on the "
-                             "network so far")
         self.seats: list[_Client | None] = [None] * self.players
         self.clients: set[_Client] = set()
         self.bytes_in = 0

@@ -4,7 +4,7 @@
 Every peer is fed the same stream: the game messages the host sequenced, in order.  From that
 stream alone each one derives the same protocol steps (docs/protocol.md, section 11):
 
-- the engine replica (``Game(..., dealer=None, viewer=seat)``) asks for a ``Shuffle``: every
+- the engine replica (``new_game(..., dealer=None, viewer=seat)``) asks for a ``Shuffle``: every
   seat commits to a fresh seed (``commit``), then each seat in turn sends its ``pass``, pass 1
   for seats 0..n-1, then pass 2; a round's first shuffle comes after the round before is audited;
 - ``Reveal(token, seat)``: every other seat seals its key for that seat (``shares``); the seat
@@ -43,6 +43,7 @@ from ..deal.messages import Context, KeyReveal, verify
 from ..deal.participant import Participant, PeerKeys
 from ..deal.picks import nonce_digest, pick_index
 from ..deal.randomness import RandomBytes
+from ..engine import new_game
 from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
 from ..engine.events import Event
 from ..engine.game import Game, Phase
@@ -125,7 +126,7 @@ class _Base:
         if start.host_key is not None:
             keys[HOST_AUTHOR] = start.host_key
         self.chain = Chain(self.game_id, keys)
-        self.public = Game(self.rules, self.players, None, -1)
+        self.public = new_game(self.rules, self.players, None, -1)
         self.version = 0
         """Moves applied so far (a move validated at another version is checked again)."""
         self.fault: Fault | None = None
@@ -442,7 +443,7 @@ class PeerTable(_Base):
                  box_key: X25519PrivateKey, random: RandomBytes) -> None:
         super().__init__(start)
         self.seat = seat
-        self.game = Game(self.rules, self.players, None, seat)
+        self.game = new_game(self.rules, self.players, None, seat)
         self.events: list[Event] = []
         self.roster = [PeerKeys(Ed25519PublicKey.from_public_bytes(s.sign_key),
                                 X25519PublicKey.from_public_bytes(s.box_key))
