@@ -11,7 +11,7 @@ from pathlib import Path
 
 import trio
 
-from ..identity import Identity, load_or_create
+from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 
 __all__ = ["add_net_commands"]
@@ -38,9 +38,11 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
+    resume = Path(args.resume) if args.resume else None
+    record = Path(args.record) if args.record else resume
     config = HostConfig(players=args.players, preset=args.preset, rules=_overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
-                        record=Path(args.record) if args.record else None, identity=identity)
+                        record=record, resume=resume, identity=identity)
     host = Host(config)  # checks the preset, the rules and the player count
     if not args.no_console:
         print("shanghai host: the console seat is not part of this version; hosting only "
@@ -50,12 +52,16 @@ def _cmd_host(args: argparse.Namespace) -> int:
         listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
-            print(f"hosting {host.rules.name} for {args.players} on port {port}; join code "
+            if resume is not None:
+                print(f"resuming {resume} at message {host.sequenced}: waiting for the seats to "
+                      "rejoin", flush=True)
+            print(f"hosting {host.rules.name} for {host.players} on port {port}; join code "
                   f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
             for i in range(args.bots):
                 bot = BotPlayer(args.level, random.Random())
+                home = None if args.fresh_identity else config_dir() / "host-bots" / f"bot{i + 1}"
                 nursery.start_soon(_quiet_bot, run_peer, ("127.0.0.1", port), bot, i,
-                                   args.join_code)
+                                   args.join_code, home)
         public = host.public
         if public is None or public.fault is not None or not public.finished:
             print(f"game stopped: {public.fault if public else 'never started'}", file=sys.stderr)
@@ -69,21 +75,32 @@ def _cmd_host(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
-async def _quiet_bot(run_peer, address, bot, index, join_code) -> None:
+async def _quiet_bot(run_peer, address, bot, index, join_code, home: Path | None) -> None:
+    """A bot the host starts; with a ``home`` it keeps its keys and game secrets there, so the
+    host resumed from its transcript starts it again in the same seat."""
+    from .resume import GameSecrets
+
+    identity = load_or_create(home) if home is not None else _fresh_identity()
+    store = GameSecrets(home / "games") if home is not None else None
     try:
-        await run_peer(address, _fresh_identity(), bot, name=f"bot{index + 1}",
-                       join_code=join_code)
+        await run_peer(address, identity, bot, name=f"bot{index + 1}", join_code=join_code,
+                       store=store)
     except Exception as error:  # a bot's failure is reported, the host goes on
         print(f"bot{index + 1}: {error}", file=sys.stderr)
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
     from .peer import BotPlayer, parse_address, run_peer
+    from .resume import GameSecrets
 
     address = parse_address(args.address)
-    identity = load_or_create(Path(args.identity)) if args.identity else _fresh_identity()
+    if args.identity:  # a bot with a home: it can rejoin after a crash, like a person
+        identity = load_or_create(Path(args.identity))
+        store = GameSecrets(Path(args.identity) / "games")
+    else:
+        identity, store = _fresh_identity(), None
     result = trio.run(lambda: run_peer(address, identity, BotPlayer(args.level, random.Random()),
-                                       name=args.name, join_code=args.join_code))
+                                       name=args.name, join_code=args.join_code, store=store))
     table = result.table
     game = table.game
     print(f"seat {result.seat}: game over, totals {list(game.result.totals)}")
@@ -104,6 +121,9 @@ def add_net_commands(sub: argparse._SubParsersAction) -> None:
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
     host.add_argument("--record", metavar="FILE", help="append the transcript to FILE")
+    host.add_argument("--resume", metavar="FILE",
+                      help="take up the game of a transcript where it stopped (the host crashed);"
+                           " the seats rejoin with their keys; the transcript goes on in FILE")
     host.add_argument("--join-code", default="", help="the code players must give to join")
     host.add_argument("--claim-timeout", type=float, default=10.0,
                       help="seconds a claim window waits for silent seats")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import struct
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,6 +179,7 @@ class Host:
 
     def _load(self, path: Path) -> None:
         """Take up the game of a transcript where it stopped: every message checked again."""
+        _cut_torn_frame(path)
         messages = read_transcript(path)
         if not messages or not isinstance(messages[0], StartGame):
             raise ValueError(f"{path}: not a transcript (it does not begin with start_game)")
@@ -290,6 +292,8 @@ class Host:
             except trio.TooSlowError:
                 client.queue(Refused(code="timeout", reason="no hello in time"))
                 return
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                return  # the peer went away (it may come back with its key)
             self.bytes_in += len(data)
             conn.receive_data(data)
             while True:
@@ -522,6 +526,23 @@ class Host:
             await self._publish(msg)
             if public.open_window() is None or public.fault is not None:
                 break
+
+
+def _cut_torn_frame(path: Path) -> None:
+    """A host killed while writing may leave part of a frame at the transcript's end: cut it,
+    so that the frames appended next are read as frames."""
+    with open(path, "r+b") as stream:
+        size = stream.seek(0, os.SEEK_END)
+        end = 0
+        while end + 4 <= size:
+            stream.seek(end)
+            length = struct.unpack(">I", stream.read(4))[0]
+            if end + 4 + length > size:
+                break
+            end += 4 + length
+        if end < size:
+            log.warning("%s: cutting a torn frame (%d bytes) at its end", path, size - end)
+            stream.truncate(end)
 
 
 async def _close_gracefully(stream: trio.SocketStream) -> None:

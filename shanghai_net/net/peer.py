@@ -32,6 +32,7 @@ from ..errors import IllegalMoveError
 from ..deal.randomness import RandomBytes
 from ..identity import Identity
 from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
+from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
                              Welcome)
@@ -266,38 +267,47 @@ class Peer:
                 stream = await trio.open_tcp_stream(*self.address)
         except (OSError, trio.TooSlowError) as error:
             raise _Lost(f"cannot reach {self.address[0]}:{self.address[1]}: {error}") from None
+        failure: Exception | None = None
         async with stream, trio.open_nursery() as nursery:
             link = self._link = _Link(stream, self.result, self.timeout)
             send, inbox = trio.open_memory_channel(256)
             self._inbox = send
             nursery.start_soon(link.read, send)
-            resume = self.table.chain.next_seq if self.table is not None else None
-            await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
-                                  name=self.name, sign_key=self.identity.sign_public,
-                                  box_key=self.identity.box_public, join_code=self.join_code,
-                                  role=self.role, resume=resume))
-            if self.outbox is not None:
-                self.outbox.reconnected()
-            deadline = trio.current_time() + self.timeout
-            while True:
-                await self._act(link)
-                try:
-                    with trio.fail_at(min(deadline, self._deadline)):
-                        item = await inbox.receive()
-                except trio.TooSlowError:
-                    raise _Lost("the host went silent") from None
-                if isinstance(item, _Lost):
-                    if self.table is not None and self.table.finished:
-                        break  # the host closed after the game: nothing lost
-                    raise item
-                if item is not _NUDGE:
-                    await self._on_message(link, item)
-                if self.table is not None and self.table.finished:
-                    with trio.move_on_after(2):
-                        await link.send(Bye(reason="game over"))
-                    break
-                deadline = trio.current_time() + self._patience()
+            try:
+                await self._converse(link, inbox)
+            except (_Lost, PeerError) as error:
+                failure = error  # raised outside the nursery, as itself
             nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
+
+    async def _converse(self, link: _Link, inbox: trio.MemoryReceiveChannel) -> None:
+        resume = self.table.chain.next_seq if self.table is not None else None
+        await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
+                              name=self.name, sign_key=self.identity.sign_public,
+                              box_key=self.identity.box_public, join_code=self.join_code,
+                              role=self.role, resume=resume))
+        if self.outbox is not None:
+            self.outbox.reconnected()
+        deadline = trio.current_time() + self.timeout
+        while True:
+            await self._act(link)
+            try:
+                with trio.fail_at(min(deadline, self._deadline)):
+                    item = await inbox.receive()
+            except trio.TooSlowError:
+                raise _Lost("the host went silent") from None
+            if isinstance(item, _Lost):
+                if self.table is not None and self.table.finished:
+                    return  # the host closed after the game: nothing lost
+                raise item
+            if item is not _NUDGE:
+                await self._on_message(link, item)
+            if self.table is not None and self.table.finished:
+                with trio.move_on_after(2):
+                    await link.send(Bye(reason="game over"))
+                return
+            deadline = trio.current_time() + self._patience()
 
     def _patience(self) -> float:
         if self.start is None:
@@ -396,8 +406,8 @@ class Peer:
     async def _act(self, link: _Link) -> None:
         """Let the player move if it may; send what the outbox releases."""
         table, outbox = self.table, self.outbox
-        if table is None or self.replaying:
-            return
+        if table is None or self.replaying or link.conn.our_state is not State.GAME:
+            return  # nothing to do, or not until the host has taken us (back) into the game
         if table.fault is not None:
             raise PeerError(str(table.fault))
         extra = getattr(self.player, "extra", None)  # a test player's raw frames or messages

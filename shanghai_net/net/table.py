@@ -315,6 +315,14 @@ class _Base:
     # hooks
     def _check_step(self, author: int, step: DealStep) -> None: ...
     def _seat_messages(self, author: int, step: DealStep) -> None: ...
+    def _replay_reveals(self, step: DealStep) -> None:
+        """Our own reveal of cards for a move, found in the stream while replaying it after a
+        crash: reveal them here too (at the time, `submit` did)."""
+        for reveal in step.messages:
+            generation = reveal.context.generation
+            if reveal.position in self.participant.generation(generation).mine:
+                self.participant.reveal(generation, reveal.position)
+
     def _seat_shares(self, author: int, step: DealStep) -> None: ...
     def _audit(self) -> None: ...
     def _reveal_public(self, token: Token) -> None: ...
@@ -595,12 +603,15 @@ class PeerTable(_Base):
         return True
 
     def _seat_messages(self, author: int, step: DealStep) -> None:
-        if author != self.seat:
-            for message in step.messages:
-                try:
-                    self.participant.receive(message)
-                except ValueError as error:
-                    raise Fault(author, f"seat {author}: {step.step}: {error}") from None
+        if author == self.seat:
+            if step.step == "reveal":
+                self._replay_reveals(step)
+            return
+        for message in step.messages:
+            try:
+                self.participant.receive(message)
+            except ValueError as error:
+                raise Fault(author, f"seat {author}: {step.step}: {error}") from None
 
     def _seat_shares(self, author: int, step: DealStep) -> None:
         if author == self.seat:

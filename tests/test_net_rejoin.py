@@ -1,0 +1,208 @@
+"""Rejoining over real sockets: a peer whose connection drops, a peer that crashes and starts
+again from its secret on disk, a host restarted from its transcript; in each case the game
+finishes, every audit is clean, and the others saw who was missing."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from shanghai_net.deal import seeded
+from shanghai_net.engine import Phase
+from shanghai_net.identity import Identity
+from shanghai_net.net.host import Host, HostConfig, read_transcript
+from shanghai_net.net.peer import BotPlayer, Peer, PeerError
+from shanghai_net.net.resume import GameSecrets
+from shanghai_net.net.table import PublicTable
+from shanghai_net.wire import encode_frame
+
+RULES = {"contracts": "2s"}  # one round keeps each test short
+FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
+
+
+def make_peer(port, identity, seat, tmp_path, **options) -> Peer:
+    return Peer(("127.0.0.1", port), identity, BotPlayer("basic", random.Random(seat)),
+                name=f"bot{seat}", store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10,
+                retry_delays=FAST_RETRY, **options)
+
+
+def identities(n):
+    rnd = seeded(b"rejoin identities")
+    return [Identity(rnd(32), rnd(32)) for _ in range(n)]
+
+
+async def start_peers(nursery, port, keys, tmp_path, peers, results):
+    for seat, identity in enumerate(keys):
+        peers[seat] = make_peer(port, identity, seat, tmp_path)
+
+        async def run(seat=seat):
+            results[seat] = await peers[seat].run()
+
+        nursery.start_soon(run)
+        await trio.sleep(0.02)  # seats in order
+
+
+def assert_finished(host, results):
+    public = host.public
+    assert public.fault is None and public.finished and public.public.phase is Phase.OVER
+    for seat, result in results.items():
+        table = result.table
+        assert table.fault is None and table.finished, seat
+        assert all(v.clean for v in table.verdicts.values()), (seat, table.verdicts)
+        assert table.game.result == public.public.result
+        assert table.chain.head == public.chain.head
+
+
+def in_round(host, round_no):
+    public = host.public
+    return public is not None and public.round == round_no and \
+        public.public.phase is Phase.PLAY and public.settled
+
+
+async def test_a_dropped_connection_rejoins_and_the_game_finishes(tmp_path):
+    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h1")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results, absent_seen = {}, {}, set()
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            dropped = peers[1]
+            await dropped._link.stream.aclose()  # the cable is pulled
+            while dropped.status != "reconnecting":
+                await trio.sleep(0.005)
+            while dropped.status != "playing":
+                absent_seen |= peers[0].absent
+                await trio.sleep(0.005)
+    assert_finished(host, results)
+    assert 1 in absent_seen, "the others never saw seat 1 missing"
+    assert not peers[0].absent
+
+
+async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes(tmp_path):
+    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h2")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    keys = identities(3)
+    peers, results = {}, {}
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            crashed = trio.CancelScope()
+
+            async def doomed():
+                with crashed:
+                    results[2] = await peers[2].run()
+
+            await start_peers(nursery, port, keys[:2], tmp_path, peers, results)
+            peers[2] = make_peer(port, keys[2], 2, tmp_path)
+            nursery.start_soon(doomed)
+            while not in_round(host, 1) or host.sequenced < 60:
+                await trio.sleep(0.01)
+            crashed.cancel()  # the process dies: its tables and connection are gone
+            await trio.sleep(0.2)
+            assert 2 in peers[0].absent
+            before = host.sequenced
+            reborn = peers[2] = make_peer(port, keys[2], 2, tmp_path)
+            results[2] = await reborn.run()
+    assert_finished(host, results)
+    assert before >= 60 and reborn.table.chain.next_seq == host.sequenced
+    assert not any(e.code != "stale" for e in results[2].errors), results[2].errors
+    assert not list((tmp_path / "seat2").iterdir()), "the game's secret outlived the game"
+
+
+async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
+    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h3")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    keys = identities(3)
+    peers, results = {}, {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            await start_peers(nursery, port, keys, tmp_path, peers, results)
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            stranger = Peer(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10,
+                            store=GameSecrets(tmp_path / "elsewhere"), reconnect=False)
+            try:
+                await stranger.run()
+            except PeerError as error:
+                assert "no secret of game" in str(error)
+            else:
+                raise AssertionError("a seat without its secret rejoined")
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_host_restarted_from_its_transcript_finishes_the_game(tmp_path):
+    record = tmp_path / "table.transcript"
+    host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
+    config = dict(players=3, rules=RULES, claim_timeout=2, identity=host_key, record=record)
+    first = Host(HostConfig(random=seeded(b"h4"), **config))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            crashed = trio.CancelScope()
+
+            async def doomed_host(task_status=trio.TASK_STATUS_IGNORED):
+                with crashed:
+                    await first.run(listeners, task_status=task_status)
+
+            port = await nursery.start(doomed_host)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+            while not in_round(first, 1) or first.sequenced < 80:
+                await trio.sleep(0.01)
+            crashed.cancel()  # the host dies mid-round
+            for listener in listeners:
+                await listener.aclose()
+            while not all(p.status == "reconnecting" for p in peers.values()):
+                await trio.sleep(0.01)
+            second = Host(HostConfig(resume=record, **config))
+            assert second.sequenced == len(read_transcript(record)) - 1 > 0
+            again = await trio.open_tcp_listeners(port, host="127.0.0.1")
+            await nursery.start(second.run, again)
+    assert_finished(second, results)
+    # the transcript is one whole game: it replays to the end
+    messages = read_transcript(record)
+    replay = PublicTable(messages[0])
+    for msg in messages[1:]:
+        replay.receive(msg)
+    assert replay.finished and replay.public.result == second.public.public.result
+
+
+def test_a_host_refuses_to_resume_what_it_cannot(tmp_path):
+    empty = tmp_path / "empty.transcript"
+    empty.write_bytes(b"")
+    try:
+        Host(HostConfig(resume=empty))
+    except ValueError as error:
+        assert "not a transcript" in str(error)
+    else:
+        raise AssertionError("an empty transcript was resumed")
+
+
+async def test_a_torn_last_frame_is_cut_before_the_transcript_goes_on(tmp_path):
+    """A host killed in the middle of writing a frame: the resumed host reads the whole frames,
+    cuts the torn one, and what it appends is read back as frames."""
+    record = tmp_path / "table.transcript"
+    host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
+    first = Host(HostConfig(players=3, rules=RULES, identity=host_key, record=record,
+                            random=seeded(b"h5")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(first.run, listeners)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+            while first.sequenced < 20:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    whole = record.read_bytes()
+    torn = encode_frame(first.history[-1].to_wire())[:10]  # a length, then too few bytes
+    record.write_bytes(whole + torn)
+    second = Host(HostConfig(resume=record, record=record, identity=host_key))
+    assert record.read_bytes() == whole
+    second._write(second.history[-1])
+    assert read_transcript(record)[-1] == second.history[-1]
