@@ -182,3 +182,15 @@ def test_a_file_that_is_no_record_is_refused_clearly(tmp_path):
         main(["verify", str(path)])
     assert info.value.code == 2
     assert not verify([]).ok
+
+
+def test_the_docs_show_the_sample_game_as_it_is():
+    """protocol/sample_game.md quotes the verifier's summary; docs/protocol.md section 12
+    annotates Ann's commitment, seq 6."""
+    messages = read_transcript(sample_game.PATH)
+    assert verify(messages).summary() in (PROTOCOL / "sample_game.md").read_text()
+    commit = messages[1 + 6]
+    assert (commit.author, commit.body.KIND, commit.body.step) == (0, "deal", "commit")
+    digest, sig = commit.body.data["digest"].hex(), commit.body.data["sig"].hex()
+    doc = (PROTOCOL.parent / "docs" / "protocol.md").read_text()
+    assert f"{digest[:8]}…{digest[-8:]}" in doc and f"{sig[:8]}…{sig[-8:]}" in doc
