@@ -184,6 +184,13 @@ def test_a_file_that_is_no_record_is_refused_clearly(tmp_path):
     assert not verify([]).ok
 
 
+def test_a_second_game_in_one_file_is_named():
+    messages = read_transcript(sample_game.PATH)
+    report = verify(messages + messages[:1])
+    assert (report.fault.seq, report.fault.culprit) == (len(messages) - 1, HOST_AUTHOR)
+    assert "a second start_game" in report.fault.reason
+
+
 def test_the_docs_show_the_sample_game_as_it_is():
     """protocol/sample_game.md quotes the verifier's summary; docs/protocol.md section 12
     annotates Ann's commitment, seq 6."""
@@ -194,3 +201,27 @@ def test_the_docs_show_the_sample_game_as_it_is():
     digest, sig = commit.body.data["digest"].hex(), commit.body.data["sig"].hex()
     doc = (PROTOCOL.parent / "docs" / "protocol.md").read_text()
     assert f"{digest[:8]}…{digest[-8:]}" in doc and f"{sig[:8]}…{sig[-8:]}" in doc
+
+
+@pytest.mark.parametrize("signed", [True, False], ids=["re-signed seed", "unsigned seed"])
+def test_a_changed_seed_names_its_seat(signed):
+    """Bob's round-1 seed replaced in his seeds body (sample game, public test keys): signed
+    by him, the audit finds it does not match his commitment; unsigned, its deal signature
+    fails at once."""
+    from shanghai_net.deal.messages import SeedReveal
+    from shanghai_net.wire.examples import sign_key
+    messages = read_transcript(sample_game.PATH)
+    keys = {seat: sign_key(seat) for seat in range(3)}
+    index = find(messages, lambda m: m.author == 1 and m.body.KIND == "deal"
+                 and m.body.step == "seeds")
+    msg = messages[1 + index]
+    data = dict(msg.body_wire["data"])
+    (item,) = data["seeds"]
+    reveal = SeedReveal(parse_deal(msg.body, messages[0].game_id, 1).messages[0].context, 1,
+                        bytes(32), item["sig"])
+    if signed:
+        reveal = sign(reveal, keys[1])
+    data["seeds"] = [{**item, "seed": reveal.seed, "sig": reveal.signature}]
+    report = verify(resigned(messages, index, {**msg.body_wire, "data": data}, keys))
+    assert report.fault.culprit == 1
+    assert ("seed does not match commitment" if signed else "signature") in report.fault.reason

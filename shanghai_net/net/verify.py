@@ -91,6 +91,8 @@ class _AuditingTable(PublicTable):
         self.records: dict[int, Generation] = {}
         self.sealed: set[tuple[int, int, int, tuple[int, ...]]] = set()
         """(generation, author, recipient, positions) of every key share sealed this round."""
+        self.shown: set[KeyShare] = set()
+        """The key shares the seats' ``seeds`` bodies showed this round (each once)."""
         self.rounds_audited = 0
         self.faces = 0
         super().__init__(start)
@@ -99,6 +101,7 @@ class _AuditingTable(PublicTable):
         super()._new_round(round_no)
         self.records = {}
         self.sealed = set()
+        self.shown = set()
 
     def _start_generation(self, request: Shuffle) -> None:
         super()._start_generation(request)
@@ -124,7 +127,8 @@ class _AuditingTable(PublicTable):
                 record.reveals.append(message)
             elif isinstance(message, SeedReveal):
                 self._seed(author, record, message)
-            elif isinstance(message, KeyShare) and message not in record.evidence:
+            elif isinstance(message, KeyShare) and message not in self.shown:
+                self.shown.add(message)
                 record.evidence.append(message)
 
     def _seed(self, author: int, record: Generation, reveal: SeedReveal) -> None:
@@ -146,9 +150,8 @@ class _AuditingTable(PublicTable):
         verdict = audit(records, self._signing)
         if not verdict.clean:
             raise Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        shown = {(g.context.generation, s.author, s.recipient, s.positions)
-                 for g in records for s in g.evidence}
-        hidden = sorted(self.sealed - shown)
+        hidden = sorted(self.sealed - {(s.context.generation, s.author, s.recipient, s.positions)
+                                       for s in self.shown})
         if hidden:
             generation, sender, recipient, positions = hidden[0]
             raise Fault(recipient, f"round {self.round} audit: seat {recipient} did not show the "
@@ -169,8 +172,8 @@ def verify(messages: Sequence[Message]) -> Report:
     """Replay and audit a recorded game; the report says what was checked and the first fault."""
     start = messages[0] if messages else None
     if not isinstance(start, StartGame):
-        return Report(b"", (), "?", 0, 0, 0, 0, fault=Finding(
-            None, HOST_AUTHOR, "the record does not begin with start_game"))
+        return Report(game_id=b"", names=(), preset="?", messages=0, moves=0, rounds=0, faces=0,
+                      fault=Finding(None, HOST_AUTHOR, "the record does not begin with start_game"))
     try:
         table = _AuditingTable(start)
     except (ValueError, ProtocolError) as error:
@@ -178,8 +181,9 @@ def verify(messages: Sequence[Message]) -> Report:
     checked = 0
     for msg in messages[1:]:
         if not isinstance(msg, GameMessage):
-            return _report(start, table, checked, Finding(
-                table.chain.next_seq, HOST_AUTHOR, f"a {msg.TYPE} message in the game's record"))
+            why = ("a second start_game: another game is recorded from here (one game a file)"
+                   if isinstance(msg, StartGame) else f"a {msg.TYPE} message in a game's record")
+            return _report(start, table, checked, Finding(table.chain.next_seq, HOST_AUTHOR, why))
         try:
             table.receive(msg)
         except Fault as fault:
@@ -195,7 +199,8 @@ def verify(messages: Sequence[Message]) -> Report:
 def _report(start: StartGame, table: _AuditingTable | None, checked: int,
             fault: Finding | None) -> Report:
     result = table.public.result if table is not None and table.finished else None
-    return Report(start.game_id, tuple(s.name for s in start.seats), start.preset, checked,
-                  table.version if table else 0, table.rounds_audited if table else 0,
-                  table.faces if table else 0, result.totals if result else (),
-                  result.ranking if result else (), fault)
+    return Report(game_id=start.game_id, names=tuple(s.name for s in start.seats),
+                  preset=start.preset, messages=checked, moves=table.version if table else 0,
+                  rounds=table.rounds_audited if table else 0, faces=table.faces if table else 0,
+                  totals=result.totals if result else (), ranking=result.ranking if result else (),
+                  fault=fault)
