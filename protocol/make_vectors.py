@@ -24,7 +24,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from shanghai_net.deal.box import BOX_TAG, associated_data, box_cipher, seal
 from shanghai_net.deal.group import CARD_TAG, card_point, multiply_all
 from shanghai_net.deal.messages import Commitment, Context, KeyShare, sign
-from shanghai_net.deal.picks import COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest, pick_index
+from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest,
+                                     pick_index)
 from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
@@ -158,7 +159,8 @@ def deal_vectors() -> dict:
             "signed_bytes": commitment.signed_bytes().hex(), "sig": commitment.signature.hex()},
         "derivation": {
             "seat": seat, "seed": seed.hex(), "cards": len(DEAL_CARDS),
-            "pass_key": {"input": keys._input(b"pass key", 0, 0).hex(), "scalar": keys.pass_key.hex()},
+            "pass_key": {"input": keys._input(b"pass key", 0, 0).hex(),
+                         "scalar": keys.pass_key.hex()},
             "card_keys": [{"index": j, "input": keys._input(b"card key", j, 0).hex(),
                            "scalar": key.hex()} for j, key in enumerate(keys.card_keys)],
             "permutation": {"input": keys._input(b"permutation", 0, 0).hex(),
@@ -178,6 +180,7 @@ def sealed_share_vector(context: Context, keys: SeedKeys) -> dict:
     own, peer = box_key(sender), box_key(recipient).public_key()
     info = BOX_TAG + public_bytes(box_key(sender)) + public_bytes(box_key(recipient))
     shared = own.exchange(peer)
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
     share = sign(KeyShare(context, sender, recipient, positions,
                           tuple(keys.card_keys[p] for p in positions)), sign_key(sender))
     plaintext = msgpack.packb(share.to_plain())
@@ -190,7 +193,7 @@ def sealed_share_vector(context: Context, keys: SeedKeys) -> dict:
         "sender_box_key": info[len(BOX_TAG):][:32].hex(),
         "recipient_box_key": info[len(BOX_TAG):][32:].hex(),
         "shared_secret": shared.hex(), "hkdf_info": info.hex(),
-        "key": HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared).hex(),
+        "key": key.hex(),
         "associated_data": associated_data(context, sender, recipient, positions).hex(),
         "nonce": nonce.hex(), "plaintext": plaintext.hex(), "box": sealed.ciphertext.hex(),
     }

@@ -148,7 +148,8 @@ def test_a_changed_pass_point_re_signed_is_named_by_the_round_audit(recorded):
     forged = sign(dataclasses.replace(output, points=tuple(points)), keys[msg.author])
     tampered = resigned(messages, index, deal_body(forged).to_wire(), keys)
     report = verify(tampered)
-    last_seeds = max(m.seq for m in tampered[1:] if m.body.KIND == "deal" and m.body.step == "seeds")
+    last_seeds = max(m.seq for m in tampered[1:]
+                     if m.body.KIND == "deal" and m.body.step == "seeds")
     assert (report.fault.seq, report.fault.culprit) == (last_seeds, msg.author)
     assert "audit" in report.fault.reason and "pass 1 output" in report.fault.reason
 

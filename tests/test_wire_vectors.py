@@ -279,7 +279,8 @@ def derivation_input(v, label, index, attempt=0):
 def test_key_derivation_vectors_are_shake_256_reduced_mod_l():
     from nacl.bindings import crypto_core_ed25519_scalar_reduce
     v = DEAL["derivation"]
-    named = [(b"pass key", 0, v["pass_key"])] + [(b"card key", k["index"], k) for k in v["card_keys"]]
+    named = [(b"pass key", 0, v["pass_key"])] + [(b"card key", k["index"], k)
+                                                 for k in v["card_keys"]]
     assert len(v["card_keys"]) == v["cards"]
     for label, index, vector in named:
         data = derivation_input(v, label, index)

@@ -51,6 +51,8 @@ class Finding:
 
 @dataclass(frozen=True)
 class Report:
+    """What a verification checked, and its first fault (None: the game checks out)."""
+
     game_id: bytes
     names: tuple[str, ...]
     preset: str
