@@ -1,4 +1,5 @@
-"""``shanghai host`` and ``shanghai bot``: the networked table from the command line."""
+"""``shanghai host``, ``shanghai bot`` and ``shanghai verify``: the networked table from the
+command line."""
 
 from __future__ import annotations
 
@@ -107,6 +108,20 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from ..wire import ProtocolError
+    from .host import read_transcript
+    from .verify import verify
+
+    try:
+        messages = read_transcript(Path(args.file))
+    except (OSError, ProtocolError) as error:
+        raise ValueError(f"{args.file}: not a readable record: {error}") from None
+    report = verify(messages)
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
 def add_net_commands(sub: argparse._SubParsersAction) -> None:
     host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)")
     host.add_argument("--port", type=int, default=7777)
@@ -139,4 +154,9 @@ def add_net_commands(sub: argparse._SubParsersAction) -> None:
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")
     bot.set_defaults(func=_cmd_bot)
+
+    verify = sub.add_parser("verify", help="replay and audit a recorded game (shanghai host "
+                                           "--record): exit 0 if every move and deal checks out")
+    verify.add_argument("file", metavar="FILE")
+    verify.set_defaults(func=_cmd_verify)
     logging.getLogger("shanghai_net").addHandler(logging.NullHandler())
