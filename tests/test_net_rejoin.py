@@ -206,3 +206,22 @@ async def test_a_torn_last_frame_is_cut_before_the_transcript_goes_on(tmp_path):
     assert record.read_bytes() == whole
     second._write(second.history[-1])
     assert read_transcript(record)[-1] == second.history[-1]
+
+
+async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):
+    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h6")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            watcher = Peer(("127.0.0.1", port), Identity(bytes(32), bytes(32)), role="spectator",
+                           name="kibitzer", timeout=10)
+            watched = await watcher.run()
+    assert watched.seat is None and isinstance(watched.table, PublicTable)
+    assert watched.table.finished and watched.table.chain.head == host.public.chain.head
+    assert watched.table.public.result == host.public.public.result
+    assert not watched.errors

@@ -37,7 +37,7 @@ from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, 
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
                              Welcome)
 from .resume import GameSecrets
-from .table import Fault, Outbox, PeerTable
+from .table import Fault, Outbox, PeerTable, PublicTable
 
 __all__ = ["Player", "BotPlayer", "Peer", "PeerResult", "PeerError", "run_peer", "parse_address"]
 
@@ -188,7 +188,8 @@ class Peer:
         self.welcome: Welcome | None = None
         self.lobby: LobbyState | None = None
         self.start: StartGame | None = None
-        self.table: PeerTable | None = None
+        self.table: PeerTable | PublicTable | None = None
+        """The seat's table (a spectator's: the public one)."""
         self.outbox: Outbox | None = None
         self.status = "connecting"
         self.detail = ""
@@ -322,8 +323,8 @@ class Peer:
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
             self._welcomed = True
             self._quiet_until = msg.sequenced
-            if msg.seat is None:
-                raise PeerError("spectating is not supported by this client yet")
+            if msg.seat is None and self.role != "spectator":
+                raise PeerError("the host gave us no seat")
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
             if self.auto_ready and self.start is None and msg.sequenced == 0:
@@ -359,6 +360,11 @@ class Peer:
             if start.game_id != self.table.game_id:
                 raise PeerError("the host rejoined us to another game")
             return
+        self.start = start
+        if self.seat is None:  # a spectator: the public table only, nothing to send
+            self.table = self.result.table = PublicTable(start)
+            self._set("playing", "watching")
+            return
         if self._store is not None:
             try:
                 random = self._store.random_for(start.game_id, fresh=self._quiet_until == 0)
@@ -368,7 +374,6 @@ class Peer:
             raise PeerError("cannot rejoin a running game without its secrets (no store given)")
         else:
             random = self._random
-        self.start = start
         table = self.table = PeerTable(start, self.seat, self.identity.sign_key,
                                        self.identity.box_key, random)
         self.result.table = table
@@ -383,9 +388,13 @@ class Peer:
         if table is None:
             raise PeerError("a game message before start_game")
         try:
-            outbox.push(table.receive(msg))
+            bodies = table.receive(msg)
         except Fault as fault:
             raise PeerError(str(fault)) from None
+        if outbox is None:  # a spectator
+            self._changed()
+            return
+        outbox.push(bodies)
         outbox.sequenced(msg)
         self._report()
         _time_draws(table, self._asked, self.result)
@@ -406,7 +415,7 @@ class Peer:
     async def _act(self, link: _Link) -> None:
         """Let the player move if it may; send what the outbox releases."""
         table, outbox = self.table, self.outbox
-        if table is None or self.replaying or link.conn.our_state is not State.GAME:
+        if outbox is None or self.replaying or link.conn.our_state is not State.GAME:
             return  # nothing to do, or not until the host has taken us (back) into the game
         if table.fault is not None:
             raise PeerError(str(table.fault))
