@@ -16,6 +16,7 @@ from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import GameSecrets
 from shanghai_net.net.table import PublicTable
 from shanghai_net.wire import encode_frame
+from shanghai_net.wire.messages import VoidRound
 
 RULES = {"contracts": "2s"}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
@@ -32,12 +33,15 @@ def identities(n):
     return [Identity(rnd(32), rnd(32)) for _ in range(n)]
 
 
-async def start_peers(nursery, port, keys, tmp_path, peers, results):
+async def start_peers(nursery, port, keys, tmp_path, peers, results, options=None, kill=None):
+    """A bot peer per key, in seat order; ``options[seat]``: its `Peer` options; ``kill[seat]``:
+    a cancel scope that kills that peer (a crash: its memory and connection are gone)."""
     for seat, identity in enumerate(keys):
-        peers[seat] = make_peer(port, identity, seat, tmp_path)
+        peers[seat] = make_peer(port, identity, seat, tmp_path, **(options or {}).get(seat, {}))
 
-        async def run(seat=seat):
-            results[seat] = await peers[seat].run()
+        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope()):
+            with scope:
+                results[seat] = await peers[seat].run()
 
         nursery.start_soon(run)
         await trio.sleep(0.02)  # seats in order
@@ -75,7 +79,7 @@ async def test_a_dropped_connection_rejoins_and_the_game_finishes(tmp_path):
             while dropped.status != "reconnecting":
                 await trio.sleep(0.005)
             while dropped.status != "playing":
-                absent_seen |= peers[0].absent
+                absent_seen |= set(peers[0].absent)
                 await trio.sleep(0.005)
     assert_finished(host, results)
     assert 1 in absent_seen, "the others never saw seat 1 missing"
@@ -91,14 +95,7 @@ async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
             crashed = trio.CancelScope()
-
-            async def doomed():
-                with crashed:
-                    results[2] = await peers[2].run()
-
-            await start_peers(nursery, port, keys[:2], tmp_path, peers, results)
-            peers[2] = make_peer(port, keys[2], 2, tmp_path)
-            nursery.start_soon(doomed)
+            await start_peers(nursery, port, keys, tmp_path, peers, results, kill={2: crashed})
             while not in_round(host, 1) or host.sequenced < 60:
                 await trio.sleep(0.01)
             crashed.cancel()  # the process dies: its tables and connection are gone
@@ -225,3 +222,51 @@ async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):
     assert watched.table.finished and watched.table.chain.head == host.public.chain.head
     assert watched.table.public.result == host.public.public.result
     assert not watched.errors
+
+
+async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(tmp_path):
+    """Seat 2 dies for good; the two others vote (by themselves, after ``void_after``): the
+    round scores nothing and the game ends with the rounds played.  A vote out of place is
+    refused and changes nothing."""
+    rules = {"contracts": "2s,2s"}
+    host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(b"h7")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    keys = identities(3)
+    peers, results = {}, {}
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            gone = trio.CancelScope()
+            await start_peers(nursery, port, keys, tmp_path, peers, results, kill={2: gone},
+                              options={0: {"void_after": 0.3}, 1: {"void_after": 3.0}})
+            while not in_round(host, 2):
+                await trio.sleep(0.01)
+            gone.cancel()
+            while host.public.void_votes.get(2) != {0}:
+                await trio.sleep(0.01)
+            # seat 0 voted: its second vote, and a vote for another round, are refused
+            refused = [await refused_vote(peers[0], keys[0], round_no) for round_no in (2, 1)]
+            assert refused == ["out_of_turn"] * 2
+            assert not host.public.finished
+    public = host.public
+    assert public.finished and public.voided == 2 and public.fault is None
+    result = public.public.result
+    assert len(result.rounds) == 1 and result.totals == result.rounds[0].totals
+    for seat in (0, 1):
+        table = results[seat].table
+        assert table.finished and table.voided == 2 and table.game.result == result
+        assert table.verdicts[1].clean
+
+
+async def refused_vote(peer, identity, round_no):
+    """Send the seat's vote for ``round_no`` by hand; the code the host answers (a vote that
+    finds the chain moved on, ``stale``, is signed again)."""
+    while True:
+        seen = len(peer.errors)
+        vote = peer.table.chain.sign(identity.sign_key, peer.seat, VoidRound(round=round_no))
+        await peer._link.send(vote)
+        while not [e for e in peer.errors[seen:] if e.ref_seq == vote.seq]:
+            await trio.sleep(0.01)
+        code = next(e.code for e in peer.errors[seen:] if e.ref_seq == vote.seq)
+        if code != "stale":
+            return code

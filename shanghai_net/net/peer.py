@@ -35,7 +35,7 @@ from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtoc
 from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
-                             Welcome)
+                             VoidRound, Welcome)
 from .resume import GameSecrets
 from .table import Fault, Outbox, PeerTable, PublicTable
 
@@ -112,13 +112,20 @@ class _Link:
         self.conn = Connection(CLIENT)
         self.result = result
         self.timeout = timeout
+        self._sending = trio.Lock()
 
     async def send(self, msg: Message) -> None:
-        data = self.conn.send(msg)
-        await self.send_raw(data)
+        """Send ``msg`` (the peer's loop and the front end's chat may send at once: one at a
+        time, encoded in the order sent)."""
+        async with self._sending:
+            await self._send_all(self.conn.send(msg))
 
     async def send_raw(self, data: bytes) -> None:
-        """Bytes as they are (``send``, and tests of bad input that bypass the checks)."""
+        """Bytes as they are, bypassing the connection's checks (tests of bad input)."""
+        async with self._sending:
+            await self._send_all(data)
+
+    async def _send_all(self, data: bytes) -> None:
         try:
             with trio.fail_after(self.timeout):
                 await self.stream.send_all(data)
@@ -172,6 +179,7 @@ class Peer:
                  timeout: float = 30.0, lobby_timeout: float | None = 600.0,
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
+                 void_after: float | None = None,
                  on_change: Callable[[], None] | None = None,
                  on_table: Callable[[PeerTable], None] | None = None) -> None:
         self.address = address
@@ -181,6 +189,9 @@ class Peer:
         self.timeout, self.lobby_timeout = timeout, lobby_timeout
         self.game_timeout, self.idle_timeout = game_timeout, idle_timeout
         self.auto_ready, self.reconnect, self.retry_delays = auto_ready, reconnect, retry_delays
+        self.void_after = void_after
+        """Seconds a seat may be away before this one votes to void the round (None: never by
+        itself; a person votes with `vote_void`)."""
         self._random, self._store = random, store
         self._on_change, self._on_table = on_change, on_table
         self.result = PeerResult(None, None)
@@ -193,14 +204,15 @@ class Peer:
         self.outbox: Outbox | None = None
         self.status = "connecting"
         self.detail = ""
-        self.absent: set[int] = set()
-        """Seats the host reports disconnected during the game."""
+        self.absent: dict[int, float] = {}
+        """Seats the host reports disconnected during the game, and since when."""
         self.chat = self.result.chat
         self.errors = self.result.errors
         self._link: _Link | None = None
         self._inbox: trio.MemorySendChannel | None = None
         self._quiet_until = 0
         self._welcomed = False
+        self._voted: int | None = None
         self._asked: dict = {}
         self._deadline = math.inf
 
@@ -213,6 +225,27 @@ class Peer:
                 self._inbox.send_nowait(_NUDGE)
             except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
                 pass  # the loop is busy and will ask the player anyway
+
+    def vote_void(self) -> bool:
+        """Vote to void the running round (a player is not coming back); False if there is no
+        round to void or this seat has voted already."""
+        table, outbox = self.table, self.outbox
+        if outbox is None or table.finished:
+            return False
+        round_no = table.public.round_no
+        if self.seat in table.void_votes.get(round_no, ()) or self._voted == round_no:
+            return False
+        self._voted = round_no
+        outbox.push([VoidRound(round=round_no)])
+        self.nudge()
+        return True
+
+    def _vote_due(self) -> float:
+        """When this seat votes by itself (``void_after``), on trio's clock."""
+        if self.void_after is None or not self.absent or self.outbox is None or \
+                self._voted == self.table.public.round_no or self.table.finished:
+            return math.inf
+        return min(self.absent.values()) + self.void_after
 
     async def say(self, text: str) -> None:
         if self._link is not None:
@@ -293,10 +326,14 @@ class Peer:
         deadline = trio.current_time() + self.timeout
         while True:
             await self._act(link)
+            vote = self._vote_due()
             try:
-                with trio.fail_at(min(deadline, self._deadline)):
+                with trio.fail_at(min(deadline, self._deadline, vote)):
                     item = await inbox.receive()
             except trio.TooSlowError:
+                if trio.current_time() >= vote:
+                    self.vote_void()
+                    continue
                 raise _Lost("the host went silent") from None
             if isinstance(item, _Lost):
                 if self.table is not None and self.table.finished:
@@ -334,7 +371,9 @@ class Peer:
         elif isinstance(msg, LobbyState):
             self.lobby = msg
             if self.start is not None:
-                self.absent = {s.seat for s in msg.seats if not s.connected}
+                now = trio.current_time()
+                self.absent = {s.seat: self.absent.get(s.seat, now)
+                               for s in msg.seats if not s.connected}
             self._changed()
         elif isinstance(msg, Refused):
             raise PeerError(f"refused: {msg.code}: {msg.reason}")

@@ -139,6 +139,10 @@ class _Base:
         self.outstanding: dict[Token, _Outstanding] = {}
         """(generation, position) -> the key shares still owed for it."""
         self.seeds_from: set[int] = set()
+        self.void_votes: dict[int, set[int]] = {}
+        """Engine round -> the seats that voted to void it."""
+        self.voided: int | None = None
+        """The round the table voted void (the game ended there), if any."""
         self.audited = -1
         self.waiting_audit = False
         self._shuffles: list[Shuffle] = []
@@ -204,6 +208,11 @@ class _Base:
             if not isinstance(body, Timeout):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
             self._apply(author, PassClaim(body.seat))
+        elif isinstance(body, wm.VoidRound):
+            why = self._vote_refused(author, body.round)
+            if why is not None:
+                raise Fault(author, f"seat {author}: {why}")
+            self._vote(author, body.round)
         elif isinstance(body, Deal):
             try:
                 step = parse_deal(body, self.game_id, author)
@@ -237,6 +246,37 @@ class _Base:
 
     def _applied(self, author: int, move: Move) -> None:
         """Hook: a seat applies the move to its own replica too."""
+
+    # -- the vote to void a round --------------------------------------------------------------
+
+    def _vote_refused(self, author: int, round_no: int) -> str | None:
+        """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
+        table stuck waiting for a seat that never comes back gets out."""
+        if self.public.phase is Phase.OVER or self.finished:
+            return "a vote to void a round of a game that is over"
+        if round_no != self.public.round_no:
+            return f"a vote to void round {round_no}; round {self.public.round_no} is running"
+        if author in self.void_votes.get(round_no, ()):
+            return f"a second vote to void round {round_no}"
+        return None
+
+    def _vote(self, author: int, round_no: int) -> None:
+        """Count the vote; more than half the seats void the round and end the game there (the
+        round is not audited: the seat that left took its keys)."""
+        votes = self.void_votes.setdefault(round_no, set())
+        votes.add(author)
+        if 2 * len(votes) <= self.players:
+            return
+        self.voided = round_no
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = False
+        self.public.void_round()
+        self._void_own()
+        self.finished = True
+
+    def _void_own(self) -> None:
+        """Hook: a seat voids its own replica's round too."""
 
     # -- deal steps ----------------------------------------------------------------------------
 
@@ -530,6 +570,9 @@ class PeerTable(_Base):
         except IllegalMoveError as error:
             raise Fault(author, f"seat {author}: {error}") from None
 
+    def _void_own(self) -> None:
+        self.events.extend(self.game.void_round())
+
     def _learn_public(self, token: Token, card: Card) -> None:
         super()._learn_public(token, card)
         if self.game.round_no == self.round:  # not once it has moved on to the next round
@@ -726,7 +769,13 @@ class PublicTable(_Base):
         body = msg.body
         if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
             raise RemoteProtocolError("bad_signature", "only the host signs a timeout", msg.seq)
-        if isinstance(body, MOVE_BODIES):
+        if isinstance(body, wm.VoidRound):
+            why = self._vote_refused(msg.author, body.round)
+            if why is not None:
+                raise RemoteProtocolError("out_of_turn", why, msg.seq)
+            self.chain.append(msg)
+            self._guarded(lambda: self._vote(msg.author, body.round))
+        elif isinstance(body, MOVE_BODIES):
             move = self._admit_move(msg)
             try:
                 self.public.apply(move)
@@ -921,7 +970,7 @@ class Outbox:
 
     def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
         for body in bodies:
-            if isinstance(body, Deal):
+            if isinstance(body, (Deal, wm.VoidRound)):  # sent in order, settled or not
                 self.deal.append(body)
             else:
                 self.move = (move, body, self.table.version)

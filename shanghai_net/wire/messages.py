@@ -21,7 +21,7 @@ __all__ = [
     "Hello", "Welcome", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "HOST_AUTHOR",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "VoidRound", "HOST_AUTHOR",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
@@ -365,6 +365,14 @@ class Timeout(Body):
     as that seat's pass_claim."""
 
     seat: int = wire_field(SEAT)
+
+
+@body_kind("void_round")
+class VoidRound(Body):
+    """A seat's vote to void round ``round`` (a player left for good): when more than half the
+    seats have voted, the round scores nothing and the game ends with the rounds played."""
+
+    round: int = wire_field(Int(0, 255))
 
 
 # -- any time ------------------------------------------------------------------------------------
