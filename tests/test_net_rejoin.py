@@ -15,6 +15,7 @@ from shanghai_net.net.host import Host, HostConfig, read_transcript
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import GameSecrets
 from shanghai_net.net.table import PublicTable
+from shanghai_net.net.verify import verify
 from shanghai_net.wire import encode_frame
 from shanghai_net.wire.messages import VoidRound
 
@@ -229,7 +230,9 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
     round scores nothing and the game ends with the rounds played.  A vote out of place is
     refused and changes nothing."""
     rules = {"contracts": "2s,2s"}
-    host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(b"h7")))
+    record = tmp_path / "voided.transcript"
+    host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(b"h7"),
+                           record=record))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     keys = identities(3)
     peers, results = {}, {}
@@ -256,6 +259,9 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
         table = results[seat].table
         assert table.finished and table.voided == 2 and table.game.result == result
         assert table.verdicts[1].clean
+    report = verify(read_transcript(record))
+    assert report.ok and report.voided == 2 and report.rounds == 1, report.summary()
+    assert "round 2 voided" in report.summary()
 
 
 async def refused_vote(peer, identity, round_no):

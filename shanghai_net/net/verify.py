@@ -66,6 +66,8 @@ class Report:
     """Cards shown in play whose face the seeds confirmed."""
     totals: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
+    voided: int | None = None
+    """The round the table voted void, where the game ended (it is not audited)."""
     fault: Finding | None = None
 
     @property
@@ -77,6 +79,9 @@ class Report:
         lines = [f"game {self.game_id.hex()}, {self.preset}, seats: {seats}",
                  f"checked {self.messages} game messages: moves {self.moves}; rounds audited "
                  f"from their seeds {self.rounds}; faces matched {self.faces}"]
+        if self.voided is not None:
+            lines.append(f"round {self.voided} voided by the table's vote: not scored, not "
+                         "audited; the game ended there")
         if self.ranking:
             lines.append("result: " + ", ".join(f"{self.names[seat]} {self.totals[seat]}"
                                                 for seat in self.ranking))
@@ -205,4 +210,4 @@ def _report(start: StartGame, table: _AuditingTable | None, checked: int,
                   preset=start.preset, messages=checked, moves=table.version if table else 0,
                   rounds=table.rounds_audited if table else 0, faces=table.faces if table else 0,
                   totals=result.totals if result else (), ranking=result.ranking if result else (),
-                  fault=fault)
+                  voided=table.voided if table else None, fault=fault)
