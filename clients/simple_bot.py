@@ -12,20 +12,21 @@ What it does:
 - its whole part of the mental-poker deal: the first-dealer pick, seed commitments, both passes
   of every shuffle (including empty-stock reshuffles), sealed key shares for every card dealt or
   drawn to another seat, the own-key reveal of the upturned card, the reveal of every card it
-  shows, and at each round's end the reveal of its hand and its seeds with the key shares it
-  received as evidence;
+  shows, the picks of SHANGHAI calls (its own discards get called: it never declares), and at
+  each round's end the reveal of its hand and its seeds with the key shares it received as
+  evidence;
+- enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
+  tokens in arrival order, the stock, the pile, claim windows, rounds and their end;
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
   (``pass_claim``) when its answer matters, and discards its highest card.  It never takes the
   discard, claims, goes down or calls SHANGHAI; rounds end when another seat goes out or the
-  stock runs dry for good.
+  round dies (the stock runs dry for good, or ``max_turns``).
 
 What it does not do:
-- verify the deal: it does not audit the seeds at a round's end, check other seats' passes or
-  the cards they show, or check the game's rules (it trusts the sequenced stream for moves);
-- follow a SHANGHAI *call* by another seat (the pick of a card from the caller's hand needs the
-  engine's hand order); it stops with an error if one is sequenced.  The reference ``basic``
-  bot declares SHANGHAI on its own discards instead, which needs nothing from this bot;
-- the ``max_turns`` dead round, marcelle's big tables and money, carousel, reconnecting.
+- verify the deal: it does not audit the seeds at a round's end or check other seats' passes,
+  shares or shown cards beyond opening them, nor the game's rules (it trusts the sequenced
+  stream for moves: the reference peers check them);
+- marcelle's big tables and money, progression, carousel, reconnecting, spectating.
 
 Exit status: 0 when the game ended and the host answered nothing but ``stale``; 1 when the host
 answered another error; 2 when the bot stopped on a fault or an unhandled situation.
@@ -39,7 +40,6 @@ import os
 import socket
 import struct
 import sys
-import time
 
 import msgpack
 from cryptography.hazmat.primitives import hashes
@@ -55,8 +55,6 @@ MAX_FRAME = 1 << 20
 GAME_DOMAIN = "shanghai-net/v1/game"
 DEAL_DOMAIN = b"shanghai-net v1 deal message"
 BOX_DOMAIN = b"shanghai-net v1 box"
-L = 2**252 + 27742317777372353535851937790883648493
-"""The order of the Ed25519 prime-order subgroup."""
 
 
 class BotStopped(Exception):
@@ -91,7 +89,8 @@ class Link:
         self.sock.sendall(struct.pack(">I", len(body)) + body)
 
     def receive(self, timeout: float) -> dict | None:
-        """The next message, or None when none came within ``timeout`` seconds."""
+        """The next message, or None when none came within ``timeout`` seconds (0: none
+        has arrived yet)."""
         while True:
             if len(self.buffer) >= 4:
                 (length,) = struct.unpack(">I", self.buffer[:4])
@@ -103,7 +102,7 @@ class Link:
             self.sock.settimeout(timeout)
             try:
                 chunk = self.sock.recv(65536)
-            except socket.timeout:
+            except (socket.timeout, BlockingIOError):
                 return None
             if not chunk:
                 raise BotStopped("the host closed the connection")
@@ -168,14 +167,6 @@ def product(scalars) -> bytes:
 def deal_signature(key: SigningKey, kind: str, fields: list) -> bytes:
     """A deal message's signature: ``fields`` start with the context [game_id, round, gen]."""
     return key.sign(pack([DEAL_DOMAIN, kind, fields])).signature
-
-
-def deal_signature_ok(key: VerifyKey, kind: str, fields: list, signature: bytes) -> bool:
-    try:
-        key.verify(pack([DEAL_DOMAIN, kind, fields]), signature)
-        return True
-    except Exception:
-        return False
 
 
 def box_cipher(own_secret: bytes, sender_pub: bytes, recipient_pub: bytes,
@@ -681,7 +672,8 @@ class Table:
             done = len(gen.outputs)
             if len(gen.commits) == self.n and done % self.n == self.seat:
                 return self.pass_step(gen, 1 + done // self.n)
-        mine = sorted(key for key, owers in self.owed.items() if self.seat in owers)
+        mine = sorted((g, recipient, position) for (recipient, g, position), owers
+                      in self.owed.items() if self.seat in owers)
         if mine:
             return self.shares(mine)
         upturned = [token for token, owers in self.public_owed.items() if self.seat in owers]
@@ -743,11 +735,12 @@ class Table:
                          sig=sig)
 
     def shares(self, owed: list[tuple[int, int, int]]) -> dict:
-        """One body with a sealed box for every seat owed keys of the first generation owed."""
-        number = owed[0][1]
+        """One body with a sealed box for every seat owed keys of the first generation owed;
+        ``owed`` is sorted (generation, recipient, position)."""
+        number = owed[0][0]
         gen = self.gens[number]
         by_recipient: dict[int, list[int]] = {}
-        for recipient, g, position in owed:
+        for g, recipient, position in owed:
             if g == number:
                 by_recipient.setdefault(recipient, []).append(position)
         boxes = []
@@ -803,6 +796,8 @@ class Seat:
         self.next_seq, self.head = 0, bytes(32)
         self.pending: int | None = None
         """The seq our last game message was signed for, until it is sequenced or beaten."""
+        self.hold_until = 0
+        """No message is signed for a seq below this (the host refused one for it)."""
         self.errors: list[dict] = []
 
     def join(self) -> None:
@@ -820,17 +815,16 @@ class Seat:
         self.link.send({"type": "ready", "ready": True})
 
     def play(self, idle_timeout: float = 120.0) -> None:
-        """Read and answer until the game is over."""
-        last = time.monotonic()
+        """Read and answer until the game is over: act once everything that has arrived is
+        read, so that we sign against the newest head we can know."""
         while self.table is None or not self.table.finished:
-            message = self.link.receive(0.05 if self.pending is None else 1.0)
+            message = self.link.receive(idle_timeout)
             if message is None:
-                self.act()
-                if time.monotonic() - last > idle_timeout:
-                    raise BotStopped(f"the host was silent for {idle_timeout} s")
-                continue
-            last = time.monotonic()
-            self.handle(message)
+                raise BotStopped(f"the host was silent for {idle_timeout} s")
+            while message is not None:
+                self.handle(message)
+                message = self.link.receive(0)
+            self.act()
         self.link.send({"type": "bye", "reason": "game over"})
 
     def handle(self, message: dict) -> None:
@@ -879,16 +873,18 @@ class Seat:
         self.table.apply(author, body)
 
     def answered(self, error: dict) -> None:
-        if error["code"] == "stale":
-            if self.pending == error.get("ref_seq"):
-                self.pending = None  # re-sign against the new head once it arrives
-            return
-        self.errors.append(error)
-        self.log(f"error from the host: {error['code']}: {error['reason']}")
+        """An error about our pending message: it was not sequenced.  ``stale`` is expected
+        (another message took its seq): re-sign once the chain has moved past it."""
+        if error.get("ref_seq") is not None and error["ref_seq"] == self.pending:
+            self.pending = None
+            self.hold_until = error["ref_seq"] + 1
+        if error["code"] != "stale":
+            self.errors.append(error)
+            self.log(f"error from the host: {error['code']}: {error['reason']}")
 
     def act(self) -> None:
         """Sign and send what we owe at the chain's head, one message at a time."""
-        if self.table is None or self.pending is not None:
+        if self.table is None or self.pending is not None or self.next_seq < self.hold_until:
             return
         body = self.table.next_body()
         if body is None:
