@@ -251,11 +251,11 @@ class Generation:
     it holds for positions it may open."""
 
     def __init__(self, game_id: bytes, round_no: int, number: int, cards: list[int],
-                 seat: int) -> None:
+                 seat: int, seed: bytes) -> None:
         self.round_no, self.number, self.cards, self.seat = round_no, number, cards, seat
         self.ctx = context(game_id, round_no, number)
         self.fields_ctx = [game_id, round_no, number]
-        self.seed = os.urandom(32)
+        self.seed = seed
         self.commits: dict[int, bytes] = {}
         self.outputs: list[list[bytes]] = []
         """Pass outputs in sequence order: every seat's pass 1, then every seat's pass 2."""
@@ -327,12 +327,13 @@ class Window:
 class Pick:
     """A commit-reveal random pick among ``parties``; ``then`` gets the result."""
 
-    def __init__(self, round_no: int, number: int, n: int, parties: list[int], then) -> None:
+    def __init__(self, round_no: int, number: int, n: int, parties: list[int], then,
+                 nonce: bytes) -> None:
         self.round_no, self.number, self.n, self.parties, self.then = \
             round_no, number, n, parties, then
         self.commits: dict[int, bytes] = {}
         self.nonces: dict[int, bytes] = {}
-        self.nonce = os.urandom(32)
+        self.nonce = nonce
 
 
 class Table:
@@ -343,10 +344,12 @@ class Table:
     entered face up (a taken discard, a freed joker)."""
 
     def __init__(self, start: dict, seat: int, sign_key: SigningKey, box_secret: bytes,
-                 box_public: bytes) -> None:
+                 box_public: bytes, random) -> None:
         self.game_id: bytes = start["game_id"]
         self.seat, self.sign_key = seat, sign_key
         self.box_secret, self.box_public = box_secret, box_public
+        self.random = random
+        """``random(n)``: n fresh random bytes (seeds, nonces)."""
         self.n = len(start["seats"])
         self.box_keys = {entry["seat"]: entry["box_key"] for entry in start["seats"]}
         self.rules = read_rules(start["preset"], start.get("rules") or {})
@@ -357,7 +360,8 @@ class Table:
         if pick["method"] == "fixed":
             self.first_dealer(pick["seat"])
         else:
-            self.pick = Pick(0, 0, self.n, list(range(self.n)), self.first_dealer)
+            self.pick = Pick(0, 0, self.n, list(range(self.n)), self.first_dealer,
+                             self.random(32))
 
     def reset(self) -> None:
         """The state of a round (round 0: only the first-dealer pick)."""
@@ -400,7 +404,8 @@ class Table:
         self.begin_shuffle(0, card_ids(self.rules["decks"], self.rules["jokers"]))
 
     def begin_shuffle(self, number: int, cards: list[int]) -> None:
-        self.gens[number] = Generation(self.game_id, self.round_no, number, cards, self.seat)
+        self.gens[number] = Generation(self.game_id, self.round_no, number, cards, self.seat,
+                                       self.random(32))
         self.shuffling = number
 
     def shuffled(self) -> None:
@@ -571,7 +576,7 @@ class Table:
             self.window = self.open_window()
 
         self.pick = Pick(self.round_no, self.picks, len(self.hands[caller]),
-                         sorted({caller, victim}), penalty)
+                         sorted({caller, victim}), penalty, self.random(32))
         self.picks += 1
 
     def deal_pick_commit(self, author: int, data: dict) -> None:
@@ -749,7 +754,7 @@ class Table:
             sig = deal_signature(self.sign_key, "KeyShare",
                                  [gen.fields_ctx, self.seat, recipient, positions, keys])
             plain = ["KeyShare", gen.fields_ctx, self.seat, recipient, positions, keys, sig]
-            nonce = os.urandom(12)
+            nonce = self.random(12)
             peer = self.box_keys[recipient]
             cipher = box_cipher(self.box_secret, self.box_public, peer, peer)
             sealed = cipher.encrypt(nonce, pack(plain), box_associated_data(
@@ -786,10 +791,11 @@ class Table:
 class Seat:
     """One bot seat: handshake, lobby, then the game loop (protocol.md sections 5-8)."""
 
-    def __init__(self, link: Link, name: str, join_code: str, log) -> None:
+    def __init__(self, link: Link, name: str, join_code: str, log, random=os.urandom) -> None:
         self.link, self.name, self.join_code, self.log = link, name, join_code, log
-        self.sign_key = SigningKey.generate()
-        box = PrivateKey.generate()
+        self.random = random
+        self.sign_key = SigningKey(random(32))
+        box = PrivateKey(random(32))
         self.box_secret, self.box_public = bytes(box), bytes(box.public_key)
         self.table: Table | None = None
         self.verify_keys: dict[int, VerifyKey] = {}
@@ -850,7 +856,8 @@ class Seat:
         if start.get("host_key") is not None:
             self.verify_keys[HOST_AUTHOR] = VerifyKey(start["host_key"])
         self.game_id = start["game_id"]
-        self.table = Table(start, self.seat, self.sign_key, self.box_secret, self.box_public)
+        self.table = Table(start, self.seat, self.sign_key, self.box_secret, self.box_public,
+                           self.random)
         self.log(f"game starts: {start['preset']}, {len(start['seats'])} seats")
 
     def signed_bytes(self, seq: int, prev: bytes, author: int, body: dict) -> bytes:

@@ -15,17 +15,19 @@ import trio
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
-from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.host import Host, HostConfig, read_transcript
 from shanghai_net.net.peer import BotPlayer, run_peer
+from shanghai_net.wire.messages import Timeout
 
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
 
 
-async def game_with_the_client(client_seat: int, seed: int, rules: dict):
-    """Host a davis table of four; the client takes ``client_seat``, bot peers the others."""
+async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path):
+    """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
+    The claim timeout is long: every seat answers, so a timeout means one did not."""
     rnd = seeded(b"client test %d" % seed)
-    host = Host(HostConfig(players=4, preset="davis", claim_timeout=5.0, random=rnd,
-                           rules=rules))
+    host = Host(HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd,
+                           rules=rules, record=record))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     tables, client = {}, {}
     async with trio.open_nursery() as nursery:
@@ -58,10 +60,11 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict):
 
 
 @pytest.mark.parametrize("client_seat,seed", [(0, 1), (2, 2)])
-async def test_the_client_bot_plays_a_whole_game(client_seat, seed):
+async def test_the_client_bot_plays_a_whole_game(client_seat, seed, tmp_path):
     rules = {"contracts": "2s,1s1r,2r"}  # three rounds, to keep the test quick
+    record = tmp_path / "game.transcript"
     with trio.fail_after(120):
-        host, tables, process = await game_with_the_client(client_seat, seed, rules)
+        host, tables, process = await game_with_the_client(client_seat, seed, rules, record)
     public = host.public
     assert public.fault is None
     assert public.finished and public.public.phase is Phase.OVER
@@ -74,6 +77,8 @@ async def test_the_client_bot_plays_a_whole_game(client_seat, seed):
     assert len(result.rounds) == 3 and len(result.totals) == 4
     errors = [e for e in host.seats[client_seat].errors_sent if e.code != "stale"]
     assert errors == []
+    timeouts = [m for m in read_transcript(record)[1:] if isinstance(m.body, Timeout)]
+    assert timeouts == [], "a seat left a claim window to the host's clock"
     assert process is not None, "the client did not finish"
     log = process.stderr.decode()
     assert process.returncode == 0, log
