@@ -329,11 +329,10 @@ class Pick:
 
     def __init__(self, round_no: int, number: int, n: int, parties: list[int], then,
                  nonce: bytes) -> None:
-        self.round_no, self.number, self.n, self.parties, self.then = \
-            round_no, number, n, parties, then
+        self.round_no, self.number, self.n = round_no, number, n
+        self.parties, self.then, self.nonce = parties, then, nonce
         self.commits: dict[int, bytes] = {}
         self.nonces: dict[int, bytes] = {}
-        self.nonce = nonce
 
 
 class Table:
