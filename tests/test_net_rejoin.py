@@ -5,6 +5,7 @@ finishes, every audit is clean, and the others saw who was missing."""
 from __future__ import annotations
 
 import random
+from contextlib import asynccontextmanager
 
 import trio
 
@@ -48,6 +49,19 @@ async def start_peers(nursery, port, keys, tmp_path, peers, results, options=Non
         await trio.sleep(0.02)  # seats in order
 
 
+@asynccontextmanager
+async def table_of_three(tmp_path, seed, rules=RULES, options=None, kill=None, **config):
+    """A host and three bot peers on 127.0.0.1 (see `start_peers`); yields the host, its port,
+    the peers and their results (filled in as each one's game ends), and the nursery."""
+    host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(seed), **config))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run, listeners)
+        await start_peers(nursery, port, identities(3), tmp_path, peers, results, options, kill)
+        yield host, port, peers, results, nursery
+
+
 def assert_finished(host, results):
     public = host.public
     assert public.fault is None and public.finished and public.public.phase is Phase.OVER
@@ -66,13 +80,9 @@ def in_round(host, round_no):
 
 
 async def test_a_dropped_connection_rejoins_and_the_game_finishes(tmp_path):
-    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h1")))
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    peers, results, absent_seen = {}, {}, set()
+    absent_seen = set()
     with trio.fail_after(90):
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run, listeners)
-            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+        async with table_of_three(tmp_path, b"h1") as (host, port, peers, results, _):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
             dropped = peers[1]
@@ -88,22 +98,17 @@ async def test_a_dropped_connection_rejoins_and_the_game_finishes(tmp_path):
 
 
 async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes(tmp_path):
-    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h2")))
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    keys = identities(3)
-    peers, results = {}, {}
+    crashed = trio.CancelScope()
     with trio.fail_after(90):
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run, listeners)
-            crashed = trio.CancelScope()
-            await start_peers(nursery, port, keys, tmp_path, peers, results, kill={2: crashed})
+        async with table_of_three(tmp_path, b"h2", kill={2: crashed}) as (
+                host, port, peers, results, _):
             while not in_round(host, 1) or host.sequenced < 60:
                 await trio.sleep(0.01)
             crashed.cancel()  # the process dies: its tables and connection are gone
             await trio.sleep(0.2)
             assert 2 in peers[0].absent
             before = host.sequenced
-            reborn = peers[2] = make_peer(port, keys[2], 2, tmp_path)
+            reborn = peers[2] = make_peer(port, identities(3)[2], 2, tmp_path)
             results[2] = await reborn.run()
     assert_finished(host, results)
     assert before >= 60 and reborn.table.chain.next_seq == host.sequenced
@@ -112,17 +117,11 @@ async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes
 
 
 async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
-    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h3")))
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    keys = identities(3)
-    peers, results = {}, {}
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run, listeners)
-            await start_peers(nursery, port, keys, tmp_path, peers, results)
+        async with table_of_three(tmp_path, b"h3") as (host, port, peers, results, nursery):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
-            stranger = Peer(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10,
+            stranger = Peer(("127.0.0.1", port), identities(3)[0], BotPlayer(), timeout=10,
                             store=GameSecrets(tmp_path / "elsewhere"), reconnect=False)
             try:
                 await stranger.run()
@@ -207,13 +206,8 @@ async def test_a_torn_last_frame_is_cut_before_the_transcript_goes_on(tmp_path):
 
 
 async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):
-    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, random=seeded(b"h6")))
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    peers, results = {}, {}
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run, listeners)
-            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+        async with table_of_three(tmp_path, b"h6") as (host, port, peers, results, _):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
             watcher = Peer(("127.0.0.1", port), Identity(bytes(32), bytes(32)), role="spectator",
@@ -229,19 +223,13 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
     """Seat 2 dies for good; the two others vote (by themselves, after ``void_after``): the
     round scores nothing and the game ends with the rounds played.  A vote out of place is
     refused and changes nothing."""
-    rules = {"contracts": "2s,2s"}
     record = tmp_path / "voided.transcript"
-    host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(b"h7"),
-                           record=record))
-    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    gone = trio.CancelScope()
+    options = {0: {"void_after": 0.3}, 1: {"void_after": 3.0}}
     keys = identities(3)
-    peers, results = {}, {}
     with trio.fail_after(90):
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run, listeners)
-            gone = trio.CancelScope()
-            await start_peers(nursery, port, keys, tmp_path, peers, results, kill={2: gone},
-                              options={0: {"void_after": 0.3}, 1: {"void_after": 3.0}})
+        async with table_of_three(tmp_path, b"h7", {"contracts": "2s,2s"}, options, {2: gone},
+                                  record=record) as (host, port, peers, results, _):
             while not in_round(host, 2):
                 await trio.sleep(0.01)
             gone.cancel()
