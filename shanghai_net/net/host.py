@@ -297,7 +297,7 @@ class Host:
             client.seat = seat
         client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
             "preset": self.rules.name, "players": self.config.players,
-            "host_fingerprint": self.identity.fingerprint, "claim_timeout": self.config.claim_timeout}))
+            "host_fingerprint": self.identity.fingerprint}))
         self._lobby_changed()
         if self.start is not None and seat is None:
             # a spectator joining a running game: the start, then on (seqs it missed are not
