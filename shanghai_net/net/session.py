@@ -307,6 +307,11 @@ class NetSession(Session):
             return
         await self.peer.set_ready(ready)
 
+    def notice(self, text: str) -> None:
+        """A line of our own in the log (the table hosted here says where it listens)."""
+        self._add(text)
+        self._notify()
+
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Connect, wait in the lobby, play; returns when the game is over or the connection
         failed for good (the reason stays in ``status``; nothing is raised to the console)."""
