@@ -10,6 +10,7 @@ has a "$bin" field) and every other value as itself.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 import sys
@@ -17,11 +18,20 @@ from pathlib import Path
 
 import msgpack
 
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from shanghai_net.deal.box import BOX_TAG, associated_data, box_cipher, seal
+from shanghai_net.deal.group import CARD_TAG, card_point, multiply_all
+from shanghai_net.deal.messages import Commitment, Context, KeyShare, sign
+from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest,
+                                     pick_index)
+from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
                                encode_frame, signed_bytes)
-from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, example_messages, public_bytes,
-                                        sign_key, fixed_seed)
+from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages,
+                                        fixed_seed, public_bytes, sign_key)
 from shanghai_net.wire.fields import fields_schema
 from shanghai_net.wire.state import EVENT_TRIGGERED, SPECTATOR_FORBIDDEN, STATE_TRIGGERED
 
@@ -121,6 +131,93 @@ def fingerprint_vectors() -> list[dict]:
     return [{"sign_key": k.hex(), "fingerprint": fingerprint(k)} for k in keys]
 
 
+DEAL_CARDS = (0, 6, 51, 58, 208)
+"""Card ids of the deal vectors: A♣, 7♣ and K♠ of deck 0, 7♣ of deck 1, the first joker."""
+
+
+def deal_vectors() -> dict:
+    """The deal's cryptography (docs/security.md, "Byte layouts"), inputs and outputs in hex."""
+    context = Context(GAME_ID, 1, 0)
+    ctx = context.encode()
+    seat, seed = 1, fixed_seed("deal seed", 1)
+    keys = SeedKeys(context, seat, seed, len(DEAL_CARDS))
+    commitment = sign(Commitment(context, seat, commitment_digest(context, seat, seed)),
+                      sign_key(seat))
+    points = [card_point(card) for card in DEAL_CARDS]
+    return {
+        "comment": "Public test keys and seeds (fixed_seed: SHA-256 of 'shanghai-net test "
+                   "<purpose> <seat>'); never use them for play. Layouts: docs/security.md.",
+        "context": {"game_id": GAME_ID.hex(), "round": context.round,
+                    "generation": context.generation, "ctx": ctx.hex()},
+        "card_points": [{"card": card, "hash_input": (CARD_TAG + card.to_bytes(2, "big")).hex(),
+                         "uniform": hashlib.sha512(CARD_TAG + card.to_bytes(2, "big"))
+                         .digest()[:32].hex(), "point": point.hex()}
+                        for card, point in zip(DEAL_CARDS, points)],
+        "seed_commitment": {
+            "seat": seat, "seed": seed.hex(), "digest": commitment.digest.hex(),
+            "sign_seed": fixed_seed("sign", seat).hex(),
+            "signed_bytes": commitment.signed_bytes().hex(), "sig": commitment.signature.hex()},
+        "derivation": {
+            "seat": seat, "seed": seed.hex(), "cards": len(DEAL_CARDS),
+            "pass_key": {"input": keys._input(b"pass key", 0, 0).hex(),
+                         "scalar": keys.pass_key.hex()},
+            "card_keys": [{"index": j, "input": keys._input(b"card key", j, 0).hex(),
+                           "scalar": key.hex()} for j, key in enumerate(keys.card_keys)],
+            "permutation": {"input": keys._input(b"permutation", 0, 0).hex(),
+                            "order": keys.permutation},
+            "pass_1": {"in": [p.hex() for p in points],
+                       "out": [p.hex() for p in multiply_all(
+                           keys.pass_key, [points[i] for i in keys.permutation])]}},
+        "sealed_share": sealed_share_vector(context, keys),
+        "pick": pick_vector(context),
+    }
+
+
+def sealed_share_vector(context: Context, keys: SeedKeys) -> dict:
+    """Seat 1's keys of positions 3 and 4 sealed for seat 0."""
+    sender, recipient, positions = 1, 0, (3, 4)
+    nonce = fixed_seed("box nonce", sender)[:12]
+    own, peer = box_key(sender), box_key(recipient).public_key()
+    info = BOX_TAG + public_bytes(box_key(sender)) + public_bytes(box_key(recipient))
+    shared = own.exchange(peer)
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
+    share = sign(KeyShare(context, sender, recipient, positions,
+                          tuple(keys.card_keys[p] for p in positions)), sign_key(sender))
+    plaintext = msgpack.packb(share.to_plain())
+    sealed = seal(box_cipher(own, own.public_key(), peer), context, sender, recipient, positions,
+                  plaintext, lambda n: nonce)
+    return {
+        "sender": sender, "recipient": recipient, "positions": list(positions),
+        "sender_box_seed": fixed_seed("box", sender).hex(),
+        "recipient_box_seed": fixed_seed("box", recipient).hex(),
+        "sender_box_key": info[len(BOX_TAG):][:32].hex(),
+        "recipient_box_key": info[len(BOX_TAG):][32:].hex(),
+        "shared_secret": shared.hex(), "hkdf_info": info.hex(),
+        "key": key.hex(),
+        "associated_data": associated_data(context, sender, recipient, positions).hex(),
+        "nonce": nonce.hex(), "plaintext": plaintext.hex(), "box": sealed.ciphertext.hex(),
+    }
+
+
+def pick_vector(context: Context) -> dict:
+    """Pick 0 of range(3) among seats 0, 1, 2 (as the first dealer is drawn)."""
+    pick, n, parties = 0, 3, (0, 1, 2)
+    nonces = [fixed_seed("pick nonce", s) for s in parties]
+    header = context.encode() + pick.to_bytes(4, "big") + n.to_bytes(4, "big")
+    value = pick_index(context, pick, n, nonces)
+    result_input = RESULT_TAG + header + b"".join(nonces) + (0).to_bytes(4, "big")
+    return {
+        "pick": pick, "n": n, "parties": list(parties),
+        "commitments": [{"author": s, "nonce": nonce.hex(),
+                         "input": (PICK_COMMIT_TAG + header + bytes([len(parties), *parties, s])
+                                   + nonce).hex(),
+                         "digest": nonce_digest(context, pick, n, parties, s, nonce).hex()}
+                        for s, nonce in zip(parties, nonces)],
+        "result": {"counter": 0, "input": result_input.hex(),
+                   "hash": hashlib.sha256(result_input).hexdigest(), "value": value},
+    }
+
+
 def state_machine() -> dict:
     return {
         "comment": "event_triggered: sender -> sender state -> message type -> sender's next "
@@ -150,6 +247,7 @@ def build() -> dict[str, object]:
     files["vectors/bad_frames.json"] = bad_frame_vectors()
     files["vectors/signing.json"] = signing_vectors()
     files["vectors/fingerprints.json"] = fingerprint_vectors()
+    files["vectors/deal.json"] = deal_vectors()
     return files
 
 

@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from shanghai_net.bots import BasicBot, RandomBot
+from shanghai_net.bots import BasicBot, RandomBot, make_bot
 from shanghai_net.cards import Card
-from shanghai_net.engine import Drew, Game, LocalDealer, PlayerView, parse_move, view_of
+from shanghai_net.engine import (Drew, Game, GameEnded, LocalDealer, Phase, PlayerView,
+                                 RoundVoided, new_game, parse_move, view_of)
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import preset
 
@@ -167,3 +168,19 @@ def test_a_seats_game_learns_only_its_own_and_public_faces(name):
     drew = [e for e in events if isinstance(e, Drew)]
     assert drew and all((e.card is None) == (e.seat != viewer) for e in drew)
     assert set(mine.faces.values()) == known | ({drew[0].card} if drawer == viewer else set())
+
+
+def test_voiding_a_round_ends_the_game_with_the_rounds_played():
+    rules = preset("davis")
+    game = new_game(rules, 3, LocalDealer(5))
+    bots = [make_bot("basic", random.Random(s)) for s in range(3)]
+    while game.round_no < 2:
+        seat = game.to_move()[0]
+        game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+    played = game.results[0]
+    events = game.void_round()
+    assert [type(e) for e in events] == [RoundVoided, GameEnded]
+    assert game.phase is Phase.OVER and game.result.rounds == (played,)
+    assert game.result.totals == played.totals
+    with pytest.raises(IllegalMoveError):
+        game.void_round()

@@ -226,3 +226,142 @@ def test_the_spec_transition_table_is_the_implementation_table():
                 (next_state,) = re.findall(r"`(\w+)`", after)
                 documented.update(dict.fromkeys(re.findall(r"`(\w+)`", sent), State(next_state)))
         assert documented == EVENT_TRIGGERED[Role(sender)][State(state)], (sender, state)
+
+
+# -- the deal's cryptography, from docs/security.md "Byte layouts" alone -------------------------
+
+DEAL = load("vectors/deal.json")
+H = bytes.fromhex
+
+
+def u16(n):
+    return n.to_bytes(2, "big")
+
+
+def u32(n):
+    return n.to_bytes(4, "big")
+
+
+def test_deal_context_is_its_documented_bytes():
+    c = DEAL["context"]
+    game_id = H(c["game_id"])
+    assert H(c["ctx"]) == u16(len(game_id)) + game_id + u32(c["round"]) + u32(c["generation"])
+
+
+@pytest.mark.parametrize("vector", DEAL["card_points"], ids=lambda v: str(v["card"]))
+def test_card_point_vector_is_the_hash_to_the_curve_of_its_id(vector):
+    from nacl.bindings import crypto_core_ed25519_from_uniform
+    data = b"shanghai-net v1 card" + u16(vector["card"])
+    assert H(vector["hash_input"]) == data
+    assert H(vector["uniform"]) == hashlib.sha512(data).digest()[:32]
+    assert crypto_core_ed25519_from_uniform(H(vector["uniform"])).hex() == vector["point"]
+
+
+def test_seed_commitment_vector_and_its_signed_commitment():
+    import msgpack
+    v, ctx = DEAL["seed_commitment"], H(DEAL["context"]["ctx"])
+    digest = hashlib.sha256(b"shanghai-net v1 seed commitment" + ctx + bytes([v["seat"]])
+                            + H(v["seed"])).digest()
+    assert digest.hex() == v["digest"]
+    c = DEAL["context"]
+    body = [[H(c["game_id"]), c["round"], c["generation"]], v["seat"], digest]
+    signed = msgpack.packb([b"shanghai-net v1 deal message", "Commitment", body])
+    assert signed.hex() == v["signed_bytes"]
+    key = Ed25519PrivateKey.from_private_bytes(H(v["sign_seed"]))
+    assert key.sign(signed).hex() == v["sig"]  # Ed25519 signatures are deterministic
+
+
+def derivation_input(v, label, index, attempt=0):
+    return (b"shanghai-net v1 key" + H(DEAL["context"]["ctx"]) + bytes([v["seat"], len(label)])
+            + label + u16(index) + bytes([attempt]) + H(v["seed"]))
+
+
+def test_key_derivation_vectors_are_shake_256_reduced_mod_l():
+    from nacl.bindings import crypto_core_ed25519_scalar_reduce
+    v = DEAL["derivation"]
+    named = [(b"pass key", 0, v["pass_key"])] + [(b"card key", k["index"], k)
+                                                 for k in v["card_keys"]]
+    assert len(v["card_keys"]) == v["cards"]
+    for label, index, vector in named:
+        data = derivation_input(v, label, index)
+        assert H(vector["input"]) == data
+        wide = hashlib.shake_256(data).digest(64)
+        assert crypto_core_ed25519_scalar_reduce(wide).hex() == vector["scalar"]
+
+
+def test_permutation_vector_is_fisher_yates_over_the_shake_256_words():
+    v = DEAL["derivation"]
+    data = derivation_input(v, b"permutation", 0)
+    assert H(v["permutation"]["input"]) == data
+    stream = hashlib.shake_256(data).digest(4 * 64)
+    words = iter(int.from_bytes(stream[k:k + 4], "big") for k in range(0, len(stream), 4))
+    order = list(range(v["cards"]))
+    for i in reversed(range(1, v["cards"])):
+        w = next(w for w in words if w < 2**32 - 2**32 % (i + 1))
+        order[i], order[w % (i + 1)] = order[w % (i + 1)], order[i]
+    assert order == v["permutation"]["order"]
+
+
+def test_pass_1_vector_keys_the_permuted_card_points():
+    from nacl.bindings import crypto_scalarmult_ed25519_noclamp
+    v = DEAL["derivation"]
+    inputs = [H(p) for p in v["pass_1"]["in"]]
+    assert [p["point"] for p in DEAL["card_points"]] == v["pass_1"]["in"]
+    a = H(v["pass_key"]["scalar"])
+    assert [crypto_scalarmult_ed25519_noclamp(a, inputs[i]).hex()
+            for i in v["permutation"]["order"]] == v["pass_1"]["out"]
+
+
+def test_sealed_share_vector_opens_with_x25519_hkdf_and_chacha20_poly1305():
+    import msgpack
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    v, c = DEAL["sealed_share"], DEAL["context"]
+    sender = X25519PrivateKey.from_private_bytes(H(v["sender_box_seed"]))
+    recipient = X25519PrivateKey.from_private_bytes(H(v["recipient_box_seed"]))
+    raw = (Encoding.Raw, PublicFormat.Raw)
+    assert sender.public_key().public_bytes(*raw).hex() == v["sender_box_key"]
+    assert recipient.public_key().public_bytes(*raw).hex() == v["recipient_box_key"]
+    shared = recipient.exchange(sender.public_key())  # the recipient's side of the exchange
+    assert shared.hex() == v["shared_secret"]
+    info = b"shanghai-net v1 box" + H(v["sender_box_key"]) + H(v["recipient_box_key"])
+    assert info.hex() == v["hkdf_info"]
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
+    assert key.hex() == v["key"]
+    ad = (b"shanghai-net v1 box" + H(c["ctx"]) + bytes([v["sender"], v["recipient"]])
+          + u16(len(v["positions"])) + b"".join(u16(p) for p in v["positions"]))
+    assert ad.hex() == v["associated_data"]
+    plaintext = ChaCha20Poly1305(key).decrypt(H(v["nonce"]), H(v["box"]), ad)
+    assert plaintext.hex() == v["plaintext"]
+    kind, context, author, to, positions, keys, sig = msgpack.unpackb(plaintext)
+    assert (kind, context) == ("KeyShare", [H(c["game_id"]), c["round"], c["generation"]])
+    assert (author, to, positions) == (v["sender"], v["recipient"], v["positions"])
+    card_keys = DEAL["derivation"]["card_keys"]  # the sender is the derivation's seat
+    assert [k.hex() for k in keys] == [card_keys[p]["scalar"] for p in positions]
+    signed = msgpack.packb([b"shanghai-net v1 deal message", kind,
+                            [context, author, to, positions, keys]])
+    sign_public = H(SIGNING["seats"][author]["sign_key"])  # the same public test keys
+    Ed25519PublicKey.from_public_bytes(sign_public).verify(sig, signed)
+
+
+def test_pick_vectors_are_the_documented_hashes():
+    v, ctx = DEAL["pick"], H(DEAL["context"]["ctx"])
+    header = ctx + u32(v["pick"]) + u32(v["n"])
+    for c in v["commitments"]:
+        data = (b"shanghai-net v1 pick commitment" + header
+                + bytes([len(v["parties"]), *v["parties"], c["author"]]) + H(c["nonce"]))
+        assert H(c["input"]) == data and hashlib.sha256(data).hexdigest() == c["digest"]
+    r = v["result"]
+    data = (b"shanghai-net v1 pick result" + header
+            + b"".join(H(c["nonce"]) for c in v["commitments"]) + u32(r["counter"]))
+    assert H(r["input"]) == data and hashlib.sha256(data).hexdigest() == r["hash"]
+    w = int.from_bytes(H(r["hash"])[:8], "big")
+    assert w < 2**64 - 2**64 % v["n"] and w % v["n"] == r["value"]
+
+
+def test_the_byte_layouts_name_the_deal_vectors():
+    layouts = (PROTOCOL.parent / "docs" / "security.md").read_text()
+    assert "protocol/vectors/deal.json" in layouts and "protocol/vectors/deal.json" in DOC

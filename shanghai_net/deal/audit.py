@@ -14,7 +14,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from .errors import CheatDetected
 from .generation import Generation
-from .group import multiply_all, multiply_each
+from ..cards import Card
+from .group import invert, multiply, multiply_all, multiply_each, scalar_product
 from .messages import verify
 from .seeds import SeedKeys, commitment_digest
 
@@ -42,6 +43,15 @@ def audit(generations: Sequence[Generation], signing_keys: Sequence[Ed25519Publi
             return Verdict(cheat.culprit, f"generation {generation.context.generation}: "
                                           f"{cheat.reason}")
     return CLEAN
+
+
+def opened_deck(g: Generation) -> tuple[Card, ...]:
+    """The generation's cards in position order, opened from every seat's revealed seed: for
+    replaying a round, or checking the faces it showed.  Only for a generation audited clean."""
+    keys = [SeedKeys(g.context, seat, g.seed_reveals[seat].seed, g.size).card_keys
+            for seat in range(g.seats)]
+    return tuple(g.card_points[multiply(invert(scalar_product(k[position] for k in keys)), point)]
+                 for position, point in enumerate(g.final_deck))
 
 
 def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey]) -> None:

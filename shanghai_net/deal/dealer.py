@@ -34,11 +34,9 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..cards import Card
 from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
-from .audit import Verdict
+from .audit import Verdict, opened_deck
 from .errors import CheatDetected
 from .generation import Generation
-from .group import invert, multiply, scalar_product
-from .seeds import SeedKeys
 from .table import MentalTable
 
 if TYPE_CHECKING:
@@ -217,19 +215,12 @@ class MentalDealer:
         verdict = self.verdicts.get(round_no)
         if verdict is None or not verdict.clean:
             raise ValueError(f"round {round_no} was not audited clean: {verdict}")
-        return {g.context.generation: _opened(g) for g in self._audited[round_no]}
+        return {g.context.generation: opened_deck(g) for g in self._audited[round_no]}
 
     @property
     def picks(self) -> list[tuple[Pick, int]]:
         """Every random pick so far and its result, in order."""
         return [(a.request, a.value) for a in self._log if isinstance(a.request, Pick)]
-
-
-def _opened(g: Generation) -> tuple[Card, ...]:
-    keys = [SeedKeys(g.context, seat, g.seed_reveals[seat].seed, g.size).card_keys
-            for seat in range(g.seats)]
-    return tuple(g.card_points[multiply(invert(scalar_product(k[position] for k in keys)), point)]
-                 for position, point in enumerate(g.final_deck))
 
 
 def cards_named(move: Move) -> Iterator[Card]:

@@ -13,7 +13,7 @@ from ..rules.melds import End, Meld
 __all__ = [
     "Event", "RoundStarted", "Drew", "TookDiscard", "ClaimCalled", "ClaimPassed", "Claimed",
     "WentDown", "LaidOff", "JokerSwapped", "JokerBought", "Discarded", "ShanghaiCalled",
-    "ShanghaiPenalty", "Reshuffled", "WentOut", "RoundEnded", "GameEnded", "RoundResult",
+    "ShanghaiPenalty", "Reshuffled", "WentOut", "RoundEnded", "RoundVoided", "GameEnded", "RoundResult",
     "GameResult",
 ]
 
@@ -194,6 +194,16 @@ class RoundEnded(Event):
         r = self.result
         who = f"seat {r.winner} won" if r.winner is not None else "nobody went out"
         return f"round {r.round_no} over, {who}: " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(r.points))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided(Event):
+    """The table voted the round void (a player left for good): it scores nothing."""
+
+    round_no: int
+
+    def __str__(self):
+        return f"round {self.round_no} voided by the table's vote: it scores nothing"
 
 
 @dataclass(frozen=True, slots=True)

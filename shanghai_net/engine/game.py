@@ -28,7 +28,8 @@ from ..rules.scoring import penalty
 from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
 from .events import (
     ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, Event, GameEnded, GameResult, JokerBought,
-    JokerSwapped, LaidOff, Reshuffled, RoundEnded, RoundResult, RoundStarted, ShanghaiCalled,
+    JokerSwapped, LaidOff, Reshuffled, RoundEnded, RoundResult, RoundStarted, RoundVoided,
+    ShanghaiCalled,
     ShanghaiPenalty, TookDiscard, WentDown, WentOut,
 )
 from .moves import (
@@ -505,6 +506,20 @@ class Game:
         if handler is None:
             raise IllegalMoveError(f"{move!r}: not a move of this game")
         return self._entry(handler, self, move)
+
+    def void_round(self) -> list[Event]:
+        """The table voted the running round void (a player left for good and the deal cannot
+        go on without its keys): the round scores nothing, and the game ends with the rounds
+        already played."""
+        if self.phase is Phase.OVER:
+            raise IllegalMoveError("void the round: the game is over")
+        self._pending.clear()
+        self._requests.clear()
+        self.window = None
+        self._emit(RoundVoided(self.round_no))
+        self._finish()
+        out, self._events = self._events, []
+        return out
 
     def check(self, move: Move) -> None:
         """Raise the IllegalMoveError that ``apply`` would, changing nothing (it tries a copy)."""

@@ -39,6 +39,14 @@ def _card(card_id: int) -> Card:
         raise ValueError(f"no card {card_id}: {error}") from None
 
 
+def _ids(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    return tuple(c.id for c in cards)
+
+
+def _cards(card_ids: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(_card(c) for c in card_ids)
+
+
 def move_to_body(move: em.Move, top: Card | None = None) -> wm.Body:
     """The wire body of an engine move (the seat travels as the message's author); ``top`` is
     the top discard, which a ``call_shanghai`` body names."""
@@ -55,7 +63,7 @@ def move_to_body(move: em.Move, top: Card | None = None) -> wm.Body:
             raise TypeError("a call_shanghai body names the top discard: pass top")
         return wm.CallShanghai(card=top.id, meld=move.meld, end=_end(move.end))
     if isinstance(move, em.GoDown):
-        return wm.GoDown(melds=tuple(tuple(c.id for c in meld) for meld in move.melds))
+        return wm.GoDown(melds=tuple(_ids(meld) for meld in move.melds))
     if isinstance(move, em.LayOff):
         return wm.LayOff(card=move.card.id, meld=move.meld, end=_end(move.end))
     if isinstance(move, em.SwapJoker):
@@ -65,7 +73,10 @@ def move_to_body(move: em.Move, top: Card | None = None) -> wm.Body:
         return wm.BuyJoker(meld=move.meld, joker=move.joker.id, replacement=move.replacement.id)
     if isinstance(move, em.Discard):
         return wm.Discard(card=move.card.id, shanghai=move.shanghai)
-    raise TypeError(f"{move!r} has no wire body in this slice")
+    if isinstance(move, em.Rearrange):
+        return wm.Rearrange(table=tuple(_ids(meld) for meld in move.table),
+                            played=_ids(move.played))
+    raise TypeError(f"{move!r} has no wire body")
 
 
 def body_to_move(body: wm.Body, seat: int) -> em.Move:
@@ -81,7 +92,7 @@ def body_to_move(body: wm.Body, seat: int) -> em.Move:
     if isinstance(body, wm.CallShanghai):
         return em.CallShanghai(seat, body.meld, _parse_end(body.end))
     if isinstance(body, wm.GoDown):
-        return em.GoDown(seat, tuple(tuple(_card(c) for c in meld) for meld in body.melds))
+        return em.GoDown(seat, tuple(_cards(meld) for meld in body.melds))
     if isinstance(body, wm.LayOff):
         return em.LayOff(seat, _card(body.card), body.meld, _parse_end(body.end))
     if isinstance(body, wm.SwapJoker):
@@ -91,11 +102,14 @@ def body_to_move(body: wm.Body, seat: int) -> em.Move:
         return em.BuyJoker(seat, body.meld, _card(body.joker), _card(body.replacement))
     if isinstance(body, wm.Discard):
         return em.Discard(seat, _card(body.card), body.shanghai)
-    raise ValueError(f"body kind {body.KIND!r} is not a move of a contract game")
+    if isinstance(body, wm.Rearrange):
+        # the shape only: whether the table is a partition into melds is for the engine
+        return em.Rearrange(seat, tuple(_cards(meld) for meld in body.table), _cards(body.played))
+    raise ValueError(f"body kind {body.KIND!r} is not a move")
 
 
 MOVE_BODIES = (wm.DrawStock, wm.TakeDiscard, wm.MayI, wm.PassClaim, wm.CallShanghai, wm.GoDown,
-               wm.LayOff, wm.SwapJoker, wm.BuyJoker, wm.Discard)
+               wm.LayOff, wm.SwapJoker, wm.BuyJoker, wm.Discard, wm.Rearrange)
 
 # -- deal steps ----------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""``shanghai host``, ``join`` and ``bot``, and the table ``shanghai play`` hosts: the networked
-table from the command line.
+"""``shanghai host``, ``join``, ``bot`` and ``verify``, and the table ``shanghai play`` hosts:
+the networked table from the command line.
 
 A console seat and a table hosted here run in one trio run (the console's guest run): the host,
 then the console's own `NetSession` seat, then the bot peers (after it, so that it gets the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import trio
 
-from ..identity import Identity, load_or_create
+from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 
 __all__ = ["HostedTable", "add_net_commands", "hosted_console", "overrides"]
@@ -49,6 +49,11 @@ def _person() -> str:
         return "player"
 
 
+def _bot_home(index: int) -> Path:
+    """Where a bot the host starts keeps its keys and game secrets (so it can rejoin)."""
+    return config_dir() / "host-bots" / f"bot{index + 1}"
+
+
 class HostedTable:
     """A table hosted in this trio run with a console seat at it: the `Host`, the seat's
     `NetSession` (``session``) and the bot peers, which sit down after the seat so that it has
@@ -56,35 +61,39 @@ class HostedTable:
     (``ConsoleApp(session, services=[table.serve])``).
 
     ``bots``: how many basic bots of ``level``, or the players themselves (`BotPlayer`s).
-    ``seed``: every party's randomness is derived from it (the same deal for the same seed),
-    else fresh.  ``auto_ready``: no lobby wait, the game starts as soon as every seat is filled.
+    ``seed``: every party's keys and randomness are derived from it (the same deal for the same
+    seed).  ``keep``: the seat and the bots keep their keys and game secrets under the config
+    directory (``config.identity`` is the seat's), so that they rejoin a host resumed from its
+    transcript.  ``auto_ready``: no lobby wait, the game starts once every seat is filled.
     """
 
     def __init__(self, config, *, bots: int | Sequence = 3, level: str = "basic",
                  bind: str = "127.0.0.1", port: int = 0, name: str = "you",
-                 auto_ready: bool = False, seed: int | None = None) -> None:
+                 auto_ready: bool = False, seed: int | None = None, keep: bool = False) -> None:
         from ..deal import seeded
         from .host import Host
         from .peer import BotPlayer
+        from .resume import GameSecrets
         from .session import NetSession
 
         def randomness(who: str):
             return os.urandom if seed is None else seeded(f"shanghai play {seed} {who}".encode())
 
-        self._randomness = randomness
+        self._randomness, self.keep = randomness, keep
         if isinstance(bots, int):
             bots = [BotPlayer(level, random.Random(None if seed is None else f"{seed} bot {i}"))
                     for i in range(bots)]
         self.bots = list(bots)
         self.host = Host(dataclasses.replace(config, random=randomness("host")))
-        if not len(self.bots) < config.players:
+        if not len(self.bots) < self.host.players:
             raise ValueError(f"{len(self.bots)} bots leave no seat for you at a table of "
-                             f"{config.players}")
+                             f"{self.host.players}")
         self.config, self.bind, self.port = config, bind, port
         you = randomness("you")
         identity = config.identity if config.identity is not None else Identity(you(32), you(32))
         self.session = NetSession(None, identity, name=name, join_code=config.join_code,
-                                  auto_ready=auto_ready, random=you)
+                                  auto_ready=auto_ready, random=you,
+                                  store=GameSecrets(config_dir() / "games") if keep else None)
 
     async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
@@ -104,6 +113,7 @@ class HostedTable:
             unsubscribe()
             for i, bot in enumerate(self.bots):
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
+                                   _bot_home(i) if self.keep else None,
                                    self._randomness(f"bot {i}"))
 
 
@@ -130,23 +140,30 @@ def _cmd_host(args: argparse.Namespace) -> int:
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
+    resume = Path(args.resume) if args.resume else None
+    record = Path(args.record) if args.record else resume
     config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
-                        record=Path(args.record) if args.record else None, identity=identity)
+                        record=record, resume=resume, identity=identity)
     if not args.no_console:
         return hosted_console(config, bots=args.bots, level=args.level, bind=args.bind,
-                              port=args.port, name=args.name or _person(), ascii=args.ascii)
+                              port=args.port, name=args.name or _person(), ascii=args.ascii,
+                              keep=not args.fresh_identity)
     host = Host(config)  # checks the preset, the rules and the player count
 
     async def main() -> int:
         listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
-            print(f"hosting {host.rules.name} for {args.players} on port {port}; join code "
+            if resume is not None:
+                print(f"resuming {resume} at message {host.sequenced}: waiting for the seats to "
+                      "rejoin", flush=True)
+            print(f"hosting {host.rules.name} for {host.players} on port {port}; join code "
                   f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
             for i in range(args.bots):
                 bot = BotPlayer(args.level, random.Random())
-                nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code)
+                home = None if args.fresh_identity else _bot_home(i)
+                nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
         public = host.public
         if public is None or public.fault is not None or not public.finished:
             print(f"game stopped: {public.fault if public else 'never started'}", file=sys.stderr)
@@ -157,12 +174,21 @@ def _cmd_host(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
-async def _quiet_bot(address, bot, index, join_code, randomness=os.urandom) -> None:
+async def _quiet_bot(address, bot, index, join_code, home: Path | None,
+                     randomness=os.urandom) -> None:
+    """A bot the host starts; with a ``home`` it keeps its keys and game secrets there, so the
+    host resumed from its transcript starts it again in the same seat; without, its keys and
+    its deal's randomness come from ``randomness`` (seeded for a reproducible table)."""
     from .peer import run_peer
+    from .resume import GameSecrets
 
+    if home is not None:
+        identity, options = load_or_create(home), dict(store=GameSecrets(home / "games"))
+    else:
+        identity, options = Identity(randomness(32), randomness(32)), dict(random=randomness)
     try:
-        await run_peer(address, Identity(randomness(32), randomness(32)), bot,
-                       name=f"bot{index + 1}", join_code=join_code, random=randomness)
+        await run_peer(address, identity, bot, name=f"bot{index + 1}", join_code=join_code,
+                       **options)
     except Exception as error:  # a bot's failure is reported, the host goes on
         print(f"bot{index + 1}: {error}", file=sys.stderr)
 
@@ -170,10 +196,12 @@ async def _quiet_bot(address, bot, index, join_code, randomness=os.urandom) -> N
 def _cmd_join(args: argparse.Namespace) -> int:
     from ..console import run_console
     from .peer import parse_address
+    from .resume import GameSecrets
     from .session import NetSession
 
     session = NetSession(parse_address(args.address), load_or_create(),
-                         name=args.name or _person(), join_code=args.join_code)
+                         name=args.name or _person(), join_code=args.join_code,
+                         store=GameSecrets(config_dir() / "games"))
     code = run_console(session, args.ascii)
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
@@ -182,15 +210,34 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 def _cmd_bot(args: argparse.Namespace) -> int:
     from .peer import BotPlayer, parse_address, run_peer
+    from .resume import GameSecrets
 
     address = parse_address(args.address)
-    identity = load_or_create(Path(args.identity)) if args.identity else _fresh_identity()
+    if args.identity:  # a bot with a home: it can rejoin after a crash, like a person
+        identity = load_or_create(Path(args.identity))
+        store = GameSecrets(Path(args.identity) / "games")
+    else:
+        identity, store = _fresh_identity(), None
     result = trio.run(lambda: run_peer(address, identity, BotPlayer(args.level, random.Random()),
-                                       name=args.name, join_code=args.join_code))
+                                       name=args.name, join_code=args.join_code, store=store))
     table = result.table
     game = table.game
     print(f"seat {result.seat}: game over, totals {list(game.result.totals)}")
     return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from ..wire import ProtocolError
+    from .host import read_transcript
+    from .verify import verify
+
+    try:
+        messages = read_transcript(Path(args.file))
+    except (OSError, ProtocolError) as error:
+        raise ValueError(f"{args.file}: not a readable record: {error}") from None
+    report = verify(messages)
+    print(report.summary())
+    return 0 if report.ok else 1
 
 
 def add_net_commands(sub: argparse._SubParsersAction) -> None:
@@ -207,6 +254,9 @@ def add_net_commands(sub: argparse._SubParsersAction) -> None:
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
     host.add_argument("--record", metavar="FILE", help="append the transcript to FILE")
+    host.add_argument("--resume", metavar="FILE",
+                      help="take up the game of a transcript where it stopped (the host crashed);"
+                           " the seats rejoin with their keys; the transcript goes on in FILE")
     host.add_argument("--join-code", default="", help="the code players must give to join")
     host.add_argument("--claim-timeout", type=float, default=10.0,
                       help="seconds a claim window waits for silent seats")
@@ -231,4 +281,9 @@ def add_net_commands(sub: argparse._SubParsersAction) -> None:
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")
     bot.set_defaults(func=_cmd_bot)
+
+    verify = sub.add_parser("verify", help="replay and audit a recorded game (shanghai host "
+                                           "--record): exit 0 if every move and deal checks out")
+    verify.add_argument("file", metavar="FILE")
+    verify.set_defaults(func=_cmd_verify)
     logging.getLogger("shanghai_net").addHandler(logging.NullHandler())

@@ -18,6 +18,8 @@ from __future__ import annotations
 import logging
 import math
 import os
+import struct
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -32,7 +34,7 @@ from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, Gam
                              HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Ready,
                              Refused, SeatInfo, StartGame, Timeout, Welcome)
 from ..wire.state import State
-from .table import PublicTable
+from .table import Fault, PublicTable
 
 __all__ = ["HostConfig", "Host", "serve", "read_transcript"]
 
@@ -52,6 +54,9 @@ class HostConfig:
     send_timeout: float = 10.0
     """A peer that does not take a message within this many seconds is dropped."""
     record: Path | None = None
+    resume: Path | None = None
+    """A transcript to take the game up from (players, preset and rules come from it); the
+    seats rejoin with their keys.  New messages are appended to ``record``."""
     max_frame: int = DEFAULT_MAX_FRAME
     abuse_limit: int = 25
     """Bad messages tolerated from one connection before it is closed (``abuse``)."""
@@ -62,19 +67,27 @@ class HostConfig:
 
 
 class _Client:
+    """One connection.  Game messages are not queued per connection: its writer sends the host's
+    history from ``cursor`` on, so a seat that rejoins simply starts from an earlier cursor, and
+    a slow one lags (until ``send_timeout``) without holding the sequencer up."""
+
     def __init__(self, host: Host, stream: trio.abc.Stream) -> None:
         self.host = host
         self.stream = stream
         self.conn = Connection(HOST, host.config.max_frame)
-        self.send_channel, self.receive_channel = trio.open_memory_channel[Message](
-            host.config.queue)
+        self.outq: deque[Message] = deque()
+        """Messages other than sequenced game messages, sent before the history."""
+        self.last: Message | None = None
+        """Sent once the history is through (the game's ``bye``)."""
+        self.wake = trio.Event()
         self.hello: Hello | None = None
         self.seat: int | None = None
         self.ready = False
         self.connected = True
         self.strikes = 0
         self.in_game = False
-        """start_game is queued for it: every sequenced message follows, from seq 0."""
+        """``start_game`` is queued: the history follows, from ``cursor``."""
+        self.cursor = 0
         self.errors_sent: list[Error] = []
         self.closing = False
 
@@ -83,36 +96,48 @@ class _Client:
         return self.hello.name if self.hello else "?"
 
     def queue(self, msg: Message) -> bool:
-        """Queue ``msg`` without waiting; False if the peer is too far behind."""
+        """Queue ``msg`` without waiting; False if the peer is too far behind (then dropped)."""
         if not self.connected:
             return False
-        try:
-            self.send_channel.send_nowait(msg)
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+        if len(self.outq) >= self.host.config.queue:
+            self.drop("its queue is full")
             return False
+        self.outq.append(msg)
+        self.wake.set()
         return True
 
-    async def send(self, msg: Message) -> None:
-        """Queue ``msg``, waiting (bounded) for room; a peer that takes nothing is dropped."""
-        if not self.connected:
-            return
-        try:
-            with trio.fail_after(self.host.config.send_timeout):
-                await self.send_channel.send(msg)
-        except (trio.TooSlowError, trio.ClosedResourceError, trio.BrokenResourceError):
-            self.drop("too slow to take its messages")
+    def finish(self, msg: Message) -> None:
+        """Send ``msg`` after the rest of the history, then close."""
+        self.last = msg
+        self.wake.set()
 
     def error(self, error: ProtocolError) -> None:
         msg = Error(code=error.code, reason=error.reason[:500], ref_seq=error.ref_seq)
         self.errors_sent.append(msg)
-        if not self.queue(msg):
-            self.drop("its queue is full")
+        self.queue(msg)
 
     def drop(self, why: str) -> None:
         if self.connected:
             log.info("dropping %s (seat %s): %s", self.name, self.seat, why)
         self.connected = False
-        self.send_channel.close()
+        self.wake.set()
+
+    @property
+    def next_due(self) -> bool:
+        """Something is still to be sent."""
+        return bool(self.outq) or self.last is not None or (
+            self.in_game and self.cursor < len(self.host.history))
+
+    def next_message(self) -> Message | None:
+        """What the writer sends next, if anything is due."""
+        if self.outq:
+            return self.outq.popleft()
+        history = self.host.history
+        if self.in_game and not self.closing and self.cursor < len(history):
+            self.cursor += 1
+            return history[self.cursor - 1]
+        last, self.last = self.last, None
+        return last
 
 
 class Host:
@@ -120,32 +145,63 @@ class Host:
 
     def __init__(self, config: HostConfig) -> None:
         self.config = config
-        rules = get_preset(config.preset)
-        self.rules = rules.override(**config.rules) if config.rules else rules
-        if not self.rules.min_players <= config.players <= self.rules.max_players:
-            raise ValueError(f"{self.rules.name} is for {self.rules.min_players}-"
-                             f"{self.rules.max_players} players, not {config.players}")
-        if self.rules.game != "contract":
-            raise ValueError(f"preset {self.rules.name}: only contract games are played on the "
-                             "network so far")
         self.identity = config.identity or Identity(config.random(32), config.random(32))
         self._host_key = self.identity.sign_key
-        self.seats: list[_Client | None] = [None] * config.players
-        self.clients: set[_Client] = set()
         self.start: StartGame | None = None
         self.public: PublicTable | None = None
-        self.sequenced = 0
+        self.history: list[GameMessage] = []
+        """Every sequenced game message, in order (what a rejoining seat is sent again)."""
+        if config.resume is not None:
+            self._load(config.resume)
+            self.rules, self.players = self.public.rules, self.public.players
+        else:
+            rules = get_preset(config.preset)
+            self.rules = rules.override(**config.rules) if config.rules else rules
+            self.players = config.players
+        if not self.rules.min_players <= self.players <= self.rules.max_players:
+            raise ValueError(f"{self.rules.name} is for {self.rules.min_players}-"
+                             f"{self.rules.max_players} players, not {self.players}")
+        self.seats: list[_Client | None] = [None] * self.players
+        self.clients: set[_Client] = set()
         self.bytes_in = 0
         self.bytes_out = 0
         self.timeouts = 0
         self.done = trio.Event()
         self.started = trio.Event()
+        if self.start is not None:
+            self.started.set()
         self.port: int | None = None
         self._inbox_send, self._inbox = trio.open_memory_channel[Any](config.queue)
         self._window: object | None = None
         self._deadline = math.inf
         self._window_changed = trio.Event()
         self._record = None
+
+    def _load(self, path: Path) -> None:
+        """Take up the game of a transcript where it stopped: every message checked again."""
+        _cut_torn_frame(path)
+        messages = read_transcript(path)
+        if not messages or not isinstance(messages[0], StartGame):
+            raise ValueError(f"{path}: not a transcript (it does not begin with start_game)")
+        start, history = messages[0], messages[1:]
+        if start.host_key not in (None, self.identity.sign_public):
+            raise ValueError(f"{path} was hosted with another key; resume it as the user who "
+                             f"hosted it (this host is {self.identity.fingerprint})")
+        public = PublicTable(start)
+        for msg in history:
+            if not isinstance(msg, GameMessage):
+                raise ValueError(f"{path}: a {msg.TYPE} among the game messages")
+            try:
+                public.receive(msg)
+            except Fault as fault:
+                raise ValueError(f"{path}: the game stopped at seq {msg.seq}: {fault}") from None
+        if public.finished:
+            raise ValueError(f"{path}: the game is over; nothing to resume")
+        self.start, self.public, self.history = start, public, history
+
+    @property
+    def sequenced(self) -> int:
+        return len(self.history)
 
     # -- running -------------------------------------------------------------------------------
 
@@ -160,9 +216,13 @@ class Host:
                 nursery.start_soon(self._claim_timer)
                 nursery.start_soon(trio.serve_listeners, self._handle, listeners)
                 self.port = listeners[0].socket.getsockname()[1]
+                if self.public is not None:  # resumed: a claim window may be open
+                    self._track_window()
                 task_status.started(self.port)
                 await self.done.wait()
-                await trio.sleep(0.05)  # let the last frames and byes go out
+                with trio.move_on_after(self.config.send_timeout):
+                    while any(c.connected and c.in_game and c.next_due for c in self.clients):
+                        await trio.sleep(0.01)  # let the history's tail and the byes go out
                 nursery.cancel_scope.cancel()
         finally:
             if self._record is not None:
@@ -179,22 +239,30 @@ class Host:
                 nursery.start_soon(self._writer, client, nursery.cancel_scope)
                 await self._reader(client)
                 client.closing = True
-                client.send_channel.close()
+                client.wake.set()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         finally:
             client.connected = False
             self.clients.discard(client)
-            if client.seat is not None and self.start is None:
-                self.seats[client.seat] = None
+            if client.seat is not None and self.seats[client.seat] is client:
+                if self.start is None:
+                    self.seats[client.seat] = None
                 self._lobby_changed()
             with trio.move_on_after(1) as scope:
                 scope.shield = True
-                await stream.aclose()
+                await _close_gracefully(stream)
 
     async def _writer(self, client: _Client, scope: trio.CancelScope) -> None:
         try:
-            async for msg in client.receive_channel:
+            while client.connected:
+                msg = client.next_message()
+                if msg is None:
+                    if client.closing:
+                        break
+                    client.wake = trio.Event()
+                    await client.wake.wait()
+                    continue
                 try:
                     data = client.conn.send(msg)
                 except LocalProtocolError as error:
@@ -224,6 +292,8 @@ class Host:
             except trio.TooSlowError:
                 client.queue(Refused(code="timeout", reason="no hello in time"))
                 return
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                return  # the peer went away (it may come back with its key)
             self.bytes_in += len(data)
             conn.receive_data(data)
             while True:
@@ -286,9 +356,13 @@ class Host:
             client.closing = True
             return
         seat = None
-        if hello.role != "spectator":
+        if self.start is not None and hello.role != "spectator":
+            seat = self._rejoin(client, hello)
+            if seat is None:
+                return
+        elif hello.role != "spectator":
             free = [s for s, c in enumerate(self.seats) if c is None]
-            if not free or self.start is not None:
+            if not free:
                 client.queue(Refused(code="table_full", reason="no free seat at this table"))
                 client.closing = True
                 return
@@ -296,13 +370,32 @@ class Host:
             self.seats[seat] = client
             client.seat = seat
         client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
-            "preset": self.rules.name, "players": self.config.players,
-            "host_fingerprint": self.identity.fingerprint}))
+            "preset": self.rules.name, "players": self.players,
+            "host_fingerprint": self.identity.fingerprint,
+            "claim_timeout": self.config.claim_timeout}, sequenced=len(self.history)))
         self._lobby_changed()
-        if self.start is not None and seat is None:
-            # a spectator joining a running game: the start, then on (seqs it missed are not
-            # sent again in this version)
+        if self.start is not None:
+            # a seat rejoining, or a spectator: the start, then the history from its cursor
             client.in_game = client.queue(self.start)
+
+    def _rejoin(self, client: _Client, hello: Hello) -> int | None:
+        """The seat of a running game whose key this is (the old connection, if any, is closed),
+        its cursor set from ``hello.resume``; None (refused) for a key with no seat."""
+        seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
+        if seat is None:
+            client.queue(Refused(code="table_full", reason="the game has started without you"))
+            client.closing = True
+            return None
+        old = self.seats[seat]
+        if old is not None and old is not client:
+            old.drop("the seat rejoined on a new connection")
+            old.closing = True
+        self.seats[seat] = client
+        client.seat = seat
+        client.ready = True
+        client.cursor = min(hello.resume or 0, len(self.history))
+        log.info("seat %d (%s) rejoined from seq %d", seat, client.name, client.cursor)
+        return seat
 
     def _lobby_state(self) -> LobbyState:
         seats = tuple(
@@ -310,17 +403,16 @@ class Host:
                      ready=c.ready, connected=c.connected,
                      kind="bot" if c.hello.role == "bot" else "player")
             for s, c in enumerate(self.seats) if c is not None and c.hello is not None)
-        return LobbyState(seats=seats, preset=self.rules.name,
-                          rules={k: v for k, v in self.config.rules.items()},
+        rules = self.start.rules if self.start is not None else self.config.rules
+        return LobbyState(seats=seats, preset=self.rules.name, rules=dict(rules),
                           join_code=self.config.join_code)
 
     def _lobby_changed(self) -> None:
-        if self.start is not None:
-            return
+        """Everyone hears who sits where and who is connected (in a game: who left or came back)."""
         state = self._lobby_state()
         for client in list(self.clients):
-            if client.conn.our_state is State.LOBBY or (
-                    client.hello is not None and client.conn.our_state is State.ANSWER):
+            if client.hello is not None and client.conn.our_state in (State.ANSWER, State.LOBBY,
+                                                                     State.GAME):
                 client.queue(state)
 
     def _maybe_start(self) -> None:
@@ -386,19 +478,21 @@ class Host:
         await self._publish(msg)
 
     async def _publish(self, msg: GameMessage) -> None:
-        self.sequenced += 1
         self._write(msg)
+        self.history.append(msg)
         for client in list(self.clients):
-            if client.in_game and client.connected:
-                await client.send(msg)
+            if client.in_game:
+                client.wake.set()
         public = self.public
         if public.fault is not None:
             log.error("the game stopped: %s", public.fault)
         self._track_window()
         if public.finished or public.fault is not None:
             for client in list(self.clients):
-                client.queue(Bye(reason="game over" if public.finished else str(public.fault)[:500]))
+                client.finish(Bye(reason="game over" if public.finished
+                                  else str(public.fault)[:500]))
             self.done.set()
+        await trio.lowlevel.checkpoint()
 
     def _track_window(self) -> None:
         window = self.public.open_window()
@@ -432,6 +526,37 @@ class Host:
             await self._publish(msg)
             if public.open_window() is None or public.fault is not None:
                 break
+
+
+def _cut_torn_frame(path: Path) -> None:
+    """A host killed while writing may leave part of a frame at the transcript's end: cut it,
+    so that the frames appended next are read as frames."""
+    with open(path, "r+b") as stream:
+        size = stream.seek(0, os.SEEK_END)
+        end = 0
+        while end + 4 <= size:
+            stream.seek(end)
+            length = struct.unpack(">I", stream.read(4))[0]
+            if end + 4 + length > size:
+                break
+            end += 4 + length
+        if end < size:
+            log.warning("%s: cutting a torn frame (%d bytes) at its end", path, size - end)
+            stream.truncate(end)
+
+
+async def _close_gracefully(stream: trio.SocketStream) -> None:
+    """Close after the peer has read what we sent: our end of the stream first, then whatever
+    it still sends is read and dropped (closing on unread input would reset the connection and
+    could lose the last error we sent it)."""
+    try:
+        await stream.send_eof()
+        while await stream.receive_some(65536):
+            pass
+    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        pass
+    finally:
+        await stream.aclose()
 
 
 async def serve(config: HostConfig, port: int = 7777, host: str = "0.0.0.0",

@@ -1,13 +1,21 @@
 """A peer: connect to a host, say hello, get ready, then play one game through a `PeerTable`.
 
 The loop is: read what the host sends; feed each sequenced game message to the table and queue
-the bodies it asks for; let the player choose when the seat has a decision (a bot: `BotPlayer`);
-sign and send what the `Outbox` releases.  Every wait on the host is bounded by ``fail_after``.
+the bodies it asks for; let the player choose when the seat has a decision (a bot: `BotPlayer`,
+a person: the console's session, which `nudge`s the peer when a move is ready); sign and send
+what the `Outbox` releases.  Every wait on the host is bounded by ``fail_after``.
+
+A dropped connection is retried with the same identity: the host knows the seat by its key and
+sends the game again from the first message this peer lacks.  A peer that crashed starts again
+from the game's first message; its deal secrets are the same because its randomness comes from
+a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again, every
+step it had sent.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random as random_module
 import secrets
 import time
@@ -21,19 +29,26 @@ from ..engine.game import Phase
 from ..engine.moves import DrawStock, MayI, Move, PassClaim
 from ..engine.view import view_of
 from ..errors import IllegalMoveError
+from ..deal.randomness import RandomBytes
 from ..identity import Identity
 from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
+from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
-                             Welcome)
-from .table import Fault, Outbox, PeerTable
+                             VoidRound, Welcome)
+from .resume import GameSecrets
+from .table import Fault, Outbox, PeerTable, PublicTable
 
-__all__ = ["Player", "BotPlayer", "PeerResult", "PeerError", "run_peer", "parse_address"]
+__all__ = ["Player", "BotPlayer", "Peer", "PeerResult", "PeerError", "run_peer", "parse_address"]
 
 log = logging.getLogger("shanghai_net.peer")
 
 
 class Player(Protocol):
+    """Who decides for the seat.  It may also define ``outcome(move, refused)``: called when a
+    move it chose was sequenced (``refused`` None) or refused by the host or dropped as no longer
+    legal (the reason)."""
+
     def choose(self, table: PeerTable) -> Move | None:
         """A move for ``table.seat`` now (``table.can_move()`` is true), or None to stay silent."""
 
@@ -54,6 +69,10 @@ class BotPlayer:
         if not self.claims and all(isinstance(m, (MayI, PassClaim)) for m in moves):
             return None
         return self.bot.choose(view_of(table.game, table.seat), moves)
+
+
+RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
+"""Seconds between attempts to get back to a host that dropped us (about three minutes)."""
 
 
 class PeerError(Exception):
@@ -80,162 +99,390 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
+class _Lost(Exception):
+    """The connection to the host broke (worth a retry)."""
+
+
 class _Link:
-    """The socket and the wire connection of one peer."""
+    """The socket and the wire connection of one peer; a reader task puts what arrives on
+    ``inbox`` (bounded: a peer that does not keep up stops reading)."""
 
     def __init__(self, stream: trio.SocketStream, result: PeerResult, timeout: float) -> None:
         self.stream = stream
         self.conn = Connection(CLIENT)
         self.result = result
         self.timeout = timeout
-        self.pending: list[Message] = []
+        self._sending = trio.Lock()
 
     async def send(self, msg: Message) -> None:
-        data = self.conn.send(msg)
-        with trio.fail_after(self.timeout):
-            await self.stream.send_all(data)
-        self.result.bytes_out += len(data)
+        """Send ``msg`` (the peer's loop and the front end's chat may send at once: one at a
+        time, encoded in the order sent)."""
+        async with self._sending:
+            await self._send_all(self.conn.send(msg))
 
     async def send_raw(self, data: bytes) -> None:
         """Bytes as they are, bypassing the connection's checks (tests of bad input)."""
-        with trio.fail_after(self.timeout):
-            await self.stream.send_all(data)
+        async with self._sending:
+            await self._send_all(data)
+
+    async def _send_all(self, data: bytes) -> None:
+        try:
+            with trio.fail_after(self.timeout):
+                await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError,
+                trio.TooSlowError) as error:
+            raise _Lost(f"sending failed: {error!r}") from None
         self.result.bytes_out += len(data)
 
-    async def receive(self, deadline: float = float("inf")) -> list[Message]:
-        """Every message the next read brings (at least one, unless the stream ended)."""
-        out: list[Message] = []
-        while not out:
+    async def read(self, inbox: trio.MemorySendChannel) -> None:
+        """Every message from the host onto ``inbox``; `_Lost` (also on ``inbox``) at the end."""
+        try:
             while True:
+                while True:
+                    try:
+                        event = self.conn.next_event()
+                    except RemoteProtocolError as error:
+                        log.warning("bad input from the host: %s", error)
+                        if error.fatal:
+                            raise _Lost(str(error)) from None
+                        continue
+                    if event is NEED_DATA:
+                        break
+                    if isinstance(event, ConnectionClosed):
+                        raise _Lost("the host closed the connection")
+                    await inbox.send(event)
                 try:
-                    event = self.conn.next_event()
-                except RemoteProtocolError as error:
-                    log.warning("bad input from the host: %s", error)
-                    if error.fatal:
-                        raise PeerError(str(error)) from None
+                    data = await self.stream.receive_some(self.conn.room)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
+                    raise _Lost(f"reading failed: {error!r}") from None
+                self.result.bytes_in += len(data)
+                self.conn.receive_data(data)
+        except _Lost as lost:
+            await inbox.send(lost)
+
+
+_NUDGE = object()
+
+
+class Peer:
+    """One seat's client of a networked table: connect, lobby, play, reconnect after a drop.
+
+    The attributes below are what a front end shows; ``on_change()`` is called (on the trio
+    thread) after any of them changes.  ``store``: where the per-game secret is kept so that a
+    crashed peer can rejoin (None: ``random`` is used and only a dropped connection, not a crash,
+    can be recovered).
+    """
+
+    def __init__(self, address: tuple[str, int], identity: Identity, player: Player | None = None,
+                 *, name: str = "bot", role: str = "bot", join_code: str = "",
+                 random: RandomBytes = secrets.token_bytes, store: GameSecrets | None = None,
+                 timeout: float = 30.0, lobby_timeout: float | None = 600.0,
+                 game_timeout: float | None = None, idle_timeout: float = 600.0,
+                 auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
+                 void_after: float | None = None,
+                 on_change: Callable[[], None] | None = None,
+                 on_table: Callable[[PeerTable], None] | None = None) -> None:
+        self.address = address
+        self.identity = identity
+        self.player = player or BotPlayer()
+        self.name, self.role, self.join_code = name, role, join_code
+        self.timeout, self.lobby_timeout = timeout, lobby_timeout
+        self.game_timeout, self.idle_timeout = game_timeout, idle_timeout
+        self.auto_ready, self.reconnect, self.retry_delays = auto_ready, reconnect, retry_delays
+        self.void_after = void_after
+        """Seconds a seat may be away before this one votes to void the round (None: never by
+        itself; a person votes with `vote_void`)."""
+        self._random, self._store = random, store
+        self._on_change, self._on_table = on_change, on_table
+        self.result = PeerResult(None, None)
+        self.seat: int | None = None
+        self.welcome: Welcome | None = None
+        self.lobby: LobbyState | None = None
+        self.start: StartGame | None = None
+        self.table: PeerTable | PublicTable | None = None
+        """The seat's table (a spectator's: the public one)."""
+        self.outbox: Outbox | None = None
+        self.status = "connecting"
+        self.detail = ""
+        self.absent: dict[int, float] = {}
+        """Seats the host reports disconnected during the game, and since when."""
+        self.chat = self.result.chat
+        self.errors = self.result.errors
+        self._link: _Link | None = None
+        self._inbox: trio.MemorySendChannel | None = None
+        self._quiet_until = 0
+        self._welcomed = False
+        self._voted: int | None = None
+        self._asked: dict = {}
+        self._deadline = math.inf
+
+    # -- for the front end -----------------------------------------------------------------------
+
+    def nudge(self) -> None:
+        """The player may have a move now: ask it at once (sync, on the trio thread)."""
+        if self._inbox is not None:
+            try:
+                self._inbox.send_nowait(_NUDGE)
+            except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+                pass  # the loop is busy and will ask the player anyway
+
+    def vote_void(self) -> bool:
+        """Vote to void the running round (a player is not coming back); False if there is no
+        round to void or this seat has voted already."""
+        table, outbox = self.table, self.outbox
+        if outbox is None or table.finished:
+            return False
+        round_no = table.public.round_no
+        if self.seat in table.void_votes.get(round_no, ()) or self._voted == round_no:
+            return False
+        self._voted = round_no
+        outbox.push([VoidRound(round=round_no)])
+        self.nudge()
+        return True
+
+    def _vote_due(self) -> float:
+        """When this seat votes by itself (``void_after``), on trio's clock."""
+        if self.void_after is None or not self.absent or self.outbox is None or \
+                self._voted == self.table.public.round_no or self.table.finished:
+            return math.inf
+        return min(self.absent.values()) + self.void_after
+
+    async def say(self, text: str) -> None:
+        if self._link is not None:
+            await self._link.send(Chat(text=text[:500]))
+
+    async def set_ready(self, ready: bool) -> None:
+        if self._link is not None and self.seat is not None:
+            await self._link.send(Ready(ready=ready))
+
+    # -- the run ---------------------------------------------------------------------------------
+
+    async def run(self) -> PeerResult:
+        """Join, play the game to its end (reconnecting after drops); the result."""
+        if self.game_timeout is not None:
+            self._deadline = trio.current_time() + self.game_timeout
+        attempt = 0
+        while True:
+            try:
+                await self._connection()
+                if self._store is not None:
+                    self._store.forget(self.table.game_id)
+                self._set("over", "the game is over")
+                return self.result
+            except _Lost as lost:
+                if not self.reconnect or attempt >= len(self.retry_delays):
+                    self._set("failed", str(lost))
+                    raise PeerError(f"lost the host: {lost}") from None
+                delay = self.retry_delays[attempt]
+                attempt += 1
+                self._set("reconnecting", f"connection lost ({lost}); retrying in {delay:g} s "
+                                          f"(attempt {attempt} of {len(self.retry_delays)})")
+                await trio.sleep(delay)
+            except PeerError as error:
+                self._set("failed", str(error))
+                raise
+            finally:
+                self._link = self._inbox = None
+                if self._welcomed:
+                    attempt, self._welcomed = 0, False  # it got back in: count afresh
+
+    def _set(self, status: str, detail: str = "") -> None:
+        self.status, self.detail = status, detail
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    async def _connection(self) -> None:
+        """One connection: hello, then the lobby or the game, until the game is over."""
+        try:
+            with trio.fail_after(self.timeout):
+                stream = await trio.open_tcp_stream(*self.address)
+        except (OSError, trio.TooSlowError) as error:
+            raise _Lost(f"cannot reach {self.address[0]}:{self.address[1]}: {error}") from None
+        failure: Exception | None = None
+        async with stream, trio.open_nursery() as nursery:
+            link = self._link = _Link(stream, self.result, self.timeout)
+            send, inbox = trio.open_memory_channel(256)
+            self._inbox = send
+            nursery.start_soon(link.read, send)
+            try:
+                await self._converse(link, inbox)
+            except (_Lost, PeerError) as error:
+                failure = error  # raised outside the nursery, as itself
+            nursery.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
+
+    async def _converse(self, link: _Link, inbox: trio.MemoryReceiveChannel) -> None:
+        resume = self.table.chain.next_seq if self.table is not None else None
+        await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
+                              name=self.name, sign_key=self.identity.sign_public,
+                              box_key=self.identity.box_public, join_code=self.join_code,
+                              role=self.role, resume=resume))
+        if self.outbox is not None:
+            self.outbox.reconnected()
+        deadline = trio.current_time() + self.timeout
+        while True:
+            await self._act(link)
+            vote = self._vote_due()
+            try:
+                with trio.fail_at(min(deadline, self._deadline, vote)):
+                    item = await inbox.receive()
+            except trio.TooSlowError:
+                if trio.current_time() >= vote:
+                    self.vote_void()
                     continue
-                if event is NEED_DATA:
-                    break
-                if isinstance(event, ConnectionClosed):
-                    if out:
-                        return out
-                    raise PeerError("the host closed the connection")
-                out.append(event)
-            if out:
-                break
-            with trio.fail_at(deadline):
-                data = await self.stream.receive_some(self.conn.room)
-            self.result.bytes_in += len(data)
-            self.conn.receive_data(data)
-        return out
+                raise _Lost("the host went silent") from None
+            if isinstance(item, _Lost):
+                if self.table is not None and self.table.finished:
+                    return  # the host closed after the game: nothing lost
+                raise item
+            if item is not _NUDGE:
+                await self._on_message(link, item)
+            if self.table is not None and self.table.finished:
+                with trio.move_on_after(2):
+                    await link.send(Bye(reason="game over"))
+                return
+            deadline = trio.current_time() + self._patience()
 
+    def _patience(self) -> float:
+        if self.start is None:
+            return self.timeout if self.welcome is None else (
+                math.inf if self.lobby_timeout is None else self.lobby_timeout)
+        return self.idle_timeout
 
-async def run_peer(address: tuple[str, int], identity: Identity, player: Player | None = None, *,
-                   name: str = "bot", role: str = "bot", join_code: str = "",
-                   random: Callable[[int], bytes] = secrets.token_bytes,
-                   timeout: float = 30.0, lobby_timeout: float | None = 600.0,
-                   game_timeout: float | None = None, idle_timeout: float = 600.0,
-                   on_table: Callable[[PeerTable], None] | None = None) -> PeerResult:
-    """Join the table at ``address`` and play one game; the result when it is over.
+    async def _on_message(self, link: _Link, msg: Message) -> None:
+        if isinstance(msg, GameMessage):
+            self._on_game(msg)
+        elif isinstance(msg, Welcome):
+            self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
+            self._welcomed = True
+            self._quiet_until = msg.sequenced
+            if msg.seat is None and self.role != "spectator":
+                raise PeerError("the host gave us no seat")
+            self._set("lobby" if self.start is None else "playing",
+                      "rejoined" if self.start is not None else "")
+            if self.auto_ready and self.start is None and msg.sequenced == 0:
+                await link.send(Ready(ready=True))
+        elif isinstance(msg, StartGame):
+            self._on_start(msg)
+        elif isinstance(msg, LobbyState):
+            self.lobby = msg
+            if self.start is not None:
+                now = trio.current_time()
+                self.absent = {s.seat: self.absent.get(s.seat, now)
+                               for s in msg.seats if not s.connected}
+            self._changed()
+        elif isinstance(msg, Refused):
+            raise PeerError(f"refused: {msg.code}: {msg.reason}")
+        elif isinstance(msg, Error):
+            self.errors.append(msg)
+            if self.outbox is not None:
+                self.outbox.error(msg)
+                self._report()
+            if hasattr(self.player, "on_error"):
+                self.player.on_error(msg)
+            self._changed()
+        elif isinstance(msg, Ping):
+            await link.send(Pong(nonce=msg.nonce))
+        elif isinstance(msg, Chat):
+            self.chat.append(msg)
+            self._changed()
+        elif isinstance(msg, Bye):
+            if self.table is None or not self.table.finished:
+                raise PeerError(f"the host ended the game: {msg.reason}")
 
-    ``timeout`` bounds each wait for an answer of the host; ``lobby_timeout`` the wait for the
-    game to start; ``game_timeout`` (None: none) the whole game; ``idle_timeout`` a silence of
-    the host during the game (players may think for a while)."""
-    player = player or BotPlayer()
-    result = PeerResult(None, None)
-    with trio.fail_after(timeout):
-        stream = await trio.open_tcp_stream(*address)
-    async with stream:
-        link = _Link(stream, result, timeout)
-        await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION, name=name,
-                              sign_key=identity.sign_public, box_key=identity.box_public,
-                              join_code=join_code, role=role))
-        start = await _lobby(link, result, timeout, lobby_timeout)
-        if result.seat is None:
-            raise PeerError("spectating is not supported by this client yet")
-        table = PeerTable(start, result.seat, identity.sign_key, identity.box_key, random)
-        result.table = table
-        if on_table is not None:
-            on_table(table)
-        deadline = float("inf") if game_timeout is None else trio.current_time() + game_timeout
-        await _play(link, table, Outbox(table, identity.sign_key), player, result, deadline,
-                    idle_timeout)
-        with trio.move_on_after(2):
-            await link.send(Bye(reason="game over"))
-    return result
+    def _on_start(self, start: StartGame) -> None:
+        if self.table is not None:
+            if start.game_id != self.table.game_id:
+                raise PeerError("the host rejoined us to another game")
+            return
+        self.start = start
+        if self.seat is None:  # a spectator: the public table only, nothing to send
+            self.table = self.result.table = PublicTable(start)
+            self._set("playing", "watching")
+            return
+        if self._store is not None:
+            try:
+                random = self._store.random_for(start.game_id, fresh=self._quiet_until == 0)
+            except ValueError as error:
+                raise PeerError(str(error)) from None
+        elif self._quiet_until > 0:
+            raise PeerError("cannot rejoin a running game without its secrets (no store given)")
+        else:
+            random = self._random
+        table = self.table = PeerTable(start, self.seat, self.identity.sign_key,
+                                       self.identity.box_key, random)
+        self.result.table = table
+        self.outbox = Outbox(table, self.identity.sign_key)
+        self.outbox.push(table.start())
+        self._set("playing")
+        if self._on_table is not None:
+            self._on_table(table)
 
+    def _on_game(self, msg: GameMessage) -> None:
+        table, outbox = self.table, self.outbox
+        if table is None:
+            raise PeerError("a game message before start_game")
+        try:
+            bodies = table.receive(msg)
+        except Fault as fault:
+            raise PeerError(str(fault)) from None
+        if outbox is None:  # a spectator
+            self._changed()
+            return
+        outbox.push(bodies)
+        outbox.sequenced(msg)
+        self._report()
+        _time_draws(table, self._asked, self.result)
+        self._changed()
 
-async def _lobby(link: _Link, result: PeerResult, timeout: float,
-                 lobby_timeout: float | None) -> StartGame:
-    deadline = trio.current_time() + timeout
-    while True:
-        for msg in await link.receive(deadline):
-            if isinstance(msg, Refused):
-                raise PeerError(f"refused: {msg.code}: {msg.reason}")
-            if isinstance(msg, Welcome):
-                result.seat = msg.seat
-                if msg.seat is not None:
-                    await link.send(Ready(ready=True))
-                deadline = (float("inf") if lobby_timeout is None
-                            else trio.current_time() + lobby_timeout)
-            elif isinstance(msg, StartGame):
-                return msg
-            elif isinstance(msg, Ping):
-                await link.send(Pong(nonce=msg.nonce))
-            elif isinstance(msg, Chat):
-                result.chat.append(msg)
-            elif isinstance(msg, Error):
-                result.errors.append(msg)
-            elif isinstance(msg, (LobbyState,)):
-                pass
+    def _report(self) -> None:
+        """Tell the player what became of the moves it chose."""
+        outcome = getattr(self.player, "outcome", None)
+        for move, refused in self.outbox.take_outcomes():
+            if outcome is not None and move is not None:
+                outcome(move, refused)
 
+    @property
+    def replaying(self) -> bool:
+        """Rejoined, and the game's messages up to the rejoin are not all in yet: send nothing."""
+        return self.table is not None and self.table.chain.next_seq < self._quiet_until
 
-async def _play(link: _Link, table: PeerTable, outbox: Outbox, player: Player,
-                result: PeerResult, deadline: float, idle_timeout: float) -> None:
-    outbox.push(table.start())
-    seat = table.seat
-    asked: dict[tuple[int, int], float] = {}
-    while not table.finished:
+    async def _act(self, link: _Link) -> None:
+        """Let the player move if it may; send what the outbox releases."""
+        table, outbox = self.table, self.outbox
+        if outbox is None or self.replaying or link.conn.our_state is not State.GAME:
+            return  # nothing to do, or not until the host has taken us (back) into the game
         if table.fault is not None:
             raise PeerError(str(table.fault))
-        extra = getattr(player, "extra", None)  # a test player's raw frames or messages
+        extra = getattr(self.player, "extra", None)  # a test player's raw frames or messages
         if extra is not None:
             for item in extra(table, outbox):
-                if isinstance(item, bytes):
-                    await link.send_raw(item)
-                else:
-                    await link.send(item)
-        # the player, when this seat has a decision to make
+                await (link.send_raw(item) if isinstance(item, bytes) else link.send(item))
         if not outbox.busy and table.can_move():
-            move = player.choose(table)
+            move = self.player.choose(table)
             if move is not None:
                 try:
                     outbox.push(table.submit(move), move)
                 except IllegalMoveError as error:
-                    log.warning("seat %d chose an illegal move: %s", seat, error)
+                    log.warning("seat %d chose an illegal move: %s", table.seat, error)
+                    outcome = getattr(self.player, "outcome", None)
+                    if outcome is not None:
+                        outcome(move, str(error))
         msg = outbox.poll()
+        self._report()
         if msg is not None:
             await link.send(msg)
-        for incoming in await link.receive(min(deadline, trio.current_time() + idle_timeout)):
-            if isinstance(incoming, GameMessage):
-                try:
-                    outbox.push(table.receive(incoming))
-                except Fault as fault:
-                    raise PeerError(str(fault)) from None
-                outbox.sequenced(incoming)
-            elif isinstance(incoming, Error):
-                result.errors.append(incoming)
-                outbox.error(incoming)
-                if hasattr(player, "on_error"):
-                    player.on_error(incoming)
-            elif isinstance(incoming, Ping):
-                await link.send(Pong(nonce=incoming.nonce))
-            elif isinstance(incoming, Chat):
-                result.chat.append(incoming)
-            elif isinstance(incoming, Bye):
-                if not table.finished:
-                    raise PeerError(f"the host ended the game: {incoming.reason}")
-        _time_draws(table, asked, result)
+
+
+async def run_peer(address: tuple[str, int], identity: Identity, player: Player | None = None,
+                   **options) -> PeerResult:
+    """Join the table at ``address`` and play one game (a `Peer`, see its options); the result
+    when it is over."""
+    return await Peer(address, identity, player, **options).run()
 
 
 def _time_draws(table: PeerTable, asked: dict, result: PeerResult) -> None:

@@ -4,7 +4,7 @@
 Every peer is fed the same stream: the game messages the host sequenced, in order.  From that
 stream alone each one derives the same protocol steps (docs/protocol.md, section 11):
 
-- the engine replica (``Game(..., dealer=None, viewer=seat)``) asks for a ``Shuffle``: every
+- the engine replica (``new_game(..., dealer=None, viewer=seat)``) asks for a ``Shuffle``: every
   seat commits to a fresh seed (``commit``), then each seat in turn sends its ``pass``, pass 1
   for seats 0..n-1, then pass 2; a round's first shuffle comes after the round before is audited;
 - ``Reveal(token, seat)``: every other seat seals its key for that seat (``shares``); the seat
@@ -43,6 +43,7 @@ from ..deal.messages import Context, KeyReveal, verify
 from ..deal.participant import Participant, PeerKeys
 from ..deal.picks import nonce_digest, pick_index
 from ..deal.randomness import RandomBytes
+from ..engine import new_game
 from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
 from ..engine.events import Event
 from ..engine.game import Game, Phase
@@ -125,7 +126,7 @@ class _Base:
         if start.host_key is not None:
             keys[HOST_AUTHOR] = start.host_key
         self.chain = Chain(self.game_id, keys)
-        self.public = Game(self.rules, self.players, None, -1)
+        self.public = new_game(self.rules, self.players, None, -1)
         self.version = 0
         """Moves applied so far (a move validated at another version is checked again)."""
         self.fault: Fault | None = None
@@ -138,6 +139,10 @@ class _Base:
         self.outstanding: dict[Token, _Outstanding] = {}
         """(generation, position) -> the key shares still owed for it."""
         self.seeds_from: set[int] = set()
+        self.void_votes: dict[int, set[int]] = {}
+        """Engine round -> the seats that voted to void it."""
+        self.voided: int | None = None
+        """The round the table voted void (the game ended there), if any."""
         self.audited = -1
         self.waiting_audit = False
         self._shuffles: list[Shuffle] = []
@@ -203,6 +208,11 @@ class _Base:
             if not isinstance(body, Timeout):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
             self._apply(author, PassClaim(body.seat))
+        elif isinstance(body, wm.VoidRound):
+            why = self._vote_refused(author, body.round)
+            if why is not None:
+                raise Fault(author, f"seat {author}: {why}")
+            self._vote(author, body.round)
         elif isinstance(body, Deal):
             try:
                 step = parse_deal(body, self.game_id, author)
@@ -236,6 +246,37 @@ class _Base:
 
     def _applied(self, author: int, move: Move) -> None:
         """Hook: a seat applies the move to its own replica too."""
+
+    # -- the vote to void a round --------------------------------------------------------------
+
+    def _vote_refused(self, author: int, round_no: int) -> str | None:
+        """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
+        table stuck waiting for a seat that never comes back gets out."""
+        if self.public.phase is Phase.OVER or self.finished:
+            return "a vote to void a round of a game that is over"
+        if round_no != self.public.round_no:
+            return f"a vote to void round {round_no}; round {self.public.round_no} is running"
+        if author in self.void_votes.get(round_no, ()):
+            return f"a second vote to void round {round_no}"
+        return None
+
+    def _vote(self, author: int, round_no: int) -> None:
+        """Count the vote; more than half the seats void the round and end the game there (the
+        round is not audited: the seat that left took its keys)."""
+        votes = self.void_votes.setdefault(round_no, set())
+        votes.add(author)
+        if 2 * len(votes) <= self.players:
+            return
+        self.voided = round_no
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = False
+        self.public.void_round()
+        self._void_own()
+        self.finished = True
+
+    def _void_own(self) -> None:
+        """Hook: a seat voids its own replica's round too."""
 
     # -- deal steps ----------------------------------------------------------------------------
 
@@ -314,6 +355,14 @@ class _Base:
     # hooks
     def _check_step(self, author: int, step: DealStep) -> None: ...
     def _seat_messages(self, author: int, step: DealStep) -> None: ...
+    def _replay_reveals(self, step: DealStep) -> None:
+        """Our own reveal of cards for a move, found in the stream while replaying it after a
+        crash: reveal them here too (at the time, `submit` did)."""
+        for reveal in step.messages:
+            generation = reveal.context.generation
+            if reveal.position in self.participant.generation(generation).mine:
+                self.participant.reveal(generation, reveal.position)
+
     def _seat_shares(self, author: int, step: DealStep) -> None: ...
     def _audit(self) -> None: ...
     def _reveal_public(self, token: Token) -> None: ...
@@ -442,7 +491,7 @@ class PeerTable(_Base):
                  box_key: X25519PrivateKey, random: RandomBytes) -> None:
         super().__init__(start)
         self.seat = seat
-        self.game = Game(self.rules, self.players, None, seat)
+        self.game = new_game(self.rules, self.players, None, seat)
         self.events: list[Event] = []
         self.roster = [PeerKeys(Ed25519PublicKey.from_public_bytes(s.sign_key),
                                 X25519PublicKey.from_public_bytes(s.box_key))
@@ -521,6 +570,9 @@ class PeerTable(_Base):
         except IllegalMoveError as error:
             raise Fault(author, f"seat {author}: {error}") from None
 
+    def _void_own(self) -> None:
+        self.events.extend(self.game.void_round())
+
     def _learn_public(self, token: Token, card: Card) -> None:
         super()._learn_public(token, card)
         if self.game.round_no == self.round:  # not once it has moved on to the next round
@@ -594,12 +646,15 @@ class PeerTable(_Base):
         return True
 
     def _seat_messages(self, author: int, step: DealStep) -> None:
-        if author != self.seat:
-            for message in step.messages:
-                try:
-                    self.participant.receive(message)
-                except ValueError as error:
-                    raise Fault(author, f"seat {author}: {step.step}: {error}") from None
+        if author == self.seat:
+            if step.step == "reveal":
+                self._replay_reveals(step)
+            return
+        for message in step.messages:
+            try:
+                self.participant.receive(message)
+            except ValueError as error:
+                raise Fault(author, f"seat {author}: {step.step}: {error}") from None
 
     def _seat_shares(self, author: int, step: DealStep) -> None:
         if author == self.seat:
@@ -714,7 +769,13 @@ class PublicTable(_Base):
         body = msg.body
         if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
             raise RemoteProtocolError("bad_signature", "only the host signs a timeout", msg.seq)
-        if isinstance(body, MOVE_BODIES):
+        if isinstance(body, wm.VoidRound):
+            why = self._vote_refused(msg.author, body.round)
+            if why is not None:
+                raise RemoteProtocolError("out_of_turn", why, msg.seq)
+            self.chain.append(msg)
+            self._guarded(lambda: self._vote(msg.author, body.round))
+        elif isinstance(body, MOVE_BODIES):
             move = self._admit_move(msg)
             try:
                 self.public.apply(move)
@@ -893,6 +954,8 @@ class Outbox:
     settled, and is checked again if the game moved on since it was chosen (dropped if it is
     no longer legal).  When another message takes the seq the one in flight was signed for, the
     next `poll` signs it again against the new head (the host answers the old one ``stale``).
+    After a reconnection, a message of ours found in the stream is taken as sent: the deal body
+    or move it carries is not sent again.  What became of each move: `take_outcomes`.
     """
 
     def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
@@ -903,10 +966,11 @@ class Outbox:
         self.in_flight: GameMessage | None = None
         self.dropped: list[Body] = []
         self.sent = 0
+        self._outcomes: list[tuple[Move | None, str | None]] = []
 
     def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
         for body in bodies:
-            if isinstance(body, Deal):
+            if isinstance(body, (Deal, wm.VoidRound)):  # sent in order, settled or not
                 self.deal.append(body)
             else:
                 self.move = (move, body, self.table.version)
@@ -934,9 +998,8 @@ class Outbox:
             if version != table.version and move is not None:
                 try:
                     check_move(table.game, move)
-                except IllegalMoveError:
-                    self.dropped.append(body)
-                    self.move = None
+                except IllegalMoveError as error:
+                    self._drop_move(f"no longer legal: {error}")
                     return None
                 self.move = (move, body, table.version)
         else:
@@ -948,14 +1011,22 @@ class Outbox:
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
         mine = self.in_flight
-        if mine is None or msg.seq < mine.seq:
+        if msg.author != self.table.seat:
+            if mine is not None and msg.seq >= mine.seq:
+                self.in_flight = None  # our seq is taken: sign it again
             return
+        if mine is not None and msg.seq >= mine.seq:
+            self.in_flight = None
+        if self.deal and self.deal[0] == msg.body:
+            self.deal.popleft()
+        elif self.move is not None and self.move[1] == msg.body:
+            self._outcomes.append((self.move[0], None))
+            self.move = None
+
+    def reconnected(self) -> None:
+        """A new connection: what was in flight may be lost; sign it again when it is due (it
+        is recognised if the host had sequenced it after all)."""
         self.in_flight = None
-        if msg.author == mine.author and msg.sig == mine.sig:
-            if self.deal and mine.body is self.deal[0]:
-                self.deal.popleft()
-            elif self.move is not None and mine.body is self.move[1]:
-                self.move = None
 
     def error(self, error: wm.Error) -> None:
         """The host refused a message of ours: ``stale`` ones are sent again; a refused move is
@@ -966,7 +1037,17 @@ class Outbox:
             return
         self.in_flight = None
         if self.move is not None and mine.body is self.move[1]:
-            self.dropped.append(mine.body)
-            self.move = None
+            self._drop_move(f"{error.code}: {error.reason}")
         elif self.deal and mine.body is self.deal[0]:
             self.dropped.append(self.deal.popleft())
+
+    def _drop_move(self, reason: str) -> None:
+        move, body, _ = self.move
+        self.dropped.append(body)
+        self._outcomes.append((move, reason))
+        self.move = None
+
+    def take_outcomes(self) -> list[tuple[Move | None, str | None]]:
+        """The moves sequenced (reason None) or refused/dropped (the reason) since last asked."""
+        out, self._outcomes = self._outcomes, []
+        return out

@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick, Discard,
                        DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        PassClaim, Ping, PlayerSeat, Pong, Ready, Rearrange, Refused, SeatInfo,
-                       StartGame, SwapJoker, TakeDiscard, Timeout, Welcome)
+                       StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound, Welcome)
 from .signing import GENESIS, sign_game
 
 __all__ = ["GAME_ID", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
@@ -55,7 +55,9 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Discard(card=51, shanghai=False),
     Rearrange(table=((6, 58, 110, 162), (20, 21, 22, 23, 24)), played=(162,)),
     Timeout(seat=2),
-    Deal(step="commit", data={"round": 1, "generation": 0, "hash": bytes(range(32))}),
+    VoidRound(round=2),
+    Deal(step="commit", data={"round": 1, "generation": 0, "digest": bytes(range(32)),
+                              "sig": bytes(64)}),
 )
 
 

@@ -21,7 +21,7 @@ __all__ = [
     "Hello", "Welcome", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "HOST_AUTHOR",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "VoidRound", "HOST_AUTHOR",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
@@ -116,6 +116,9 @@ class Hello(Message):
     box_key: bytes = wire_field(KEY)
     join_code: str = wire_field(JOIN_CODE)
     role: str = wire_field(OneOf("player", "spectator", "bot"))
+    resume: int | None = wire_field(Nullable(SEQ), default=None)
+    """Rejoining a running game: the first seq the client still needs (it holds the ones before;
+    0 after a crash).  A seat is recognised by its ``sign_key``, whatever this says."""
 
 
 @message_type("welcome")
@@ -125,6 +128,9 @@ class Welcome(Message):
     version: int = wire_field(Int(0, 65535))
     seat: int | None = wire_field(Nullable(SEAT))
     table: dict = wire_field(AnyMap())
+    sequenced: int = wire_field(SEQ, default=0)
+    """Game messages sequenced so far (0 in the lobby): a rejoining seat replays up to here
+    before it sends anything."""
 
 
 @message_type("refused")
@@ -359,6 +365,14 @@ class Timeout(Body):
     as that seat's pass_claim."""
 
     seat: int = wire_field(SEAT)
+
+
+@body_kind("void_round")
+class VoidRound(Body):
+    """A seat's vote to void round ``round`` (a player left for good): when more than half the
+    seats have voted, the round scores nothing and the game ends with the rounds played."""
+
+    round: int = wire_field(Int(0, 255))
 
 
 # -- any time ------------------------------------------------------------------------------------

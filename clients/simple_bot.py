@@ -1,0 +1,930 @@
+"""A small shanghai-net bot, written from docs/protocol.md, docs/security.md and docs/rules.md.
+
+    python clients/simple_bot.py HOST:PORT [--name N] [--join-code C]
+
+It joins a table as a bot, says it is ready and plays one game to its end. It imports nothing
+from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
+(HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.
+
+What it does:
+- the handshake, the lobby, framing, signing and chaining every game message, and checking
+  every relayed one (seq, prev, signature);
+- its whole part of the mental-poker deal: the first-dealer pick, seed commitments, both passes
+  of every shuffle (including empty-stock reshuffles), sealed key shares for every card dealt or
+  drawn to another seat, the own-key reveal of the upturned card, the reveal of every card it
+  shows, the picks of SHANGHAI calls (its own discards get called: it never declares), and at
+  each round's end the reveal of its hand and its seeds with the key shares it received as
+  evidence;
+- enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
+  tokens in arrival order, the stock, the pile, claim windows, rounds and their end;
+- a minimal legal strategy: it draws from the stock, lets every claim window pass
+  (``pass_claim``) when its answer matters, and discards its highest card.  It never takes the
+  discard, claims, goes down or calls SHANGHAI; rounds end when another seat goes out or the
+  round dies (the stock runs dry for good, or ``max_turns``).
+
+What it does not do:
+- verify the deal: it does not audit the seeds at a round's end or check other seats' passes,
+  shares or shown cards beyond opening them, nor the game's rules (it trusts the sequenced
+  stream for moves: the reference peers check them);
+- marcelle's big tables and money, progression, carousel, reconnecting, spectating.
+
+Exit status: 0 when the game ended and the host answered nothing but ``stale``; 1 when the host
+answered another error; 2 when the bot stopped on a fault or an unhandled situation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import socket
+import struct
+import sys
+
+import msgpack
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from nacl import bindings as sodium
+from nacl.public import PrivateKey
+from nacl.signing import SigningKey, VerifyKey
+
+HOST_AUTHOR = 8
+"""The author number of the host's own game messages (``timeout``)."""
+MAX_FRAME = 1 << 20
+GAME_DOMAIN = "shanghai-net/v1/game"
+DEAL_DOMAIN = b"shanghai-net v1 deal message"
+BOX_DOMAIN = b"shanghai-net v1 box"
+
+
+class BotStopped(Exception):
+    """Something this bot cannot follow or a fault in the stream: it stops the game for us."""
+
+
+# --------------------------------------------------------------------------------------------
+# Framing (protocol.md section 2): a big-endian u32 length, then one msgpack map.
+
+def pack(value) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def canonical(value):
+    """Maps with their keys in sorted order, recursively (protocol.md 8.1)."""
+    if isinstance(value, dict):
+        return {key: canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, (list, tuple)):
+        return [canonical(item) for item in value]
+    return value
+
+
+class Link:
+    """One TCP connection to the host, a frame at a time."""
+
+    def __init__(self, address: tuple[str, int]) -> None:
+        self.sock = socket.create_connection(address, timeout=30)
+        self.buffer = b""
+
+    def send(self, message: dict) -> None:
+        body = pack(message)
+        self.sock.sendall(struct.pack(">I", len(body)) + body)
+
+    def receive(self, timeout: float) -> dict | None:
+        """The next message, or None when none came within ``timeout`` seconds (0: none
+        has arrived yet)."""
+        while True:
+            if len(self.buffer) >= 4:
+                (length,) = struct.unpack(">I", self.buffer[:4])
+                if length > MAX_FRAME:
+                    raise BotStopped(f"frame_too_large: {length} bytes")
+                if len(self.buffer) >= 4 + length:
+                    body, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
+                    return msgpack.unpackb(body, raw=False, strict_map_key=True)
+            self.sock.settimeout(timeout)
+            try:
+                chunk = self.sock.recv(65536)
+            except (socket.timeout, BlockingIOError):
+                return None
+            if not chunk:
+                raise BotStopped("the host closed the connection")
+            self.buffer += chunk
+
+
+# --------------------------------------------------------------------------------------------
+# The deal's byte layouts (security.md, "Byte layouts").
+
+def context(game_id: bytes, round_no: int, generation: int) -> bytes:
+    return struct.pack(">H", len(game_id)) + game_id + struct.pack(">II", round_no, generation)
+
+
+def card_point(card: int) -> bytes:
+    digest = hashlib.sha512(b"shanghai-net v1 card" + struct.pack(">H", card)).digest()
+    return sodium.crypto_core_ed25519_from_uniform(digest[:32])
+
+
+def seed_commitment(ctx: bytes, seat: int, seed: bytes) -> bytes:
+    return hashlib.sha256(b"shanghai-net v1 seed commitment" + ctx + bytes([seat]) + seed).digest()
+
+
+def key_stream(ctx: bytes, seat: int, label: bytes, index: int, attempt: int, seed: bytes):
+    return hashlib.shake_256(b"shanghai-net v1 key" + ctx + bytes([seat, len(label)]) + label
+                             + struct.pack(">HB", index, attempt) + seed)
+
+
+def derive_scalar(ctx: bytes, seat: int, label: bytes, index: int, seed: bytes) -> bytes:
+    for attempt in range(256):
+        scalar = sodium.crypto_core_ed25519_scalar_reduce(
+            key_stream(ctx, seat, label, index, attempt, seed).digest(64))
+        if any(scalar):
+            return scalar
+    raise BotStopped("no nonzero scalar in 256 attempts")
+
+
+def permutation(ctx: bytes, seat: int, seed: bytes, n: int) -> list[int]:
+    """Fisher-Yates driven by SHAKE-256 words, rejecting the biased top of the range."""
+    stream = key_stream(ctx, seat, b"permutation", 0, 0, seed).digest(8 * n + 4096)
+    words = (int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4))
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        limit = 2**32 - 2**32 % bound
+        word = next(w for w in words if w < limit)
+        j = word % bound
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def times(scalar: bytes, point: bytes) -> bytes:
+    return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
+
+
+def product(scalars) -> bytes:
+    total = (1).to_bytes(32, "little")
+    for scalar in scalars:
+        total = sodium.crypto_core_ed25519_scalar_mul(total, scalar)
+    return total
+
+
+def deal_signature(key: SigningKey, kind: str, fields: list) -> bytes:
+    """A deal message's signature: ``fields`` start with the context [game_id, round, gen]."""
+    return key.sign(pack([DEAL_DOMAIN, kind, fields])).signature
+
+
+def box_cipher(own_secret: bytes, sender_pub: bytes, recipient_pub: bytes,
+               peer_pub: bytes) -> ChaCha20Poly1305:
+    shared = sodium.crypto_scalarmult(own_secret, peer_pub)
+    key = HKDF(hashes.SHA256(), length=32, salt=None,
+               info=BOX_DOMAIN + sender_pub + recipient_pub).derive(shared)
+    return ChaCha20Poly1305(key)
+
+
+def box_associated_data(ctx: bytes, sender: int, recipient: int, positions: list[int]) -> bytes:
+    return (BOX_DOMAIN + ctx + bytes([sender, recipient]) + struct.pack(">H", len(positions))
+            + b"".join(struct.pack(">H", p) for p in positions))
+
+
+def pick_digest(ctx: bytes, pick: int, n: int, parties: list[int], author: int,
+                nonce: bytes) -> bytes:
+    return hashlib.sha256(b"shanghai-net v1 pick commitment" + ctx + struct.pack(">II", pick, n)
+                          + bytes([len(parties), *parties, author]) + nonce).digest()
+
+
+def pick_result(ctx: bytes, pick: int, n: int, nonces: list[bytes]) -> int:
+    limit = 2**64 - 2**64 % n
+    counter = 0
+    while True:
+        digest = hashlib.sha256(b"shanghai-net v1 pick result" + ctx + struct.pack(">II", pick, n)
+                                + b"".join(nonces) + struct.pack(">I", counter)).digest()
+        word = int.from_bytes(digest[:8], "big")
+        if word < limit:
+            return word % n
+        counter += 1
+
+
+# --------------------------------------------------------------------------------------------
+# Cards (protocol.md section 3) and the rules this bot needs (rules.md).
+
+def card_ids(decks: int, jokers: int) -> list[int]:
+    """The game's physical cards in id order: the order a round's first shuffle lists them."""
+    return [*range(52 * decks), *range(208, 208 + jokers)]
+
+
+def card_value(card: int) -> tuple[int, int]:
+    """(penalty points, rank) for picking the highest card; a joker is kept, so ranks lowest."""
+    if card >= 208:
+        return (-1, 0)
+    rank = card % 13 + 1
+    points = 20 if rank == 1 else 10 if rank >= 8 else 5
+    return (points, rank)
+
+
+PRESETS = {
+    "davis": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11, claims_per_round=2,
+                  claim_penalty=2, claim_when_down=True, max_reshuffles=3, max_turns=400, rounds=7),
+    "good-miller": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11,
+                        claims_per_round=3, claim_penalty=1, claim_when_down=True,
+                        max_reshuffles=3, max_turns=400, rounds=7),
+}
+
+
+def read_rules(preset: str, overrides: dict) -> dict:
+    """The few rule fields this bot tracks: the preset's, with the table's house rules."""
+    if preset not in PRESETS:
+        raise BotStopped(f"preset {preset!r} is not supported (only {', '.join(PRESETS)})")
+    rules = dict(PRESETS[preset])
+    for field, value in overrides.items():
+        if field == "contracts":
+            rules["rounds"] = len(str(value).split(","))
+        elif field == "progression" and value not in (False, "false", "off", "no", 0):
+            raise BotStopped("progression play is not supported")
+        elif field in rules and isinstance(rules[field], bool):
+            rules[field] = str(value).lower() in ("true", "yes", "on", "1")
+        elif field in rules:
+            rules[field] = int(value)
+    return rules
+
+
+# --------------------------------------------------------------------------------------------
+# One shuffle ("generation") of a round, as this seat sees it.
+
+class Generation:
+    """The cards of one shuffle, the passes sequenced so far, this seat's secrets and the keys
+    it holds for positions it may open."""
+
+    def __init__(self, game_id: bytes, round_no: int, number: int, cards: list[int],
+                 seat: int, seed: bytes) -> None:
+        self.round_no, self.number, self.cards, self.seat = round_no, number, cards, seat
+        self.ctx = context(game_id, round_no, number)
+        self.fields_ctx = [game_id, round_no, number]
+        self.seed = seed
+        self.commits: dict[int, bytes] = {}
+        self.outputs: list[list[bytes]] = []
+        """Pass outputs in sequence order: every seat's pass 1, then every seat's pass 2."""
+        self.keys: dict[int, dict[int, bytes]] = {}
+        """position -> seat -> that seat's key for it (shares sent to us, public reveals)."""
+        self._pass_key: bytes | None = None
+        self._lookup: dict[bytes, int] | None = None
+
+    @property
+    def pass_key(self) -> bytes:
+        if self._pass_key is None:
+            self._pass_key = derive_scalar(self.ctx, self.seat, b"pass key", 0, self.seed)
+        return self._pass_key
+
+    def card_key(self, position: int) -> bytes:
+        return derive_scalar(self.ctx, self.seat, b"card key", position, self.seed)
+
+    def my_pass(self, phase: int) -> list[bytes]:
+        """Pass 1: every point times the pass key, permuted.  Pass 2: the pass-key layer of
+        each position replaced by its per-card key."""
+        points = self.outputs[-1] if self.outputs else [card_point(c) for c in self.cards]
+        if phase == 1:
+            order = permutation(self.ctx, self.seat, self.seed, len(points))
+            return [times(self.pass_key, points[order[t]]) for t in range(len(points))]
+        unlayer = sodium.crypto_core_ed25519_scalar_invert(self.pass_key)
+        return [times(sodium.crypto_core_ed25519_scalar_mul(unlayer, self.card_key(j)), point)
+                for j, point in enumerate(points)]
+
+    def open(self, position: int, keys) -> int:
+        """The card at ``position`` of the final deck, with every seat's key for it."""
+        if self._lookup is None:
+            self._lookup = {card_point(card): card for card in self.cards}
+        strip = sodium.crypto_core_ed25519_scalar_invert(product(keys))
+        card = self._lookup.get(times(strip, self.outputs[-1][position]))
+        if card is None:
+            raise BotStopped(f"round {self.round_no} generation {self.number} position "
+                             f"{position} opens to no card")
+        return card
+
+
+# --------------------------------------------------------------------------------------------
+# The table: this seat's model of the game, fed every sequenced game message in order.
+
+class Window:
+    """A claim window (rules.md "Claims"): the seats that may claim, in priority order."""
+
+    def __init__(self, drawer: int, order: list[int]) -> None:
+        self.drawer, self.order = drawer, order
+        self.decided: dict[int, str] = {}
+        self.chose_stock = False
+
+    def matters(self, seat: int) -> bool:
+        """Whether ``seat`` must still answer: every seat before it in priority has passed."""
+        if seat not in self.order or seat in self.decided:
+            return False
+        return all(self.decided.get(s) == "pass" for s in self.order[:self.order.index(seat)])
+
+    def winner(self) -> tuple[bool, int | None]:
+        """(known, winner): the first claimer in priority, once every seat before it passed."""
+        for seat in self.order:
+            decision = self.decided.get(seat)
+            if decision is None:
+                return False, None
+            if decision == "claim":
+                return True, seat
+        return True, None
+
+
+class Pick:
+    """A commit-reveal random pick among ``parties``; ``then`` gets the result."""
+
+    def __init__(self, round_no: int, number: int, n: int, parties: list[int], then,
+                 nonce: bytes) -> None:
+        self.round_no, self.number, self.n = round_no, number, n
+        self.parties, self.then, self.nonce = parties, then, nonce
+        self.commits: dict[int, bytes] = {}
+        self.nonces: dict[int, bytes] = {}
+
+
+class Table:
+    """What the sequenced stream has done so far, and what this seat owes next.
+
+    A hand is a list of tokens in the order the cards entered it (the order a SHANGHAI pick
+    indexes): ``(generation, position)`` for a card from the deck, ``(-1, card)`` for one that
+    entered face up (a taken discard, a freed joker)."""
+
+    def __init__(self, start: dict, seat: int, sign_key: SigningKey, box_secret: bytes,
+                 box_public: bytes, random) -> None:
+        self.game_id: bytes = start["game_id"]
+        self.seat, self.sign_key = seat, sign_key
+        self.box_secret, self.box_public = box_secret, box_public
+        self.random = random
+        """``random(n)``: n fresh random bytes (seeds, nonces)."""
+        self.n = len(start["seats"])
+        self.box_keys = {entry["seat"]: entry["box_key"] for entry in start["seats"]}
+        self.rules = read_rules(start["preset"], start.get("rules") or {})
+        self.finished = False
+        self.round_no = 0
+        self.reset()
+        pick = start["first_dealer_pick"]
+        if pick["method"] == "fixed":
+            self.first_dealer(pick["seat"])
+        else:
+            self.pick = Pick(0, 0, self.n, list(range(self.n)), self.first_dealer,
+                             self.random(32))
+
+    def reset(self) -> None:
+        """The state of a round (round 0: only the first-dealer pick)."""
+        n = self.n
+        self.gens: dict[int, Generation] = {}
+        self.shuffling: int | None = None
+        self.pick: Pick | None = None
+        self.picks = 0
+        self.hands: dict[int, list[tuple[int, int]]] = {s: [] for s in range(n)}
+        self.faces: dict[tuple[int, int], int] = {}
+        """Tokens whose card this seat knows: its own cards and every card shown."""
+        self.shown: set[tuple[int, int]] = set()
+        self.owed: dict[tuple[int, int, int], set[int]] = {}
+        """(recipient, generation, position) -> seats that still owe it their key."""
+        self.public_owed: dict[tuple[int, int], set[int]] = {}
+        """The upturned card: seats that still owe their own key for it."""
+        self.evidence: list[dict] = []
+        self.claims_left = {s: self.rules["claims_per_round"] for s in range(n)}
+        self.down: set[int] = set()
+        self.pile: list[int] = []
+        self.shanghaied: set[int] = set()
+        self.discarder: int | None = None
+        self.stock_gen, self.top, self.stock_size = 0, 0, 0
+        self.waiting_stock: list[int] = []
+        """Seats owed a stock card, in order, once the stock can give it."""
+        self.reshuffles = self.turns = 0
+        self.turn, self.phase, self.window = -1, "", None
+        self.over = False
+        self.seeds_in: set[int] = set()
+
+    # ---- rounds and shuffles -----------------------------------------------------------
+
+    def first_dealer(self, seat: int) -> None:
+        self.dealer = seat - 1  # start_round moves the deal on by one seat
+        self.start_round(1)
+
+    def start_round(self, round_no: int) -> None:
+        self.round_no, self.dealer = round_no, (self.dealer + 1) % self.n
+        self.reset()
+        self.begin_shuffle(0, card_ids(self.rules["decks"], self.rules["jokers"]))
+
+    def begin_shuffle(self, number: int, cards: list[int]) -> None:
+        self.gens[number] = Generation(self.game_id, self.round_no, number, cards, self.seat,
+                                       self.random(32))
+        self.shuffling = number
+
+    def shuffled(self) -> None:
+        number, self.shuffling = self.shuffling, None
+        self.stock_gen, self.stock_size = number, len(self.gens[number].cards)
+        self.top = 0
+        if number > 0:
+            self.deliver()
+            return
+        size = self.rules["last_round_hand_size" if self.round_no == self.rules["rounds"]
+                          else "hand_size"]
+        for _ in range(self.n * size):  # one at a time, starting left of the dealer
+            self.give((self.dealer + 1 + self.top) % self.n)
+        self.public_owed[(0, self.top)] = set(range(self.n))
+        self.top += 1
+        self.turn, self.phase = (self.dealer + 1) % self.n, "draw"
+
+    def give(self, seat: int) -> None:
+        """The stock's top card to ``seat``: every other seat owes it a key."""
+        token = (self.stock_gen, self.top)
+        self.top += 1
+        self.hands[seat].append(token)
+        self.owed[(seat, *token)] = set(range(self.n)) - {seat}
+
+    def deliver(self) -> None:
+        """Hand out the stock cards owed, reshuffling the pile when the stock runs out."""
+        while self.waiting_stock:
+            if self.top >= self.stock_size:
+                self.reshuffle()
+                return
+            self.give(self.waiting_stock.pop(0))
+
+    def reshuffle(self) -> None:
+        if len(self.pile) < 2 or self.reshuffles >= self.rules["max_reshuffles"]:
+            self.end_round()  # a dead round
+            return
+        self.reshuffles += 1
+        cards, self.pile = self.pile[:-1], self.pile[-1:]  # bottom to top, the top stays
+        self.shanghaied &= set(self.pile)
+        self.begin_shuffle(max(self.gens) + 1, cards)
+
+    def end_round(self) -> None:
+        self.over, self.window, self.phase, self.waiting_stock = True, None, "", []
+
+    def hidden(self, seat: int) -> list[tuple[int, int]]:
+        """The cards of ``seat`` that have not been shown to everyone."""
+        return [t for t in self.hands[seat] if t[0] >= 0 and t not in self.shown]
+
+    # ---- claim windows and the pile ------------------------------------------------------
+
+    def open_window(self) -> Window | None:
+        """After a discard (and the upturned card): the seats after the drawer may claim."""
+        if not self.pile or self.pile[-1] in self.shanghaied:
+            return None
+        order = [s for s in ((self.turn + k) % self.n for k in range(1, self.n))
+                 if s != self.discarder and self.claims_left[s] > 0
+                 and (self.rules["claim_when_down"] or s not in self.down)]
+        return Window(self.turn, order) if order else None
+
+    def settle_window(self) -> None:
+        """Once the drawer chose the stock and the winner is known: the winner takes the card
+        and its penalty cards, then the drawer draws."""
+        window = self.window
+        if window is None or not window.chose_stock:
+            return
+        known, winner = window.winner()
+        if not known:
+            return
+        self.window, self.phase = None, "play"
+        if winner is not None:
+            self.claims_left[winner] -= 1
+            self.hands[winner].append((-1, self.expose_top()))
+            self.waiting_stock += [winner] * self.rules["claim_penalty"]
+        self.waiting_stock.append(window.drawer)
+        self.deliver()
+
+    def expose_top(self) -> int:
+        """Take the top discard off the pile; the card under it may be taken again."""
+        card = self.pile.pop()
+        if self.pile:
+            self.shanghaied.discard(self.pile[-1])
+        self.discarder = None
+        return card
+
+    # ---- applying the sequenced stream ----------------------------------------------------
+
+    def apply(self, author: int, body: dict) -> None:
+        kind = body["kind"]
+        if kind == "deal":
+            getattr(self, "deal_" + body["step"])(author, body["data"])
+        elif kind == "timeout":
+            self.claim_answer(body["seat"], "pass")
+        elif kind in ("may_i", "pass_claim"):
+            self.claim_answer(author, "claim" if kind == "may_i" else "pass")
+        elif kind == "draw_stock":
+            if self.window is not None:
+                self.window.chose_stock = True
+                self.settle_window()
+            else:
+                self.phase = "play"
+                self.waiting_stock.append(author)
+                self.deliver()
+        elif kind == "take_discard":
+            self.window, self.phase = None, "play"
+            self.hands[author].append((-1, self.expose_top()))
+        elif kind == "call_shanghai":
+            self.call_shanghai(author)
+        elif kind == "go_down":
+            self.down.add(author)
+            self.played(author, [card for meld in body["melds"] for card in meld])
+        elif kind == "lay_off":
+            self.played(author, [body["card"]])
+        elif kind in ("swap_joker", "buy_joker"):  # the joker comes to the hand face up
+            self.hands[author].append((-1, body["joker"]))
+            self.played(author, [body["replacement"]]
+                        + ([body["extension"]] if kind == "swap_joker" else []))
+        elif kind == "discard":
+            self.discarded(author, body["card"], body["shanghai"])
+        else:
+            raise BotStopped(f"this bot cannot follow a {kind!r} move")
+
+    def claim_answer(self, seat: int, decision: str) -> None:
+        if self.window is not None:
+            self.window.decided[seat] = decision
+            self.settle_window()
+
+    def face(self, token: tuple[int, int]) -> int | None:
+        return token[1] if token[0] < 0 else self.faces.get(token)
+
+    def take_card(self, seat: int, card: int) -> None:
+        hand = self.hands[seat]
+        hand.remove(next(t for t in hand if self.face(t) == card))
+
+    def played(self, seat: int, cards: list[int]) -> None:
+        """``seat`` put ``cards`` from its hand on the table; an empty hand ends the round."""
+        for card in cards:
+            self.take_card(seat, card)
+        if not self.hands[seat]:
+            self.end_round()
+
+    def discarded(self, seat: int, card: int, shanghai: bool) -> None:
+        self.pile.append(card)
+        if shanghai:
+            self.shanghaied.add(card)
+        self.discarder = seat
+        self.played(seat, [card])
+        if self.over:
+            return
+        self.turns += 1
+        if self.turns >= self.rules["max_turns"]:
+            self.end_round()  # a dead round, so that every game ends
+            return
+        self.turn, self.phase = (seat + 1) % self.n, "draw"
+        self.window = self.open_window()
+
+    def call_shanghai(self, caller: int) -> None:
+        """The top discard goes onto a meld; the discarder then gets a card of the caller's
+        hand, picked at random between the two, and the card uncovered may be claimed."""
+        victim = self.discarder
+        self.expose_top()
+        self.window = None
+
+        def penalty(index: int) -> None:
+            token = self.hands[caller].pop(index)
+            self.hands[victim].append(token)
+            if token[0] >= 0 and token not in self.shown:
+                self.owed[(victim, *token)] = set(range(self.n)) - {victim}
+            self.window = self.open_window()
+
+        self.pick = Pick(self.round_no, self.picks, len(self.hands[caller]),
+                         sorted({caller, victim}), penalty, self.random(32))
+        self.picks += 1
+
+    def deal_pick_commit(self, author: int, data: dict) -> None:
+        self.pick.commits[author] = data["digest"]
+
+    def deal_pick_reveal(self, author: int, data: dict) -> None:
+        pick = self.pick
+        pick.nonces[author] = data["nonce"]
+        if len(pick.nonces) == len(pick.parties):
+            self.pick = None
+            pick.then(pick_result(context(self.game_id, pick.round_no, 0), pick.number, pick.n,
+                                  [pick.nonces[s] for s in pick.parties]))
+
+    def deal_commit(self, author: int, data: dict) -> None:
+        self.gens[data["generation"]].commits[author] = data["digest"]
+
+    def deal_pass(self, author: int, data: dict) -> None:
+        gen = self.gens[data["generation"]]
+        gen.outputs.append(data["points"])
+        if len(gen.outputs) == 2 * self.n:
+            self.shuffled()
+
+    def deal_shares(self, author: int, data: dict) -> None:
+        number = data["generation"]
+        gen = self.gens[number]
+        for box in data["boxes"]:
+            for position in box["positions"]:
+                owers = self.owed.get((box["to"], number, position), set())
+                owers.discard(author)
+                if not owers:
+                    self.owed.pop((box["to"], number, position), None)
+            if box["to"] == self.seat:
+                self.open_box(author, gen, box)
+        for token in self.hands[self.seat]:
+            if token[0] == number and token not in self.faces \
+                    and (self.seat, *token) not in self.owed:
+                keys = [*gen.keys[token[1]].values(), gen.card_key(token[1])]
+                self.faces[token] = gen.open(token[1], keys)
+
+    def open_box(self, author: int, gen: Generation, box: dict) -> None:
+        """A sealed ``KeyShare`` for us: keep its keys, and the share itself as evidence."""
+        cipher = box_cipher(self.box_secret, self.box_keys[author], self.box_public,
+                            self.box_keys[author])
+        plain = cipher.decrypt(box["nonce"], box["box"], box_associated_data(
+            gen.ctx, author, self.seat, box["positions"]))
+        _, _, sender, recipient, positions, keys, sig = msgpack.unpackb(plain, raw=False)
+        if (sender, recipient, positions) != (author, self.seat, box["positions"]):
+            raise BotStopped(f"seat {author} sealed a share whose header is not its box's")
+        self.evidence.append({"generation": gen.number, "author": sender,
+                              "recipient": recipient, "positions": positions, "keys": keys,
+                              "sig": sig})
+        for position, key in zip(positions, keys):
+            gen.keys.setdefault(position, {})[author] = key
+
+    def deal_reveal(self, author: int, data: dict) -> None:
+        for reveal in data["reveals"]:
+            token = (reveal["generation"], reveal["position"])
+            gen = self.gens[token[0]]
+            owers = self.public_owed.get(token)
+            if owers is None:  # a holder shows its own card, with every seat's key
+                self.shown.add(token)
+                if token not in self.faces:
+                    self.faces[token] = gen.open(token[1], [key for _, key in reveal["keys"]])
+                continue
+            owers.discard(author)
+            gen.keys.setdefault(token[1], {})[author] = reveal["keys"][0][1]
+            if not owers:  # the upturned card is public: the pile starts with it
+                del self.public_owed[token]
+                self.pile.append(gen.open(token[1], list(gen.keys[token[1]].values())))
+                self.window = self.open_window()
+
+    def deal_seeds(self, author: int, data: dict) -> None:
+        self.seeds_in.add(author)
+        if len(self.seeds_in) < self.n:
+            return
+        if self.round_no == self.rules["rounds"]:
+            self.finished = True
+        else:
+            self.start_round(self.round_no + 1)
+
+    # ---- what this seat owes next ---------------------------------------------------------
+
+    def settled(self) -> bool:
+        """No key owed, no shuffle, pick or round end under way: a move may be made."""
+        return not (self.owed or self.public_owed or self.waiting_stock or self.over
+                    or self.shuffling is not None or self.pick is not None)
+
+    def next_body(self) -> dict | None:
+        """The next game body this seat must send at this point of the stream, if any."""
+        if self.finished:
+            return None
+        if self.pick is not None:
+            return self.pick_step(self.pick)
+        if self.shuffling is not None:
+            gen = self.gens[self.shuffling]
+            if self.seat not in gen.commits:
+                return self.commit(gen)
+            done = len(gen.outputs)
+            if len(gen.commits) == self.n and done % self.n == self.seat:
+                return self.pass_step(gen, 1 + done // self.n)
+        mine = sorted((g, recipient, position) for (recipient, g, position), owers
+                      in self.owed.items() if self.seat in owers)
+        if mine:
+            return self.shares(mine)
+        upturned = [token for token, owers in self.public_owed.items() if self.seat in owers]
+        if upturned:
+            return self.reveal(upturned, own_only=True)
+        if self.over:
+            if self.hidden(self.seat):
+                return self.reveal(self.hidden(self.seat))
+            if not any(map(self.hidden, range(self.n))) and self.seat not in self.seeds_in:
+                return self.seeds()
+            return None
+        if not self.settled():
+            return None
+        if self.window is not None and self.window.matters(self.seat):
+            return {"kind": "pass_claim"}
+        if self.turn != self.seat:
+            return None
+        if self.phase == "draw" and not (self.window and self.window.chose_stock):
+            return {"kind": "draw_stock"}
+        if self.phase == "play":
+            token = max(self.hands[self.seat], key=lambda t: card_value(self.face(t)))
+            if token not in self.shown and token[0] >= 0:
+                return self.reveal([token])  # show the card before discarding it
+            return {"kind": "discard", "card": self.face(token), "shanghai": False}
+        return None
+
+    def deal(self, step: str, **data) -> dict:
+        return {"kind": "deal", "step": step, "data": {"round": self.round_no, **data}}
+
+    def pick_step(self, pick: Pick) -> dict | None:
+        if self.seat not in pick.parties:
+            return None
+        fields_ctx = [self.game_id, pick.round_no, 0]
+        if self.seat not in pick.commits:
+            digest = pick_digest(context(self.game_id, pick.round_no, 0), pick.number, pick.n,
+                                 pick.parties, self.seat, pick.nonce)
+            sig = deal_signature(self.sign_key, "PickCommitment", [
+                fields_ctx, pick.number, pick.n, pick.parties, self.seat, digest])
+            return {"kind": "deal", "step": "pick_commit", "data": {
+                "round": pick.round_no, "pick": pick.number, "n": pick.n,
+                "parties": pick.parties, "digest": digest, "sig": sig}}
+        if len(pick.commits) == len(pick.parties) and self.seat not in pick.nonces:
+            sig = deal_signature(self.sign_key, "PickReveal",
+                                 [fields_ctx, pick.number, self.seat, pick.nonce])
+            return {"kind": "deal", "step": "pick_reveal", "data": {
+                "round": pick.round_no, "pick": pick.number, "nonce": pick.nonce, "sig": sig}}
+        return None
+
+    def commit(self, gen: Generation) -> dict:
+        digest = seed_commitment(gen.ctx, self.seat, gen.seed)
+        sig = deal_signature(self.sign_key, "Commitment", [gen.fields_ctx, self.seat, digest])
+        return self.deal("commit", generation=gen.number, digest=digest, sig=sig)
+
+    def pass_step(self, gen: Generation, phase: int) -> dict:
+        points = gen.my_pass(phase)
+        sig = deal_signature(self.sign_key, "PassOutput",
+                             [gen.fields_ctx, self.seat, phase, points, b""])
+        return self.deal("pass", generation=gen.number, phase=phase, points=points, proof=b"",
+                         sig=sig)
+
+    def shares(self, owed: list[tuple[int, int, int]]) -> dict:
+        """One body with a sealed box for every seat owed keys of the first generation owed;
+        ``owed`` is sorted (generation, recipient, position)."""
+        number = owed[0][0]
+        gen = self.gens[number]
+        by_recipient: dict[int, list[int]] = {}
+        for g, recipient, position in owed:
+            if g == number:
+                by_recipient.setdefault(recipient, []).append(position)
+        boxes = []
+        for recipient, positions in sorted(by_recipient.items()):
+            keys = [gen.card_key(p) for p in positions]
+            sig = deal_signature(self.sign_key, "KeyShare",
+                                 [gen.fields_ctx, self.seat, recipient, positions, keys])
+            plain = ["KeyShare", gen.fields_ctx, self.seat, recipient, positions, keys, sig]
+            nonce = self.random(12)
+            peer = self.box_keys[recipient]
+            cipher = box_cipher(self.box_secret, self.box_public, peer, peer)
+            sealed = cipher.encrypt(nonce, pack(plain), box_associated_data(
+                gen.ctx, self.seat, recipient, positions))
+            boxes.append({"to": recipient, "positions": positions, "nonce": nonce, "box": sealed})
+        return self.deal("shares", generation=number, boxes=boxes)
+
+    def reveal(self, tokens: list[tuple[int, int]], own_only: bool = False) -> dict:
+        """Keys that open ``tokens`` for everyone: this seat's own (the upturned card) or every
+        seat's (a card of this seat's hand)."""
+        reveals = []
+        for number, position in tokens:
+            gen = self.gens[number]
+            keys = {**gen.keys.get(position, {}), self.seat: gen.card_key(position)}
+            pairs = [[self.seat, keys[self.seat]]] if own_only else \
+                [[s, keys[s]] for s in range(self.n)]
+            sig = deal_signature(self.sign_key, "KeyReveal",
+                                 [gen.fields_ctx, self.seat, position, pairs])
+            reveals.append({"generation": number, "position": position, "keys": pairs,
+                            "sig": sig})
+        return self.deal("reveal", reveals=reveals)
+
+    def seeds(self) -> dict:
+        seeds = [{"generation": gen.number, "seed": gen.seed,
+                  "sig": deal_signature(self.sign_key, "SeedReveal",
+                                        [gen.fields_ctx, self.seat, gen.seed])}
+                 for gen in self.gens.values()]
+        return self.deal("seeds", seeds=seeds, evidence=self.evidence)
+
+
+# --------------------------------------------------------------------------------------------
+# The seat: the connection, the chain, and sending what the table says we owe.
+
+class Seat:
+    """One bot seat: handshake, lobby, then the game loop (protocol.md sections 5-8)."""
+
+    def __init__(self, link: Link, name: str, join_code: str, log, random=os.urandom) -> None:
+        self.link, self.name, self.join_code, self.log = link, name, join_code, log
+        self.random = random
+        self.sign_key = SigningKey(random(32))
+        box = PrivateKey(random(32))
+        self.box_secret, self.box_public = bytes(box), bytes(box.public_key)
+        self.table: Table | None = None
+        self.verify_keys: dict[int, VerifyKey] = {}
+        self.next_seq, self.head = 0, bytes(32)
+        self.pending: int | None = None
+        """The seq our last game message was signed for, until it is sequenced or beaten."""
+        self.hold_until = 0
+        """No message is signed for a seq below this (the host refused one for it)."""
+        self.errors: list[dict] = []
+
+    def join(self) -> None:
+        self.link.send({"type": "hello", "protocol": "shanghai-net", "version": 1,
+                        "name": self.name, "sign_key": bytes(self.sign_key.verify_key),
+                        "box_key": self.box_public, "join_code": self.join_code,
+                        "role": "bot"})
+        answer = self.link.receive(30)
+        if answer is None or answer["type"] != "welcome":
+            raise BotStopped(f"not seated: {answer}")
+        if answer["version"] != 1 or answer["seat"] is None:
+            raise BotStopped(f"unexpected welcome: {answer}")
+        self.seat = answer["seat"]
+        self.log(f"seated at {self.seat}")
+        self.link.send({"type": "ready", "ready": True})
+
+    def play(self, idle_timeout: float = 120.0) -> None:
+        """Read and answer until the game is over: act once everything that has arrived is
+        read, so that we sign against the newest head we can know."""
+        while self.table is None or not self.table.finished:
+            message = self.link.receive(idle_timeout)
+            if message is None:
+                raise BotStopped(f"the host was silent for {idle_timeout} s")
+            while message is not None:
+                self.handle(message)
+                message = self.link.receive(0)
+            self.act()
+        self.link.send({"type": "bye", "reason": "game over"})
+
+    def handle(self, message: dict) -> None:
+        kind = message.get("type")
+        if kind == "ping":
+            self.link.send({"type": "pong", "nonce": message["nonce"]})
+        elif kind == "start_game":
+            self.start(message)
+        elif kind == "game":
+            self.sequenced(message)
+        elif kind == "error":
+            self.answered(message)
+        elif kind in ("bye", "refused"):
+            raise BotStopped(f"the host left: {message}")
+        # lobby_state, chat and unknown types need nothing from a bot
+
+    def start(self, start: dict) -> None:
+        mine = next(entry for entry in start["seats"] if entry["seat"] == self.seat)
+        if mine["sign_key"] != bytes(self.sign_key.verify_key):
+            raise BotStopped("start_game does not carry our key for our seat")
+        self.verify_keys = {entry["seat"]: VerifyKey(entry["sign_key"])
+                            for entry in start["seats"]}
+        if start.get("host_key") is not None:
+            self.verify_keys[HOST_AUTHOR] = VerifyKey(start["host_key"])
+        self.game_id = start["game_id"]
+        self.table = Table(start, self.seat, self.sign_key, self.box_secret, self.box_public,
+                           self.random)
+        self.log(f"game starts: {start['preset']}, {len(start['seats'])} seats")
+
+    def signed_bytes(self, seq: int, prev: bytes, author: int, body: dict) -> bytes:
+        return pack([GAME_DOMAIN, self.game_id, seq, prev, author, canonical(body)])
+
+    def sequenced(self, message: dict) -> None:
+        """Check a relayed game message against the chain (8.3), then apply it."""
+        seq, author, body = message["seq"], message["author"], message["body"]
+        if seq != self.next_seq or message["prev"] != self.head:
+            raise BotStopped(f"broken_chain at seq {seq} (expected {self.next_seq})")
+        signed = self.signed_bytes(seq, message["prev"], author, body)
+        try:
+            self.verify_keys[author].verify(signed, message["sig"])
+        except Exception:
+            raise BotStopped(f"bad_signature at seq {seq} by {author}") from None
+        self.head = hashlib.sha256(signed + message["sig"]).digest()
+        self.next_seq = seq + 1
+        if self.pending == seq:
+            self.pending = None  # ours was sequenced, or another message took its place
+        self.table.apply(author, body)
+
+    def answered(self, error: dict) -> None:
+        """An error about our pending message: it was not sequenced.  ``stale`` is expected
+        (another message took its seq): re-sign once the chain has moved past it."""
+        if error.get("ref_seq") is not None and error["ref_seq"] == self.pending:
+            self.pending = None
+            self.hold_until = error["ref_seq"] + 1
+        if error["code"] != "stale":
+            self.errors.append(error)
+            self.log(f"error from the host: {error['code']}: {error['reason']}")
+
+    def act(self) -> None:
+        """Sign and send what we owe at the chain's head, one message at a time."""
+        if self.table is None or self.pending is not None or self.next_seq < self.hold_until:
+            return
+        body = self.table.next_body()
+        if body is None:
+            return
+        seq, prev = self.next_seq, self.head
+        sig = self.sign_key.sign(self.signed_bytes(seq, prev, self.seat, body)).signature
+        self.link.send({"type": "game", "seq": seq, "prev": prev, "author": self.seat,
+                        "body": body, "sig": sig})
+        self.pending = seq
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("address", help="HOST:PORT of the table")
+    parser.add_argument("--name", default="simple bot")
+    parser.add_argument("--join-code", default="")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    host, _, port = args.address.rpartition(":")
+
+    def log(text: str) -> None:
+        if not args.quiet:
+            print(f"[{args.name}] {text}", file=sys.stderr, flush=True)
+
+    try:
+        seat = Seat(Link((host, int(port))), args.name, args.join_code, log)
+        seat.join()
+        seat.play()
+    except BotStopped as stop:
+        log(f"stopped: {stop}")
+        return 2
+    log("game over" + (f" with {len(seat.errors)} errors" if seat.errors else ", no errors"))
+    return 1 if seat.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

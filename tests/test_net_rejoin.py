@@ -1,0 +1,266 @@
+"""Rejoining over real sockets: a peer whose connection drops, a peer that crashes and starts
+again from its secret on disk, a host restarted from its transcript; in each case the game
+finishes, every audit is clean, and the others saw who was missing."""
+
+from __future__ import annotations
+
+import random
+from contextlib import asynccontextmanager
+
+import trio
+
+from shanghai_net.deal import seeded
+from shanghai_net.engine import Phase
+from shanghai_net.identity import Identity
+from shanghai_net.net.host import Host, HostConfig, read_transcript
+from shanghai_net.net.peer import BotPlayer, Peer, PeerError
+from shanghai_net.net.resume import GameSecrets
+from shanghai_net.net.table import PublicTable
+from shanghai_net.net.verify import verify
+from shanghai_net.wire import encode_frame
+from shanghai_net.wire.messages import VoidRound
+
+RULES = {"contracts": "2s"}  # one round keeps each test short
+FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
+
+
+def make_peer(port, identity, seat, tmp_path, **options) -> Peer:
+    return Peer(("127.0.0.1", port), identity, BotPlayer("basic", random.Random(seat)),
+                name=f"bot{seat}", store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10,
+                retry_delays=FAST_RETRY, **options)
+
+
+def identities(n):
+    rnd = seeded(b"rejoin identities")
+    return [Identity(rnd(32), rnd(32)) for _ in range(n)]
+
+
+async def start_peers(nursery, port, keys, tmp_path, peers, results, options=None, kill=None):
+    """A bot peer per key, in seat order; ``options[seat]``: its `Peer` options; ``kill[seat]``:
+    a cancel scope that kills that peer (a crash: its memory and connection are gone)."""
+    for seat, identity in enumerate(keys):
+        peers[seat] = make_peer(port, identity, seat, tmp_path, **(options or {}).get(seat, {}))
+
+        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope()):
+            with scope:
+                results[seat] = await peers[seat].run()
+
+        nursery.start_soon(run)
+        await trio.sleep(0.02)  # seats in order
+
+
+@asynccontextmanager
+async def table_of_three(tmp_path, seed, rules=RULES, options=None, kill=None, **config):
+    """A host and three bot peers on 127.0.0.1 (see `start_peers`); yields the host, its port,
+    the peers and their results (filled in as each one's game ends), and the nursery."""
+    host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(seed), **config))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run, listeners)
+        await start_peers(nursery, port, identities(3), tmp_path, peers, results, options, kill)
+        yield host, port, peers, results, nursery
+
+
+def assert_finished(host, results):
+    public = host.public
+    assert public.fault is None and public.finished and public.public.phase is Phase.OVER
+    for seat, result in results.items():
+        table = result.table
+        assert table.fault is None and table.finished, seat
+        assert all(v.clean for v in table.verdicts.values()), (seat, table.verdicts)
+        assert table.game.result == public.public.result
+        assert table.chain.head == public.chain.head
+
+
+def in_round(host, round_no):
+    public = host.public
+    return public is not None and public.round == round_no and \
+        public.public.phase is Phase.PLAY and public.settled
+
+
+async def test_a_dropped_connection_rejoins_and_the_game_finishes(tmp_path):
+    absent_seen = set()
+    with trio.fail_after(90):
+        async with table_of_three(tmp_path, b"h1") as (host, port, peers, results, _):
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            dropped = peers[1]
+            await dropped._link.stream.aclose()  # the cable is pulled
+            while dropped.status != "reconnecting":
+                await trio.sleep(0.005)
+            while dropped.status != "playing":
+                absent_seen |= set(peers[0].absent)
+                await trio.sleep(0.005)
+    assert_finished(host, results)
+    assert 1 in absent_seen, "the others never saw seat 1 missing"
+    assert not peers[0].absent
+
+
+async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes(tmp_path):
+    crashed = trio.CancelScope()
+    with trio.fail_after(90):
+        async with table_of_three(tmp_path, b"h2", kill={2: crashed}) as (
+                host, port, peers, results, _):
+            while not in_round(host, 1) or host.sequenced < 60:
+                await trio.sleep(0.01)
+            crashed.cancel()  # the process dies: its tables and connection are gone
+            await trio.sleep(0.2)
+            assert 2 in peers[0].absent
+            before = host.sequenced
+            reborn = peers[2] = make_peer(port, identities(3)[2], 2, tmp_path)
+            results[2] = await reborn.run()
+    assert_finished(host, results)
+    assert before >= 60 and reborn.table.chain.next_seq == host.sequenced
+    assert not any(e.code != "stale" for e in results[2].errors), results[2].errors
+    assert not list((tmp_path / "seat2").iterdir()), "the game's secret outlived the game"
+
+
+async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
+    with trio.fail_after(60):
+        async with table_of_three(tmp_path, b"h3") as (host, port, peers, results, nursery):
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            stranger = Peer(("127.0.0.1", port), identities(3)[0], BotPlayer(), timeout=10,
+                            store=GameSecrets(tmp_path / "elsewhere"), reconnect=False)
+            try:
+                await stranger.run()
+            except PeerError as error:
+                assert "no secret of game" in str(error)
+            else:
+                raise AssertionError("a seat without its secret rejoined")
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_host_restarted_from_its_transcript_finishes_the_game(tmp_path):
+    record = tmp_path / "table.transcript"
+    host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
+    config = dict(players=3, rules=RULES, claim_timeout=2, identity=host_key, record=record)
+    first = Host(HostConfig(random=seeded(b"h4"), **config))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            crashed = trio.CancelScope()
+
+            async def doomed_host(task_status=trio.TASK_STATUS_IGNORED):
+                with crashed:
+                    await first.run(listeners, task_status=task_status)
+
+            port = await nursery.start(doomed_host)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+            while not in_round(first, 1) or first.sequenced < 80:
+                await trio.sleep(0.01)
+            crashed.cancel()  # the host dies mid-round
+            for listener in listeners:
+                await listener.aclose()
+            while not all(p.status == "reconnecting" for p in peers.values()):
+                await trio.sleep(0.01)
+            second = Host(HostConfig(resume=record, **config))
+            assert second.sequenced == len(read_transcript(record)) - 1 > 0
+            again = await trio.open_tcp_listeners(port, host="127.0.0.1")
+            await nursery.start(second.run, again)
+    assert_finished(second, results)
+    # the transcript is one whole game: it replays to the end
+    messages = read_transcript(record)
+    replay = PublicTable(messages[0])
+    for msg in messages[1:]:
+        replay.receive(msg)
+    assert replay.finished and replay.public.result == second.public.public.result
+
+
+def test_a_host_refuses_to_resume_what_it_cannot(tmp_path):
+    empty = tmp_path / "empty.transcript"
+    empty.write_bytes(b"")
+    try:
+        Host(HostConfig(resume=empty))
+    except ValueError as error:
+        assert "not a transcript" in str(error)
+    else:
+        raise AssertionError("an empty transcript was resumed")
+
+
+async def test_a_torn_last_frame_is_cut_before_the_transcript_goes_on(tmp_path):
+    """A host killed in the middle of writing a frame: the resumed host reads the whole frames,
+    cuts the torn one, and what it appends is read back as frames."""
+    record = tmp_path / "table.transcript"
+    host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
+    first = Host(HostConfig(players=3, rules=RULES, identity=host_key, record=record,
+                            random=seeded(b"h5")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(first.run, listeners)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results)
+            while first.sequenced < 20:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    whole = record.read_bytes()
+    torn = encode_frame(first.history[-1].to_wire())[:10]  # a length, then too few bytes
+    record.write_bytes(whole + torn)
+    second = Host(HostConfig(resume=record, record=record, identity=host_key))
+    assert record.read_bytes() == whole
+    second._write(second.history[-1])
+    assert read_transcript(record)[-1] == second.history[-1]
+
+
+async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):
+    with trio.fail_after(60):
+        async with table_of_three(tmp_path, b"h6") as (host, port, peers, results, _):
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            watcher = Peer(("127.0.0.1", port), Identity(bytes(32), bytes(32)), role="spectator",
+                           name="kibitzer", timeout=10)
+            watched = await watcher.run()
+    assert watched.seat is None and isinstance(watched.table, PublicTable)
+    assert watched.table.finished and watched.table.chain.head == host.public.chain.head
+    assert watched.table.public.result == host.public.public.result
+    assert not watched.errors
+
+
+async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(tmp_path):
+    """Seat 2 dies for good; the two others vote (by themselves, after ``void_after``): the
+    round scores nothing and the game ends with the rounds played.  A vote out of place is
+    refused and changes nothing."""
+    record = tmp_path / "voided.transcript"
+    gone = trio.CancelScope()
+    options = {0: {"void_after": 0.3}, 1: {"void_after": 3.0}}
+    keys = identities(3)
+    with trio.fail_after(90):
+        async with table_of_three(tmp_path, b"h7", {"contracts": "2s,2s"}, options, {2: gone},
+                                  record=record) as (host, port, peers, results, _):
+            while not in_round(host, 2):
+                await trio.sleep(0.01)
+            gone.cancel()
+            while host.public.void_votes.get(2) != {0}:
+                await trio.sleep(0.01)
+            # seat 0 voted: its second vote, and a vote for another round, are refused
+            refused = [await refused_vote(peers[0], keys[0], round_no) for round_no in (2, 1)]
+            assert refused == ["out_of_turn"] * 2
+            assert not host.public.finished
+    public = host.public
+    assert public.finished and public.voided == 2 and public.fault is None
+    result = public.public.result
+    assert len(result.rounds) == 1 and result.totals == result.rounds[0].totals
+    for seat in (0, 1):
+        table = results[seat].table
+        assert table.finished and table.voided == 2 and table.game.result == result
+        assert table.verdicts[1].clean
+    report = verify(read_transcript(record))
+    assert report.ok and report.voided == 2 and report.rounds == 1, report.summary()
+    assert "round 2 voided" in report.summary()
+
+
+async def refused_vote(peer, identity, round_no):
+    """Send the seat's vote for ``round_no`` by hand; the code the host answers (a vote that
+    finds the chain moved on, ``stale``, is signed again)."""
+    while True:
+        seen = len(peer.errors)
+        vote = peer.table.chain.sign(identity.sign_key, peer.seat, VoidRound(round=round_no))
+        await peer._link.send(vote)
+        while not [e for e in peer.errors[seen:] if e.ref_seq == vote.seq]:
+            await trio.sleep(0.01)
+        code = next(e.code for e in peer.errors[seen:] if e.ref_seq == vote.seq)
+        if code != "stale":
+            return code

@@ -1,0 +1,228 @@
+"""`shanghai verify`: a game recorded by a real host over sockets replays and audits clean, and
+every kind of tampering with the record is named, at its seq, with the seat (or host) at fault.
+The sample game in protocol/ verifies, and regenerating it gives the same bytes."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+import trio
+
+from shanghai_net.cli import main
+from shanghai_net.deal.messages import sign
+from shanghai_net.net.bodies import deal_body, parse_deal
+from shanghai_net.net.host import read_transcript
+from shanghai_net.net.peer import BotPlayer
+from shanghai_net.net.verify import verify
+from shanghai_net.wire import GameMessage, encode_frame, signed_bytes
+from shanghai_net.wire.messages import HOST_AUTHOR, Timeout
+from shanghai_net.wire.signing import chain_hash
+
+from test_net_game import play
+
+PROTOCOL = Path(__file__).resolve().parent.parent / "protocol"
+spec = importlib.util.spec_from_file_location("sample_game", PROTOCOL / "sample_game.py")
+sample_game = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sample_game)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """One short game (one round, seven cards) between three bots over sockets, recorded by the
+    host; seat 2 never claims, so the host's timeouts are in the record too.  The record, the
+    host, and every author's signing key (to forge a record the signatures cannot tell)."""
+    path = tmp_path_factory.mktemp("verify") / "game.bin"
+
+    async def record():
+        with trio.fail_after(120):
+            return await play(3, "davis", record=path, rules=sample_game.RULES, claim_timeout=0.1,
+                              player={2: BotPlayer("basic", random.Random(7), claims=False)})
+
+    host, tables, _ = trio.run(record)
+    keys = {seat: table._sign_key for seat, table in tables.items()}
+    keys[HOST_AUTHOR] = host.identity.sign_key
+    return path, host, keys
+
+
+def resigned(messages, index, body, keys):
+    """The record with game message ``index`` (0: the first after start_game) given ``body``, and
+    every message from there on signed again by its author against the new chain: a record
+    whose signatures and chain all check out."""
+    start, game = messages[0], list(messages[1:])
+    game[index] = dataclasses.replace(game[index], signed_body=body)
+    prev = chain_hash(start.game_id, game[index - 1]) if index else bytes(32)
+    for i in range(index, len(game)):
+        msg = game[i]
+        data = signed_bytes(start.game_id, msg.seq, prev, msg.author, msg.body_wire)
+        game[i] = GameMessage.from_wire({**msg.to_wire(), "prev": prev,
+                                         "sig": keys[msg.author].sign(data)})
+        prev = chain_hash(start.game_id, game[i])
+    return [start, *game]
+
+
+def find(messages, test):
+    """Index (among the game messages) of the first one ``test`` picks."""
+    return next(i for i, msg in enumerate(messages[1:]) if test(msg))
+
+
+def write(path, messages):
+    path.write_bytes(b"".join(encode_frame(msg.to_wire()) for msg in messages))
+    return path
+
+
+def test_a_recorded_game_verifies_with_its_summary(recorded, capsys):
+    path, host, _ = recorded
+    messages = read_transcript(path)
+    report = verify(messages)
+    result = host.public.public.result
+    assert report.ok, report.fault
+    assert report.messages == host.sequenced == len(messages) - 1
+    assert report.moves == host.public.version and report.rounds == 1
+    assert (report.totals, report.ranking) == (result.totals, result.ranking)
+    assert report.faces >= 3 * 7  # at least every card dealt, shown by the round's end
+    assert any(isinstance(m.body, Timeout) for m in messages[1:]), "no host timeout recorded"
+    assert main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ok: every move and every deal checks out" in out
+    names = [s.name for s in host.start.seats]
+    assert "result: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking) in out
+
+
+def test_a_flipped_signature_byte_names_the_seq_and_the_host(recorded, tmp_path, capsys):
+    path, _, _ = recorded
+    messages = read_transcript(path)
+    index = find(messages, lambda m: m.body.KIND == "discard")
+    msg = messages[1 + index]
+    messages[1 + index] = dataclasses.replace(msg, sig=bytes([msg.sig[0] ^ 1]) + msg.sig[1:])
+    report = verify(messages)
+    assert (report.fault.seq, report.fault.culprit) == (msg.seq, HOST_AUTHOR)
+    assert f"seat {msg.author}'s key" in report.fault.reason
+    assert report.messages == msg.seq
+    assert main(["verify", str(write(tmp_path / "flipped.bin", messages))]) == 1
+    assert f"seq {msg.seq}: fault by the host" in capsys.readouterr().out
+
+
+def test_a_dropped_message_breaks_the_chain_at_the_next_seq(recorded):
+    messages = read_transcript(recorded[0])
+    index = find(messages, lambda m: m.body.KIND == "draw_stock")
+    report = verify(messages[:1 + index] + messages[2 + index:])
+    assert (report.fault.seq, report.fault.culprit) == (index + 1, HOST_AUTHOR)
+    assert "skips ahead" in report.fault.reason
+
+
+def test_a_record_cut_short_is_not_a_verified_game(recorded):
+    messages = read_transcript(recorded[0])
+    report = verify(messages[:-1])
+    assert not report.ok and report.fault.seq == len(messages) - 2
+    assert report.fault.culprit is None and "before the game is over" in report.fault.reason
+
+
+def test_a_changed_card_re_signed_is_an_illegal_move_of_its_author(recorded):
+    """The first discard names another card, signed by its seat: the engine replica refuses it
+    (the card its seat revealed before the move is another)."""
+    _, _, keys = recorded
+    messages = read_transcript(recorded[0])
+    index = find(messages, lambda m: m.body.KIND == "discard")
+    msg = messages[1 + index]
+    body = {**msg.body_wire, "card": (msg.body.card + 1) % 104}
+    report = verify(resigned(messages, index, body, keys))
+    assert (report.fault.seq, report.fault.culprit) == (msg.seq, msg.author)
+    assert f"seat {msg.author}" in report.fault.reason
+
+
+def test_a_changed_pass_point_re_signed_is_named_by_the_round_audit(recorded):
+    """Two points of the first pass swapped, the pass signed again by its seat: every later
+    step still fits, so only the audit from the revealed seeds can tell, and it names the seat."""
+    _, _, keys = recorded
+    messages = read_transcript(recorded[0])
+    start = messages[0]
+    index = find(messages, lambda m: m.body.KIND == "deal" and m.body.step == "pass")
+    msg = messages[1 + index]
+    (output,) = parse_deal(msg.body, start.game_id, msg.author).messages
+    points = list(output.points)
+    points[0], points[1] = points[1], points[0]
+    forged = sign(dataclasses.replace(output, points=tuple(points)), keys[msg.author])
+    tampered = resigned(messages, index, deal_body(forged).to_wire(), keys)
+    report = verify(tampered)
+    last_seeds = max(m.seq for m in tampered[1:]
+                     if m.body.KIND == "deal" and m.body.step == "seeds")
+    assert (report.fault.seq, report.fault.culprit) == (last_seeds, msg.author)
+    assert "audit" in report.fault.reason and "pass 1 output" in report.fault.reason
+
+
+def test_a_key_share_kept_out_of_the_seeds_is_named_by_the_audit(recorded):
+    """A seat shows its seeds but not one key share it was sealed: the audit could not check
+    that share, so the seat that hid it is named."""
+    _, _, keys = recorded
+    messages = read_transcript(recorded[0])
+    index = find(messages, lambda m: m.body.KIND == "deal" and m.body.step == "seeds")
+    msg = messages[1 + index]
+    data = dict(msg.body_wire["data"])
+    data["evidence"] = data["evidence"][1:]
+    report = verify(resigned(messages, index, {**msg.body_wire, "data": data}, keys))
+    assert report.fault.culprit == msg.author
+    assert f"seat {msg.author} did not show the key share" in report.fault.reason
+
+
+def test_the_sample_game_verifies_and_regenerates_byte_for_byte():
+    report = verify(read_transcript(sample_game.PATH))
+    assert report.ok, report.fault
+    assert report.rounds == 1 and report.names == sample_game.NAMES
+    assert sample_game.record() == sample_game.PATH.read_bytes(), \
+        "run: python protocol/sample_game.py"
+
+
+def test_a_file_that_is_no_record_is_refused_clearly(tmp_path):
+    path = tmp_path / "garbage.bin"
+    path.write_bytes(b"\x00\x00\x00\x02\x91\x01")
+    with pytest.raises(SystemExit) as info:
+        main(["verify", str(path)])
+    assert info.value.code == 2
+    assert not verify([]).ok
+
+
+def test_a_second_game_in_one_file_is_named():
+    messages = read_transcript(sample_game.PATH)
+    report = verify(messages + messages[:1])
+    assert (report.fault.seq, report.fault.culprit) == (len(messages) - 1, HOST_AUTHOR)
+    assert "a second start_game" in report.fault.reason
+
+
+def test_the_docs_show_the_sample_game_as_it_is():
+    """protocol/sample_game.md quotes the verifier's summary; docs/protocol.md section 12
+    annotates Ann's commitment, seq 6."""
+    messages = read_transcript(sample_game.PATH)
+    assert verify(messages).summary() in (PROTOCOL / "sample_game.md").read_text()
+    commit = messages[1 + 6]
+    assert (commit.author, commit.body.KIND, commit.body.step) == (0, "deal", "commit")
+    digest, sig = commit.body.data["digest"].hex(), commit.body.data["sig"].hex()
+    doc = (PROTOCOL.parent / "docs" / "protocol.md").read_text()
+    assert f"{digest[:8]}…{digest[-8:]}" in doc and f"{sig[:8]}…{sig[-8:]}" in doc
+
+
+@pytest.mark.parametrize("signed", [True, False], ids=["re-signed seed", "unsigned seed"])
+def test_a_changed_seed_names_its_seat(signed):
+    """Bob's round-1 seed replaced in his seeds body (sample game, public test keys): signed
+    by him, the audit finds it does not match his commitment; unsigned, its deal signature
+    fails at once."""
+    from shanghai_net.deal.messages import SeedReveal
+    from shanghai_net.wire.examples import sign_key
+    messages = read_transcript(sample_game.PATH)
+    keys = {seat: sign_key(seat) for seat in range(3)}
+    index = find(messages, lambda m: m.author == 1 and m.body.KIND == "deal"
+                 and m.body.step == "seeds")
+    msg = messages[1 + index]
+    data = dict(msg.body_wire["data"])
+    (item,) = data["seeds"]
+    reveal = SeedReveal(parse_deal(msg.body, messages[0].game_id, 1).messages[0].context, 1,
+                        bytes(32), item["sig"])
+    if signed:
+        reveal = sign(reveal, keys[1])
+    data["seeds"] = [{**item, "seed": reveal.seed, "sig": reveal.signature}]
+    report = verify(resigned(messages, index, {**msg.body_wire, "data": data}, keys))
+    assert report.fault.culprit == 1
+    assert ("seed does not match commitment" if signed else "signature") in report.fault.reason
