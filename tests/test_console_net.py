@@ -5,6 +5,7 @@ in the players panel, chat and notices in the log, the audit verdict in the roun
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from types import SimpleNamespace
 
@@ -103,9 +104,23 @@ class Console:
     async def on_trio(self, fn):
         """Run ``fn`` on the trio thread (where the peer calls its listeners) and let it draw."""
         done = asyncio.get_running_loop().create_future()
-        self.console._token.run_sync_soon(lambda: (fn(), done.set_result(None)))
-        await done
+
+        def call():
+            try:
+                done.set_result(fn())
+            except Exception as error:  # noqa: BLE001 - the test sees it
+                done.set_exception(error)
+
+        self.console._token.run_sync_soon(call)
+        await asyncio.wait_for(done, 5)
         await asyncio.sleep(0.02)
+
+    async def until(self, condition, timeout=10.0):
+        """Wait (bounded) until ``condition()`` holds: the keys are read, the answers in."""
+        end = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < end, "the console never got there"
+            await asyncio.sleep(0.01)
 
     def screen(self):
         from shanghai_net.console.layout import render_screen_text
@@ -113,18 +128,17 @@ class Console:
         return render_screen_text(self.console.screen)
 
 
-async def with_console(body, peer_type=FakePeer):
+async def console_on(session, body, services=()):
+    """Run ``body(Console)`` against a console on ``session`` (pipe input, DummyOutput)."""
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
     from shanghai_net.console import ConsoleApp
 
-    session = NetSession(("192.0.2.7", 7777), Identity(b"\1" * 32, b"\2" * 32), name="ann",
-                         peer_type=peer_type)
     with create_pipe_input() as pipe:
-        console = ConsoleApp(session, input=pipe, output=DummyOutput())
+        console = ConsoleApp(session, input=pipe, output=DummyOutput(), services=services)
         task = asyncio.ensure_future(console.run_async())
-        end = time.monotonic() + 5
+        end = time.monotonic() + 10
         while not (console.app.is_running and session.peer is not None):
             assert time.monotonic() < end, "the console did not start"
             await asyncio.sleep(0.005)
@@ -133,7 +147,13 @@ async def with_console(body, peer_type=FakePeer):
         finally:
             if console.app.is_running:
                 console.app.exit(result=0)
-            await asyncio.wait_for(task, 5)
+        assert await asyncio.wait_for(task, 5) == 0
+
+
+async def with_console(body, peer_type=FakePeer):
+    session = NetSession(("192.0.2.7", 7777), Identity(b"\1" * 32, b"\2" * 32), name="ann",
+                         peer_type=peer_type)
+    await console_on(session, body)
 
 
 def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
@@ -154,20 +174,22 @@ def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
         assert "joined the table as seat 0" in screen["lobby"]
         assert "r ready" in screen["footer"]
         await c.press("d")  # a move's key does nothing in the lobby
-        assert c.peer.readies == [] and not c.state.busy
         await c.press("r")
-        assert c.peer.readies == [True]
+        await c.until(lambda: c.peer.readies == [True])
+        assert not c.state.busy and not c.state.error
         await c.on_trio(lambda: c.peer.changed(lobby=lobby_state(ready=(True, True, True))))
         assert "r not ready" in c.screen()["footer"] and "starting…" in c.screen()["lobby"]
         await c.press("r")
-        assert c.peer.readies == [True, False]
+        await c.until(lambda: c.peer.readies == [True, False])
         await c.press("?")
+        await c.until(lambda: c.state.help_open)
         assert "in the lobby: ready / not ready" in fragment_list_to_text(
             c.console.screen.help_text())
         await c.press("esc")
+        await c.until(lambda: not c.state.help_open)
         # chat in the lobby: sent through the peer, shown once the host relays it
         await c.press("c", *"hi all", "enter")
-        assert c.peer.said == ["hi all"]
+        await c.until(lambda: c.peer.said == ["hi all"])
         await c.on_trio(lambda: c.peer.changed(chat=[Chat(text="hi all", name="ann"),
                                                      Chat(text="gl", name="bot1")]))
         assert "you: hi all" in c.screen()["lobby"] and "bot1: gl" in c.screen()["lobby"]
@@ -190,7 +212,7 @@ def a_started_table(players=3, seat=0, seed=4):
         for s, n in enumerate(["ann", "bot1", "bot2"][:players])), preset="davis", rules={},
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
-                            outstanding={}, rules=rules)
+                            outstanding={}, rules=rules, settled=True)
     return start, table
 
 
@@ -251,3 +273,145 @@ def test_a_refused_join_is_a_status_not_a_crash():
         await c.press("q", "y")
 
     run(with_console, body, Refusing)
+
+
+# -- over real sockets: a Host on 127.0.0.1, port 0, three bot peers, the seat by key presses ----
+
+def a_hosted_table(seed, auto_ready=False, claim_timeout=5.0):
+    from shanghai_net.net.cli import HostedTable
+    from shanghai_net.net.host import HostConfig
+
+    # one short round: one book, then a discard; over after 16 turns if nobody went out
+    rules = {"contracts": "1s", "final_round_meld_all": False, "max_turns": 16}
+    config = HostConfig(players=4, preset="davis", rules=rules, claim_timeout=claim_timeout)
+    return HostedTable(config, bots=3, seed=seed, name="ann", auto_ready=auto_ready)
+
+
+async def by_keys(c: Console, *keys: str) -> bool:
+    """Press ``keys`` (the last one makes a move) and wait for the answer: True if the host
+    sequenced the move, False if it was refused (the reason is the console's message)."""
+    c.state.note("")
+    await c.press(*keys)
+    await c.until(lambda: c.state.message and not c.state.busy, timeout=15)
+    return not c.state.error
+
+
+async def play_the_round_by_keys(c: Console) -> dict[str, int]:
+    """Seat 0 by keys until the round's summary: claim once, draw, go down when the engine finds
+    a way, lay off what fits, discard.  The moves the host sequenced, counted by kind
+    (``ready``: the turns the hand could go down)."""
+    from shanghai_net.engine import Phase
+
+    done = {"m": 0, "p": 0, "d": 0, "ready": 0, "down": 0, "l": 0, "x": 0}
+    table = c.session.table
+    for _ in range(200):
+        await c.until(lambda: c.state.summary is not None or (
+            not c.state.busy and table.can_move()), timeout=15)
+        if c.state.summary is not None:
+            return done
+        view, vm = c.session.view, c.state.view_model()
+        fit = [i for i, h in enumerate(vm.hand) if h.fits]
+        if view.may_claim:
+            key = "p" if done["m"] else "m"
+            done[key] += await by_keys(c, key)
+        elif view.phase is Phase.DRAW:
+            done["d"] += await by_keys(c, "d")
+        elif not view.down[0] and vm.ready_ways:
+            done["ready"] += 1
+            done["down"] += await by_keys(c, "a", "1")
+        elif fit and view.down[0]:
+            await c.press("home", *["right"] * fit[0])
+            if await by_keys(c, "l") and c.state.target is not None:
+                done["l"] += await by_keys(c, str(vm.hand[fit[0]].fits[0] + 1))
+            else:
+                done["l"] += not c.state.error
+        else:
+            done["x"] += await by_keys(c, "home", "x")
+    raise AssertionError("the round did not end")
+
+
+def test_a_round_by_keys_against_three_bot_peers_with_the_lobby_and_the_audit():
+    hosted = a_hosted_table(seed=23)
+
+    async def body(c: Console):
+        session = c.session
+        await c.until(lambda: session.lobby is not None and len(session.lobby.seats) == 4
+                      and all(s.ready for s in session.lobby.seats[1:]))
+        screen = c.screen()
+        for seat in session.lobby.seats:  # every seat's key fingerprint, for friends to compare
+            assert seat.fingerprint in screen["lobby"]
+        assert session.identity.fingerprint in screen["lobby"]
+        assert hosted.host.identity.fingerprint in screen["lobby_title"]
+        assert "rules: davis with contracts=1s" in screen["lobby"]
+        assert "waiting for everyone to be ready" in screen["lobby"]
+        await c.press("r")
+        await c.until(lambda: session.view is not None)
+        assert "davis · round 1 of 1 · one book" in c.screen()["title"]
+        assert len(session.view.hand) == 11 and c.screen()["hand"].strip()
+        # an illegal choice (a discard before drawing, or out of turn): the engine's reason in
+        # place, the selection kept, nothing sent
+        await c.press("home", " ", "x")
+        await c.until(lambda: c.state.error)
+        assert "'discard " in c.screen()["message"] and "by seat 0" in c.screen()["message"]
+        assert len(c.state.selected) == 1 and not c.state.busy
+        assert not [e for e in session.log if type(e.event).__name__ == "Discarded"
+                    and e.event.seat == 0]
+        await c.press("esc")
+        await c.until(lambda: not c.state.selected)
+        done = await play_the_round_by_keys(c)
+        assert done["d"] and done["x"] and done["m"], done
+        assert done["down"] or not done["ready"], done  # went down when the hand allowed
+        await c.until(lambda: session.audit(1) == "clean", timeout=15)
+        summary = fragment_list_to_text(c.console.screen.summary_text())
+        assert summary.startswith(" Round 1 over") and "deal audit: clean" in summary
+        assert "round 1 audited: clean" in [e.text for e in session.log]
+        await c.press("q", "y")
+
+    run(console_on, hosted.session, body, [hosted.serve])
+
+
+def test_shanghai_play_is_a_game_in_one_command():
+    """``shanghai play``: the console comes up on a hand at a table hosted here with three bot
+    peers; ``q`` then ``y`` leaves with exit code 0."""
+    import threading
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from shanghai_net.cli import main
+
+    class Recording(DummyOutput):
+        def __init__(self):
+            self.written: list[str] = []
+
+        def write(self, data: str) -> None:
+            self.written.append(data)
+
+        def text(self) -> str:
+            return "".join(self.written)
+
+    seen = []
+    with create_pipe_input() as pipe:
+        output = Recording()
+
+        def quit_once_a_hand_shows():
+            end = time.monotonic() + 20
+            while time.monotonic() < end and not seen:
+                text = output.text()
+                if "Contract" in text and "Discard" in text:
+                    seen.append(text)
+                time.sleep(0.02)
+            pipe.send_text("q")
+            time.sleep(0.1)
+            pipe.send_text("y")
+
+        keys = threading.Thread(target=quit_once_a_hand_shows, daemon=True)
+        keys.start()
+        with create_app_session(input=pipe, output=output):
+            code = main(["play", "--seed", "3", "--ascii"])
+        keys.join(5)
+    assert seen, "no hand was shown"
+    assert code == 0
+    assert "hosting davis on port" in seen[0]  # the lobby's notice, before the deal
+    assert re.search(r"(\s+(?:10|[2-9AJQK])[SHDC]|\s+JK){11}", seen[0]), "no hand of 11 cards"

@@ -313,10 +313,10 @@ class Screen:
         if lm.rules:
             out.append(("", f" {lm.rules}\n\n"))
         if lm.seats:
-            out.append(("class:heading", f" {'seat':<4}{'name':<21} {'key fingerprint':<20} ready"))
+            out.append(("class:heading", f" {'#':<3}{'name':<21}{'key fingerprint':<21}ready"))
             out.append(("", "\n"))
             for row in lm.seats:
-                out.append(("class:you" if "  you " in row else "", f" {row}\n"))
+                out.append(("class:you" if row[3:].startswith("you ") else "", f" {row}\n"))
         out.append(("", "\n"))
         out.append(("class:countdown" if lm.ready else "class:key", f" {lm.status}\n\n"))
         for line in lm.news:

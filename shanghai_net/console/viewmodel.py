@@ -436,11 +436,11 @@ def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] =
     for seat in range(lobby.players):
         s = taken.get(seat)
         if s is None:
-            rows.append(f"{seat}  (free)")
+            rows.append(f"{seat:<3}(free)")
             continue
         who = "you" if seat == lobby.you else s.name + (" (bot)" if s.bot else "")
         state = ("ready" if s.ready else "not ready") + ("" if s.connected else " · lost")
-        rows.append(f"{seat}  {who[:20]:<20} {s.fingerprint}  {state}")
+        rows.append(f"{seat:<3}{who[:20]:<21}{s.fingerprint:<21}{state}")
     house = ", ".join(f"{k}={v}" for k, v in lobby.house_rules)
     rules = f"rules: {lobby.preset}" + (f" with {house}" if house else " as the preset has them")
     if lobby.join_code:

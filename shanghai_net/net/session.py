@@ -33,7 +33,8 @@ from ..session import (
     Session, redact,
 )
 from .host import HostConfig
-from .peer import PeerError
+from .peer import Peer, PeerError
+from .resume import GameSecrets
 from .table import PeerTable, check_move, rules_of
 
 __all__ = ["NetSession"]
@@ -92,21 +93,23 @@ class NetSession(Session):
     """One seat at a networked table: connects to ``address`` as ``identity`` when it runs.
 
     ``auto_ready``: say ready as soon as seated (a game in one command) instead of waiting for
-    `set_ready` (the lobby's key).  ``address`` may be set after construction, before `run`
-    (a table hosted in the same run learns its port late).  ``peer_type``: the `Peer` class
-    (tests pass a fake one).
+    `set_ready` (the lobby's key).  ``store``: where the game's secret is kept, so that the seat
+    rejoins its game after a crash (None: only after a dropped connection).  ``address`` may be
+    set after construction, before `run` (a table hosted in the same run learns its port late).
+    ``peer_type``: the `Peer` class (tests pass a fake one).
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
                  join_code: str = "", auto_ready: bool = False, timeout: float = 30.0,
                  reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
-                 peer_type: Callable | None = None) -> None:
+                 store: GameSecrets | None = None, peer_type: Callable = Peer) -> None:
         super().__init__()
         self.address = address
         self.identity = identity
         self.name = name
         self._peer_options = dict(name=name, role="player", join_code=join_code, random=random,
-                                  timeout=timeout, auto_ready=auto_ready, reconnect=reconnect)
+                                  store=store, timeout=timeout, auto_ready=auto_ready,
+                                  reconnect=reconnect)
         self._peer_type = peer_type
         self.peer = None
         """The `Peer` (None until `run`)."""
@@ -317,12 +320,9 @@ class NetSession(Session):
         failed for good (the reason stays in ``status``; nothing is raised to the console)."""
         if self.address is None:
             raise ValueError("NetSession.run: no address to connect to")
-        peer_type = self._peer_type
-        if peer_type is None:
-            from .peer import Peer as peer_type
         self._clock = trio.lowlevel.current_clock()
-        self.peer = peer_type(self.address, self.identity, self._player,
-                              on_change=self._changed, **self._peer_options)
+        self.peer = self._peer_type(self.address, self.identity, self._player,
+                                    on_change=self._changed, **self._peer_options)
         task_status.started()
         self._changed()
         try:
@@ -340,7 +340,7 @@ class NetSession(Session):
         table = peer.table
         self._note_status(peer)
         if table is not None:
-            if not self._dealt and table.game.phase not in (Phase.STARTING, Phase.DEALING):
+            if not self._dealt and table.settled and table.game.phase in (Phase.DRAW, Phase.PLAY):
                 self._dealt = True
             self._take_events(table.events)
             self._note_waiting(peer, table)
