@@ -194,9 +194,10 @@ def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
                                                      Chat(text="gl", name="bot1")]))
         assert "you: hi all" in c.screen()["lobby"] and "bot1: gl" in c.screen()["lobby"]
         # the connection drops: a status line, no crash
-        await c.on_trio(lambda: c.peer.changed(status="reconnecting",
-                                               detail="retrying in 2 s (attempt 3)"))
-        assert "connection lost · retrying in 2 s (attempt 3)" in c.screen()["lobby"]
+        await c.on_trio(lambda: c.peer.changed(
+            status="reconnecting", detail="connection lost (the host went silent); retrying in "
+                                          "2 s (attempt 3 of 5)"))
+        assert "connection lost, retrying in 2 s (attempt 3 of 5)" in c.screen()["lobby"]
         assert c.console.app.is_running
         await c.press("q", "y")
 
@@ -231,8 +232,10 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         assert "bot2 lost connection" in c.screen()["log"]
         await c.on_trio(lambda: c.peer.changed(absent=set()))
         assert "bot2 is back" in c.screen()["log"]
-        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="retrying in 1 s"))
-        assert "connection lost · retrying in 1 s" in c.screen()["message"]
+        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "
+                                               "(the host went silent); retrying in 1 s"))
+        assert "connection lost, retrying in 1 s" in c.screen()["message"]
+        assert "connection lost (the host went silent); retrying in 1 s" in c.screen()["log"]
         assert c.session.seats[0].connection == "lost"
         await c.on_trio(lambda: c.peer.changed(status="playing", detail=""))
         assert "connection lost" not in c.screen()["message"] and "reconnected" in c.screen()["log"]

@@ -35,11 +35,10 @@ from ..session import (
 from .host import HostConfig
 from .peer import Peer, PeerError
 from .resume import GameSecrets
-from .table import PeerTable, check_move, rules_of
+from .table import PeerTable, check_move
 
 __all__ = ["NetSession"]
 
-_PLAYING = ("playing", "over")
 _GONE = ("over", "failed")
 _SEAT_CONNECTION = {"connecting": Connection.CONNECTING, "lobby": Connection.CONNECTED,
                     "playing": Connection.CONNECTED, "over": Connection.CONNECTED,
@@ -64,13 +63,9 @@ class _SeatPlayer:
         self.held: _Held | None = None
 
     def choose(self, table: PeerTable) -> Move | None:
+        """The held move, once (the peer checks it again and reports it no longer legal)."""
         held = self.held
         if held is None or held.offered:
-            return None
-        try:  # the game may have moved on since the console checked it
-            check_move(table.game, held.move)
-        except IllegalMoveError as error:
-            self.outcome(held.move, str(error))
             return None
         held.offered, held.since = True, len(table.events)
         return held.move
@@ -109,7 +104,7 @@ class NetSession(Session):
         self.name = name
         self._peer_options = dict(name=name, role="player", join_code=join_code, random=random,
                                   store=store, timeout=timeout, auto_ready=auto_ready,
-                                  reconnect=reconnect)
+                                  reconnect=reconnect, lobby_timeout=None)  # people chat a while
         self._peer_type = peer_type
         self.peer = None
         """The `Peer` (None until `run`)."""
@@ -238,13 +233,15 @@ class NetSession(Session):
             return "starting…"
         if self._failure:
             return f"connection failed: {self._failure}"
-        where = "{}:{}".format(*self.address) if self.address else "the host"
-        words = {"connecting": f"connecting to {where}…",
-                 "reconnecting": "connection lost, retrying…",
-                 "failed": "connection failed"}.get(peer.status)
-        if words is None:
-            return ""
-        return f"{words.rstrip('…').split(',')[0]} · {peer.detail}" if peer.detail else words
+        if peer.status == "connecting":
+            return "connecting to {}:{}…".format(*self.address)
+        if peer.status == "reconnecting":  # the peer's detail: "...(why); retrying in 2 s (...)"
+            retry = peer.detail.rpartition("; ")[2]
+            return f"connection lost, {retry}" if retry.startswith("retrying") else \
+                "connection lost, retrying…"
+        if peer.status == "failed":
+            return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
+        return ""
 
     def audit(self, round_no: int) -> str | None:
         table = self.table
@@ -383,7 +380,7 @@ class NetSession(Session):
             return
         before, self._status_seen = self._status_seen, status
         if status == "reconnecting":
-            self._add("connection lost, retrying…")
+            self._add(peer.detail or "connection lost, retrying…")
         elif status == "playing" and before == "reconnecting":
             self._add("reconnected")
         elif status == "lobby" and before in ("", "connecting"):
