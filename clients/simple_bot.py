@@ -842,6 +842,8 @@ class Seat:
             self.sequenced(message)
         elif kind == "error":
             self.answered(message)
+        elif kind == "bye" and self.table is not None and self.table.finished:
+            return  # the host says goodbye after the game's last message: the normal end
         elif kind in ("bye", "refused"):
             raise BotStopped(f"the host left: {message}")
         # lobby_state, chat and unknown types need nothing from a bot

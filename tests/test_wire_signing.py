@@ -170,3 +170,17 @@ def test_a_seat_key_that_is_not_a_key_is_refused():
     with pytest.raises(RemoteProtocolError) as info:
         Chain(GAME_ID, {0: b"\x00" * 31})
     assert info.value.code == "bad_signature"
+
+
+def test_append_verifies_what_check_did_not():
+    """`append` takes the hash `check` just computed for the same message object, and verifies
+    any other message itself: a forgery is not appended on the strength of an earlier check."""
+    history = signed_history()
+    chain = Chain(GAME_ID, SEATS)
+    head = chain.check(history[0])
+    assert chain.append(history[0]) == head and chain.next_seq == 1
+    chain.check(history[1])
+    forged = dataclasses.replace(history[1], sig=bytes(64))
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.append(forged)
+    assert info.value.code == "bad_signature" and chain.next_seq == 1

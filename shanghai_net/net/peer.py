@@ -335,16 +335,23 @@ class Peer:
                     self.vote_void()
                     continue
                 raise _Lost("the host went silent") from None
-            if isinstance(item, _Lost):
+            # take everything that has arrived before acting: a step signed against a head
+            # that is already behind would only come back ``stale``
+            while item is not None:
+                if isinstance(item, _Lost):
+                    if self.table is not None and self.table.finished:
+                        return  # the host closed after the game: nothing lost
+                    raise item
+                if item is not _NUDGE:
+                    await self._on_message(link, item)
                 if self.table is not None and self.table.finished:
-                    return  # the host closed after the game: nothing lost
-                raise item
-            if item is not _NUDGE:
-                await self._on_message(link, item)
-            if self.table is not None and self.table.finished:
-                with trio.move_on_after(2):
-                    await link.send(Bye(reason="game over"))
-                return
+                    with trio.move_on_after(2):
+                        await link.send(Bye(reason="game over"))
+                    return
+                try:
+                    item = inbox.receive_nowait()
+                except trio.WouldBlock:
+                    item = None
             deadline = trio.current_time() + self._patience()
 
     def _patience(self) -> float:

@@ -76,6 +76,8 @@ class Chain:
         self.game_id = game_id
         self.head = GENESIS
         self.next_seq = 0
+        self._checked: tuple[GameMessage, bytes] | None = None
+        """The message `check` verified last, and its chain hash."""
         self._keys: dict[int, Ed25519PublicKey] = {}
         for seat, raw in seat_keys.items():
             try:
@@ -112,10 +114,15 @@ class Chain:
             raise RemoteProtocolError(
                 "bad_signature", f"seq {msg.seq}: signature does not verify with seat "
                 f"{msg.author}'s key", msg.seq) from None
-        return hashlib.sha256(data + msg.sig).digest()
+        digest = hashlib.sha256(data + msg.sig).digest()
+        self._checked = (msg, digest)
+        return digest
 
     def append(self, msg: GameMessage) -> bytes:
-        """Verify ``msg`` and make it the new head; returns the new head hash."""
-        self.head = self.check(msg)
+        """Verify ``msg`` and make it the new head; returns the new head hash.  The message
+        `check` has just verified is not verified twice."""
+        last = self._checked
+        self.head = last[1] if last is not None and last[0] is msg else self.check(msg)
+        self._checked = None
         self.next_seq += 1
         return self.head
