@@ -76,9 +76,15 @@ class _Enough(Exception):
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from .console import play_local
+    """A game in one command: host on 127.0.0.1, the bots join as network peers, and the console
+    sits you in seat 0, all in one process over the real protocol."""
+    from .net.cli import hosted_console, overrides
+    from .net.host import HostConfig
 
-    return play_local(_rules(args), args.bots, args.seed, ascii=args.ascii)
+    config = HostConfig(players=args.bots + 1, preset=args.preset, rules=overrides(args.rule),
+                        claim_timeout=args.claim_timeout)
+    return hosted_console(config, bots=args.bots, auto_ready=True, seed=args.seed,
+                          ascii=args.ascii)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -105,12 +111,14 @@ def _parser() -> argparse.ArgumentParser:
     watch.add_argument("--delay", type=float, default=0.02, help="seconds between moves")
     watch.set_defaults(func=_cmd_watch)
 
-    play = sub.add_parser("play", help="sit at a local table against bots in the console")
+    play = sub.add_parser("play", help="host a table on this machine and play bots in the console")
     play.add_argument("--preset", default="davis", choices=sorted(PRESETS))
     play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE")
     play.add_argument("--bots", type=int, default=3, help="how many bots sit with you")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    play.add_argument("--claim-timeout", type=float, default=8.0,
+                      help="seconds a claim window waits for silent seats")
     play.set_defaults(func=_cmd_play)
 
     from .net.cli import add_net_commands  # shanghai host, shanghai bot

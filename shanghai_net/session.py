@@ -10,7 +10,10 @@ event driven, and it knows one seat only:
 * ``submit(move)``: `Accepted` with the events it caused, or `Refused` with the engine's reason;
 * ``subscribe(callback)``: called, synchronously and on the session's trio thread, after every
   change; a front end redraws from it;
-* ``run()``: the session's own work (bots, timers; later the network), in a trio nursery.
+* ``run()``: the session's own work (bots, timers; the network), in a trio nursery;
+* ``lobby``, ``status``, ``audit(round_no)``, ``set_ready``: what a networked table adds (the
+  lobby before the game, the connection in words, each round's deal audit); a local table has
+  no lobby, nothing to report and no audit.
 
 `LocalSession` hosts the whole game in-process (a contract `Game` or a `CarouselGame`, whichever
 `new_game` makes for the rules): the engine with a seeded `LocalDealer`, bots in the
@@ -18,8 +21,9 @@ other seats that move on trio timers (a short, configurable delay so a person ca
 windows that close after a configurable timeout by turning silence into passes.  Same seed, same
 game.  It keeps time on trio's clock, so a test injects ``trio.testing.MockClock``.
 
-The networked peer will implement the same interface over the wire: its ``view`` comes from its
-replica, ``submit`` waits for the host's sequencing, ``seats`` report dropped connections.
+`shanghai_net.net.session.NetSession` implements the same interface over the wire: its ``view``
+comes from its replica, ``submit`` waits for the host's sequencing, ``seats`` report dropped
+connections.
 """
 
 from __future__ import annotations
@@ -43,8 +47,8 @@ from .engine.dealer import Dealer
 from .rules import RuleSet
 
 __all__ = [
-    "Accepted", "ClaimInfo", "Connection", "LocalSession", "LogEntry", "Outcome", "Refused",
-    "SeatInfo", "Session", "redact",
+    "Accepted", "ClaimInfo", "Connection", "LocalSession", "Lobby", "LobbySeat", "LogEntry",
+    "Outcome", "Refused", "SeatInfo", "Session", "redact",
 ]
 
 
@@ -63,6 +67,36 @@ class SeatInfo:
     name: str
     bot: str | None  # the bot's level, None for a person
     connection: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """A seat taken in the lobby: friends compare the key fingerprint before they play."""
+
+    seat: int
+    name: str
+    fingerprint: str
+    ready: bool
+    connected: bool
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """The table before its game starts: who sat down, the rules chosen, whether we are ready."""
+
+    preset: str
+    players: int  # seats at the table
+    house_rules: tuple[tuple[str, str], ...]  # (field, value) overriding the preset
+    seats: tuple[LobbySeat, ...]  # the seats taken so far
+    host_fingerprint: str
+    join_code: str
+    you: int | None  # our seat, None until the host has seated us
+
+    @property
+    def ready(self) -> bool:
+        """This seat has said it is ready."""
+        return any(s.seat == self.you and s.ready for s in self.seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +187,22 @@ class Session(abc.ABC):
     def now(self) -> float:
         """The session's clock (the one deadlines are on); callable from outside trio."""
 
+    @property
+    def lobby(self) -> Lobby | None:
+        """The lobby of a networked table (None: no lobby, or not joined yet)."""
+        return None
+
+    @property
+    def status(self) -> str:
+        """The connection in words when it needs the player's attention ("connection lost,
+        retrying in 2 s"); empty when all is well."""
+        return ""
+
+    def audit(self, round_no: int) -> str | None:
+        """The deal audit of a round in words ("clean", or the fault found); None when the deal
+        is not audited (a local table deals from a trusted seeded deck)."""
+        return None
+
     # -- what the seat does ----------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -165,6 +215,11 @@ class Session(abc.ABC):
     @abc.abstractmethod
     async def ready(self) -> None:
         """This seat has read the round summary: the next round may go on."""
+
+    async def set_ready(self, ready: bool) -> None:
+        """In the lobby: this seat is (or is no longer) ready to start.  A local table has no
+        lobby: nothing to do."""
+        await trio.lowlevel.checkpoint()
 
     @abc.abstractmethod
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import outcome
 import trio
@@ -39,11 +39,15 @@ class ConsoleApp:
 
     ``clock``: a trio clock for the guest run (tests pass ``trio.testing.MockClock``).
     ``tick``: seconds between redraws while a claim window counts down.
+    ``services``: other work of the same trio run, each started (``nursery.start(service)``)
+    before the session runs, in order: a table hosted here and its bots.
     """
 
     def __init__(self, session: Session, ascii: bool = False, *, input: Input | None = None,
-                 output: Output | None = None, clock: trio.abc.Clock | None = None, tick: float = 0.25):
+                 output: Output | None = None, clock: trio.abc.Clock | None = None, tick: float = 0.25,
+                 services: Sequence[Callable[..., Awaitable]] = ()):
         self.session = session
+        self.services = tuple(services)
         self.state = ConsoleState(session, ascii)
         self.clock = clock
         self.tick = tick
@@ -66,6 +70,7 @@ class ConsoleApp:
         state.send = lambda move: self._to_trio(self._submit, move)
         state.send_chat = send_chat
         state.send_ready = lambda: self._to_trio(self._ready)
+        state.send_lobby_ready = lambda ready: self._to_trio(self._set_ready, ready)
         self._token: trio.lowlevel.TrioToken | None = None
         self._cancel: trio.CancelScope | None = None
         self._trio_done: asyncio.Future | None = None
@@ -139,6 +144,8 @@ class ConsoleApp:
             self._nursery = nursery
             unsubscribe = self.session.subscribe(changed)
             try:
+                for service in self.services:
+                    await nursery.start(service)
                 await nursery.start(self.session.run)
                 changed()
                 if not started.done():
@@ -166,6 +173,10 @@ class ConsoleApp:
 
     async def _ready(self) -> None:
         await self.session.ready()
+        self.app.invalidate()
+
+    async def _set_ready(self, ready: bool) -> None:
+        await self.session.set_ready(ready)
         self.app.invalidate()
 
 

@@ -17,8 +17,11 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     quitting = Condition(lambda: state.quit_asked)
     summary = Condition(lambda: state.summary is not None)
     options = Condition(lambda: state.options is not None)
-    # the table keys work when nothing floats over the table and no chat line is open
-    table = ~chat & ~helping & ~quitting & ~summary & ~options
+    lobby = Condition(lambda: state.in_lobby)
+    # the screen's keys work when nothing floats over it and no chat line is open; the moves'
+    # keys only at the table, once a hand is dealt
+    screen = ~chat & ~helping & ~quitting & ~summary & ~options
+    table = screen & ~lobby
 
     def on(*keys, filter=table, eager=False):
         def register(handler):
@@ -50,12 +53,13 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("x")(state.discard)
     on("X")(lambda: state.discard(shanghai=True))
     on("enter")(state.confirm_target)
-    on("?")(lambda: setattr(state, "help_open", True))
+    on("r", filter=screen & lobby)(state.toggle_ready)
+    on("?", filter=screen)(lambda: setattr(state, "help_open", True))
     for digit in "0123456789":
         on(digit, filter=(table & Condition(lambda: state.target is not None)) | (options & ~helping & ~quitting))(
             lambda d=digit: state.type_digit(d))
 
-    @kb.add("c", filter=table)
+    @kb.add("c", filter=screen)
     def _(event):
         state.open_chat()
         event.app.layout.focus(event.app.chat_window)

@@ -2,7 +2,9 @@
 
 Designed for 80x24 and wider: the table and the players side by side, the log and chat, the
 contract tracker, your hand with its cursor and marks, a message line and the key footer.  Help,
-quit, the round summary, the arrangements and the game-over table float over it.
+quit, the round summary, the arrangements and the game-over table float over it.  Before a hand
+is dealt the lobby screen takes the table's place: the table, its seats with their key
+fingerprints and ready flags, the rules, and what it waits for.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from prompt_toolkit.styles import Style
 
 from ..cards import Card
 from .state import ConsoleState
-from .viewmodel import ViewModel, card_text, game_over_table, round_summary
+from .viewmodel import LobbyModel, ViewModel, card_text, game_over_table, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
@@ -65,6 +67,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   d               draw, when nothing can be played
   p               pass, when nothing can be played and the stock is empty
   c               chat (Enter sends, Esc cancels)
+  r               in the lobby: ready / not ready (the game starts when all are)
   Esc             cancel / clear the selection / close this help
   ?               this help          q  quit (y confirms)"""
 
@@ -86,6 +89,7 @@ Keys (every move of the game is a key)
   X               discard declaring SHANGHAI (it plays on the table)
   !  + number     call SHANGHAI: the last discard goes on that meld
   c               chat (Enter sends, Esc cancels)
+  r               in the lobby: ready / not ready (the game starts when all are)
   Enter           close the round summary
   Esc             cancel / clear the selection / close this help
   ?               this help          q  quit (y confirms)"""
@@ -290,14 +294,41 @@ class Screen:
         return out
 
     def message(self) -> StyleAndTextTuples:
+        """The connection's trouble first (a dropped link retrying), then the last message."""
         state = self.state
+        out: StyleAndTextTuples = []
+        vm = self.vm()
+        if vm is not None and vm.connection:
+            out.append(("class:lost", " " + vm.connection))
         if state.message:
-            return [("class:error" if state.error else "class:ok", " " + state.message)]
-        return []
+            out.append(("class:error" if state.error else "class:ok", " " + state.message))
+        return out
+
+    def lobby_title(self) -> StyleAndTextTuples:
+        return [("class:title", " " + self.state.lobby_model().title)]
+
+    def lobby(self) -> StyleAndTextTuples:
+        lm: LobbyModel = self.state.lobby_model()
+        out: StyleAndTextTuples = []
+        if lm.rules:
+            out.append(("", f" {lm.rules}\n\n"))
+        if lm.seats:
+            out.append(("class:heading", f" {'#':<3}{'name':<21}{'key fingerprint':<21}ready"))
+            out.append(("", "\n"))
+            for row in lm.seats:
+                out.append(("class:you" if row[3:].startswith("you ") else "", f" {row}\n"))
+        out.append(("", "\n"))
+        out.append(("class:countdown" if lm.ready else "class:key", f" {lm.status}\n\n"))
+        for line in lm.news:
+            out.append(("class:dim", f" {line}\n"))
+        return out
 
     def footer(self) -> StyleAndTextTuples:
         vm = self.vm()
-        keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
+        if self.state.in_lobby:
+            keys = self.state.lobby_model().keys
+        else:
+            keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
@@ -339,7 +370,8 @@ class Screen:
         if result is None:
             return []
         view = state.view
-        lines = round_summary(result, state.session.seats, state.seat, view.rules, state.ascii)
+        lines = round_summary(result, state.session.seats, state.seat, view.rules, state.ascii,
+                              state.session.audit(result.round_no))
         body = "\n".join(lines[1:])
         tail = "\n\n Enter: next round" if not state.game_over else "\n\n Enter: the final table"
         return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]
@@ -383,23 +415,30 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     chat_open = Condition(lambda: state.chat_open)
 
     main = Window(FormattedTextControl(screen.hand, focusable=True, show_cursor=False), dont_extend_height=True)
+    lobby = Condition(lambda: state.in_lobby)
     body = HSplit([
-        _text_window(screen.title, height=1),
-        VSplit([
-            _text_window(screen.table, wrap_lines=True),
-            Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-            _text_window(screen.players, width=PLAYERS_WIDTH),
-        ], height=D(min=4, preferred=30, weight=3)),
-        _text_window(screen.piles, height=1),
-        Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
-        VSplit([
-            Window(FormattedTextControl(screen.log, get_cursor_position=screen.last_line(screen.log)),
-                   height=D(min=3, preferred=5, weight=1)),
-            Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-            Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
-                   wrap_lines=True),
-        ], height=D(min=3, preferred=20, weight=2)),
-        _text_window(screen.tracker, height=1),
+        ConditionalContainer(HSplit([
+            _text_window(screen.lobby_title, height=1),
+            _text_window(screen.lobby, wrap_lines=True),
+        ]), filter=lobby),
+        ConditionalContainer(HSplit([
+            _text_window(screen.title, height=1),
+            VSplit([
+                _text_window(screen.table, wrap_lines=True),
+                Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
+                _text_window(screen.players, width=PLAYERS_WIDTH),
+            ], height=D(min=4, preferred=30, weight=3)),
+            _text_window(screen.piles, height=1),
+            Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
+            VSplit([
+                Window(FormattedTextControl(screen.log, get_cursor_position=screen.last_line(screen.log)),
+                       height=D(min=3, preferred=5, weight=1)),
+                Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
+                Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
+                       wrap_lines=True),
+            ], height=D(min=3, preferred=20, weight=2)),
+            _text_window(screen.tracker, height=1),
+        ]), filter=~lobby),
         main,
         ConditionalContainer(
             VSplit([Window(FormattedTextControl(" say: "), width=6), Window(BufferControl(chat_buffer), height=1)]),
@@ -428,4 +467,5 @@ def render_screen_text(screen: Screen) -> dict[str, str]:
     from prompt_toolkit.formatted_text import fragment_list_to_text
 
     return {name: fragment_list_to_text(getattr(screen, name)()) for name in (
-        "title", "table", "players", "piles", "log", "chat", "tracker", "hand", "message", "footer")}
+        "title", "table", "players", "piles", "log", "chat", "tracker", "hand", "message", "footer",
+        "lobby_title", "lobby")}

@@ -26,7 +26,9 @@ from ..engine.events import RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
 from ..rules.carousel_solver import best_play
 from ..session import Accepted, Outcome, Session
-from .viewmodel import ViewModel, arrangements, card_text, carousel_view, sort_hand, view_model
+from .viewmodel import (
+    LobbyModel, ViewModel, arrangements, card_text, carousel_view, lobby_model, sort_hand, view_model,
+)
 
 __all__ = ["ConsoleState", "Target"]
 
@@ -71,6 +73,8 @@ class ConsoleState:
         """Hands a move to the session (set by the app); the answer comes to `on_outcome`."""
         self.send_chat: Callable[[str], None] | None = None
         self.send_ready: Callable[[], None] | None = None
+        self.send_lobby_ready: Callable[[bool], None] | None = None
+        """Tells a networked table (in its lobby) that this seat is or is not ready."""
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -81,6 +85,11 @@ class ConsoleState:
     @property
     def seat(self) -> int:
         return self.session.seat
+
+    @property
+    def in_lobby(self) -> bool:
+        """No hand dealt yet: the lobby screen (a networked table's seats and rules) shows."""
+        return self.view is None
 
     @property
     def carousel(self) -> bool:
@@ -125,13 +134,17 @@ class ConsoleState:
         vm = view_model(
             view, seats=s.seats, log=s.log, claim=s.claim, now=s.now(), cursor=self.cursor,
             selected=self.selected, pending=self.pending, sort=self.sort, ascii=self.ascii,
-            message=self.message, error=self.error, log_lines=log_lines,
+            message=self.message, error=self.error, log_lines=log_lines, connection=s.status,
         )
         if self.carousel:
             carousel_view(vm, view, groups=self.table_groups(), hand=self.hand(), loose=self.loose,
                           cursor=self.cursor, selected=self.selected, edited=self.groups is not None,
                           ascii=self.ascii)
         return vm
+
+    def lobby_model(self) -> LobbyModel:
+        s = self.session
+        return lobby_model(s.lobby, s.status, s.log)
 
     @property
     def game_over(self) -> bool:
@@ -549,6 +562,16 @@ class ConsoleState:
             self.send_ready()
 
     # -- the rest ------------------------------------------------------------------------------
+
+    def toggle_ready(self) -> None:
+        """``r`` in the lobby: say ready (or take it back); the game starts when all are."""
+        lobby = self.session.lobby
+        if lobby is None or lobby.you is None:
+            self.note("not seated at a table yet", True)
+            return
+        if self.send_lobby_ready is not None:
+            self.send_lobby_ready(not lobby.ready)
+            self.note("not ready" if lobby.ready else "ready: the game starts when everyone is")
 
     def open_chat(self) -> None:
         self.chat_open = True

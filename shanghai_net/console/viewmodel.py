@@ -20,11 +20,12 @@ from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
 from ..rules.melds import _bounds
-from ..session import ClaimInfo, Connection, LogEntry, SeatInfo
+from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
     "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
+    "LobbyModel", "lobby_model",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -195,6 +196,7 @@ class ViewModel:
     carousel: bool = False
     work: list[str] = field(default_factory=list)  # carousel: the working area's cards
     edited: bool = False  # carousel: the table shown is your working arrangement
+    connection: str = ""  # the session's connection in words, when it needs attention
 
 
 def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
@@ -225,6 +227,7 @@ def view_model(
     message: str = "",
     error: bool = False,
     log_lines: int = 50,
+    connection: str = "",
 ) -> ViewModel:
     rules = view.rules
     me = view.seat
@@ -286,6 +289,7 @@ def view_model(
         pot=money_text(view.pot, ascii) if rules.money else None,
         phase=view.phase,
         my_turn=view.my_turn,
+        connection=connection,
     )
     vm.keys = footer_keys(view, vm)
     return vm
@@ -381,8 +385,10 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
     return keys
 
 
-def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int, rules: RuleSet, ascii: bool = False) -> list[str]:
-    """Lines of the round summary: every hand revealed, the points and the totals."""
+def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int, rules: RuleSet, ascii: bool = False,
+                  audit: str | None = None) -> list[str]:
+    """Lines of the round summary: every hand revealed, the points and the totals, and the deal's
+    audit verdict when the deal was audited (``audit``: "clean" or the fault)."""
     lines = [f"Round {result.round_no} over: " + (
         f"{_seat_label(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
     width = max(len(_seat_label(seats, s, me)) for s in range(len(result.hands)))
@@ -390,6 +396,8 @@ def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int
     for s, hand in enumerate(result.hands):
         cards = " ".join(card_text(c, ascii) for c in sort_hand(rules, hand)) or "(out)"
         lines.append(f"{_seat_label(seats, s, me):<{width}}  {result.points[s]:+5d}  total {unit(result.totals[s]):>6}  {cards}")
+    if audit is not None:
+        lines.append(f"deal audit: {audit}")
     return lines
 
 
@@ -400,3 +408,58 @@ def game_over_table(totals: Sequence[int], ranking: Sequence[int], winners: Sequ
     for place, s in enumerate(ranking, 1):
         lines.append(f"{place}. {_seat_label(seats, s, me):<16} {unit(totals[s])}")
     return lines
+
+
+@dataclass
+class LobbyModel:
+    """The lobby screen: the table, who sat down with their key fingerprints, the rules."""
+
+    title: str
+    rules: str
+    seats: list[str]
+    ready: bool  # this seat said it is ready
+    status: str  # the connection in words, or what the table waits for
+    news: list[str]  # notices and chat, newest last
+    keys: list[tuple[str, str]]
+
+
+def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] = (),
+                lines: int = 8) -> LobbyModel:
+    news = [e.text if e.chat_from is None else f"{_lobby_name(lobby, e.chat_from)}: {e.text}"
+            for e in log][-lines:]
+    keys = [("r", "ready"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    if lobby is None:
+        return LobbyModel("shanghai · joining a table", "", [], False, status or "connecting…", news,
+                          [("?", "help"), ("q", "quit")])
+    taken = {s.seat: s for s in lobby.seats}
+    rows = []
+    for seat in range(lobby.players):
+        s = taken.get(seat)
+        if s is None:
+            rows.append(f"{seat:<3}(free)")
+            continue
+        who = "you" if seat == lobby.you else s.name + (" (bot)" if s.bot else "")
+        state = ("ready" if s.ready else "not ready") + ("" if s.connected else " · lost")
+        rows.append(f"{seat:<3}{who[:20]:<21}{s.fingerprint:<21}{state}")
+    house = ", ".join(f"{k}={v}" for k, v in lobby.house_rules)
+    rules = f"rules: {lobby.preset}" + (f" with {house}" if house else " as the preset has them")
+    if lobby.join_code:
+        rules += f" · join code {lobby.join_code}"
+    free = lobby.players - len(lobby.seats)
+    waiting = (f"waiting for {free} more player{'s' if free > 1 else ''}" if free else
+               "waiting for everyone to be ready" if not all(s.ready for s in lobby.seats) else
+               "starting…")
+    if lobby.ready:
+        keys[0] = ("r", "not ready")
+    return LobbyModel(f"{lobby.preset} table · {lobby.players} seats · host key {lobby.host_fingerprint}",
+                      rules, rows, lobby.ready, status or waiting, news, keys)
+
+
+def _lobby_name(lobby: Lobby | None, seat: int) -> str:
+    if lobby is not None:
+        if seat == lobby.you:
+            return "you"
+        for s in lobby.seats:
+            if s.seat == seat:
+                return s.name
+    return f"seat {seat}"

@@ -1,13 +1,21 @@
-"""``shanghai host``, ``shanghai bot`` and ``shanghai verify``: the networked table from the
-command line."""
+"""``shanghai host``, ``join``, ``bot`` and ``verify``, and the table ``shanghai play`` hosts:
+the networked table from the command line.
+
+A console seat and a table hosted here run in one trio run (the console's guest run): the host,
+then the console's own `NetSession` seat, then the bot peers (after it, so that it gets the
+first free seat).
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import getpass
 import logging
 import os
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import trio
@@ -15,10 +23,11 @@ import trio
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 
-__all__ = ["add_net_commands"]
+__all__ = ["HostedTable", "add_net_commands", "hosted_console", "overrides"]
 
 
-def _overrides(rules: list[str]) -> dict[str, str]:
+def overrides(rules: list[str]) -> dict[str, str]:
+    """``--rule field=value`` options as the host's house-rule map (checked by the host)."""
     out = {}
     for assignment in rules:
         key, sep, value = assignment.partition("=")
@@ -32,22 +41,115 @@ def _fresh_identity() -> Identity:
     return Identity(os.urandom(32), os.urandom(32))
 
 
+def _person() -> str:
+    """The name a player joins with unless ``--name`` says otherwise: the login name."""
+    try:
+        return getpass.getuser()[:32] or "player"
+    except (KeyError, OSError):
+        return "player"
+
+
+def _bot_home(index: int) -> Path:
+    """Where a bot the host starts keeps its keys and game secrets (so it can rejoin)."""
+    return config_dir() / "host-bots" / f"bot{index + 1}"
+
+
+class HostedTable:
+    """A table hosted in this trio run with a console seat at it: the `Host`, the seat's
+    `NetSession` (``session``) and the bot peers, which sit down after the seat so that it has
+    the first free seat.  `serve` is the trio service to run beside the session
+    (``ConsoleApp(session, services=[table.serve])``).
+
+    ``bots``: how many basic bots of ``level``, or the players themselves (`BotPlayer`s).
+    ``seed``: every party's keys and randomness are derived from it (the same deal for the same
+    seed).  ``keep``: the seat and the bots keep their keys and game secrets under the config
+    directory (``config.identity`` is the seat's), so that they rejoin a host resumed from its
+    transcript.  ``auto_ready``: no lobby wait, the game starts once every seat is filled.
+    """
+
+    def __init__(self, config, *, bots: int | Sequence = 3, level: str = "basic",
+                 bind: str = "127.0.0.1", port: int = 0, name: str = "you",
+                 auto_ready: bool = False, seed: int | None = None, keep: bool = False) -> None:
+        from ..deal import seeded
+        from .host import Host
+        from .peer import BotPlayer
+        from .resume import GameSecrets
+        from .session import NetSession
+
+        def randomness(who: str):
+            return os.urandom if seed is None else seeded(f"shanghai play {seed} {who}".encode())
+
+        self._randomness, self.keep = randomness, keep
+        if isinstance(bots, int):
+            bots = [BotPlayer(level, random.Random(None if seed is None else f"{seed} bot {i}"))
+                    for i in range(bots)]
+        self.bots = list(bots)
+        self.host = Host(dataclasses.replace(config, random=randomness("host")))
+        if not len(self.bots) < self.host.players:
+            raise ValueError(f"{len(self.bots)} bots leave no seat for you at a table of "
+                             f"{self.host.players}")
+        self.config, self.bind, self.port = config, bind, port
+        you = randomness("you")
+        identity = config.identity if config.identity is not None else Identity(you(32), you(32))
+        self.session = NetSession(None, identity, name=name, join_code=config.join_code,
+                                  auto_ready=auto_ready, random=you,
+                                  store=GameSecrets(config_dir() / "games") if keep else None)
+
+    async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Listen, point the session at the table, seat the bots once the session is seated."""
+        session, join_code = self.session, self.config.join_code
+        listeners = await trio.open_tcp_listeners(self.port, host=self.bind)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(self.host.run, listeners)
+            session.address = ("127.0.0.1", port)
+            session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
+                           f"`shanghai join THIS-MACHINE:{port}`"
+                           + (f" --join-code {join_code}" if join_code else ""))
+            seated = trio.Event()
+            unsubscribe = session.subscribe(
+                lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
+            task_status.started(port)
+            await seated.wait()
+            unsubscribe()
+            for i, bot in enumerate(self.bots):
+                nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
+                                   _bot_home(i) if self.keep else None,
+                                   self._randomness(f"bot {i}"))
+
+
+def hosted_console(config, *, ascii: bool = False, **table) -> int:
+    """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
+    options); the console's exit code, and the final totals printed if the game ended."""
+    from ..console import run_console
+
+    hosted = HostedTable(config, **table)
+    code = run_console(hosted.session, ascii, services=[hosted.serve])
+    if hosted.session.result is not None:
+        print(_game_over([s.name for s in hosted.session.seats], hosted.session.result))
+    return code
+
+
+def _game_over(names: list[str], result) -> str:
+    return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
     from .host import Host, HostConfig
-    from .peer import BotPlayer, run_peer
+    from .peer import BotPlayer
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
     resume = Path(args.resume) if args.resume else None
     record = Path(args.record) if args.record else resume
-    config = HostConfig(players=args.players, preset=args.preset, rules=_overrides(args.rule),
+    config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity)
-    host = Host(config)  # checks the preset, the rules and the player count
     if not args.no_console:
-        print("shanghai host: the console seat is not part of this version; hosting only "
-              "(as with --no-console)", file=sys.stderr)
+        return hosted_console(config, bots=args.bots, level=args.level, bind=args.bind,
+                              port=args.port, name=args.name or _person(), ascii=args.ascii,
+                              keep=not args.fresh_identity)
+    host = Host(config)  # checks the preset, the rules and the player count
 
     async def main() -> int:
         listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
@@ -60,34 +162,50 @@ def _cmd_host(args: argparse.Namespace) -> int:
                   f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
             for i in range(args.bots):
                 bot = BotPlayer(args.level, random.Random())
-                home = None if args.fresh_identity else config_dir() / "host-bots" / f"bot{i + 1}"
-                nursery.start_soon(_quiet_bot, run_peer, ("127.0.0.1", port), bot, i,
-                                   args.join_code, home)
+                home = None if args.fresh_identity else _bot_home(i)
+                nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
         public = host.public
         if public is None or public.fault is not None or not public.finished:
             print(f"game stopped: {public.fault if public else 'never started'}", file=sys.stderr)
             return 1
-        result = public.public.result
-        names = [s.name for s in host.start.seats]
-        print("game over: " + ", ".join(f"{names[s]} {result.totals[s]}"
-                                        for s in result.ranking), flush=True)
+        print(_game_over([s.name for s in host.start.seats], public.public.result), flush=True)
         return 0
 
     return trio.run(main)
 
 
-async def _quiet_bot(run_peer, address, bot, index, join_code, home: Path | None) -> None:
+async def _quiet_bot(address, bot, index, join_code, home: Path | None,
+                     randomness=os.urandom) -> None:
     """A bot the host starts; with a ``home`` it keeps its keys and game secrets there, so the
-    host resumed from its transcript starts it again in the same seat."""
+    host resumed from its transcript starts it again in the same seat; without, its keys and
+    its deal's randomness come from ``randomness`` (seeded for a reproducible table)."""
+    from .peer import run_peer
     from .resume import GameSecrets
 
-    identity = load_or_create(home) if home is not None else _fresh_identity()
-    store = GameSecrets(home / "games") if home is not None else None
+    if home is not None:
+        identity, options = load_or_create(home), dict(store=GameSecrets(home / "games"))
+    else:
+        identity, options = Identity(randomness(32), randomness(32)), dict(random=randomness)
     try:
         await run_peer(address, identity, bot, name=f"bot{index + 1}", join_code=join_code,
-                       store=store)
+                       **options)
     except Exception as error:  # a bot's failure is reported, the host goes on
         print(f"bot{index + 1}: {error}", file=sys.stderr)
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
+    from ..console import run_console
+    from .peer import parse_address
+    from .resume import GameSecrets
+    from .session import NetSession
+
+    session = NetSession(parse_address(args.address), load_or_create(),
+                         name=args.name or _person(), join_code=args.join_code,
+                         store=GameSecrets(config_dir() / "games"))
+    code = run_console(session, args.ascii)
+    if session.status:
+        print(f"shanghai join: {session.status}", file=sys.stderr)
+    return code
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -144,7 +262,16 @@ def add_net_commands(sub: argparse._SubParsersAction) -> None:
                       help="seconds a claim window waits for silent seats")
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
+    host.add_argument("--name", help="your name at the table (default: your login name)")
+    host.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     host.set_defaults(func=_cmd_host)
+
+    join = sub.add_parser("join", help="sit at a table on the LAN, in the console")
+    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument("--name", help="your name at the table (default: your login name)")
+    join.add_argument("--join-code", default="")
+    join.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    join.set_defaults(func=_cmd_join)
 
     bot = sub.add_parser("bot", help="a bot peer joining a table over the network")
     bot.add_argument("address", metavar="HOST[:PORT]")

@@ -1,0 +1,422 @@
+"""One seat of a networked game as a `Session`: what the console plays a LAN table through.
+
+`NetSession` sits on a `Peer` (the connection, the lobby, the seat's `PeerTable` replica, the
+reconnects) and turns what the peer knows into the session's words: the seat's view of its
+replica, the replica's events with chat and notices ("waiting for ann", "bob lost connection",
+"round 2 audited: clean"), the lobby, the connection in words, each round's audit verdict.
+
+A move goes out through `_SeatPlayer`: the peer asks its player for a move whenever the seat may
+move, so the player holds the one move the console submitted until then, and the peer tells it
+whether the host sequenced or refused it.  An illegal move is refused here, by the seat's own
+replica, and never sent.
+
+Between rounds the network game does not wait for anyone to read the round summary: ``ready()``
+only closes it here.  A claim window counts down from when this seat saw it open, by the host's
+claim timeout (from ``welcome``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import trio
+
+from ..engine import Event, Move, Phase, PlayerView, RoundEnded, view_of
+from ..errors import IllegalMoveError
+from ..identity import Identity
+from ..rules import RuleSet
+from ..rules.ruleset import preset
+from ..session import (
+    Accepted, ClaimInfo, Connection, Lobby, LobbySeat, LogEntry, Outcome, Refused, SeatInfo,
+    Session, redact,
+)
+from .host import HostConfig
+from .peer import Peer, PeerError
+from .resume import GameSecrets
+from .table import PeerTable, check_move
+
+__all__ = ["NetSession"]
+
+_GONE = ("over", "failed")
+_SEAT_CONNECTION = {"connecting": Connection.CONNECTING, "lobby": Connection.CONNECTED,
+                    "playing": Connection.CONNECTED, "over": Connection.CONNECTED,
+                    "reconnecting": Connection.LOST, "failed": Connection.LOST}
+
+
+@dataclass
+class _Held:
+    """The move the console submitted, until the host has sequenced or refused it."""
+
+    move: Move
+    done: trio.Event
+    offered: bool = False
+    since: int = 0  # the replica's events before it was sent
+    refused: str | None = None
+
+
+class _SeatPlayer:
+    """The peer's `Player` for a person: offers the held move when the peer asks for one."""
+
+    def __init__(self) -> None:
+        self.held: _Held | None = None
+
+    def choose(self, table: PeerTable) -> Move | None:
+        """The held move, once (the peer checks it again and reports it no longer legal)."""
+        held = self.held
+        if held is None or held.offered:
+            return None
+        held.offered, held.since = True, len(table.events)
+        return held.move
+
+    def outcome(self, move: Move, refused: str | None) -> None:
+        held = self.held
+        if held is None or held.move != move:
+            return
+        self.held = None
+        held.refused = refused
+        held.done.set()
+
+    def give_up(self, reason: str) -> None:
+        """The connection is gone for good: the held move will never be sequenced."""
+        if self.held is not None:
+            self.outcome(self.held.move, reason)
+
+
+class NetSession(Session):
+    """One seat at a networked table: connects to ``address`` as ``identity`` when it runs.
+
+    ``auto_ready``: say ready as soon as seated (a game in one command) instead of waiting for
+    `set_ready` (the lobby's key).  ``store``: where the game's secret is kept, so that the seat
+    rejoins its game after a crash (None: only after a dropped connection).  ``address`` may be
+    set after construction, before `run` (a table hosted in the same run learns its port late).
+    ``peer_type``: the `Peer` class (tests pass a fake one).
+    """
+
+    def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
+                 join_code: str = "", auto_ready: bool = False, timeout: float = 30.0,
+                 reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
+                 store: GameSecrets | None = None, peer_type: Callable = Peer) -> None:
+        super().__init__()
+        self.address = address
+        self.identity = identity
+        self.name = name
+        self._peer_options = dict(name=name, role="player", join_code=join_code, random=random,
+                                  store=store, timeout=timeout, auto_ready=auto_ready,
+                                  reconnect=reconnect, lobby_timeout=None)  # people chat a while
+        self._peer_type = peer_type
+        self.peer = None
+        """The `Peer` (None until `run`)."""
+        self._player = _SeatPlayer()
+        self._log: list[LogEntry] = []
+        self._clock: trio.abc.Clock | None = None
+        self._rules: RuleSet | None = None
+        self._dealt = False
+        self._hold = False
+        self._window: object = None
+        self._deadline: float | None = None
+        self._seen_events = 0
+        self._seen_chat = 0
+        self._seen_verdicts: set[int] = set()
+        self._status_seen = ""
+        self._absent_seen: frozenset[int] = frozenset()
+        self._waiting_seen: frozenset[int] = frozenset()
+        self._fault_seen = False
+        self._failure = ""
+
+    # -- what the seat sees ----------------------------------------------------------------------
+
+    @property
+    def table(self) -> PeerTable | None:
+        return self.peer.table if self.peer is not None else None
+
+    @property
+    def seat(self) -> int:
+        """The seat the host gave us (0 until it has)."""
+        seat = self.peer.seat if self.peer is not None else None
+        return 0 if seat is None else seat
+
+    @property
+    def rules(self) -> RuleSet | None:
+        """The table's rules: as the game started, or as the lobby shows them (None before)."""
+        table = self.table
+        if table is not None:
+            return table.rules
+        lobby = self.lobby
+        if lobby is None:
+            return None
+        if self._rules is None or self._rules.name != lobby.preset:
+            self._rules = preset(lobby.preset)
+        return self._rules.override(**dict(lobby.house_rules)) if lobby.house_rules else self._rules
+
+    @property
+    def players(self) -> int:
+        start = self.peer.start if self.peer is not None else None
+        if start is not None:
+            return len(start.seats)
+        lobby = self.lobby
+        return lobby.players if lobby is not None else 0
+
+    @property
+    def view(self) -> PlayerView | None:
+        """The seat's view of its replica, once the first deal has settled."""
+        table = self.table
+        if table is None or not self._dealt:
+            return None
+        return view_of(table.game, table.seat)
+
+    @property
+    def log(self) -> Sequence[LogEntry]:
+        return self._log
+
+    @property
+    def seats(self) -> tuple[SeatInfo, ...]:
+        peer = self.peer
+        if peer is None:
+            return ()
+        lobby = self.lobby
+        bots = {s.seat for s in lobby.seats if s.bot} if lobby is not None else set()
+        mine = _SEAT_CONNECTION.get(peer.status, Connection.CONNECTING)
+        if peer.start is not None:
+            named = [(s.seat, s.name) for s in peer.start.seats]
+        else:
+            named = [(s.seat, s.name) for s in lobby.seats] if lobby is not None else []
+        return tuple(
+            SeatInfo(seat, name, "bot" if seat in bots else None,
+                     mine if seat == peer.seat else
+                     Connection.LOST if seat in peer.absent else Connection.CONNECTED)
+            for seat, name in named)
+
+    @property
+    def claim(self) -> ClaimInfo | None:
+        table = self.table
+        window = table.game.window if table is not None else None
+        if window is None or self._deadline is None:
+            return None
+        return ClaimInfo(window.card, self._deadline, tuple(window.undecided()),
+                         tuple(sorted(window.claimed)))
+
+    @property
+    def result(self):
+        table = self.table
+        return table.game.result if table is not None else None
+
+    @property
+    def waiting_for_ready(self) -> bool:
+        """The round summary is open here (the table itself goes on)."""
+        return self._hold
+
+    def now(self) -> float:
+        return self._clock.current_time() if self._clock is not None else 0.0
+
+    @property
+    def lobby(self) -> Lobby | None:
+        peer = self.peer
+        if peer is None or peer.welcome is None:
+            return None
+        info = peer.welcome.table
+        state = peer.lobby
+        seats = tuple(LobbySeat(s.seat, s.name, s.fingerprint, s.ready, s.connected,
+                                s.kind == "bot") for s in state.seats) if state else ()
+        rules = state.rules if state is not None else {}
+        return Lobby(preset=state.preset if state else str(info.get("preset", "")),
+                     players=int(info.get("players", len(seats))),
+                     house_rules=tuple(sorted((str(k), str(v)) for k, v in rules.items())),
+                     seats=seats, host_fingerprint=str(info.get("host_fingerprint", "")),
+                     join_code=state.join_code if state else "", you=peer.seat)
+
+    @property
+    def status(self) -> str:
+        peer = self.peer
+        if peer is None:
+            return "starting…"
+        if self._failure:
+            return f"connection failed: {self._failure}"
+        if peer.status == "connecting":
+            return "connecting to {}:{}…".format(*self.address)
+        if peer.status == "reconnecting":  # the peer's detail: "...(why); retrying in 2 s (...)"
+            retry = peer.detail.rpartition("; ")[2]
+            return f"connection lost, {retry}" if retry.startswith("retrying") else \
+                "connection lost, retrying…"
+        if peer.status == "failed":
+            return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
+        return ""
+
+    def audit(self, round_no: int) -> str | None:
+        table = self.table
+        if table is None:
+            return None
+        verdict = table.verdicts.get(round_no)
+        if verdict is not None:
+            return "clean" if verdict.clean else f"fault by seat {verdict.culprit}: {verdict.reason}"
+        if table.fault is not None:
+            return str(table.fault)
+        return "pending…"
+
+    @property
+    def claim_timeout(self) -> float:
+        """The host's claim timeout, as its ``welcome`` says (the default host's otherwise)."""
+        welcome = self.peer.welcome if self.peer is not None else None
+        timeout = welcome.table.get("claim_timeout") if welcome is not None else None
+        return float(timeout) if timeout is not None else HostConfig.claim_timeout
+
+    # -- what the seat does ----------------------------------------------------------------------
+
+    async def submit(self, move: Move) -> Outcome:
+        """`Accepted` once the host has sequenced the move, with the events since it was sent
+        (as this seat may know them); `Refused` with the replica's or the host's reason."""
+        table = self.table
+        if table is None or not self._dealt:
+            return Refused(move, f"{move.text()!r}: the game has not started")
+        if move.seat != table.seat:
+            return Refused(move, f"{move.text()!r}: you play seat {table.seat}, not seat {move.seat}")
+        if self._player.held is not None:
+            return Refused(move, f"{move.text()!r}: your last move is still on its way")
+        if self.peer.status in _GONE:
+            return Refused(move, f"{move.text()!r}: the game is {self.peer.status}")
+        try:
+            check_move(table.game, move)
+        except IllegalMoveError as error:
+            return Refused(move, str(error))
+        held = self._player.held = _Held(move, trio.Event())
+        self.peer.nudge()
+        await held.done.wait()
+        if held.refused is not None:
+            return Refused(move, held.refused)
+        return Accepted(move, tuple(redact(e, table.seat) for e in table.events[held.since:]))
+
+    async def say(self, text: str) -> None:
+        """Chat to the table: the line shows once the host has relayed it to everyone."""
+        text = text.strip()
+        if text and self.peer is not None:
+            await self.peer.say(text)
+        else:
+            await trio.lowlevel.checkpoint()
+
+    async def ready(self) -> None:
+        """The round summary was read: it closes here; the table never waited for it."""
+        if self._hold:
+            self._hold = False
+            self._notify()
+        await trio.lowlevel.checkpoint()
+
+    async def set_ready(self, ready: bool) -> None:
+        if self.peer is None:
+            await trio.lowlevel.checkpoint()
+            return
+        await self.peer.set_ready(ready)
+
+    def notice(self, text: str) -> None:
+        """A line of our own in the log (the table hosted here says where it listens)."""
+        self._add(text)
+        self._notify()
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Connect, wait in the lobby, play; returns when the game is over or the connection
+        failed for good (the reason stays in ``status``; nothing is raised to the console)."""
+        if self.address is None:
+            raise ValueError("NetSession.run: no address to connect to")
+        self._clock = trio.lowlevel.current_clock()
+        self.peer = self._peer_type(self.address, self.identity, self._player,
+                                    on_change=self._changed, **self._peer_options)
+        task_status.started()
+        self._changed()
+        try:
+            await self.peer.run()
+        except (PeerError, OSError, trio.TooSlowError) as error:
+            self._failure = str(error) or type(error).__name__
+        self._changed()
+
+    # -- inside ----------------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        """The peer changed (on the trio thread): bring the log and the claim clock up to date,
+        then tell the listeners."""
+        peer = self.peer
+        table = peer.table
+        self._note_status(peer)
+        if table is not None:
+            if not self._dealt and table.settled and table.game.phase in (Phase.DRAW, Phase.PLAY):
+                self._dealt = True
+            self._take_events(table.events)
+            self._note_waiting(peer, table)
+            self._note_audits(table)
+            self._track_window(table)
+        self._take_chat(peer.chat)
+        if peer.status in _GONE or self._failure:
+            self._player.give_up(self.status or f"the game is {peer.status}")
+        self._notify()
+
+    def _add(self, text: str, event: Event | None = None, chat_from: int | None = None) -> None:
+        self._log.append(LogEntry(self.now(), text, event, chat_from))
+
+    def _take_events(self, events: Sequence[Event]) -> None:
+        seat = self.table.seat
+        for event in events[self._seen_events:]:
+            seen = redact(event, seat)
+            self._add(str(seen), seen)
+            if isinstance(event, RoundEnded) and self.table.game.phase is not Phase.OVER:
+                self._hold = True
+        self._seen_events = len(events)
+
+    def _take_chat(self, chat) -> None:
+        by_name = {name: seat for seat, name in reversed([(s.seat, s.name) for s in self.seats])}
+        for line in chat[self._seen_chat:]:
+            seat = by_name.get(line.name)
+            if seat is None:  # a spectator, or a name the table does not know
+                self._add(f"{line.name or '?'} says: {line.text}")
+            else:
+                self._add(line.text, chat_from=seat)
+        self._seen_chat = len(chat)
+
+    def _name(self, seat: int) -> str:
+        names = {s.seat: s.name for s in self.seats}
+        return names.get(seat, f"seat {seat}")
+
+    def _note_status(self, peer) -> None:
+        status = peer.status
+        if status == self._status_seen:
+            return
+        before, self._status_seen = self._status_seen, status
+        if status == "reconnecting":
+            self._add(peer.detail or "connection lost, retrying…")
+        elif status == "playing" and before == "reconnecting":
+            self._add("reconnected")
+        elif status == "lobby" and before in ("", "connecting"):
+            self._add(f"joined the table as seat {peer.seat}")
+        elif status == "playing" and before in ("", "connecting", "lobby"):
+            self._add("the game starts")
+        elif status == "failed":
+            self._add(self.status)
+
+    def _note_waiting(self, peer, table: PeerTable) -> None:
+        """Seats that dropped or came back, and a dropped seat the table is waiting for."""
+        absent = frozenset(peer.absent)
+        for seat in sorted(absent - self._absent_seen):
+            self._add(f"{self._name(seat)} lost connection")
+        for seat in sorted(self._absent_seen - absent):
+            self._add(f"{self._name(seat)} is back")
+        self._absent_seen = absent
+        owing = {s for owed in table.outstanding.values() for s in owed.owing}
+        waiting = frozenset(absent & (set(table.game.to_move()) | owing))
+        for seat in sorted(waiting - self._waiting_seen):
+            self._add(f"waiting for {self._name(seat)}")
+        self._waiting_seen = waiting
+
+    def _note_audits(self, table: PeerTable) -> None:
+        for round_no in sorted(set(table.verdicts) - self._seen_verdicts):
+            self._seen_verdicts.add(round_no)
+            self._add(f"round {round_no} audited: {self.audit(round_no)}")
+        if table.fault is not None and not self._fault_seen:
+            self._fault_seen = True
+            self._add(f"the game stopped: {table.fault}")
+
+    def _track_window(self, table: PeerTable) -> None:
+        """A newly opened claim window counts down the host's timeout from now."""
+        window = table.game.window
+        if window is None:
+            self._window, self._deadline = None, None
+        elif window is not self._window:
+            self._window = window
+            self._deadline = self.now() + self.claim_timeout

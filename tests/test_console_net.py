@@ -1,0 +1,420 @@
+"""The console on a `NetSession` over a fake peer: the lobby screen (seats, key fingerprints,
+ready flags, the rules, the ready key), a dropped connection shown as a status line, a lost seat
+in the players panel, chat and notices in the log, the audit verdict in the round summary."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from types import SimpleNamespace
+
+import trio
+from prompt_toolkit.formatted_text import fragment_list_to_text
+
+from shanghai_net.engine import LocalDealer, new_game
+from shanghai_net.deal.audit import Verdict
+from shanghai_net.identity import Identity
+from shanghai_net.net.session import NetSession
+from shanghai_net.rules import preset
+from shanghai_net.wire.messages import Chat, LobbyState, PlayerSeat, SeatInfo, StartGame, Welcome
+
+from console_harness import KEYS, run
+
+FINGERPRINTS = ["a1b2-c3d4-e5f6-0718", "0f0f-1e1e-2d2d-3c3c", "9999-8888-7777-6666"]
+
+
+class FakePeer:
+    """What NetSession reads of a `Peer`, set by the test; ``changed()`` tells the session."""
+
+    made: list["FakePeer"] = []
+
+    def __init__(self, address, identity, player, *, on_change, **options):
+        self.address, self.identity, self.player, self.options = address, identity, player, options
+        self.on_change = on_change
+        self.seat = None
+        self.welcome = self.lobby = self.start = self.table = None
+        self.status, self.detail = "connecting", ""
+        self.chat, self.errors, self.absent = [], [], set()
+        self.readies: list[bool] = []
+        self.said: list[str] = []
+        self.stop = None
+        FakePeer.made.append(self)
+
+    async def run(self):
+        self.stop = trio.Event()
+        await self.stop.wait()
+
+    def nudge(self):
+        pass
+
+    async def say(self, text):
+        self.said.append(text)
+        await trio.lowlevel.checkpoint()
+
+    async def set_ready(self, ready):
+        self.readies.append(ready)
+        await trio.lowlevel.checkpoint()
+
+    def changed(self, **attributes):
+        for name, value in attributes.items():
+            setattr(self, name, value)
+        self.on_change()
+
+
+def lobby_state(ready=(False, True, True), house_rules=None):
+    seats = tuple(SeatInfo(seat=s, name=name, fingerprint=FINGERPRINTS[s], ready=ready[s],
+                           connected=True, kind=kind)
+                  for s, (name, kind) in enumerate([("ann", "player"), ("bot1", "bot"),
+                                                    ("bot2", "bot")]))
+    return LobbyState(seats=seats, preset="davis", rules=house_rules or {}, join_code="")
+
+
+def welcome(seat=0, **table):
+    return Welcome(version=1, seat=seat, table={"preset": "davis", "players": 3,
+                                                "host_fingerprint": "abcd-ef01-2345-6789",
+                                                "claim_timeout": 7.0, **table})
+
+
+class Console:
+    """A console on a NetSession over a FakePeer, fed keys through a pipe."""
+
+    def __init__(self, console, pipe):
+        self.console, self.pipe = console, pipe
+
+    @property
+    def state(self):
+        return self.console.state
+
+    @property
+    def session(self) -> NetSession:
+        return self.console.session
+
+    @property
+    def peer(self) -> FakePeer:
+        return self.session.peer
+
+    async def press(self, *keys):
+        for key in keys:
+            self.pipe.send_text(KEYS.get(key, key))
+            if key == "esc":
+                await asyncio.sleep(self.console.app.ttimeoutlen * 2)
+            await asyncio.sleep(0.05)
+
+    async def on_trio(self, fn):
+        """Run ``fn`` on the trio thread (where the peer calls its listeners) and let it draw."""
+        done = asyncio.get_running_loop().create_future()
+
+        def call():
+            try:
+                done.set_result(fn())
+            except Exception as error:  # noqa: BLE001 - the test sees it
+                done.set_exception(error)
+
+        self.console._token.run_sync_soon(call)
+        await asyncio.wait_for(done, 5)
+        await asyncio.sleep(0.02)
+
+    async def until(self, condition, timeout=10.0):
+        """Wait (bounded) until ``condition()`` holds: the keys are read, the answers in."""
+        end = time.monotonic() + timeout
+        while not condition():
+            assert time.monotonic() < end, "the console never got there"
+            await asyncio.sleep(0.01)
+
+    def screen(self):
+        from shanghai_net.console.layout import render_screen_text
+
+        return render_screen_text(self.console.screen)
+
+
+async def console_on(session, body, services=()):
+    """Run ``body(Console)`` against a console on ``session`` (pipe input, DummyOutput)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from shanghai_net.console import ConsoleApp
+
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(session, input=pipe, output=DummyOutput(), services=services)
+        task = asyncio.ensure_future(console.run_async())
+        end = time.monotonic() + 10
+        while not (console.app.is_running and session.peer is not None):
+            assert time.monotonic() < end, "the console did not start"
+            await asyncio.sleep(0.005)
+        try:
+            await body(Console(console, pipe))
+        finally:
+            if console.app.is_running:
+                console.app.exit(result=0)
+        assert await asyncio.wait_for(task, 5) == 0
+
+
+async def with_console(body, peer_type=FakePeer):
+    session = NetSession(("192.0.2.7", 7777), Identity(b"\1" * 32, b"\2" * 32), name="ann",
+                         peer_type=peer_type)
+    await console_on(session, body)
+
+
+def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
+    async def body(c: Console):
+        screen = c.screen()
+        assert "connecting to 192.0.2.7:7777" in screen["lobby"]
+        assert "r ready" not in screen["footer"] and "q quit" in screen["footer"]
+        await c.on_trio(lambda: c.peer.changed(status="lobby", seat=0, welcome=welcome(),
+                                               lobby=lobby_state(house_rules={"contracts": "2s"})))
+        screen = c.screen()
+        assert "davis table · 3 seats · host key abcd-ef01-2345-6789" in screen["lobby_title"]
+        assert "rules: davis with contracts=2s" in screen["lobby"]
+        lines = screen["lobby"].splitlines()
+        assert any("you" in line and FINGERPRINTS[0] in line and "not ready" in line for line in lines)
+        assert any("bot1 (bot)" in line and FINGERPRINTS[1] in line and " ready" in line
+                   for line in lines)
+        assert "waiting for everyone to be ready" in screen["lobby"]
+        assert "joined the table as seat 0" in screen["lobby"]
+        assert "r ready" in screen["footer"]
+        await c.press("d")  # a move's key does nothing in the lobby
+        await c.press("r")
+        await c.until(lambda: c.peer.readies == [True])
+        assert not c.state.busy and not c.state.error
+        await c.on_trio(lambda: c.peer.changed(lobby=lobby_state(ready=(True, True, True))))
+        assert "r not ready" in c.screen()["footer"] and "starting…" in c.screen()["lobby"]
+        await c.press("r")
+        await c.until(lambda: c.peer.readies == [True, False])
+        await c.press("?")
+        await c.until(lambda: c.state.help_open)
+        assert "in the lobby: ready / not ready" in fragment_list_to_text(
+            c.console.screen.help_text())
+        await c.press("esc")
+        await c.until(lambda: not c.state.help_open)
+        # chat in the lobby: sent through the peer, shown once the host relays it
+        await c.press("c", *"hi all", "enter")
+        await c.until(lambda: c.peer.said == ["hi all"])
+        await c.on_trio(lambda: c.peer.changed(chat=[Chat(text="hi all", name="ann"),
+                                                     Chat(text="gl", name="bot1")]))
+        assert "you: hi all" in c.screen()["lobby"] and "bot1: gl" in c.screen()["lobby"]
+        # the connection drops: a status line, no crash
+        await c.on_trio(lambda: c.peer.changed(
+            status="reconnecting", detail="connection lost (the host went silent); retrying in "
+                                          "2 s (attempt 3 of 5)"))
+        assert "connection lost, retrying in 2 s (attempt 3 of 5)" in c.screen()["lobby"]
+        assert c.console.app.is_running
+        await c.press("q", "y")
+
+    run(with_console, body)
+
+
+def a_started_table(players=3, seat=0, seed=4):
+    """A stand-in for the peer's PeerTable: a dealt local game seen from ``seat``."""
+    rules = preset("davis")
+    game = new_game(rules, players, LocalDealer(seed))
+    start = StartGame(game_id=b"\0" * 16, seats=tuple(
+        PlayerSeat(seat=s, name=n, sign_key=b"\3" * 32, box_key=b"\4" * 32)
+        for s, n in enumerate(["ann", "bot1", "bot2"][:players])), preset="davis", rules={},
+        first_dealer_pick=None, host_key=None)
+    table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
+                            outstanding={}, rules=rules, settled=True)
+    return start, table
+
+
+def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
+    async def body(c: Console):
+        start, table = a_started_table()
+        await c.on_trio(lambda: c.peer.changed(status="playing", seat=0, welcome=welcome(),
+                                               lobby=lobby_state(ready=(True,) * 3), start=start,
+                                               table=table))
+        screen = c.screen()
+        assert "davis · round 1 of 7" in screen["title"] and screen["hand"].strip()
+        assert "the game starts" in screen["log"]
+        await c.on_trio(lambda: c.peer.changed(absent={2}))
+        assert any(line.split()[:2] == ["2", "bot2"] and line.endswith("lost")
+                   for line in c.screen()["players"].splitlines())
+        assert "bot2 lost connection" in c.screen()["log"]
+        await c.on_trio(lambda: c.peer.changed(absent=set()))
+        assert "bot2 is back" in c.screen()["log"]
+        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "
+                                               "(the host went silent); retrying in 1 s"))
+        assert "connection lost, retrying in 1 s" in c.screen()["message"]
+        assert "connection lost (the host went silent); retrying in 1 s" in c.screen()["log"]
+        assert c.session.seats[0].connection == "lost"
+        await c.on_trio(lambda: c.peer.changed(status="playing", detail=""))
+        assert "connection lost" not in c.screen()["message"] and "reconnected" in c.screen()["log"]
+        # the round's audit verdict reaches the summary (pending until the seeds are in)
+        assert c.session.audit(1) == "pending…"
+        table.verdicts[1] = Verdict(None, "")
+        await c.on_trio(lambda: c.peer.changed())
+        assert "round 1 audited: clean" in c.screen()["log"]
+        from shanghai_net.console.viewmodel import round_summary
+        from shanghai_net.engine import RoundResult
+        result = RoundResult(1, 0, ((), (), ()), (0, 5, 5), (0, 5, 5))
+        c.state.summary = result
+        text = fragment_list_to_text(c.console.screen.summary_text())
+        assert "deal audit: clean" in text
+        table.verdicts[2] = Verdict(1, "generation 0: a pass that does not match")
+        assert c.session.audit(2) == "fault by seat 1: generation 0: a pass that does not match"
+        local = round_summary(result, c.session.seats, 0, preset("davis"), audit=None)
+        assert not any("audit" in line for line in local)  # a local table's deal is not audited
+        await c.press("q", "y")
+
+    run(with_console, body)
+
+
+def test_a_refused_join_is_a_status_not_a_crash():
+    class Refusing(FakePeer):
+        async def run(self):
+            from shanghai_net.net.peer import PeerError
+            await trio.lowlevel.checkpoint()
+            raise PeerError("refused: join_code: the join code is wrong")
+
+    async def body(c: Console):
+        for _ in range(100):
+            if "failed" in c.screen()["lobby"]:
+                break
+            await asyncio.sleep(0.01)
+        assert "connection failed: refused: join_code: the join code is wrong" in c.screen()["lobby"]
+        assert c.console.app.is_running
+        await c.press("q", "y")
+
+    run(with_console, body, Refusing)
+
+
+# -- over real sockets: a Host on 127.0.0.1, port 0, three bot peers, the seat by key presses ----
+
+def a_hosted_table(seed, auto_ready=False, claim_timeout=5.0):
+    from shanghai_net.net.cli import HostedTable
+    from shanghai_net.net.host import HostConfig
+
+    # one short round: one book, then a discard; over after 16 turns if nobody went out
+    rules = {"contracts": "1s", "final_round_meld_all": False, "max_turns": 16}
+    config = HostConfig(players=4, preset="davis", rules=rules, claim_timeout=claim_timeout)
+    return HostedTable(config, bots=3, seed=seed, name="ann", auto_ready=auto_ready)
+
+
+async def by_keys(c: Console, *keys: str) -> bool:
+    """Press ``keys`` (the last one makes a move) and wait for the answer: True if the host
+    sequenced the move, False if it was refused (the reason is the console's message)."""
+    c.state.note("")
+    await c.press(*keys)
+    await c.until(lambda: c.state.message and not c.state.busy, timeout=15)
+    return not c.state.error
+
+
+async def play_the_round_by_keys(c: Console) -> dict[str, int]:
+    """Seat 0 by keys until the round's summary: claim once, draw, go down when the engine finds
+    a way, lay off what fits, discard.  The moves the host sequenced, counted by kind
+    (``ready``: the turns the hand could go down)."""
+    from shanghai_net.engine import Phase
+
+    done = {"m": 0, "p": 0, "d": 0, "ready": 0, "down": 0, "l": 0, "x": 0}
+    table = c.session.table
+    for _ in range(200):
+        await c.until(lambda: c.state.summary is not None or (
+            not c.state.busy and table.can_move()), timeout=15)
+        if c.state.summary is not None:
+            return done
+        view, vm = c.session.view, c.state.view_model()
+        fit = [i for i, h in enumerate(vm.hand) if h.fits]
+        if view.may_claim:
+            key = "p" if done["m"] else "m"
+            done[key] += await by_keys(c, key)
+        elif view.phase is Phase.DRAW:
+            done["d"] += await by_keys(c, "d")
+        elif not view.down[0] and vm.ready_ways:
+            done["ready"] += 1
+            done["down"] += await by_keys(c, "a", "1")
+        elif fit and view.down[0]:
+            await c.press("home", *["right"] * fit[0])
+            if await by_keys(c, "l") and c.state.target is not None:
+                done["l"] += await by_keys(c, str(vm.hand[fit[0]].fits[0] + 1))
+            else:
+                done["l"] += not c.state.error
+        else:
+            done["x"] += await by_keys(c, "home", "x")
+    raise AssertionError("the round did not end")
+
+
+def test_a_round_by_keys_against_three_bot_peers_with_the_lobby_and_the_audit():
+    hosted = a_hosted_table(seed=23)
+
+    async def body(c: Console):
+        session = c.session
+        await c.until(lambda: session.lobby is not None and len(session.lobby.seats) == 4
+                      and all(s.ready for s in session.lobby.seats[1:]))
+        screen = c.screen()
+        for seat in session.lobby.seats:  # every seat's key fingerprint, for friends to compare
+            assert seat.fingerprint in screen["lobby"]
+        assert session.identity.fingerprint in screen["lobby"]
+        assert hosted.host.identity.fingerprint in screen["lobby_title"]
+        assert "rules: davis with contracts=1s" in screen["lobby"]
+        assert "waiting for everyone to be ready" in screen["lobby"]
+        await c.press("r")
+        await c.until(lambda: session.view is not None)
+        assert "davis · round 1 of 1 · one book" in c.screen()["title"]
+        assert len(session.view.hand) == 11 and c.screen()["hand"].strip()
+        # an illegal choice (a discard before drawing, or out of turn): the engine's reason in
+        # place, the selection kept, nothing sent
+        await c.press("home", " ", "x")
+        await c.until(lambda: c.state.error)
+        assert "'discard " in c.screen()["message"] and "by seat 0" in c.screen()["message"]
+        assert len(c.state.selected) == 1 and not c.state.busy
+        assert not [e for e in session.log if type(e.event).__name__ == "Discarded"
+                    and e.event.seat == 0]
+        await c.press("esc")
+        await c.until(lambda: not c.state.selected)
+        done = await play_the_round_by_keys(c)
+        assert done["d"] and done["x"] and done["m"], done
+        assert done["down"] or not done["ready"], done  # went down when the hand allowed
+        await c.until(lambda: session.audit(1) == "clean", timeout=15)
+        summary = fragment_list_to_text(c.console.screen.summary_text())
+        assert summary.startswith(" Round 1 over") and "deal audit: clean" in summary
+        assert "round 1 audited: clean" in [e.text for e in session.log]
+        await c.press("q", "y")
+
+    run(console_on, hosted.session, body, [hosted.serve])
+
+
+def test_shanghai_play_is_a_game_in_one_command():
+    """``shanghai play``: the console comes up on a hand at a table hosted here with three bot
+    peers; ``q`` then ``y`` leaves with exit code 0."""
+    import threading
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from shanghai_net.cli import main
+
+    class Recording(DummyOutput):
+        def __init__(self):
+            self.written: list[str] = []
+
+        def write(self, data: str) -> None:
+            self.written.append(data)
+
+        def text(self) -> str:
+            return "".join(self.written)
+
+    seen = []
+    with create_pipe_input() as pipe:
+        output = Recording()
+
+        def quit_once_a_hand_shows():
+            end = time.monotonic() + 20
+            while time.monotonic() < end and not seen:
+                text = output.text()
+                if "Contract" in text and "Discard" in text:
+                    seen.append(text)
+                time.sleep(0.02)
+            pipe.send_text("q")
+            time.sleep(0.1)
+            pipe.send_text("y")
+
+        keys = threading.Thread(target=quit_once_a_hand_shows, daemon=True)
+        keys.start()
+        with create_app_session(input=pipe, output=output):
+            code = main(["play", "--seed", "3", "--ascii"])
+        keys.join(5)
+    assert seen, "no hand was shown"
+    assert code == 0
+    assert "hosting davis on port" in seen[0]  # the lobby's notice, before the deal
+    assert re.search(r"(\s+(?:10|[2-9AJQK])[SHDC]|\s+JK){11}", seen[0]), "no hand of 11 cards"
