@@ -221,6 +221,17 @@ class Session(abc.ABC):
         lobby: nothing to do."""
         await trio.lowlevel.checkpoint()
 
+    @property
+    def away(self) -> tuple[int, ...]:
+        """Seats whose player has left the running game (a local table: none)."""
+        return ()
+
+    async def vote_void(self) -> str:
+        """Vote to void the running round because a player is not coming back; what happened,
+        in words.  A local table has no one to leave."""
+        await trio.lowlevel.checkpoint()
+        return "no one has left this table"
+
     @abc.abstractmethod
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """The session's work; ``task_status.started()`` once ``view`` is usable."""

@@ -35,8 +35,9 @@ class FakePeer:
         self.seat = None
         self.welcome = self.lobby = self.start = self.table = None
         self.status, self.detail = "connecting", ""
-        self.chat, self.errors, self.absent = [], [], set()
+        self.chat, self.errors, self.absent = [], [], {}
         self.readies: list[bool] = []
+        self.votes = 0
         self.said: list[str] = []
         self.stop = None
         FakePeer.made.append(self)
@@ -47,6 +48,10 @@ class FakePeer:
 
     def nudge(self):
         pass
+
+    def vote_void(self):
+        self.votes += 1
+        return self.votes == 1
 
     async def say(self, text):
         self.said.append(text)
@@ -213,7 +218,7 @@ def a_started_table(players=3, seat=0, seed=4):
         for s, n in enumerate(["ann", "bot1", "bot2"][:players])), preset="davis", rules={},
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
-                            outstanding={}, rules=rules, settled=True)
+                            outstanding={}, rules=rules, settled=True, finished=False)
     return start, table
 
 
@@ -226,11 +231,17 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         screen = c.screen()
         assert "davis · round 1 of 7" in screen["title"] and screen["hand"].strip()
         assert "the game starts" in screen["log"]
-        await c.on_trio(lambda: c.peer.changed(absent={2}))
+        await c.press("V")  # nobody has left: nothing to vote on
+        assert c.peer.votes == 0 and "nothing to vote on" in c.screen()["message"]
+        await c.on_trio(lambda: c.peer.changed(absent={2: 0.0}))
         assert any(line.split()[:2] == ["2", "bot2"] and line.endswith("lost")
                    for line in c.screen()["players"].splitlines())
         assert "bot2 lost connection" in c.screen()["log"]
-        await c.on_trio(lambda: c.peer.changed(absent=set()))
+        await c.press("V")
+        assert c.peer.votes == 1 and "you voted to void" in c.screen()["message"]
+        await c.press("V")
+        assert c.peer.votes == 2 and "voted to void this round already" in c.screen()["message"]
+        await c.on_trio(lambda: c.peer.changed(absent={}))
         assert "bot2 is back" in c.screen()["log"]
         await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "
                                                "(the host went silent); retrying in 1 s"))

@@ -70,6 +70,7 @@ class ConsoleApp:
         state.send = lambda move: self._to_trio(self._submit, move)
         state.send_chat = send_chat
         state.send_ready = lambda: self._to_trio(self._ready)
+        state.send_vote = lambda: self._to_trio(self._vote)
         state.send_lobby_ready = lambda ready: self._to_trio(self._set_ready, ready)
         self._token: trio.lowlevel.TrioToken | None = None
         self._cancel: trio.CancelScope | None = None
@@ -169,6 +170,10 @@ class ConsoleApp:
 
     async def _chat(self, text: str) -> None:
         await self.session.say(text)
+        self.app.invalidate()
+
+    async def _vote(self) -> None:
+        self.state.voted(await self.session.vote_void())
         self.app.invalidate()
 
     async def _ready(self) -> None:

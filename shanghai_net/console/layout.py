@@ -68,6 +68,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   p               pass, when nothing can be played and the stock is empty
   c               chat (Enter sends, Esc cancels)
   r               in the lobby: ready / not ready (the game starts when all are)
+  V               vote to void the round when a player has left for good
   Esc             cancel / clear the selection / close this help
   ?               this help          q  quit (y confirms)"""
 
@@ -90,6 +91,7 @@ Keys (every move of the game is a key)
   !  + number     call SHANGHAI: the last discard goes on that meld
   c               chat (Enter sends, Esc cancels)
   r               in the lobby: ready / not ready (the game starts when all are)
+  V               vote to void the round when a player has left for good
   Enter           close the round summary
   Esc             cancel / clear the selection / close this help
   ?               this help          q  quit (y confirms)"""

@@ -73,6 +73,7 @@ class ConsoleState:
         """Hands a move to the session (set by the app); the answer comes to `on_outcome`."""
         self.send_chat: Callable[[str], None] | None = None
         self.send_ready: Callable[[], None] | None = None
+        self.send_vote: Callable[[], None] | None = None
         self.send_lobby_ready: Callable[[bool], None] | None = None
         """Tells a networked table (in its lobby) that this seat is or is not ready."""
 
@@ -572,6 +573,15 @@ class ConsoleState:
         if self.send_lobby_ready is not None:
             self.send_lobby_ready(not lobby.ready)
             self.note("not ready" if lobby.ready else "ready: the game starts when everyone is")
+
+    def vote_void(self) -> None:
+        """``V``: vote to void the round when a player has left for good (the table waits for
+        them otherwise: their keys are needed to deal); the session answers in `voted`."""
+        if self.send_vote is not None:
+            self.send_vote()
+
+    def voted(self, answer: str) -> None:
+        self.note(answer, not self.session.away)
 
     def open_chat(self) -> None:
         self.chat_open = True

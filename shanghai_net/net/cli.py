@@ -65,11 +65,13 @@ class HostedTable:
     seed).  ``keep``: the seat and the bots keep their keys and game secrets under the config
     directory (``config.identity`` is the seat's), so that they rejoin a host resumed from its
     transcript.  ``auto_ready``: no lobby wait, the game starts once every seat is filled.
+    ``think``: seconds each bot waits before a decision (`BOT_THINK` for a person to follow).
     """
 
     def __init__(self, config, *, bots: int | Sequence = 3, level: str = "basic",
                  bind: str = "127.0.0.1", port: int = 0, name: str = "you",
-                 auto_ready: bool = False, seed: int | None = None, keep: bool = False) -> None:
+                 auto_ready: bool = False, seed: int | None = None, keep: bool = False,
+                 think: float = 0.0) -> None:
         from ..deal import seeded
         from .host import Host
         from .peer import BotPlayer
@@ -81,8 +83,8 @@ class HostedTable:
 
         self._randomness, self.keep = randomness, keep
         if isinstance(bots, int):
-            bots = [BotPlayer(level, random.Random(None if seed is None else f"{seed} bot {i}"))
-                    for i in range(bots)]
+            bots = [BotPlayer(level, random.Random(None if seed is None else f"{seed} bot {i}"),
+                              think=think) for i in range(bots)]
         self.bots = list(bots)
         self.host = Host(dataclasses.replace(config, random=randomness("host")))
         if not len(self.bots) < self.host.players:
@@ -117,12 +119,22 @@ class HostedTable:
                                    self._randomness(f"bot {i}"))
 
 
+BOT_THINK = 0.6
+"""Seconds a bot at a table with a person waits before each decision, so the play can be
+followed (a bots-only table plays at full speed)."""
+
+
+BOT_VOID_AFTER = 180.0
+"""Seconds a player may be away before a bot votes to void the round: longer than a peer's
+whole reconnection schedule, so a player whose link blinks is never voted out."""
+
+
 def hosted_console(config, *, ascii: bool = False, **table) -> int:
     """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
     options); the console's exit code, and the final totals printed if the game ended."""
     from ..console import run_console
 
-    hosted = HostedTable(config, **table)
+    hosted = HostedTable(config, think=BOT_THINK, **table)
     code = run_console(hosted.session, ascii, services=[hosted.serve])
     if hosted.session.result is not None:
         print(_game_over([s.name for s in hosted.session.seats], hosted.session.result))
@@ -188,7 +200,7 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
         identity, options = Identity(randomness(32), randomness(32)), dict(random=randomness)
     try:
         await run_peer(address, identity, bot, name=f"bot{index + 1}", join_code=join_code,
-                       **options)
+                       void_after=BOT_VOID_AFTER, **options)
     except Exception as error:  # a bot's failure is reported, the host goes on
         print(f"bot{index + 1}: {error}", file=sys.stderr)
 
@@ -218,11 +230,11 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         store = GameSecrets(Path(args.identity) / "games")
     else:
         identity, store = _fresh_identity(), None
-    result = trio.run(lambda: run_peer(address, identity, BotPlayer(args.level, random.Random()),
-                                       name=args.name, join_code=args.join_code, store=store))
-    table = result.table
-    game = table.game
-    print(f"seat {result.seat}: game over, totals {list(game.result.totals)}")
+    player = BotPlayer(args.level, random.Random(), think=args.think)
+    result = trio.run(lambda: run_peer(address, identity, player, name=args.name,
+                                       join_code=args.join_code, store=store,
+                                       void_after=args.void_after))
+    print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
     return 0
 
 
@@ -280,6 +292,11 @@ def add_net_commands(sub: argparse._SubParsersAction) -> None:
     bot.add_argument("--join-code", default="")
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")
+    bot.add_argument("--think", type=float, default=BOT_THINK, metavar="SECONDS",
+                     help="wait before each decision, so people at the table can follow "
+                          f"(default {BOT_THINK})")
+    bot.add_argument("--void-after", type=float, default=BOT_VOID_AFTER, metavar="SECONDS",
+                     help="vote to void the round when a player has been away this long")
     bot.set_defaults(func=_cmd_bot)
 
     verify = sub.add_parser("verify", help="replay and audit a recorded game (shanghai host "

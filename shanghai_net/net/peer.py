@@ -55,12 +55,14 @@ class Player(Protocol):
 
 class BotPlayer:
     """A bot from `shanghai_net.bots` choosing from the seat's replica; ``claims=False`` makes
-    it stay silent in claim windows (the host's timeout then passes for it)."""
+    it stay silent in claim windows (the host's timeout then passes for it); ``think``: seconds
+    it waits before each decision, so that people at the table can follow the play."""
 
     def __init__(self, level: str = "basic", rng: random_module.Random | None = None,
-                 claims: bool = True) -> None:
+                 claims: bool = True, think: float = 0.0) -> None:
         self.bot = make_bot(level, rng or random_module.Random())
         self.claims = claims
+        self.think = think
 
     def choose(self, table: PeerTable) -> Move | None:
         moves = table.legal_moves()
@@ -213,6 +215,9 @@ class Peer:
         self._quiet_until = 0
         self._welcomed = False
         self._voted: int | None = None
+        self._decision: tuple | None = None
+        self._move_at = -math.inf
+        """When the player may make the decision in ``_decision`` (its think time over)."""
         self._asked: dict = {}
         self._deadline = math.inf
 
@@ -327,11 +332,15 @@ class Peer:
         while True:
             await self._act(link)
             vote = self._vote_due()
+            thought = self._move_at if self._move_at > trio.current_time() else math.inf
             try:
-                with trio.fail_at(min(deadline, self._deadline, vote)):
+                with trio.fail_at(min(deadline, self._deadline, vote, thought)):
                     item = await inbox.receive()
             except trio.TooSlowError:
-                if trio.current_time() >= vote:
+                now = trio.current_time()
+                if now >= thought:
+                    continue  # the player has thought enough: let it decide
+                if now >= vote:
                     self.vote_void()
                     continue
                 raise _Lost("the host went silent") from None
@@ -469,7 +478,7 @@ class Peer:
         if extra is not None:
             for item in extra(table, outbox):
                 await (link.send_raw(item) if isinstance(item, bytes) else link.send(item))
-        if not outbox.busy and table.can_move():
+        if not outbox.busy and table.can_move() and self._thought(table):
             move = self.player.choose(table)
             if move is not None:
                 try:
@@ -483,6 +492,18 @@ class Peer:
         self._report()
         if msg is not None:
             await link.send(msg)
+
+
+    def _thought(self, table: PeerTable) -> bool:
+        """Whether the player's think time (``player.think``) for this decision has passed;
+        a decision is the seat's chance to move at one point of the game."""
+        think = getattr(self.player, "think", 0)
+        if not think:
+            return True
+        decision = (table.round, table.version, table.game.phase)
+        if self._decision != decision:
+            self._decision, self._move_at = decision, trio.current_time() + think
+        return trio.current_time() >= self._move_at
 
 
 async def run_peer(address: tuple[str, int], identity: Identity, player: Player | None = None,

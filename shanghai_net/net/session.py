@@ -301,6 +301,21 @@ class NetSession(Session):
             self._notify()
         await trio.lowlevel.checkpoint()
 
+    @property
+    def away(self) -> tuple[int, ...]:
+        peer = self.peer
+        return tuple(sorted(peer.absent)) if peer.table is not None and \
+            not peer.table.finished else ()
+
+    async def vote_void(self) -> str:
+        await trio.lowlevel.checkpoint()
+        if not self.away:
+            return "everyone is here: there is nothing to vote on"
+        if not self.peer.vote_void():
+            return "you have voted to void this round already"
+        return ("you voted to void this round: when more than half the table has, it scores "
+                "nothing and the game ends")
+
     async def set_ready(self, ready: bool) -> None:
         if self.peer is None:
             await trio.lowlevel.checkpoint()
@@ -401,7 +416,8 @@ class NetSession(Session):
         owing = {s for owed in table.outstanding.values() for s in owed.owing}
         waiting = frozenset(absent & (set(table.game.to_move()) | owing))
         for seat in sorted(waiting - self._waiting_seen):
-            self._add(f"waiting for {self._name(seat)}")
+            self._add(f"waiting for {self._name(seat)} (V votes to void the round if they "
+                      "do not come back)")
         self._waiting_seen = waiting
 
     def _note_audits(self, table: PeerTable) -> None:
