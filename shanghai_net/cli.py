@@ -78,13 +78,13 @@ class _Enough(Exception):
 def _cmd_play(args: argparse.Namespace) -> int:
     """A game in one command: host on 127.0.0.1, the bots join as network peers, and the console
     sits you in seat 0, all in one process over the real protocol."""
-    from .net.cli import hosted_console, overrides
+    from .net.cli import hosted_console, overrides, person
     from .net.host import HostConfig
 
     config = HostConfig(players=args.bots + 1, preset=args.preset, rules=overrides(args.rule),
                         claim_timeout=args.claim_timeout)
     return hosted_console(config, bots=args.bots, auto_ready=True, seed=args.seed,
-                          ascii=args.ascii)
+                          ascii=args.ascii, name=person())
 
 
 def _parser() -> argparse.ArgumentParser:

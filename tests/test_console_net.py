@@ -188,7 +188,7 @@ def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
         await c.until(lambda: c.peer.readies == [True, False])
         await c.press("?")
         await c.until(lambda: c.state.help_open)
-        assert "in the lobby: ready / not ready" in fragment_list_to_text(
+        assert "lobby: ready or not / vote to void the round" in fragment_list_to_text(
             c.console.screen.help_text())
         await c.press("esc")
         await c.until(lambda: not c.state.help_open)

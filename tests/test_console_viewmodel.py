@@ -8,7 +8,8 @@ from shanghai_net.cards import parse_cards
 from shanghai_net.console.viewmodel import (
     arrangements, contract_tracker, fits, round_summary, sort_hand, view_model,
 )
-from shanghai_net.engine import LocalDealer, Phase, RoundResult, new_game, view_of
+from shanghai_net.engine import (Discarded, Drew, LocalDealer, Phase, RoundResult,
+                                 ShanghaiCalled, new_game, view_of)
 from shanghai_net.rules import arrange, preset
 from shanghai_net.session import ClaimInfo, Connection, LogEntry, SeatInfo
 
@@ -148,6 +149,24 @@ def test_log_and_chat():
     vm = view_model(view, log=log, seats=seats)
     assert vm.log == ["seat 1 draws from the stock", "seat 1 discards 7H"]
     assert vm.chat == ["carol: hi"]
+
+
+def test_the_log_names_the_players_and_shows_suits():
+    """An event in the log reads with the players' names and the cards as the hand shows them
+    (suit symbols, or letters with ``ascii``); a notice without an event stays as it is."""
+    view, _ = a_view()
+    seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["ann", "bob", "cy", "di"])]
+    seven, king = parse_cards("7H KS")
+    log = [LogEntry(0, "seat 1 draws from the stock", event=Drew(1, None)),
+           LogEntry(1, "seat 2 discards 7H", event=Discarded(2, seven, False)),
+           LogEntry(2, "", event=ShanghaiCalled(3, king, 0, 2)),
+           LogEntry(3, "bob lost connection")]
+    vm = view_model(view, log=log, seats=seats)
+    assert vm.log == ["bob draws from the stock", "cy discards 7♥",
+                      "di calls SHANGHAI: K♠ goes on meld 1; cy draws from di's hand",
+                      "bob lost connection"]
+    assert view_model(view, log=log, seats=seats, ascii=True).log[1] == "cy discards 7H"
+    assert view_model(view, log=log).log[0] == "seat 1 draws from the stock"
 
 
 def test_footer_keys_follow_the_phase():

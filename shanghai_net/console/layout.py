@@ -67,8 +67,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   d               draw, when nothing can be played
   p               pass, when nothing can be played and the stock is empty
   c               chat (Enter sends, Esc cancels)
-  r               in the lobby: ready / not ready (the game starts when all are)
-  V               vote to void the round when a player has left for good
+  r  /  V         lobby: ready or not / vote to void the round if a player left
   Esc             cancel / clear the selection / close this help
   ?               this help          q  quit (y confirms)"""
 
@@ -90,8 +89,7 @@ Keys (every move of the game is a key)
   X               discard declaring SHANGHAI (it plays on the table)
   !  + number     call SHANGHAI: the last discard goes on that meld
   c               chat (Enter sends, Esc cancels)
-  r               in the lobby: ready / not ready (the game starts when all are)
-  V               vote to void the round when a player has left for good
+  r  /  V         lobby: ready or not / vote to void the round if a player left
   Enter           close the round summary
   Esc             cancel / clear the selection / close this help
   ?               this help          q  quit (y confirms)"""

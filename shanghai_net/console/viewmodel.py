@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import islice
 
 from ..cards import Card, Suit
-from ..engine import Phase, PlayerView, RoundResult
+from ..engine import Phase, PlayerView, RoundResult, Words
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
@@ -260,7 +260,10 @@ def view_model(
     if claim is not None:
         seconds = max(0, math.ceil(claim.deadline - now))
     status = _status(view, seats, claim is not None and view.may_claim, rules.claim_word)
-    events = [e.text for e in log if e.chat_from is None][-log_lines:]
+    words = Words(tuple(seats[s].name for s in range(len(seats))) if seats else (),
+                  lambda card: card_text(card, ascii))
+    events = [e.event.describe(words) if e.event is not None else e.text
+              for e in log if e.chat_from is None][-log_lines:]
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,

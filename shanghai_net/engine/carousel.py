@@ -47,7 +47,7 @@ from ..rules.carousel_solver import best_play, can_play
 from ..rules.melds import Meld, arrange, extend, why_not_meld
 from ..rules.ruleset import RuleSet
 from .dealer import Dealer, Pick
-from .events import Drew, Event, RoundStarted
+from .events import PLAIN, Drew, Event, RoundStarted, Words
 from .game import Game, Phase
 from .moves import DrawStock, Move, PassClaim, Rearrange, parse_move
 
@@ -60,23 +60,23 @@ class Rearranged(Event):
     played: tuple[Card, ...]
     table: tuple[Meld, ...]
 
-    def __str__(self):
-        return f"seat {self.seat} plays {format_cards(self.played)}; the table: " + " / ".join(map(str, self.table))
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} plays {w.cards(self.played)}; the table: {w.melds(self.table)}"
 
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     seat: int
 
-    def __str__(self):
-        return f"seat {self.seat} cannot play, the stock is empty: passes"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} cannot play, the stock is empty: passes"
 
 
 @dataclass(frozen=True, slots=True)
 class Blocked(Event):
     round_no: int
 
-    def __str__(self):
+    def describe(self, w: Words = PLAIN) -> str:
         return f"hand {self.round_no} is blocked: nobody can play and the stock is empty"
 
 

@@ -1,25 +1,55 @@
 """Events: what happened, as `Game.apply` and the dealer's answers report it.
 
-Each event reads as a line of the table's log (`str(event)`), seats as "seat N".
+Each event reads as a line of the table's log: `str(event)` writes seats as "seat N" and cards
+as "KS"; ``event.describe(words)`` with the players' names and suit symbols (a console's log).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..cards import Card, format_cards
+from ..cards import Card
 from ..rules.melds import End, Meld
 
 __all__ = [
-    "Event", "RoundStarted", "Drew", "TookDiscard", "ClaimCalled", "ClaimPassed", "Claimed",
+    "Event", "Words", "RoundStarted", "Drew", "TookDiscard", "ClaimCalled", "ClaimPassed", "Claimed",
     "WentDown", "LaidOff", "JokerSwapped", "JokerBought", "Discarded", "ShanghaiCalled",
     "ShanghaiPenalty", "Reshuffled", "WentOut", "RoundEnded", "RoundVoided", "GameEnded", "RoundResult",
     "GameResult",
 ]
 
 
+@dataclass(frozen=True)
+class Words:
+    """How a log line writes seats and cards: by default "seat 2" and "KS"."""
+
+    names: Sequence[str] = ()
+    """Each seat's name, by seat (a seat beyond them is "seat N")."""
+    card: Callable[[Card], str] = str
+
+    def seat(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return " ".join(self.card(c) for c in cards)
+
+    def melds(self, melds: Sequence[Meld]) -> str:
+        return " / ".join(self.cards(m.cards) for m in melds)
+
+
+PLAIN = Words()
+
+
 class Event:
     __slots__ = ()
+
+    def describe(self, w: Words = PLAIN) -> str:
+        """The event as a line of the log, in ``w``'s words."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.describe()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +75,8 @@ class RoundStarted(Event):
     dealer: int
     contract: str
 
-    def __str__(self):
-        return f"round {self.round_no}: seat {self.dealer} deals; contract: {self.contract}"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"round {self.round_no}: {w.seat(self.dealer)} deals; contract: {self.contract}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +84,8 @@ class Drew(Event):
     seat: int
     card: Card | None  # None when this replica may not see it
 
-    def __str__(self):
-        return f"seat {self.seat} draws" + (f" {self.card}" if self.card else " from the stock")
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} draws " + (w.card(self.card) if self.card else "from the stock")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +93,8 @@ class TookDiscard(Event):
     seat: int
     card: Card
 
-    def __str__(self):
-        return f"seat {self.seat} takes {self.card}"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} takes {w.card(self.card)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +102,16 @@ class ClaimCalled(Event):
     seat: int
     word: str
 
-    def __str__(self):
-        return f"seat {self.seat}: {self.word}!"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)}: {self.word}!"
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimPassed(Event):
     seat: int
 
-    def __str__(self):
-        return f"seat {self.seat} lets it go"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} lets it go"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +120,9 @@ class Claimed(Event):
     card: Card
     penalty: int
 
-    def __str__(self):
-        return f"seat {self.seat} claims {self.card} and draws {self.penalty} penalty card(s)"
+    def describe(self, w: Words = PLAIN) -> str:
+        return (f"{w.seat(self.seat)} claims {w.card(self.card)} and draws {self.penalty} "
+                "penalty card(s)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +130,8 @@ class WentDown(Event):
     seat: int
     melds: tuple[Meld, ...]
 
-    def __str__(self):
-        return f"seat {self.seat} goes down: " + " / ".join(str(m) for m in self.melds)
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} goes down: {w.melds(self.melds)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +141,8 @@ class LaidOff(Event):
     meld: int
     end: End | None
 
-    def __str__(self):
-        return f"seat {self.seat} lays {self.card} on meld {self.meld + 1}"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} lays {w.card(self.card)} on meld {self.meld + 1}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +152,9 @@ class JokerSwapped(Event):
     joker: Card
     cards: tuple[Card, Card]
 
-    def __str__(self):
-        return f"seat {self.seat} swaps {format_cards(self.cards)} for the {self.joker} on meld {self.meld + 1}"
+    def describe(self, w: Words = PLAIN) -> str:
+        return (f"{w.seat(self.seat)} swaps {w.cards(self.cards)} for the {w.card(self.joker)} "
+                f"on meld {self.meld + 1}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +166,9 @@ class JokerBought(Event):
     paid_to: int
     price: int
 
-    def __str__(self):
-        return f"seat {self.seat} buys the {self.joker} on meld {self.meld + 1} from seat {self.paid_to} with {self.card}"
+    def describe(self, w: Words = PLAIN) -> str:
+        return (f"{w.seat(self.seat)} buys the {w.card(self.joker)} on meld {self.meld + 1} "
+                f"from {w.seat(self.paid_to)} with {w.card(self.card)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +177,9 @@ class Discarded(Event):
     card: Card
     shanghai: bool
 
-    def __str__(self):
-        return f"seat {self.seat} discards {self.card}" + (" — SHANGHAI!" if self.shanghai else "")
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} discards {w.card(self.card)}" + (
+            " — SHANGHAI!" if self.shanghai else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +189,9 @@ class ShanghaiCalled(Event):
     meld: int
     victim: int
 
-    def __str__(self):
-        return f"seat {self.caller} calls SHANGHAI: {self.card} goes on meld {self.meld + 1}; seat {self.victim} draws from seat {self.caller}'s hand"
+    def describe(self, w: Words = PLAIN) -> str:
+        return (f"{w.seat(self.caller)} calls SHANGHAI: {w.card(self.card)} goes on meld "
+                f"{self.meld + 1}; {w.seat(self.victim)} draws from {w.seat(self.caller)}'s hand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +200,8 @@ class ShanghaiPenalty(Event):
     caller: int
     card: Card | None
 
-    def __str__(self):
-        return f"seat {self.victim} draws a card from seat {self.caller}'s hand"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.victim)} draws a card from {w.seat(self.caller)}'s hand"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +209,7 @@ class Reshuffled(Event):
     generation: int
     cards: int
 
-    def __str__(self):
+    def describe(self, w: Words = PLAIN) -> str:
         return f"the discard pile ({self.cards} cards) is shuffled into a new stock"
 
 
@@ -182,18 +217,19 @@ class Reshuffled(Event):
 class WentOut(Event):
     seat: int
 
-    def __str__(self):
-        return f"seat {self.seat} goes out!"
+    def describe(self, w: Words = PLAIN) -> str:
+        return f"{w.seat(self.seat)} goes out!"
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     result: RoundResult
 
-    def __str__(self):
+    def describe(self, w: Words = PLAIN) -> str:
         r = self.result
-        who = f"seat {r.winner} won" if r.winner is not None else "nobody went out"
-        return f"round {r.round_no} over, {who}: " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(r.points))
+        who = f"{w.seat(r.winner)} won" if r.winner is not None else "nobody went out"
+        return f"round {r.round_no} over, {who}: " + ", ".join(
+            f"{w.seat(s)} {p:+d}" for s, p in enumerate(r.points))
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +238,7 @@ class RoundVoided(Event):
 
     round_no: int
 
-    def __str__(self):
+    def describe(self, w: Words = PLAIN) -> str:
         return f"round {self.round_no} voided by the table's vote: it scores nothing"
 
 
@@ -210,5 +246,6 @@ class RoundVoided(Event):
 class GameEnded(Event):
     result: GameResult
 
-    def __str__(self):
-        return "game over: " + ", ".join(f"seat {s} {self.result.totals[s]}" for s in self.result.ranking)
+    def describe(self, w: Words = PLAIN) -> str:
+        return "game over: " + ", ".join(
+            f"{w.seat(s)} {self.result.totals[s]}" for s in self.result.ranking)

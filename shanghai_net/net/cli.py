@@ -41,7 +41,7 @@ def _fresh_identity() -> Identity:
     return Identity(os.urandom(32), os.urandom(32))
 
 
-def _person() -> str:
+def person() -> str:
     """The name a player joins with unless ``--name`` says otherwise: the login name."""
     try:
         return getpass.getuser()[:32] or "player"
@@ -117,6 +117,10 @@ class HostedTable:
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
                                    _bot_home(i) if self.keep else None,
                                    self._randomness(f"bot {i}"))
+                with trio.move_on_after(5):  # one at a time, so that bot1 sits first
+                    while sum(c is not None for c in self.host.seats) < i + 2 and \
+                            self.host.start is None:
+                        await trio.sleep(0.01)
 
 
 BOT_THINK = 0.6
@@ -159,7 +163,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
                         record=record, resume=resume, identity=identity)
     if not args.no_console:
         return hosted_console(config, bots=args.bots, level=args.level, bind=args.bind,
-                              port=args.port, name=args.name or _person(), ascii=args.ascii,
+                              port=args.port, name=args.name or person(), ascii=args.ascii,
                               keep=not args.fresh_identity)
     host = Host(config)  # checks the preset, the rules and the player count
 
@@ -212,7 +216,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
     from .session import NetSession
 
     session = NetSession(parse_address(args.address), load_or_create(),
-                         name=args.name or _person(), join_code=args.join_code,
+                         name=args.name or person(), join_code=args.join_code,
                          store=GameSecrets(config_dir() / "games"))
     code = run_console(session, args.ascii)
     if session.status:
