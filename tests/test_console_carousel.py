@@ -147,6 +147,9 @@ def test_draw_when_nothing_plays():
         async with running(session, ascii=True) as d:
             screen = d.screen()
             assert "nothing plays, draw" in screen["title"] and "d draw" in screen["footer"]
+            title = "".join(t for _, t in d.console.screen.title())
+            assert len(title) <= 80 and title.rstrip().endswith(d.state.view_model().status), \
+                title  # at 80 columns the contract's words give way to what to do now
             await d.press("a")
             assert d.state.error and "no play" in d.state.message
             await d.press("d")

@@ -126,6 +126,9 @@ class Screen:
             return [("class:title", " shanghai · dealing…")]
         left = f" {vm.title} · {vm.contract}"
         right = f"{vm.status} "
+        room = _width() - len(right) - 1
+        if len(left) > room:  # what to do now matters more than the contract's name
+            left = left[:max(0, room - 1)] + "…"
         gap = max(1, _width() - len(left) - len(right))
         return [("class:title", left + " " * gap + right)]
 
