@@ -14,9 +14,10 @@ import trio
 
 from shanghai_net.cli import main
 from shanghai_net.deal.messages import sign
+from shanghai_net.engine.moves import DrawStock, PassClaim
 from shanghai_net.net.bodies import deal_body, parse_deal
 from shanghai_net.net.host import read_transcript
-from shanghai_net.net.peer import BotPlayer
+from shanghai_net.net.peer import BotPlayer, PeerError
 from shanghai_net.net.verify import verify
 from shanghai_net.wire import GameMessage, encode_frame, signed_bytes
 from shanghai_net.wire.messages import HOST_AUTHOR, Timeout
@@ -226,3 +227,42 @@ def test_a_changed_seed_names_its_seat(signed):
     report = verify(resigned(messages, index, {**msg.body_wire, "data": data}, keys))
     assert report.fault.culprit == 1
     assert ("seed does not match commitment" if signed else "signature") in report.fault.reason
+
+
+class DrawsWhenItCouldPlay(BotPlayer):
+    """A carousel seat that lies to its own replica about its hand ("it cannot play") and so
+    draws or passes every turn, whatever it holds.  No one can tell during play: the host and
+    the other seats do not see its hand."""
+
+    def choose(self, table):
+        table.game.can_play = lambda seat: False
+        game = table.game
+        return DrawStock(table.seat) if game.stock else PassClaim(table.seat)
+
+
+async def test_a_carousel_seat_that_draws_when_it_could_play_is_named_once_the_round_opens(
+        tmp_path):
+    """Carousel's one rule on hidden cards (a seat that can play must) cannot be checked during
+    play by anyone but the cheat; at the hand's end the seeds open every deck, every peer (and
+    `verify`) replays the hand with every card known, and names the seat."""
+    record = tmp_path / "carousel.bin"
+    faults = []
+    with trio.fail_after(120):
+        try:
+            await play(3, "carousel", rules={"target_score": 5}, seed=3, record=record,
+                       player={1: DrawsWhenItCouldPlay("basic", random.Random(1))})
+        except* PeerError as group:
+            faults = [str(error) for error in group.exceptions]
+    assert faults and all("fault by seat 1" in f and "every card known" in f for f in faults)
+    report = verify(read_transcript(record))
+    assert not report.ok and report.fault.culprit == 1, report.summary()
+    assert "replayed with every card known" in report.fault.reason
+    assert "you can play, so you must" in report.fault.reason
+
+
+async def test_an_honest_carousel_game_replays_with_every_card_known(tmp_path):
+    record = tmp_path / "carousel.bin"
+    with trio.fail_after(120):
+        await play(3, "carousel", rules={"target_score": 5}, seed=3, record=record)
+    report = verify(read_transcript(record))
+    assert report.ok and report.replayed == report.moves, report.summary()

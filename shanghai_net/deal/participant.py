@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from ..cards import Card
-from .audit import Verdict, audit
+from .audit import Verdict, audit, opened_deck
 from .box import SealedShare, box_cipher, seal, unseal
 from .errors import CheatDetected
 from .generation import Generation
@@ -546,6 +546,11 @@ class Participant:
     def transcript_digest(self, generation: int) -> bytes:
         """What this seat saw broadcast in ``generation``; every seat's must be the same."""
         return self.generation(generation).transcript_digest()
+
+    def opened_decks(self) -> dict[int, tuple[Card, ...]]:
+        """Every generation of the round opened from the revealed seeds (generation -> cards by
+        position); only after a clean `audit`."""
+        return {number: opened_deck(g) for number, g in self._generations.items()}
 
     def audit(self) -> Verdict:
         """Recompute every step of every generation from the revealed seeds."""

@@ -54,25 +54,12 @@ from ..wire import messages as wm
 from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Body, Deal, GameMessage, StartGame, Timeout
 from ..wire.signing import Chain
+from .fault import Fault
+from .replay import FullReplay
 from .bodies import (MOVE_BODIES, DealStep, body_to_move, deal_body, move_to_body, parse_deal,
                      reveals_body, seeds_body, shares_body)
 
 __all__ = ["Fault", "PeerTable", "PublicTable", "Outbox", "rules_of", "HOST_AUTHOR"]
-
-
-class Fault(Exception):
-    """A peer (or the host: ``culprit == HOST_AUTHOR``) broke the protocol; ``culprit`` is None
-    when the evidence cannot tell who."""
-
-    def __init__(self, culprit: int | None, reason: str) -> None:
-        super().__init__(reason)
-        self.culprit = culprit
-        self.reason = reason
-
-    def __str__(self) -> str:
-        who = "the host" if self.culprit == HOST_AUTHOR else (
-            "unknown" if self.culprit is None else f"seat {self.culprit}")
-        return f"fault by {who}: {self.reason}"
 
 
 def rules_of(start: StartGame) -> RuleSet:
@@ -246,6 +233,9 @@ class _Base:
 
     def _applied(self, author: int, move: Move) -> None:
         """Hook: a seat applies the move to its own replica too."""
+
+    def _picked(self, value: int) -> None:
+        """Hook: a pick's result, as the public replica was given it."""
 
     # -- the vote to void a round --------------------------------------------------------------
 
@@ -437,6 +427,7 @@ class _Base:
                     pick.result = pick_index(Context(self.game_id, self.round, 0), pick.number,
                                              pick.request.n, [pick.nonces[s] for s in pick.parties])
                     self.public.fulfil_pick(pick.result)
+                    self._picked(pick.result)
                     progress = True
         return progress
 
@@ -501,6 +492,8 @@ class PeerTable(_Base):
         self._random = random
         self.participant = self._participant(0)
         self.verdicts: dict[int, object] = {}
+        self.replay = FullReplay(self.rules, self.players)
+        """The game with every card known, a round behind: each round replayed at its audit."""
         self._out: list[Body] = []
         self._shares: dict[tuple[int, int], list[int]] = {}
         self._reveals: list[KeyReveal] = []
@@ -563,6 +556,7 @@ class PeerTable(_Base):
     # -- the seat's own replica ----------------------------------------------------------------
 
     def _applied(self, author: int, move: Move) -> None:
+        self.replay.move(author, move)
         if self.game.waiting:
             raise Fault(None, f"seat {self.seat}'s replica is behind at {move.text()!r}")
         try:
@@ -717,11 +711,15 @@ class PeerTable(_Base):
         self._out.append(seeds_body(self.round, self.participant.reveal_seeds(),
                                     self.participant.evidence()))
 
+    def _picked(self, value: int) -> None:
+        self.replay.pick(value)
+
     def _audit(self) -> None:
         verdict = self.participant.audit()
         self.verdicts[self.round] = verdict
         if not verdict.clean:
             raise Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
+        self.replay.replay(self.round, self.participant.opened_decks())
 
 
 def _cards_named(move: Move) -> Iterable[Card]:

@@ -26,7 +26,9 @@ from ..engine.dealer import Shuffle
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame
 from .bodies import DealStep
-from .table import Fault, PublicTable
+from ..engine.moves import Move
+from .replay import FullReplay
+from .table import Fault, PublicTable, rules_of
 
 __all__ = ["Finding", "Report", "verify"]
 
@@ -64,6 +66,8 @@ class Report:
     """Rounds audited from their revealed seeds."""
     faces: int
     """Cards shown in play whose face the seeds confirmed."""
+    replayed: int = 0
+    """Moves replayed with every card known, once their round's seeds opened its decks."""
     totals: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
     voided: int | None = None
@@ -78,7 +82,8 @@ class Report:
         seats = ", ".join(f"{seat} {name}" for seat, name in enumerate(self.names))
         lines = [f"game {self.game_id.hex()}, {self.preset}, seats: {seats}",
                  f"checked {self.messages} game messages: moves {self.moves}; rounds audited "
-                 f"from their seeds {self.rounds}; faces matched {self.faces}"]
+                 f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
+                 f"with every card known {self.replayed}"]
         if self.voided is not None:
             lines.append(f"round {self.voided} voided by the table's vote: not scored, not "
                          "audited; the game ended there")
@@ -102,7 +107,14 @@ class _AuditingTable(PublicTable):
         """The key shares the seats' ``seeds`` bodies showed this round (each once)."""
         self.rounds_audited = 0
         self.faces = 0
+        self.replay = FullReplay(rules_of(start), len(start.seats))
         super().__init__(start)
+
+    def _applied(self, author: int, move: Move) -> None:
+        self.replay.move(author, move)
+
+    def _picked(self, value: int) -> None:
+        self.replay.pick(value)
 
     def _new_round(self, round_no: int) -> None:
         super()._new_round(round_no)
@@ -164,14 +176,16 @@ class _AuditingTable(PublicTable):
             raise Fault(recipient, f"round {self.round} audit: seat {recipient} did not show the "
                                    f"key share seat {sender} sealed for it (generation "
                                    f"{generation}, positions {list(positions)})")
+        decks = {record.context.generation: opened_deck(record) for record in records}
         for record in records:
-            deck = opened_deck(record)
+            deck = decks[record.context.generation]
             for position, card in self.decks[record.context.generation].public.items():
                 if deck[position] != card:
                     raise Fault(None, f"round {self.round} audit: generation "
                                       f"{record.context.generation} position {position} was "
                                       f"shown as {card}, its seeds make it {deck[position]}")
                 self.faces += 1
+        self.replay.replay(self.round, decks)
         self.rounds_audited += 1
 
 
@@ -210,4 +224,5 @@ def _report(start: StartGame, table: _AuditingTable | None, checked: int,
                   preset=start.preset, messages=checked, moves=table.version if table else 0,
                   rounds=table.rounds_audited if table else 0, faces=table.faces if table else 0,
                   totals=result.totals if result else (), ranking=result.ranking if result else (),
+                  replayed=table.replay.moves if table else 0,
                   voided=table.voided if table else None, fault=fault)

@@ -1,0 +1,77 @@
+"""A round replayed with every card known, once its seeds have opened its decks.
+
+During play no replica knows every hand, so a rule that depends on hidden cards is checked only
+by the replica of the seat that moves: carousel's "must play if able" (a seat that could play
+may not draw) is the one such rule.  At a round's end every seed is revealed and every deck
+opens (`deal.audit.opened_deck`); replaying the round's moves on an engine that knows every
+face (``viewer=None``) then checks them all, and names the seat whose move it refuses.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+
+from ..cards import Card
+from ..engine import new_game
+from ..engine.dealer import Pick, Reveal, Shuffle
+from ..engine.moves import Move
+from ..errors import IllegalMoveError
+from ..rules.ruleset import RuleSet
+from .fault import Fault
+
+__all__ = ["FullReplay"]
+
+
+class FullReplay:
+    """Feed it the stream's moves and pick results as the public replica takes them; at each
+    round's audit, `replay` the round with its opened decks."""
+
+    def __init__(self, rules: RuleSet, players: int) -> None:
+        self.game = new_game(rules, players, None, None)
+        self._inputs: list[tuple[int, Move]] = []
+        self._picks: deque[int] = deque()
+        self.moves = 0
+        """Moves replayed with every card known."""
+
+    def move(self, author: int, move: Move) -> None:
+        self._inputs.append((author, move))
+
+    def pick(self, value: int) -> None:
+        self._picks.append(value)
+
+    def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
+        """Replay the moves since the last round's audit on the decks of round ``round_no``
+        (generation -> cards by position); a move the full game refuses is its author's fault."""
+        inputs, self._inputs = self._inputs, []
+        self._answer(round_no, decks)
+        for author, move in inputs:
+            try:
+                self.game.apply(move)
+            except IllegalMoveError as error:
+                raise Fault(author, f"round {round_no} replayed with every card known: "
+                                    f"{error}") from None
+            self.moves += 1
+            self._answer(round_no, decks)
+
+    def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
+        """Answer what the game waits for from the round's opened decks and the picks in hand
+        (the next round's shuffle waits for that round's audit)."""
+        game = self.game
+        progress = True
+        while progress:
+            progress = False
+            game.requests  # noqa: B018 - drained: ``awaiting`` is what it still waits for
+            for request in game.awaiting:
+                if isinstance(request, Shuffle) and request.round_no == round_no and \
+                        request.generation in decks:
+                    game.fulfil_shuffle(request.generation)
+                elif isinstance(request, Reveal) and request.token[0] in decks:
+                    generation, position = request.token
+                    game.learn(request.token, decks[generation][position])
+                elif isinstance(request, Pick) and self._picks:
+                    game.fulfil_pick(self._picks.popleft())
+                else:
+                    continue
+                progress = True
+                break
