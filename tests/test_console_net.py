@@ -232,15 +232,18 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         assert "davis · round 1 of 7" in screen["title"] and screen["hand"].strip()
         assert "the game starts" in screen["log"]
         await c.press("V")  # nobody has left: nothing to vote on
-        assert c.peer.votes == 0 and "nothing to vote on" in c.screen()["message"]
+        await c.until(lambda: "nothing to vote on" in c.screen()["message"])
+        assert c.peer.votes == 0
         await c.on_trio(lambda: c.peer.changed(absent={2: 0.0}))
         assert any(line.split()[:2] == ["2", "bot2"] and line.endswith("lost")
                    for line in c.screen()["players"].splitlines())
         assert "bot2 lost connection" in c.screen()["log"]
         await c.press("V")
-        assert c.peer.votes == 1 and "you voted to void" in c.screen()["message"]
+        await c.until(lambda: "you voted to void" in c.screen()["message"])
+        assert c.peer.votes == 1
         await c.press("V")
-        assert c.peer.votes == 2 and "voted to void this round already" in c.screen()["message"]
+        await c.until(lambda: "voted to void this round already" in c.screen()["message"])
+        assert c.peer.votes == 2
         await c.on_trio(lambda: c.peer.changed(absent={}))
         assert "bot2 is back" in c.screen()["log"]
         await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "

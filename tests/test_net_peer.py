@@ -27,3 +27,15 @@ async def test_a_bot_thinks_before_each_decision_and_not_again_for_the_same_one(
 async def test_a_bot_that_does_not_think_decides_at_once(mock_clock):
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
     assert peer._thought(table_at(1)) and peer._thought(table_at(2))
+
+
+async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
+    """After a crash the replayed stream holds this seat's own vote: the peer does not wait to
+    vote again (it would wake at once, for ever)."""
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
+    peer.seat, peer.outbox, peer.absent = 0, object(), {2: 0.0}
+    peer.table = SimpleNamespace(finished=False, public=SimpleNamespace(round_no=3),
+                                 void_votes={})
+    assert peer._vote_due() == 5.0
+    peer.table.void_votes[3] = {0}
+    assert peer._vote_due() == float("inf")

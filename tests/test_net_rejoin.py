@@ -158,6 +158,9 @@ async def test_a_host_restarted_from_its_transcript_finishes_the_game(tmp_path):
                 await trio.sleep(0.01)
             second = Host(HostConfig(resume=record, **config))
             assert second.sequenced == len(read_transcript(record)) - 1 > 0
+            # until they rejoin, every seat is shown as not connected ("waiting for ...")
+            assert [(s.seat, s.connected) for s in second._lobby_state().seats] == \
+                [(0, False), (1, False), (2, False)]
             again = await trio.open_tcp_listeners(port, host="127.0.0.1")
             await nursery.start(second.run, again)
     assert_finished(second, results)
@@ -169,15 +172,17 @@ async def test_a_host_restarted_from_its_transcript_finishes_the_game(tmp_path):
     assert replay.finished and replay.public.result == second.public.public.result
 
 
-def test_a_host_refuses_to_resume_what_it_cannot(tmp_path):
-    empty = tmp_path / "empty.transcript"
-    empty.write_bytes(b"")
-    try:
-        Host(HostConfig(resume=empty))
-    except ValueError as error:
-        assert "not a transcript" in str(error)
-    else:
-        raise AssertionError("an empty transcript was resumed")
+def test_a_host_refuses_to_resume_what_it_cannot_and_leaves_the_file_alone(tmp_path):
+    for name, content in (("empty", b""), ("notes", b"my shopping list: eggs, milk\n")):
+        path = tmp_path / f"{name}.transcript"
+        path.write_bytes(content)
+        try:
+            Host(HostConfig(resume=path))
+        except ValueError as error:
+            assert "not a transcript" in str(error)
+        else:
+            raise AssertionError(f"the {name} file was resumed")
+        assert path.read_bytes() == content, "a file that is no transcript was changed"
 
 
 async def test_a_torn_last_frame_is_cut_before_the_transcript_goes_on(tmp_path):

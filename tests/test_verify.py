@@ -266,3 +266,11 @@ async def test_an_honest_carousel_game_replays_with_every_card_known(tmp_path):
         await play(3, "carousel", rules={"target_score": 5}, seed=3, record=record)
     report = verify(read_transcript(record))
     assert report.ok and report.replayed == report.moves, report.summary()
+
+
+def test_a_message_after_the_game_s_end_is_the_host_s_fault(recorded):
+    record = recorded[0]
+    messages = read_transcript(record)
+    report = verify(messages + [messages[-1]])
+    assert not report.ok and report.fault.culprit == HOST_AUTHOR
+    assert "after the game's end" in report.fault.reason

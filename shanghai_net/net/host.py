@@ -179,8 +179,8 @@ class Host:
 
     def _load(self, path: Path) -> None:
         """Take up the game of a transcript where it stopped: every message checked again."""
-        _cut_torn_frame(path)
-        messages = read_transcript(path)
+        whole = _whole_frames(path)
+        messages = read_transcript(path, whole)
         if not messages or not isinstance(messages[0], StartGame):
             raise ValueError(f"{path}: not a transcript (it does not begin with start_game)")
         start, history = messages[0], messages[1:]
@@ -198,6 +198,10 @@ class Host:
         if public.finished:
             raise ValueError(f"{path}: the game is over; nothing to resume")
         self.start, self.public, self.history = start, public, history
+        if whole < path.stat().st_size:  # only now that it is known to be this host's game
+            log.warning("%s: cutting a torn frame at its end", path)
+            with open(path, "r+b") as stream:
+                stream.truncate(whole)
 
     @property
     def sequenced(self) -> int:
@@ -372,10 +376,12 @@ class Host:
         client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
-            "claim_timeout": self.config.claim_timeout}, sequenced=len(self.history)))
+            "claim_timeout": self.config.claim_timeout, "started": self.start is not None},
+            sequenced=len(self.history)))
         self._lobby_changed()
         if self.start is not None:
             # a seat rejoining, or a spectator: the start, then the history from its cursor
+            client.cursor = min(hello.resume or 0, len(self.history))
             client.in_game = client.queue(self.start)
 
     def _rejoin(self, client: _Client, hello: Hello) -> int | None:
@@ -393,18 +399,25 @@ class Host:
         self.seats[seat] = client
         client.seat = seat
         client.ready = True
-        client.cursor = min(hello.resume or 0, len(self.history))
-        log.info("seat %d (%s) rejoined from seq %d", seat, client.name, client.cursor)
+        log.info("seat %d (%s) rejoined from seq %d", seat, client.name, hello.resume or 0)
         return seat
 
     def _lobby_state(self) -> LobbyState:
-        seats = tuple(
-            SeatInfo(seat=s, name=c.name[:32] or "?", fingerprint=fingerprint(c.hello.sign_key),
-                     ready=c.ready, connected=c.connected,
-                     kind="bot" if c.hello.role == "bot" else "player")
-            for s, c in enumerate(self.seats) if c is not None and c.hello is not None)
+        """Who sits where; in a game every seat is listed, a seat nobody holds as not connected
+        (after a restart from the transcript, until its player rejoins)."""
+        seats = []
+        for s, c in enumerate(self.seats):
+            if c is not None and c.hello is not None:
+                seats.append(SeatInfo(seat=s, name=c.name[:32] or "?",
+                                      fingerprint=fingerprint(c.hello.sign_key), ready=c.ready,
+                                      connected=c.connected,
+                                      kind="bot" if c.hello.role == "bot" else "player"))
+            elif self.start is not None:
+                player = self.start.seats[s]
+                seats.append(SeatInfo(seat=s, name=player.name, ready=True, connected=False,
+                                      fingerprint=fingerprint(player.sign_key), kind="player"))
         rules = self.start.rules if self.start is not None else self.config.rules
-        return LobbyState(seats=seats, preset=self.rules.name, rules=dict(rules),
+        return LobbyState(seats=tuple(seats), preset=self.rules.name, rules=dict(rules),
                           join_code=self.config.join_code)
 
     def _lobby_changed(self) -> None:
@@ -511,9 +524,9 @@ class Host:
                 continue
             window = self._window
             if window is not None:
+                self._deadline = math.inf  # before the send yields: a new window sets its own
                 await self._inbox_send.send((None, window))
-                self._deadline = math.inf
-            
+
     async def _timeout(self, window: object) -> None:
         public = self.public
         current = public.open_window() if public else None
@@ -528,10 +541,10 @@ class Host:
                 break
 
 
-def _cut_torn_frame(path: Path) -> None:
-    """A host killed while writing may leave part of a frame at the transcript's end: cut it,
-    so that the frames appended next are read as frames."""
-    with open(path, "r+b") as stream:
+def _whole_frames(path: Path) -> int:
+    """The length of the transcript's whole frames: a host killed while writing may leave part
+    of a frame at the end, to be cut before frames are appended after it."""
+    with open(path, "rb") as stream:
         size = stream.seek(0, os.SEEK_END)
         end = 0
         while end + 4 <= size:
@@ -540,9 +553,7 @@ def _cut_torn_frame(path: Path) -> None:
             if end + 4 + length > size:
                 break
             end += 4 + length
-        if end < size:
-            log.warning("%s: cutting a torn frame (%d bytes) at its end", path, size - end)
-            stream.truncate(end)
+        return end
 
 
 async def _close_gracefully(stream: trio.SocketStream) -> None:
@@ -568,15 +579,18 @@ async def serve(config: HostConfig, port: int = 7777, host: str = "0.0.0.0",
     return table
 
 
-def read_transcript(path: Path) -> list[Message]:
-    """The messages of a transcript file: ``start_game``, then every sequenced game message."""
+def read_transcript(path: Path, length: int | None = None) -> list[Message]:
+    """The messages of a transcript file (its first ``length`` bytes): ``start_game``, then
+    every sequenced game message."""
     from ..wire import FrameDecoder, decode_message
 
     decoder = FrameDecoder()
     out: list[Message] = []
+    left = math.inf if length is None else length
     with open(path, "rb") as stream:
         while True:
-            chunk = stream.read(decoder.room)
+            chunk = stream.read(int(min(decoder.room, left)))
+            left -= len(chunk)
             decoder.receive_data(chunk)
             while (frame := decoder.next_frame()) is not None:
                 out.append(decode_message(frame))

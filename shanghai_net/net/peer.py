@@ -247,8 +247,10 @@ class Peer:
 
     def _vote_due(self) -> float:
         """When this seat votes by itself (``void_after``), on trio's clock."""
+        table = self.table
         if self.void_after is None or not self.absent or self.outbox is None or \
-                self._voted == self.table.public.round_no or self.table.finished:
+                table.finished or self._voted == table.public.round_no or \
+                self.seat in table.void_votes.get(table.public.round_no, ()):
             return math.inf
         return min(self.absent.values()) + self.void_after
 
@@ -338,6 +340,8 @@ class Peer:
                     item = await inbox.receive()
             except trio.TooSlowError:
                 now = trio.current_time()
+                if now >= self._deadline:
+                    raise PeerError(f"the game took longer than {self.game_timeout} s") from None
                 if now >= thought:
                     continue  # the player has thought enough: let it decide
                 if now >= vote:
@@ -346,12 +350,14 @@ class Peer:
                 raise _Lost("the host went silent") from None
             # take everything that has arrived before acting: a step signed against a head
             # that is already behind would only come back ``stale``
+            heard = False
             while item is not None:
                 if isinstance(item, _Lost):
                     if self.table is not None and self.table.finished:
                         return  # the host closed after the game: nothing lost
                     raise item
                 if item is not _NUDGE:
+                    heard = True
                     await self._on_message(link, item)
                 if self.table is not None and self.table.finished:
                     with trio.move_on_after(2):
@@ -361,7 +367,8 @@ class Peer:
                     item = inbox.receive_nowait()
                 except trio.WouldBlock:
                     item = None
-            deadline = trio.current_time() + self._patience()
+            if heard:  # a nudge of our own player says nothing about the host
+                deadline = trio.current_time() + self._patience()
 
     def _patience(self) -> float:
         if self.start is None:
@@ -380,7 +387,7 @@ class Peer:
                 raise PeerError("the host gave us no seat")
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
-            if self.auto_ready and self.start is None and msg.sequenced == 0:
+            if self.auto_ready and self.start is None and not msg.table.get("started"):
                 await link.send(Ready(ready=True))
         elif isinstance(msg, StartGame):
             self._on_start(msg)

@@ -172,6 +172,8 @@ class _Base:
         """Verify ``msg`` as the next message of the chain and apply it (raises on a fault)."""
         if self.fault is not None:
             raise self.fault
+        if self.finished:
+            raise Fault(HOST_AUTHOR, f"the host relayed seq {msg.seq} after the game's end")
         try:
             self.chain.check(msg)
         except RemoteProtocolError as error:
@@ -763,6 +765,8 @@ class PublicTable(_Base):
         that every peer sees the evidence."""
         if self.fault is not None:
             raise RemoteProtocolError("wrong_state", f"the game stopped: {self.fault}", msg.seq)
+        if self.finished:
+            raise RemoteProtocolError("wrong_state", "the game is over", msg.seq)
         self.chain.check(msg)
         body = msg.body
         if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
