@@ -184,3 +184,20 @@ def test_voiding_a_round_ends_the_game_with_the_rounds_played():
     assert game.result.totals == played.totals
     with pytest.raises(IllegalMoveError):
         game.void_round()
+
+
+@pytest.mark.parametrize("name", ["davis", "marcelle"])
+def test_voiding_the_round_just_scored_takes_its_score_back(name):
+    """A vote while the table waits for a round's audit voids that round, though it has been
+    scored (and the next dealt): the result is the standing before it, in points or money."""
+    game = new_game(preset(name), 3, LocalDealer(7))
+    bots = [make_bot("basic", random.Random(s)) for s in range(3)]
+    while game.round_no < 3:
+        seat = game.to_move()[0]
+        game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+    first, second = game.results
+    assert second.totals != first.totals
+    events = game.void_round(scored=True)
+    assert [type(e) for e in events] == [RoundVoided, GameEnded]
+    assert events[0].round_no == 2
+    assert game.result.rounds == (first,) and game.result.totals == first.totals

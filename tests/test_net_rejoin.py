@@ -269,3 +269,30 @@ async def refused_vote(peer, identity, round_no):
         code = next(e.code for e in peer.errors[seen:] if e.ref_seq == vote.seq)
         if code != "stale":
             return code
+
+
+async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out_with_it(
+        tmp_path):
+    """Seat 2 goes at the round's end without its seeds: the round cannot be audited, so the
+    vote names it, and it loses the score it had been given (a cheat cannot keep a round's
+    winnings by leaving before its audit)."""
+    gone = trio.CancelScope()
+
+    def keeps_its_seeds(table):
+        table._send_seeds = lambda: None
+
+    options = {0: {"void_after": 0.2}, 1: {"void_after": 0.2}, 2: {"on_table": keeps_its_seeds}}
+    with trio.fail_after(90):
+        async with table_of_three(tmp_path, b"h8", {"contracts": "2s,2s"}, options, {2: gone}) \
+                as (host, port, peers, results, _):
+            while not host.public.waiting_audit:
+                await trio.sleep(0.01)
+            scored = host.public.public.results[0]
+            assert any(scored.points), "round 1 scored something to take back"
+            gone.cancel()
+    public = host.public
+    assert public.finished and public.voided == 1 and public.fault is None
+    result = public.public.result
+    assert result.rounds == () and result.totals == (0, 0, 0)
+    for seat in (0, 1):
+        assert results[seat].table.game.result == result

@@ -98,6 +98,10 @@ class Game:
         self.rebuys = [0] * players
         self.pot = 0
         self.progress = [0] * players
+        self._opening = self._standing()
+        """The totals before any round (a game voided in its first round ends with these)."""
+        self._progress_before: list[tuple[int, ...]] = []
+        """Each scored round's progress before it (to take a voided round back)."""
         self.results: list[RoundResult] = []
         self.result: GameResult | None = None
         self._pending: list[tuple[Request, Callable[..., None] | None]] = []
@@ -507,17 +511,28 @@ class Game:
             raise IllegalMoveError(f"{move!r}: not a move of this game")
         return self._entry(handler, self, move)
 
-    def void_round(self) -> list[Event]:
-        """The table voted the running round void (a player left for good and the deal cannot
-        go on without its keys): the round scores nothing, and the game ends with the rounds
-        already played."""
-        if self.phase is Phase.OVER:
+    def void_round(self, scored: bool = False) -> list[Event]:
+        """The table voted the round void (a player left for good and the deal cannot go on
+        without its keys): it scores nothing, and the game ends with the rounds before it.
+        ``scored``: the round is the one just scored, whose audit the table was still waiting
+        for when the vote came (the next one has begun, with no move): its score is taken
+        back."""
+        if self.phase is Phase.OVER and not scored:
             raise IllegalMoveError("void the round: the game is over")
+        round_no, totals = self.round_no, None
+        if scored:
+            if not self.results:
+                raise IllegalMoveError("void the round: no round has been scored")
+            round_no = self.results.pop().round_no
+            self.progress = list(self._progress_before.pop())
+            totals = self.results[-1].totals if self.results else self._opening
+            if not self.rules.money:
+                self.scores = list(totals)
         self._pending.clear()
         self._requests.clear()
         self.window = None
-        self._emit(RoundVoided(self.round_no))
-        self._finish()
+        self._emit(RoundVoided(round_no))
+        self._finish(totals)
         out, self._events = self._events, []
         return out
 
@@ -839,13 +854,14 @@ class Game:
                 self.money[winner] += self.pot
                 self.pot = 0
             # what each paid or won: a rebuy from the bank is neither
-            totals = tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
+            totals = self._standing()
             points = [totals[s] - before[s] for s in range(self.players)]
         else:
             for seat, hand in enumerate(hands):
                 points[seat] = rules.winner_bonus if seat == winner else penalty(rules, hand)
                 self.scores[seat] += points[seat]
             totals = tuple(self.scores)
+        self._progress_before.append(tuple(self.progress))
         if rules.progression:
             for seat in range(self.players):
                 self.progress[seat] += self.down[seat]
@@ -865,13 +881,19 @@ class Game:
         limit = (rules.rounds - 1) * self.players + 1
         return max(self.progress) >= rules.rounds or self.round_no >= limit
 
-    def _finish(self) -> None:
+    def _standing(self) -> tuple[int, ...]:
+        """Each seat's total now: points, or money held less the stakes bought."""
         rules = self.rules
         if rules.money:
-            totals = tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
+            return tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
+        return tuple(self.scores)
+
+    def _finish(self, totals: tuple[int, ...] | None = None) -> None:
+        rules = self.rules
+        totals = self._standing() if totals is None else totals
+        if rules.money:
             key = lambda s: (-totals[s], s)  # noqa: E731
         else:
-            totals = tuple(self.scores)
             key = lambda s: (-self.progress[s], totals[s], s)  # noqa: E731
         ranking = tuple(sorted(range(self.players), key=key))
         best = key(ranking[0])[:-1]

@@ -237,7 +237,7 @@ class Peer:
         table, outbox = self.table, self.outbox
         if outbox is None or table.finished:
             return False
-        round_no = table.public.round_no
+        round_no = table.void_target
         if self.seat in table.void_votes.get(round_no, ()) or self._voted == round_no:
             return False
         self._voted = round_no
@@ -249,8 +249,8 @@ class Peer:
         """When this seat votes by itself (``void_after``), on trio's clock."""
         table = self.table
         if self.void_after is None or not self.absent or self.outbox is None or \
-                table.finished or self._voted == table.public.round_no or \
-                self.seat in table.void_votes.get(table.public.round_no, ()):
+                table.finished or self._voted == table.void_target or \
+                self.seat in table.void_votes.get(table.void_target, ()):
             return math.inf
         return min(self.absent.values()) + self.void_after
 

@@ -241,33 +241,42 @@ class _Base:
 
     # -- the vote to void a round --------------------------------------------------------------
 
+    @property
+    def void_target(self) -> int:
+        """The round a vote to void names: the one the table is stuck in.  While the table
+        waits for a round's seeds (a player left at its end), that round, scored but not
+        audited; else the running round."""
+        return self.round if self.waiting_audit else self.public.round_no
+
     def _vote_refused(self, author: int, round_no: int) -> str | None:
         """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
         table stuck waiting for a seat that never comes back gets out."""
-        if self.public.phase is Phase.OVER or self.finished:
+        if self.finished:
             return "a vote to void a round of a game that is over"
-        if round_no != self.public.round_no:
-            return f"a vote to void round {round_no}; round {self.public.round_no} is running"
+        if round_no != self.void_target:
+            return f"a vote to void round {round_no}; the table is in round {self.void_target}"
         if author in self.void_votes.get(round_no, ()):
             return f"a second vote to void round {round_no}"
         return None
 
     def _vote(self, author: int, round_no: int) -> None:
         """Count the vote; more than half the seats void the round and end the game there (the
-        round is not audited: the seat that left took its keys)."""
+        round is not audited: the seat that left took its keys).  A round voided while its
+        seeds were awaited loses the score it had been given."""
         votes = self.void_votes.setdefault(round_no, set())
         votes.add(author)
         if 2 * len(votes) <= self.players:
             return
+        scored = self.waiting_audit
         self.voided = round_no
         self._final_seeds = True
         self.outstanding.clear()
         self.waiting_audit = False
-        self.public.void_round()
-        self._void_own()
+        self.public.void_round(scored)
+        self._void_own(scored)
         self.finished = True
 
-    def _void_own(self) -> None:
+    def _void_own(self, scored: bool) -> None:
         """Hook: a seat voids its own replica's round too."""
 
     # -- deal steps ----------------------------------------------------------------------------
@@ -566,8 +575,8 @@ class PeerTable(_Base):
         except IllegalMoveError as error:
             raise Fault(author, f"seat {author}: {error}") from None
 
-    def _void_own(self) -> None:
-        self.events.extend(self.game.void_round())
+    def _void_own(self, scored: bool) -> None:
+        self.events.extend(self.game.void_round(scored))
 
     def _learn_public(self, token: Token, card: Card) -> None:
         super()._learn_public(token, card)
