@@ -105,6 +105,7 @@ class CarouselGame(Game):
         self.scores, self.money, self.rebuys, self.progress = ([0] * players for _ in range(4))
         self.pot = 0
         self.results, self.result, self.log = [], None, []
+        self._opening, self._progress_before = self._standing(), []
         self._pending, self._requests, self._events, self._depth = [], [], [], 0
         self._reset_round()
         self._entry(self._ask, Pick(players, tuple(range(players)), "first dealer"), self._first_dealer)
