@@ -38,3 +38,73 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     assert peer._vote_due() == 5.0
     peer.table.void_votes[3] = {0}
     assert peer._vote_due() == float("inf")
+
+
+def test_a_claim_is_for_the_window_it_answered():
+    """A claim chosen for one discard is not sent once that window has closed, even if a claim
+    is legal again in the next window: the player chooses again."""
+    import random
+
+    from shanghai_net.bots import make_bot
+    from shanghai_net.engine import LocalDealer, MayI, new_game, view_of
+    from shanghai_net.net.table import moment_passed
+    from shanghai_net.rules import preset
+
+    game = new_game(preset("davis"), 4, LocalDealer(3))
+    bots = [make_bot("basic", random.Random(s)) for s in range(4)]
+
+    def step():
+        seat = game.to_move()[0]
+        game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+
+    while game.window is None or not any(isinstance(m, MayI) for s in game.window.undecided()
+                                          for m in game.legal_moves(s)):
+        step()
+    window = game.window
+    claimant = next(s for s in window.undecided() if MayI(s) in set(game.legal_moves(s)))
+    assert moment_passed(game, MayI(claimant), window) is None
+    while game.window is window or game.window is None:
+        step()
+    assert "closed" in moment_passed(game, MayI(claimant), window)
+
+
+def test_start_game_must_carry_our_keys_and_the_keys_the_lobby_showed():
+    import pytest
+
+    from shanghai_net.identity import fingerprint
+    from shanghai_net.net.peer import PeerError
+    from shanghai_net.wire.messages import DealerPick, LobbyState, PlayerSeat, SeatInfo, StartGame
+
+    me, other, impostor = (Identity(bytes([i] * 32), bytes([i + 1] * 32)) for i in (1, 3, 5))
+    peer = Peer(("127.0.0.1", 9), me, BotPlayer())
+    peer.seat = 0
+    peer.lobby = LobbyState(seats=tuple(
+        SeatInfo(seat=s, name=n, fingerprint=fingerprint(i.sign_public), ready=True,
+                 connected=True, kind="player") for s, n, i in ((0, "me", me), (1, "ann", other))),
+        preset="davis", rules={}, join_code="")
+
+    def start(seat0, seat1):
+        return StartGame(game_id=bytes(16), preset="davis", rules={},
+                         first_dealer_pick=DealerPick(method="coin_flip"),
+                         seats=tuple(PlayerSeat(seat=s, name="x", sign_key=i.sign_public,
+                                                box_key=i.box_public)
+                                     for s, i in enumerate((seat0, seat1))))
+
+    peer._check_keys(start(me, other))
+    with pytest.raises(PeerError, match="does not give seat 0 our keys"):
+        peer._check_keys(start(impostor, other))
+    with pytest.raises(PeerError, match="seat 1 a key the lobby did not show"):
+        peer._check_keys(start(me, impostor))
+
+
+async def test_a_game_the_peer_cannot_play_is_a_clear_error_not_a_crash():
+    import pytest
+
+    from shanghai_net.net.peer import PeerError
+    from shanghai_net.wire.messages import DealerPick, StartGame
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), role="spectator")
+    start = StartGame(game_id=bytes(16), preset="canasta", rules={}, seats=(),
+                      first_dealer_pick=DealerPick(method="coin_flip"))
+    with pytest.raises(PeerError, match="cannot play the game the host started"):
+        await peer._on_message(None, start)

@@ -244,8 +244,10 @@ class Host:
                 await self._reader(client)
                 client.closing = True
                 client.wake.set()
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            pass
+        except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass  # the peer went away
+        except* Exception:  # a bug in serving one connection must not stop the table
+            log.exception("the connection of %s failed", client.name)
         finally:
             client.connected = False
             self.clients.discard(client)

@@ -30,7 +30,7 @@ from ..engine.moves import DrawStock, MayI, Move, PassClaim
 from ..engine.view import view_of
 from ..errors import IllegalMoveError
 from ..deal.randomness import RandomBytes
-from ..identity import Identity
+from ..identity import Identity, fingerprint
 from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
 from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
@@ -390,7 +390,10 @@ class Peer:
             if self.auto_ready and self.start is None and not msg.table.get("started"):
                 await link.send(Ready(ready=True))
         elif isinstance(msg, StartGame):
-            self._on_start(msg)
+            try:
+                self._on_start(msg)
+            except (ValueError, KeyError) as error:  # rules, seats or keys we cannot play by
+                raise PeerError(f"cannot play the game the host started: {error}") from None
         elif isinstance(msg, LobbyState):
             self.lobby = msg
             if self.start is not None:
@@ -422,6 +425,7 @@ class Peer:
             if start.game_id != self.table.game_id:
                 raise PeerError("the host rejoined us to another game")
             return
+        self._check_keys(start)
         self.start = start
         if self.seat is None:  # a spectator: the public table only, nothing to send
             self.table = self.result.table = PublicTable(start)
@@ -444,6 +448,20 @@ class Peer:
         self._set("playing")
         if self._on_table is not None:
             self._on_table(table)
+
+    def _check_keys(self, start: StartGame) -> None:
+        """The keys the game will be checked against are the ones shown in the lobby, and our
+        seat's are ours (protocol.md 6.2): a host that put its own keys in would read sealed
+        cards or sign for a seat."""
+        by_seat = {p.seat: p for p in start.seats}
+        mine = by_seat.get(self.seat) if self.seat is not None else None
+        if self.seat is not None and (mine is None or mine.sign_key != self.identity.sign_public
+                                      or mine.box_key != self.identity.box_public):
+            raise PeerError(f"start_game does not give seat {self.seat} our keys")
+        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby else {}
+        for seat, player in by_seat.items():
+            if seat in shown and fingerprint(player.sign_key) != shown[seat]:
+                raise PeerError(f"start_game gives seat {seat} a key the lobby did not show")
 
     def _on_game(self, msg: GameMessage) -> None:
         table, outbox = self.table, self.outbox

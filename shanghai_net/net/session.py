@@ -35,7 +35,7 @@ from ..session import (
 from .host import HostConfig
 from .peer import Peer, PeerError
 from .resume import GameSecrets
-from .table import PeerTable, check_move
+from .table import PeerTable, check_move, moment_passed
 
 __all__ = ["NetSession"]
 
@@ -51,6 +51,8 @@ class _Held:
 
     move: Move
     done: trio.Event
+    version: int  # the moves the replica had applied when the person chose it
+    window: object  # the claim window open then
     offered: bool = False
     since: int = 0  # the replica's events before it was sent
     refused: str | None = None
@@ -67,6 +69,11 @@ class _SeatPlayer:
         held = self.held
         if held is None or held.offered:
             return None
+        if held.version != table.version:
+            why = moment_passed(table.game, held.move, held.window)
+            if why is not None:
+                self.outcome(held.move, why)
+                return None
         held.offered, held.since = True, len(table.events)
         return held.move
 
@@ -279,7 +286,7 @@ class NetSession(Session):
             check_move(table.game, move)
         except IllegalMoveError as error:
             return Refused(move, str(error))
-        held = self._player.held = _Held(move, trio.Event())
+        held = self._player.held = _Held(move, trio.Event(), table.version, table.game.window)
         self.peer.nudge()
         await held.done.wait()
         if held.refused is not None:

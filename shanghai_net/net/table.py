@@ -47,7 +47,7 @@ from ..engine import new_game
 from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
 from ..engine.events import Event
 from ..engine.game import Game, Phase
-from ..engine.moves import CallShanghai, Move, PassClaim
+from ..engine.moves import CallShanghai, MayI, Move, PassClaim
 from ..errors import IllegalMoveError
 from ..rules.ruleset import RuleSet, preset
 from ..wire import messages as wm
@@ -66,6 +66,18 @@ def rules_of(start: StartGame) -> RuleSet:
     """The rules a StartGame fixes: its preset with its house-rule overrides."""
     rules = preset(start.preset)
     return rules.override(**start.rules) if start.rules else rules
+
+
+def moment_passed(game: Game, move: Move, window: object) -> str | None:
+    """Why ``move``, chosen when the claim window was ``window``, is no longer to be made now
+    that the game has moved on (None: it still is)."""
+    if isinstance(move, (MayI, PassClaim)) and game.window is not window:
+        return "the claim window it answered has closed: choose again"
+    try:
+        check_move(game, move)
+    except IllegalMoveError as error:
+        return f"no longer legal: {error}"
+    return None
 
 
 def check_move(game: Game, move: Move) -> None:
@@ -962,8 +974,9 @@ class Outbox:
     """What one seat has to send, signed one message at a time against the chain's head.
 
     Deal bodies go first, in order; a move waits until they are sequenced and the deal is
-    settled, and is checked again if the game moved on since it was chosen (dropped if it is
-    no longer legal).  When another message takes the seq the one in flight was signed for, the
+    settled, and if the game moved on since it was chosen it is checked again: dropped if it is
+    no longer legal, or if it answers a claim window that has closed (a claim meant for one
+    discard must not land on the next).  When another message takes the seq the one in flight was signed for, the
     next `poll` signs it again against the new head (the host answers the old one ``stale``).
     After a reconnection, a message of ours found in the stream is taken as sent: the deal body
     or move it carries is not sent again.  What became of each move: `take_outcomes`.
@@ -984,7 +997,7 @@ class Outbox:
             if isinstance(body, (Deal, wm.VoidRound)):  # sent in order, settled or not
                 self.deal.append(body)
             else:
-                self.move = (move, body, self.table.version)
+                self.move = (move, body, self.table.version, self.table.game.window)
 
     @property
     def busy(self) -> bool:
@@ -1003,16 +1016,15 @@ class Outbox:
         if self.deal:
             body = self.deal[0]
         elif self.move is not None:
-            move, body, version = self.move
+            move, body, version, window = self.move
             if not table.settled:
                 return None
             if version != table.version and move is not None:
-                try:
-                    check_move(table.game, move)
-                except IllegalMoveError as error:
-                    self._drop_move(f"no longer legal: {error}")
+                why = moment_passed(table.game, move, window)
+                if why is not None:
+                    self._drop_move(why)
                     return None
-                self.move = (move, body, table.version)
+                self.move = (move, body, table.version, window)
         else:
             return None
         self.in_flight = table.chain.sign(self._key, table.seat, body)
@@ -1053,7 +1065,7 @@ class Outbox:
             self.dropped.append(self.deal.popleft())
 
     def _drop_move(self, reason: str) -> None:
-        move, body, _ = self.move
+        move, body = self.move[:2]
         self.dropped.append(body)
         self._outcomes.append((move, reason))
         self.move = None
