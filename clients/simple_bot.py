@@ -53,6 +53,7 @@ HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``)."""
 MAX_FRAME = 1 << 20
 GAME_DOMAIN = "shanghai-net/v1/game"
+START_DOMAIN = "shanghai-net/v1/start"
 DEAL_DOMAIN = b"shanghai-net v1 deal message"
 BOX_DOMAIN = b"shanghai-net v1 box"
 
@@ -857,6 +858,8 @@ class Seat:
         if start.get("host_key") is not None:
             self.verify_keys[HOST_AUTHOR] = VerifyKey(start["host_key"])
         self.game_id = start["game_id"]
+        # the chain starts at the start digest (8.2): every message vouches for this start_game
+        self.head = hashlib.sha256(pack([START_DOMAIN, canonical(start)])).digest()
         self.table = Table(start, self.seat, self.sign_key, self.box_secret, self.box_public,
                            self.random)
         self.log(f"game starts: {start['preset']}, {len(start['seats'])} seats")

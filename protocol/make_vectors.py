@@ -29,8 +29,8 @@ from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, 
 from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
-                               encode_frame, signed_bytes)
-from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages,
+                               encode_frame, signed_bytes, start_digest)
+from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages, example_start,
                                         fixed_seed, public_bytes, sign_key)
 from shanghai_net.wire.fields import fields_schema
 from shanghai_net.wire.state import EVENT_TRIGGERED, SPECTATOR_FORBIDDEN, STATE_TRIGGERED
@@ -105,7 +105,8 @@ def bad_frame_vectors() -> list[dict]:
 
 def signing_vectors() -> dict:
     seats = {seat: public_bytes(sign_key(seat)) for seat in range(3)}
-    chain = Chain(GAME_ID, seats)
+    start = example_start()
+    chain = Chain(GAME_ID, seats, start_digest(start.to_wire()))
     messages = []
     for seat, body in [(0, EXAMPLE_BODIES[0]), (0, EXAMPLE_BODIES[9]), (1, EXAMPLE_BODIES[-1])]:
         msg = chain.sign(sign_key(seat), seat, body)
@@ -122,6 +123,8 @@ def signing_vectors() -> dict:
         "game_id": GAME_ID.hex(),
         "seats": [{"seat": s, "sign_seed": fixed_seed("sign", s).hex(), "sign_key": k.hex()}
                   for s, k in seats.items()],
+        "start_game": to_json(start.to_wire()),
+        "start_digest": start_digest(start.to_wire()).hex(),
         "messages": messages,
     }
 

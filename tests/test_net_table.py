@@ -143,3 +143,25 @@ def test_the_host_refuses_a_share_no_one_owes_and_a_move_before_the_deal_settles
     with pytest.raises(RemoteProtocolError) as info:
         t.host.admit(msg)
     assert info.value.code == "out_of_turn"
+
+
+def test_a_start_game_that_differs_for_one_peer_breaks_the_chain_at_seq_0():
+    """The chain starts at the start_game digest: a peer given another seat's box key (so that
+    the host could read what is sealed for that seat) cannot take the first message."""
+    from shanghai_net.net.table import Fault
+    from shanghai_net.wire.messages import HOST_AUTHOR, DealerPick, PlayerSeat, StartGame
+
+    keys = [Identity(bytes([s] * 32), bytes([s + 10] * 32)) for s in range(3)]
+    start = StartGame(game_id=bytes(16), preset="davis", rules={},
+                      first_dealer_pick=DealerPick(method="coin_flip"),
+                      seats=tuple(PlayerSeat(seat=s, name=f"p{s}", sign_key=k.sign_public,
+                                             box_key=k.box_public) for s, k in enumerate(keys)))
+    host_box = Identity(bytes(32), bytes([99] * 32)).box_public
+    forged = dataclasses.replace(start, seats=(start.seats[0], dataclasses.replace(
+        start.seats[1], box_key=host_box), start.seats[2]))
+    honest = PeerTable(start, 0, keys[0].sign_key, keys[0].box_key, seeded(b"0"))
+    fooled = PeerTable(forged, 2, keys[2].sign_key, keys[2].box_key, seeded(b"2"))
+    first = honest.chain.sign(keys[0].sign_key, 0, honest.start()[0])
+    with pytest.raises(Fault) as info:
+        fooled.receive(first)
+    assert info.value.culprit == HOST_AUTHOR

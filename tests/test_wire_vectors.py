@@ -6,12 +6,14 @@ import json
 import re
 from pathlib import Path
 
+import msgpack
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from shanghai_net.identity import fingerprint
 from shanghai_net.wire import (BODY_KINDS, MESSAGE_TYPES, Chain, FrameDecoder, GameMessage,
-                               RemoteProtocolError, decode_message, encode_frame, signed_bytes)
+                               RemoteProtocolError, decode_message, encode_frame, signed_bytes,
+                               start_digest)
 from shanghai_net.wire.examples import EXAMPLE_BODIES
 
 PROTOCOL = Path(__file__).resolve().parent.parent / "protocol"
@@ -165,6 +167,15 @@ def test_bad_message_vectors_fail_their_schema_too(vector):
     assert check_against_schema(make_vectors.to_json(decoder.next_frame())) != []
 
 
+def sorted_maps(value):
+    """Every map with its keys in order: the canonical form, written here from the spec."""
+    if isinstance(value, dict):
+        return {key: sorted_maps(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [sorted_maps(item) for item in value]
+    return value
+
+
 def test_signing_vectors_verify_with_plain_cryptography():
     game_id = bytes.fromhex(SIGNING["game_id"])
     keys = {}
@@ -172,7 +183,11 @@ def test_signing_vectors_verify_with_plain_cryptography():
         private = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(seat["sign_seed"]))
         keys[seat["seat"]] = Ed25519PublicKey.from_public_bytes(bytes.fromhex(seat["sign_key"]))
         assert private.public_key() == keys[seat["seat"]]
-    prev = bytes(32)
+    # the chain starts at the start_game's digest: SHA-256 over msgpack([domain, canonical map])
+    start = from_hex_json(SIGNING["start_game"])
+    packed = msgpack.packb(["shanghai-net/v1/start", sorted_maps(start)], use_bin_type=True)
+    prev = hashlib.sha256(packed).digest()
+    assert prev.hex() == SIGNING["start_digest"]
     for vector in SIGNING["messages"]:
         data = bytes.fromhex(vector["signed_bytes"])
         sig = bytes.fromhex(vector["sig"])
@@ -186,7 +201,10 @@ def test_signing_vectors_verify_with_plain_cryptography():
 
 def test_signing_vectors_match_the_implementation():
     game_id = bytes.fromhex(SIGNING["game_id"])
-    chain = Chain(game_id, {s["seat"]: bytes.fromhex(s["sign_key"]) for s in SIGNING["seats"]})
+    start = decode_message(from_hex_json(SIGNING["start_game"]))
+    assert start_digest(start.to_wire()).hex() == SIGNING["start_digest"]
+    chain = Chain(game_id, {s["seat"]: bytes.fromhex(s["sign_key"]) for s in SIGNING["seats"]},
+                  start_digest(start.to_wire()))
     for vector in SIGNING["messages"]:
         body = from_hex_json(vector["body"])
         prev = bytes.fromhex(vector["prev"])

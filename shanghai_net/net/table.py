@@ -53,7 +53,7 @@ from ..rules.ruleset import RuleSet, preset
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Body, Deal, GameMessage, StartGame, Timeout
-from ..wire.signing import Chain
+from ..wire.signing import Chain, start_digest
 from .fault import Fault
 from .replay import FullReplay
 from .bodies import (MOVE_BODIES, DealStep, body_to_move, deal_body, move_to_body, parse_deal,
@@ -124,7 +124,7 @@ class _Base:
         keys = {s.seat: s.sign_key for s in start.seats}
         if start.host_key is not None:
             keys[HOST_AUTHOR] = start.host_key
-        self.chain = Chain(self.game_id, keys)
+        self.chain = Chain(self.game_id, keys, start_digest(start.to_wire()))
         self.public = new_game(self.rules, self.players, None, -1)
         self.version = 0
         """Moves applied so far (a move validated at another version is checked again)."""

@@ -8,14 +8,16 @@ from .errors import ERROR_CODES, FATAL_CODES, LocalProtocolError, ProtocolError,
 from .framing import DEFAULT_MAX_FRAME, FrameDecoder, decode_frame_body, encode_frame
 from .messages import *  # noqa: F403 (the catalogue is the public API)
 from .messages import __all__ as _message_names
-from .signing import DOMAIN, GENESIS, Chain, canonical, chain_hash, sign_game, signed_bytes
+from .signing import (DOMAIN, GENESIS, START_DOMAIN, Chain, canonical, chain_hash, sign_game,
+                      signed_bytes, start_digest)
 from .state import CLIENT, HOST, Role, State
 
 __all__ = [
     "Connection", "ConnectionClosed", "NEED_DATA", "SUPPORTED_VERSIONS",
     "ERROR_CODES", "FATAL_CODES", "ProtocolError", "LocalProtocolError", "RemoteProtocolError",
     "DEFAULT_MAX_FRAME", "FrameDecoder", "decode_frame_body", "encode_frame",
-    "DOMAIN", "GENESIS", "Chain", "canonical", "chain_hash", "sign_game", "signed_bytes",
+    "DOMAIN", "GENESIS", "START_DOMAIN", "Chain", "canonical", "chain_hash", "sign_game",
+    "signed_bytes", "start_digest",
     "CLIENT", "HOST", "Role", "State",
     *_message_names,
 ]

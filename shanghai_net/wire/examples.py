@@ -17,7 +17,7 @@ from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick
                        DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        PassClaim, Ping, PlayerSeat, Pong, Ready, Rearrange, Refused, SeatInfo,
                        StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound, Welcome)
-from .signing import GENESIS, sign_game
+from .signing import sign_game, start_digest
 
 __all__ = ["GAME_ID", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
            "example_messages"]
@@ -61,13 +61,20 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
 )
 
 
-def example_messages() -> tuple[Message, ...]:
-    """One message of every type; the game message is seat 0's discard signed at seq 0."""
-    players = [
+def example_start() -> StartGame:
+    """The example game's ``start_game``: three seats with the public test keys."""
+    players = tuple(
         PlayerSeat(seat=s, name=n, sign_key=public_bytes(sign_key(s)),
                    box_key=public_bytes(box_key(s)))
-        for s, n in enumerate(("Ann", "Bob", "Cy"))
-    ]
+        for s, n in enumerate(("Ann", "Bob", "Cy")))
+    return StartGame(game_id=GAME_ID, seats=players, preset="classic", rules={"jokers": 4},
+                     first_dealer_pick=DealerPick(method="coin_flip"))
+
+
+def example_messages() -> tuple[Message, ...]:
+    """One message of every type; the game message is seat 0's discard signed at seq 0."""
+    start = example_start()
+    players = start.seats
     return (
         Hello(protocol="shanghai-net", version=1, name="Ann", sign_key=players[0].sign_key,
               box_key=players[0].box_key, join_code="PLUM-42", role="player"),
@@ -81,10 +88,10 @@ def example_messages() -> tuple[Message, ...]:
                             connected=True, kind="bot")),
             preset="classic", rules={"jokers": 4, "may_i_limit": 3, "buy_joker": True},
             join_code="PLUM-42"),
-        StartGame(game_id=GAME_ID, seats=tuple(players), preset="classic",
-                  rules={"jokers": 4}, first_dealer_pick=DealerPick(method="coin_flip")),
+        start,
         Chat(text="good luck!", name="Ann"),
-        sign_game(sign_key(0), GAME_ID, 0, GENESIS, 0, Discard(card=51, shanghai=False)),
+        sign_game(sign_key(0), GAME_ID, 0, start_digest(start.to_wire()), 0,
+                  Discard(card=51, shanghai=False)),
         Error(code="out_of_turn", reason="it is seat 1's turn", ref_seq=7),
         Ping(nonce=12345),
         Pong(nonce=12345),

@@ -24,13 +24,26 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .errors import RemoteProtocolError
 from .messages import Body, GameMessage
 
-__all__ = ["DOMAIN", "GENESIS", "canonical", "signed_bytes", "sign_game", "chain_hash", "Chain"]
+__all__ = ["DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "signed_bytes", "sign_game",
+           "chain_hash", "start_digest", "Chain"]
 
 DOMAIN = "shanghai-net/v1/game"
 """Separates these signatures from any other use of the same key."""
 
 GENESIS = bytes(32)
-"""The ``prev`` of a game's first message (seq 0)."""
+"""A chain's head before any message when no ``start_game`` binds it (unit tests of the chain);
+a game's chain starts at its `start_digest`."""
+
+START_DOMAIN = "shanghai-net/v1/start"
+
+
+def start_digest(start: Mapping) -> bytes:
+    """The ``prev`` of a game's first message (seq 0): SHA-256 of the canonical bytes of the
+    ``start_game`` map (its wire form, ``type`` included), so that every message of the game
+    also vouches that its author was given the same seats, keys and rules as every other peer:
+    a host that gave two peers different ``start_game`` maps breaks the chain at seq 0."""
+    return hashlib.sha256(msgpack.packb([START_DOMAIN, canonical(start)],
+                                        use_bin_type=True)).digest()
 
 
 def canonical(value: Any) -> Any:
@@ -72,9 +85,10 @@ class Chain:
     relays, so any forgery, gap or reordering raises here.
     """
 
-    def __init__(self, game_id: bytes, seat_keys: Mapping[int, bytes]) -> None:
+    def __init__(self, game_id: bytes, seat_keys: Mapping[int, bytes],
+                 genesis: bytes = GENESIS) -> None:
         self.game_id = game_id
-        self.head = GENESIS
+        self.head = genesis
         self.next_seq = 0
         self._checked: tuple[GameMessage, bytes] | None = None
         """The message `check` verified last, and its chain hash."""
