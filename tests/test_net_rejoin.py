@@ -296,3 +296,32 @@ async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out
     assert result.rounds == () and result.totals == (0, 0, 0)
     for seat in (0, 1):
         assert results[seat].table.game.result == result
+
+
+async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_is_not():
+    from shanghai_net.wire import CLIENT, Connection
+    from shanghai_net.wire.messages import Hello
+
+    host = Host(HostConfig(players=3, ping_interval=0.05, silence_timeout=0.3,
+                           random=seeded(b"h9")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    keys = identities(2)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            live = Peer(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10, auto_ready=False)
+            nursery.start_soon(live.run)
+            while host.seats[0] is None:
+                await trio.sleep(0.01)
+            mute = await trio.open_tcp_stream("127.0.0.1", port)  # says hello, then nothing
+            conn = Connection(CLIENT)
+            await mute.send_all(conn.send(Hello(
+                protocol="shanghai-net", version=1, name="mute", sign_key=keys[1].sign_public,
+                box_key=keys[1].box_public, join_code="", role="player")))
+            while host.seats[1] is None:
+                await trio.sleep(0.01)
+            await trio.sleep(1.0)  # many pings and silences long
+            assert host.seats[1] is None, "a silent machine kept its seat"
+            assert host.seats[0] is not None and live.status == "lobby"
+            await mute.aclose()
+            nursery.cancel_scope.cancel()

@@ -6,11 +6,14 @@ game message from a seat is checked (chain, author, the public replica's rules) 
 given the next seq and sent to everyone, its author included; bad input gets an ``error`` with
 its code and the game goes on.  Claim windows time out: the host signs a ``timeout`` body for
 each silent seat.  The transcript (``start_game``, then every sequenced message, as frames) is
-appended to a file as it grows.
+appended to a file as it grows, and a crashed host takes the game up from it (``resume``); a
+seat that drops rejoins with its key and is sent the game from where it left.
 
 The host holds no secret of any seat: no `Participant`, only a `PublicTable` (a replica with
-``viewer=-1``) fed the same stream.  Every connection has a bounded outgoing channel (a slow peer
-slows the sequencer, then is dropped), and every wait on a peer is bounded by ``fail_after``.
+``viewer=-1``) fed the same stream.  Game messages are kept once, in ``history``; each
+connection's writer sends them from its own cursor, so a slow peer lags (and is dropped after
+``send_timeout``) without holding the sequencer.  Every wait on a peer is bounded: the hello, each
+send, and silence (the host pings; a peer that answers nothing is dropped).
 """
 
 from __future__ import annotations
@@ -53,6 +56,11 @@ class HostConfig:
     hello_timeout: float = 10.0
     send_timeout: float = 10.0
     """A peer that does not take a message within this many seconds is dropped."""
+    ping_interval: float = 15.0
+    """Seconds between the host's pings to a quiet connection."""
+    silence_timeout: float = 50.0
+    """A connection that sends nothing (not even a pong) for this long is dropped: its machine
+    is gone, and its seat is shown as away (so the table can vote)."""
     record: Path | None = None
     resume: Path | None = None
     """A transcript to take the game up from (players, preset and rules come from it); the
@@ -241,6 +249,7 @@ class Host:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._writer, client, nursery.cancel_scope)
+                nursery.start_soon(self._pinger, client)
                 await self._reader(client)
                 client.closing = True
                 client.wake.set()
@@ -285,18 +294,30 @@ class Host:
         client.connected = False
         scope.cancel()
 
+    async def _pinger(self, client: _Client) -> None:
+        """A ping now and then, which a live peer answers: a machine that is gone shows as
+        silence (`_reader`), not as a seat connected for ever."""
+        nonce = 0
+        while client.connected:
+            await trio.sleep(self.config.ping_interval)
+            if client.hello is not None and client.conn.our_state in (State.LOBBY, State.GAME):
+                nonce += 1
+                client.queue(Ping(nonce=nonce))
+
     async def _reader(self, client: _Client) -> None:
         conn = client.conn
         deadline = trio.current_time() + self.config.hello_timeout
         while client.connected:
+            if client.hello is not None:
+                deadline = trio.current_time() + self.config.silence_timeout
             try:
-                if client.hello is None:
-                    with trio.fail_at(deadline):
-                        data = await client.stream.receive_some(conn.room)
-                else:
+                with trio.fail_at(deadline):
                     data = await client.stream.receive_some(conn.room)
             except trio.TooSlowError:
-                client.queue(Refused(code="timeout", reason="no hello in time"))
+                if client.hello is None:
+                    client.queue(Refused(code="timeout", reason="no hello in time"))
+                else:
+                    client.drop(f"silent for {self.config.silence_timeout:g} s")
                 return
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return  # the peer went away (it may come back with its key)

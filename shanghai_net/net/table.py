@@ -369,8 +369,9 @@ class _Base:
     def _check_step(self, author: int, step: DealStep) -> None: ...
     def _seat_messages(self, author: int, step: DealStep) -> None: ...
     def _replay_reveals(self, step: DealStep) -> None:
-        """Our own reveal of cards for a move, found in the stream while replaying it after a
-        crash: reveal them here too (at the time, `submit` did)."""
+        """Our own reveal of cards for a move, as the stream brings it back.  In play `submit`
+        has revealed them already (the cards left ``mine``: nothing to do); replaying the game
+        after a crash, this is where they are revealed again."""
         for reveal in step.messages:
             generation = reveal.context.generation
             if reveal.position in self.participant.generation(generation).mine:
