@@ -17,8 +17,10 @@ from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import GameSecrets
 from shanghai_net.net.table import PublicTable
 from shanghai_net.net.verify import verify
-from shanghai_net.wire import encode_frame
-from shanghai_net.wire.messages import VoidRound
+from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, encode_frame,
+                               sign_proof)
+from shanghai_net.wire.messages import (Error, Hello, Ping, Pong, Proof, Refused, StartGame,
+                                        VoidRound, Welcome)
 
 RULES = {"contracts": "2s"}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
@@ -324,4 +326,94 @@ async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_
             assert host.seats[1] is None, "a silent machine kept its seat"
             assert host.seats[0] is not None and live.status == "lobby"
             await mute.aclose()
+            nursery.cancel_scope.cancel()
+
+
+class RawClient:
+    """A connection driven by hand, message by message, as an impostor would."""
+
+    def __init__(self, stream, conn):
+        self.stream, self.conn = stream, conn
+
+    @classmethod
+    async def hello(cls, port, sign_public, box_public, role="player"):
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        client = cls(stream, Connection(CLIENT))
+        await client.send(Hello(protocol="shanghai-net", version=1, name="mallory",
+                                sign_key=sign_public, box_key=box_public, join_code="",
+                                role=role))
+        return client
+
+    async def send(self, msg):
+        await self.stream.send_all(self.conn.send(msg))
+
+    async def next(self, *types):
+        """The next message of one of ``types`` (others are skipped); None once the host closed."""
+        while True:
+            event = self.conn.next_event()
+            if event is NEED_DATA:
+                data = await self.stream.receive_some(self.conn.room)
+                self.conn.receive_data(data)
+                continue
+            if isinstance(event, ConnectionClosed):
+                return None
+            if isinstance(event, types):
+                return event
+
+
+async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_stays(tmp_path):
+    """Seat 1's public key is public (every spectator gets it): someone who connects with it but
+    signs with another key is refused ``bad_signature``, and so is one who never answers the
+    challenge (``timeout``); seat 1's player is never pushed off and the game finishes."""
+    keys = identities(3)
+    mallory = Identity(bytes(range(32)), bytes(range(1, 33)))
+    statuses = set()
+    with trio.fail_after(90):
+        async with table_of_three(tmp_path, b"h8", hello_timeout=1) as (
+                host, port, peers, results, nursery):
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            player = peers[1]
+
+            async def watch():
+                while 1 not in results:
+                    statuses.add(player.status)
+                    await trio.sleep(0.002)
+
+            nursery.start_soon(watch)
+            impostor = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
+            welcome = await impostor.next(Welcome)
+            assert welcome.seat == 1 and len(welcome.challenge) == 32
+            assert welcome.game_id == host.start.game_id
+            assert host.seats[1] is not None and host.seats[1].connected
+            await impostor.send(sign_proof(mallory.sign_key, welcome.game_id, welcome.challenge))
+            refused = await impostor.next(Refused, StartGame)
+            assert isinstance(refused, Refused) and refused.code == "bad_signature"
+
+            silent = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
+            assert (await silent.next(Welcome)).challenge != welcome.challenge
+            refused = await silent.next(Refused, StartGame)
+            assert isinstance(refused, Refused) and refused.code == "timeout"
+    assert_finished(host, results)
+    assert statuses == {"playing"}, statuses
+    assert all(e.code == "stale" for e in results[1].errors), results[1].errors
+
+
+async def test_a_proof_nobody_asked_for_is_answered_wrong_state(tmp_path):
+    """In the lobby no seat is challenged: a ``proof`` there is a ``wrong_state`` error, and the
+    connection goes on."""
+    host = Host(HostConfig(players=3, random=seeded(b"h9")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    me = identities(1)[0]
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            client = await RawClient.hello(port, me.sign_public, me.box_public)
+            welcome = await client.next(Welcome)
+            assert welcome.seat == 0 and welcome.challenge is None and welcome.game_id is None
+            await client.send(Proof(sig=bytes(64)))
+            error = await client.next(Error)
+            assert error.code == "wrong_state"
+            await client.send(Ping(nonce=7))
+            assert await client.next(Pong) == Pong(nonce=7)
             nursery.cancel_scope.cancel()

@@ -13,8 +13,8 @@ from shanghai_net.wire import (BODY_KINDS, CLIENT, HOST, MESSAGE_TYPES, NEED_DAT
 from shanghai_net.wire.examples import example_messages
 
 EX = {m.TYPE: m for m in example_messages()}
-HELLO, WELCOME, LOBBY_STATE, START, GAME = (
-    EX[t] for t in ("hello", "welcome", "lobby_state", "start_game", "game"))
+HELLO, WELCOME, LOBBY_STATE, START, GAME, PROOF = (
+    EX[t] for t in ("hello", "welcome", "lobby_state", "start_game", "game", "proof"))
 
 
 def deliver(sender: Connection, receiver: Connection, msg):
@@ -91,7 +91,10 @@ WRONG_SENDS = {
     "host second welcome": ("lobby", HOST, WELCOME),
     "host game move in the lobby": ("lobby", HOST, GAME),
     "host sends a hello": ("lobby", HOST, HELLO),
-    "host refuses after welcome": ("lobby", HOST, Refused(code="table_full", reason="")),
+    "host refuses in the game": ("game", HOST, Refused(code="table_full", reason="")),
+    "client proof before the answer": ("answer", CLIENT, PROOF),
+    "client proof in the game": ("game", CLIENT, PROOF),
+    "host sends a proof": ("lobby", HOST, PROOF),
 }
 
 
@@ -176,11 +179,23 @@ def test_host_may_refuse_before_any_hello():
     assert host.our_state is State.CLOSED
 
 
+def test_a_rejoin_proof_is_sent_in_the_lobby_and_may_be_refused():
+    """A seat rejoining a running game answers the welcome's challenge before its start_game;
+    a proof that does not verify is refused there, after the welcome."""
+    client, host = pair("lobby")
+    assert deliver(client, host, PROOF) == PROOF
+    assert states(client, host) == (State.LOBBY, State.LOBBY)
+    refusal = Refused(code="bad_signature", reason="the proof does not verify")
+    assert deliver(host, client, refusal) == refusal
+    assert host.our_state is State.CLOSED
+
+
 def test_spectator_may_chat_but_not_play_or_ready():
     spectator = Hello(**{**vars_of(HELLO), "role": "spectator"})
     client, host = pair("game", hello=spectator)
     assert local_error(client, GAME).code == "wrong_state"
     assert local_error(client, Ready(ready=True)).code == "wrong_state"
+    assert local_error(client, PROOF).code == "wrong_state"
     assert deliver(client, host, Chat(text="nice")) == Chat(text="nice")
     host.receive_data(raw_frame(GAME))
     assert remote_error(host).code == "wrong_state"

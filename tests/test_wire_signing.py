@@ -5,11 +5,13 @@ import hashlib
 
 import msgpack
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from shanghai_net.wire import (DOMAIN, GENESIS, Chain, Discard, DrawStock, GoDown,
-                               RemoteProtocolError, canonical, chain_hash, decode_frame_body,
-                               decode_message, encode_frame, signed_bytes)
-from shanghai_net.wire.examples import GAME_ID, public_bytes, sign_key
+                               RemoteProtocolError, canonical, chain_hash, check_proof,
+                               decode_frame_body, decode_message, encode_frame, proof_bytes,
+                               sign_proof, signed_bytes)
+from shanghai_net.wire.examples import CHALLENGE, GAME_ID, public_bytes, sign_key
 
 SEATS = {seat: public_bytes(sign_key(seat)) for seat in range(3)}
 MOVES = [(0, DrawStock()), (0, Discard(card=51, shanghai=False)), (1, DrawStock()),
@@ -184,3 +186,37 @@ def test_append_verifies_what_check_did_not():
     with pytest.raises(RemoteProtocolError) as info:
         chain.append(forged)
     assert info.value.code == "bad_signature" and chain.next_seq == 1
+
+
+def test_rejoin_proof_bytes_are_the_documented_concatenation():
+    data = proof_bytes(GAME_ID, CHALLENGE)
+    assert data == b"shanghai-net v1 rejoin" + GAME_ID + CHALLENGE and len(data) == 70
+    with pytest.raises(ValueError):
+        proof_bytes(GAME_ID, CHALLENGE[:16])
+
+
+@settings(max_examples=30)
+@given(game_id=st.binary(min_size=16, max_size=16), challenge=st.binary(min_size=32, max_size=32),
+       other_game=st.binary(min_size=16, max_size=16),
+       other_challenge=st.binary(min_size=32, max_size=32))
+def test_a_rejoin_proof_holds_only_for_its_key_game_and_challenge(
+        game_id, challenge, other_game, other_challenge):
+    """A proof is not replayable: to another challenge, another game or another seat's key."""
+    proof = over_the_wire(sign_proof(sign_key(1), game_id, challenge))
+    check_proof(SEATS[1], game_id, challenge, proof)
+    wrong = [(SEATS[0], game_id, challenge)]
+    if other_game != game_id:
+        wrong.append((SEATS[1], other_game, challenge))
+    if other_challenge != challenge:
+        wrong.append((SEATS[1], game_id, other_challenge))
+    for key, game, nonce in wrong:
+        with pytest.raises(RemoteProtocolError) as info:
+            check_proof(key, game, nonce, proof)
+        assert info.value.code == "bad_signature"
+
+
+def test_a_rejoin_proof_against_a_key_that_is_no_ed25519_key_is_a_bad_signature():
+    proof = sign_proof(sign_key(0), GAME_ID, CHALLENGE)
+    with pytest.raises(RemoteProtocolError) as info:
+        check_proof(b"\xff" * 32, GAME_ID, CHALLENGE, proof)
+    assert info.value.code == "bad_signature"

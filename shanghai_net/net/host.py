@@ -32,10 +32,11 @@ import trio
 from ..identity import Identity, fingerprint
 from ..rules.ruleset import preset as get_preset
 from ..wire import (HOST, ConnectionClosed, Connection, DEFAULT_MAX_FRAME, NEED_DATA,
-                    ProtocolError, RemoteProtocolError, LocalProtocolError, encode_frame)
+                    ProtocolError, RemoteProtocolError, LocalProtocolError, check_proof,
+                    encode_frame)
 from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage, Hello,
-                             HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Ready,
-                             Refused, SeatInfo, StartGame, Timeout, Welcome)
+                             HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Proof,
+                             Ready, Refused, SeatInfo, StartGame, Timeout, Welcome)
 from ..wire.state import State
 from .table import Fault, PublicTable
 
@@ -54,6 +55,7 @@ class HostConfig:
     claim_timeout: float = 10.0
     """Seconds a claim window stays open for seats that have not answered."""
     hello_timeout: float = 10.0
+    """Seconds a new connection has for its hello (and, rejoining a running game, its proof)."""
     send_timeout: float = 10.0
     """A peer that does not take a message within this many seconds is dropped."""
     ping_interval: float = 15.0
@@ -98,6 +100,9 @@ class _Client:
         self.cursor = 0
         self.errors_sent: list[Error] = []
         self.closing = False
+        self.rejoining: tuple[int, bytes] | None = None
+        """(seat, challenge): the Hello named this seat of the running game; waiting for the
+        `Proof` that this connection holds its key."""
 
     @property
     def name(self) -> str:
@@ -308,14 +313,15 @@ class Host:
         conn = client.conn
         deadline = trio.current_time() + self.config.hello_timeout
         while client.connected:
-            if client.hello is not None:
+            if client.hello is not None and client.rejoining is None:
                 deadline = trio.current_time() + self.config.silence_timeout
             try:
                 with trio.fail_at(deadline):
                     data = await client.stream.receive_some(conn.room)
             except trio.TooSlowError:
-                if client.hello is None:
-                    client.queue(Refused(code="timeout", reason="no hello in time"))
+                if client.hello is None or client.rejoining is not None:
+                    client.queue(Refused(code="timeout", reason="no hello in time" if client.hello
+                                         is None else "no proof of the seat's key in time"))
                 else:
                     client.drop(f"silent for {self.config.silence_timeout:g} s")
                 return
@@ -355,6 +361,8 @@ class Host:
     async def _on_message(self, client: _Client, msg: Message) -> None:
         if isinstance(msg, Hello):
             self._on_hello(client, msg)
+        elif isinstance(msg, Proof):
+            self._on_proof(client, msg)
         elif isinstance(msg, Ready):
             client.ready = msg.ready
             self._lobby_changed()
@@ -382,11 +390,16 @@ class Host:
             client.queue(Refused(code="join_code", reason="the join code is wrong"))
             client.closing = True
             return
-        seat = None
+        seat = challenge = None
         if self.start is not None and hello.role != "spectator":
-            seat = self._rejoin(client, hello)
+            seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
             if seat is None:
+                client.queue(Refused(code="table_full", reason="the game has started without you"))
+                client.closing = True
                 return
+            # its public key is no secret: the seat is handed over only on a `proof`
+            challenge = self.config.random(32)
+            client.rejoining = (seat, challenge)
         elif hello.role != "spectator":
             free = [s for s, c in enumerate(self.seats) if c is None]
             if not free:
@@ -400,21 +413,33 @@ class Host:
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
             "claim_timeout": self.config.claim_timeout, "started": self.start is not None},
-            sequenced=len(self.history)))
-        self._lobby_changed()
-        if self.start is not None:
-            # a seat rejoining, or a spectator: the start, then the history from its cursor
-            client.cursor = min(hello.resume or 0, len(self.history))
-            client.in_game = client.queue(self.start)
+            sequenced=len(self.history), challenge=challenge,
+            game_id=None if challenge is None else self.start.game_id))
+        if challenge is None:
+            self._lobby_changed()
+            if self.start is not None:  # a spectator: the start, then the history
+                self._follow_game(client)
 
-    def _rejoin(self, client: _Client, hello: Hello) -> int | None:
-        """The seat of a running game whose key this is (the old connection, if any, is closed),
-        its cursor set from ``hello.resume``; None (refused) for a key with no seat."""
-        seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
-        if seat is None:
-            client.queue(Refused(code="table_full", reason="the game has started without you"))
+    def _on_proof(self, client: _Client, proof: Proof) -> None:
+        """The answer to a rejoin challenge: the seat is this connection's if it signed it."""
+        if client.rejoining is None:
+            client.error(RemoteProtocolError("wrong_state", "no rejoin challenge to answer"))
+            return
+        (seat, challenge), client.rejoining = client.rejoining, None
+        try:
+            check_proof(self.start.seats[seat].sign_key, self.start.game_id, challenge, proof)
+        except RemoteProtocolError as error:
+            log.warning("%s failed to prove it holds seat %d's key", client.name, seat)
+            client.queue(Refused(code=error.code, reason=error.reason))
             client.closing = True
-            return None
+            return
+        self._rejoin(client, seat)
+        self._lobby_changed()
+        self._follow_game(client)
+
+    def _rejoin(self, client: _Client, seat: int) -> None:
+        """Give ``seat`` of the running game to ``client``, which proved it holds its key; its
+        old connection, if any, is closed."""
         old = self.seats[seat]
         if old is not None and old is not client:
             old.drop("the seat rejoined on a new connection")
@@ -422,8 +447,12 @@ class Host:
         self.seats[seat] = client
         client.seat = seat
         client.ready = True
-        log.info("seat %d (%s) rejoined from seq %d", seat, client.name, hello.resume or 0)
-        return seat
+        log.info("seat %d (%s) rejoined from seq %d", seat, client.name, client.hello.resume or 0)
+
+    def _follow_game(self, client: _Client) -> None:
+        """Send the running game to ``client``: the start, then the history from its cursor."""
+        client.cursor = min(client.hello.resume or 0, len(self.history))
+        client.in_game = client.queue(self.start)
 
     def _lobby_state(self) -> LobbyState:
         """Who sits where; in a game every seat is listed, a seat nobody holds as not connected

@@ -32,6 +32,7 @@ from ..errors import IllegalMoveError
 from ..deal.randomness import RandomBytes
 from ..identity import Identity, fingerprint
 from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
+from ..wire.signing import sign_proof
 from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
@@ -385,6 +386,11 @@ class Peer:
             self._quiet_until = msg.sequenced
             if msg.seat is None and self.role != "spectator":
                 raise PeerError("the host gave us no seat")
+            if msg.challenge is not None:  # our seat in a running game: prove its key is ours
+                game_id = self.table.game_id if self.table is not None else msg.game_id
+                if game_id is None:
+                    raise PeerError("the host's rejoin challenge names no game")
+                await link.send(sign_proof(self.identity.sign_key, game_id, msg.challenge))
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
             if self.auto_ready and self.start is None and not msg.table.get("started"):

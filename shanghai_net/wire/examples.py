@@ -15,14 +15,16 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick, Discard,
                        DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
-                       PassClaim, Ping, PlayerSeat, Pong, Ready, Rearrange, Refused, SeatInfo,
+                       PassClaim, Ping, PlayerSeat, Pong, Proof, Ready, Rearrange, Refused, SeatInfo,
                        StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound, Welcome)
-from .signing import sign_game, start_digest
+from .signing import sign_game, sign_proof, start_digest
 
-__all__ = ["GAME_ID", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
+__all__ = ["GAME_ID", "CHALLENGE", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
            "example_messages"]
 
 GAME_ID = bytes.fromhex("5348414e474841492d4e455400000001")
+CHALLENGE = bytes(range(32))
+"""The host's rejoin challenge in the examples (a real one is fresh random bytes)."""
 
 
 def fixed_seed(purpose: str, seat: int) -> bytes:
@@ -79,6 +81,7 @@ def example_messages() -> tuple[Message, ...]:
         Hello(protocol="shanghai-net", version=1, name="Ann", sign_key=players[0].sign_key,
               box_key=players[0].box_key, join_code="PLUM-42", role="player"),
         Welcome(version=1, seat=0, table={"preset": "classic", "players": 3}),
+        sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),
         Ready(ready=True),
         LobbyState(

@@ -18,7 +18,7 @@ from .fields import (AnyMap, Blob, Bool, Int, ListOf, Nullable, OneOf, RecordOf,
 __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "CARD_COUNT", "MAX_SEATS",
     "Message", "Body", "MESSAGE_TYPES", "BODY_KINDS", "decode_message",
-    "Hello", "Welcome", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
+    "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
     "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "VoidRound", "HOST_AUTHOR",
@@ -131,6 +131,19 @@ class Welcome(Message):
     sequenced: int = wire_field(SEQ, default=0)
     """Game messages sequenced so far (0 in the lobby): a rejoining seat replays up to here
     before it sends anything."""
+    challenge: bytes | None = wire_field(Nullable(Blob(32)), default=None)
+    """Set when the Hello named a seat of a running game: a fresh nonce that the seat's key must
+    sign (`Proof`) before the seat is handed over, since its public key is no secret."""
+    game_id: bytes | None = wire_field(Nullable(Blob(16)), default=None)
+    """The running game's id, sent with ``challenge`` (a peer that crashed does not know it)."""
+
+
+@message_type("proof")
+class Proof(Message):
+    """Client -> host, answering a Welcome's ``challenge``: the seat's Ed25519 signature over
+    ``shanghai_net.wire.signing.proof_bytes`` (the game id and the challenge)."""
+
+    sig: bytes = wire_field(Blob(64))
 
 
 @message_type("refused")

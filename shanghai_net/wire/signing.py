@@ -9,6 +9,9 @@ array ``[DOMAIN, game_id, seq, prev, author, body]`` where, recursively inside `
 has its keys (always strings) sorted by their UTF-8 bytes and every array keeps its order.
 msgpack-python writes every integer and every length in its shortest form and every float as
 float64, so the bytes are a pure function of the values.
+
+A seat rejoining a running game proves that it holds its key by signing the host's fresh
+challenge (`proof_bytes`), so knowing a seat's public key is not enough to take its place.
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .errors import RemoteProtocolError
-from .messages import Body, GameMessage
+from .messages import Body, GameMessage, Proof
 
 __all__ = ["DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "signed_bytes", "sign_game",
-           "chain_hash", "start_digest", "Chain"]
+           "chain_hash", "start_digest", "Chain", "PROOF_DOMAIN", "proof_bytes", "sign_proof",
+           "check_proof"]
 
 DOMAIN = "shanghai-net/v1/game"
 """Separates these signatures from any other use of the same key."""
@@ -44,6 +48,9 @@ def start_digest(start: Mapping) -> bytes:
     a host that gave two peers different ``start_game`` maps breaks the chain at seq 0."""
     return hashlib.sha256(msgpack.packb([START_DOMAIN, canonical(start)],
                                         use_bin_type=True)).digest()
+
+PROOF_DOMAIN = b"shanghai-net v1 rejoin"
+"""Begins a rejoin proof's signed bytes: no game message's bytes (a msgpack array) begin so."""
 
 
 def canonical(value: Any) -> Any:
@@ -140,3 +147,26 @@ class Chain:
         self._checked = None
         self.next_seq += 1
         return self.head
+
+
+def proof_bytes(game_id: bytes, challenge: bytes) -> bytes:
+    """The exact bytes a rejoining seat signs: the game's id and the host's fresh challenge bind
+    the proof to this game and this connection, so it cannot be replayed."""
+    if len(game_id) != 16 or len(challenge) != 32:
+        raise ValueError("a rejoin proof needs a 16-byte game id and a 32-byte challenge")
+    return PROOF_DOMAIN + game_id + challenge
+
+
+def sign_proof(key: Ed25519PrivateKey, game_id: bytes, challenge: bytes) -> Proof:
+    return Proof(sig=key.sign(proof_bytes(game_id, challenge)))
+
+
+def check_proof(sign_key: bytes, game_id: bytes, challenge: bytes, proof: Proof) -> None:
+    """Raise ``bad_signature`` unless ``proof`` is the holder of ``sign_key`` answering
+    ``challenge`` in game ``game_id``."""
+    try:
+        Ed25519PublicKey.from_public_bytes(sign_key).verify(
+            proof.sig, proof_bytes(game_id, challenge))
+    except (InvalidSignature, ValueError):
+        raise RemoteProtocolError(
+            "bad_signature", "the rejoin proof does not verify with the seat's key") from None

@@ -57,7 +57,7 @@ EVENT_TRIGGERED: dict[Role, dict[State, dict[str, State]]] = {
     CLIENT: {
         HELLO: {"hello": ANSWER},
         ANSWER: {},
-        LOBBY: _stay(LOBBY, "ready"),
+        LOBBY: _stay(LOBBY, "ready", "proof"),
         GAME: _stay(GAME, "game"),
         CLOSED: {},
         ERROR: {},
@@ -65,7 +65,7 @@ EVENT_TRIGGERED: dict[Role, dict[State, dict[str, State]]] = {
     HOST: {
         HELLO: {"refused": CLOSED},
         ANSWER: {"welcome": LOBBY, "refused": CLOSED},
-        LOBBY: {**_stay(LOBBY, "lobby_state"), "start_game": GAME},
+        LOBBY: {**_stay(LOBBY, "lobby_state"), "start_game": GAME, "refused": CLOSED},
         GAME: _stay(GAME, "lobby_state", "game", "start_game"),
         CLOSED: {},
         ERROR: {},
@@ -81,7 +81,7 @@ STATE_TRIGGERED: dict[tuple[State, State], dict[Role, State]] = {
 }
 """(client state, host state) -> the states they move to at once."""
 
-SPECTATOR_FORBIDDEN = frozenset({"ready", "game"})
+SPECTATOR_FORBIDDEN = frozenset({"ready", "game", "proof"})
 """What a client whose Hello said role "spectator" may never send."""
 
 
