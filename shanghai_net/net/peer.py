@@ -5,8 +5,9 @@ the bodies it asks for; let the player choose when the seat has a decision (a bo
 a person: the console's session, which `nudge`s the peer when a move is ready); sign and send
 what the `Outbox` releases.  Every wait on the host is bounded by ``fail_after``.
 
-A dropped connection is retried with the same identity: the host knows the seat by its key and
-sends the game again from the first message this peer lacks.  A peer that crashed starts again
+A dropped connection is retried with the same identity: the host knows the seat by its key, asks
+for a proof (a signature over its fresh challenge), and sends the game again from the first
+message this peer lacks.  A peer that crashed starts again
 from the game's first message; its deal secrets are the same because its randomness comes from
 a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again, every
 step it had sent.

@@ -32,7 +32,7 @@ ERROR_CODES: dict[str, str] = {
     "version": "the Hello names another protocol or a version the host does not speak",
     # signatures and chain (shanghai_net.wire.signing)
     "bad_signature": "a game message's signature does not verify with its author's seat key, "
-                     "or the author has no seat",
+                     "or the author has no seat; Refused: a rejoin proof does not verify",
     "broken_chain": "a game message's seq skips ahead or its prev is not the hash of the "
                     "previous sequenced message",
     "stale": "a game message was signed against a chain head that has since moved on; the "
@@ -42,7 +42,8 @@ ERROR_CODES: dict[str, str] = {
     "table_full": "Refused: no free seat for a player or bot",
     "illegal_move": "the move is not allowed by the rules in the current game state",
     "out_of_turn": "the move is legal only on another seat's turn or outside a claim window",
-    "timeout": "the other side was silent for too long",
+    "timeout": "the other side was silent for too long (Refused: no hello, or no rejoin "
+               "proof, in time)",
     "abuse": "too many bad messages; the connection is closed",
 }
 """Every error code, with what it means.  Codes are stable across protocol versions."""
