@@ -236,23 +236,25 @@ class Peer:
     def vote_void(self) -> bool:
         """Vote to void the running round (a player is not coming back); False if there is no
         round to void or this seat has voted already."""
-        table, outbox = self.table, self.outbox
-        if outbox is None or table.finished:
+        if not self._may_vote():
             return False
-        round_no = table.void_target
-        if self.seat in table.void_votes.get(round_no, ()) or self._voted == round_no:
-            return False
-        self._voted = round_no
-        outbox.push([VoidRound(round=round_no)])
+        self._voted = self.table.void_target
+        self.outbox.push([VoidRound(round=self._voted)])
         self.nudge()
         return True
 
+    def _may_vote(self) -> bool:
+        """A round to void, and no vote of this seat for it yet (sent, or in the stream: after
+        a crash the replayed stream holds it)."""
+        table = self.table
+        if self.outbox is None or table.finished:
+            return False
+        target = table.void_target
+        return self._voted != target and self.seat not in table.void_votes.get(target, ())
+
     def _vote_due(self) -> float:
         """When this seat votes by itself (``void_after``), on trio's clock."""
-        table = self.table
-        if self.void_after is None or not self.absent or self.outbox is None or \
-                table.finished or self._voted == table.void_target or \
-                self.seat in table.void_votes.get(table.void_target, ()):
+        if self.void_after is None or not self.absent or not self._may_vote():
             return math.inf
         return min(self.absent.values()) + self.void_after
 

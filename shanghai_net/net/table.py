@@ -368,15 +368,6 @@ class _Base:
     # hooks
     def _check_step(self, author: int, step: DealStep) -> None: ...
     def _seat_messages(self, author: int, step: DealStep) -> None: ...
-    def _replay_reveals(self, step: DealStep) -> None:
-        """Our own reveal of cards for a move, as the stream brings it back.  In play `submit`
-        has revealed them already (the cards left ``mine``: nothing to do); replaying the game
-        after a crash, this is where they are revealed again."""
-        for reveal in step.messages:
-            generation = reveal.context.generation
-            if reveal.position in self.participant.generation(generation).mine:
-                self.participant.reveal(generation, reveal.position)
-
     def _seat_shares(self, author: int, step: DealStep) -> None: ...
     def _audit(self) -> None: ...
     def _reveal_public(self, token: Token) -> None: ...
@@ -673,6 +664,15 @@ class PeerTable(_Base):
                 self.participant.receive(message)
             except ValueError as error:
                 raise Fault(author, f"seat {author}: {step.step}: {error}") from None
+
+    def _replay_reveals(self, step: DealStep) -> None:
+        """Our own reveal of cards for a move, as the stream brings it back.  In play `submit`
+        has revealed them already (the cards left ``mine``: nothing to do); replaying the game
+        after a crash, this is where they are revealed again."""
+        for reveal in step.messages:
+            generation = reveal.context.generation
+            if reveal.position in self.participant.generation(generation).mine:
+                self.participant.reveal(generation, reveal.position)
 
     def _seat_shares(self, author: int, step: DealStep) -> None:
         if author == self.seat:
@@ -977,8 +977,9 @@ class Outbox:
     Deal bodies go first, in order; a move waits until they are sequenced and the deal is
     settled, and if the game moved on since it was chosen it is checked again: dropped if it is
     no longer legal, or if it answers a claim window that has closed (a claim meant for one
-    discard must not land on the next).  When another message takes the seq the one in flight was signed for, the
-    next `poll` signs it again against the new head (the host answers the old one ``stale``).
+    discard must not land on the next).  When another message takes the seq the one in flight
+    was signed for, the next `poll` signs it again against the new head (the host answers the
+    old one ``stale``).
     After a reconnection, a message of ours found in the stream is taken as sent: the deal body
     or move it carries is not sent again.  What became of each move: `take_outcomes`.
     """
