@@ -1,4 +1,5 @@
-"""End-to-end sealing: only the recipient opens a share, for the position it was sealed for."""
+"""End-to-end sealing: only the recipient opens a share, for the position it was sealed for, and
+once the sender's seed is revealed anyone can open it and check what was sealed."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from shanghai_net.cards import deck
-from shanghai_net.deal import Context, MentalTable, seeded
-from shanghai_net.deal.box import box_cipher, seal, unseal
+from shanghai_net.deal import CheatDetected, Context, MentalTable, seeded
+from shanghai_net.deal.box import seal, unseal, unseal_with_secret
 
 CONTEXT = Context(b"game", 3, 1)
+SECRET = seeded(b"box secret")(32)
 
 
 def keys(n):
@@ -20,39 +22,46 @@ def keys(n):
 
 
 def sealed_from_0_to_1():
-    alice, bob, _ = keys(3)
-    cipher = box_cipher(alice, alice.public_key(), bob.public_key())
-    return seal(cipher, CONTEXT, 0, 1, (7, 8), b"secret keys", seeded(b"nonce"))
-
-
-def bobs_cipher():
-    alice, bob, _ = keys(3)
-    return box_cipher(bob, alice.public_key(), bob.public_key())
+    _, bob, _ = keys(3)
+    return seal(SECRET, bob.public_key(), CONTEXT, 0, 1, (7, 8), b"secret keys")
 
 
 def test_recipient_opens_and_the_relay_sees_no_plaintext():
     sealed = sealed_from_0_to_1()
     assert b"secret" not in sealed.ciphertext
-    assert unseal(bobs_cipher(), sealed) == b"secret keys"
+    assert unseal(keys(3)[1], sealed) == b"secret keys"
+
+
+def test_a_box_is_a_function_of_its_inputs_so_sending_it_again_reuses_nothing():
+    assert sealed_from_0_to_1() == sealed_from_0_to_1()
+    _, bob, _ = keys(3)
+    other = seal(seeded(b"another secret")(32), bob.public_key(), CONTEXT, 0, 1, (7, 8),
+                 b"secret keys")
+    assert other.epk != sealed_from_0_to_1().epk
 
 
 @pytest.mark.parametrize("change", [
     {"ciphertext": b"x" * 27}, {"positions": (7, 9)}, {"positions": (8, 7)},
-    {"context": Context(b"game", 3, 2)}, {"author": 2}, {"recipient": 2}, {"nonce": bytes(12)},
+    {"context": Context(b"game", 3, 2)}, {"author": 2}, {"recipient": 2},
+    {"epk": keys(3)[2].public_key().public_bytes_raw()}, {"epk": bytes(32)},
 ], ids=["tampered", "other-position", "reordered", "other-generation", "other-sender",
-        "other-recipient", "other-nonce"])
+        "other-recipient", "other-box-key", "low-order-box-key"])
 def test_any_change_on_the_way_fails(change):
     altered = dataclasses.replace(sealed_from_0_to_1(), **change)
     with pytest.raises(ValueError, match="does not authenticate"):
-        unseal(bobs_cipher(), altered)
+        unseal(keys(3)[1], altered)
 
 
 def test_a_third_seat_cannot_open_it():
-    alice, bob, carol = keys(3)
-    for pretender in (box_cipher(carol, alice.public_key(), carol.public_key()),
-                      box_cipher(carol, alice.public_key(), bob.public_key())):
-        with pytest.raises(ValueError, match="does not authenticate"):
-            unseal(pretender, sealed_from_0_to_1())
+    with pytest.raises(ValueError, match="does not authenticate"):
+        unseal(keys(3)[2], sealed_from_0_to_1())
+
+
+def test_the_box_secret_opens_it_for_an_auditor_and_a_wrong_secret_is_told_apart():
+    bob = keys(3)[1].public_key()
+    assert unseal_with_secret(SECRET, bob, sealed_from_0_to_1()) == b"secret keys"
+    with pytest.raises(ValueError, match="box key its seed does not give"):
+        unseal_with_secret(seeded(b"not it")(32), bob, sealed_from_0_to_1())
 
 
 def test_participant_refuses_a_share_for_another_seat_or_position():
@@ -60,7 +69,8 @@ def test_participant_refuses_a_share_for_another_seat_or_position():
     sealed = table.participants[1].share_keys(0, 0, [4])
     with pytest.raises(ValueError, match="delivered to seat 2"):
         table.participants[2].receive_share(sealed)
-    with pytest.raises(ValueError, match="does not authenticate"):
+    with pytest.raises(CheatDetected, match="does not authenticate") as caught:
         table.participants[0].receive_share(dataclasses.replace(sealed, positions=(5,)))
+    assert caught.value.culprit == 1
     table.participants[0].receive_share(sealed)
     assert table.participants[0].generation(0).received(4).keys() == {1}

@@ -128,8 +128,8 @@ def test_wrong_per_card_key_fails_the_open_and_the_audit_names_the_sender():
     with pytest.raises(CheatDetected, match="position 9 of generation 0 does not open") as caught:
         table.open_to(9, 0)
     assert caught.value.culprit is None
-    assert_named(table, 2, "seat 2: per-card key for position 9 sent to seat 0 does not match its "
-                           "seed")
+    assert_named(table, 2, "seat 2: the box of positions [9] for seat 0 holds per-card keys that "
+                           "do not match its seed")
 
 
 def test_seed_not_matching_its_commitment_is_named():
@@ -171,18 +171,33 @@ def test_altered_message_names_no_one():
         table.participants[1].receive(altered)
 
 
-def test_forged_evidence_names_its_reporter():
-    class Framer(Participant):
-        """Reports a key it never received, to pin a wrong key on seat 1."""
+def garbage_box(self, g, share):
+    """A sender that seals its share so that it does not open (or opens under another key)."""
+    sealed = Participant.seal(self, g, share)
+    return dataclasses.replace(sealed, ciphertext=bytes(len(sealed.ciphertext)))
 
-        def evidence(self):
-            return [dataclasses.replace(share, keys=(bytes([9]) + bytes(31),)) if share.author == 1
-                    else share for share in super().evidence()]
-    table = table_with({0: Framer})
-    table.open_to(4, 0)
-    verdict = table.audit(seats=[1, 2, 3])
-    assert verdict.culprit == 0
-    assert "seat 0: reports a key share seat 1 did not sign" in verdict.reason
+
+@pytest.mark.parametrize("seal", [
+    garbage_box,
+    lambda self, g, share: dataclasses.replace(Participant.seal(self, g, share),
+                                               epk=g.keys.box_secret(9, (0,))),
+], ids=["garbage", "box-key-off-its-seed"])
+def test_a_box_that_does_not_open_is_decided_by_the_audit_from_the_sender_s_seed(seal):
+    table = table_with({1: type("BadBox", (Participant,), {"seal": seal})})
+    with pytest.raises(CheatDetected) as caught:
+        table.open_to(4, 0)
+    assert caught.value.culprit == 1  # the recipient's own view; the table decides at the audit
+    verdict = table.audit(seats=[0, 2, 3])
+    assert verdict.culprit == 1 and "seat 1: the box of positions [4] for seat 0 is bad" in \
+        verdict.reason
+
+
+def test_every_seat_keeps_every_box_and_an_honest_deal_audits_clean():
+    table = table_with({})
+    deal_all(table)
+    for participant in table.participants:
+        assert len(participant.generation(0).boxes) == len(CARDS) * (table.players - 1)
+    assert table.audit().clean
 
 
 def test_share_for_a_position_off_the_deck_names_its_sender():
@@ -190,6 +205,7 @@ def test_share_for_a_position_off_the_deck_names_its_sender():
         return dataclasses.replace(share, positions=(len(CARDS),))
     table = table_with({1: cheater(KeyShare, off_deck)})
     sealed = table.participants[1].share_keys(0, 0, [3])
-    with pytest.raises(CheatDetected, match="seat 1: sealed share content does not match") as caught:
+    with pytest.raises(CheatDetected, match=r"seat 1: key share for positions \[16\], off the deck") \
+            as caught:
         table.participants[0].receive_share(sealed)
     assert caught.value.culprit == 1

@@ -244,7 +244,7 @@ def torsion(self, points):
 
 CHEATS = {
     "wrong key to a drawer": (cheater(KeyShare, wrong_key_after_the_deal),
-                              "per-card key for position"),
+                              "holds per-card keys that do not match its seed"),
     "forged reveal": (cheater(KeyReveal, forged_reveal), "carries a forged key"),
     "seed not matching its commitment": (
         cheater(SeedReveal, lambda self, reveal: dataclasses.replace(reveal, seed=bytes(32))),

@@ -2,7 +2,11 @@
 whose step does not match.
 
 Steps are checked in protocol order, seats in pass order within a step: seed commitments, pass 1,
-pass 2, key shares (as their recipients report them, each signed by its author), public reveals.
+pass 2, sealed key shares (every box the stream carried, opened with the box secret its sender's
+seed gives: it must open to a share its sender signed, for its header, with the keys of the seed),
+public reveals.  So every fault a seat may only see privately (a card that opens to nothing, a
+box that does not open, a wrong key in it) is decided here from public data, and a complaint that
+none of them bears out is its complainer's fault.
 """
 
 from __future__ import annotations
@@ -10,13 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
+from .box import SealedShare, unseal_with_secret
 from .errors import CheatDetected
 from .generation import Generation
 from ..cards import Card
-from .group import invert, multiply, multiply_all, multiply_each, scalar_product
-from .messages import verify
+from .group import invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
+from .messages import KeyShare, Message, verify
 from .seeds import SeedKeys, commitment_digest
 
 
@@ -35,10 +42,11 @@ class Verdict:
 CLEAN = Verdict(None, "every step matches its seed")
 
 
-def audit(generations: Sequence[Generation], signing_keys: Sequence[Ed25519PublicKey]) -> Verdict:
+def audit(generations: Sequence[Generation], signing_keys: Sequence[Ed25519PublicKey],
+          box_keys: Sequence[X25519PublicKey]) -> Verdict:
     for generation in generations:
         try:
-            _audit_generation(generation, signing_keys)
+            _audit_generation(generation, signing_keys, box_keys)
         except CheatDetected as cheat:
             return Verdict(cheat.culprit, f"generation {generation.context.generation}: "
                                           f"{cheat.reason}")
@@ -54,7 +62,8 @@ def opened_deck(g: Generation) -> tuple[Card, ...]:
                  for position, point in enumerate(g.final_deck))
 
 
-def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey]) -> None:
+def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey],
+                      box_keys: Sequence[X25519PublicKey]) -> None:
     keys = [_seat_keys(g, seat) for seat in range(g.seats)]
     for step, output in enumerate(g.passes):
         phase, seat = g.step_of(step)
@@ -67,27 +76,40 @@ def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey]) -
             what = "pass 2 output is not its per-card keys over its pass-1 key"
         if list(output.points) != expected:
             raise CheatDetected(seat, f"seat {seat}: {what}")
-    for share in sorted(g.evidence, key=lambda s: (s.author, s.recipient, s.positions)):
-        try:
-            verify(share, signing_keys[share.author])
-        except ValueError:
-            raise CheatDetected(share.recipient, f"seat {share.recipient}: reports a key share "
-                                                 f"seat {share.author} did not sign") from None
-        if len(share.keys) != len(share.positions) or \
-                not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
-            raise CheatDetected(share.author, f"seat {share.author}: signed a malformed key share "
-                                              f"for positions {list(share.positions)}")
-        for position, key in zip(share.positions, share.keys):
-            if key != keys[share.author].card_keys[position]:
-                raise CheatDetected(share.author, f"seat {share.author}: per-card key for position "
-                                                  f"{position} sent to seat {share.recipient} does "
-                                                  "not match its seed")
+    for sealed in g.boxes:
+        _audit_box(g, sealed, keys[sealed.author], signing_keys[sealed.author],
+                   box_keys[sealed.recipient])
     for reveal in g.reveals:
         for seat, key in reveal.keys:
             if key != keys[seat].card_keys[reveal.position]:
                 raise CheatDetected(reveal.author, f"seat {reveal.author}: reveal of position "
                                                    f"{reveal.position} carries a key for seat {seat} "
                                                    "that does not match its seed")
+
+
+def _audit_box(g: Generation, sealed: SealedShare, sender: SeedKeys,
+               signing_key: Ed25519PublicKey, recipient_key: X25519PublicKey) -> None:
+    """The box opens with its sender's box secret to the share its header names, signed by the
+    sender, holding the sender's per-card keys of those positions; else the sender is named."""
+    author, where = sealed.author, f"positions {list(sealed.positions)} for seat {sealed.recipient}"
+    if not all(0 <= p < g.size for p in sealed.positions):
+        raise CheatDetected(author, f"seat {author}: sealed a share of {where}, off the deck")
+    try:
+        plaintext = unseal_with_secret(sender.box_secret(sealed.recipient, sealed.positions),
+                                       recipient_key, sealed)
+        share = Message.from_plain(msgpack.unpackb(plaintext))
+        if not isinstance(share, KeyShare) or (share.context, share.author, share.recipient,
+                                               share.positions) != (sealed.context, author,
+                                                                    sealed.recipient,
+                                                                    sealed.positions):
+            raise ValueError("its share is not the one its header names")
+        verify(share, signing_key)
+    except (ValueError, TypeError) as error:
+        raise CheatDetected(author, f"seat {author}: the box of {where} is bad: {error}") from None
+    expected = tuple(sender.card_keys[p] for p in sealed.positions)
+    if share.keys != expected or not all(map(is_scalar, share.keys)):
+        raise CheatDetected(author, f"seat {author}: the box of {where} holds per-card keys that "
+                                    "do not match its seed")
 
 
 def _seat_keys(g: Generation, seat: int) -> SeedKeys:

@@ -1,14 +1,24 @@
 """End-to-end sealing of private key material from one seat to another.
 
 A relay between the two learns nothing and cannot move a share to another position, seat or
-shuffle: the associated data binds all of them.
+shuffle: the associated data binds all of them.  Each box has its own X25519 key pair, derived
+from the sender's seed of the generation (``SeedKeys.box_secret``), so that
 
-- key: ``HKDF-SHA256(X25519(own, peer), salt=None, length=32,
-  info=b"shanghai-net v1 box" || sender X25519 public || recipient X25519 public)``,
-  one key per direction;
+- a box is a function of what it carries: sending it again (after a crash) gives the same bytes,
+  and no key or nonce is ever used for two plaintexts;
+- once the round's seeds are revealed, anyone can open every box of the round and check what its
+  sender sealed: a complaint of a box that does not open, or holds a wrong key, is decided from
+  the transcript, and never rests on the recipient's word.
+
+Layout:
+
+- ephemeral secret ``e`` = ``SeedKeys.box_secret(recipient, positions)``; ``epk`` its X25519 public
+  key, sent with the box;
+- key: ``HKDF-SHA256(X25519(e, recipient), salt=b"", length=32,
+  info=b"shanghai-net v1 box" || epk || recipient X25519 public)``;
 - associated data: ``b"shanghai-net v1 box" || ctx || u8 sender || u8 recipient
   || u16 count || u16 position...``;
-- ChaCha20-Poly1305 with a fresh 12-byte nonce from the injected random source.
+- ChaCha20-Poly1305 with a nonce of 12 zero bytes (every box has a key of its own).
 """
 
 from __future__ import annotations
@@ -23,10 +33,10 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import Context
-from .randomness import RandomBytes
 
 BOX_TAG = b"shanghai-net v1 box"
-NONCE_BYTES = 12
+NONCE = bytes(12)
+KEY_BYTES = 32
 
 
 @dataclass(frozen=True)
@@ -37,20 +47,18 @@ class SealedShare:
     author: int
     recipient: int
     positions: tuple[int, ...]
-    nonce: bytes
+    epk: bytes
+    """The box's own X25519 public key (its secret comes from the author's seed)."""
     ciphertext: bytes
 
 
-def _raw(key: X25519PublicKey) -> bytes:
+def raw_public(key: X25519PublicKey) -> bytes:
     return key.public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-def box_cipher(own: X25519PrivateKey, sender: X25519PublicKey,
-               recipient: X25519PublicKey) -> ChaCha20Poly1305:
-    """The cipher for messages from ``sender`` to ``recipient``; ``own`` is either's private key."""
-    peer = recipient if _raw(own.public_key()) == _raw(sender) else sender
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
-               info=BOX_TAG + _raw(sender) + _raw(recipient)).derive(own.exchange(peer))
+def _cipher(shared: bytes, epk: bytes, recipient: bytes) -> ChaCha20Poly1305:
+    key = HKDF(algorithm=hashes.SHA256(), length=KEY_BYTES, salt=b"",
+               info=BOX_TAG + epk + recipient).derive(shared)
     return ChaCha20Poly1305(key)
 
 
@@ -60,20 +68,46 @@ def associated_data(context: Context, sender: int, recipient: int,
             + b"".join(p.to_bytes(2, "big") for p in positions))
 
 
-def seal(cipher: ChaCha20Poly1305, context: Context, sender: int, recipient: int,
-         positions: tuple[int, ...], plaintext: bytes, random: RandomBytes) -> SealedShare:
-    nonce = random(NONCE_BYTES)
+def seal(secret: bytes, recipient_key: X25519PublicKey, context: Context, sender: int,
+         recipient: int, positions: tuple[int, ...], plaintext: bytes) -> SealedShare:
+    """Seal ``plaintext`` for ``recipient_key`` under the box secret ``secret`` (32 bytes)."""
+    ephemeral = X25519PrivateKey.from_private_bytes(secret)
+    epk = raw_public(ephemeral.public_key())
+    cipher = _cipher(ephemeral.exchange(recipient_key), epk, raw_public(recipient_key))
     ad = associated_data(context, sender, recipient, positions)
-    return SealedShare(context, sender, recipient, positions, nonce,
-                       cipher.encrypt(nonce, plaintext, ad))
+    return SealedShare(context, sender, recipient, positions, epk,
+                       cipher.encrypt(NONCE, plaintext, ad))
 
 
-def unseal(cipher: ChaCha20Poly1305, sealed: SealedShare) -> bytes:
-    """The plaintext; ValueError if the box was altered, misdirected or relabelled on the way."""
+def unseal(own: X25519PrivateKey, sealed: SealedShare) -> bytes:
+    """The plaintext, opened by its recipient; ValueError if the box was altered, misdirected or
+    relabelled on the way, or sealed wrong."""
+    try:
+        shared = own.exchange(X25519PublicKey.from_public_bytes(sealed.epk))
+    except ValueError:
+        shared = None  # a low-order epk: no key agreement, so the box cannot open
+    return _open(shared, sealed, raw_public(own.public_key()))
+
+
+def unseal_with_secret(secret: bytes, recipient_key: X25519PublicKey,
+                       sealed: SealedShare) -> bytes:
+    """The plaintext, opened by anyone who knows the box secret (the audit, once the sender's
+    seed is revealed); ValueError if ``epk`` is not the secret's or the box does not open."""
+    ephemeral = X25519PrivateKey.from_private_bytes(secret)
+    if raw_public(ephemeral.public_key()) != sealed.epk:
+        raise ValueError(f"sealed share from seat {sealed.author} to seat {sealed.recipient} for "
+                         f"positions {list(sealed.positions)} carries a box key its seed does not "
+                         "give")
+    return _open(ephemeral.exchange(recipient_key), sealed, raw_public(recipient_key))
+
+
+def _open(shared: bytes | None, sealed: SealedShare, recipient: bytes) -> bytes:
     ad = associated_data(sealed.context, sealed.author, sealed.recipient, sealed.positions)
     try:
-        return cipher.decrypt(sealed.nonce, sealed.ciphertext, ad)
+        if shared is None:
+            raise ValueError("no shared secret")
+        return _cipher(shared, sealed.epk, recipient).decrypt(NONCE, sealed.ciphertext, ad)
     except (InvalidTag, ValueError):
         raise ValueError(f"sealed share from seat {sealed.author} to seat {sealed.recipient} for "
                          f"positions {list(sealed.positions)} does not authenticate: altered, "
-                         "misdirected or relabelled") from None
+                         "misdirected, relabelled or sealed wrong") from None

@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from ..cards import Card, card_from_id
+from .box import SealedShare
 from .group import card_point, card_points
 from .messages import Commitment, Context, KeyReveal, KeyShare, Message, PassOutput, SeedReveal
 from .seeds import SeedKeys
@@ -25,7 +26,10 @@ class Generation:
     commitments: dict[int, Commitment] = field(default_factory=dict)
     passes: list[PassOutput] = field(default_factory=list)
     evidence: list[KeyShare] = field(default_factory=list)
-    """Key shares received (by this seat, and at audit time those every other seat reports)."""
+    """Key shares this seat received, opened from their boxes."""
+    boxes: list[SealedShare] = field(default_factory=list)
+    """Every sealed share of the generation the stream carried, whoever it was for: the audit
+    opens each one with its sender's seed."""
     given: dict[int, int] = field(default_factory=dict)
     """position -> the seat this participant sent its key for it to."""
     mine: dict[int, Card] = field(default_factory=dict)
@@ -90,14 +94,18 @@ class Generation:
                 self.seats, self.seat, self.seed,
                 [[m.to_plain() for m in group] for group in messages],
                 sorted(self.given.items()), sorted((p, c.id) for p, c in self.mine.items()),
-                sorted((p, c.id) for p, c in self.public.items())]
+                sorted((p, c.id) for p, c in self.public.items()),
+                [[b.author, b.recipient, list(b.positions), b.epk, b.ciphertext]
+                 for b in self.boxes]]
 
     @classmethod
     def from_plain(cls, plain: Any) -> Generation:
-        context, card_ids, seats, seat, seed, messages, given, mine, public = plain
+        context, card_ids, seats, seat, seed, messages, given, mine, public, boxes = plain
         commitments, passes, evidence, reveals, seed_reveals = (
             [Message.from_plain(m) for m in group] for group in messages)
-        return cls(Context(*context), tuple(map(card_from_id, card_ids)), seats, seat, seed,
+        context = Context(*context)
+        return cls(context, tuple(map(card_from_id, card_ids)), seats, seat, seed,
                    {c.author: c for c in commitments}, passes, evidence,
+                   [SealedShare(context, a, r, tuple(ps), epk, box) for a, r, ps, epk, box in boxes],
                    dict(map(tuple, given)), {p: card_from_id(c) for p, c in mine}, reveals,
                    {p: card_from_id(c) for p, c in public}, {r.author: r for r in seed_reveals})

@@ -20,11 +20,10 @@ from typing import Iterable, Sequence
 import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from ..cards import Card
 from .audit import Verdict, audit, opened_deck
-from .box import SealedShare, box_cipher, seal, unseal
+from .box import SealedShare, seal, unseal
 from .errors import CheatDetected
 from .generation import Generation
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
@@ -75,8 +74,6 @@ class Participant:
         self._random = random
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
-        self._ciphers: dict[tuple[int, int], ChaCha20Poly1305] = {}
-        self._evidence_seen: dict[int, tuple[int, set[KeyShare]]] = {}
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -162,12 +159,12 @@ class Participant:
                              f"not game {self.game_id!r} round {self.round}")
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
-        if not isinstance(message, KeyShare):  # evidence: the audit checks and attributes it
-            verify(message, self._roster[message.author].signing)
+        verify(message, self._roster[message.author].signing)
         handlers = {Commitment: self._on_commitment, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
-                    KeyShare: self._on_evidence, PickCommitment: self._on_pick_commitment,
-                    PickReveal: self._on_pick_reveal}
+                    PickCommitment: self._on_pick_commitment, PickReveal: self._on_pick_reveal}
+        if type(message) not in handlers:
+            raise ValueError(f"a {type(message).__name__} is not broadcast")
         handlers[type(message)](message)
 
     def _on_commitment(self, commitment: Commitment) -> None:
@@ -210,13 +207,6 @@ class Participant:
 
     # -- private draws -----------------------------------------------------------------------
 
-    def _cipher(self, sender: int, recipient: int) -> ChaCha20Poly1305:
-        key = (sender, recipient)
-        if key not in self._ciphers:
-            self._ciphers[key] = box_cipher(self._box_key, self._roster[sender].box,
-                                            self._roster[recipient].box)
-        return self._ciphers[key]
-
     def share_keys(self, generation: int, recipient: int, positions: Iterable[int]) -> SealedShare:
         """This seat's keys for ``positions``, sealed for ``recipient`` alone (send it there).
 
@@ -236,17 +226,41 @@ class Participant:
             g.given[p] = recipient
         share = self._publish(KeyShare(g.context, self.seat, recipient, positions,
                                        tuple(g.keys.card_keys[p] for p in positions)))
-        return seal(self._cipher(self.seat, recipient), g.context, self.seat, recipient, positions,
-                    msgpack.packb(share.to_plain()), self._random)
+        sealed = self.seal(g, share)
+        g.boxes.append(sealed)
+        return sealed
+
+    def seal(self, g: Generation, share: KeyShare) -> SealedShare:
+        """Box ``share`` for its recipient under the box secret this seat's seed gives it.
+
+        Tests model a cheating sender by overriding this in a subclass."""
+        return seal(g.keys.box_secret(share.recipient, share.positions),
+                    self._roster[share.recipient].box, g.context, self.seat, share.recipient,
+                    share.positions, msgpack.packb(share.to_plain()))
+
+    def record_box(self, sealed: SealedShare) -> None:
+        """A box between two other seats, as the stream carried it: kept for the audit, which
+        opens it once its sender's seed is revealed."""
+        if self.seat in (sealed.author, sealed.recipient):
+            raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
+        self.generation(sealed.context.generation).boxes.append(sealed)
 
     def receive_share(self, sealed: SealedShare) -> None:
-        """Take in keys another seat sealed for this one; the card opens with :meth:`open`."""
+        """Take in keys another seat sealed for this one; the card opens with :meth:`open`.
+
+        The box is kept for the audit whether or not it opens; a box that does not open, or
+        holds a wrong share, raises CheatDetected naming its sender (only this seat can see it
+        until the seeds are revealed: it complains, and the audit decides)."""
         if sealed.recipient != self.seat or sealed.author == self.seat \
                 or not 0 <= sealed.author < self.seats:
             raise ValueError(f"share from seat {sealed.author} to seat {sealed.recipient} "
                              f"delivered to seat {self.seat}")
         g = self.generation(sealed.context.generation)
-        plaintext = unseal(self._cipher(sealed.author, self.seat), sealed)
+        g.boxes.append(sealed)
+        try:
+            plaintext = unseal(self._box_key, sealed)
+        except ValueError as error:
+            raise CheatDetected(sealed.author, f"seat {sealed.author}: {error}") from None
         try:
             share = Message.from_plain(msgpack.unpackb(plaintext))
         except (ValueError, TypeError) as error:
@@ -262,8 +276,10 @@ class Participant:
         except ValueError:  # the box proves it came from its author
             raise CheatDetected(share.author, f"seat {share.author}: sealed a share it did not "
                                               "sign") from None
-        if len(share.keys) != len(share.positions) or not all(map(is_scalar, share.keys)) or \
-                not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
+        if not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
+            raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
+                                              f"{list(share.positions)}, off the deck")
+        if len(share.keys) != len(share.positions) or not all(map(is_scalar, share.keys)):
             raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
                                               f"{list(share.positions)} holds a malformed key")
         g.evidence.append(share)
@@ -476,7 +492,7 @@ class Participant:
 
     # -- saving and restoring ----------------------------------------------------------------
 
-    SAVE_VERSION = 1
+    SAVE_VERSION = 2
 
     def save(self) -> bytes:
         """This seat's round state, seeds included: keep it private, on this seat's own disk."""
@@ -512,10 +528,12 @@ class Participant:
 
     # -- round-end audit -----------------------------------------------------------------------
 
-    def reveal_seeds(self) -> list[SeedReveal]:
-        """This seat's seed of every generation (broadcast them at round end)."""
+    def reveal_seeds(self, generations: Iterable[int] | None = None) -> list[SeedReveal]:
+        """This seat's seed of every generation, or of ``generations`` (broadcast them at the
+        round's end, or when a complaint stops the round)."""
         reveals = []
-        for g in self._generations.values():
+        for number in sorted(self._generations if generations is None else generations):
+            g = self.generation(number)
             reveal = self._publish(SeedReveal(g.context, self.seat, g.seed))
             g.seed_reveals[self.seat] = reveal
             reveals.append(reveal)
@@ -527,22 +545,6 @@ class Participant:
         if before != reveal:
             raise CheatDetected(reveal.author, f"seat {reveal.author}: revealed two seeds")
 
-    def evidence(self) -> list[KeyShare]:
-        """The key shares this seat received, each signed by its author (broadcast at audit)."""
-        return [share for g in self._generations.values() for share in g.evidence
-                if share.recipient == self.seat]
-
-    def _on_evidence(self, share: KeyShare) -> None:
-        g = self.generation(share.context.generation)
-        # g.evidence only grows: keep a set of it, so that a round dealt card by card (hundreds
-        # of shares) is not checked share against share at the audit
-        counted, seen = self._evidence_seen.setdefault(share.context.generation, (0, set()))
-        seen.update(g.evidence[counted:])
-        if share not in seen:
-            g.evidence.append(share)
-            seen.add(share)
-        self._evidence_seen[share.context.generation] = (len(g.evidence), seen)
-
     def transcript_digest(self, generation: int) -> bytes:
         """What this seat saw broadcast in ``generation``; every seat's must be the same."""
         return self.generation(generation).transcript_digest()
@@ -552,7 +554,9 @@ class Participant:
         position); only after a clean `audit`."""
         return {number: opened_deck(g) for number, g in self._generations.items()}
 
-    def audit(self) -> Verdict:
-        """Recompute every step of every generation from the revealed seeds."""
-        return audit([g for _, g in sorted(self._generations.items())],
-                     [peer.signing for peer in self._roster])
+    def audit(self, generations: Iterable[int] | None = None) -> Verdict:
+        """Recompute every step of every generation (or of ``generations``) from the revealed
+        seeds."""
+        numbers = sorted(self._generations if generations is None else generations)
+        return audit([self.generation(n) for n in numbers], [p.signing for p in self._roster],
+                     [p.box for p in self._roster])

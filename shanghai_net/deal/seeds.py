@@ -11,6 +11,8 @@ Byte layouts (``ctx`` = :meth:`Context.encode`, integers big-endian):
   - permutation: label ``b"permutation"``, index 0, attempt 0: the SHAKE-256 stream read as
     32-bit words drives Fisher-Yates; a word w is used for bound b only if
     ``w < 2^32 - 2^32 mod b`` (rejection sampling, so no modulo bias), as ``w mod b``.
+- box secret of a sealed share (``deal.box``): ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 seat
+  || u8 3 || b"box" || u8 recipient || u16 count || u16 position... || seed)``, 32 bytes.
 """
 
 from __future__ import annotations
@@ -73,6 +75,14 @@ class SeedKeys:
     def layer_swaps(self) -> list[bytes]:
         """``a⁻¹·k_j`` for every position: pass 2 replaces layer a by k_j in one multiplication."""
         return [scalar_mul(self.pass_key_inverse, k) for k in self.card_keys]
+
+    def box_secret(self, recipient: int, positions: tuple[int, ...]) -> bytes:
+        """The X25519 secret of the box that carries this seat's keys of ``positions`` to
+        ``recipient``: one box, one key, and the audit can open it once the seed is known."""
+        label = b"box"
+        header = (bytes([len(label)]) + label + bytes([recipient]) + len(positions).to_bytes(2, "big")
+                  + b"".join(p.to_bytes(2, "big") for p in positions))
+        return hashlib.shake_256(self._prefix + header + self._seed).digest(32)
 
     def _input(self, label: bytes, index: int, attempt: int) -> bytes:
         return (self._prefix + bytes([len(label)]) + label + index.to_bytes(2, "big")

@@ -61,7 +61,7 @@ class MentalTable:
         return len(self.participants)
 
     def _broadcast(self, message: Message, sender: int | None = None) -> None:
-        """Deliver to every seat but the sender (the author, or who reports evidence)."""
+        """Deliver to every seat but the sender (by default the message's author)."""
         sender = message.author if sender is None else sender
         for participant in self.participants:
             if participant.seat != sender:
@@ -89,9 +89,14 @@ class MentalTable:
         generation = self._current(generation)
         positions = tuple(positions)
         recipient = self.participants[seat]
-        for sender in self.participants:
-            if sender.seat != seat:
-                recipient.receive_share(sender.share_keys(generation, seat, positions))
+        boxes = [sender.share_keys(generation, seat, positions) for sender in self.participants
+                 if sender.seat != seat]
+        for sealed in boxes:  # the stream shows every box to every seat, for the audit
+            for participant in self.participants:
+                if participant.seat not in (sealed.author, seat):
+                    participant.record_box(sealed)
+        for sealed in boxes:
+            recipient.receive_share(sealed)
         return [recipient.open(generation, p) for p in positions]
 
     def open_to(self, position: int, seat: int, generation: int | None = None) -> Card:
@@ -139,11 +144,11 @@ class MentalTable:
         return results.pop()
 
     def audit(self, seats: Iterable[int] | None = None) -> Verdict:
-        """Round end: every seat reveals its seeds and the shares it received; ``seats`` (default
-        all) each recompute everything; their common verdict."""
+        """Round end: every seat reveals its seeds; ``seats`` (default all) each recompute
+        everything; their common verdict."""
         for participant in self.participants:
-            for message in (*participant.reveal_seeds(), *participant.evidence()):
-                self._broadcast(message, participant.seat)
+            for message in participant.reveal_seeds():
+                self._broadcast(message)
         for generation in range(self.generation + 1):
             if len({p.transcript_digest(generation) for p in self.participants}) != 1:
                 raise AssertionError(f"seats saw different broadcasts in generation {generation}")

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..cards import Card, card_from_id
 from ..deal.box import SealedShare
-from ..deal.messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
+from ..deal.messages import (Commitment, Context, KeyReveal, Message, PassOutput,
                              PickCommitment, PickReveal, SeedReveal)
 from ..engine import moves as em
 from ..rules.melds import End
@@ -138,7 +138,7 @@ def deal_body(message: Message) -> wm.Deal:
 
 def shares_body(round_no: int, generation: int, sealed: list[SealedShare]) -> wm.Deal:
     return wm.Deal("shares", {"round": round_no, "generation": generation, "boxes": [
-        {"to": s.recipient, "positions": list(s.positions), "nonce": s.nonce, "box": s.ciphertext}
+        {"to": s.recipient, "positions": list(s.positions), "epk": s.epk, "box": s.ciphertext}
         for s in sealed]})
 
 
@@ -148,16 +148,9 @@ def reveals_body(round_no: int, reveals: list[KeyReveal]) -> wm.Deal:
          "keys": [[seat, key] for seat, key in r.keys], "sig": r.signature} for r in reveals]})
 
 
-def _share_plain(share: KeyShare) -> dict[str, Any]:
-    return {"generation": share.context.generation, "author": share.author,
-            "recipient": share.recipient, "positions": list(share.positions),
-            "keys": list(share.keys), "sig": share.signature}
-
-
-def seeds_body(round_no: int, seeds: list[SeedReveal], evidence: list[KeyShare]) -> wm.Deal:
+def seeds_body(round_no: int, seeds: list[SeedReveal]) -> wm.Deal:
     return wm.Deal("seeds", {"round": round_no, "seeds": [
-        {"generation": s.context.generation, "seed": s.seed, "sig": s.signature} for s in seeds],
-        "evidence": [_share_plain(share) for share in evidence]})
+        {"generation": s.context.generation, "seed": s.seed, "sig": s.signature} for s in seeds]})
 
 
 class DealStep:
@@ -229,7 +222,7 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
             if not all(type(p) is int and 0 <= p <= 0xFFFF for p in positions):
                 raise ValueError(f"data.boxes[{i}].positions: expected positions 0..65535")
             sealed.append(SealedShare(ctx(gen), author, _int(box, "to", 0, 255), tuple(positions),
-                                      _bytes(box, "nonce", 12), _bytes(box, "box")))
+                                      _bytes(box, "epk", 32), _bytes(box, "box")))
         return DealStep(step, round_no, [], sealed, gen)
     if step == "reveal":
         reveals = []
@@ -252,16 +245,6 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
             item = _map(item, f"data.seeds[{i}]")
             messages.append(SeedReveal(ctx(_int(item, "generation")), author,
                                        _bytes(item, "seed"), _bytes(item, "sig", 64)))
-        for i, item in enumerate(_list(data, "evidence", 0xFFFF)):
-            item = _map(item, f"data.evidence[{i}]")
-            positions = _list(item, "positions", 0xFFFF)
-            keys = _list(item, "keys", 0xFFFF)
-            if not all(type(p) is int for p in positions) or \
-                    not all(isinstance(k, bytes) for k in keys):
-                raise ValueError(f"data.evidence[{i}]: malformed positions or keys")
-            messages.append(KeyShare(ctx(_int(item, "generation")), _int(item, "author", 0, 255),
-                                     _int(item, "recipient", 0, 255), tuple(positions),
-                                     tuple(keys), _bytes(item, "sig", 64)))
         return DealStep(step, round_no, messages, [])
     if step == "pick_commit":
         parties = _list(data, "parties", 255)
