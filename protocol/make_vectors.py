@@ -19,9 +19,10 @@ from pathlib import Path
 import msgpack
 
 from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from shanghai_net.deal.box import BOX_TAG, associated_data, box_cipher, seal
+from shanghai_net.deal.box import BOX_TAG, associated_data, seal
 from shanghai_net.deal.group import CARD_TAG, card_point, multiply_all
 from shanghai_net.deal.messages import Commitment, Context, KeyShare, sign
 from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest,
@@ -177,28 +178,33 @@ def deal_vectors() -> dict:
 
 
 def sealed_share_vector(context: Context, keys: SeedKeys) -> dict:
-    """Seat 1's keys of positions 3 and 4 sealed for seat 0."""
+    """Seat 1's keys of positions 3 and 4 sealed for seat 0, in a box whose secret comes from
+    seat 1's seed of the generation."""
     sender, recipient, positions = 1, 0, (3, 4)
-    nonce = fixed_seed("box nonce", sender)[:12]
-    own, peer = box_key(sender), box_key(recipient).public_key()
-    info = BOX_TAG + public_bytes(box_key(sender)) + public_bytes(box_key(recipient))
-    shared = own.exchange(peer)
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
+    header = (bytes([3]) + b"box" + bytes([recipient]) + len(positions).to_bytes(2, "big")
+              + b"".join(p.to_bytes(2, "big") for p in positions))
+    secret = keys.box_secret(recipient, positions)
+    ephemeral = X25519PrivateKey.from_private_bytes(secret)
+    peer = box_key(recipient).public_key()
+    epk, recipient_key = public_bytes(ephemeral), public_bytes(box_key(recipient))
+    info = BOX_TAG + epk + recipient_key
+    shared = ephemeral.exchange(peer)
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared)
     share = sign(KeyShare(context, sender, recipient, positions,
                           tuple(keys.card_keys[p] for p in positions)), sign_key(sender))
     plaintext = msgpack.packb(share.to_plain())
-    sealed = seal(box_cipher(own, own.public_key(), peer), context, sender, recipient, positions,
-                  plaintext, lambda n: nonce)
+    sealed = seal(secret, peer, context, sender, recipient, positions, plaintext)
+    assert sealed.epk == epk
     return {
         "sender": sender, "recipient": recipient, "positions": list(positions),
-        "sender_box_seed": fixed_seed("box", sender).hex(),
+        "box_secret_input": (keys._prefix + header + keys._seed).hex(),
+        "box_secret": secret.hex(), "epk": epk.hex(),
         "recipient_box_seed": fixed_seed("box", recipient).hex(),
-        "sender_box_key": info[len(BOX_TAG):][:32].hex(),
-        "recipient_box_key": info[len(BOX_TAG):][32:].hex(),
+        "recipient_box_key": recipient_key.hex(),
         "shared_secret": shared.hex(), "hkdf_info": info.hex(),
         "key": key.hex(),
         "associated_data": associated_data(context, sender, recipient, positions).hex(),
-        "nonce": nonce.hex(), "plaintext": plaintext.hex(), "box": sealed.ciphertext.hex(),
+        "nonce": bytes(12).hex(), "plaintext": plaintext.hex(), "box": sealed.ciphertext.hex(),
     }
 
 

@@ -155,18 +155,24 @@ def test_a_changed_pass_point_re_signed_is_named_by_the_round_audit(recorded):
     assert "audit" in report.fault.reason and "pass 1 output" in report.fault.reason
 
 
-def test_a_key_share_kept_out_of_the_seeds_is_named_by_the_audit(recorded):
-    """A seat shows its seeds but not one key share it was sealed: the audit could not check
-    that share, so the seat that hid it is named."""
+def test_a_box_altered_and_re_signed_by_its_sender_is_named_by_the_audit(recorded):
+    """A sealed share whose box no longer opens, signed again by its sender: no one but its
+    recipient could tell during play; the audit opens every box with its sender's seed and
+    names the sender, at the message that completed the round's seeds."""
     _, _, keys = recorded
     messages = read_transcript(recorded[0])
-    index = find(messages, lambda m: m.body.KIND == "deal" and m.body.step == "seeds")
+    index = find(messages, lambda m: m.body.KIND == "deal" and m.body.step == "shares")
     msg = messages[1 + index]
     data = dict(msg.body_wire["data"])
-    data["evidence"] = data["evidence"][1:]
-    report = verify(resigned(messages, index, {**msg.body_wire, "data": data}, keys))
-    assert report.fault.culprit == msg.author
-    assert f"seat {msg.author} did not show the key share" in report.fault.reason
+    box = dict(data["boxes"][0])
+    box["box"] = bytes(len(box["box"]))
+    data["boxes"] = [box, *data["boxes"][1:]]
+    tampered = resigned(messages, index, {**msg.body_wire, "data": data}, keys)
+    report = verify(tampered)
+    last_seeds = max(m.seq for m in tampered[1:]
+                     if m.body.KIND == "deal" and m.body.step == "seeds")
+    assert (report.fault.seq, report.fault.culprit) == (last_seeds, msg.author)
+    assert f"seat {msg.author}: the box of positions" in report.fault.reason
 
 
 def test_the_sample_game_verifies_and_regenerates_byte_for_byte():

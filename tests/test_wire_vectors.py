@@ -337,27 +337,34 @@ def test_sealed_share_vector_opens_with_x25519_hkdf_and_chacha20_poly1305():
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF
     from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-    v, c = DEAL["sealed_share"], DEAL["context"]
-    sender = X25519PrivateKey.from_private_bytes(H(v["sender_box_seed"]))
-    recipient = X25519PrivateKey.from_private_bytes(H(v["recipient_box_seed"]))
+    v, c, d = DEAL["sealed_share"], DEAL["context"], DEAL["derivation"]
+    assert d["seat"] == v["sender"]  # the sender's seed is the derivation's
+    box_input = (b"shanghai-net v1 key" + H(c["ctx"]) + bytes([v["sender"]]) + bytes([3]) + b"box"
+                 + bytes([v["recipient"]]) + u16(len(v["positions"]))
+                 + b"".join(u16(p) for p in v["positions"]) + H(d["seed"]))
+    assert box_input.hex() == v["box_secret_input"]
+    assert hashlib.shake_256(box_input).digest(32).hex() == v["box_secret"]
     raw = (Encoding.Raw, PublicFormat.Raw)
-    assert sender.public_key().public_bytes(*raw).hex() == v["sender_box_key"]
+    ephemeral = X25519PrivateKey.from_private_bytes(H(v["box_secret"]))
+    assert ephemeral.public_key().public_bytes(*raw).hex() == v["epk"]
+    recipient = X25519PrivateKey.from_private_bytes(H(v["recipient_box_seed"]))
     assert recipient.public_key().public_bytes(*raw).hex() == v["recipient_box_key"]
-    shared = recipient.exchange(sender.public_key())  # the recipient's side of the exchange
+    shared = recipient.exchange(ephemeral.public_key())  # the recipient's side of the exchange
     assert shared.hex() == v["shared_secret"]
-    info = b"shanghai-net v1 box" + H(v["sender_box_key"]) + H(v["recipient_box_key"])
+    info = b"shanghai-net v1 box" + H(v["epk"]) + H(v["recipient_box_key"])
     assert info.hex() == v["hkdf_info"]
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(shared)
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared)
     assert key.hex() == v["key"]
     ad = (b"shanghai-net v1 box" + H(c["ctx"]) + bytes([v["sender"], v["recipient"]])
           + u16(len(v["positions"])) + b"".join(u16(p) for p in v["positions"]))
     assert ad.hex() == v["associated_data"]
+    assert v["nonce"] == "00" * 12
     plaintext = ChaCha20Poly1305(key).decrypt(H(v["nonce"]), H(v["box"]), ad)
     assert plaintext.hex() == v["plaintext"]
     kind, context, author, to, positions, keys, sig = msgpack.unpackb(plaintext)
     assert (kind, context) == ("KeyShare", [H(c["game_id"]), c["round"], c["generation"]])
     assert (author, to, positions) == (v["sender"], v["recipient"], v["positions"])
-    card_keys = DEAL["derivation"]["card_keys"]  # the sender is the derivation's seat
+    card_keys = d["card_keys"]
     assert [k.hex() for k in keys] == [card_keys[p]["scalar"] for p in positions]
     signed = msgpack.packb([b"shanghai-net v1 deal message", kind,
                             [context, author, to, positions, keys]])

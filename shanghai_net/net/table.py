@@ -15,8 +15,13 @@ stream alone each one derives the same protocol steps (docs/protocol.md, section
 - ``Pick``: the parties commit (``pick_commit``), then reveal (``pick_reveal``) their nonces;
 - a move that shows hidden cards comes after its author's ``reveal`` of them, which every peer
   checks and learns before applying the move;
-- at a round's end (and the game's) every seat sends its seeds and the key shares it received
-  (``seeds``) and every seat audits the round.
+- at a round's end (and the game's) every seat sends its seeds (``seeds``) and every party,
+  the host and a spectator included, audits the round;
+- a seat that finds a fault only it can see (a box or a card of its own that does not open)
+  sends a ``complaint``; a card turned up for all that opens to nothing is the same for everyone.
+  Either stops the round: every seat sends its seeds at once and the audit names the seat at
+  fault (or the complainer, when every step matches its seed); the round is void, the game over,
+  and ``verdict`` holds whom the audit named.
 
 A move is only valid when the deal is **settled** at its place in the stream: no key share owed
 to anyone and the replica waiting for nothing.  So every replica applies every move at once and
@@ -31,15 +36,19 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterable
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..cards import Card
+from ..deal.audit import audit, opened_deck
 from ..deal.errors import CheatDetected
-from ..deal.group import InvalidPoint, card_points, invert, is_scalar, multiply, scalar_product
-from ..deal.messages import Context, KeyReveal, verify
+from ..deal.generation import Generation
+from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
+                          scalar_product)
+from ..deal.messages import Context, KeyReveal, SeedReveal, verify
 from ..deal.participant import Participant, PeerKeys
 from ..deal.picks import nonce_digest, pick_index
 from ..deal.randomness import RandomBytes
@@ -60,6 +69,10 @@ from .bodies import (MOVE_BODIES, DealStep, body_to_move, deal_body, move_to_bod
                      reveals_body, seeds_body, shares_body)
 
 __all__ = ["Fault", "PeerTable", "PublicTable", "Outbox", "rules_of", "HOST_AUTHOR"]
+
+OBSERVER = -1
+"""The seat a third party's record of a generation carries: it is no seat (as ``viewer=-1`` is
+the engine's public replica), and has no seed of its own."""
 
 
 def rules_of(start: StartGame) -> RuleSet:
@@ -144,6 +157,14 @@ class _Base:
         """The round the table voted void (the game ended there), if any."""
         self.audited = -1
         self.waiting_audit = False
+        self.accusation: tuple[int | None, str] | None = None
+        """(complainer, reason): the running round was stopped for its audit by a complaint
+        (complainer None: a card turned up for all that opened to nothing)."""
+        self.verdict: Fault | None = None
+        """Whom a round's audit named: that round was voided and the game ended there."""
+        self._audit_generations: list[int] | None = None
+        """The generations a stopped round audits (those every seat committed to)."""
+        self._audit_scored = False
         self._shuffles: list[Shuffle] = []
         self._publics: list[Token] = []
         self._picks: list[_PickState] = []
@@ -208,7 +229,15 @@ class _Base:
         if author == HOST_AUTHOR:
             if not isinstance(body, Timeout):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
-            self._apply(author, PassClaim(body.seat))
+            if body.what == "seeds":
+                self._seeds_timeout(body.seat)
+            else:
+                self._apply(author, PassClaim(body.seat))
+        elif isinstance(body, wm.Complaint):
+            why = self._complaint_refused(author, body.round)
+            if why is not None:
+                raise Fault(author, f"seat {author}: {why}")
+            self._accuse(author, body.reason)
         elif isinstance(body, wm.VoidRound):
             why = self._vote_refused(author, body.round)
             if why is not None:
@@ -291,6 +320,66 @@ class _Base:
     def _void_own(self, scored: bool) -> None:
         """Hook: a seat voids its own replica's round too."""
 
+    # -- a round stopped for its audit ---------------------------------------------------------
+
+    def _complaint_refused(self, author: int, round_no: int) -> str | None:
+        """Why a complaint has no place here, or None: it names the running round, whose deal
+        has begun and is not being audited already."""
+        if self.finished:
+            return "a complaint about a game that is over"
+        if round_no != self.round or not self.generations:
+            return f"a complaint about round {round_no}; the deal is in round {self.round}"
+        if self.waiting_audit:
+            return "a complaint while the round is being audited"
+        return None
+
+    def _accuse(self, complainer: int | None, reason: str) -> None:
+        """Stop the round: no further move or deal step, every seat opens its seeds now."""
+        self.accusation = (complainer, reason)
+        self._audit_generations = sorted(g for g in self.generations if self._all_committed(g))
+        self._audit_scored = False
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = True
+        self.seeds_from = set()
+        self._send_seeds()
+
+    def _seeds_timeout(self, seat: int) -> None:
+        """The host's word that ``seat`` did not open its seeds in the time a complaint gives."""
+        if self.accusation is None or not self.waiting_audit or seat in self.seeds_from:
+            raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
+                                     "due or had come")
+        self._convict(Fault(seat, f"seat {seat}: did not open its seeds in time after the "
+                                  "round was stopped for its audit"))
+
+    def _audited(self) -> None:
+        """Every seat's seeds are in: audit, then either go on or void the round and name."""
+        self.waiting_audit = False
+        self.seeds_from = set()
+        verdict = self._audit()
+        if verdict is None and self.accusation is not None:
+            complainer, reason = self.accusation
+            verdict = Fault(complainer, (f"seat {complainer}: complained ({reason}), but every "
+                                         "step of the deal matches its seed") if complainer
+                            is not None else f"{reason}, yet every step matches its seed")
+        if verdict is not None:
+            self._convict(verdict)
+            return
+        self.audited = self.round
+        if self.public.phase is Phase.OVER:
+            self.finished = True
+
+    def _convict(self, verdict: Fault) -> None:
+        """The audit named a seat (or the host): the round is void and the game over."""
+        self.verdict = verdict
+        self.voided = self.round
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = False
+        self.public.void_round(self._audit_scored)
+        self._void_own(self._audit_scored)
+        self.finished = True
+
     # -- deal steps ----------------------------------------------------------------------------
 
     def _on_deal(self, author: int, step: DealStep) -> None:
@@ -315,12 +404,10 @@ class _Base:
             self._seat_messages(author, step)
             self.seeds_from.add(author)
             if len(self.seeds_from) == self.players:
-                self._audit()
-                self.audited = self.round
-                self.waiting_audit = False
-                self.seeds_from = set()
-                if self.public.phase is Phase.OVER:
-                    self.finished = True
+                self._audited()
+        elif self.accusation is not None:
+            raise Fault(HOST_AUTHOR, f"the host relayed seat {author}'s {step.step} after the "
+                                     "round was stopped for its audit")
         else:
             self._check_step(author, step)
             self._seat_messages(author, step)
@@ -369,7 +456,7 @@ class _Base:
     def _check_step(self, author: int, step: DealStep) -> None: ...
     def _seat_messages(self, author: int, step: DealStep) -> None: ...
     def _seat_shares(self, author: int, step: DealStep) -> None: ...
-    def _audit(self) -> None: ...
+    def _audit(self) -> Fault | None: ...
     def _reveal_public(self, token: Token) -> None: ...
     def _reveal_to(self, token: Token, before: int | None, to: int) -> None: ...
     def _pick_begin(self, pick: _PickState) -> None: ...
@@ -384,6 +471,8 @@ class _Base:
     # -- the public replica's requests ---------------------------------------------------------
 
     def _settle(self) -> None:
+        if self.accusation is not None or self.finished:
+            return  # only seeds are due now (they are sent as the round stops)
         progress = True
         while progress:
             progress = False
@@ -464,6 +553,8 @@ class _Base:
     def _begin_audit(self) -> None:
         """The round's end: every seat shows its seeds (only rounds that shuffled)."""
         if self.generations:
+            self._audit_generations = sorted(self.generations)
+            self._audit_scored = True
             self.waiting_audit = True
             self._send_seeds()
         elif self.public.phase is Phase.OVER:
@@ -471,6 +562,7 @@ class _Base:
 
     def _new_round(self, round_no: int) -> None:
         self.round = round_no
+        self._audit_generations = None
         self.generations = set()
         self.holder = {}
         self._publics = []
@@ -514,6 +606,8 @@ class PeerTable(_Base):
         self._reveals: list[KeyReveal] = []
         self._deferred: list[Token] = []
         self._own_picks = 0
+        self.complaint: str | None = None
+        """What this seat found wrong in the deal and complained of (it then stops playing)."""
 
     def _participant(self, round_no: int) -> Participant:
         return Participant(self.seat, self.roster, self.game_id, round_no, self._sign_key,
@@ -541,7 +635,8 @@ class PeerTable(_Base):
 
     def can_move(self) -> bool:
         """This seat has a decision to make now."""
-        return self.fault is None and self.settled and self.seat in self.game.to_move()
+        return self.fault is None and self.complaint is None and self.settled and \
+            self.seat in self.game.to_move()
 
     def legal_moves(self) -> list[Move]:
         return list(self.game.legal_moves(self.seat)) if self.settled else []
@@ -572,6 +667,8 @@ class PeerTable(_Base):
 
     def _applied(self, author: int, move: Move) -> None:
         self.replay.move(author, move)
+        if self.complaint is not None:
+            return  # its replica waits for a card that will not open: the audit comes next
         if self.game.waiting:
             raise Fault(None, f"seat {self.seat}'s replica is behind at {move.text()!r}")
         try:
@@ -587,10 +684,17 @@ class PeerTable(_Base):
         if self.game.round_no == self.round:  # not once it has moved on to the next round
             self.events.extend(self.game.learn(token, card))
 
+    def _complain(self, cheat: CheatDetected | ValueError) -> None:
+        """A fault only this seat can see: tell the table (once), and stop playing; the audit
+        the complaint starts decides who is at fault."""
+        if self.complaint is None:
+            self.complaint = str(getattr(cheat, "reason", cheat))[:500]
+            self._out.append(wm.Complaint(round=self.round, reason=self.complaint))
+
     def _catch_up(self) -> bool:
         """Answer what this seat's replica waits for, from what the stream has brought so far."""
         self.game.requests  # noqa: B018 - drained: what it still awaits is the truth
-        if self.game.round_no != self.round:
+        if self.game.round_no != self.round or self.complaint is not None:
             return False  # it knows its own cards: it may start a round before the deal does
         progress = False
         for request in self.game.awaiting:
@@ -606,7 +710,11 @@ class PeerTable(_Base):
                     g = self.participant.generation(generation)
                     card = None
                     if position in g.mine or len(g.received(position)) == self.players - 1:
-                        card = self.participant.open(generation, position)
+                        try:
+                            card = self.participant.open(generation, position)
+                        except CheatDetected as cheat:
+                            self._complain(cheat)
+                            return False
                 if card is not None:
                     self.events.extend(self.game.learn(request.token, card))
                     progress = True
@@ -642,8 +750,8 @@ class PeerTable(_Base):
                     self._passes.get(generation, 0) == (step[0] - 1) * self.players + self.seat:
                 self._out.append(deal_body(self.participant.make_pass(generation)))
         for token in list(self._deferred):
-            if token[1] in self.participant.generation(token[0]).mine or \
-                    self._try_open(token):
+            if self.complaint is None and (
+                    token[1] in self.participant.generation(token[0]).mine or self._try_open(token)):
                 self._deferred.remove(token)
                 self._reveals.append(self.participant.reveal(*token))
 
@@ -651,7 +759,11 @@ class PeerTable(_Base):
         generation, position = token
         if len(self.participant.generation(generation).received(position)) < self.players - 1:
             return False
-        self.participant.open(generation, position)
+        try:
+            self.participant.open(generation, position)
+        except CheatDetected as cheat:
+            self._complain(cheat)
+            return False
         return True
 
     def _seat_messages(self, author: int, step: DealStep) -> None:
@@ -662,6 +774,12 @@ class PeerTable(_Base):
         for message in step.messages:
             try:
                 self.participant.receive(message)
+            except CheatDetected as cheat:
+                if cheat.culprit is not None or step.step != "reveal":
+                    raise
+                # a card turned up for all opens to nothing: anyone's key or pass may be wrong
+                self._accuse(None, cheat.reason)
+                return
             except ValueError as error:
                 raise Fault(author, f"seat {author}: {step.step}: {error}") from None
 
@@ -678,11 +796,13 @@ class PeerTable(_Base):
         if author == self.seat:
             return
         for sealed in step.sealed:
-            if sealed.recipient == self.seat:
-                try:
-                    self.participant.receive_share(sealed)
-                except ValueError as error:
-                    raise Fault(author, f"seat {author}: {error}") from None
+            if sealed.recipient != self.seat:
+                self.participant.record_box(sealed)
+                continue
+            try:
+                self.participant.receive_share(sealed)
+            except (CheatDetected, ValueError) as cheat:
+                self._complain(cheat)
 
     def _reveal_public(self, token: Token) -> None:
         generation, position = token
@@ -732,18 +852,23 @@ class PeerTable(_Base):
             self._out.append(deal_body(self.participant.pick_reveal(pick.number)))
 
     def _send_seeds(self) -> None:
-        self._out.append(seeds_body(self.round, self.participant.reveal_seeds(),
-                                    self.participant.evidence()))
+        self._out.append(seeds_body(self.round,
+                                    self.participant.reveal_seeds(self._audit_generations)))
 
     def _picked(self, value: int) -> None:
         self.replay.pick(value)
 
-    def _audit(self) -> None:
-        verdict = self.participant.audit()
+    def _audit(self) -> Fault | None:
+        verdict = self.participant.audit(self._audit_generations)
         self.verdicts[self.round] = verdict
         if not verdict.clean:
-            raise Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        self.replay.replay(self.round, self.participant.opened_decks())
+            return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
+        if self.accusation is None:
+            try:
+                self.replay.replay(self.round, self.participant.opened_decks())
+            except Fault as fault:
+                return fault
+        return None
 
 
 def _cards_named(move: Move) -> Iterable[Card]:
@@ -760,18 +885,33 @@ class _PublicGeneration:
     own_keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
     public: dict[int, Card] = field(default_factory=dict)
 
+    @cached_property
+    def points(self) -> dict[bytes, Card]:
+        return card_points(self.cards)
+
 
 class PublicTable(_Base):
-    """The game as anyone may see it (the host, a spectator): the public replica, the public
-    half of the deal, and the checks a sequencer makes before accepting a message.
+    """The game as anyone may see it (the host, a spectator, ``shanghai verify``): the public
+    replica, the public half of the deal, the checks a sequencer makes before accepting a
+    message, and each round's audit once its seeds are revealed.
 
-    It holds no secret and learns no hidden card: faces come only from public reveals, opened
-    with every seat's key from the final deck everybody sees."""
+    It holds no secret and learns no hidden card before the audit: faces come only from public
+    reveals, opened with every seat's key from the final deck everybody sees.  At the audit it
+    keeps each shuffle as a third party sees it (one `Generation`, boxes included), recomputes
+    it from the seeds as every seat does (`shanghai_net.deal.audit`), so it names the same seat;
+    then it opens every deck, checks the faces the game showed, and replays the round with every
+    card known (`FullReplay`)."""
 
     def __init__(self, start: StartGame) -> None:
+        self.records: dict[int, Generation] = {}
+        self.rounds_audited = 0
+        self.faces = 0
+        """Cards shown in play whose face the seeds confirmed."""
+        self.replay = FullReplay(rules_of(start), len(start.seats))
         super().__init__(start)
         self.game = self.public
         self._signing = [Ed25519PublicKey.from_public_bytes(s.sign_key) for s in start.seats]
+        self._boxing = [X25519PublicKey.from_public_bytes(s.box_key) for s in start.seats]
         self.decks: dict[int, _PublicGeneration] = {}
         self._prechecked = False
         self._settle()
@@ -799,6 +939,12 @@ class PublicTable(_Base):
                 raise RemoteProtocolError("out_of_turn", why, msg.seq)
             self.chain.append(msg)
             self._guarded(lambda: self._vote(msg.author, body.round))
+        elif isinstance(body, wm.Complaint):
+            why = self._complaint_refused(msg.author, body.round)
+            if why is not None:
+                raise RemoteProtocolError("out_of_turn", why, msg.seq)
+            self.chain.append(msg)
+            self._guarded(lambda: self._accuse(msg.author, body.reason))
         elif isinstance(body, MOVE_BODIES):
             move = self._admit_move(msg)
             try:
@@ -807,6 +953,7 @@ class PublicTable(_Base):
                 raise RemoteProtocolError("illegal_move", str(error)[:480], msg.seq) from None
             self.chain.append(msg)
             self.version += 1
+            self._applied(msg.author, move)
             self._guarded(self._settle)
         elif isinstance(body, Deal):
             try:
@@ -853,6 +1000,8 @@ class PublicTable(_Base):
         try:
             if step.round != self.round:
                 raise ValueError(f"round {step.round}: the deal is in round {self.round}")
+            if self.accusation is not None and step.step != "seeds":
+                raise ValueError("the round is stopped for its audit: only seeds are due")
             if step.step == "seeds":
                 if not self.waiting_audit or author in self.seeds_from:
                     raise ValueError("no seeds are due from this seat now")
@@ -897,6 +1046,13 @@ class PublicTable(_Base):
                     raise Fault(author, f"pass {output.phase} of seat {author} out of turn")
                 if len(output.points) != len(g.cards):
                     raise Fault(author, "a pass of the wrong size")
+                if len(set(output.points)) != len(output.points):
+                    raise Fault(author, f"pass {output.phase} repeats a point")
+                bad = next((i for i, point in enumerate(output.points)
+                            if not is_valid_point(point)), None)
+                if bad is not None:
+                    raise Fault(author, f"pass {output.phase} position {bad} is not a valid "
+                                        "point")
         elif step.step in ("pick_commit", "pick_reveal"):
             (message,) = step.messages
             pick = self._pick(author, message.pick)
@@ -918,6 +1074,10 @@ class PublicTable(_Base):
                 keys = dict(reveal.keys)
                 if len(keys) != self.players and list(keys) != [author]:
                     raise Fault(author, "a reveal holds every seat's key or its author's own")
+                if len(keys) == self.players and reveal.position not in g.public and \
+                        self._opened(g, reveal.position, keys) is None:
+                    raise Fault(author, f"seat {author}: reveal of position {reveal.position} "
+                                        "opens to no card")
 
     def _seat_messages(self, author: int, step: DealStep) -> None:
         if step.step == "pass":
@@ -925,9 +1085,72 @@ class PublicTable(_Base):
                 self.decks[step.generation].final = step.messages[0].points
         elif step.step == "reveal":
             for reveal in step.messages:
-                self._public_reveal(author, reveal)
+                if self._public_reveal(author, reveal) is False:
+                    break  # the round stopped: the rest waits for the audit
+        if step.step not in ("commit", "pass", "reveal", "seeds"):
+            return  # a pick is checked whole as it runs
+        for message in step.messages:
+            record = self.records.get(message.context.generation)
+            if record is None:
+                if step.step == "seeds":
+                    continue  # a generation the stopped round does not audit
+                raise Fault(author, f"seat {author}: {step.step} for generation "
+                                    f"{message.context.generation}, which round {self.round} "
+                                    "never shuffled")
+            if step.step == "commit":
+                record.commitments[author] = message
+            elif step.step == "pass":
+                record.passes.append(message)
+            elif step.step == "reveal":
+                record.reveals.append(message)
+            else:
+                self._seed(author, record, message)
 
-    def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
+    def _seed(self, author: int, record: Generation, reveal: SeedReveal) -> None:
+        try:
+            verify(reveal, self._signing[author])
+        except ValueError as error:
+            raise Fault(author, f"seat {author}: {error}") from None
+        if author in record.seed_reveals:
+            raise Fault(author, f"seat {author}: two seeds for generation "
+                                f"{reveal.context.generation}")
+        record.seed_reveals[author] = reveal
+
+    def _seat_shares(self, author: int, step: DealStep) -> None:
+        for sealed in step.sealed:
+            self.records[sealed.context.generation].boxes.append(sealed)
+
+    def _applied(self, author: int, move: Move) -> None:
+        self.replay.move(author, move)
+
+    def _picked(self, value: int) -> None:
+        self.replay.pick(value)
+
+    def _audit(self) -> Fault | None:
+        numbers = self._audit_generations or []
+        records = [self.records[n] for n in numbers if n in self.records]
+        verdict = audit(records, self._signing, self._boxing)
+        if not verdict.clean:
+            return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
+        if self.accusation is not None:
+            return None  # the round is void whatever the audit says: no faces, no replay
+        decks = {record.context.generation: opened_deck(record) for record in records}
+        for record in records:
+            deck = decks[record.context.generation]
+            for position, card in self.decks[record.context.generation].public.items():
+                if deck[position] != card:
+                    raise Fault(None, f"round {self.round} audit: generation "
+                                      f"{record.context.generation} position {position} was "
+                                      f"shown as {card}, its seeds make it {deck[position]}")
+                self.faces += 1
+        try:
+            self.replay.replay(self.round, decks)
+        except Fault as fault:
+            return fault
+        self.rounds_audited += 1
+        return None
+
+    def _public_reveal(self, author: int, reveal: KeyReveal) -> bool | None:
         g = self.decks[reveal.context.generation]
         position = reveal.position
         if position in g.public:
@@ -938,21 +1161,35 @@ class PublicTable(_Base):
             keys = g.own_keys[position]
             if len(keys) != self.players:
                 return
+        card = self._opened(g, position, keys)
+        if card is None and len(reveal.keys) == self.players:
+            raise Fault(author, f"seat {author}: reveal of position {position} opens to no card")
+        if card is None:  # every seat's own key: which one is wrong (or which pass), the audit says
+            self._accuse(None, f"position {position} of generation {reveal.context.generation}, "
+                               "turned up with every seat's key, does not open to a card")
+            return False
+        g.public[position] = card
+        return None
+
+    @staticmethod
+    def _opened(g: _PublicGeneration, position: int, keys: dict[int, bytes]) -> Card | None:
+        """The card ``keys`` open at ``position`` of the final deck, or None."""
         try:
             point = multiply(invert(scalar_product(keys.values())), g.final[position])
         except InvalidPoint:
-            raise Fault(author, f"position {position} does not open") from None
-        card = card_points(g.cards).get(point)
-        if card is None:
-            raise Fault(author, f"seat {author}: reveal of position {position} opens to no card")
-        g.public[position] = card
+            return None
+        return g.points.get(point)
 
     def _new_round(self, round_no: int) -> None:
         super()._new_round(round_no)
         self.decks = {}
+        self.records = {}
 
     def _start_generation(self, request: Shuffle) -> None:
         self.decks[request.generation] = _PublicGeneration(tuple(request.cards))
+        context = Context(self.game_id, self.round, request.generation)
+        self.records[request.generation] = Generation(context, tuple(request.cards),
+                                                      self.players, OBSERVER, b"")
 
     def _public_card(self, token: Token) -> Card | None:
         g = self.decks.get(token[0])

@@ -21,7 +21,7 @@ __all__ = [
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "VoidRound", "HOST_AUTHOR",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "VoidRound", "HOST_AUTHOR",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
@@ -374,10 +374,22 @@ class Deal(Body):
 
 @body_kind("timeout")
 class Timeout(Body):
-    """Host only (author 8): ``seat`` let the claim window's time run out; every peer applies it
-    as that seat's pass_claim."""
+    """Host only (author 8): ``seat`` let the time run out.  ``what`` is ``"claim"``: a claim
+    window's time, applied by every peer as that seat's pass_claim; ``"seeds"``: the time the
+    table gives every seat to open its seeds after a complaint, and the seat is named for it."""
 
     seat: int = wire_field(SEAT)
+    what: str = wire_field(OneOf("claim", "seeds"), default="claim")
+
+
+@body_kind("complaint")
+class Complaint(Body):
+    """A seat found a fault in the deal that only it can see (a box sealed for it, or a card of
+    its own, that does not open): the round stops and is audited at once; the audit names the
+    seat at fault, or the complainer if every step matches its seed."""
+
+    round: int = wire_field(Int(0, 255))
+    reason: str = wire_field(REASON)
 
 
 @body_kind("void_round")
