@@ -21,7 +21,10 @@ from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, Start
 
 
 class Table:
-    def __init__(self, players=4, preset="davis", seed=1):
+    """A host's PublicTable and every seat's PeerTable, fed by an in-process sequencer;
+    ``kinds``: seat -> the PeerTable class that seat runs (a cheat, in tests)."""
+
+    def __init__(self, players=4, preset="davis", seed=1, kinds=None):
         rnd = seeded(b"table test %d" % seed)
         self.ids = [Identity(rnd(32), rnd(32)) for _ in range(players)]
         start = StartGame(game_id=rnd(16), preset=preset, rules={},
@@ -30,7 +33,9 @@ class Table:
                                       for i, x in enumerate(self.ids)),
                           first_dealer_pick=DealerPick(method="coin_flip"))
         self.host = PublicTable(start)
-        self.seats = [PeerTable(start, i, x.sign_key, x.box_key, seeded(b"seat %d %d" % (seed, i)))
+        kinds = kinds or {}
+        self.seats = [kinds.get(i, PeerTable)(start, i, x.sign_key, x.box_key,
+                                              seeded(b"seat %d %d" % (seed, i)))
                       for i, x in enumerate(self.ids)]
         self.boxes = [Outbox(t, x.sign_key) for t, x in zip(self.seats, self.ids)]
         rng = random.Random(seed)

@@ -418,6 +418,11 @@ class _Base:
                     card = self._public_card(token)
                     if card is not None:
                         self._learn_public(token, card)
+                    elif token in self._revealed:  # every seat's own key is in: no card
+                        self._accuse(None, f"position {reveal.position} of generation "
+                                           f"{reveal.context.generation}, turned up with every "
+                                           "seat's key, does not open to a card")
+                        return
 
     def _count(self, author: int, step: DealStep) -> None:
         if step.step == "commit":
@@ -631,7 +636,9 @@ class PeerTable(_Base):
 
     @property
     def settled(self) -> bool:
-        return super().settled and not self.game.waiting
+        # a seat that complained follows the public game only: its replica waits for a card
+        # that will not open
+        return super().settled and (self.complaint is not None or not self.game.waiting)
 
     def can_move(self) -> bool:
         """This seat has a decision to make now."""
@@ -777,9 +784,8 @@ class PeerTable(_Base):
             except CheatDetected as cheat:
                 if cheat.culprit is not None or step.step != "reveal":
                     raise
-                # a card turned up for all opens to nothing: anyone's key or pass may be wrong
-                self._accuse(None, cheat.reason)
-                return
+                # a card turned up for all opens to nothing: anyone's key or pass may be wrong;
+                # the table stops the round when the stream has brought every key (_on_deal)
             except ValueError as error:
                 raise Fault(author, f"seat {author}: {step.step}: {error}") from None
 
@@ -1085,8 +1091,7 @@ class PublicTable(_Base):
                 self.decks[step.generation].final = step.messages[0].points
         elif step.step == "reveal":
             for reveal in step.messages:
-                if self._public_reveal(author, reveal) is False:
-                    break  # the round stopped: the rest waits for the audit
+                self._public_reveal(author, reveal)
         if step.step not in ("commit", "pass", "reveal", "seeds"):
             return  # a pick is checked whole as it runs
         for message in step.messages:
@@ -1150,7 +1155,7 @@ class PublicTable(_Base):
         self.rounds_audited += 1
         return None
 
-    def _public_reveal(self, author: int, reveal: KeyReveal) -> bool | None:
+    def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
         g = self.decks[reveal.context.generation]
         position = reveal.position
         if position in g.public:
@@ -1164,12 +1169,8 @@ class PublicTable(_Base):
         card = self._opened(g, position, keys)
         if card is None and len(reveal.keys) == self.players:
             raise Fault(author, f"seat {author}: reveal of position {position} opens to no card")
-        if card is None:  # every seat's own key: which one is wrong (or which pass), the audit says
-            self._accuse(None, f"position {position} of generation {reveal.context.generation}, "
-                               "turned up with every seat's key, does not open to a card")
-            return False
-        g.public[position] = card
-        return None
+        if card is not None:  # else every seat's own key is in and no card opens: see _on_deal
+            g.public[position] = card
 
     @staticmethod
     def _opened(g: _PublicGeneration, position: int, keys: dict[int, bytes]) -> Card | None:
@@ -1207,6 +1208,11 @@ class PublicTable(_Base):
 
 
 # -- sending -------------------------------------------------------------------------------------
+
+def _due_in_audit(body: Body) -> bool:
+    """A body a seat still sends once its round is stopped for the audit."""
+    return isinstance(body, wm.VoidRound) or (isinstance(body, Deal) and body.step == "seeds")
+
 
 class Outbox:
     """What one seat has to send, signed one message at a time against the chain's head.
@@ -1252,6 +1258,11 @@ class Outbox:
         if self.in_flight is not None:
             return None
         table = self.table
+        if table.accusation is not None:  # the round stopped: only its audit's seeds are due
+            while self.deal and not _due_in_audit(self.deal[0]):
+                self.dropped.append(self.deal.popleft())
+            if self.move is not None:
+                self._drop_move("the round was stopped for its audit")
         if self.deal:
             body = self.deal[0]
         elif self.move is not None:

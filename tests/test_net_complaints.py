@@ -1,0 +1,131 @@
+"""A cheat in the deal that only its victim can see reaches the whole table: the victim sends a
+``complaint``, the round stops and is audited at once, and every seat and the host name the same
+culprit, never the victim; a complaint without cause names the complainer.  In process: the
+host's `PublicTable` and every seat's `PeerTable` fed one stream (see test_net_table)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from shanghai_net.deal import KeyReveal, KeyShare, Participant, PassOutput
+from shanghai_net.deal.group import multiply
+from shanghai_net.net.table import PeerTable
+from shanghai_net.wire import messages as wm
+
+from test_net_table import Table
+
+TWO = (2).to_bytes(32, "little")
+
+
+def seat_running(participant_type):
+    """A PeerTable whose deal is made by ``participant_type`` (a cheat)."""
+
+    class Cheating(PeerTable):
+        def _participant(self, round_no):
+            return participant_type(self.seat, self.roster, self.game_id, round_no,
+                                    self._sign_key, self._box_key, self._random,
+                                    self.rules.shuffle_proof)
+
+    return Cheating
+
+
+def changing(kind, change):
+    """A participant that changes its outgoing signed messages of type ``kind``."""
+    return type("Cheat", (Participant,), {
+        "outgoing": lambda self, m: change(self, m) if isinstance(m, kind) else m})
+
+
+def marks_every_card(self, output):
+    """Pass 1 with every point doubled: the cheater could follow a card it knows (2·C), and
+    no card opens for anyone."""
+    if output.phase != 1:
+        return output
+    return dataclasses.replace(output, points=tuple(multiply(TWO, p) for p in output.points))
+
+
+def wrong_first_key(self, share):
+    return dataclasses.replace(share, keys=((12345).to_bytes(32, "little"), *share.keys[1:]))
+
+
+class GarbageBox(Participant):
+    def seal(self, g, share):
+        sealed = super().seal(g, share)
+        return dataclasses.replace(sealed, ciphertext=bytes(len(sealed.ciphertext)))
+
+
+def wrong_own_key(self, reveal):
+    """The key this seat shows for the card turned up from the stock is not its own."""
+    if len(reveal.keys) != 1:
+        return reveal
+    return dataclasses.replace(reveal, keys=((self.seat, (7).to_bytes(32, "little")),))
+
+
+CHEATS = {  # the cheat, what the verdict says, whether a victim complains (else it is public:
+    # the card turned up from the stock, before any card is dealt, opens to nothing for all)
+    "pass 1 marks every card": (changing(PassOutput, marks_every_card),
+                                "pass 1 output is not its key times", False),
+    "a wrong key in a box": (changing(KeyShare, wrong_first_key),
+                             "holds per-card keys that do not match its seed", True),
+    "a box that does not open": (GarbageBox, "the box of positions", True),
+    "a wrong own key for the upturned card": (changing(KeyReveal, wrong_own_key),
+                                              "carries a key for seat", False),
+}
+
+
+def assert_everyone_names(t, culprit, why):
+    for party in (t.host, *t.seats):
+        assert party.finished and party.fault is None, party.fault
+        assert party.verdict is not None and party.verdict.culprit == culprit, party.verdict
+        assert why in party.verdict.reason
+        assert party.voided == party.round
+    host = t.host.public
+    assert host.result is not None and host.result.totals == (0,) * t.host.players
+
+
+def assert_no_hidden_card_opened_to(t, seat):
+    """``seat`` learned no card another seat holds hidden: not in its deal, not in its replica."""
+    cheater = t.seats[seat]
+    known = set(cheater.participant.hand()) | {tok for tok in cheater.game.faces if tok[0] >= 0}
+    for other in t.seats:
+        if other.seat != seat:
+            assert not known & set(other.participant.hand()), f"seat {seat} saw seat " \
+                                                               f"{other.seat}'s cards"
+
+
+@pytest.mark.parametrize("cheat", CHEATS)
+def test_a_deal_cheat_is_named_by_every_seat_and_the_host_and_never_the_victim(cheat):
+    participant_type, why, complained = CHEATS[cheat]
+    culprit = 2
+    t = Table(4, seed=11, kinds={culprit: seat_running(participant_type)})
+    t.run_until(lambda: t.host.finished)
+    assert_everyone_names(t, culprit, why)
+    complainers = [s.seat for s in t.seats if s.complaint is not None]
+    assert bool(complainers) == complained and culprit not in complainers
+    assert_no_hidden_card_opened_to(t, culprit)
+
+
+def test_a_complaint_without_cause_names_the_complainer():
+    t = Table(3, seed=12)
+    t.run_until(lambda: t.host.settled and t.host.public.round_no == 1 and t.host.generations)
+    liar = 1
+    t.boxes[liar].push([wm.Complaint(round=t.seats[liar].round, reason="my card did not open")])
+    t.run_until(lambda: t.host.finished, play=False)
+    assert_everyone_names(t, liar, "seat 1: complained (my card did not open), but every step")
+
+
+def test_the_host_refuses_a_second_complaint_and_any_move_while_the_round_is_audited():
+    from shanghai_net.engine.moves import DrawStock
+    from shanghai_net.net.bodies import move_to_body
+    from shanghai_net.wire import RemoteProtocolError
+
+    t = Table(3, seed=13)
+    t.run_until(lambda: t.host.settled and t.host.generations)
+    complaint = wm.Complaint(round=t.host.round, reason="no")
+    t.deliver(t.seats[0].chain.sign(t.ids[0].sign_key, 0, complaint))
+    assert t.host.waiting_audit and not t.host.settled
+    for body, code in ((complaint, "out_of_turn"), (move_to_body(DrawStock(1)), "out_of_turn")):
+        with pytest.raises(RemoteProtocolError) as info:
+            t.host.admit(t.seats[1].chain.sign(t.ids[1].sign_key, 1, body))
+        assert info.value.code == code
