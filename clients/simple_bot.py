@@ -13,8 +13,7 @@ What it does:
   of every shuffle (including empty-stock reshuffles), sealed key shares for every card dealt or
   drawn to another seat, the own-key reveal of the upturned card, the reveal of every card it
   shows, the picks of SHANGHAI calls (its own discards get called: it never declares), and at
-  each round's end the reveal of its hand and its seeds with the key shares it received as
-  evidence;
+  each round's end the reveal of its hand and its seeds;
 - enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
   tokens in arrival order, the stock, the pile, claim windows, rounds and their end;
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
@@ -170,11 +169,13 @@ def deal_signature(key: SigningKey, kind: str, fields: list) -> bytes:
     return key.sign(pack([DEAL_DOMAIN, kind, fields])).signature
 
 
-def box_cipher(own_secret: bytes, sender_pub: bytes, recipient_pub: bytes,
-               peer_pub: bytes) -> ChaCha20Poly1305:
+def box_cipher(own_secret: bytes, peer_pub: bytes, epk: bytes,
+               recipient_pub: bytes) -> ChaCha20Poly1305:
+    """The cipher of one box: X25519 between the box's own key (``epk``) and the recipient's;
+    ``own_secret`` is the box secret (sender) or the recipient's box key (recipient)."""
     shared = sodium.crypto_scalarmult(own_secret, peer_pub)
-    key = HKDF(hashes.SHA256(), length=32, salt=None,
-               info=BOX_DOMAIN + sender_pub + recipient_pub).derive(shared)
+    key = HKDF(hashes.SHA256(), length=32, salt=b"",
+               info=BOX_DOMAIN + epk + recipient_pub).derive(shared)
     return ChaCha20Poly1305(key)
 
 
@@ -273,6 +274,13 @@ class Generation:
 
     def card_key(self, position: int) -> bytes:
         return derive_scalar(self.ctx, self.seat, b"card key", position, self.seed)
+
+    def box_secret(self, recipient: int, positions: list[int]) -> bytes:
+        """The X25519 secret of the box carrying this seat's keys of ``positions``."""
+        return hashlib.shake_256(
+            b"shanghai-net v1 key" + self.ctx + bytes([self.seat, 3]) + b"box"
+            + bytes([recipient]) + struct.pack(">H", len(positions))
+            + b"".join(struct.pack(">H", p) for p in positions) + self.seed).digest(32)
 
     def my_pass(self, phase: int) -> list[bytes]:
         """Pass 1: every point times the pass key, permuted.  Pass 2: the pass-key layer of
@@ -378,7 +386,6 @@ class Table:
         """(recipient, generation, position) -> seats that still owe it their key."""
         self.public_owed: dict[tuple[int, int], set[int]] = {}
         """The upturned card: seats that still owe their own key for it."""
-        self.evidence: list[dict] = []
         self.claims_left = {s: self.rules["claims_per_round"] for s in range(n)}
         self.down: set[int] = set()
         self.pile: list[int] = []
@@ -617,17 +624,13 @@ class Table:
                 self.faces[token] = gen.open(token[1], keys)
 
     def open_box(self, author: int, gen: Generation, box: dict) -> None:
-        """A sealed ``KeyShare`` for us: keep its keys, and the share itself as evidence."""
-        cipher = box_cipher(self.box_secret, self.box_keys[author], self.box_public,
-                            self.box_keys[author])
-        plain = cipher.decrypt(box["nonce"], box["box"], box_associated_data(
+        """A sealed ``KeyShare`` for us: keep its keys."""
+        cipher = box_cipher(self.box_secret, box["epk"], box["epk"], self.box_public)
+        plain = cipher.decrypt(bytes(12), box["box"], box_associated_data(
             gen.ctx, author, self.seat, box["positions"]))
         _, _, sender, recipient, positions, keys, sig = msgpack.unpackb(plain, raw=False)
         if (sender, recipient, positions) != (author, self.seat, box["positions"]):
             raise BotStopped(f"seat {author} sealed a share whose header is not its box's")
-        self.evidence.append({"generation": gen.number, "author": sender,
-                              "recipient": recipient, "positions": positions, "keys": keys,
-                              "sig": sig})
         for position, key in zip(positions, keys):
             gen.keys.setdefault(position, {})[author] = key
 
@@ -754,12 +757,13 @@ class Table:
             sig = deal_signature(self.sign_key, "KeyShare",
                                  [gen.fields_ctx, self.seat, recipient, positions, keys])
             plain = ["KeyShare", gen.fields_ctx, self.seat, recipient, positions, keys, sig]
-            nonce = self.random(12)
+            secret = gen.box_secret(recipient, positions)
+            epk = sodium.crypto_scalarmult_base(secret)
             peer = self.box_keys[recipient]
-            cipher = box_cipher(self.box_secret, self.box_public, peer, peer)
-            sealed = cipher.encrypt(nonce, pack(plain), box_associated_data(
+            cipher = box_cipher(secret, peer, epk, peer)
+            sealed = cipher.encrypt(bytes(12), pack(plain), box_associated_data(
                 gen.ctx, self.seat, recipient, positions))
-            boxes.append({"to": recipient, "positions": positions, "nonce": nonce, "box": sealed})
+            boxes.append({"to": recipient, "positions": positions, "epk": epk, "box": sealed})
         return self.deal("shares", generation=number, boxes=boxes)
 
     def reveal(self, tokens: list[tuple[int, int]], own_only: bool = False) -> dict:
@@ -782,7 +786,7 @@ class Table:
                   "sig": deal_signature(self.sign_key, "SeedReveal",
                                         [gen.fields_ctx, self.seat, gen.seed])}
                  for gen in self.gens.values()]
-        return self.deal("seeds", seeds=seeds, evidence=self.evidence)
+        return self.deal("seeds", seeds=seeds)
 
 
 # --------------------------------------------------------------------------------------------
