@@ -14,17 +14,19 @@ from shanghai_net.deal.generation import Generation
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig, read_transcript
-from shanghai_net.net.peer import BotPlayer, run_peer
+from shanghai_net.net.peer import BotPlayer, Peer
 from shanghai_net.net.table import PeerTable, PublicTable
 
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,
-               watch=None, extra=None, record=None, rules=None, until=None):
+               watch=None, extra=None, record=None, rules=None, until=None, tables_by_seat=None,
+               **config):
     """Host a table and seat ``players`` bot peers; play until the game is over, or until round
-    ``rounds`` is audited.  Returns the host, the peers' tables and results."""
+    ``rounds`` is audited.  ``tables_by_seat``: seat -> the PeerTable class it runs (a cheat);
+    ``config``: more HostConfig fields.  Returns the host, the peers' tables and results."""
     rnd = seeded(b"net test %d" % seed)
     host = Host(HostConfig(players=players, preset=preset, claim_timeout=claim_timeout,
-                           random=rnd, record=record, rules=rules or {}))
+                           random=rnd, record=record, rules=rules or {}, **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     tables: dict[int, PeerTable] = {}
     results = {}
@@ -33,10 +35,12 @@ async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, 
 
         async def peer(i: int) -> None:
             bot = (player or {}).get(i) or BotPlayer("basic", random.Random(seed * 100 + i))
-            results[i] = await run_peer(
+            peer_type = type("TestPeer", (Peer,), {
+                "table_type": (tables_by_seat or {}).get(i, PeerTable)})
+            results[i] = await peer_type(
                 ("127.0.0.1", port), Identity(rnd(32), rnd(32)), bot, name=f"bot{i}",
                 random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
-                on_table=lambda t: tables.__setitem__(t.seat, t))
+                on_table=lambda t: tables.__setitem__(t.seat, t)).run()
 
         for i in range(players):
             nursery.start_soon(peer, i)

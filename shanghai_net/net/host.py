@@ -54,6 +54,9 @@ class HostConfig:
     join_code: str = ""
     claim_timeout: float = 10.0
     """Seconds a claim window stays open for seats that have not answered."""
+    audit_timeout: float = 90.0
+    """Seconds every seat has to open its seeds once a complaint stopped the round; a seat that
+    has not is named (longer than a dropped peer's first reconnection attempts)."""
     hello_timeout: float = 10.0
     """Seconds a new connection has for its hello (and, rejoining a running game, its proof)."""
     send_timeout: float = 10.0
@@ -560,12 +563,18 @@ class Host:
         await trio.lowlevel.checkpoint()
 
     def _track_window(self) -> None:
-        window = self.public.open_window()
-        current = window[0] if window else None
+        """Keep the one timer the host runs: a claim window, or a stopped round's seeds."""
+        public = self.public
+        if public.accusation is not None and public.waiting_audit:
+            current = ("seeds", public.round)
+        else:
+            window = public.open_window()
+            current = window[0] if window else None
         if current is not self._window:
             self._window = current
-            self._deadline = (trio.current_time() + self.config.claim_timeout
-                              if current is not None else math.inf)
+            wait = self.config.audit_timeout if isinstance(current, tuple) else \
+                self.config.claim_timeout
+            self._deadline = trio.current_time() + wait if current is not None else math.inf
             self._window_changed.set()
 
     async def _claim_timer(self) -> None:
@@ -581,6 +590,15 @@ class Host:
 
     async def _timeout(self, window: object) -> None:
         public = self.public
+        if isinstance(window, tuple):  # a stopped round's seeds: the first silent seat is named
+            if window == ("seeds", public.round) and public.waiting_audit:
+                seat = min(set(range(public.players)) - public.seeds_from)
+                msg = public.chain.sign(self._host_key, HOST_AUTHOR,
+                                        Timeout(seat=seat, what="seeds"))
+                public.timeout(msg)
+                self.timeouts += 1
+                await self._publish(msg)
+            return
         current = public.open_window() if public else None
         if current is None or current[0] is not window:
             return

@@ -177,6 +177,9 @@ class Peer:
     can be recovered).
     """
 
+    table_type: type[PeerTable] = PeerTable
+    """The seat's sans-IO table (tests put a cheating one in a subclass)."""
+
     def __init__(self, address: tuple[str, int], identity: Identity, player: Player | None = None,
                  *, name: str = "bot", role: str = "bot", join_code: str = "",
                  random: RandomBytes = secrets.token_bytes, store: GameSecrets | None = None,
@@ -449,8 +452,8 @@ class Peer:
             raise PeerError("cannot rejoin a running game without its secrets (no store given)")
         else:
             random = self._random
-        table = self.table = PeerTable(start, self.seat, self.identity.sign_key,
-                                       self.identity.box_key, random)
+        table = self.table = self.table_type(start, self.seat, self.identity.sign_key,
+                                             self.identity.box_key, random)
         self.result.table = table
         self.outbox = Outbox(table, self.identity.sign_key)
         self.outbox.push(table.start())
