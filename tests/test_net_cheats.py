@@ -63,3 +63,39 @@ async def test_a_seat_that_will_not_open_its_seeds_is_named_when_their_time_runs
         host, tables, _ = await play(3, record=record, audit_timeout=2.0,
                                      tables_by_seat={0: SilentAtAudit})
     assert_named_everywhere(host, tables, record, 0, "did not open its seeds in time")
+
+
+async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):
+    """The person's session (seat 0) is dealt garbage by seat 1: its log says it complained,
+    then names seat 1 by its name."""
+    import random
+
+    from shanghai_net.deal import seeded
+    from shanghai_net.identity import Identity
+    from shanghai_net.net.host import Host, HostConfig
+    from shanghai_net.net.peer import BotPlayer, Peer
+    from shanghai_net.net.session import NetSession
+
+    from test_net_session import until
+
+    rnd = seeded(b"session victim")
+    host = Host(HostConfig(players=3, random=rnd))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run, listeners)
+        session = NetSession(("127.0.0.1", port), Identity(rnd(32), rnd(32)), name="ann",
+                             auto_ready=True, random=seeded(b"ann"))
+        await nursery.start(session.run)
+        await until(session, lambda: session.lobby is not None and session.lobby.seats)
+        for seat, kind in ((1, seat_running(GarbageBox)), (2, None)):
+            peer_type = type("P", (Peer,), {"table_type": kind}) if kind else Peer
+            nursery.start_soon(peer_type(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                                         BotPlayer("basic", random.Random(seat)),
+                                         name=f"bot{seat}", random=seeded(b"%d" % seat)).run)
+            await until(session, lambda: len(session.lobby.seats) == seat + 1)
+        await until(session, lambda: session.table is not None and
+                    session.table.verdict is not None, timeout=60)
+        texts = [e.text for e in session.log]
+        assert any(t.startswith("the deal went wrong for you") for t in texts), texts
+        assert any(t.startswith("seat 1 (bot1) cheated in the deal: ") for t in texts), texts
+        nursery.cancel_scope.cancel()

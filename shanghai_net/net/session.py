@@ -35,6 +35,7 @@ from ..session import (
 from .host import HostConfig
 from .peer import Peer, PeerError
 from .resume import GameSecrets
+from ..wire.messages import HOST_AUTHOR
 from .table import PeerTable, check_move, moment_passed
 
 __all__ = ["NetSession"]
@@ -130,6 +131,8 @@ class NetSession(Session):
         self._absent_seen: frozenset[int] = frozenset()
         self._waiting_seen: frozenset[int] = frozenset()
         self._fault_seen = False
+        self._complained = False
+        self._verdict_seen = False
         self._failure = ""
 
     # -- what the seat sees ----------------------------------------------------------------------
@@ -434,6 +437,21 @@ class NetSession(Session):
         if table.fault is not None and not self._fault_seen:
             self._fault_seen = True
             self._add(f"the game stopped: {table.fault}")
+        if table.complaint is not None and not self._complained:
+            self._complained = True
+            self._add(f"the deal went wrong for you ({table.complaint}): you complained, and "
+                      "the round is audited now")
+        if table.verdict is not None and not self._verdict_seen:
+            self._verdict_seen = True
+            self._add(self.cheat_line(table.verdict))
+
+    def cheat_line(self, verdict) -> str:
+        """Whom a round's audit named, in words for the table (the culprit ranks last)."""
+        culprit = verdict.culprit
+        who = "no one" if culprit is None else "the host" if culprit == HOST_AUTHOR else \
+            f"seat {culprit} ({self._name(culprit)})"
+        return (f"{who} cheated in the deal: {verdict.reason}; the round is void and the game "
+                "over")
 
     def _track_window(self, table: PeerTable) -> None:
         """A newly opened claim window counts down the host's timeout from now."""
