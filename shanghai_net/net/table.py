@@ -1239,7 +1239,13 @@ class Outbox:
 
     def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
         for body in bodies:
-            if isinstance(body, (Deal, wm.VoidRound)):  # sent in order, settled or not
+            if isinstance(body, wm.Complaint):  # before anything else: the round must stop
+                flying = self.in_flight is not None and bool(self.deal) and \
+                    self.in_flight.body is self.deal[0]
+                self.deal.insert(1 if flying else 0, body)
+                if self.move is not None:
+                    self._drop_move("the deal went wrong: this seat complained")
+            elif isinstance(body, (Deal, wm.VoidRound)):  # in order, settled or not
                 self.deal.append(body)
             else:
                 self.move = (move, body, self.table.version, self.table.game.window)
