@@ -219,7 +219,7 @@ def a_started_table(players=3, seat=0, seed=4):
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
                             outstanding={}, rules=rules, settled=True, finished=False,
-                            complaint=None, verdict=None)
+                            complaint=None, verdict=None, protests=[])
     return start, table
 
 

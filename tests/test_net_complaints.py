@@ -129,3 +129,44 @@ def test_the_host_refuses_a_second_complaint_and_any_move_while_the_round_is_aud
         with pytest.raises(RemoteProtocolError) as info:
             t.host.admit(t.seats[1].chain.sign(t.ids[1].sign_key, 1, body))
         assert info.value.code == code
+
+
+def test_a_seat_timed_out_after_it_claimed_protests_with_its_signed_claim():
+    """The host drops a seat's may_i and times the seat out: the seat shows the claim it
+    signed, every party checks the signature and records the protest; the game goes on."""
+    from shanghai_net.engine.moves import MayI
+    from shanghai_net.net.bodies import move_to_body
+
+    t = Table(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    window, silent = t.host.open_window()
+    seat = silent[0]
+    claim = t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, move_to_body(MayI(seat)))
+    timeout = t.time_out(seat)  # the host never sequenced the claim
+    protest = wm.Protest(seq=timeout.seq, reason="I claimed; the host timed me out",
+                         claim=claim.to_wire())
+    t.deliver(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, protest))
+    for party in (t.host, *t.seats):
+        (recorded,) = party.protests
+        assert (recorded.seat, recorded.seq, recorded.claim) == (seat, timeout.seq, claim)
+        assert party.fault is None and not party.finished
+
+
+def test_a_protest_of_no_timeout_or_with_a_forged_claim_is_refused():
+    from shanghai_net.engine.moves import MayI
+    from shanghai_net.net.bodies import move_to_body
+    from shanghai_net.wire import RemoteProtocolError
+
+    t = Table(3, seed=15)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    seat = t.host.open_window()[1][0]
+    other = (seat + 1) % 3
+    forged = t.seats[other].chain.sign(t.ids[other].sign_key, seat, move_to_body(MayI(seat)))
+    timeout = t.time_out(seat)
+    for body, why in ((wm.Protest(seq=timeout.seq - 1, reason="no"), "no host timeout"),
+                      (wm.Protest(seq=timeout.seq, reason="x", claim=forged.to_wire()),
+                       "no message it signed")):
+        with pytest.raises(RemoteProtocolError, match=why) as info:
+            t.host.admit(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, body))
+        assert info.value.code == "bad_message"
+    assert not t.host.protests

@@ -27,11 +27,14 @@ class Table:
     def __init__(self, players=4, preset="davis", seed=1, kinds=None):
         rnd = seeded(b"table test %d" % seed)
         self.ids = [Identity(rnd(32), rnd(32)) for _ in range(players)]
+        self.host_id = Identity(rnd(32), rnd(32))
+        """The host's identity: it signs ``timeout`` bodies (`time_out`)."""
         start = StartGame(game_id=rnd(16), preset=preset, rules={},
                           seats=tuple(PlayerSeat(seat=i, name=f"p{i}", sign_key=x.sign_public,
                                                  box_key=x.box_public)
                                       for i, x in enumerate(self.ids)),
-                          first_dealer_pick=DealerPick(method="coin_flip"))
+                          first_dealer_pick=DealerPick(method="coin_flip"),
+                          host_key=self.host_id.sign_public)
         self.host = PublicTable(start)
         kinds = kinds or {}
         self.seats = [kinds.get(i, PeerTable)(start, i, x.sign_key, x.box_key,
@@ -48,6 +51,16 @@ class Table:
         for table, box in zip(self.seats, self.boxes):
             box.push(table.receive(msg))
             box.sequenced(msg)
+
+    def time_out(self, seat, what="claim"):
+        """The host's timeout of ``seat``, sequenced and delivered; the message."""
+        from shanghai_net.wire.messages import HOST_AUTHOR, Timeout
+        msg = self.host.chain.sign(self.host_id.sign_key, HOST_AUTHOR, Timeout(seat=seat, what=what))
+        self.host.timeout(msg)
+        for table, box in zip(self.seats, self.boxes):
+            box.push(table.receive(msg))
+            box.sequenced(msg)
+        return msg
 
     def step(self, play=True) -> bool:
         if play:

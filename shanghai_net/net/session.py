@@ -133,6 +133,7 @@ class NetSession(Session):
         self._fault_seen = False
         self._complained = False
         self._verdict_seen = False
+        self._protests_seen = 0
         self._failure = ""
 
     # -- what the seat sees ----------------------------------------------------------------------
@@ -441,6 +442,10 @@ class NetSession(Session):
             self._complained = True
             self._add(f"the deal went wrong for you ({table.complaint}): you complained, and "
                       "the round is audited now")
+        for protest in table.protests[self._protests_seen:]:
+            self._add(f"{self._name(protest.seat)} protests the host's timeout: {protest.reason}"
+                      + (" (its signed claim shows it)" if protest.claim is not None else ""))
+        self._protests_seen = len(table.protests)
         if table.verdict is not None and not self._verdict_seen:
             self._verdict_seen = True
             self._add(self.cheat_line(table.verdict))

@@ -62,7 +62,7 @@ from ..rules.ruleset import RuleSet, preset
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Body, Deal, GameMessage, StartGame, Timeout
-from ..wire.signing import Chain, start_digest
+from ..wire.signing import Chain, signed_by, start_digest
 from .fault import Fault
 from .replay import FullReplay
 from .bodies import (MOVE_BODIES, DealStep, body_to_move, deal_body, move_to_body, parse_deal,
@@ -120,6 +120,17 @@ class _PickState:
     result: int | None = None
 
 
+@dataclass(frozen=True)
+class Protested:
+    """A seat's protest of the host's ``timeout`` at ``seq``; ``claim``: the signed claim it
+    showed, which the host did not sequence (checked: the seat signed it)."""
+
+    seat: int
+    seq: int
+    reason: str
+    claim: GameMessage | None
+
+
 class _Base:
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
@@ -162,6 +173,10 @@ class _Base:
         (complainer None: a card turned up for all that opened to nothing)."""
         self.verdict: Fault | None = None
         """Whom a round's audit named: that round was voided and the game ended there."""
+        self.host_timeouts: dict[int, int] = {}
+        """seq -> the seat a host ``timeout`` of a claim window named."""
+        self.protests: list[Protested] = []
+        """What seats said the host did to them (protest bodies, checked)."""
         self._audit_generations: list[int] | None = None
         """The generations a stopped round audits (those every seat committed to)."""
         self._audit_scored = False
@@ -224,7 +239,7 @@ class _Base:
         except CheatDetected as cheat:
             self.fault = Fault(cheat.culprit, cheat.reason)
 
-    def _dispatch(self, msg: GameMessage) -> None:
+    def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
         if author == HOST_AUTHOR:
             if not isinstance(body, Timeout):
@@ -233,6 +248,9 @@ class _Base:
                 self._seeds_timeout(body.seat)
             else:
                 self._apply(author, PassClaim(body.seat))
+                self.host_timeouts[msg.seq] = body.seat
+        elif isinstance(body, wm.Protest):
+            self._protest(author, body)
         elif isinstance(body, wm.Complaint):
             why = self._complaint_refused(author, body.round)
             if why is not None:
@@ -319,6 +337,37 @@ class _Base:
 
     def _void_own(self, scored: bool) -> None:
         """Hook: a seat voids its own replica's round too."""
+
+    # -- what a seat says the host did ---------------------------------------------------------
+
+    def _protest(self, author: int, body: wm.Protest) -> None:
+        """Record a seat's protest of a host timeout (Fault on one that has no place)."""
+        if self.finished:
+            raise Fault(author, f"seat {author}: a protest after the game's end")
+        if self.host_timeouts.get(body.seq) != author:
+            raise Fault(author, f"seat {author}: protests seq {body.seq}, which is no host "
+                                "timeout of its seat")
+        if any(p.seq == body.seq for p in self.protests):
+            raise Fault(author, f"seat {author}: a second protest of seq {body.seq}")
+        claim = None
+        if body.claim is not None:
+            claim = self._evidence_of_claim(author, body)
+        self.protests.append(Protested(author, body.seq, body.reason, claim))
+
+    def _evidence_of_claim(self, author: int, body: wm.Protest) -> GameMessage:
+        """The claim a protest carries: the author's own signed may_i or pass_claim, signed for
+        a place no later than the timeout's."""
+        try:
+            claim = GameMessage.from_wire({**body.claim, "type": "game"})
+            signed_by(self.start_game, claim)
+        except (ProtocolError, ValueError, KeyError, TypeError) as error:
+            raise Fault(author, f"seat {author}: its protest's claim is no message it signed: "
+                                f"{error}") from None
+        if claim.author != author or not isinstance(claim.body, (wm.MayI, wm.PassClaim)) or \
+                claim.seq > body.seq:
+            raise Fault(author, f"seat {author}: its protest's claim is not its answer to the "
+                                f"window the timeout at seq {body.seq} closed")
+        return claim
 
     # -- a round stopped for its audit ---------------------------------------------------------
 
@@ -951,6 +1000,12 @@ class PublicTable(_Base):
                 raise RemoteProtocolError("out_of_turn", why, msg.seq)
             self.chain.append(msg)
             self._guarded(lambda: self._accuse(msg.author, body.reason))
+        elif isinstance(body, wm.Protest):
+            try:
+                self._protest(msg.author, body)
+            except Fault as fault:
+                raise RemoteProtocolError("bad_message", fault.reason[:480], msg.seq) from None
+            self.chain.append(msg)
         elif isinstance(body, MOVE_BODIES):
             move = self._admit_move(msg)
             try:

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame
-from .table import Fault, PublicTable
+from .table import Fault, Protested, PublicTable
 
 __all__ = ["Finding", "Report", "verify"]
 
@@ -61,7 +61,10 @@ class Report:
     totals: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
     voided: int | None = None
-    """The round the table voted void, where the game ended (it is not audited)."""
+    """The round voided (by the table's vote, or because its audit named a seat): the game
+    ended there."""
+    protests: tuple[Protested, ...] = ()
+    """What seats said the host did to them (a timeout they protested)."""
     fault: Finding | None = None
 
     @property
@@ -75,8 +78,13 @@ class Report:
                  f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
                  f"with every card known {self.replayed}"]
         if self.voided is not None:
-            lines.append(f"round {self.voided} voided by the table's vote: not scored, not "
-                         "audited; the game ended there")
+            why = "its audit named a seat" if self.fault is not None else "the table's vote"
+            lines.append(f"round {self.voided} voided by {why}: not scored; the game ended "
+                         "there")
+        for p in self.protests:
+            lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
+                         f"{p.reason}" + (" (with the claim it signed, which the host did not "
+                                          "sequence)" if p.claim is not None else ""))
         if self.ranking:
             lines.append("result: " + ", ".join(f"{self.names[seat]} {self.totals[seat]}"
                                                 for seat in self.ranking))
@@ -125,4 +133,5 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   rounds=table.rounds_audited if table else 0, faces=table.faces if table else 0,
                   totals=result.totals if result else (), ranking=result.ranking if result else (),
                   replayed=table.replay.moves if table else 0,
-                  voided=table.voided if table else None, fault=fault)
+                  voided=table.voided if table else None, fault=fault,
+                  protests=tuple(table.protests) if table else ())

@@ -13,10 +13,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Deal, DealerPick, Discard,
-                       DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
-                       PassClaim, Ping, PlayerSeat, Pong, Proof, Ready, Rearrange, Refused, SeatInfo,
-                       StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound, Welcome)
+from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
+                       Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
+                       PassClaim, Ping, PlayerSeat, Pong, Proof, Protest, Ready, Rearrange,
+                       Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound,
+                       Welcome)
 from .signing import sign_game, sign_proof, start_digest
 
 __all__ = ["GAME_ID", "CHALLENGE", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
@@ -58,6 +59,9 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Rearrange(table=((6, 58, 110, 162), (20, 21, 22, 23, 24)), played=(162,)),
     Timeout(seat=2),
     VoidRound(round=2),
+    Timeout(seat=1, what="seeds"),
+    Complaint(round=2, reason="position 17 of generation 0 does not open to a card of its deck"),
+    Protest(seq=41, reason="timed out 0.2 s after the claim window opened (agreed: 10 s)"),
     Deal(step="commit", data={"round": 1, "generation": 0, "digest": bytes(range(32)),
                               "sig": bytes(64)}),
 )

@@ -21,7 +21,7 @@ __all__ = [
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "VoidRound", "HOST_AUTHOR",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "HOST_AUTHOR",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
@@ -380,6 +380,18 @@ class Timeout(Body):
 
     seat: int = wire_field(SEAT)
     what: str = wire_field(OneOf("claim", "seeds"), default="claim")
+
+
+@body_kind("protest")
+class Protest(Body):
+    """A seat says the host wronged it with the ``timeout`` at ``seq`` (sent well before the
+    agreed claim time by the seat's own clock, or in place of a claim the seat had sent);
+    ``claim``: that claim, the seat's own signed ``game`` message the host did not sequence, as
+    evidence.  Every party records and shows it; the game goes on."""
+
+    seq: int = wire_field(SEQ)
+    reason: str = wire_field(REASON)
+    claim: dict | None = wire_field(Nullable(AnyMap()), default=None)
 
 
 @body_kind("complaint")

@@ -25,7 +25,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .errors import RemoteProtocolError
-from .messages import Body, GameMessage, Proof
+from .messages import Body, GameMessage, Proof, StartGame
 
 __all__ = ["DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "signed_bytes", "sign_game",
            "chain_hash", "start_digest", "Chain", "PROOF_DOMAIN", "proof_bytes", "sign_proof",
@@ -147,6 +147,18 @@ class Chain:
         self._checked = None
         self.next_seq += 1
         return self.head
+
+
+def signed_by(start: StartGame, msg: GameMessage) -> None:
+    """Raise ``bad_signature`` unless ``msg`` carries its author's signature (its seat's key in
+    ``start``), wherever in the chain it was meant to go (evidence shown out of the chain)."""
+    keys = {s.seat: s.sign_key for s in start.seats}
+    try:
+        Ed25519PublicKey.from_public_bytes(keys[msg.author]).verify(
+            msg.sig, signed_bytes(start.game_id, msg.seq, msg.prev, msg.author, msg.body_wire))
+    except (InvalidSignature, KeyError, ValueError):
+        raise RemoteProtocolError("bad_signature", f"a message said to be seat {msg.author}'s "
+                                                   "does not carry its signature") from None
 
 
 def proof_bytes(game_id: bytes, challenge: bytes) -> bytes:
