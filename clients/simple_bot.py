@@ -7,7 +7,7 @@ from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group)
 (HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.
 
 What it does:
-- the handshake, the lobby, framing, signing and chaining every game message, and checking
+- the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing, signing and chaining every game message, and checking
   every relayed one (seq, prev, signature);
 - its whole part of the mental-poker deal: the first-dealer pick, seed commitments, both passes
   of every shuffle (including empty-stock reshuffles), sealed key shares for every card dealt or
@@ -55,6 +55,7 @@ GAME_DOMAIN = "shanghai-net/v1/game"
 START_DOMAIN = "shanghai-net/v1/start"
 DEAL_DOMAIN = b"shanghai-net v1 deal message"
 BOX_DOMAIN = b"shanghai-net v1 box"
+GAME_ID_DOMAIN = b"shanghai-net v1 game id"
 
 
 class BotStopped(Exception):
@@ -811,10 +812,12 @@ class Seat:
         self.errors: list[dict] = []
 
     def join(self) -> None:
+        # a fresh nonce in every hello: the game id commits to it (protocol.md 6.2)
+        self.nonce = self.random(32)
         self.link.send({"type": "hello", "protocol": "shanghai-net", "version": 1,
                         "name": self.name, "sign_key": bytes(self.sign_key.verify_key),
                         "box_key": self.box_public, "join_code": self.join_code,
-                        "role": "bot"})
+                        "role": "bot", "nonce": self.nonce})
         answer = self.link.receive(30)
         if answer is None or answer["type"] != "welcome":
             raise BotStopped(f"not seated: {answer}")
@@ -857,6 +860,12 @@ class Seat:
         mine = next(entry for entry in start["seats"] if entry["seat"] == self.seat)
         if mine["sign_key"] != bytes(self.sign_key.verify_key):
             raise BotStopped("start_game does not carry our key for our seat")
+        nonces = start["nonces"]
+        game_id = hashlib.sha256(GAME_ID_DOMAIN + start["host_nonce"] + b"".join(nonces)).digest()
+        if len(nonces) != len(start["seats"]) or start["game_id"] != game_id[:16]:
+            raise BotStopped("the host's game id does not commit to the seats' nonces")
+        if nonces[self.seat] != self.nonce:
+            raise BotStopped("start_game does not carry the nonce of our hello for our seat")
         self.verify_keys = {entry["seat"]: VerifyKey(entry["sign_key"])
                             for entry in start["seats"]}
         if start.get("host_key") is not None:

@@ -17,7 +17,7 @@ from shanghai_net.deal import seeded
 from shanghai_net.engine import view_of
 from shanghai_net.net.table import Outbox, PeerTable, PublicTable
 from shanghai_net.wire import DealerPick, GameMessage, PlayerSeat, StartGame, encode_frame
-from shanghai_net.wire.examples import GAME_ID, box_key, public_bytes, sign_key
+from shanghai_net.wire.examples import GAME_ID, HOST_NONCE, NONCES, box_key, public_bytes, sign_key
 
 PATH = Path(__file__).resolve().parent / "sample_game.bin"
 NAMES = ("Ann", "Bob", "Cy")
@@ -26,7 +26,8 @@ RULES = {"contracts": "2s", "last_round_hand_size": 7, "final_round_meld_all": F
 
 
 def start_game() -> StartGame:
-    return StartGame(game_id=GAME_ID, preset="davis", rules=RULES,
+    return StartGame(game_id=GAME_ID, host_nonce=HOST_NONCE, nonces=NONCES, preset="davis",
+                     rules=RULES, claim_timeout=10.0, audit_timeout=60.0,
                      seats=tuple(PlayerSeat(seat=seat, name=name,
                                             sign_key=public_bytes(sign_key(seat)),
                                             box_key=public_bytes(box_key(seat)))

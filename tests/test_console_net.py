@@ -213,7 +213,8 @@ def a_started_table(players=3, seat=0, seed=4):
     """A stand-in for the peer's PeerTable: a dealt local game seen from ``seat``."""
     rules = preset("davis")
     game = new_game(rules, players, LocalDealer(seed))
-    start = StartGame(game_id=b"\0" * 16, seats=tuple(
+    start = StartGame(game_id=b"\0" * 16, host_nonce=bytes(32), nonces=(), claim_timeout=10.0,
+                      audit_timeout=60.0, seats=tuple(
         PlayerSeat(seat=s, name=n, sign_key=b"\3" * 32, box_key=b"\4" * 32)
         for s, n in enumerate(["ann", "bot1", "bot2"][:players])), preset="davis", rules={},
         first_dealer_pick=None, host_key=None)

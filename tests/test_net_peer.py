@@ -84,7 +84,8 @@ def test_start_game_must_carry_our_keys_and_the_keys_the_lobby_showed():
         preset="davis", rules={}, join_code="")
 
     def start(seat0, seat1):
-        return StartGame(game_id=bytes(16), preset="davis", rules={},
+        return StartGame(game_id=bytes(16), host_nonce=bytes(32), nonces=(), preset="davis",
+                         rules={}, claim_timeout=10.0, audit_timeout=60.0,
                          first_dealer_pick=DealerPick(method="coin_flip"),
                          seats=tuple(PlayerSeat(seat=s, name="x", sign_key=i.sign_public,
                                                 box_key=i.box_public)
@@ -101,10 +102,11 @@ async def test_a_game_the_peer_cannot_play_is_a_clear_error_not_a_crash():
     import pytest
 
     from shanghai_net.net.peer import PeerError
-    from shanghai_net.wire.messages import DealerPick, StartGame
+    from shanghai_net.wire.messages import DealerPick, StartGame, game_id_of
 
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), role="spectator")
-    start = StartGame(game_id=bytes(16), preset="canasta", rules={}, seats=(),
-                      first_dealer_pick=DealerPick(method="coin_flip"))
+    start = StartGame(game_id=game_id_of(bytes(32), ()), host_nonce=bytes(32), nonces=(),
+                      preset="canasta", rules={}, seats=(), claim_timeout=10.0,
+                      audit_timeout=60.0, first_dealer_pick=DealerPick(method="coin_flip"))
     with pytest.raises(PeerError, match="cannot play the game the host started"):
         await peer._on_message(None, start)

@@ -319,7 +319,7 @@ async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_
             conn = Connection(CLIENT)
             await mute.send_all(conn.send(Hello(
                 protocol="shanghai-net", version=1, name="mute", sign_key=keys[1].sign_public,
-                box_key=keys[1].box_public, join_code="", role="player")))
+                box_key=keys[1].box_public, join_code="", role="player", nonce=bytes(32))))
             while host.seats[1] is None:
                 await trio.sleep(0.01)
             await trio.sleep(1.0)  # many pings and silences long
@@ -341,7 +341,7 @@ class RawClient:
         client = cls(stream, Connection(CLIENT))
         await client.send(Hello(protocol="shanghai-net", version=1, name="mallory",
                                 sign_key=sign_public, box_key=box_public, join_code="",
-                                role=role))
+                                role=role, nonce=bytes(32)))
         return client
 
     async def send(self, msg):

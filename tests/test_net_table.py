@@ -29,7 +29,8 @@ class Table:
         self.ids = [Identity(rnd(32), rnd(32)) for _ in range(players)]
         self.host_id = Identity(rnd(32), rnd(32))
         """The host's identity: it signs ``timeout`` bodies (`time_out`)."""
-        start = StartGame(game_id=rnd(16), preset=preset, rules={},
+        start = StartGame(game_id=rnd(16), host_nonce=bytes(32), nonces=(), preset=preset,
+                          rules={}, claim_timeout=10.0, audit_timeout=60.0,
                           seats=tuple(PlayerSeat(seat=i, name=f"p{i}", sign_key=x.sign_public,
                                                  box_key=x.box_public)
                                       for i, x in enumerate(self.ids)),
@@ -170,8 +171,9 @@ def test_a_start_game_that_differs_for_one_peer_breaks_the_chain_at_seq_0():
     from shanghai_net.wire.messages import HOST_AUTHOR, DealerPick, PlayerSeat, StartGame
 
     keys = [Identity(bytes([s] * 32), bytes([s + 10] * 32)) for s in range(3)]
-    start = StartGame(game_id=bytes(16), preset="davis", rules={},
-                      first_dealer_pick=DealerPick(method="coin_flip"),
+    start = StartGame(game_id=bytes(16), host_nonce=bytes(32), nonces=(), preset="davis",
+                      rules={}, first_dealer_pick=DealerPick(method="coin_flip"),
+                      claim_timeout=10.0, audit_timeout=60.0,
                       seats=tuple(PlayerSeat(seat=s, name=f"p{s}", sign_key=k.sign_public,
                                              box_key=k.box_public) for s, k in enumerate(keys)))
     host_box = Identity(bytes(32), bytes([99] * 32)).box_public

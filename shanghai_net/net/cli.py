@@ -158,6 +158,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
     resume = Path(args.resume) if args.resume else None
     record = Path(args.record) if args.record else resume
+    _check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity)
@@ -188,6 +189,18 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return 0
 
     return trio.run(main)
+
+
+def _check_record(record: Path | None, resume: Path | None) -> None:
+    """A transcript holds one game: a non-empty ``--record`` file is written to only when it is
+    the transcript being resumed (appending this game to another's would make both unreadable
+    to ``shanghai verify`` and to ``--resume``)."""
+    if record is None or not record.exists() or record.stat().st_size == 0:
+        return
+    if resume is not None and resume.exists() and record.samefile(resume):
+        return
+    raise ValueError(f"--record {record}: the file already holds a game; give a new file (or "
+                     f"--resume {record} to go on with the game it holds)")
 
 
 async def _quiet_bot(address, bot, index, join_code, home: Path | None,
@@ -243,7 +256,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from ..wire import ProtocolError
+    from ..wire import ProtocolError, StartGame
     from .host import read_transcript
     from .verify import verify
 
@@ -251,6 +264,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         messages = read_transcript(Path(args.file))
     except (OSError, ProtocolError) as error:
         raise ValueError(f"{args.file}: not a readable record: {error}") from None
+    if not messages or not isinstance(messages[0], StartGame):
+        raise ValueError(f"{args.file}: not a record (it does not begin with start_game)")
     report = verify(messages)
     print(report.summary())
     return 0 if report.ok else 1

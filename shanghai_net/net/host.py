@@ -36,7 +36,7 @@ from ..wire import (HOST, ConnectionClosed, Connection, DEFAULT_MAX_FRAME, NEED_
                     encode_frame)
 from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage, Hello,
                              HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Proof,
-                             Ready, Refused, SeatInfo, StartGame, Timeout, Welcome)
+                             Ready, Refused, SeatInfo, StartGame, Timeout, Welcome, game_id_of)
 from ..wire.state import State
 from .table import Fault, PublicTable
 
@@ -55,8 +55,9 @@ class HostConfig:
     claim_timeout: float = 10.0
     """Seconds a claim window stays open for seats that have not answered."""
     audit_timeout: float = 90.0
-    """Seconds every seat has to open its seeds once a complaint stopped the round; a seat that
-    has not is named (longer than a dropped peer's first reconnection attempts)."""
+    """Seconds every seat has to open its seeds once a complaint stopped the round (in
+    ``start_game``); a seat that has not is named.  Longer than a dropped peer's first
+    reconnection attempts."""
     hello_timeout: float = 10.0
     """Seconds a new connection has for its hello (and, rejoining a running game, its proof)."""
     send_timeout: float = 10.0
@@ -393,6 +394,11 @@ class Host:
             client.queue(Refused(code="join_code", reason="the join code is wrong"))
             client.closing = True
             return
+        if hello.role != "spectator" and hello.nonce is None:
+            client.queue(Refused(code="bad_message", reason="hello.nonce: a player's or bot's "
+                                 "hello needs 32 fresh bytes (the game id commits to them)"))
+            client.closing = True
+            return
         seat = challenge = None
         if self.start is not None and hello.role != "spectator":
             seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
@@ -489,10 +495,14 @@ class Host:
             return
         players = tuple(PlayerSeat(seat=s, name=c.name, sign_key=c.hello.sign_key,
                                    box_key=c.hello.box_key) for s, c in enumerate(self.seats))
-        self.start = StartGame(game_id=self.config.random(16), seats=players,
-                               preset=self.rules.name,
+        # no one party chooses the game id: it commits to every seat's hello nonce and ours
+        host_nonce, nonces = self.config.random(32), tuple(c.hello.nonce for c in self.seats)
+        self.start = StartGame(game_id=game_id_of(host_nonce, nonces), host_nonce=host_nonce,
+                               nonces=nonces, seats=players, preset=self.rules.name,
                                rules={k: v for k, v in self.config.rules.items()},
                                first_dealer_pick=DealerPick(method="coin_flip"),
+                               claim_timeout=self.config.claim_timeout,
+                               audit_timeout=self.config.audit_timeout,
                                host_key=self.identity.sign_public)
         self.public = PublicTable(self.start)
         self._write(self.start)

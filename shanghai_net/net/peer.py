@@ -30,14 +30,14 @@ from ..engine.game import Phase
 from ..engine.moves import DrawStock, MayI, Move, PassClaim
 from ..engine.view import view_of
 from ..errors import IllegalMoveError
-from ..deal.randomness import RandomBytes
+from ..deal.randomness import RandomBytes, chained
 from ..identity import Identity, fingerprint
 from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
-from ..wire.signing import sign_proof
+from ..wire.signing import sign_proof, start_digest
 from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
-                             VoidRound, Welcome)
+                             VoidRound, Welcome, game_id_of)
 from .resume import GameSecrets
 from .table import Fault, Outbox, PeerTable, PublicTable
 
@@ -225,6 +225,8 @@ class Peer:
         """When the player may make the decision in ``_decision`` (its think time over)."""
         self._asked: dict = {}
         self._deadline = math.inf
+        self._nonce: bytes | None = None
+        """The nonce of our latest hello: a game started for us must commit to it."""
 
     # -- for the front end -----------------------------------------------------------------------
 
@@ -331,10 +333,11 @@ class Peer:
 
     async def _converse(self, link: _Link, inbox: trio.MemoryReceiveChannel) -> None:
         resume = self.table.chain.next_seq if self.table is not None else None
+        self._nonce = self._random(32)  # a new one for every hello: see _check_fresh
         await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
                               name=self.name, sign_key=self.identity.sign_public,
                               box_key=self.identity.box_public, join_code=self.join_code,
-                              role=self.role, resume=resume))
+                              role=self.role, resume=resume, nonce=self._nonce))
         if self.outbox is not None:
             self.outbox.reconnected()
         deadline = trio.current_time() + self.timeout
@@ -438,16 +441,20 @@ class Peer:
                 raise PeerError("the host rejoined us to another game")
             return
         self._check_keys(start)
+        self._check_fresh(start)
         self.start = start
         if self.seat is None:  # a spectator: the public table only, nothing to send
             self.table = self.result.table = PublicTable(start)
             self._set("playing", "watching")
             return
+        table: PeerTable | None = None
         if self._store is not None:
             try:
-                random = self._store.random_for(start.game_id, fresh=self._quiet_until == 0)
+                key = self._store.key_for(start.game_id, start_digest(start.to_wire()),
+                                          fresh=self._quiet_until == 0)
             except ValueError as error:
-                raise PeerError(str(error)) from None
+                raise PeerError(f"refusing the game {self._host()} started: {error}") from None
+            random = chained(key, lambda: table.chain.head)
         elif self._quiet_until > 0:
             raise PeerError("cannot rejoin a running game without its secrets (no store given)")
         else:
@@ -474,6 +481,25 @@ class Peer:
         for seat, player in by_seat.items():
             if seat in shown and fingerprint(player.sign_key) != shown[seat]:
                 raise PeerError(f"start_game gives seat {seat} a key the lobby did not show")
+
+    def _check_fresh(self, start: StartGame) -> None:
+        """No one chose the game id alone (protocol.md 6.2): it commits to the host's nonce and
+        every seat's; a game we join in the lobby commits to the nonce of our latest hello, so
+        it is a new game, never one of ours started again.  (Rejoining, our old hello's nonce is
+        forgotten: the kept secret's start digest vouches for the game instead.)"""
+        if len(start.nonces) != len(start.seats) or \
+                game_id_of(start.host_nonce, start.nonces) != start.game_id:
+            raise PeerError(f"refusing the game {self._host()} started: its game id does not "
+                            "commit to the seats' nonces")
+        if self.seat is not None and self.welcome is not None and self.welcome.challenge is None \
+                and start.nonces[self.seat] != self._nonce:
+            raise PeerError(f"refusing the game {self._host()} started: it does not give seat "
+                            f"{self.seat} the nonce of our hello")
+
+    def _host(self) -> str:
+        """The host, as an error names it."""
+        shown = self.welcome.table.get("host_fingerprint") if self.welcome else None
+        return f"the host {shown}" if isinstance(shown, str) else "the host"
 
     def _on_game(self, msg: GameMessage) -> None:
         table, outbox = self.table, self.outbox

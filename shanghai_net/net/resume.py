@@ -1,61 +1,118 @@
-"""The per-game secret a seat keeps on disk, so that it can rejoin after a crash.
+"""The per-game secret a seat keeps on disk, so that it can rejoin after a crash, and never uses
+for another game.
 
-A seat's deal secrets (seeds, pick nonces, box nonces) all come from its injected randomness.
-When that randomness is a keyed stream (`deal.randomness.seeded` over a 32-byte secret that never
-leaves this machine), a restarted peer that replays the game's messages from the start computes
-exactly the steps it had sent, and can go on.  The secret is written (and flushed to disk) before
-the first step of the game is sent, and deleted when the game is over.
+A seat's deal secrets (seeds, pick nonces, proof blinds) all come from its injected randomness.
+A peer with a store draws them from a key derived from a 32-byte secret that never leaves this
+machine, bound to the game's id and to the digest of its ``start_game``
+(`deal.randomness.chained`), so a restarted peer that replays the game's messages from the start
+computes exactly the steps it had sent, and can go on.  The secret is written (and flushed to
+disk) with that digest before the first step of the game is sent.
+
+A secret serves one start only: a fresh ``start_game`` for a game id this machine already holds
+a secret for is refused (a host reusing an id would otherwise have the seat draw again the seeds
+it showed at the end of a round of the first game), and a rejoin must bring the same start.
+A secret is deleted when its game is over (ended or voided); the secret of a game that stopped
+otherwise is kept for ``max_age`` seconds after its last use (48 hours), so that its seat can
+still rejoin a host resumed from its transcript, and swept by the first store opened or used
+after that.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import time
 from pathlib import Path
+from typing import Callable
 
-from ..deal.randomness import RandomBytes, seeded
+from ..deal.randomness import RandomBytes
 
-__all__ = ["GameSecrets"]
+__all__ = ["GameSecrets", "ReusedGame", "MAX_AGE"]
 
 SECRET_BYTES = 32
+DIGEST_BYTES = 32
+MAX_AGE = 48 * 3600.0
+"""Seconds a stopped game's secret is kept after its last use."""
+_KEY_DOMAIN = b"shanghai-net v1 game secret"
+
+
+class ReusedGame(ValueError):
+    """The host started a game under an id this machine holds the secret of another start for."""
 
 
 class GameSecrets:
-    """Secrets by game id in ``directory`` (e.g. ``identity.config_dir() / "games"``)."""
+    """Secrets by game id in ``directory`` (e.g. ``identity.config_dir() / "games"``): each
+    file holds the secret and the digest of the ``start_game`` it belongs to.  ``now``: the
+    wall clock the age of a kept secret is measured with (seconds, as file times are)."""
 
-    def __init__(self, directory: Path, random: RandomBytes = os.urandom) -> None:
+    def __init__(self, directory: Path, random: RandomBytes = os.urandom, *,
+                 max_age: float = MAX_AGE, now: Callable[[], float] = time.time) -> None:
         self.directory = Path(directory)
         self._random = random
+        self.max_age = max_age
+        self._now = now
+        self.sweep()
 
     def _path(self, game_id: bytes) -> Path:
         return self.directory / f"{game_id.hex()}.secret"
 
-    def random_for(self, game_id: bytes, fresh: bool) -> RandomBytes:
-        """The seat's randomness for this game: from the kept secret, or (``fresh``, a game
-        joined at its start) from a new one kept now.  ValueError when rejoining without it."""
+    def key_for(self, game_id: bytes, start_digest: bytes, fresh: bool) -> bytes:
+        """The key of the seat's randomness in this game (see `deal.randomness.chained`): from
+        the kept secret of this very start, or (``fresh``: nothing of this seat's is in the
+        game yet) from a new secret kept now.  `ReusedGame` when the kept secret belongs to
+        another start of this id; ValueError when rejoining without a secret."""
+        self.sweep()
         path = self._path(game_id)
         if path.exists():
-            secret = path.read_bytes()
-            if len(secret) != SECRET_BYTES:
-                raise ValueError(f"{path} is damaged ({len(secret)} bytes)")
+            kept = path.read_bytes()
+            if len(kept) != SECRET_BYTES + DIGEST_BYTES:
+                raise ValueError(f"{path} is damaged or of an older version ({len(kept)} bytes)")
+            secret, digest = kept[:SECRET_BYTES], kept[SECRET_BYTES:]
+            if digest != start_digest:
+                raise ReusedGame(f"game id {game_id.hex()} is already in use here for another "
+                                 "start_game: the host is reusing a game id")
+            used = self._now()
+            os.utime(path, (used, used))  # in use: not to be swept
         elif not fresh:
             raise ValueError(f"no secret of game {game_id.hex()} on this machine: it cannot "
                              "rejoin the game's deal")
         else:
             secret = self._random(SECRET_BYTES)
-            self._keep(path, secret)
-        return seeded(b"shanghai-net v1 game secret" + game_id + secret)
+            self._keep(path, secret + start_digest)
+        return hashlib.sha256(_KEY_DOMAIN + game_id + start_digest + secret).digest()
 
-    def _keep(self, path: Path, secret: bytes) -> None:
+    def _keep(self, path: Path, data: bytes) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         temporary = path.with_suffix(".tmp")
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
-            os.write(fd, secret)
+            os.write(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(temporary, path)
 
     def forget(self, game_id: bytes) -> None:
-        """The game is over: its secret has no more use."""
+        """The game is over (ended or voided): its secret has no more use."""
         self._path(game_id).unlink(missing_ok=True)
+
+    def sweep(self) -> list[bytes]:
+        """Delete the secrets (and torn writes) not used for ``max_age`` seconds: their games
+        stopped without an end and will not be resumed.  The ids of the games swept."""
+        swept = []
+        try:
+            entries = list(os.scandir(self.directory))
+        except FileNotFoundError:
+            return swept
+        limit = self._now() - self.max_age
+        for entry in entries:
+            name, _, suffix = entry.name.partition(".")
+            if suffix in ("secret", "tmp") and _is_game_id(name) and entry.stat().st_mtime < limit:
+                os.unlink(entry.path)
+                if suffix == "secret":
+                    swept.append(bytes.fromhex(name))
+        return swept
+
+
+def _is_game_id(name: str) -> bool:
+    return len(name) == 32 and all(c in "0123456789abcdef" for c in name)

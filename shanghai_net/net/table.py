@@ -145,6 +145,10 @@ class _Base:
         if [s.seat for s in start.seats] != list(range(self.players)):
             raise ValueError("start_game seats must be 0..n-1 in order")
         self.rules = rules_of(start)
+        self.claim_timeout = start.claim_timeout
+        """Seconds the host said its claim windows wait (a ``timeout`` much sooner is its fault)."""
+        self.audit_timeout = start.audit_timeout
+        """Seconds the table waits for every seat's ``seeds`` after a complaint."""
         keys = {s.seat: s.sign_key for s in start.seats}
         if start.host_key is not None:
             keys[HOST_AUTHOR] = start.host_key

@@ -17,13 +17,16 @@ from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        PassClaim, Ping, PlayerSeat, Pong, Proof, Protest, Ready, Rearrange,
                        Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound,
-                       Welcome)
+                       Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 
-__all__ = ["GAME_ID", "CHALLENGE", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
+__all__ = ["GAME_ID", "HOST_NONCE", "NONCES", "CHALLENGE", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
            "example_messages"]
 
-GAME_ID = bytes.fromhex("5348414e474841492d4e455400000001")
+HOST_NONCE = bytes([0x48]) * 32
+NONCES = tuple(bytes([seat + 1]) * 32 for seat in range(3))
+"""The host's and the three seats' nonces in the examples (real ones are fresh random bytes)."""
+GAME_ID = game_id_of(HOST_NONCE, NONCES)
 CHALLENGE = bytes(range(32))
 """The host's rejoin challenge in the examples (a real one is fresh random bytes)."""
 
@@ -73,8 +76,10 @@ def example_start() -> StartGame:
         PlayerSeat(seat=s, name=n, sign_key=public_bytes(sign_key(s)),
                    box_key=public_bytes(box_key(s)))
         for s, n in enumerate(("Ann", "Bob", "Cy")))
-    return StartGame(game_id=GAME_ID, seats=players, preset="classic", rules={"jokers": 4},
-                     first_dealer_pick=DealerPick(method="coin_flip"))
+    return StartGame(game_id=GAME_ID, host_nonce=HOST_NONCE, nonces=NONCES, seats=players,
+                     preset="classic", rules={"jokers": 4},
+                     first_dealer_pick=DealerPick(method="coin_flip"), claim_timeout=10.0,
+                     audit_timeout=60.0)
 
 
 def example_messages() -> tuple[Message, ...]:
@@ -83,7 +88,7 @@ def example_messages() -> tuple[Message, ...]:
     players = start.seats
     return (
         Hello(protocol="shanghai-net", version=1, name="Ann", sign_key=players[0].sign_key,
-              box_key=players[0].box_key, join_code="PLUM-42", role="player"),
+              box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0]),
         Welcome(version=1, seat=0, table={"preset": "classic", "players": 3}),
         sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),

@@ -13,7 +13,7 @@ from typing import Any
 from .errors import RemoteProtocolError
 
 __all__ = [
-    "Spec", "Int", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap",
+    "Spec", "Int", "Float", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap",
     "RecordOf",
     "wire_field", "decode_fields", "fields_to_wire", "fields_schema", "bad",
 ]
@@ -50,6 +50,25 @@ class Int(Spec):
 
     def schema(self):
         return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+
+
+class Float(Spec):
+    """A number ``lo``..``hi`` (msgpack float or int), held and sent as a float."""
+
+    def __init__(self, lo: float, hi: float) -> None:
+        self.lo, self.hi = lo, hi
+
+    def check(self, value, path):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not self.lo <= value <= self.hi:
+            raise bad(path, f"a number {self.lo:g}..{self.hi:g}", value)
+        return float(value)
+
+    def to_wire(self, value):
+        return float(value)
+
+    def schema(self):
+        return {"type": "number", "minimum": self.lo, "maximum": self.hi}
 
 
 class Bool(Spec):

@@ -8,18 +8,19 @@ unknown ones, so a newer peer may add fields without breaking an older one.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar
+import hashlib
+from typing import Any, ClassVar, Sequence
 
 from ..cards import MAX_DECKS, MAX_JOKERS, deck
 from .errors import RemoteProtocolError
-from .fields import (AnyMap, Blob, Bool, Int, ListOf, Nullable, OneOf, RecordOf, Scalars, Spec,
-                     Text, bad, decode_fields, fields_to_wire, wire_field)
+from .fields import (AnyMap, Blob, Bool, Float, Int, ListOf, Nullable, OneOf, RecordOf, Scalars,
+                     Spec, Text, bad, decode_fields, fields_to_wire, wire_field)
 
 __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "CARD_COUNT", "MAX_SEATS",
     "Message", "Body", "MESSAGE_TYPES", "BODY_KINDS", "decode_message",
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
-    "StartGame", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
+    "StartGame", "game_id_of", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
     "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "HOST_AUTHOR",
 ]
@@ -46,6 +47,8 @@ REASON = Text(500)
 JOIN_CODE = Text(16)
 PRESET = Text(32)
 KEY = Blob(32)
+GAME_NONCE = Blob(32)
+TIMEOUT = Float(0.0, 86400.0)
 NONCE = Int(0, 2**64 - 1)
 
 
@@ -119,6 +122,9 @@ class Hello(Message):
     resume: int | None = wire_field(Nullable(SEQ), default=None)
     """Rejoining a running game: the first seq the client still needs (it holds the ones before;
     0 after a crash).  A seat is recognised by its ``sign_key``, whatever this says."""
+    nonce: bytes | None = wire_field(Nullable(GAME_NONCE), default=None)
+    """Fresh random bytes for every hello (required of players and bots): the game id commits to
+    every seat's nonce, so no single party chooses it (`StartGame.nonces`)."""
 
 
 @message_type("welcome")
@@ -205,14 +211,32 @@ class DealerPick:
 
 @message_type("start_game")
 class StartGame(Message):
-    """Host -> clients: the game begins; fixes the game id, the seats' keys and the rules."""
+    """Host -> clients: the game begins; fixes the game id, the seats' keys and the rules, and
+    the host's time limits that every seat can hold it to."""
 
     game_id: bytes = wire_field(Blob(16))
+    """``game_id_of(host_nonce, nonces)``: a seat checks that its nonce is in it."""
+    host_nonce: bytes = wire_field(GAME_NONCE)
+    nonces: tuple[bytes, ...] = wire_field(ListOf(GAME_NONCE, MAX_SEATS))
+    """The nonce of each seat's hello, in seat order."""
     seats: tuple[PlayerSeat, ...] = wire_field(ListOf(RecordOf(PlayerSeat), MAX_SEATS))
     preset: str = wire_field(PRESET)
     rules: dict = wire_field(Scalars())
     first_dealer_pick: DealerPick = wire_field(RecordOf(DealerPick))
+    claim_timeout: float = wire_field(TIMEOUT)
+    """Seconds the host's claim windows wait for a seat before its ``timeout``."""
+    audit_timeout: float = wire_field(TIMEOUT)
+    """Seconds the table waits for every seat's ``seeds`` after a complaint."""
     host_key: bytes | None = wire_field(Nullable(KEY), default=None)
+
+
+GAME_ID_DOMAIN = b"shanghai-net v1 game id"
+
+
+def game_id_of(host_nonce: bytes, nonces: Sequence[bytes]) -> bytes:
+    """The game id every party contributes to: the first 16 bytes of SHA-256 over the domain, the
+    host's nonce and the seats' nonces in seat order (protocol.md 6.2)."""
+    return hashlib.sha256(GAME_ID_DOMAIN + host_nonce + b"".join(nonces)).digest()[:16]
 
 
 @message_type("chat")
