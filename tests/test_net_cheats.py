@@ -5,10 +5,14 @@ cheater that will not open its seeds is named when the table's time for them run
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import trio
 
 from shanghai_net.deal import PassOutput
-from shanghai_net.net.host import read_transcript
+from shanghai_net.net.host import Host, read_transcript
+from shanghai_net.net.peer import BotPlayer
 from shanghai_net.net.verify import verify
 
 from test_net_complaints import GarbageBox, changing, marks_every_card, seat_running
@@ -99,3 +103,29 @@ async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):
         assert any(t.startswith("the deal went wrong for you") for t in texts), texts
         assert any(t.startswith("seat 1 (bot1) cheated in the deal: ") for t in texts), texts
         nursery.cancel_scope.cancel()
+
+
+class EarlyTimeouts(Host):
+    """Tells the table claim windows wait 10 s, then times seats out at once."""
+
+    def _maybe_start(self):
+        super()._maybe_start()
+        if self.start is not None:
+            self.config = dataclasses.replace(self.config, claim_timeout=0.01)
+
+
+async def test_a_seat_timed_out_early_protests_and_every_party_records_it(tmp_path):
+    record = tmp_path / "game.bin"
+    with trio.fail_after(120):
+        host, tables, _ = await play(
+            3, record=record, rounds=1, claim_timeout=10.0, host_type=EarlyTimeouts,
+            player={1: BotPlayer("basic", random.Random(5), claims=False)})
+    protests = host.public.protests
+    assert protests and all(p.seat == 1 and "agreed on 10 s" in p.reason for p in protests)
+    for table in tables.values():
+        assert [(p.seat, p.seq) for p in table.protests][:len(protests)] == \
+            [(p.seat, p.seq) for p in protests]
+    assert host.public.verdict is None and host.public.fault is None
+    report = verify(read_transcript(record))
+    assert report.protests[:len(protests)] == tuple(protests)
+    assert "bot1 protests the host's timeout" in report.summary()

@@ -20,12 +20,13 @@ from shanghai_net.net.table import PeerTable, PublicTable
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,
                watch=None, extra=None, record=None, rules=None, until=None, tables_by_seat=None,
-               **config):
+               host_type=Host, **config):
     """Host a table and seat ``players`` bot peers; play until the game is over, or until round
     ``rounds`` is audited.  ``tables_by_seat``: seat -> the PeerTable class it runs (a cheat);
-    ``config``: more HostConfig fields.  Returns the host, the peers' tables and results."""
+    ``host_type``: the Host class (a cheat); ``config``: more HostConfig fields.  Returns the
+    host, the peers' tables and results."""
     rnd = seeded(b"net test %d" % seed)
-    host = Host(HostConfig(players=players, preset=preset, claim_timeout=claim_timeout,
+    host = host_type(HostConfig(players=players, preset=preset, claim_timeout=claim_timeout,
                            random=rnd, record=record, rules=rules or {}, **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     tables: dict[int, PeerTable] = {}

@@ -40,6 +40,7 @@ from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, 
                              VoidRound, Welcome, game_id_of)
 from .resume import GameSecrets
 from .table import Fault, Outbox, PeerTable, PublicTable
+from .watch import HostWatch
 
 __all__ = ["Player", "BotPlayer", "Peer", "PeerResult", "PeerError", "run_peer", "parse_address"]
 
@@ -225,6 +226,7 @@ class Peer:
         """When the player may make the decision in ``_decision`` (its think time over)."""
         self._asked: dict = {}
         self._deadline = math.inf
+        self._watch: HostWatch | None = None
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
@@ -463,6 +465,7 @@ class Peer:
                                              self.identity.box_key, random)
         self.result.table = table
         self.outbox = Outbox(table, self.identity.sign_key)
+        self._watch = HostWatch(table)
         self.outbox.push(table.start())
         self._set("playing")
         if self._on_table is not None:
@@ -505,6 +508,7 @@ class Peer:
         table, outbox = self.table, self.outbox
         if table is None:
             raise PeerError("a game message before start_game")
+        answer = outbox.in_flight if outbox is not None else None
         try:
             bodies = table.receive(msg)
         except Fault as fault:
@@ -514,6 +518,12 @@ class Peer:
             return
         outbox.push(bodies)
         outbox.sequenced(msg)
+        if not self.replaying:  # the host's timeouts of us, judged by our own clock
+            now = trio.current_time()
+            protest = self._watch.judge(msg, answer, now)
+            if protest is not None:
+                outbox.push([protest])
+            self._watch.seen(now)
         self._report()
         _time_draws(table, self._asked, self.result)
         self._changed()

@@ -212,6 +212,13 @@ class _Base:
                 return seat
         return None
 
+    def claim_window(self) -> object | None:
+        """The claim window the host's clock runs for: open while the public deal is settled."""
+        w = self.public.window
+        if w is None or not _Base.settled.fget(self) or self.public.phase is not Phase.DRAW:
+            return None
+        return w
+
     def shuffled(self, generation: int) -> bool:
         return self._passes.get(generation, 0) == 2 * self.players
 
@@ -1259,8 +1266,8 @@ class PublicTable(_Base):
 
     def open_window(self) -> tuple[object, list[int]] | None:
         """The claim window now open and the seats still silent in it, if the deal is settled."""
-        w = self.public.window
-        if w is None or not self.settled or self.public.phase is not Phase.DRAW:
+        w = self.claim_window()
+        if w is None:
             return None
         undecided = w.undecided()
         return (w, undecided) if undecided else None
@@ -1304,7 +1311,7 @@ class Outbox:
                 self.deal.insert(1 if flying else 0, body)
                 if self.move is not None:
                     self._drop_move("the deal went wrong: this seat complained")
-            elif isinstance(body, (Deal, wm.VoidRound)):  # in order, settled or not
+            elif isinstance(body, (Deal, wm.VoidRound, wm.Protest)):  # in order, settled or not
                 self.deal.append(body)
             else:
                 self.move = (move, body, self.table.version, self.table.game.window)

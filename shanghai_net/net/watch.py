@@ -1,0 +1,59 @@
+"""What a seat checks of its host's one authority, the claim ``timeout`` (protocol.md 11.4).
+
+The host's clock cannot be seen, only compared: a seat notes when each claim window opened for
+it (by its own clock, when the stream made the window open and the deal settled), and when a
+``timeout`` names it, judges it.  A timeout that came in less than half the agreed
+``claim_timeout`` after the window opened here is early (the half leaves room for the
+network's delays and a busy machine); a timeout that came while this seat's answer to the
+window was on its way, before the agreed time was up here, took the seat's claim from it.
+Either way the seat protests, publicly, with the claim it signed as evidence.  Sans IO: the
+caller passes the time.
+"""
+
+from __future__ import annotations
+
+from ..wire import messages as wm
+from ..wire.messages import HOST_AUTHOR, GameMessage
+from .table import PeerTable
+
+__all__ = ["HostWatch", "EARLY"]
+
+EARLY = 0.5
+"""A timeout sooner than this share of the agreed claim time after the window opened is early."""
+
+
+class HostWatch:
+    """One seat's watch on the host's timeouts of it."""
+
+    def __init__(self, table: PeerTable) -> None:
+        self.table = table
+        self._window: object | None = None
+        self._opened = 0.0
+
+    def seen(self, now: float) -> None:
+        """Call after each message the table took: a newly open window starts its clock here."""
+        window = self.table.claim_window()
+        if window is not None and window is not self._window:
+            self._window, self._opened = window, now
+
+    def judge(self, msg: GameMessage, answer: GameMessage | None, now: float) -> wm.Protest | None:
+        """The protest ``msg`` deserves, if it is the host's timeout of this seat's claim;
+        ``answer``: this seat's signed answer to the window that was on its way when it came."""
+        body = msg.body
+        if msg.author != HOST_AUTHOR or not isinstance(body, wm.Timeout) or \
+                body.what != "claim" or body.seat != self.table.seat or self._window is None:
+            return None
+        agreed = self.table.claim_timeout
+        waited = now - self._opened
+        claim = answer if answer is not None and isinstance(answer.body, (wm.MayI, wm.PassClaim)) \
+            else None
+        if waited < EARLY * agreed:
+            reason = (f"timed out {waited:.1f} s after the claim window opened here; the table "
+                      f"agreed on {agreed:g} s")
+        elif claim is not None and waited < agreed:
+            reason = (f"timed out while its {claim.body.KIND} was on its way, {waited:.1f} s "
+                      f"after the window opened here (agreed: {agreed:g} s)")
+        else:
+            return None
+        return wm.Protest(seq=msg.seq, reason=reason,
+                          claim=claim.to_wire() if claim is not None else None)
