@@ -170,3 +170,16 @@ def test_a_protest_of_no_timeout_or_with_a_forged_claim_is_refused():
             t.host.admit(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, body))
         assert info.value.code == "bad_message"
     assert not t.host.protests
+
+
+def test_a_seed_off_its_commitment_at_the_round_s_end_voids_the_scored_round_at_every_party():
+    """No complaint: the round is played and scored, then its audit (every seat's and the
+    host's) finds seat 1's seed does not match its commitment; the round's score is taken back
+    and the game ends there, with seat 1 named everywhere."""
+    from shanghai_net.deal import SeedReveal
+
+    t = Table(3, seed=16, kinds={1: seat_running(changing(
+        SeedReveal, lambda self, reveal: dataclasses.replace(reveal, seed=bytes(32))))})
+    t.run_until(lambda: t.host.finished)
+    assert_everyone_names(t, 1, "seat 1: seed does not match commitment")
+    assert t.host.public.results == [] and t.host.public.round_no == 2

@@ -278,3 +278,11 @@ def test_a_message_after_the_game_s_end_is_the_host_s_fault(recorded):
     report = verify(messages + [messages[-1]])
     assert not report.ok and report.fault.culprit == HOST_AUTHOR
     assert "after the game's end" in report.fault.reason
+
+
+def test_a_game_id_its_nonces_do_not_make_is_the_host_s_fault(recorded):
+    messages = read_transcript(recorded[0])
+    start = dataclasses.replace(messages[0], host_nonce=bytes(32))
+    report = verify([start, *messages[1:]])
+    assert (report.fault.seq, report.fault.culprit) == (None, HOST_AUTHOR)
+    assert "the game id is not the one its nonces make" in report.fault.reason

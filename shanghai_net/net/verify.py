@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..wire.errors import ProtocolError
-from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame
+from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
 from .table import Fault, Protested, PublicTable
 
 __all__ = ["Finding", "Report", "verify"]
@@ -99,6 +99,10 @@ def verify(messages: Sequence[Message]) -> Report:
     if not isinstance(start, StartGame):
         return Report(game_id=b"", names=(), preset="?", messages=0, moves=0, rounds=0, faces=0,
                       fault=Finding(None, HOST_AUTHOR, "the record does not begin with start_game"))
+    if len(start.nonces) != len(start.seats) or \
+            game_id_of(start.host_nonce, start.nonces) != start.game_id:
+        return _report(start, None, 0, Finding(None, HOST_AUTHOR, "start_game: the game id is "
+                                               "not the one its nonces make (protocol.md 6.2)"))
     try:
         table = PublicTable(start)
     except (ValueError, ProtocolError) as error:
