@@ -59,6 +59,7 @@ class Connection(StrEnum):
     CONNECTED = "connected"
     CONNECTING = "connecting"
     LOST = "lost"  # dropped; the table waits or retries
+    LEFT = "left"  # quit the game (said `bye`): not coming back, the table may void at once
 
 
 @dataclass(frozen=True, slots=True)

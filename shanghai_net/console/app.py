@@ -39,16 +39,17 @@ class ConsoleApp:
 
     ``clock``: a trio clock for the guest run (tests pass ``trio.testing.MockClock``).
     ``tick``: seconds between redraws while a claim window counts down.
+    ``auto_pass``: claim windows that cannot help the hand pass by themselves (`ConsoleState`).
     ``services``: other work of the same trio run, each started (``nursery.start(service)``)
     before the session runs, in order: a table hosted here and its bots.
     """
 
     def __init__(self, session: Session, ascii: bool = False, *, input: Input | None = None,
                  output: Output | None = None, clock: trio.abc.Clock | None = None, tick: float = 0.25,
-                 services: Sequence[Callable[..., Awaitable]] = ()):
+                 services: Sequence[Callable[..., Awaitable]] = (), auto_pass: bool = True):
         self.session = session
         self.services = tuple(services)
-        self.state = ConsoleState(session, ascii)
+        self.state = ConsoleState(session, ascii, auto_pass)
         self.clock = clock
         self.tick = tick
         state = self.state

@@ -24,10 +24,12 @@ from ..engine import (
 )
 from ..engine.events import RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
+from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
 from ..session import Accepted, Outcome, Session
 from .viewmodel import (
-    LobbyModel, ViewModel, arrangements, card_text, carousel_view, lobby_model, sort_hand, view_model,
+    LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, lobby_model, reason_text,
+    sort_hand, view_model,
 )
 
 __all__ = ["ConsoleState", "Target"]
@@ -45,9 +47,15 @@ class Target(StrEnum):
 
 
 class ConsoleState:
-    def __init__(self, session: Session, ascii: bool = False):
+    """``auto_pass``: a claim window on a card that cannot help this hand (`claim_helps`) is
+    passed by itself, so that a person answers only the claims worth a thought."""
+
+    def __init__(self, session: Session, ascii: bool = False, auto_pass: bool = True):
         self.session = session
         self.ascii = ascii
+        self.auto_pass = auto_pass
+        self._passed_on: object = None  # the claim window auto-passed, so it is passed once
+        self._auto: tuple[Move, str] | None = None  # the move auto-pass sent, and its words
         self.sort = "suit"
         self.cursor = 0
         self.selected: list[Card] = []  # in the order picked (a run in the order given)
@@ -254,6 +262,10 @@ class ConsoleState:
             self.note("select the cards of a meld (space), then press g", True)
             return
         need = sum(view.contract)
+        if arrange(view.rules, self.selected) is None:
+            cards = " ".join(self._c(c) for c in self.selected)
+            self.note(f"{cards} is no meld: {why_not_meld(view.rules, self.selected)}", True)
+            return
         self.pending.append(tuple(self.selected))
         self.selected.clear()
         self._follow(self.cursor_card())
@@ -509,24 +521,28 @@ class ConsoleState:
     def on_outcome(self, outcome: Outcome) -> None:
         """The session's answer to a move sent."""
         self.busy = False
+        auto, self._auto = self._auto, None
+        if auto is not None and auto[0] is outcome.move:  # an auto-pass; too late is no news
+            if isinstance(outcome, Accepted):
+                self.note(auto[1])
+            return
         if self.carousel:
             if isinstance(outcome, Accepted):
-                self.note(outcome.move.text())
+                self.note(reason_text(outcome.move.text(), self.ascii))
                 self._carousel_reset()
                 self.selected.clear()
-            else:
-                self.note(outcome.reason, True)  # the working arrangement stays to be mended
+            else:  # the working arrangement stays to be mended
+                self.note(reason_text(outcome.reason, self.ascii), True)
             self._follow(self.cursor_card())
             return
         if isinstance(outcome, Accepted):
-            self.note(outcome.move.text())
+            self.note(reason_text(outcome.move.text(), self.ascii))
             view = self.view
             hand = set(view.hand) if view else set()
             self.pending = [m for m in self.pending if all(c in hand for c in m)] if not isinstance(outcome.move, GoDown) else []
             self.selected = [c for c in self.selected if c in hand]
         else:
-            reason = outcome.reason
-            self.note(reason, True)
+            self.note(reason_text(outcome.reason, self.ascii), True)
             if isinstance(outcome.move, GoDown) and self.pending and outcome.move.melds == tuple(self.pending):
                 self.selected = list(self.pending.pop())  # the last meld back to the selection
         self._follow(self.cursor_card())
@@ -546,6 +562,7 @@ class ConsoleState:
         self.selected = [c for c in self.selected if c in hand]
         self.pending = [m for m in self.pending if all(c in hand for c in m)]
         self.cursor = max(0, min(self.cursor, len(self.hand()) - 1))
+        self._pass_what_cannot_help(view)
         results = [e.event.result for e in self.session.log
                    if e.event is not None and type(e.event).__name__ == "RoundEnded"]
         if len(results) > self._summaries_seen:
@@ -554,6 +571,26 @@ class ConsoleState:
             self.selected.clear()
             self.pending.clear()
             self.target, self.options = None, None
+
+    def _pass_what_cannot_help(self, view) -> None:
+        """Auto-pass: answer a claim window that cannot help this hand, once per window."""
+        claim = self.session.claim
+        if not (self.auto_pass and view.may_claim and claim is not None and not self.busy):
+            return
+        window = (claim.card, claim.deadline)
+        if window == self._passed_on or claim_helps(view.rules, view.hand, view.contract, claim.card):
+            return
+        self._passed_on = window
+        move = PassClaim(self.seat)
+        self._auto = (move, f"{self._c(claim.card)} let go by itself: it fits nothing you hold "
+                            "(P: ask every time)")
+        self.submit(move)
+
+    def toggle_auto_pass(self) -> None:
+        """``P``: pass claims that cannot help by themselves, or ask every time."""
+        self.auto_pass = not self.auto_pass
+        self.note("claims that cannot help pass by themselves" if self.auto_pass else
+                  f"every claim window waits for your m or p")
 
     def close_summary(self) -> None:
         if self.summary is None:

@@ -8,14 +8,15 @@ shown as hand sizes.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 
-from ..cards import Card, Suit
-from ..engine import Phase, PlayerView, RoundResult, Words
+from ..cards import Card, Suit, parse_card
+from ..engine import GameResult, Phase, PlayerView, RoundResult, Words
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
@@ -25,7 +26,7 @@ from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
     "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
-    "LobbyModel", "lobby_model",
+    "LobbyModel", "lobby_model", "reason_text", "claim_helps", "AUTO_PASS_RULE",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -36,6 +37,42 @@ def card_text(card: Card, ascii: bool = False) -> str:
     if card.is_joker:
         return "JK"
     return card.text(unicode=not ascii)
+
+
+_MOVE_IN_LETTERS = re.compile(r"^'[^']*'(?: by seat \d+)?: ")
+_CARD_IN_LETTERS = re.compile(r"(?<![\w'])(10|[2-9TJQKA])([SHDC])(?!\w)")
+
+
+def reason_text(reason: str, ascii: bool = False) -> str:
+    """A refusal as the player reads it: the reason without the move spelt out in letters in
+    front of it (the screen shows the move), cards written as the hand shows them."""
+    reason = _MOVE_IN_LETTERS.sub("", reason, count=1)
+    if ascii:
+        return reason
+    return _CARD_IN_LETTERS.sub(lambda m: card_text(parse_card(m.group(0)), ascii), reason)
+
+
+AUTO_PASS_RULE = ("a claim passes by itself when no card you hold has its rank (for runs: "
+                  "its suit within 2 ranks)")
+"""What `claim_helps` checks, in the words of the help."""
+
+
+def claim_helps(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], card: Card) -> bool:
+    """Whether claiming ``card`` could help this hand toward ``contract`` (`AUTO_PASS_RULE`): a
+    wild card always could; else a natural of its rank (for a set) or, when the contract has
+    runs, one of its suit within two ranks."""
+    if rules.is_wild(card):
+        return True
+    sets, runs = contract
+    naturals = [c for c in hand if not rules.is_wild(c)]
+    if sets and any(c.rank == card.rank for c in naturals):
+        return True
+    if runs:
+        ranks = {card.rank, _rank_value(rules, card.rank)}
+        return any(c.suit == card.suit and min(abs(r - q) for r in ranks
+                                                 for q in (c.rank, _rank_value(rules, c.rank))) <= 2
+                   for c in naturals)
+    return False
 
 
 def money_text(cents: int, ascii: bool = False) -> str:
@@ -200,8 +237,13 @@ class ViewModel:
 
 
 def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
-    """``you`` or ``2 basic bot``: the seat number keeps equal names apart."""
-    return "you" if seat == me else f"{seat} {_seat_name(seats, seat, me)}"
+    """``0 you`` or ``2 basic bot``: the seat number keeps equal names apart."""
+    return f"{seat} {_seat_name(seats, seat, me)}"
+
+
+def _seat_named(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
+    """In a headline: ``you``, or ``2 basic bot``."""
+    return "you" if seat == me else _seat_label(seats, seat, me)
 
 
 def _seat_name(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
@@ -393,7 +435,7 @@ def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int
     """Lines of the round summary: every hand revealed, the points and the totals, and the deal's
     audit verdict when the deal was audited (``audit``: "clean" or the fault)."""
     lines = [f"Round {result.round_no} over: " + (
-        f"{_seat_label(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
+        f"{_seat_named(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
     width = max(len(_seat_label(seats, s, me)) for s in range(len(result.hands)))
     unit = (lambda v: money_text(v, ascii)) if rules.money else str
     for s, hand in enumerate(result.hands):
@@ -404,12 +446,27 @@ def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int
     return lines
 
 
-def game_over_table(totals: Sequence[int], ranking: Sequence[int], winners: Sequence[int], seats, me: int,
-                    rules: RuleSet, ascii: bool = False) -> list[str]:
+def game_over_table(result: GameResult, seats, me: int, rules: RuleSet, ascii: bool = False,
+                    width: int = 74) -> list[str]:
+    """The final score sheet: a line per player, best first, with the place (tied totals share
+    it), every round's points (the latest rounds that fit ``width``) and the total."""
     unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
-    lines = ["Game over: " + " and ".join(_seat_label(seats, s, me) for s in winners) + (" win" if len(winners) > 1 or me in winners else " wins")]
-    for place, s in enumerate(ranking, 1):
-        lines.append(f"{place}. {_seat_label(seats, s, me):<16} {unit(totals[s])}")
+    winners = result.winners
+    lines = ["Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
+             + (" win" if len(winners) > 1 or me in winners else " wins")]
+    names = {s: _seat_label(seats, s, me)[:14] for s in result.ranking}
+    name_width = max(len(n) for n in names.values())
+    room = max(0, (width - 4 - name_width - 2 - 10) // 5)
+    rounds = list(result.rounds)[-room:] if room else []
+    skipped = "… " if len(rounds) < len(result.rounds) else "  "
+    lines.append(f"{'':4}{'':<{name_width}}{skipped}" + "".join(f"{'R' + str(r.round_no):>5}" for r in rounds)
+                 + f"{'total':>10}")
+    place = 0
+    for i, s in enumerate(result.ranking):
+        if i == 0 or result.totals[s] != result.totals[result.ranking[i - 1]]:
+            place = i + 1
+        lines.append(f"{str(place) + '.':<4}{names[s]:<{name_width}}  "
+                     + "".join(f"{r.points[s]:>5}" for r in rounds) + f"{unit(result.totals[s]):>10}")
     return lines
 
 
