@@ -61,3 +61,52 @@ def test_a_killed_host_resumes_from_its_transcript_with_its_bots(tmp_path):
     assert f"resuming {record} at message {before - 1}" in done.stdout
     assert "game over:" in done.stdout
     assert len(read_transcript(record)) > before
+
+
+def test_every_option_of_every_command_says_what_it_does_and_its_default():
+    from shanghai_net.cli import _parser
+    from shanghai_net.net.cli import HelpWithDefaults
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if a.choices and "play" in a.choices).choices
+    assert {"simulate", "watch", "play", "host", "join", "bot", "verify"} <= set(commands)
+    for name, command in commands.items():
+        shown = HelpWithDefaults(name)
+        for action in command._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest}: no help"
+            flag = action.nargs == 0  # a switch: off unless given
+            if action.option_strings and not flag:
+                assert "default" in shown._get_help_string(action), f"{name} {action.option_strings}"
+    assert "(default: davis)" in commands["play"].format_help()
+
+
+def test_join_keys_come_from_identity_dir_or_are_fresh_and_play_takes_a_name(tmp_path, monkeypatch):
+    from shanghai_net import cli
+    from shanghai_net.identity import load_or_create
+
+    seen = []
+    monkeypatch.setattr(cli, "run_console", lambda session, ascii, **kw: seen.append((session, kw)) or 0)
+    home = tmp_path / "second"
+    # nothing answers on port 1: the console returns at once, no hand was dealt, exit 1
+    assert main(["join", "127.0.0.1:1", "--identity", str(home), "--name", "bea"]) == 1
+    assert seen[-1][0].identity.fingerprint == load_or_create(home).fingerprint
+    assert seen[-1][0].name == "bea" and seen[-1][1] == {"auto_pass": True}
+    assert main(["join", "127.0.0.1:1", "--fresh-identity", "--no-auto-pass"]) == 1
+    fresh = seen[-1][0].identity.fingerprint
+    assert fresh != load_or_create(home).fingerprint and seen[-1][1] == {"auto_pass": False}
+    assert main(["join", "127.0.0.1:1", "--fresh-identity"]) == 1
+    assert seen[-1][0].identity.fingerprint != fresh
+
+    played = []
+    monkeypatch.setattr(cli, "hosted_console", lambda config, **table: played.append(table) or 0)
+    assert main(["play", "--name", "cy", "--seed", "4"]) == 0
+    assert played[-1]["name"] == "cy" and played[-1]["auto_pass"] is True
+
+
+def test_the_network_layer_does_not_import_the_console():
+    done = subprocess.run([sys.executable, "-c", "import sys, shanghai_net.net.cli, shanghai_net.net.session; "
+                           "print(any(m.startswith('shanghai_net.console') for m in sys.modules))"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr

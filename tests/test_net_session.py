@@ -103,3 +103,23 @@ async def test_a_round_through_submit_with_a_local_refusal_and_the_audit():
         ended = [i for i, t in enumerate(texts) if t.startswith("round 1 over")]
         assert ended and ended[0] < texts.index("round 1 audited: clean")
         assert session.status == ""
+
+
+async def test_a_second_seat_for_a_key_already_at_the_table_is_refused_with_the_reason():
+    """Host and join as one user share one key: the host refuses the second seat and says why
+    (else a rejoin after a crash could take the other player's seat)."""
+    from shanghai_net.net.session import NetSession
+
+    config = HostConfig(players=3, preset="davis", rules=dict(ONE_ROUND))
+    table = HostedTable(config, bots=[], seed=5, name="ann")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.serve)
+        await nursery.start(table.session.run)
+        session = table.session
+        await until(session, lambda: session.lobby is not None and session.lobby.you == 0)
+        twin = NetSession(session.address, session.identity, name="ann again", reconnect=False)
+        await nursery.start(twin.run)
+        await until(twin, lambda: twin.status.startswith("connection failed"))
+        assert "already sits at seat 0" in twin.status and "--fresh-identity" in twin.status
+        assert [s is not None for s in table.host.seats] == [True, False, False]
+        nursery.cancel_scope.cancel()

@@ -401,6 +401,14 @@ class Host:
             challenge = self.config.random(32)
             client.rejoining = (seat, challenge)
         elif hello.role != "spectator":
+            twin = next((s for s, c in enumerate(self.seats) if c is not None and c.hello is not None
+                         and c.hello.sign_key == hello.sign_key), None)
+            if twin is not None:  # one key, one seat: else a rejoin could not tell them apart
+                client.queue(Refused(code="table_full", reason=f"this key already sits at seat {twin}: "
+                                     "a second player needs an identity of their own "
+                                     "(shanghai join --fresh-identity, or --identity DIR)"))
+                client.closing = True
+                return
             free = [s for s, c in enumerate(self.seats) if c is None]
             if not free:
                 client.queue(Refused(code="table_full", reason="no free seat at this table"))
