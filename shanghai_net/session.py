@@ -233,6 +233,11 @@ class Session(abc.ABC):
         await trio.lowlevel.checkpoint()
         return "no one has left this table"
 
+    async def leave(self) -> None:
+        """The player quits the game (the console's ``q`` ``y``): a networked table is told, so
+        that it sees a seat left rather than a link lost.  A local table: nothing to tell."""
+        await trio.lowlevel.checkpoint()
+
     @abc.abstractmethod
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """The session's work; ``task_status.started()`` once ``view`` is usable."""

@@ -36,6 +36,8 @@ class FakePeer:
         self.welcome = self.lobby = self.start = self.table = None
         self.status, self.detail = "connecting", ""
         self.chat, self.errors, self.absent = [], [], {}
+        self.left = frozenset()
+        self.byes = 0
         self.readies: list[bool] = []
         self.votes = 0
         self.said: list[str] = []
@@ -55,6 +57,10 @@ class FakePeer:
 
     async def say(self, text):
         self.said.append(text)
+        await trio.lowlevel.checkpoint()
+
+    async def leave(self):
+        self.byes += 1
         await trio.lowlevel.checkpoint()
 
     async def set_ready(self, ready):
@@ -141,7 +147,9 @@ async def console_on(session, body, services=()):
     from shanghai_net.console import ConsoleApp
 
     with create_pipe_input() as pipe:
-        console = ConsoleApp(session, input=pipe, output=DummyOutput(), services=services)
+        # auto-pass off: these tests answer (or let time out) every claim window themselves
+        console = ConsoleApp(session, input=pipe, output=DummyOutput(), services=services,
+                             auto_pass=False)
         task = asyncio.ensure_future(console.run_async())
         end = time.monotonic() + 10
         while not (console.app.is_running and session.peer is not None):
@@ -246,6 +254,10 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         assert c.peer.votes == 2
         await c.on_trio(lambda: c.peer.changed(absent={}))
         assert "bot2 is back" in c.screen()["log"]
+        await c.on_trio(lambda: c.peer.changed(absent={1: 0.0}, left=frozenset({1})))
+        assert "bot1 left the game" in c.screen()["log"]
+        assert any(re.search(r"\b1 bot1 .*left$", line) for line in c.screen()["players"].splitlines())
+        await c.on_trio(lambda: c.peer.changed(absent={}, left=frozenset()))
         await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "
                                                "(the host went silent); retrying in 1 s"))
         assert "connection lost, retrying in 1 s" in c.screen()["message"]
@@ -253,6 +265,7 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         assert c.session.seats[0].connection == "lost"
         await c.on_trio(lambda: c.peer.changed(status="playing", detail=""))
         assert "connection lost" not in c.screen()["message"] and "reconnected" in c.screen()["log"]
+        peer = c.peer
         # the round's audit verdict reaches the summary (pending until the seeds are in)
         assert c.session.audit(1) == "pending…"
         table.verdicts[1] = Verdict(None, "")
@@ -269,6 +282,7 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         local = round_summary(result, c.session.seats, 0, preset("davis"), audit=None)
         assert not any("audit" in line for line in local)  # a local table's deal is not audited
         await c.press("q", "y")
+        await c.until(lambda: peer.byes == 1)  # quitting says bye: the table sees us leave
 
     run(with_console, body)
 

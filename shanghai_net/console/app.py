@@ -120,6 +120,8 @@ class ConsoleApp:
         try:
             await started
             code = await self.app.run_async()
+            if self.state.exit_requested:
+                await self._leave()
         finally:
             if self._token is not None and not self._trio_done.done():
                 try:
@@ -131,7 +133,26 @@ class ConsoleApp:
             raise result.error
         return 0 if code is None else code
 
-    # -- trio side -------------------------------------------------------------------------------
+    async def _leave(self) -> None:
+        """The player quit: let the session say goodbye on the trio side (bounded)."""
+        if self._trio_done is None or self._trio_done.done():
+            return
+        left = asyncio.get_running_loop().create_future()
+
+        async def leave() -> None:
+            try:
+                await self.session.leave()
+            finally:
+                if not left.done():
+                    left.set_result(None)
+
+        self._to_trio(leave)
+        try:
+            await asyncio.wait_for(asyncio.shield(left), 3)
+        except asyncio.TimeoutError:
+            pass  # the table will see a lost link instead
+
+        # -- trio side -------------------------------------------------------------------------------
 
     async def _trio_main(self, started: asyncio.Future, loop) -> None:
         self._token = trio.lowlevel.current_trio_token()

@@ -521,10 +521,10 @@ class ConsoleState:
     def on_outcome(self, outcome: Outcome) -> None:
         """The session's answer to a move sent."""
         self.busy = False
-        auto, self._auto = self._auto, None
-        if auto is not None and auto[0] is outcome.move:  # an auto-pass; too late is no news
+        if self._auto is not None and self._auto[0] is outcome.move:  # too late is no news
+            words, self._auto = self._auto[1], None
             if isinstance(outcome, Accepted):
-                self.note(auto[1])
+                self.note(words)
             return
         if self.carousel:
             if isinstance(outcome, Accepted):

@@ -192,6 +192,7 @@ class NetSession(Session):
         return tuple(
             SeatInfo(seat, name, "bot" if seat in bots else None,
                      mine if seat == peer.seat else
+                     Connection.LEFT if seat in peer.left else
                      Connection.LOST if seat in peer.absent else Connection.CONNECTED)
             for seat, name in named)
 
@@ -323,6 +324,13 @@ class NetSession(Session):
         return ("you voted to void this round: when more than half the table has, it scores "
                 "nothing and the game ends")
 
+    async def leave(self) -> None:
+        """The player quits: the host hears `bye` and shows the seat as left."""
+        if self.peer is not None:
+            await self.peer.leave()
+        else:
+            await trio.lowlevel.checkpoint()
+
     async def set_ready(self, ready: bool) -> None:
         if self.peer is None:
             await trio.lowlevel.checkpoint()
@@ -416,7 +424,7 @@ class NetSession(Session):
         """Seats that dropped or came back, and a dropped seat the table is waiting for."""
         absent = frozenset(peer.absent)
         for seat in sorted(absent - self._absent_seen):
-            self._add(f"{self._name(seat)} lost connection")
+            self._add(f"{self._name(seat)} " + ("left the game" if seat in peer.left else "lost connection"))
         for seat in sorted(self._absent_seen - absent):
             self._add(f"{self._name(seat)} is back")
         self._absent_seen = absent
