@@ -128,3 +128,36 @@ def test_a_claim_that_cannot_help_passes_by_itself_and_p_turns_it_off():
             assert len(passed) > pressed, "no claim window passed by itself"
 
     run(body)
+
+
+def test_the_cursor_stays_on_its_card_when_a_draw_shifts_the_hand():
+    async def body():
+        async with running(davis_session()) as d:
+            await d.cursor_on("QC")
+            await d.press("d")  # the 9♠ drawn goes in before the Q♣
+            assert "9♠" in d.screen()["hand"]
+            assert str(d.state.cursor_card()) == "QC"
+
+    run(body)
+
+
+def test_a_move_these_rules_lack_says_so_before_asking_for_cards():
+    async def body():
+        async with running(davis_session()) as d:
+            assert not d.session.rules.joker_swap
+            await d.press("d", "w")
+            assert d.state.error and d.state.message.startswith("davis has no swap the joker")
+            assert d.state.target is None
+
+    run(body)
+
+
+def test_ascii_shows_no_arrows():
+    async def body():
+        async with running(davis_session(), ascii=True) as d:
+            screen = grid_text(d.console)
+            assert "<-> move" in screen and "←" not in screen and "→" not in screen
+            await d.press("?")
+            assert "<- ->" in grid_text(d.console) and "←" not in grid_text(d.console)
+
+    run(body)

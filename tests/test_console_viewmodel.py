@@ -167,6 +167,9 @@ def test_the_log_names_the_players_and_shows_suits():
                       "bob lost connection"]
     assert view_model(view, log=log, seats=seats, ascii=True).log[1] == "cy discards 7H"
     assert view_model(view, log=log).log[0] == "seat 1 draws from the stock"
+    # your own moves read as "you", as the players panel says (not your login name)
+    mine = [LogEntry(4, "", event=Discarded(view.seat, seven, False))]
+    assert view_model(view, log=mine, seats=seats).log[0].startswith("you ")
 
 
 def test_footer_keys_follow_the_phase():
@@ -182,6 +185,11 @@ def test_footer_keys_follow_the_phase():
     down = dataclasses.replace(play, down=(True, False, False, False))
     assert "l" in [k for k, _ in view_model(down).keys]
     assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
+    # no t when the discard cannot be taken: none there, or it was discarded with SHANGHAI
+    for untakable in (dataclasses.replace(view, discard_top=None, discard_size=0),
+                      dataclasses.replace(view, top_shanghaied=True)):
+        assert [k for k, _ in view_model(untakable).keys][0] == "d"
+        assert "t" not in [k for k, _ in view_model(untakable).keys]
 
 
 def test_shanghai_call_key_only_when_the_engine_allows_it():

@@ -347,6 +347,8 @@ class Screen:
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
+            if self.state.ascii and key == "←→":
+                key = "<->"
             item = len(key) + len(label) + 3
             if used and used + item > width:
                 out.append(("", "\n"))

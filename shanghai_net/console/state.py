@@ -74,6 +74,7 @@ class ConsoleState:
         self.loose: list[Card] = []  # carousel: the working area
         self.pick_meld: int | None = None  # carousel: the meld chosen, its card's place comes next
         self._table_seen: tuple = ()
+        self._view_seen = None  # the view the hand was last shown from
         self._summaries_seen = 0
         self.exit_requested = False
         self.busy = False
@@ -105,12 +106,13 @@ class ConsoleState:
         view = self.view
         return view is not None and view.rules.game == "carousel"
 
-    def hand(self) -> list[Card]:
-        """The hand as shown: sorted, without the cards already picked for going down.
+    def hand(self, view=None) -> list[Card]:
+        """The hand as shown (of ``view``, default the session's): sorted, without the cards
+        already picked for going down.
 
         Carousel: without the cards put into the working arrangement, and the working area's
         cards after the hand (the cursor and the selection run over both)."""
-        view = self.view
+        view = view or self.view
         if view is None:
             return []
         picked = {c for m in self.pending for c in m}
@@ -313,6 +315,11 @@ class ConsoleState:
             return
         if self.carousel:
             self._ask_carousel(target)
+            return
+        missing = {Target.SWAP: not view.rules.joker_swap, Target.BUY: not view.rules.joker_buy,
+                   Target.SHANGHAI: not view.rules.shanghai}
+        if missing.get(target):
+            self.note(f"{view.rules.name} has no {target.value} (? lists the keys of these rules)", True)
             return
         if not view.table:
             self.note("there is no meld on the table", True)
@@ -548,10 +555,14 @@ class ConsoleState:
         self._follow(self.cursor_card())
 
     def on_session_change(self) -> None:
-        """The session changed: keep the cursor and selection valid, notice a round's end."""
-        view = self.view
+        """The session changed: keep the cursor on its card (a drawn card shifts the others) and
+        the selection valid, notice a round's end."""
+        view, seen = self.view, self._view_seen
         if view is None:
             return
+        shown = self.hand(seen) if seen is not None and seen.round_no == view.round_no else []
+        under = shown[self.cursor] if 0 <= self.cursor < len(shown) else None
+        self._view_seen = view
         hand = set(view.hand)
         if self.carousel:
             if view.table != self._table_seen or not view.my_turn:  # the table moved under us
@@ -561,7 +572,7 @@ class ConsoleState:
             hand |= set(self.loose)
         self.selected = [c for c in self.selected if c in hand]
         self.pending = [m for m in self.pending if all(c in hand for c in m)]
-        self.cursor = max(0, min(self.cursor, len(self.hand()) - 1))
+        self._follow(under)
         self._pass_what_cannot_help(view)
         results = [e.event.result for e in self.session.log
                    if e.event is not None and type(e.event).__name__ == "RoundEnded"]

@@ -302,8 +302,8 @@ def view_model(
     if claim is not None:
         seconds = max(0, math.ceil(claim.deadline - now))
     status = _status(view, seats, claim is not None and view.may_claim, rules.claim_word)
-    words = Words(tuple(seats[s].name for s in range(len(seats))) if seats else (),
-                  lambda card: card_text(card, ascii))
+    words = Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
+                  lambda card: card_text(card, ascii))  # your own moves under "you", as the panel
     events = [e.event.describe(words) if e.event is not None else e.text
               for e in log if e.chat_from is None][-log_lines:]
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
@@ -407,7 +407,9 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
     keys: list[tuple[str, str]] = []
     me = view.seat
     if view.my_turn and view.phase is Phase.DRAW:
-        keys += [("d", "draw"), ("t", "take discard")]
+        keys += [("d", "draw")]
+        if view.discard_top is not None and not view.top_shanghaied:
+            keys += [("t", "take discard")]
     if view.may_claim:
         keys += [("m", rules.claim_word), ("p", "pass")]
     if view.may_call_shanghai and fits(rules, view.table, view.discard_top):
