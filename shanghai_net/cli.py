@@ -54,9 +54,14 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     bots = [make_bot(level, random.Random(rng.random())) for level in levels]
     rounds_seen = 0
 
+    from .engine import Words
+
+    words = Words(tuple(f"{level}{seat}" for seat, level in enumerate(levels)),
+                  lambda card: card.text(unicode=not args.ascii))
+
     def show(event) -> None:
         nonlocal rounds_seen
-        print(event, flush=True)
+        print(event.describe(words), flush=True)
         if type(event).__name__ == "RoundEnded":
             rounds_seen += 1
             if args.rounds and rounds_seen >= args.rounds:
@@ -131,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     table_options(watch, "basic,basic,basic,basic")
     watch.add_argument("--rounds", type=int, default=1, help="rounds to show (0: the whole game)")
     watch.add_argument("--delay", type=float, default=0.3, help="seconds between moves")
+    watch.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     watch.set_defaults(func=_cmd_watch)
 
     play = sub.add_parser("play", help="host a table on this machine and play bots in the console",

@@ -445,4 +445,6 @@ def test_shanghai_play_is_a_game_in_one_command():
     assert seen, "no hand was shown"
     assert code == 0
     assert "hosting davis on port" in seen[0]  # the lobby's notice, before the deal
+    # on 127.0.0.1 with every seat taken, nobody else can join: it does not say they can
+    assert "you and 3 bots, every seat taken" in seen[0] and "others join" not in seen[0]
     assert re.search(r"(\s+(?:10|[2-9AJQK])[SHDC]|\s+JK){11}", seen[0]), "no hand of 11 cards"

@@ -110,3 +110,54 @@ def test_the_network_layer_does_not_import_the_console():
                            "print(any(m.startswith('shanghai_net.console') for m in sys.modules))"],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_sigterm_quits_play_and_gives_the_terminal_back(tmp_path):
+    """``shanghai play`` on a terminal (a pty) killed with SIGTERM leaves the alternate screen
+    and exits 143, instead of leaving the terminal drawn over."""
+    import pty
+    import select
+    import signal
+
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "TERM": "xterm"}
+    master, slave = pty.openpty()
+    os.set_blocking(master, False)
+    game = subprocess.Popen([sys.executable, "-m", "shanghai_net.cli", "play", "--seed", "3"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def read(until: float) -> None:
+        nonlocal seen
+        while time.monotonic() < until:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:  # the other end closed
+                    return
+            if game.poll() is not None:
+                return
+
+    try:
+        deadline = time.monotonic() + 60
+        while b"Contract" not in seen:
+            assert time.monotonic() < deadline and game.poll() is None, seen[-500:]
+            read(time.monotonic() + 0.2)
+        drawn = len(seen)
+        game.send_signal(signal.SIGTERM)
+        assert game.wait(30) == 128 + signal.SIGTERM
+        read(time.monotonic() + 1)
+    finally:
+        if game.poll() is None:
+            game.kill()
+        os.close(master)
+    assert b"\x1b[?1049l" in seen[drawn:], seen[drawn:][-300:]  # the alternate screen is left
+
+
+def test_watch_names_the_bots_and_shows_suits(capsys):
+    assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: basic" in out and "seat " not in out
+    assert any(symbol in out for symbol in "♠♥♦♣")
+    assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2", "--ascii"]) == 0
+    assert not any(symbol in capsys.readouterr().out for symbol in "♠♥♦♣")

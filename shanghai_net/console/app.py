@@ -8,7 +8,9 @@ it with `TrioToken.run_sync_soon`, and the trio side calls ``app.invalidate()`` 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -119,7 +121,8 @@ class ConsoleApp:
         )
         try:
             await started
-            code = await self.app.run_async()
+            with self._quit_on_sigterm(loop):
+                code = await self.app.run_async()
             if self.state.exit_requested:
                 await self._leave()
         finally:
@@ -132,6 +135,25 @@ class ConsoleApp:
         if isinstance(result, outcome.Error) and not isinstance(result.error, trio.Cancelled):
             raise result.error
         return 0 if code is None else code
+
+    @contextlib.contextmanager
+    def _quit_on_sigterm(self, loop: asyncio.AbstractEventLoop):
+        """SIGTERM quits as ``q`` ``y`` does: the terminal is given back (not left drawn over)
+        and the table hears the player leave.  Only where the loop can take signals."""
+
+        def quit() -> None:
+            self.state.exit_requested = True
+            if self.app.is_running:
+                self.app.exit(result=128 + signal.SIGTERM)
+        try:
+            loop.add_signal_handler(signal.SIGTERM, quit)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            yield
+            return
+        try:
+            yield
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
 
     async def _leave(self) -> None:
         """The player quit: let the session say goodbye on the trio side (bounded)."""

@@ -106,9 +106,15 @@ class HostedTable:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(self.host.run, listeners)
             session.address = ("127.0.0.1", port)
-            session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
-                           f"`shanghai join THIS-MACHINE:{port}`"
-                           + (f" --join-code {join_code}" if join_code else ""))
+            free = self.host.players - 1 - len(self.bots)
+            if not free or self.bind.startswith("127.") or self.bind in ("localhost", "::1"):
+                session.notice(f"hosting {self.host.rules.name} on port {port}: you and "
+                               f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''}"
+                               + ("" if free else ", every seat taken"))
+            else:
+                session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
+                               f"`shanghai join THIS-MACHINE:{port}`"
+                               + (f" --join-code {join_code}" if join_code else ""))
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
