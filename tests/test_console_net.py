@@ -306,6 +306,18 @@ def test_a_refused_join_is_a_status_not_a_crash():
     run(with_console, body, Refusing)
 
 
+def test_a_table_never_reached_is_not_called_a_lost_connection():
+    async def body(c: Console):
+        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail=(
+            "connection lost (cannot reach 192.0.2.7:7777: refused); retrying in 1 s (attempt 1 of 10)")))
+        status = c.screen()["lobby"]
+        assert "cannot reach 192.0.2.7:7777 (is a table hosted there?), retrying in 1 s" in status
+        assert "connection lost, " not in status
+        await c.press("q", "y")
+
+    run(with_console, body)
+
+
 # -- over real sockets: a Host on 127.0.0.1, port 0, three bot peers, the seat by key presses ----
 
 def a_hosted_table(seed, auto_ready=False, claim_timeout=5.0):
