@@ -136,6 +136,7 @@ def test_the_cursor_stays_on_its_card_when_a_draw_shifts_the_hand():
             await d.cursor_on("QC")
             await d.press("d")  # the 9♠ drawn goes in before the Q♣
             assert "9♠" in d.screen()["hand"]
+            assert d.state.message == "you draw 9♠"  # what the move did, as the log says it
             assert str(d.state.cursor_card()) == "QC"
 
     run(body)

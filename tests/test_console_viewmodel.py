@@ -168,8 +168,10 @@ def test_the_log_names_the_players_and_shows_suits():
     assert view_model(view, log=log, seats=seats, ascii=True).log[1] == "cy discards 7H"
     assert view_model(view, log=log).log[0] == "seat 1 draws from the stock"
     # your own moves read as "you", as the players panel says (not your login name)
-    mine = [LogEntry(4, "", event=Discarded(view.seat, seven, False))]
-    assert view_model(view, log=mine, seats=seats).log[0].startswith("you ")
+    mine = [LogEntry(4, "", event=Discarded(0, seven, False)), LogEntry(5, "", event=Drew(0, king)),
+            LogEntry(6, "", event=ShanghaiCalled(3, king, 0, 0))]
+    assert view_model(view, log=mine, seats=seats).log == [
+        "you discard 7♥", "you draw K♠", "di calls SHANGHAI: K♠ goes on meld 1; you draw from di's hand"]
 
 
 def test_footer_keys_follow_the_phase():

@@ -28,7 +28,8 @@ from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
 from ..session import Accepted, Outcome, Session
 from .viewmodel import (
-    LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, lobby_model, reason_text,
+    LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, describe_events, lobby_model,
+    reason_text,
     sort_hand, view_model,
 )
 
@@ -535,7 +536,7 @@ class ConsoleState:
             return
         if self.carousel:
             if isinstance(outcome, Accepted):
-                self.note(reason_text(outcome.move.text(), self.ascii))
+                self.note(self._told(outcome))
                 self._carousel_reset()
                 self.selected.clear()
             else:  # the working arrangement stays to be mended
@@ -543,7 +544,7 @@ class ConsoleState:
             self._follow(self.cursor_card())
             return
         if isinstance(outcome, Accepted):
-            self.note(reason_text(outcome.move.text(), self.ascii))
+            self.note(self._told(outcome))
             view = self.view
             hand = set(view.hand) if view else set()
             self.pending = [m for m in self.pending if all(c in hand for c in m)] if not isinstance(outcome.move, GoDown) else []
@@ -553,6 +554,11 @@ class ConsoleState:
             if isinstance(outcome.move, GoDown) and self.pending and outcome.move.melds == tuple(self.pending):
                 self.selected = list(self.pending.pop())  # the last meld back to the selection
         self._follow(self.cursor_card())
+
+    def _told(self, accepted: Accepted) -> str:
+        """What a move did, as the log tells it ("you draw 8♦"): its first event."""
+        lines = describe_events(accepted.events[:1], self.session.seats, self.seat, self.ascii)
+        return lines[0] if lines else reason_text(accepted.move.text(), self.ascii)
 
     def on_session_change(self) -> None:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and

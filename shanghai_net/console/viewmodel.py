@@ -26,7 +26,7 @@ from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
     "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
-    "LobbyModel", "lobby_model", "reason_text", "claim_helps", "AUTO_PASS_RULE",
+    "LobbyModel", "lobby_model", "reason_text", "describe_events", "claim_helps", "AUTO_PASS_RULE",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -241,6 +241,27 @@ def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
     return f"{seat} {_seat_name(seats, seat, me)}"
 
 
+_YOUR_VERB = re.compile(r"(^|; )you (draws|takes|lets|claims|goes|lays|swaps|buys|discards|calls|deals)\b")
+
+
+def describe_events(events: Iterable, seats: Sequence[SeatInfo] | None, me: int,
+                    ascii: bool = False) -> list[str]:
+    """Log lines of events (None: skipped) with the players' names and the cards as the hand
+    shows them; your own moves under "you", as the players panel has it ("you draw 8♦")."""
+    words = Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
+                  lambda card: card_text(card, ascii))
+    lines = []
+    for event in events:
+        if event is None:
+            continue
+        line = _YOUR_VERB.sub(lambda m: f"{m[1]}you {'go' if m[2] == 'goes' else m[2][:-1]}",
+                              event.describe(words))
+        if line.startswith("you claim "):
+            line = line.replace(" and draws ", " and draw ", 1)
+        lines.append(line.replace("you's hand", "your hand"))
+    return lines
+
+
 def _seat_named(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
     """In a headline: ``you``, or ``2 basic bot``."""
     return "you" if seat == me else _seat_label(seats, seat, me)
@@ -302,10 +323,9 @@ def view_model(
     if claim is not None:
         seconds = max(0, math.ceil(claim.deadline - now))
     status = _status(view, seats, claim is not None and view.may_claim, rules.claim_word)
-    words = Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
-                  lambda card: card_text(card, ascii))  # your own moves under "you", as the panel
-    events = [e.event.describe(words) if e.event is not None else e.text
-              for e in log if e.chat_from is None][-log_lines:]
+    entries = [e for e in log if e.chat_from is None][-log_lines:]
+    told = iter(describe_events([e.event for e in entries], seats, me, ascii))
+    events = [e.text if e.event is None else next(told) for e in entries]
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,
