@@ -162,3 +162,20 @@ def test_ascii_shows_no_arrows():
             assert "<- ->" in grid_text(d.console) and "←" not in grid_text(d.console)
 
     run(body)
+
+
+def test_a_long_log_line_wraps_and_the_newest_shows_whole():
+    from shanghai_net.session import LogEntry
+
+    async def body():
+        session = davis_session()
+        async with running(session) as d:
+            for n in range(30):
+                session._log.append(LogEntry(0, f"notice {n}"))
+            session._log.append(LogEntry(0, "waiting for bob (V votes to void the round if they do "
+                                            "not come back) THE END"))
+            for columns, rows in SIZES:
+                screen = " ".join(grid_text(d.console, columns, rows).split())
+                assert "notice 29" in screen and "if they" in screen and "THE END" in screen
+
+    run(body)

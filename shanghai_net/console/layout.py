@@ -237,12 +237,14 @@ class Screen:
         return [("class:chat", "\n".join(vm.chat))]
 
     def last_line(self, fn):
-        """A cursor on the last line, so that the window scrolls to the newest."""
+        """A cursor at the end of the last line, so that the window scrolls to the newest (all
+        of it, when a long line wraps)."""
         def position():
             from prompt_toolkit.data_structures import Point
             from prompt_toolkit.formatted_text import fragment_list_to_text
 
-            return Point(0, max(0, fragment_list_to_text(fn()).count("\n")))
+            lines = fragment_list_to_text(fn()).split("\n")
+            return Point(len(lines[-1]), len(lines) - 1)
         return position
 
     def tracker(self) -> StyleAndTextTuples:
@@ -465,7 +467,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
             VSplit([
                 Window(FormattedTextControl(screen.log, get_cursor_position=screen.last_line(screen.log)),
-                       height=D(min=3, preferred=5, weight=1)),
+                       height=D(min=3, preferred=5, weight=1), wrap_lines=True),
                 Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
                 Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
                        wrap_lines=True),
