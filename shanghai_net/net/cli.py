@@ -201,7 +201,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
                   f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
             for i in range(args.bots):  # people at the table follow the play: the bots think
                 bot = BotPlayer(args.level, random.Random(),
-                                think=BOT_THINK if args.bots < args.players else 0.0)
+                                think=BOT_THINK if args.bots < host.players else 0.0)
                 home = None if args.fresh_identity else _bot_home(i)
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
         public = host.public
