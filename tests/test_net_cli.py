@@ -37,13 +37,13 @@ def test_bad_house_rule_is_refused():
 
 def test_a_killed_host_resumes_from_its_transcript_with_its_bots(tmp_path):
     """``shanghai host --resume FILE``: the host process is killed mid-game; started again on
-    the transcript, it starts its bots again (their keys and game secrets kept on disk), they
-    rejoin their seats, and the game finishes."""
+    the transcript (without --bots: it finds its bots' kept keys among the seats), it starts its
+    bots again, they rejoin their seats, and the game finishes."""
     record = tmp_path / "game.bin"
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     command = [sys.executable, "-m", "shanghai_net.cli", "host", "--port", "0", "--bind",
-               "127.0.0.1", "--bots", "3", "--no-console"]
-    first = subprocess.Popen(command + ["--players", "3", "--record", str(record),
+               "127.0.0.1", "--no-console"]
+    first = subprocess.Popen(command + ["--bots", "3", "--players", "3", "--record", str(record),
                                         "--rule", "contracts=2s"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

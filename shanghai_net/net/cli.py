@@ -56,6 +56,24 @@ def _bot_home(index: int) -> Path:
     return config_dir() / "host-bots" / f"bot{index + 1}"
 
 
+def _bots_in(transcript: Path) -> int:
+    """How many of this host's own bots (bot1, bot2, ... by their kept keys) sit in the game a
+    transcript records: the host resumed from it starts them again."""
+    from ..identity import FILE_NAME
+    from ..wire import ProtocolError
+    from .host import read_transcript
+
+    try:
+        seated = {seat.sign_key for seat in read_transcript(transcript)[0].seats}
+    except (OSError, ProtocolError, IndexError, AttributeError):
+        return 0  # the host itself reports what is wrong with the file
+    count = 0
+    while (_bot_home(count) / FILE_NAME).exists() and \
+            load_or_create(_bot_home(count)).sign_public in seated:
+        count += 1
+    return count
+
+
 class HostedTable:
     """A table hosted in this trio run with a console seat at it: the `Host`, the seat's
     `NetSession` (``session``) and the bot peers, which sit down after the seat so that it has
@@ -180,6 +198,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
     resume = Path(args.resume) if args.resume else None
+    if resume is not None and not args.fresh_identity:  # its own bots sit down again too
+        args.bots = max(args.bots, _bots_in(resume))
     record = Path(args.record) if args.record else resume
     config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
