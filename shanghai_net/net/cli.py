@@ -318,7 +318,8 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="house rule overriding one RuleSet field (repeatable; default: none)")
     host.add_argument("--players", type=int, default=4, help="seats at the table")
     host.add_argument("--bots", type=int, default=0,
-                      help="bot peers started here, over loopback (give it again with --resume)")
+                      help="bot peers started here, over loopback (--resume starts the game's own "
+                           "again by itself)")
     host.add_argument("--level", default="basic", help="the bots' level: basic or random")
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
@@ -326,8 +327,8 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     host.add_argument("--record", metavar="FILE", help="append the transcript to FILE (default: none)")
     host.add_argument("--resume", metavar="FILE",
                       help="take up the game of a transcript where it stopped (the host crashed);"
-                           " the seats rejoin with their keys, the host's bots too when --bots is "
-                           "given again; the transcript goes on in FILE (default: a new game)")
+                           " the seats rejoin with their keys, the host's own bots too; the "
+                           "transcript goes on in FILE (default: a new game)")
     host.add_argument("--join-code", default="", help="the code players must give to join (default: none)")
     host.add_argument("--claim-timeout", type=float, default=10.0,
                       help="seconds a claim window waits for silent seats")
