@@ -30,6 +30,7 @@ from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_ov
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
 PLAYERS_WIDTH = 36
+CHAT_WIDTH = 28
 
 STYLE = Style.from_dict({
     "title": "reverse bold",
@@ -226,7 +227,10 @@ class Screen:
         vm = self.state.view_model(log_lines=40)
         if vm is None:
             return []
-        return [("", "\n".join(" " + line for line in vm.log))]
+        room = max(20, _width() - CHAT_WIDTH - 2)  # a long line goes on below, between words
+        rows = [row for line in vm.log
+                for row in textwrap.wrap(line, room, initial_indent=" ", subsequent_indent="   ")]
+        return [("", "\n".join(rows))]
 
     def chat(self) -> StyleAndTextTuples:
         vm = self.state.view_model(log_lines=40)
@@ -469,7 +473,8 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
                 Window(FormattedTextControl(screen.log, get_cursor_position=screen.last_line(screen.log)),
                        height=D(min=3, preferred=5, weight=1), wrap_lines=True),
                 Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-                Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
+                Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)),
+                       width=CHAT_WIDTH,
                        wrap_lines=True),
             ], height=D(min=3, preferred=20, weight=2)),
             _text_window(screen.tracker, height=1),

@@ -241,7 +241,7 @@ def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
     return f"{seat} {_seat_name(seats, seat, me)}"
 
 
-_YOUR_VERB = re.compile(r"(^|; )you (draws|takes|lets|claims|goes|lays|swaps|buys|discards|calls|deals)\b")
+_YOUR_VERB = re.compile(r"(^|; |: )you (draws|takes|lets|claims|goes|lays|swaps|buys|discards|calls|deals)\b")
 
 
 def describe_events(events: Iterable, seats: Sequence[SeatInfo] | None, me: int,
