@@ -54,9 +54,14 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     bots = [make_bot(level, random.Random(rng.random())) for level in levels]
     rounds_seen = 0
 
+    from .engine import Words
+
+    words = Words(tuple(f"{level}{seat}" for seat, level in enumerate(levels)),
+                  lambda card: card.text(unicode=not args.ascii))
+
     def show(event) -> None:
         nonlocal rounds_seen
-        print(event, flush=True)
+        print(event.describe(words), flush=True)
         if type(event).__name__ == "RoundEnded":
             rounds_seen += 1
             if args.rounds and rounds_seen >= args.rounds:
@@ -78,52 +83,76 @@ class _Enough(Exception):
 def _cmd_play(args: argparse.Namespace) -> int:
     """A game in one command: host on 127.0.0.1, the bots join as network peers, and the console
     sits you in seat 0, all in one process over the real protocol."""
-    from .net.cli import hosted_console, overrides, person
+    from .net.cli import overrides, person
     from .net.host import HostConfig
 
     config = HostConfig(players=args.bots + 1, preset=args.preset, rules=overrides(args.rule),
                         claim_timeout=args.claim_timeout)
-    return hosted_console(config, bots=args.bots, auto_ready=True, seed=args.seed,
-                          ascii=args.ascii, name=person())
+    return hosted_console(config, bots=args.bots, auto_ready=True, seed=args.seed, ascii=args.ascii,
+                          name=args.name or person(), auto_pass=not args.no_auto_pass)
+
+
+def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **table) -> int:
+    """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
+    options); the console's exit code, and the final totals printed if the game ended."""
+    from .console import run_console
+    from .net.cli import BOT_THINK, HostedTable, game_over
+
+    hosted = HostedTable(config, think=BOT_THINK, **table)
+    code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+    if hosted.session.result is not None:
+        print(game_over([s.name for s in hosted.session.seats], hosted.session.result))
+    return code
+
+
+def run_console(session, ascii: bool = False, **options) -> int:
+    from .console import run_console
+
+    return run_console(session, ascii, **options)
 
 
 def _parser() -> argparse.ArgumentParser:
+    from .net.cli import HelpWithDefaults, add_net_commands, seat_options
+
     parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
+    options = dict(formatter_class=HelpWithDefaults)
 
     def table_options(p: argparse.ArgumentParser, bots: str) -> None:
         p.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
         p.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
-                       help="house rule overriding one RuleSet field (repeatable)")
-        p.add_argument("--seed", type=int, default=1)
+                       help="house rule overriding one RuleSet field (repeatable; default: none)")
+        p.add_argument("--seed", type=int, default=1, help="the deal's seed (same seed, same games)")
         p.add_argument("--bots", default=bots, help="bot levels by seat, comma-separated: basic, random")
         p.add_argument("--players", type=int, default=0, help="seats (default: one per --bots entry)")
 
-    sim = sub.add_parser("simulate", help="play whole games between bots, headless")
+    sim = sub.add_parser("simulate", help="play whole games between bots, headless", **options)
     table_options(sim, "basic,basic,basic,basic")
-    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--games", type=int, default=100, help="how many games")
     sim.add_argument("--json", action="store_true", help="print the report as one JSON object")
     sim.set_defaults(func=_cmd_simulate)
 
-    watch = sub.add_parser("watch", help="watch bots play, move by move")
+    watch = sub.add_parser("watch", help="watch bots play, move by move", **options)
     table_options(watch, "basic,basic,basic,basic")
     watch.add_argument("--rounds", type=int, default=1, help="rounds to show (0: the whole game)")
-    watch.add_argument("--delay", type=float, default=0.02, help="seconds between moves")
+    watch.add_argument("--delay", type=float, default=0.3, help="seconds between moves")
+    watch.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     watch.set_defaults(func=_cmd_watch)
 
-    play = sub.add_parser("play", help="host a table on this machine and play bots in the console")
-    play.add_argument("--preset", default="davis", choices=sorted(PRESETS))
-    play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE")
+    play = sub.add_parser("play", help="host a table on this machine and play bots in the console",
+                          **options)
+    play.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
+    play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
+                      help="house rule overriding one RuleSet field (repeatable; default: none)")
     play.add_argument("--bots", type=int, default=3, help="how many bots sit with you")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
+    play.add_argument("--seed", type=int, default=None,
+                      help="the table's seed: the same seed deals the same game (default: random)")
     play.add_argument("--claim-timeout", type=float, default=8.0,
                       help="seconds a claim window waits for silent seats")
+    seat_options(play)
     play.set_defaults(func=_cmd_play)
 
-    from .net.cli import add_net_commands  # shanghai host, shanghai bot
-
-    add_net_commands(sub)
+    add_net_commands(sub, hosted_console=hosted_console, run_console=run_console)
     return parser
 
 

@@ -59,6 +59,7 @@ class Connection(StrEnum):
     CONNECTED = "connected"
     CONNECTING = "connecting"
     LOST = "lost"  # dropped; the table waits or retries
+    LEFT = "left"  # quit the game (said `bye`): not coming back, the table may void at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,11 @@ class Session(abc.ABC):
         in words.  A local table has no one to leave."""
         await trio.lowlevel.checkpoint()
         return "no one has left this table"
+
+    async def leave(self) -> None:
+        """The player quits the game (the console's ``q`` ``y``): a networked table is told, so
+        that it sees a seat left rather than a link lost.  A local table: nothing to tell."""
+        await trio.lowlevel.checkpoint()
 
     @abc.abstractmethod
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

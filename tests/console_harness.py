@@ -136,17 +136,57 @@ class Driver:
         return render_screen_text(self.console.screen)
 
 
-@asynccontextmanager
-async def running(session: LocalSession, ascii: bool = False):
-    """A console on ``session`` over a pipe input, trio on a MockClock that moves only when told."""
-    from prompt_toolkit.input import create_pipe_input
+def sized_output(columns: int = 80, rows: int = 24):
+    """A DummyOutput that says the terminal is ``columns`` x ``rows`` (the layout asks)."""
+    from prompt_toolkit.data_structures import Size
     from prompt_toolkit.output import DummyOutput
+
+    class Sized(DummyOutput):
+        size = Size(rows=rows, columns=columns)
+
+        def get_size(self) -> Size:
+            return self.size
+
+    return Sized()
+
+
+def grid(console, columns: int | None = None, rows: int | None = None) -> list[tuple[str, list[str]]]:
+    """The whole screen as drawn, overlays included: one (text, cell styles) per row."""
+    from prompt_toolkit.application.current import set_app
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+    from prompt_toolkit.layout.screen import Screen, WritePosition
+
+    app = console.app
+    if columns is not None:
+        app.output.size = Size(rows=rows, columns=columns)
+    size = app.output.get_size()
+    screen = Screen()
+    app.render_counter += 1  # the controls cache their text per render
+    with set_app(app):
+        app.layout.container.write_to_screen(screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows),
+                                             "", True, None)
+        screen.draw_all_floats()
+    return [("".join(screen.data_buffer[y][x].char for x in range(size.columns)),
+             [screen.data_buffer[y][x].style for x in range(size.columns)]) for y in range(size.rows)]
+
+
+def grid_text(console, columns: int | None = None, rows: int | None = None) -> str:
+    return "\n".join(line for line, _ in grid(console, columns, rows))
+
+
+@asynccontextmanager
+async def running(session: LocalSession, ascii: bool = False, auto_pass: bool = False):
+    """A console on ``session`` over a pipe input, trio on a MockClock that moves only when told.
+    Auto-pass is off unless asked for: these tests answer every claim window by key."""
+    from prompt_toolkit.input import create_pipe_input
 
     from shanghai_net.console import ConsoleApp
 
     clock = trio.testing.MockClock(rate=0)
     with create_pipe_input() as pipe:
-        console = ConsoleApp(session, ascii, input=pipe, output=DummyOutput(), clock=clock)
+        console = ConsoleApp(session, ascii, input=pipe, output=sized_output(), clock=clock,
+                             auto_pass=auto_pass)
         task = asyncio.ensure_future(console.run_async())
         driver = Driver(console, pipe, clock)
         for _ in range(500):

@@ -96,18 +96,19 @@ def test_illegal_key_shows_the_engine_reason_and_keeps_the_selection():
             await d.select("QC")
             await d.press("x")  # discarding before drawing
             assert d.state.error and "not now: the game is in its draw phase" in d.state.message
-            assert "'discard QC' by seat 0" in d.screen()["message"]
+            # the reason, not the move spelt out in letters before it
+            assert d.screen()["message"] == " not now: the game is in its draw phase"
             assert [str(c) for c in d.state.selected] == ["QC"]
             assert d.session.view.phase is Phase.DRAW and len(d.session.view.hand) == 11
             await d.press("esc")
             assert d.state.selected == []
             await d.press("d")
-            # a wrong second meld: the engine says why; that meld's cards stay selected
+            # a wrong second meld is refused at g, with the reason; its cards stay selected
             await d.select("7H", "7S", "7D")
             await d.press("g")
             await d.select("9C", "9D", "4S")
             await d.press("g")
-            assert d.state.error and "9C 9D 4S is no meld" in d.state.message
+            assert d.state.error and d.state.message == "9♣ 9♦ 4♠ is no meld: neither one rank (a set) nor one suit (a run)"
             assert [str(c) for c in d.state.selected] == ["9C", "9D", "4S"]
             assert [len(m) for m in d.state.pending] == [3]
             assert not d.session.view.down[0]
@@ -125,7 +126,7 @@ def test_illegal_key_shows_the_engine_reason_and_keeps_the_selection():
             await d.press(" ", "l")
             assert d.state.target is not None and "on which meld" in d.state.message
             await d.press("1")
-            assert d.state.error and "QC does not go on" in d.state.message
+            assert d.state.error and "Q♣ does not go on" in d.state.message and "QC" not in d.state.message
             assert [str(c) for c in d.state.selected] == ["QC"]
 
     run(body)
@@ -221,9 +222,13 @@ def test_game_over_table_after_the_last_round():
             table = fragment_list_to_text(d.console.screen.game_over_text())
             result = d.session.result
             assert table.startswith(" Game over: ")
-            for place, seat in enumerate(result.ranking, 1):
-                name = "you" if seat == 0 else f"{seat} basic bot"
-                assert f"{place}. {name:<16} {result.totals[seat]} pts" in table
+            assert "R1" in table.splitlines()[1] and "total" in table.splitlines()[1]
+            rows = table.splitlines()[2:2 + len(result.ranking)]
+            for row, seat in zip(rows, result.ranking):  # place, seat, round 1's points, total
+                name = "you" if seat == 0 else "basic bot"
+                place = 1 + sorted(result.totals).index(result.totals[seat])  # ties share a place
+                assert row.split() == [f"{place}.", str(seat), *name.split(), str(result.rounds[0].points[seat]),
+                                       str(result.totals[seat]), "pts"]
             assert not d.session.waiting_for_ready
             await d.press("q", "y")
         assert d.result == 0

@@ -36,6 +36,8 @@ class FakePeer:
         self.welcome = self.lobby = self.start = self.table = None
         self.status, self.detail = "connecting", ""
         self.chat, self.errors, self.absent = [], [], {}
+        self.left = frozenset()
+        self.byes = 0
         self.readies: list[bool] = []
         self.votes = 0
         self.said: list[str] = []
@@ -55,6 +57,10 @@ class FakePeer:
 
     async def say(self, text):
         self.said.append(text)
+        await trio.lowlevel.checkpoint()
+
+    async def leave(self):
+        self.byes += 1
         await trio.lowlevel.checkpoint()
 
     async def set_ready(self, ready):
@@ -141,7 +147,9 @@ async def console_on(session, body, services=()):
     from shanghai_net.console import ConsoleApp
 
     with create_pipe_input() as pipe:
-        console = ConsoleApp(session, input=pipe, output=DummyOutput(), services=services)
+        # auto-pass off: these tests answer (or let time out) every claim window themselves
+        console = ConsoleApp(session, input=pipe, output=DummyOutput(), services=services,
+                             auto_pass=False)
         task = asyncio.ensure_future(console.run_async())
         end = time.monotonic() + 10
         while not (console.app.is_running and session.peer is not None):
@@ -188,7 +196,7 @@ def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
         await c.until(lambda: c.peer.readies == [True, False])
         await c.press("?")
         await c.until(lambda: c.state.help_open)
-        assert "lobby: ready or not / vote to void the round" in fragment_list_to_text(
+        assert "lobby: ready or not / vote to void when a player has left" in fragment_list_to_text(
             c.console.screen.help_text())
         await c.press("esc")
         await c.until(lambda: not c.state.help_open)
@@ -248,13 +256,19 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         assert c.peer.votes == 2
         await c.on_trio(lambda: c.peer.changed(absent={}))
         assert "bot2 is back" in c.screen()["log"]
+        await c.on_trio(lambda: c.peer.changed(absent={1: 0.0}, left=frozenset({1})))
+        assert "bot1 left the game" in c.screen()["log"]
+        assert any(re.search(r"\b1 bot1 .*left$", line) for line in c.screen()["players"].splitlines())
+        await c.on_trio(lambda: c.peer.changed(absent={}, left=frozenset()))
         await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "
                                                "(the host went silent); retrying in 1 s"))
         assert "connection lost, retrying in 1 s" in c.screen()["message"]
-        assert "connection lost (the host went silent); retrying in 1 s" in c.screen()["log"]
+        log = " ".join(c.screen()["log"].split())  # a long line wraps between words
+        assert "connection lost (the host went silent); retrying in 1 s" in log
         assert c.session.seats[0].connection == "lost"
         await c.on_trio(lambda: c.peer.changed(status="playing", detail=""))
         assert "connection lost" not in c.screen()["message"] and "reconnected" in c.screen()["log"]
+        peer = c.peer
         # the round's audit verdict reaches the summary (pending until the seeds are in)
         assert c.session.audit(1) == "pending…"
         table.verdicts[1] = Verdict(None, "")
@@ -271,6 +285,7 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         local = round_summary(result, c.session.seats, 0, preset("davis"), audit=None)
         assert not any("audit" in line for line in local)  # a local table's deal is not audited
         await c.press("q", "y")
+        await c.until(lambda: peer.byes == 1)  # quitting says bye: the table sees us leave
 
     run(with_console, body)
 
@@ -292,6 +307,18 @@ def test_a_refused_join_is_a_status_not_a_crash():
         await c.press("q", "y")
 
     run(with_console, body, Refusing)
+
+
+def test_a_table_never_reached_is_not_called_a_lost_connection():
+    async def body(c: Console):
+        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail=(
+            "connection lost (cannot reach 192.0.2.7:7777: refused); retrying in 1 s (attempt 1 of 10)")))
+        status = c.screen()["lobby"]
+        assert "cannot reach 192.0.2.7:7777 (is a table hosted there?), retrying in 1 s" in status
+        assert "connection lost, " not in status
+        await c.press("q", "y")
+
+    run(with_console, body)
 
 
 # -- over real sockets: a Host on 127.0.0.1, port 0, three bot peers, the seat by key presses ----
@@ -371,7 +398,7 @@ def test_a_round_by_keys_against_three_bot_peers_with_the_lobby_and_the_audit():
         # place, the selection kept, nothing sent
         await c.press("home", " ", "x")
         await c.until(lambda: c.state.error)
-        assert "'discard " in c.screen()["message"] and "by seat 0" in c.screen()["message"]
+        assert "not now" in c.screen()["message"] and "by seat 0" not in c.screen()["message"]
         assert len(c.state.selected) == 1 and not c.state.busy
         assert not [e for e in session.log if type(e.event).__name__ == "Discarded"
                     and e.event.seat == 0]
@@ -433,4 +460,6 @@ def test_shanghai_play_is_a_game_in_one_command():
     assert seen, "no hand was shown"
     assert code == 0
     assert "hosting davis on port" in seen[0]  # the lobby's notice, before the deal
+    # on 127.0.0.1 with every seat taken, nobody else can join: it does not say they can
+    assert "you and 3 bots, every seat taken" in seen[0] and "others join" not in seen[0]
     assert re.search(r"(\s+(?:10|[2-9AJQK])[SHDC]|\s+JK){11}", seen[0]), "no hand of 11 cards"

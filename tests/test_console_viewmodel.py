@@ -6,7 +6,7 @@ import dataclasses
 
 from shanghai_net.cards import parse_cards
 from shanghai_net.console.viewmodel import (
-    arrangements, contract_tracker, fits, round_summary, sort_hand, view_model,
+    arrangements, contract_tracker, fits, game_over_table, round_summary, sort_hand, view_model,
 )
 from shanghai_net.engine import (Discarded, Drew, LocalDealer, Phase, RoundResult,
                                  ShanghaiCalled, new_game, view_of)
@@ -167,6 +167,11 @@ def test_the_log_names_the_players_and_shows_suits():
                       "bob lost connection"]
     assert view_model(view, log=log, seats=seats, ascii=True).log[1] == "cy discards 7H"
     assert view_model(view, log=log).log[0] == "seat 1 draws from the stock"
+    # your own moves read as "you", as the players panel says (not your login name)
+    mine = [LogEntry(4, "", event=Discarded(0, seven, False)), LogEntry(5, "", event=Drew(0, king)),
+            LogEntry(6, "", event=ShanghaiCalled(3, king, 0, 0))]
+    assert view_model(view, log=mine, seats=seats).log == [
+        "you discard 7♥", "you draw K♠", "di calls SHANGHAI: K♠ goes on meld 1; you draw from di's hand"]
 
 
 def test_footer_keys_follow_the_phase():
@@ -182,6 +187,11 @@ def test_footer_keys_follow_the_phase():
     down = dataclasses.replace(play, down=(True, False, False, False))
     assert "l" in [k for k, _ in view_model(down).keys]
     assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
+    # no t when the discard cannot be taken: none there, or it was discarded with SHANGHAI
+    for untakable in (dataclasses.replace(view, discard_top=None, discard_size=0),
+                      dataclasses.replace(view, top_shanghaied=True)):
+        assert [k for k, _ in view_model(untakable).keys][0] == "d"
+        assert "t" not in [k for k, _ in view_model(untakable).keys]
 
 
 def test_shanghai_call_key_only_when_the_engine_allows_it():
@@ -203,4 +213,24 @@ def test_round_summary_reveals_every_hand():
     seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["me", "bob", "cy"])]
     lines = round_summary(result, seats, 0, DAVIS)
     assert lines[0] == "Round 1 over: 1 bob went out"
+    assert lines[1].startswith("0 you ")  # you, with your seat number as the others have theirs
     assert "7♥ JK" in lines[1] and "+60" in lines[1] and "(out)" in lines[2] and "A♠" in lines[3]
+
+
+def test_game_over_sheet_has_every_round_and_tied_places():
+    from shanghai_net.engine import GameResult
+
+    seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["me", "bob", "cy", "di"])]
+    rounds = (RoundResult(1, 1, ((),) * 4, (10, 0, 5, 10), (10, 0, 5, 10)),
+              RoundResult(2, 0, ((),) * 4, (0, 15, 5, 0), (10, 15, 10, 10)))
+    result = GameResult((10, 15, 10, 10), (0, 2, 3, 1), (0, 2, 3), rounds)
+    lines = game_over_table(result, seats, 0, DAVIS)
+    assert lines[0] == "Game over: you and 2 cy and 3 di win"
+    assert lines[1].split() == ["R1", "R2", "total"]
+    rows = [line.split() for line in lines[2:]]
+    assert rows == [["1.", "0", "you", "10", "0", "10", "pts"], ["1.", "2", "cy", "5", "5", "10", "pts"],
+                    ["1.", "3", "di", "10", "0", "10", "pts"], ["4.", "1", "bob", "0", "15", "15", "pts"]]
+    # a long game keeps the latest rounds that fit, and says some are left out
+    many = tuple(RoundResult(n, 0, ((),) * 4, (1, 2, 3, 4), (n, 2 * n, 3 * n, 4 * n)) for n in range(1, 31))
+    long = game_over_table(GameResult((30, 60, 90, 120), (0, 1, 2, 3), (0,), many), seats, 0, DAVIS, width=60)
+    assert all(len(line) <= 60 for line in long) and "…" in long[1] and long[1].split()[-2] == "R30"

@@ -37,13 +37,13 @@ def test_bad_house_rule_is_refused():
 
 def test_a_killed_host_resumes_from_its_transcript_with_its_bots(tmp_path):
     """``shanghai host --resume FILE``: the host process is killed mid-game; started again on
-    the transcript, it starts its bots again (their keys and game secrets kept on disk), they
-    rejoin their seats, and the game finishes."""
+    the transcript (without --bots: it finds its bots' kept keys among the seats), it starts its
+    bots again, they rejoin their seats, and the game finishes."""
     record = tmp_path / "game.bin"
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
     command = [sys.executable, "-m", "shanghai_net.cli", "host", "--port", "0", "--bind",
-               "127.0.0.1", "--bots", "3", "--no-console"]
-    first = subprocess.Popen(command + ["--players", "3", "--record", str(record),
+               "127.0.0.1", "--no-console"]
+    first = subprocess.Popen(command + ["--bots", "3", "--players", "3", "--record", str(record),
                                         "--rule", "contracts=2s"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -61,3 +61,103 @@ def test_a_killed_host_resumes_from_its_transcript_with_its_bots(tmp_path):
     assert f"resuming {record} at message {before - 1}" in done.stdout
     assert "game over:" in done.stdout
     assert len(read_transcript(record)) > before
+
+
+def test_every_option_of_every_command_says_what_it_does_and_its_default():
+    from shanghai_net.cli import _parser
+    from shanghai_net.net.cli import HelpWithDefaults
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if a.choices and "play" in a.choices).choices
+    assert {"simulate", "watch", "play", "host", "join", "bot", "verify"} <= set(commands)
+    for name, command in commands.items():
+        shown = HelpWithDefaults(name)
+        for action in command._actions:
+            if action.dest == "help":
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest}: no help"
+            flag = action.nargs == 0  # a switch: off unless given
+            if action.option_strings and not flag:
+                assert "default" in shown._get_help_string(action), f"{name} {action.option_strings}"
+    assert "(default: davis)" in commands["play"].format_help()
+
+
+def test_join_keys_come_from_identity_dir_or_are_fresh_and_play_takes_a_name(tmp_path, monkeypatch):
+    from shanghai_net import cli
+    from shanghai_net.identity import load_or_create
+
+    seen = []
+    monkeypatch.setattr(cli, "run_console", lambda session, ascii, **kw: seen.append((session, kw)) or 0)
+    home = tmp_path / "second"
+    # nothing answers on port 1: the console returns at once, no hand was dealt, exit 1
+    assert main(["join", "127.0.0.1:1", "--identity", str(home), "--name", "bea"]) == 1
+    assert seen[-1][0].identity.fingerprint == load_or_create(home).fingerprint
+    assert seen[-1][0].name == "bea" and seen[-1][1] == {"auto_pass": True}
+    assert main(["join", "127.0.0.1:1", "--fresh-identity", "--no-auto-pass"]) == 1
+    fresh = seen[-1][0].identity.fingerprint
+    assert fresh != load_or_create(home).fingerprint and seen[-1][1] == {"auto_pass": False}
+    assert main(["join", "127.0.0.1:1", "--fresh-identity"]) == 1
+    assert seen[-1][0].identity.fingerprint != fresh
+
+    played = []
+    monkeypatch.setattr(cli, "hosted_console", lambda config, **table: played.append(table) or 0)
+    assert main(["play", "--name", "cy", "--seed", "4"]) == 0
+    assert played[-1]["name"] == "cy" and played[-1]["auto_pass"] is True
+
+
+def test_the_network_layer_does_not_import_the_console():
+    done = subprocess.run([sys.executable, "-c", "import sys, shanghai_net.net.cli, shanghai_net.net.session; "
+                           "print(any(m.startswith('shanghai_net.console') for m in sys.modules))"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
+
+
+def test_sigterm_quits_play_and_gives_the_terminal_back(tmp_path):
+    """``shanghai play`` on a terminal (a pty) killed with SIGTERM leaves the alternate screen
+    and exits 143, instead of leaving the terminal drawn over."""
+    import pty
+    import select
+    import signal
+
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "TERM": "xterm"}
+    master, slave = pty.openpty()
+    os.set_blocking(master, False)
+    game = subprocess.Popen([sys.executable, "-m", "shanghai_net.cli", "play", "--seed", "3"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def read(until: float) -> None:
+        nonlocal seen
+        while time.monotonic() < until:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:  # the other end closed
+                    return
+            if game.poll() is not None:
+                return
+
+    try:
+        deadline = time.monotonic() + 60
+        while b"Contract" not in seen:
+            assert time.monotonic() < deadline and game.poll() is None, seen[-500:]
+            read(time.monotonic() + 0.2)
+        drawn = len(seen)
+        game.send_signal(signal.SIGTERM)
+        assert game.wait(30) == 128 + signal.SIGTERM
+        read(time.monotonic() + 1)
+    finally:
+        if game.poll() is None:
+            game.kill()
+        os.close(master)
+    assert b"\x1b[?1049l" in seen[drawn:], seen[drawn:][-300:]  # the alternate screen is left
+
+
+def test_watch_names_the_bots_and_shows_suits(capsys):
+    assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "round 1: basic" in out and "seat " not in out
+    assert any(symbol in out for symbol in "♠♥♦♣")
+    assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2", "--ascii"]) == 0
+    assert not any(symbol in capsys.readouterr().out for symbol in "♠♥♦♣")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from contextlib import asynccontextmanager
 
+import pytest
 import trio
 
 from shanghai_net.bots import make_bot
@@ -103,3 +104,63 @@ async def test_a_round_through_submit_with_a_local_refusal_and_the_audit():
         ended = [i for i, t in enumerate(texts) if t.startswith("round 1 over")]
         assert ended and ended[0] < texts.index("round 1 audited: clean")
         assert session.status == ""
+
+
+async def test_a_second_seat_for_a_key_already_at_the_table_is_refused_with_the_reason():
+    """Host and join as one user share one key: the host refuses the second seat and says why
+    (else a rejoin after a crash could take the other player's seat)."""
+    from shanghai_net.net.session import NetSession
+
+    config = HostConfig(players=3, preset="davis", rules=dict(ONE_ROUND))
+    table = HostedTable(config, bots=[], seed=5, name="ann")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.serve)
+        await nursery.start(table.session.run)
+        session = table.session
+        await until(session, lambda: session.lobby is not None and session.lobby.you == 0)
+        twin = NetSession(session.address, session.identity, name="ann again", reconnect=False)
+        await nursery.start(twin.run)
+        await until(twin, lambda: twin.status.startswith("connection failed"))
+        assert "already sits at seat 0" in twin.status and "--fresh-identity" in twin.status
+        assert [s is not None for s in table.host.seats] == [True, False, False]
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("quits", [True, False])
+async def test_a_player_who_quits_is_left_the_bots_follow_a_vote_at_once(quits):
+    """The joiner goes: with `bye` (``quits``) the others see the seat as left, not lost, and
+    the bot votes to void at once; without, as lost, and the bot follows our vote at once (not
+    after BOT_VOID_AFTER).  Our vote and the bot's make the majority: the game ends there."""
+    from shanghai_net.identity import Identity
+    from shanghai_net.net.session import NetSession
+    from shanghai_net.session import Connection
+
+    config = HostConfig(players=3, preset="davis", rules=dict(ONE_ROUND))
+    table = HostedTable(config, bots=[BotPlayer("basic", random.Random(3))], seed=6, name="ann",
+                        auto_ready=True)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.serve)
+        await nursery.start(table.session.run)
+        ann = table.session
+        await until(ann, lambda: ann.lobby is not None and len(ann.lobby.seats) == 2)
+        joiner = NetSession(ann.address, Identity(bytes(range(32)), bytes(range(1, 33))), name="bea",
+                            auto_ready=True, reconnect=False)
+        async with trio.open_nursery() as bea:
+            bea.start_soon(joiner.run)
+            await until(ann, lambda: ann.view is not None)
+            await until(joiner, lambda: joiner.view is not None)
+            if quits:
+                await joiner.leave()
+            bea.cancel_scope.cancel()
+        gone = Connection.LEFT if quits else Connection.LOST
+        await until(ann, lambda: ann.seats[2].connection is gone)
+        assert ("bea left the game" in [e.text for e in ann.log]) is quits
+        votes = lambda: ann.table.void_votes.get(ann.table.void_target, set())  # noqa: E731
+        if quits:  # the bot does not wait for anyone
+            await until(ann, lambda: 1 in votes())
+        else:
+            assert 1 not in votes()
+        assert await ann.vote_void() != "everyone is here: there is nothing to vote on"
+        await until(ann, lambda: ann.table.voided is not None)
+        assert votes() == {0, 1}
+        nursery.cancel_scope.cancel()

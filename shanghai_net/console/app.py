@@ -8,7 +8,9 @@ it with `TrioToken.run_sync_soon`, and the trio side calls ``app.invalidate()`` 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import signal
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -39,16 +41,17 @@ class ConsoleApp:
 
     ``clock``: a trio clock for the guest run (tests pass ``trio.testing.MockClock``).
     ``tick``: seconds between redraws while a claim window counts down.
+    ``auto_pass``: claim windows that cannot help the hand pass by themselves (`ConsoleState`).
     ``services``: other work of the same trio run, each started (``nursery.start(service)``)
     before the session runs, in order: a table hosted here and its bots.
     """
 
     def __init__(self, session: Session, ascii: bool = False, *, input: Input | None = None,
                  output: Output | None = None, clock: trio.abc.Clock | None = None, tick: float = 0.25,
-                 services: Sequence[Callable[..., Awaitable]] = ()):
+                 services: Sequence[Callable[..., Awaitable]] = (), auto_pass: bool = True):
         self.session = session
         self.services = tuple(services)
-        self.state = ConsoleState(session, ascii)
+        self.state = ConsoleState(session, ascii, auto_pass)
         self.clock = clock
         self.tick = tick
         state = self.state
@@ -118,7 +121,10 @@ class ConsoleApp:
         )
         try:
             await started
-            code = await self.app.run_async()
+            with self._quit_on_sigterm(loop):
+                code = await self.app.run_async()
+            if self.state.exit_requested:
+                await self._leave()
         finally:
             if self._token is not None and not self._trio_done.done():
                 try:
@@ -130,7 +136,45 @@ class ConsoleApp:
             raise result.error
         return 0 if code is None else code
 
-    # -- trio side -------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _quit_on_sigterm(self, loop: asyncio.AbstractEventLoop):
+        """SIGTERM quits as ``q`` ``y`` does: the terminal is given back (not left drawn over)
+        and the table hears the player leave.  Only where the loop can take signals."""
+
+        def quit() -> None:
+            self.state.exit_requested = True
+            if self.app.is_running:
+                self.app.exit(result=128 + signal.SIGTERM)
+        try:
+            loop.add_signal_handler(signal.SIGTERM, quit)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread
+            yield
+            return
+        try:
+            yield
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    async def _leave(self) -> None:
+        """The player quit: let the session say goodbye on the trio side (bounded)."""
+        if self._trio_done is None or self._trio_done.done():
+            return
+        left = asyncio.get_running_loop().create_future()
+
+        async def leave() -> None:
+            try:
+                await self.session.leave()
+            finally:
+                if not left.done():
+                    left.set_result(None)
+
+        self._to_trio(leave)
+        try:
+            await asyncio.wait_for(asyncio.shield(left), 3)
+        except asyncio.TimeoutError:
+            pass  # the table will see a lost link instead
+
+        # -- trio side -------------------------------------------------------------------------------
 
     async def _trio_main(self, started: asyncio.Future, loop) -> None:
         self._token = trio.lowlevel.current_trio_token()

@@ -39,6 +39,7 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("t")(state.take)
     on("m")(state.claim)
     on("p")(state.pass_claim)
+    on("P")(state.toggle_auto_pass)
     on("g")(state.add_meld)
     on("u")(state.undo_meld)
     on("backspace")(state.undo_meld)

@@ -9,6 +9,8 @@ fingerprints and ready flags, the rules, and what it waits for.
 
 from __future__ import annotations
 
+import textwrap
+
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -21,17 +23,22 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.styles import Style
 
 from ..cards import Card
+from ..session import Connection
 from .state import ConsoleState
-from .viewmodel import LobbyModel, ViewModel, card_text, game_over_table, round_summary
+from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
 PLAYERS_WIDTH = 36
+CHAT_WIDTH = 28
 
 STYLE = Style.from_dict({
     "title": "reverse bold",
-    "red": "fg:ansired bold",
-    "black": "",
+    # not "red"/"black": prompt_toolkit's own colour classes of those names would win, and its
+    # "black" is true black (unreadable on a dark terminal); black suits take the terminal's own
+    # foreground, so they read on dark and light backgrounds alike
+    "suit.red": "fg:ansired bold",
+    "suit.black": "fg:default",
     "joker": "fg:ansimagenta bold",
     "selected": "reverse",
     "cursor": "bold underline",
@@ -43,8 +50,9 @@ STYLE = Style.from_dict({
     "countdown": "fg:ansiyellow bold",
     "you": "bold",
     "lost": "fg:ansired",
-    "overlay": "bg:ansiblack fg:ansiwhite",
-    "overlay.title": "bold reverse",
+    "overlay": "",  # the terminal's own colours, inside a border
+    "overlay.title": "bold",
+    "frame.border": "fg:ansicyan",
     "heading": "bold underline",
     "chat": "fg:ansicyan",
     "played": "underline",
@@ -53,52 +61,53 @@ STYLE = Style.from_dict({
 
 CAROUSEL_HELP = """\
 Keys (carousel: rebuild the table, then commit it as one move)
-  ← →  Home End   move the cursor over your hand and the working area
-  space           select / unselect the card (hand or working area)
-  s               sort the hand by suit or by rank
-  k  + number     pick up that whole meld into the working area
+  {arrows} Home End move the cursor over your hand and the working area
+  space          select / unselect the card, and step to the next one
+  s              sort the hand by suit or by rank
+  k  + number    pick up that whole meld into the working area
   j  + number + place   pick up one card of a meld (its place, 1 first)
-  g               the selected cards become a new meld
-  l  + number     add the selected cards (or the one under the cursor) to a meld
-  Enter           commit the arrangement (the engine's reason shows if it is
-                  invalid; the working area stays to be mended)
-  u               undo: put everything back as it was at the start of the turn
-  a               the solver's best play, ready to commit (Enter)
-  d               draw, when nothing can be played
-  p               pass, when nothing can be played and the stock is empty
-  c               chat (Enter sends, Esc cancels)
-  r  /  V         lobby: ready or not / vote to void the round if a player left
-  Esc             cancel / clear the selection / close this help
-  ?               this help          q  quit (y confirms)"""
+  g              the selected cards become a new meld
+  l  + number    add the selected cards (or the one under the cursor)
+  Enter          commit the arrangement (an invalid one shows the reason
+                 and the working area stays to be mended)
+  u              undo: everything back as at the start of the turn
+  a              the solver's best play, ready to commit (Enter)
+  d  /  p        draw, or pass when the stock is empty: when nothing plays
+  c              chat (Enter sends, Esc cancels)
+  r  /  V        lobby: ready or not / vote to void when a player has left
+  Esc            cancel / clear the selection / close this help
+  ?              this help          q  quit (y confirms)"""
 
 HELP = """\
 Keys (every move of the game is a key)
-  ← →  Home End   move the cursor in your hand
-  space           select / unselect the card (a run in the order you pick)
-  s               sort the hand by suit or by rank
-  d               draw from the stock
-  t               take the discard
-  m  /  p         claim the discard out of turn ({claim}) / let it go
-  g               the selected cards are the next meld; with the contract
-                  complete you go down  (u: take the last meld back)
-  a               the arrangements the engine finds; 1-9 goes down with one
-  l  + number     lay off the selected card on that meld (green: it fits)
-  w  + number     swap a joker: select its natural card, then the extension
-  b  + number     buy a joker: select the natural card it stands for
-  x               discard the selected card (or the one under the cursor)
-  X               discard declaring SHANGHAI (it plays on the table)
-  !  + number     call SHANGHAI: the last discard goes on that meld
-  c               chat (Enter sends, Esc cancels)
-  r  /  V         lobby: ready or not / vote to void the round if a player left
-  Enter           close the round summary
-  Esc             cancel / clear the selection / close this help
-  ?               this help          q  quit (y confirms)"""
-
+  {arrows} Home End move the cursor in your hand
+  space          select / unselect the card and step to the next one
+                 (a run goes down in the order you pick)
+  s              sort the hand by suit or by rank
+  d  /  t        draw from the stock / take the discard
+  m  /  p        claim the discard out of turn ({claim}) / let it go
+{auto}  g              the selected cards are the next meld; with the contract
+                 complete you go down  (u: take the last meld back)
+  a              the arrangements the engine finds; 1-9 goes down with one
+  l  + number    lay off the selected card on that meld (green: it fits)
+  w  + number    swap a joker: select its natural card, then the extension
+  b  + number    buy a joker: select the natural card it stands for
+  x              discard the selected card (or the one under the cursor)
+  X              discard declaring SHANGHAI (it plays on the table)
+  !  + number    call SHANGHAI: the last discard goes on that meld
+  c              chat (Enter sends, Esc cancels)
+  r  /  V        lobby: ready or not / vote to void when a player has left
+  Enter  /  Esc  close the round summary / cancel, clear, close this help
+  ?              this help          q  quit (y confirms)"""
 
 def _card_style(card: Card) -> str:
     if card.is_joker:
         return "class:joker"
-    return "class:red" if card.suit is not None and card.suit.red else "class:black"
+    return "class:suit.red" if card.suit is not None and card.suit.red else "class:suit.black"
+
+
+_CONNECTION_MARK = {Connection.LOST: "lost", Connection.LEFT: "left", Connection.CONNECTING: "wait"}
+"""The players panel's word for a seat that is not at the table now (at most 4 letters)."""
 
 
 def _width() -> int:
@@ -175,16 +184,18 @@ class Screen:
         ascii = self.state.ascii
         yes = "y" if ascii else "✓"
         money = vm.pot is not None
-        out.append(("class:heading", f"{'':3}{'seat':<14}{'cards':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>5}"))
+        # 31 columns, so that a 4-letter marker (lost, left) fits the 36-column panel
+        out.append(("class:heading", f"{'':3}{'seat':<10}{'hand':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>4}"))
         out.append(("", "\n"))
         for r in vm.seats:
             mark = ">" if r.to_move and ascii else ("▶" if r.to_move else " ")
             dealer = "D" if r.dealer else " "
             style = "class:you" if r.you else ""
-            who = f"{r.seat} {r.name}"[:13]
-            out.append((style, f"{mark}{dealer} {who:<14}{r.hand_size:>5}{(yes if r.down else '-'):>5}{r.claims_left:>4}{r.score:>5}"))
-            if r.connection.value not in ("local", "connected"):
-                out.append(("class:lost", f" {r.connection.value}"))
+            who = f"{r.seat} {r.name}"[:9]
+            out.append((style, f"{mark}{dealer} {who:<10}{r.hand_size:>5}{(yes if r.down else '-'):>5}{r.claims_left:>4}{r.score:>4}"))
+            marker = _CONNECTION_MARK.get(r.connection)
+            if marker:
+                out.append(("class:lost", f" {marker}"))
             out.append(("", "\n"))
         if vm.pot is not None:
             out.append(("", f"  pot {vm.pot}\n"))
@@ -216,7 +227,10 @@ class Screen:
         vm = self.state.view_model(log_lines=40)
         if vm is None:
             return []
-        return [("", "\n".join(" " + line for line in vm.log))]
+        room = max(20, _width() - CHAT_WIDTH - 2)  # a long line goes on below, between words
+        rows = [row for line in vm.log
+                for row in textwrap.wrap(line, room, initial_indent=" ", subsequent_indent="   ")]
+        return [("", "\n".join(rows))]
 
     def chat(self) -> StyleAndTextTuples:
         vm = self.state.view_model(log_lines=40)
@@ -227,12 +241,14 @@ class Screen:
         return [("class:chat", "\n".join(vm.chat))]
 
     def last_line(self, fn):
-        """A cursor on the last line, so that the window scrolls to the newest."""
+        """A cursor at the end of the last line, so that the window scrolls to the newest (all
+        of it, when a long line wraps)."""
         def position():
             from prompt_toolkit.data_structures import Point
             from prompt_toolkit.formatted_text import fragment_list_to_text
 
-            return Point(0, max(0, fragment_list_to_text(fn()).count("\n")))
+            lines = fragment_list_to_text(fn()).split("\n")
+            return Point(len(lines[-1]), len(lines) - 1)
         return position
 
     def tracker(self) -> StyleAndTextTuples:
@@ -303,8 +319,10 @@ class Screen:
         vm = self.vm()
         if vm is not None and vm.connection:
             out.append(("class:lost", " " + vm.connection))
-        if state.message:
-            out.append(("class:error" if state.error else "class:ok", " " + state.message))
+        if state.message:  # broken between words: the second line shows the rest
+            text = "\n".join(textwrap.wrap(state.message, max(20, _width() - 2), initial_indent=" ",
+                                            subsequent_indent=" "))
+            out.append(("class:error" if state.error else "class:ok", text))
         return out
 
     def lobby_title(self) -> StyleAndTextTuples:
@@ -335,6 +353,8 @@ class Screen:
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
+            if self.state.ascii and key == "←→":
+                key = "<->"
             item = len(key) + len(label) + 3
             if used and used + item > width:
                 out.append(("", "\n"))
@@ -350,9 +370,13 @@ class Screen:
         view = self.state.view
         rules = view.rules if view else None
         claim = rules.claim_word if rules else "MAY I"
+        arrows = "<- ->" if self.state.ascii else "← →  "
         if rules is not None and rules.game == "carousel":
-            return [("class:overlay", CAROUSEL_HELP + "\n\n  Esc closes this help")]
-        lines = HELP.format(claim=claim).splitlines()
+            return [("class:overlay", CAROUSEL_HELP.format(arrows=arrows))]
+        auto = "\n".join(textwrap.wrap(
+            f"auto-pass ({'on' if self.state.auto_pass else 'off'}): {AUTO_PASS_RULE}",
+            initial_indent="  P              ", subsequent_indent=" " * 17, width=74)) + "\n"
+        lines = HELP.format(claim=claim, arrows=arrows, auto=auto).splitlines()
         if rules is not None:  # only the moves these rules have
             drop = set()
             if not rules.shanghai:
@@ -362,7 +386,7 @@ class Screen:
             if not rules.joker_buy:
                 drop.add("  b ")
             lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
-        return [("class:overlay", "\n".join(lines) + "\n\n  Esc closes this help")]
+        return [("class:overlay", "\n".join(lines))]
 
     def quit_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
@@ -384,8 +408,8 @@ class Screen:
         result = state.session.result
         if result is None:
             return []
-        lines = game_over_table(result.totals, result.ranking, result.winners, state.session.seats,
-                                state.seat, state.view.rules, state.ascii)
+        lines = game_over_table(result, state.session.seats, state.seat, state.view.rules, state.ascii,
+                                width=min(74, _width() - 6))
         return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + "\n".join(lines[1:]) + "\n\n q: quit")]
 
     def options_text(self) -> StyleAndTextTuples:
@@ -399,13 +423,25 @@ class Screen:
                 if j:
                     out.append(("class:overlay", " /"))
                 for card in meld:
-                    out.append((_card_style(card) + " bg:ansiblack", " " + card_text(card, state.ascii)))
+                    out.append((_card_style(card), " " + card_text(card, state.ascii)))
             out.append(("class:overlay", "\n"))
         return out
 
 
 def _text_window(fn, **kw) -> Window:
     return Window(FormattedTextControl(fn), **kw)
+
+
+def _bordered(body: Window, ascii: bool) -> HSplit:
+    """``body`` in a box line, so that an overlay stands apart from the screen under it."""
+    h, v, (tl, tr, bl, br) = ("-", "|", "++++") if ascii else ("─", "│", "┌┐└┘")
+
+    def edge(left: str, right: str) -> VSplit:
+        return VSplit([Window(width=1, height=1, char=left), Window(height=1, char=h),
+                       Window(width=1, height=1, char=right)], style="class:frame.border")
+
+    side = Window(width=1, char=v, style="class:frame.border")
+    return HSplit([edge(tl, tr), VSplit([side, body, side]), edge(bl, br)], style="class:overlay")
 
 
 def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Screen]:
@@ -435,9 +471,10 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
             VSplit([
                 Window(FormattedTextControl(screen.log, get_cursor_position=screen.last_line(screen.log)),
-                       height=D(min=3, preferred=5, weight=1)),
+                       height=D(min=3, preferred=5, weight=1), wrap_lines=True),
                 Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-                Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)), width=28,
+                Window(FormattedTextControl(screen.chat, get_cursor_position=screen.last_line(screen.chat)),
+                       width=CHAT_WIDTH,
                        wrap_lines=True),
             ], height=D(min=3, preferred=20, weight=2)),
             _text_window(screen.tracker, height=1),
@@ -447,20 +484,22 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             VSplit([Window(FormattedTextControl(" say: "), width=6), Window(BufferControl(chat_buffer), height=1)]),
             filter=chat_open,
         ),
-        ConditionalContainer(_text_window(screen.message, height=1), filter=~chat_open),
+        # a message that does not fit goes on to a second line: its reason is never cut off
+        ConditionalContainer(_text_window(screen.message, height=D(min=1, max=2), wrap_lines=True),
+                             filter=~chat_open),
         _text_window(screen.footer, height=D(min=1, max=2), wrap_lines=True),
     ])
 
-    def overlay(fn, cond, **kw):
-        return Float(ConditionalContainer(
-            Window(FormattedTextControl(fn), style="class:overlay", **kw), filter=cond))
+    def overlay(fn, cond, width):
+        box = Window(FormattedTextControl(fn), style="class:overlay", wrap_lines=True, width=width)
+        return Float(ConditionalContainer(_bordered(box, state.ascii), filter=cond))
 
     root = FloatContainer(body, floats=[
-        overlay(screen.options_text, options_open, width=D(max=78)),
-        overlay(screen.game_over_text, over_open, width=D(max=60)),
-        overlay(screen.summary_text, summary_open, width=D(max=78)),
-        overlay(screen.help_text, help_open, width=78),
-        overlay(screen.quit_text, quit_open, height=1),
+        overlay(screen.options_text, options_open, D(max=76)),
+        overlay(screen.game_over_text, over_open, D(max=76)),
+        overlay(screen.summary_text, summary_open, D(max=76)),
+        overlay(screen.help_text, help_open, D(max=76)),
+        overlay(screen.quit_text, quit_open, None),
     ])
     return Layout(root, focused_element=main), screen
 

@@ -24,10 +24,13 @@ from ..engine import (
 )
 from ..engine.events import RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
+from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
 from ..session import Accepted, Outcome, Session
 from .viewmodel import (
-    LobbyModel, ViewModel, arrangements, card_text, carousel_view, lobby_model, sort_hand, view_model,
+    LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, describe_events, lobby_model,
+    reason_text,
+    sort_hand, view_model,
 )
 
 __all__ = ["ConsoleState", "Target"]
@@ -45,9 +48,15 @@ class Target(StrEnum):
 
 
 class ConsoleState:
-    def __init__(self, session: Session, ascii: bool = False):
+    """``auto_pass``: a claim window on a card that cannot help this hand (`claim_helps`) is
+    passed by itself, so that a person answers only the claims worth a thought."""
+
+    def __init__(self, session: Session, ascii: bool = False, auto_pass: bool = True):
         self.session = session
         self.ascii = ascii
+        self.auto_pass = auto_pass
+        self._passed_on: object = None  # the claim window auto-passed, so it is passed once
+        self._auto: tuple[Move, str] | None = None  # the move auto-pass sent, and its words
         self.sort = "suit"
         self.cursor = 0
         self.selected: list[Card] = []  # in the order picked (a run in the order given)
@@ -66,6 +75,7 @@ class ConsoleState:
         self.loose: list[Card] = []  # carousel: the working area
         self.pick_meld: int | None = None  # carousel: the meld chosen, its card's place comes next
         self._table_seen: tuple = ()
+        self._view_seen = None  # the view the hand was last shown from
         self._summaries_seen = 0
         self.exit_requested = False
         self.busy = False
@@ -97,12 +107,13 @@ class ConsoleState:
         view = self.view
         return view is not None and view.rules.game == "carousel"
 
-    def hand(self) -> list[Card]:
-        """The hand as shown: sorted, without the cards already picked for going down.
+    def hand(self, view=None) -> list[Card]:
+        """The hand as shown (of ``view``, default the session's): sorted, without the cards
+        already picked for going down.
 
         Carousel: without the cards put into the working arrangement, and the working area's
         cards after the hand (the cursor and the selection run over both)."""
-        view = self.view
+        view = view or self.view
         if view is None:
             return []
         picked = {c for m in self.pending for c in m}
@@ -254,6 +265,10 @@ class ConsoleState:
             self.note("select the cards of a meld (space), then press g", True)
             return
         need = sum(view.contract)
+        if arrange(view.rules, self.selected) is None:
+            cards = " ".join(self._c(c) for c in self.selected)
+            self.note(f"{cards} is no meld: {why_not_meld(view.rules, self.selected)}", True)
+            return
         self.pending.append(tuple(self.selected))
         self.selected.clear()
         self._follow(self.cursor_card())
@@ -301,6 +316,11 @@ class ConsoleState:
             return
         if self.carousel:
             self._ask_carousel(target)
+            return
+        missing = {Target.SWAP: not view.rules.joker_swap, Target.BUY: not view.rules.joker_buy,
+                   Target.SHANGHAI: not view.rules.shanghai}
+        if missing.get(target):
+            self.note(f"{view.rules.name} has no {target.value} (? lists the keys of these rules)", True)
             return
         if not view.table:
             self.note("there is no meld on the table", True)
@@ -509,33 +529,46 @@ class ConsoleState:
     def on_outcome(self, outcome: Outcome) -> None:
         """The session's answer to a move sent."""
         self.busy = False
+        if self._auto is not None and self._auto[0] is outcome.move:  # too late is no news
+            words, self._auto = self._auto[1], None
+            if isinstance(outcome, Accepted):
+                self.note(words)
+            return
         if self.carousel:
             if isinstance(outcome, Accepted):
-                self.note(outcome.move.text())
+                self.note(self._told(outcome))
                 self._carousel_reset()
                 self.selected.clear()
-            else:
-                self.note(outcome.reason, True)  # the working arrangement stays to be mended
+            else:  # the working arrangement stays to be mended
+                self.note(reason_text(outcome.reason, self.ascii), True)
             self._follow(self.cursor_card())
             return
         if isinstance(outcome, Accepted):
-            self.note(outcome.move.text())
+            self.note(self._told(outcome))
             view = self.view
             hand = set(view.hand) if view else set()
             self.pending = [m for m in self.pending if all(c in hand for c in m)] if not isinstance(outcome.move, GoDown) else []
             self.selected = [c for c in self.selected if c in hand]
         else:
-            reason = outcome.reason
-            self.note(reason, True)
+            self.note(reason_text(outcome.reason, self.ascii), True)
             if isinstance(outcome.move, GoDown) and self.pending and outcome.move.melds == tuple(self.pending):
                 self.selected = list(self.pending.pop())  # the last meld back to the selection
         self._follow(self.cursor_card())
 
+    def _told(self, accepted: Accepted) -> str:
+        """What a move did, as the log tells it ("you draw 8♦"): its first event."""
+        lines = describe_events(accepted.events[:1], self.session.seats, self.seat, self.ascii)
+        return lines[0] if lines else reason_text(accepted.move.text(), self.ascii)
+
     def on_session_change(self) -> None:
-        """The session changed: keep the cursor and selection valid, notice a round's end."""
-        view = self.view
+        """The session changed: keep the cursor on its card (a drawn card shifts the others) and
+        the selection valid, notice a round's end."""
+        view, seen = self.view, self._view_seen
         if view is None:
             return
+        shown = self.hand(seen) if seen is not None and seen.round_no == view.round_no else []
+        under = shown[self.cursor] if 0 <= self.cursor < len(shown) else None
+        self._view_seen = view
         hand = set(view.hand)
         if self.carousel:
             if view.table != self._table_seen or not view.my_turn:  # the table moved under us
@@ -545,7 +578,8 @@ class ConsoleState:
             hand |= set(self.loose)
         self.selected = [c for c in self.selected if c in hand]
         self.pending = [m for m in self.pending if all(c in hand for c in m)]
-        self.cursor = max(0, min(self.cursor, len(self.hand()) - 1))
+        self._follow(under)
+        self._pass_what_cannot_help(view)
         results = [e.event.result for e in self.session.log
                    if e.event is not None and type(e.event).__name__ == "RoundEnded"]
         if len(results) > self._summaries_seen:
@@ -554,6 +588,26 @@ class ConsoleState:
             self.selected.clear()
             self.pending.clear()
             self.target, self.options = None, None
+
+    def _pass_what_cannot_help(self, view) -> None:
+        """Auto-pass: answer a claim window that cannot help this hand, once per window."""
+        claim = self.session.claim
+        if not (self.auto_pass and view.may_claim and claim is not None and not self.busy):
+            return
+        window = (claim.card, claim.deadline)
+        if window == self._passed_on or claim_helps(view.rules, view.hand, view.contract, claim.card):
+            return
+        self._passed_on = window
+        move = PassClaim(self.seat)
+        self._auto = (move, f"{self._c(claim.card)} let go by itself: it fits nothing you hold "
+                            "(P: ask every time)")
+        self.submit(move)
+
+    def toggle_auto_pass(self) -> None:
+        """``P``: pass claims that cannot help by themselves, or ask every time."""
+        self.auto_pass = not self.auto_pass
+        self.note("claims that cannot help pass by themselves" if self.auto_pass else
+                  f"every claim window waits for your m or p")
 
     def close_summary(self) -> None:
         if self.summary is None:

@@ -8,14 +8,15 @@ shown as hand sizes.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 
-from ..cards import Card, Suit
-from ..engine import Phase, PlayerView, RoundResult, Words
+from ..cards import Card, Suit, parse_card
+from ..engine import GameResult, Phase, PlayerView, RoundResult, Words
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
@@ -25,7 +26,7 @@ from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
     "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
-    "LobbyModel", "lobby_model",
+    "LobbyModel", "lobby_model", "reason_text", "describe_events", "claim_helps", "AUTO_PASS_RULE",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -36,6 +37,42 @@ def card_text(card: Card, ascii: bool = False) -> str:
     if card.is_joker:
         return "JK"
     return card.text(unicode=not ascii)
+
+
+_MOVE_IN_LETTERS = re.compile(r"^'[^']*'(?: by seat \d+)?: ")
+_CARD_IN_LETTERS = re.compile(r"(?<![\w'])(10|[2-9TJQKA])([SHDC])(?!\w)")
+
+
+def reason_text(reason: str, ascii: bool = False) -> str:
+    """A refusal as the player reads it: the reason without the move spelt out in letters in
+    front of it (the screen shows the move), cards written as the hand shows them."""
+    reason = _MOVE_IN_LETTERS.sub("", reason, count=1)
+    if ascii:
+        return reason
+    return _CARD_IN_LETTERS.sub(lambda m: card_text(parse_card(m.group(0)), ascii), reason)
+
+
+AUTO_PASS_RULE = ("a claim passes by itself when no card you hold has its rank (for runs: "
+                  "its suit within 2 ranks)")
+"""What `claim_helps` checks, in the words of the help."""
+
+
+def claim_helps(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], card: Card) -> bool:
+    """Whether claiming ``card`` could help this hand toward ``contract`` (`AUTO_PASS_RULE`): a
+    wild card always could; else a natural of its rank (for a set) or, when the contract has
+    runs, one of its suit within two ranks."""
+    if rules.is_wild(card):
+        return True
+    sets, runs = contract
+    naturals = [c for c in hand if not rules.is_wild(c)]
+    if sets and any(c.rank == card.rank for c in naturals):
+        return True
+    if runs:
+        ranks = {card.rank, _rank_value(rules, card.rank)}
+        return any(c.suit == card.suit and min(abs(r - q) for r in ranks
+                                                 for q in (c.rank, _rank_value(rules, c.rank))) <= 2
+                   for c in naturals)
+    return False
 
 
 def money_text(cents: int, ascii: bool = False) -> str:
@@ -200,8 +237,34 @@ class ViewModel:
 
 
 def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
-    """``you`` or ``2 basic bot``: the seat number keeps equal names apart."""
-    return "you" if seat == me else f"{seat} {_seat_name(seats, seat, me)}"
+    """``0 you`` or ``2 basic bot``: the seat number keeps equal names apart."""
+    return f"{seat} {_seat_name(seats, seat, me)}"
+
+
+_YOUR_VERB = re.compile(r"(^|; |: )you (draws|takes|lets|claims|goes|lays|swaps|buys|discards|calls|deals)\b")
+
+
+def describe_events(events: Iterable, seats: Sequence[SeatInfo] | None, me: int,
+                    ascii: bool = False) -> list[str]:
+    """Log lines of events (None: skipped) with the players' names and the cards as the hand
+    shows them; your own moves under "you", as the players panel has it ("you draw 8♦")."""
+    words = Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
+                  lambda card: card_text(card, ascii))
+    lines = []
+    for event in events:
+        if event is None:
+            continue
+        line = _YOUR_VERB.sub(lambda m: f"{m[1]}you {'go' if m[2] == 'goes' else m[2][:-1]}",
+                              event.describe(words))
+        if line.startswith("you claim "):
+            line = line.replace(" and draws ", " and draw ", 1)
+        lines.append(line.replace("you's hand", "your hand"))
+    return lines
+
+
+def _seat_named(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
+    """In a headline: ``you``, or ``2 basic bot``."""
+    return "you" if seat == me else _seat_label(seats, seat, me)
 
 
 def _seat_name(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
@@ -260,10 +323,9 @@ def view_model(
     if claim is not None:
         seconds = max(0, math.ceil(claim.deadline - now))
     status = _status(view, seats, claim is not None and view.may_claim, rules.claim_word)
-    words = Words(tuple(seats[s].name for s in range(len(seats))) if seats else (),
-                  lambda card: card_text(card, ascii))
-    events = [e.event.describe(words) if e.event is not None else e.text
-              for e in log if e.chat_from is None][-log_lines:]
+    entries = [e for e in log if e.chat_from is None][-log_lines:]
+    told = iter(describe_events([e.event for e in entries], seats, me, ascii))
+    events = [e.text if e.event is None else next(told) for e in entries]
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,
@@ -365,7 +427,9 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
     keys: list[tuple[str, str]] = []
     me = view.seat
     if view.my_turn and view.phase is Phase.DRAW:
-        keys += [("d", "draw"), ("t", "take discard")]
+        keys += [("d", "draw")]
+        if view.discard_top is not None and not view.top_shanghaied:
+            keys += [("t", "take discard")]
     if view.may_claim:
         keys += [("m", rules.claim_word), ("p", "pass")]
     if view.may_call_shanghai and fits(rules, view.table, view.discard_top):
@@ -393,7 +457,7 @@ def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int
     """Lines of the round summary: every hand revealed, the points and the totals, and the deal's
     audit verdict when the deal was audited (``audit``: "clean" or the fault)."""
     lines = [f"Round {result.round_no} over: " + (
-        f"{_seat_label(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
+        f"{_seat_named(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
     width = max(len(_seat_label(seats, s, me)) for s in range(len(result.hands)))
     unit = (lambda v: money_text(v, ascii)) if rules.money else str
     for s, hand in enumerate(result.hands):
@@ -404,12 +468,27 @@ def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int
     return lines
 
 
-def game_over_table(totals: Sequence[int], ranking: Sequence[int], winners: Sequence[int], seats, me: int,
-                    rules: RuleSet, ascii: bool = False) -> list[str]:
+def game_over_table(result: GameResult, seats, me: int, rules: RuleSet, ascii: bool = False,
+                    width: int = 74) -> list[str]:
+    """The final score sheet: a line per player, best first, with the place (tied totals share
+    it), every round's points (the latest rounds that fit ``width``) and the total."""
     unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
-    lines = ["Game over: " + " and ".join(_seat_label(seats, s, me) for s in winners) + (" win" if len(winners) > 1 or me in winners else " wins")]
-    for place, s in enumerate(ranking, 1):
-        lines.append(f"{place}. {_seat_label(seats, s, me):<16} {unit(totals[s])}")
+    winners = result.winners
+    lines = ["Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
+             + (" win" if len(winners) > 1 or me in winners else " wins")]
+    names = {s: _seat_label(seats, s, me)[:14] for s in result.ranking}
+    name_width = max(len(n) for n in names.values())
+    room = max(0, (width - 4 - name_width - 2 - 10) // 5)
+    rounds = list(result.rounds)[-room:] if room else []
+    skipped = "… " if len(rounds) < len(result.rounds) else "  "
+    lines.append(f"{'':4}{'':<{name_width}}{skipped}" + "".join(f"{'R' + str(r.round_no):>5}" for r in rounds)
+                 + f"{'total':>10}")
+    place = 0
+    for i, s in enumerate(result.ranking):
+        if i == 0 or result.totals[s] != result.totals[result.ranking[i - 1]]:
+            place = i + 1
+        lines.append(f"{str(place) + '.':<4}{names[s]:<{name_width}}  "
+                     + "".join(f"{r.points[s]:>5}" for r in rounds) + f"{unit(result.totals[s]):>10}")
     return lines
 
 

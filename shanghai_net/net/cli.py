@@ -1,5 +1,6 @@
 """``shanghai host``, ``join``, ``bot`` and ``verify``, and the table ``shanghai play`` hosts:
-the networked table from the command line.
+the networked table from the command line.  The console is not imported here: the command line
+above (`shanghai_net.cli`) hands it in, so the network layer never depends on the console.
 
 A console seat and a table hosted here run in one trio run (the console's guest run): the host,
 then the console's own `NetSession` seat, then the bot peers (after it, so that it gets the
@@ -23,7 +24,8 @@ import trio
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 
-__all__ = ["HostedTable", "add_net_commands", "hosted_console", "overrides"]
+__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "overrides", "person",
+           "seat_options", "HelpWithDefaults"]
 
 
 def overrides(rules: list[str]) -> dict[str, str]:
@@ -52,6 +54,24 @@ def person() -> str:
 def _bot_home(index: int) -> Path:
     """Where a bot the host starts keeps its keys and game secrets (so it can rejoin)."""
     return config_dir() / "host-bots" / f"bot{index + 1}"
+
+
+def _bots_in(transcript: Path) -> int:
+    """How many of this host's own bots (bot1, bot2, ... by their kept keys) sit in the game a
+    transcript records: the host resumed from it starts them again."""
+    from ..identity import FILE_NAME
+    from ..wire import ProtocolError
+    from .host import read_transcript
+
+    try:
+        seated = {seat.sign_key for seat in read_transcript(transcript)[0].seats}
+    except (OSError, ProtocolError, IndexError, AttributeError):
+        return 0  # the host itself reports what is wrong with the file
+    count = 0
+    while (_bot_home(count) / FILE_NAME).exists() and \
+            load_or_create(_bot_home(count)).sign_public in seated:
+        count += 1
+    return count
 
 
 class HostedTable:
@@ -104,9 +124,15 @@ class HostedTable:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(self.host.run, listeners)
             session.address = ("127.0.0.1", port)
-            session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
-                           f"`shanghai join THIS-MACHINE:{port}`"
-                           + (f" --join-code {join_code}" if join_code else ""))
+            free = self.host.players - 1 - len(self.bots)
+            if not free or self.bind.startswith("127.") or self.bind in ("localhost", "::1"):
+                session.notice(f"hosting {self.host.rules.name} on port {port}: you and "
+                               f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''}"
+                               + ("" if free else ", every seat taken"))
+            else:
+                session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
+                               f"`shanghai join THIS-MACHINE:{port}`"
+                               + (f" --join-code {join_code}" if join_code else ""))
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
@@ -133,20 +159,35 @@ BOT_VOID_AFTER = 180.0
 whole reconnection schedule, so a player whose link blinks is never voted out."""
 
 
-def hosted_console(config, *, ascii: bool = False, **table) -> int:
-    """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
-    options); the console's exit code, and the final totals printed if the game ended."""
-    from ..console import run_console
-
-    hosted = HostedTable(config, think=BOT_THINK, **table)
-    code = run_console(hosted.session, ascii, services=[hosted.serve])
-    if hosted.session.result is not None:
-        print(_game_over([s.name for s in hosted.session.seats], hosted.session.result))
-    return code
-
-
-def _game_over(names: list[str], result) -> str:
+def game_over(names: list[str], result) -> str:
     return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
+
+
+class HelpWithDefaults(argparse.HelpFormatter):
+    """Each option's line ends with its default, unless the line names it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        help = action.help or ""
+        unset = action.default is None or action.default is False or action.default in ([], "") \
+            or action.default == argparse.SUPPRESS
+        if "default" in help or unset or not action.option_strings:
+            return help
+        return f"{help} (default: %(default)s)"
+
+
+def seat_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
+    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="letters instead of suit symbols and arrows")
+    parser.add_argument("--no-auto-pass", action="store_true",
+                        help="ask about every claim window (default: one that cannot help your "
+                             "hand passes by itself; P toggles it in the game)")
+
+
+def _to_a_table(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
+    parser.add_argument("--join-code", default="", help="the code the host gave (default: none)")
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
@@ -157,15 +198,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
     resume = Path(args.resume) if args.resume else None
+    if resume is not None and not args.fresh_identity:  # its own bots sit down again too
+        args.bots = max(args.bots, _bots_in(resume))
     record = Path(args.record) if args.record else resume
     _check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity)
     if not args.no_console:
-        return hosted_console(config, bots=args.bots, level=args.level, bind=args.bind,
-                              port=args.port, name=args.name or person(), ascii=args.ascii,
-                              keep=not args.fresh_identity)
+        return args.console(config, bots=args.bots, level=args.level, bind=args.bind,
+                            port=args.port, name=args.name or person(), ascii=args.ascii,
+                            keep=not args.fresh_identity, auto_pass=not args.no_auto_pass)
     host = Host(config)  # checks the preset, the rules and the player count
 
     async def main() -> int:
@@ -177,15 +220,16 @@ def _cmd_host(args: argparse.Namespace) -> int:
                       "rejoin", flush=True)
             print(f"hosting {host.rules.name} for {host.players} on port {port}; join code "
                   f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
-            for i in range(args.bots):
-                bot = BotPlayer(args.level, random.Random())
+            for i in range(args.bots):  # people at the table follow the play: the bots think
+                bot = BotPlayer(args.level, random.Random(),
+                                think=BOT_THINK if args.bots < host.players else 0.0)
                 home = None if args.fresh_identity else _bot_home(i)
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
         public = host.public
         if public is None or public.fault is not None or not public.finished:
             print(f"game stopped: {public.fault if public else 'never started'}", file=sys.stderr)
             return 1
-        print(_game_over([s.name for s in host.start.seats], public.public.result), flush=True)
+        print(game_over([s.name for s in host.start.seats], public.public.result), flush=True)
         return 0
 
     return trio.run(main)
@@ -223,17 +267,22 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
-    from ..console import run_console
     from .peer import parse_address
     from .resume import GameSecrets
     from .session import NetSession
 
-    session = NetSession(parse_address(args.address), load_or_create(),
-                         name=args.name or person(), join_code=args.join_code,
-                         store=GameSecrets(config_dir() / "games"))
-    code = run_console(session, args.ascii)
+    if args.fresh_identity:  # a second player on this machine, for one game
+        identity, store = _fresh_identity(), None
+    else:
+        home = Path(args.identity) if args.identity else config_dir()
+        identity, store = load_or_create(home), GameSecrets(home / "games")
+    session = NetSession(parse_address(args.address), identity, name=args.name or person(),
+                         join_code=args.join_code, store=store)
+    code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
+        if session.view is None:  # never sat down at a game: a failure, not a quit
+            return 1
     return code
 
 
@@ -271,55 +320,63 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def add_net_commands(sub: argparse._SubParsersAction) -> None:
-    host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)")
-    host.add_argument("--port", type=int, default=7777)
+def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_console) -> None:
+    """``host``, ``join``, ``bot`` and ``verify``; the console comes from above this package:
+    ``hosted_console(config, **table)`` sits at a table hosted here, ``run_console(session,
+    ascii, auto_pass=)`` plays a joined one (`shanghai_net.cli` passes them)."""
+    options = dict(formatter_class=HelpWithDefaults)
+    host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)", **options)
+    host.add_argument("--port", type=int, default=7777, help="TCP port to listen on (0: any free one)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on")
-    host.add_argument("--preset", default="davis", choices=sorted(PRESETS))
+    host.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
     host.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
-                      help="house rule overriding one RuleSet field (repeatable)")
+                      help="house rule overriding one RuleSet field (repeatable; default: none)")
     host.add_argument("--players", type=int, default=4, help="seats at the table")
-    host.add_argument("--bots", type=int, default=0, help="bot peers started here, over loopback")
+    host.add_argument("--bots", type=int, default=0,
+                      help="bot peers started here, over loopback (--resume starts the game's own "
+                           "again by itself)")
     host.add_argument("--level", default="basic", help="the bots' level: basic or random")
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
-    host.add_argument("--record", metavar="FILE", help="append the transcript to FILE")
+    host.add_argument("--record", metavar="FILE", help="append the transcript to FILE (default: none)")
     host.add_argument("--resume", metavar="FILE",
                       help="take up the game of a transcript where it stopped (the host crashed);"
-                           " the seats rejoin with their keys; the transcript goes on in FILE")
-    host.add_argument("--join-code", default="", help="the code players must give to join")
+                           " the seats rejoin with their keys, the host's own bots too; the "
+                           "transcript goes on in FILE (default: a new game)")
+    host.add_argument("--join-code", default="", help="the code players must give to join (default: none)")
     host.add_argument("--claim-timeout", type=float, default=10.0,
                       help="seconds a claim window waits for silent seats")
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
-    host.add_argument("--name", help="your name at the table (default: your login name)")
-    host.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
-    host.set_defaults(func=_cmd_host)
+    seat_options(host)
+    host.set_defaults(func=_cmd_host, console=hosted_console)
 
-    join = sub.add_parser("join", help="sit at a table on the LAN, in the console")
-    join.add_argument("address", metavar="HOST[:PORT]")
-    join.add_argument("--name", help="your name at the table (default: your login name)")
-    join.add_argument("--join-code", default="")
-    join.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
-    join.set_defaults(func=_cmd_join)
+    join = sub.add_parser("join", help="sit at a table on the LAN, in the console", **options)
+    _to_a_table(join)
+    join.add_argument("--identity", metavar="DIR",
+                      help="keep your keys and game secrets in DIR (default: the config directory, "
+                           "the one `host` uses: a second player on one machine needs another)")
+    join.add_argument("--fresh-identity", action="store_true",
+                      help="throwaway keys for this game (no rejoin after a crash)")
+    seat_options(join)
+    join.set_defaults(func=_cmd_join, console=run_console)
 
-    bot = sub.add_parser("bot", help="a bot peer joining a table over the network")
-    bot.add_argument("address", metavar="HOST[:PORT]")
+    bot = sub.add_parser("bot", help="a bot peer joining a table over the network", **options)
+    _to_a_table(bot)
     bot.add_argument("--level", default="basic", help="basic or random")
-    bot.add_argument("--name", default="bot")
-    bot.add_argument("--join-code", default="")
+    bot.add_argument("--name", default="bot", help="the bot's name at the table")
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")
     bot.add_argument("--think", type=float, default=BOT_THINK, metavar="SECONDS",
-                     help="wait before each decision, so people at the table can follow "
-                          f"(default {BOT_THINK})")
+                     help="wait before each decision, so people at the table can follow")
     bot.add_argument("--void-after", type=float, default=BOT_VOID_AFTER, metavar="SECONDS",
                      help="vote to void the round when a player has been away this long")
     bot.set_defaults(func=_cmd_bot)
 
     verify = sub.add_parser("verify", help="replay and audit a recorded game (shanghai host "
-                                           "--record): exit 0 if every move and deal checks out")
-    verify.add_argument("file", metavar="FILE")
+                                           "--record): exit 0 if every move and deal checks out",
+                            **options)
+    verify.add_argument("file", metavar="FILE", help="the transcript `host --record` wrote")
     verify.set_defaults(func=_cmd_verify)
     logging.getLogger("shanghai_net").addHandler(logging.NullHandler())

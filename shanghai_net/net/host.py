@@ -104,6 +104,8 @@ class _Client:
         self.cursor = 0
         self.errors_sent: list[Error] = []
         self.closing = False
+        self.left = False
+        """It said `bye` during the game: its seat is shown as left, not as a lost link."""
         self.rejoining: tuple[int, bytes] | None = None
         """(seat, challenge): the Hello named this seat of the running game; waiting for the
         `Proof` that this connection holds its key."""
@@ -381,6 +383,7 @@ class Host:
         elif isinstance(msg, Ping):
             client.queue(Pong(nonce=msg.nonce))
         elif isinstance(msg, Bye):
+            client.left = self.start is not None  # a player who quits is not coming back
             client.queue(Bye(reason="bye"))
             client.closing = True
         elif isinstance(msg, Error):
@@ -410,6 +413,14 @@ class Host:
             challenge = self.config.random(32)
             client.rejoining = (seat, challenge)
         elif hello.role != "spectator":
+            twin = next((s for s, c in enumerate(self.seats) if c is not None and c.hello is not None
+                         and c.hello.sign_key == hello.sign_key), None)
+            if twin is not None:  # one key, one seat: else a rejoin could not tell them apart
+                client.queue(Refused(code="table_full", reason=f"this key already sits at seat {twin}: "
+                                     "a second player needs an identity of their own "
+                                     "(shanghai join --fresh-identity, or --identity DIR)"))
+                client.closing = True
+                return
             free = [s for s, c in enumerate(self.seats) if c is None]
             if not free:
                 client.queue(Refused(code="table_full", reason="no free seat at this table"))
@@ -471,7 +482,7 @@ class Host:
             if c is not None and c.hello is not None:
                 seats.append(SeatInfo(seat=s, name=c.name[:32] or "?",
                                       fingerprint=fingerprint(c.hello.sign_key), ready=c.ready,
-                                      connected=c.connected,
+                                      connected=c.connected, left=c.left,
                                       kind="bot" if c.hello.role == "bot" else "player"))
             elif self.start is not None:
                 player = self.start.seats[s]

@@ -214,6 +214,8 @@ class Peer:
         self.detail = ""
         self.absent: dict[int, float] = {}
         """Seats the host reports disconnected during the game, and since when."""
+        self.left: frozenset[int] = frozenset()
+        """Of those, the seats whose player quit (said `bye`): they are not coming back."""
         self.chat = self.result.chat
         self.errors = self.result.errors
         self._link: _Link | None = None
@@ -260,14 +262,26 @@ class Peer:
         return self._voted != target and self.seat not in table.void_votes.get(target, ())
 
     def _vote_due(self) -> float:
-        """When this seat votes by itself (``void_after``), on trio's clock."""
+        """When this seat votes by itself (``void_after``), on trio's clock: at once when a
+        player away has quit, or when a person at the table has voted; else once a seat has
+        been away ``void_after``."""
         if self.void_after is None or not self.absent or not self._may_vote():
             return math.inf
+        people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
+        if self.left & self.absent.keys() or people & self.table.void_votes.get(self.table.void_target, set()):
+            return -math.inf
         return min(self.absent.values()) + self.void_after
 
     async def say(self, text: str) -> None:
         if self._link is not None:
             await self._link.send(Chat(text=text[:500]))
+
+    async def leave(self) -> None:
+        """The player quits: tell the host (`bye`), so that the table sees the seat has left
+        for good rather than lost its link."""
+        if self._link is not None:
+            with trio.move_on_after(2):
+                await self._link.send(Bye(reason="the player left"))
 
     async def set_ready(self, ready: bool) -> None:
         if self._link is not None and self.seat is not None:
@@ -417,6 +431,7 @@ class Peer:
                 now = trio.current_time()
                 self.absent = {s.seat: self.absent.get(s.seat, now)
                                for s in msg.seats if not s.connected}
+                self.left = frozenset(s.seat for s in msg.seats if s.left and not s.connected)
             self._changed()
         elif isinstance(msg, Refused):
             raise PeerError(f"refused: {msg.code}: {msg.reason}")

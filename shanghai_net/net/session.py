@@ -196,6 +196,7 @@ class NetSession(Session):
         return tuple(
             SeatInfo(seat, name, "bot" if seat in bots else None,
                      mine if seat == peer.seat else
+                     Connection.LEFT if seat in peer.left else
                      Connection.LOST if seat in peer.absent else Connection.CONNECTED)
             for seat, name in named)
 
@@ -248,8 +249,10 @@ class NetSession(Session):
             return "connecting to {}:{}…".format(*self.address)
         if peer.status == "reconnecting":  # the peer's detail: "...(why); retrying in 2 s (...)"
             retry = peer.detail.rpartition("; ")[2]
-            return f"connection lost, {retry}" if retry.startswith("retrying") else \
-                "connection lost, retrying…"
+            retry = retry if retry.startswith("retrying") else "retrying…"
+            if peer.welcome is None and peer.start is None:  # never got in: nothing was lost
+                return "cannot reach {}:{} (is a table hosted there?), ".format(*self.address) + retry
+            return f"connection lost, {retry}"
         if peer.status == "failed":
             return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
         return ""
@@ -326,6 +329,13 @@ class NetSession(Session):
             return "you have voted to void this round already"
         return ("you voted to void this round: when more than half the table has, it scores "
                 "nothing and the game ends")
+
+    async def leave(self) -> None:
+        """The player quits: the host hears `bye` and shows the seat as left."""
+        if self.peer is not None:
+            await self.peer.leave()
+        else:
+            await trio.lowlevel.checkpoint()
 
     async def set_ready(self, ready: bool) -> None:
         if self.peer is None:
@@ -420,7 +430,7 @@ class NetSession(Session):
         """Seats that dropped or came back, and a dropped seat the table is waiting for."""
         absent = frozenset(peer.absent)
         for seat in sorted(absent - self._absent_seen):
-            self._add(f"{self._name(seat)} lost connection")
+            self._add(f"{self._name(seat)} " + ("left the game" if seat in peer.left else "lost connection"))
         for seat in sorted(self._absent_seen - absent):
             self._add(f"{self._name(seat)} is back")
         self._absent_seen = absent

@@ -179,6 +179,7 @@ class SeatInfo:
     ready: bool = wire_field(Bool())
     connected: bool = wire_field(Bool())
     kind: str = wire_field(OneOf("player", "bot"))
+    left: bool = wire_field(Bool(), default=False)  # said `bye` in a running game: gone for good
 
 
 @message_type("lobby_state")
