@@ -28,6 +28,7 @@ def assert_named_everywhere(host, tables, record, culprit, why):
     assert report.fault is not None and report.fault.culprit == culprit, report.summary()
     assert why in report.fault.reason
     assert report.voided == 1 and report.totals == (0,) * len(tables)
+    assert report.ranking[-1] == culprit  # ranked last, whatever the totals
     cheater = tables[culprit]
     known = set(cheater.participant.hand()) | {t for t in cheater.game.faces if t[0] >= 0}
     for seat, table in tables.items():
@@ -102,6 +103,8 @@ async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):
         texts = [e.text for e in session.log]
         assert any(t.startswith("the deal went wrong for you") for t in texts), texts
         assert any(t.startswith("seat 1 (bot1) cheated in the deal: ") for t in texts), texts
+        result = session.result
+        assert result.ranking[-1] == 1 and 1 not in result.winners
         nursery.cancel_scope.cancel()
 
 

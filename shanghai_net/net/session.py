@@ -36,7 +36,7 @@ from .host import HostConfig
 from .peer import Peer, PeerError
 from .resume import GameSecrets
 from ..wire.messages import HOST_AUTHOR
-from .table import PeerTable, check_move, moment_passed
+from .table import PeerTable, check_move, final_result, moment_passed
 
 __all__ = ["NetSession"]
 
@@ -212,7 +212,7 @@ class NetSession(Session):
     @property
     def result(self):
         table = self.table
-        return table.game.result if table is not None else None
+        return final_result(table, table.game) if table is not None else None
 
     @property
     def waiting_for_ready(self) -> bool:

@@ -34,6 +34,7 @@ No sockets, no clocks; randomness is injected.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -54,7 +55,7 @@ from ..deal.picks import nonce_digest, pick_index
 from ..deal.randomness import RandomBytes
 from ..engine import new_game
 from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
-from ..engine.events import Event
+from ..engine.events import Event, GameResult
 from ..engine.game import Game, Phase
 from ..engine.moves import CallShanghai, MayI, Move, PassClaim
 from ..errors import IllegalMoveError
@@ -91,6 +92,20 @@ def moment_passed(game: Game, move: Move, window: object) -> str | None:
     except IllegalMoveError as error:
         return f"no longer legal: {error}"
     return None
+
+
+def final_result(table: "_Base", game: Game) -> GameResult | None:
+    """``game``'s result as the table ends it: a seat the deal's audit named is ranked last and
+    wins nothing, whatever its totals (protocol.md 11.6)."""
+    result = game.result
+    verdict = table.verdict
+    if result is None or verdict is None or verdict.culprit not in result.ranking:
+        return result
+    culprit = verdict.culprit
+    ranking = tuple(s for s in result.ranking if s != culprit) + (culprit,)
+    best = result.totals[ranking[0]]
+    winners = tuple(s for s in ranking[:-1] if result.totals[s] == best)
+    return dataclasses.replace(result, ranking=ranking, winners=winners)
 
 
 def check_move(game: Game, move: Move) -> None:

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
-from .table import Fault, Protested, PublicTable
+from .table import Fault, Protested, PublicTable, final_result
 
 __all__ = ["Finding", "Report", "verify"]
 
@@ -131,7 +131,7 @@ def verify(messages: Sequence[Message]) -> Report:
 
 def _report(start: StartGame, table: PublicTable | None, checked: int,
             fault: Finding | None) -> Report:
-    result = table.public.result if table is not None and table.finished else None
+    result = final_result(table, table.public) if table is not None and table.finished else None
     return Report(game_id=start.game_id, names=tuple(s.name for s in start.seats),
                   preset=start.preset, messages=checked, moves=table.version if table else 0,
                   rounds=table.rounds_audited if table else 0, faces=table.faces if table else 0,
