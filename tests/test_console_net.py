@@ -126,7 +126,7 @@ class Console:
         await asyncio.wait_for(done, 5)
         await asyncio.sleep(0.02)
 
-    async def until(self, condition, timeout=10.0):
+    async def until(self, condition, timeout=60.0):
         """Wait (bounded) until ``condition()`` holds: the keys are read, the answers in."""
         end = time.monotonic() + timeout
         while not condition():
@@ -338,7 +338,7 @@ async def by_keys(c: Console, *keys: str) -> bool:
     sequenced the move, False if it was refused (the reason is the console's message)."""
     c.state.note("")
     await c.press(*keys)
-    await c.until(lambda: c.state.message and not c.state.busy, timeout=15)
+    await c.until(lambda: c.state.message and not c.state.busy, timeout=60)
     return not c.state.error
 
 
@@ -352,7 +352,7 @@ async def play_the_round_by_keys(c: Console) -> dict[str, int]:
     table = c.session.table
     for _ in range(200):
         await c.until(lambda: c.state.summary is not None or (
-            not c.state.busy and table.can_move()), timeout=15)
+            not c.state.busy and table.can_move()), timeout=60)
         if c.state.summary is not None:
             return done
         view, vm = c.session.view, c.state.view_model()
@@ -407,7 +407,7 @@ def test_a_round_by_keys_against_three_bot_peers_with_the_lobby_and_the_audit():
         done = await play_the_round_by_keys(c)
         assert done["d"] and done["x"] and done["m"], done
         assert done["down"] or not done["ready"], done  # went down when the hand allowed
-        await c.until(lambda: session.audit(1) == "clean", timeout=15)
+        await c.until(lambda: session.audit(1) == "clean", timeout=60)
         summary = fragment_list_to_text(c.console.screen.summary_text())
         assert summary.startswith(" Round 1 over") and "deal audit: clean" in summary
         assert "round 1 audited: clean" in [e.text for e in session.log]

@@ -13,8 +13,16 @@ def table_at(version, phase=Phase.DRAW, round_no=1):
     return SimpleNamespace(round=round_no, version=version, game=SimpleNamespace(phase=phase))
 
 
+def lobby_of(*kinds):
+    from shanghai_net.wire.messages import LobbyState, SeatInfo
+    return LobbyState(seats=tuple(SeatInfo(seat=s, name=f"p{s}", fingerprint="f", ready=True,
+                                           connected=True, kind=k) for s, k in enumerate(kinds)),
+                      preset="davis", rules={}, join_code="")
+
+
 async def test_a_bot_thinks_before_each_decision_and_not_again_for_the_same_one(mock_clock):
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(think=2.0))
+    peer.lobby = lobby_of("player", "bot")
     assert not peer._thought(table_at(3))  # the decision arises: think first
     mock_clock.jump(1.9)
     assert not peer._thought(table_at(3))
@@ -26,6 +34,13 @@ async def test_a_bot_thinks_before_each_decision_and_not_again_for_the_same_one(
 
 async def test_a_bot_that_does_not_think_decides_at_once(mock_clock):
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
+    peer.lobby = lobby_of("player", "bot")
+    assert peer._thought(table_at(1)) and peer._thought(table_at(2))
+
+
+async def test_bots_among_bots_do_not_think(mock_clock):
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(think=2.0))
+    peer.lobby = lobby_of("bot", "bot", "bot")
     assert peer._thought(table_at(1)) and peer._thought(table_at(2))
 
 

@@ -36,7 +36,7 @@ async def hosted(players=3, seed=1, auto_ready=True, claim_timeout=5.0, rules=ON
         nursery.cancel_scope.cancel()
 
 
-async def until(session, condition, timeout=15.0):
+async def until(session, condition, timeout=60.0):
     """Wait (bounded) for ``condition()`` to hold after one of the session's changes."""
     with trio.fail_after(timeout):
         while not condition():

@@ -220,9 +220,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
                       "rejoin", flush=True)
             print(f"hosting {host.rules.name} for {host.players} on port {port}; join code "
                   f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
-            for i in range(args.bots):  # people at the table follow the play: the bots think
-                bot = BotPlayer(args.level, random.Random(),
-                                think=BOT_THINK if args.bots < host.players else 0.0)
+            for i in range(args.bots):  # they think only while a person sits at the table
+                bot = BotPlayer(args.level, random.Random(), think=BOT_THINK)
                 home = None if args.fresh_identity else _bot_home(i)
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
         public = host.public

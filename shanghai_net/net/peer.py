@@ -584,9 +584,12 @@ class Peer:
 
     def _thought(self, table: PeerTable) -> bool:
         """Whether the player's think time (``player.think``) for this decision has passed;
-        a decision is the seat's chance to move at one point of the game."""
+        a decision is the seat's chance to move at one point of the game.  Bots think only
+        while a person sits at the table (a seat the lobby shows as a player): a table of bots
+        plays at full speed."""
         think = getattr(self.player, "think", 0)
-        if not think:
+        people = self.lobby is not None and any(s.kind == "player" for s in self.lobby.seats)
+        if not think or not people:
             return True
         decision = (table.round, table.version, table.game.phase)
         if self._decision != decision:
