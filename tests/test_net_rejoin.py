@@ -26,8 +26,8 @@ RULES = {"contracts": "2s"}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
 
 
-def make_peer(port, identity, seat, tmp_path, **options) -> Peer:
-    return Peer(("127.0.0.1", port), identity, BotPlayer("basic", random.Random(seat)),
+def make_peer(port, identity, seat, tmp_path, player=None, **options) -> Peer:
+    return Peer(("127.0.0.1", port), identity, player or BotPlayer("basic", random.Random(seat)),
                 name=f"bot{seat}", store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10,
                 retry_delays=FAST_RETRY, **options)
 
@@ -361,16 +361,30 @@ class RawClient:
                 return event
 
 
+class HeldBot(BotPlayer):
+    """A bot that makes no move until ``go`` is set: the game cannot end while it waits."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__("basic", random.Random(seat))
+        self.go = trio.Event()
+
+    def choose(self, table):
+        return super().choose(table) if self.go.is_set() else None
+
+
 async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_stays(tmp_path):
     """Seat 1's public key is public (every spectator gets it): someone who connects with it but
     signs with another key is refused ``bad_signature``, and so is one who never answers the
-    challenge (``timeout``); seat 1's player is never pushed off and the game finishes."""
+    challenge (``timeout``); seat 1's player is never pushed off and the game finishes.  Seat 0
+    makes no move until the silent one is refused: a game that ended first would close that
+    connection with the game's ``bye`` instead (issue 12)."""
     keys = identities(3)
     mallory = Identity(bytes(range(32)), bytes(range(1, 33)))
     statuses = set()
+    held = HeldBot(0)
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h8", hello_timeout=1) as (
-                host, port, peers, results, nursery):
+        async with table_of_three(tmp_path, b"h8", options={0: {"player": held}},
+                                  hello_timeout=2) as (host, port, peers, results, nursery):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
             player = peers[1]
@@ -394,6 +408,9 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
             assert (await silent.next(Welcome)).challenge != welcome.challenge
             refused = await silent.next(Refused, StartGame)
             assert isinstance(refused, Refused) and refused.code == "timeout"
+            assert not host.done.is_set()
+            held.go.set()
+            peers[0].nudge()
     assert_finished(host, results)
     assert statuses == {"playing"}, statuses
     assert all(e.code == "stale" for e in results[1].errors), results[1].errors
