@@ -4,8 +4,9 @@ answers, and the verdict on each input.  Pure: every call takes ``now`` (the hos
 
 Bytes are paced, not dropped: the host reads a connection no faster than its byte rate (TCP then
 holds the sender back).  A message over the message rate, or a chat over the chat rate, is
-dropped and the sender told once (``rate_limited``); one that keeps on past ``patience`` dropped
-inputs is closed (``abuse``).  A stale answer over the stale rate counts as a bad message.
+dropped and the sender told once (``rate_limited``); the host then reads no more of it until a
+message may pass again, and one that keeps on past ``patience`` dropped inputs is closed
+(``abuse``).  A stale answer over the stale rate counts as a bad message.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ class TokenBucket:
             return False
         self.level -= amount
         return True
+
+    def ready_at(self, now: float, amount: float = 1.0) -> float:
+        """When ``amount`` tokens will be there (``now`` if they are)."""
+        self._fill(now)
+        return now if self.level >= amount else now + (amount - self.level) / self.rate
 
     def charge(self, now: float, amount: float) -> float:
         """Take ``amount`` tokens, going into debt if need be; the time at which the debt is
@@ -87,8 +93,10 @@ class Budget:
         """The budgets whose run of drops the sender has been told of."""
 
     def read(self, now: float, size: int) -> float:
-        """``size`` bytes were read; when the next read may start."""
-        return self.bytes.charge(now, size)
+        """``size`` bytes were read; when the next read may start: once their cost is paid,
+        and once a message may pass again (a flood is dropped, but not read faster than its
+        budget, so the reading costs the host no more than the budget allows)."""
+        return max(self.bytes.charge(now, size), self.messages.ready_at(now))
 
     def message(self, now: float) -> Verdict:
         """One message arrived."""

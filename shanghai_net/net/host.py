@@ -14,6 +14,12 @@ The host holds no secret of any seat: no `Participant`, only a `PublicTable` (a 
 connection's writer sends them from its own cursor, so a slow peer lags (and is dropped after
 ``send_timeout``) without holding the sequencer.  Every wait on a peer is bounded: the hello, each
 send, and silence (the host pings; a peer that answers nothing is dropped).
+
+No connection can freeze the table (protocol.md 9.1): each is read within its budget
+(`budget.Budget`: bytes paced, messages and chat over their rates dropped and then closed,
+stale answers past racing counted as bad), has at most ``in_flight`` game messages waiting for
+the sequencer, and may send only game bodies of bounded size; spectators are capped, and a
+client too slow to read misses chat, not the game.
 """
 
 from __future__ import annotations
