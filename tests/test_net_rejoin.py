@@ -26,8 +26,8 @@ RULES = {"contracts": "2s"}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
 
 
-def make_peer(port, identity, seat, tmp_path, **options) -> Peer:
-    return Peer(("127.0.0.1", port), identity, BotPlayer("basic", random.Random(seat)),
+def make_peer(port, identity, seat, tmp_path, player=None, **options) -> Peer:
+    return Peer(("127.0.0.1", port), identity, player or BotPlayer("basic", random.Random(seat)),
                 name=f"bot{seat}", store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10,
                 retry_delays=FAST_RETRY, **options)
 
@@ -361,15 +361,33 @@ class RawClient:
                 return event
 
 
+class HeldBot(BotPlayer):
+    """A bot that, until ``go`` is set, makes no move in the play phase: once a seat has drawn,
+    the round stands still (it cannot end) until the test lets it go."""
+
+    def __init__(self, seat: int, go: trio.Event) -> None:
+        super().__init__("basic", random.Random(seat))
+        self.go = go
+
+    def choose(self, table):
+        if table.game.phase is Phase.PLAY and not self.go.is_set():
+            return None
+        return super().choose(table)
+
+
 async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_stays(tmp_path):
     """Seat 1's public key is public (every spectator gets it): someone who connects with it but
     signs with another key is refused ``bad_signature``, and so is one who never answers the
-    challenge (``timeout``); seat 1's player is never pushed off and the game finishes."""
+    challenge (``timeout``); seat 1's player is never pushed off and the game finishes.  Seat 0
+    The round stands still until the silent one is refused: a game that ended first would
+    close that connection with the game's ``bye`` instead (issue 12)."""
     keys = identities(3)
     mallory = Identity(bytes(range(32)), bytes(range(1, 33)))
     statuses = set()
+    go = trio.Event()
+    held = {seat: {"player": HeldBot(seat, go)} for seat in range(3)}
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h8", hello_timeout=1) as (
+        async with table_of_three(tmp_path, b"h8", options=held, hello_timeout=2) as (
                 host, port, peers, results, nursery):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
@@ -394,6 +412,10 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
             assert (await silent.next(Welcome)).challenge != welcome.challenge
             refused = await silent.next(Refused, StartGame)
             assert isinstance(refused, Refused) and refused.code == "timeout"
+            assert in_round(host, 1) and not host.done.is_set()
+            go.set()
+            for peer in peers.values():
+                peer.nudge()
     assert_finished(host, results)
     assert statuses == {"playing"}, statuses
     assert all(e.code == "stale" for e in results[1].errors), results[1].errors

@@ -14,6 +14,12 @@ The host holds no secret of any seat: no `Participant`, only a `PublicTable` (a 
 connection's writer sends them from its own cursor, so a slow peer lags (and is dropped after
 ``send_timeout``) without holding the sequencer.  Every wait on a peer is bounded: the hello, each
 send, and silence (the host pings; a peer that answers nothing is dropped).
+
+No connection can freeze the table (protocol.md 9.1): each is read within its budget
+(`budget.Budget`: bytes paced, messages and chat over their rates dropped and then closed,
+stale answers past racing counted as bad), has at most ``in_flight`` game messages waiting for
+the sequencer, and may send only game bodies of bounded size; spectators are capped, and a
+client too slow to read misses chat, not the game.
 """
 
 from __future__ import annotations
@@ -27,17 +33,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import msgpack
 import trio
 
 from ..identity import Identity, fingerprint
 from ..rules.ruleset import preset as get_preset
-from ..wire import (HOST, ConnectionClosed, Connection, DEFAULT_MAX_FRAME, NEED_DATA,
-                    ProtocolError, RemoteProtocolError, LocalProtocolError, check_proof,
-                    encode_frame)
+from ..wire import (HOST, ConnectionClosed, Connection, NEED_DATA, ProtocolError,
+                    RemoteProtocolError, LocalProtocolError, check_proof, encode_frame)
 from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage, Hello,
                              HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Proof,
                              Ready, Refused, SeatInfo, StartGame, Timeout, Welcome, game_id_of)
+from ..wire.messages import Deal
 from ..wire.state import State
+from .bodies import parse_deal
+from .budget import Budget, Limits, Verdict
 from .table import Fault, PublicTable
 
 __all__ = ["HostConfig", "Host", "serve", "read_transcript"]
@@ -71,11 +80,39 @@ class HostConfig:
     resume: Path | None = None
     """A transcript to take the game up from (players, preset and rules come from it); the
     seats rejoin with their keys.  New messages are appended to ``record``."""
-    max_frame: int = DEFAULT_MAX_FRAME
+    max_body: int = 64 * 1024
+    """Largest game body relayed, in packed bytes: the largest honest one is a round's ``seeds``
+    (24 KB at 4 seats in a long round; a ``pass`` of 108 points for 8 seats is 6 KB)."""
+    max_unknown: int = 1024
+    """Bytes of a game body in fields its kind does not define (protocol.md 10) that are
+    relayed; a body with more is refused ``bad_message`` before it is sequenced."""
+    max_frame: int = 64 * 1024 + 4096
+    """Largest frame read from a client: a game message of ``max_body`` and its envelope."""
+    max_spectators: int = 16
     abuse_limit: int = 25
     """Bad messages tolerated from one connection before it is closed (``abuse``)."""
     queue: int = 512
-    """Messages buffered per connection."""
+    """Messages (other than the game's) buffered per connection; past it, chat, lobby states
+    and pongs to it are dropped, anything else drops the connection."""
+    in_flight: int = 16
+    """Game messages of one connection waiting for the sequencer; past it, the host stops
+    reading that connection, so no seat's messages wait behind another's flood."""
+    message_rate: float = 300.0
+    """Messages per second a connection may send (any type); ``message_burst`` at once."""
+    message_burst: float = 600.0
+    byte_rate: float = 512 * 1024
+    """Bytes per second read from a connection (``byte_burst`` at once); past it the host reads
+    it more slowly, and TCP holds the sender back."""
+    byte_burst: float = 1024 * 1024
+    chat_rate: float = 2.0
+    """Chats per second a connection may send (``chat_burst`` at once)."""
+    chat_burst: float = 20.0
+    stale_rate: float = 100.0
+    """Stale game messages per second a connection may send (``stale_burst`` at once: peers
+    race, so some are normal); beyond, each counts towards ``abuse_limit``."""
+    stale_burst: float = 1000.0
+    patience: int = 200
+    """Messages dropped over budget before the connection is closed (``abuse``)."""
     random: Callable[[int], bytes] = os.urandom
     identity: Identity | None = None
 
@@ -88,7 +125,11 @@ class _Client:
     def __init__(self, host: Host, stream: trio.abc.Stream) -> None:
         self.host = host
         self.stream = stream
-        self.conn = Connection(HOST, host.config.max_frame)
+        config = host.config
+        self.conn = Connection(HOST, config.max_frame)
+        self.budget = Budget(host.limits)
+        self.in_flight = trio.Semaphore(config.in_flight)
+        """Taken for each game message passed to the sequencer, given back once it is handled."""
         self.outq: deque[Message] = deque()
         """Messages other than sequenced game messages, sent before the history."""
         self.last: Message | None = None
@@ -115,11 +156,19 @@ class _Client:
         return self.hello.name if self.hello else "?"
 
     def queue(self, msg: Message) -> bool:
-        """Queue ``msg`` without waiting; False if the peer is too far behind (then dropped)."""
+        """Queue ``msg`` without waiting; False if it was not queued.  A lobby state replaces
+        one still queued; a peer too far behind misses chat, lobby states and pongs, and is
+        dropped only for what it must not miss."""
         if not self.connected:
             return False
+        if isinstance(msg, LobbyState):
+            for i, queued in enumerate(self.outq):
+                if isinstance(queued, LobbyState):
+                    self.outq[i] = msg
+                    return True
         if len(self.outq) >= self.host.config.queue:
-            self.drop("its queue is full")
+            if not isinstance(msg, _DROPPABLE):
+                self.drop("its queue is full")
             return False
         self.outq.append(msg)
         self.wake.set()
@@ -135,6 +184,11 @@ class _Client:
         self.errors_sent.append(msg)
         self.queue(msg)
 
+    def abuse(self, why: str) -> None:
+        """Tell the peer it is being closed for abuse, and close once that is sent."""
+        self.queue(Error(code="abuse", reason=why))
+        self.closing = True
+
     def drop(self, why: str) -> None:
         if self.connected:
             log.info("dropping %s (seat %s): %s", self.name, self.seat, why)
@@ -147,16 +201,22 @@ class _Client:
         return bool(self.outq) or self.last is not None or (
             self.in_game and self.cursor < len(self.host.history))
 
-    def next_message(self) -> Message | None:
-        """What the writer sends next, if anything is due."""
+    def next_message(self) -> tuple[Message | None, bytes | None]:
+        """What the writer sends next, if anything is due, and its frame if the host encoded it
+        once for every client (a game message)."""
         if self.outq:
-            return self.outq.popleft()
-        history = self.host.history
-        if self.in_game and not self.closing and self.cursor < len(history):
+            return self.outq.popleft(), None
+        host = self.host
+        if self.in_game and not self.closing and self.cursor < len(host.history):
             self.cursor += 1
-            return history[self.cursor - 1]
+            return host.history[self.cursor - 1], host.frames[self.cursor - 1]
         last, self.last = self.last, None
-        return last
+        return last, None
+
+
+_DROPPABLE = (Chat, LobbyState, Pong)
+"""What a peer that does not keep up may miss: chat, a lobby state (a newer one follows) and a
+pong (it pings again)."""
 
 
 class Host:
@@ -170,6 +230,11 @@ class Host:
         self.public: PublicTable | None = None
         self.history: list[GameMessage] = []
         """Every sequenced game message, in order (what a rejoining seat is sent again)."""
+        self.frames: list[bytes] = []
+        """``history`` encoded, once for every client."""
+        self.limits = Limits(config.message_rate, config.message_burst, config.byte_rate,
+                             config.byte_burst, config.chat_rate, config.chat_burst,
+                             config.stale_rate, config.stale_burst, config.patience)
         if config.resume is not None:
             self._load(config.resume)
             self.rules, self.players = self.public.rules, self.public.players
@@ -190,7 +255,9 @@ class Host:
         if self.start is not None:
             self.started.set()
         self.port: int | None = None
-        self._inbox_send, self._inbox = trio.open_memory_channel[Any](config.queue)
+        self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
+        """Game messages for the sequencer (each connection has at most ``in_flight`` in it)
+        and the claim timer's windows."""
         self._window: object | None = None
         self._deadline = math.inf
         self._window_changed = trio.Event()
@@ -217,6 +284,7 @@ class Host:
         if public.finished:
             raise ValueError(f"{path}: the game is over; nothing to resume")
         self.start, self.public, self.history = start, public, history
+        self.frames = [encode_frame(msg.to_wire(), self.config.max_frame) for msg in history]
         if whole < path.stat().st_size:  # only now that it is known to be this host's game
             log.warning("%s: cutting a torn frame at its end", path)
             with open(path, "r+b") as stream:
@@ -282,7 +350,7 @@ class Host:
     async def _writer(self, client: _Client, scope: trio.CancelScope) -> None:
         try:
             while client.connected:
-                msg = client.next_message()
+                msg, frame = client.next_message()
                 if msg is None:
                     if client.closing:
                         break
@@ -290,7 +358,7 @@ class Host:
                     await client.wake.wait()
                     continue
                 try:
-                    data = client.conn.send(msg)
+                    data = client.conn.send(msg, frame)
                 except LocalProtocolError as error:
                     log.warning("not sending %s to %s: %s", msg.TYPE, client.name, error)
                     continue
@@ -316,7 +384,9 @@ class Host:
                 client.queue(Ping(nonce=nonce))
 
     async def _reader(self, client: _Client) -> None:
-        conn = client.conn
+        """Read, decode and act on what ``client`` sends, within its budget: bytes are read no
+        faster than ``byte_rate``, messages over ``message_rate`` are dropped."""
+        conn, budget = client.conn, client.budget
         deadline = trio.current_time() + self.config.hello_timeout
         while client.connected:
             if client.hello is not None and client.rejoining is None:
@@ -342,20 +412,25 @@ class Host:
                     if error.code == "version" and conn.our_state is State.ANSWER:
                         client.queue(Refused(code="version", reason=error.reason[:500]))
                         return
-                    client.error(error)
                     if error.fatal:
+                        client.error(error)
                         return
-                    client.strikes += 1
-                    if client.strikes > self.config.abuse_limit:
-                        client.queue(Error(code="abuse", reason="too many bad messages"))
+                    self._strike(client, error)
+                    if client.closing:
                         return
                     continue
                 if event is NEED_DATA:
                     break
                 if isinstance(event, ConnectionClosed):
                     return
+                if self._over_budget(client, budget.message(trio.current_time()), event.TYPE):
+                    if client.closing:
+                        return
+                    continue
                 try:
                     await self._on_message(client, event)
+                except RemoteProtocolError as error:
+                    self._strike(client, error)
                 except (trio.Cancelled, KeyboardInterrupt):
                     raise
                 except Exception as error:  # never let one peer's input stop the host
@@ -363,6 +438,28 @@ class Host:
                     client.error(RemoteProtocolError("bad_message", f"refused: {error}"))
                 if not client.connected or client.closing:
                     return
+            await trio.sleep_until(budget.read(trio.current_time(), len(data)))
+
+    def _strike(self, client: _Client, error: ProtocolError) -> None:
+        """Answer bad input; past ``abuse_limit`` bad messages the connection is closed."""
+        client.error(error)
+        client.strikes += 1
+        if client.strikes > self.config.abuse_limit:
+            client.abuse("too many bad messages")
+
+    @staticmethod
+    def _over_budget(client: _Client, verdict: Verdict, what: str) -> bool:
+        """Whether input is dropped for being over budget (the sender is told once, and closed
+        if it keeps on)."""
+        if verdict is Verdict.PASS:
+            return False
+        if verdict is Verdict.TELL:
+            client.error(RemoteProtocolError(
+                "rate_limited", f"{what}: over this connection's budget; dropped until it slows "
+                "down (see docs/protocol.md, section 9.1)"))
+        elif verdict is Verdict.ABUSE:
+            client.abuse(f"{client.budget.dropped} messages over budget")
+        return True
 
     async def _on_message(self, client: _Client, msg: Message) -> None:
         if isinstance(msg, Hello):
@@ -374,12 +471,16 @@ class Host:
             self._lobby_changed()
             self._maybe_start()
         elif isinstance(msg, Chat):
+            if self._over_budget(client, client.budget.chat(trio.current_time()), "chat"):
+                return
             relayed = Chat(text=msg.text, name=client.name)
             for other in list(self.clients):
                 if other.conn.our_state in (State.LOBBY, State.GAME):
                     other.queue(relayed)
         elif isinstance(msg, GameMessage):
-            await self._inbox_send.send((client, msg))
+            self._check_body(msg)
+            await client.in_flight.acquire()
+            self._inbox_send.send_nowait((client, msg))
         elif isinstance(msg, Ping):
             client.queue(Pong(nonce=msg.nonce))
         elif isinstance(msg, Bye):
@@ -429,6 +530,12 @@ class Host:
             seat = free[0]
             self.seats[seat] = client
             client.seat = seat
+        elif sum(1 for c in self.clients if c is not client and c.connected and c.hello is not None
+                 and c.hello.role == "spectator") >= self.config.max_spectators:
+            client.queue(Refused(code="table_full", reason=f"this table has its "
+                                 f"{self.config.max_spectators} spectators already"))
+            client.closing = True
+            return
         client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
@@ -516,7 +623,7 @@ class Host:
                                audit_timeout=self.config.audit_timeout,
                                host_key=self.identity.sign_public)
         self.public = PublicTable(self.start)
-        self._write(self.start)
+        self._write(encode_frame(self.start.to_wire()))
         for client in list(self.clients):
             if client.hello is not None and client.connected:
                 client.in_game = client.queue(self.start)
@@ -525,10 +632,41 @@ class Host:
 
     # -- the game ------------------------------------------------------------------------------
 
-    def _write(self, msg: Message) -> None:
+    def _write(self, frame: bytes) -> None:
         if self._record is not None:
-            self._record.write(encode_frame(msg.to_wire()))
+            self._record.write(frame)
             self._record.flush()
+
+    def _check_body(self, msg: GameMessage) -> None:
+        """Refuse a game body the host would not relay and keep: over ``max_body`` bytes, or
+        with more than ``max_unknown`` bytes its kind does not need (protocol.md 9.1).  Checked
+        before the message reaches the sequencer, on the sender's own reader."""
+        size = len(msgpack.packb(msg.body_wire, use_bin_type=True))
+        if size > self.config.max_body:
+            raise RemoteProtocolError("bad_message", f"game.body: {size} bytes, over the host's "
+                                      f"cap of {self.config.max_body}", msg.seq)
+        unknown = size - self._known_size(msg)
+        if unknown > self.config.max_unknown:
+            raise RemoteProtocolError(
+                "bad_message", f"game.body: {unknown} bytes more than its known fields need, "
+                f"over the host's cap of {self.config.max_unknown}", msg.seq)
+
+    def _known_size(self, msg: GameMessage) -> int:
+        """About the packed size of what ``msg``'s body holds in fields its kind defines (a
+        deal step: the deal messages it carries, each with room for its field names)."""
+        body = msg.body
+        if not isinstance(body, Deal) or body.step not in _KNOWN_STEPS:
+            return len(msgpack.packb(body.to_wire(), use_bin_type=True))
+        try:
+            step = parse_deal(body, self.start.game_id if self.start else b"", msg.author)
+        except (ValueError, TypeError):
+            return math.inf  # malformed: the sequencer names what is wrong with it
+        size = len(msgpack.packb({"kind": body.KIND, "step": body.step}, use_bin_type=True))
+        for item in step.messages:
+            size += len(msgpack.packb(item.to_plain(), use_bin_type=True)) + 64
+        for share in step.sealed:
+            size += len(share.epk) + len(share.ciphertext) + 3 * len(share.positions) + 64
+        return size
 
     async def _sequencer(self) -> None:
         async for client, item in self._inbox:
@@ -544,31 +682,35 @@ class Host:
                 if client is not None:
                     client.error(RemoteProtocolError("illegal_move", "refused: the host could "
                                                      "not check this message", item.seq))
+            finally:
+                if client is not None:
+                    client.in_flight.release()
 
     async def _sequence(self, client: _Client, msg: GameMessage) -> None:
         public = self.public
         if public is None or client.seat is None:
-            client.error(RemoteProtocolError("wrong_state", "no game of yours is running", msg.seq))
+            self._strike(client, RemoteProtocolError("wrong_state", "no game of yours is running",
+                                                     msg.seq))
             return
         if msg.author != client.seat:
-            client.error(RemoteProtocolError("bad_signature", f"author {msg.author} is not your "
-                                             f"seat {client.seat}", msg.seq))
+            self._strike(client, RemoteProtocolError(
+                "bad_signature", f"author {msg.author} is not your seat {client.seat}", msg.seq))
             return
         try:
             public.admit(msg)
         except ProtocolError as error:
-            if error.code != "stale":
-                client.strikes += 1
-            client.error(error)
-            if client.strikes > self.config.abuse_limit:
-                client.queue(Error(code="abuse", reason="too many bad messages"))
-                client.closing = True
+            if error.code == "stale" and not client.budget.stale(trio.current_time()):
+                client.error(error)  # peers race: a few are normal
+            else:
+                self._strike(client, error)
             return
         await self._publish(msg)
 
     async def _publish(self, msg: GameMessage) -> None:
-        self._write(msg)
+        frame = encode_frame(msg.to_wire(), self.config.max_frame)
+        self._write(frame)
         self.history.append(msg)
+        self.frames.append(frame)
         for client in list(self.clients):
             if client.in_game:
                 client.wake.set()
@@ -630,6 +772,12 @@ class Host:
             await self._publish(msg)
             if public.open_window() is None or public.fault is not None:
                 break
+
+
+_KNOWN_STEPS = frozenset({"commit", "pass", "shares", "reveal", "seeds", "pick_commit",
+                          "pick_reveal"})
+"""Deal steps whose every field `parse_deal` turns into deal messages (`_known_size`); another
+step is held to ``max_body`` only."""
 
 
 def _whole_frames(path: Path) -> int:

@@ -91,8 +91,21 @@ class Connection:
         self._check_handshake(msg)
         return msg
 
-    def send(self, msg: Message) -> bytes:
-        """The bytes of one frame holding ``msg``, if it may be sent now."""
+    def send(self, msg: Message, frame: bytes | None = None) -> bytes:
+        """The bytes of one frame holding ``msg``, if it may be sent now.  ``frame``: ``msg``
+        already encoded by `encode_frame` and decoded back (the host sends each game message to
+        every client, and encodes and checks it once)."""
+        if frame is None:
+            frame = self.encode(msg)
+        if isinstance(msg, Welcome) and self._refusal is not None:
+            raise LocalProtocolError("wrong_state", f"the Hello must be refused: {self._refusal}")
+        self._state.process_message(self.our_role, msg.TYPE)
+        if isinstance(msg, Hello):
+            self._note_hello(msg)
+        return frame
+
+    def encode(self, msg: Message) -> bytes:
+        """One frame holding ``msg``, checked by decoding it back as the other side will."""
         try:
             frame = encode_frame(msg.to_wire(), self.max_frame)
             decode_message(decode_frame_body(frame[HEADER_SIZE:], self.max_frame))
@@ -100,11 +113,6 @@ class Connection:
             raise LocalProtocolError(exc.code, exc.reason) from None
         except (TypeError, ValueError, OverflowError) as exc:
             raise LocalProtocolError("bad_message", f"{msg.TYPE}: {exc}") from None
-        if isinstance(msg, Welcome) and self._refusal is not None:
-            raise LocalProtocolError("wrong_state", f"the Hello must be refused: {self._refusal}")
-        self._state.process_message(self.our_role, msg.TYPE)
-        if isinstance(msg, Hello):
-            self._note_hello(msg)
         return frame
 
     def _note_hello(self, hello: Hello) -> None:

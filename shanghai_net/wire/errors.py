@@ -39,12 +39,15 @@ ERROR_CODES: dict[str, str] = {
              "author re-signs its move against the new head",
     # used by the host and peers (shanghai_net.net) when refusing or answering
     "join_code": "Refused: the Hello's join code is wrong",
-    "table_full": "Refused: no free seat for a player or bot",
+    "table_full": "Refused: no free seat for a player or bot, the key already sits at the "
+                  "table, or the table has as many spectators as it takes",
     "illegal_move": "the move is not allowed by the rules in the current game state",
     "out_of_turn": "the move is legal only on another seat's turn or outside a claim window",
     "timeout": "the other side was silent for too long (Refused: no hello, or no rejoin "
                "proof, in time)",
-    "abuse": "too many bad messages; the connection is closed",
+    "abuse": "too many bad messages, or messages over budget; the connection is closed",
+    "rate_limited": "the connection sends more than the receiver's budget (messages or chats "
+                    "per second); what is over it is dropped until the sender slows down",
 }
 """Every error code, with what it means.  Codes are stable across protocol versions."""
 

@@ -8,6 +8,7 @@ skipping that many bytes would mean buffering (or trusting) them.
 from __future__ import annotations
 
 import struct
+from itertools import chain
 from typing import Any
 
 import msgpack
@@ -40,22 +41,24 @@ def encode_frame(value: dict[str, Any], max_frame: int = DEFAULT_MAX_FRAME) -> b
 
 
 def _check_shape(value: Any) -> None:
-    """Depth limit and string map keys, checked without recursion (input may nest deeply)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            if depth > MAX_DEPTH:
-                raise RemoteProtocolError("malformed_frame", f"nesting deeper than {MAX_DEPTH}")
-            if isinstance(item, dict):
-                for key in item:
-                    if not isinstance(key, str):
-                        raise RemoteProtocolError(
-                            "malformed_frame", f"map key {key!r:.40} is not a string")
-                children = item.values()
-            else:
-                children = item
-            stack.extend((child, depth + 1) for child in children)
+    """Depth limit and string map keys, checked a level at a time without recursion (input may
+    nest deeply) and with the per-item work done by C loops: a frame of many small items costs
+    about what unpacking it did, which the reader's byte budget bounds."""
+    level = [value]
+    for depth in range(1, MAX_DEPTH + 2):
+        if not level:
+            return
+        if depth > MAX_DEPTH:
+            raise RemoteProtocolError("malformed_frame", f"nesting deeper than {MAX_DEPTH}")
+        maps = [item for item in level if type(item) is dict]
+        if maps and set(map(type, chain.from_iterable(maps))) - {str}:
+            key = next(k for k in chain.from_iterable(maps) if not isinstance(k, str))
+            raise RemoteProtocolError("malformed_frame", f"map key {key!r:.40} is not a string")
+        children = list(chain.from_iterable([item.values() if type(item) is dict else item
+                                             for item in level]))
+        kinds = set(map(type, children))
+        level = [child for child in children if type(child) is list or type(child) is dict] \
+            if list in kinds or dict in kinds else []
 
 
 def decode_frame_body(body: bytes, max_frame: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:

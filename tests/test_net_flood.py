@@ -1,0 +1,347 @@
+"""No one can freeze a table: each flood of issue 10 over real sockets (127.0.0.1, port 0), run
+against a one-round game of three bot seats.  In each, the game finishes, no honest seat is
+dropped, and the attacker gets the error (or the closing) the host's budgets promise
+(docs/protocol.md 9.1).  The budgets themselves are tested first, with a hand-moved clock."""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import msgpack
+import trio
+
+from shanghai_net.deal import seeded
+from shanghai_net.engine.moves import DrawStock
+from shanghai_net.identity import Identity
+from shanghai_net.net.bodies import move_to_body
+from shanghai_net.net.budget import Budget, Limits, TokenBucket, Verdict
+from shanghai_net.net.host import Host, HostConfig, _Client
+from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
+from shanghai_net.wire.messages import (Chat, DealerPick, GameMessage, Hello, LobbyState,
+                                        PassClaim, StartGame, VoidRound)
+from shanghai_net.wire.signing import signed_bytes
+
+ONE_ROUND = {"contracts": "2s"}
+LIMITS = Limits(message_rate=10, message_burst=20, byte_rate=1000, byte_burst=2000, chat_rate=1,
+                chat_burst=3, stale_rate=1, stale_burst=5, patience=4)
+
+
+# -- the budgets, by hand ------------------------------------------------------------------------
+
+def test_a_bucket_refills_at_its_rate_up_to_its_burst():
+    bucket = TokenBucket(rate=2, burst=3)
+    assert [bucket.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert bucket.take(0.5) and not bucket.take(0.5)  # one token back in half a second
+    assert [bucket.take(100.0) for _ in range(4)] == [True, True, True, False]  # never over 3
+
+
+def test_bytes_over_budget_are_paced_not_refused():
+    budget = Budget(LIMITS)
+    assert budget.read(0.0, 2000) == 0.0  # the burst: read on at once
+    assert budget.read(0.0, 500) == 0.5  # 500 bytes of debt at 1000 a second
+    assert budget.read(0.5, 1000) == 1.5
+
+
+def test_messages_over_budget_are_told_once_then_dropped_then_closed():
+    budget = Budget(LIMITS)
+    assert all(budget.message(0.0) is Verdict.PASS for _ in range(20))
+    assert budget.message(0.0) is Verdict.TELL
+    assert budget.message(0.0) is Verdict.DROP
+    assert budget.message(0.1) is Verdict.PASS  # slowed down: a token came back
+    assert budget.message(0.1) is Verdict.TELL  # over again: told again
+    assert [budget.message(0.1) for _ in range(2)] == [Verdict.DROP, Verdict.ABUSE]  # 5 > 4
+
+
+def test_chat_has_its_own_smaller_budget_and_a_few_stale_answers_are_normal():
+    budget = Budget(LIMITS)
+    assert [budget.chat(0.0) for _ in range(4)] == [Verdict.PASS] * 3 + [Verdict.TELL]
+    assert budget.message(0.0) is Verdict.PASS
+    assert [budget.stale(0.0) for _ in range(6)] == [False] * 5 + [True]
+    assert not budget.stale(1.0)
+
+
+def test_a_slow_reader_misses_chat_and_lobby_states_but_not_the_game():
+    host = Host(HostConfig(players=3, queue=4))
+    client = _Client(host, stream=None)
+    for i in range(10):
+        assert client.queue(Chat(text=f"hi {i}", name="x")) == (i < 4)
+    lobby = [LobbyState(seats=(), preset="davis", rules={}, join_code=str(i)) for i in range(3)]
+    assert client.queue(lobby[0]) is False and client.connected
+    client.outq.popleft()
+    assert client.queue(lobby[1]) and client.queue(lobby[2])  # the newer replaces the older
+    assert [m for m in client.outq if isinstance(m, LobbyState)] == [lobby[2]]
+    assert client.connected
+    start = StartGame(game_id=bytes(16), seats=(), preset="davis", rules={},
+                      first_dealer_pick=DealerPick(method="coin_flip"))
+    assert client.queue(start) is False and not client.connected
+
+
+def padded(table, body, pad: bytes) -> GameMessage:
+    """``body`` signed by ``table``'s seat with an unknown field ``pad``, under a seq far ahead
+    (the answer to it must not be taken for the answer to the seat's next real move)."""
+    wire = {**body.to_wire(), "pad": pad}
+    chain = table.chain
+    seq = chain.next_seq + 1000
+    sig = table._sign_key.sign(signed_bytes(chain.game_id, seq, chain.head, table.seat, wire))
+    return GameMessage(seq=seq, prev=chain.head, author=table.seat, body=body, sig=sig,
+                       signed_body=wire)
+
+
+def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
+    host = Host(HostConfig(players=3))
+
+    class Table:  # what `padded` needs of a seat's table
+        chain = type("Chain", (), {"game_id": bytes(16), "next_seq": 5, "head": bytes(32)})
+        seat = 1
+        _sign_key = Identity(bytes(range(32)), bytes(32)).sign_key
+
+    host._check_body(padded(Table, PassClaim(), b"n" * 900))  # within max_unknown: relayed
+    for pad, words in ((b"n" * 2000, "more than its known fields need"),
+                       (b"n" * 70_000, "over the host's cap of 65536")):
+        try:
+            host._check_body(padded(Table, VoidRound(round=1), pad))
+        except RemoteProtocolError as error:
+            assert error.code == "bad_message" and words in error.reason and error.ref_seq == 1005
+        else:
+            raise AssertionError(f"a body padded with {len(pad)} bytes was let through")
+
+
+# -- floods over sockets -------------------------------------------------------------------------
+
+def frame(value) -> bytes:
+    body = msgpack.packb(value, use_bin_type=True)
+    return struct.pack(">I", len(body)) + body
+
+
+class Raw:
+    """A connection driven by hand, as an attacker would: a hello, then whatever it likes."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.conn = Connection(CLIENT)
+        self.got: list = []
+
+    @classmethod
+    async def spectator(cls, port: int, name: str = "mallory") -> Raw:
+        raw = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        me = Identity(bytes(range(32)), bytes(range(1, 33)))
+        await raw.stream.send_all(raw.conn.send(Hello(
+            protocol="shanghai-net", version=1, name=name, sign_key=me.sign_public,
+            box_key=me.box_public, join_code="", role="spectator")))
+        await raw.next("welcome", "refused")
+        return raw
+
+    async def send(self, data: bytes) -> None:
+        """Send ``data``; a host that has closed on us is no failure (read what it said)."""
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    async def next(self, *types: str):
+        """The next message of one of ``types``; None once the host has closed."""
+        while True:
+            try:
+                event = self.conn.next_event()
+            except RemoteProtocolError:
+                return None
+            if event is NEED_DATA:
+                try:
+                    data = await self.stream.receive_some(self.conn.room)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    data = b""
+                self.conn.receive_data(data)
+                continue
+            if isinstance(event, ConnectionClosed):
+                return None
+            self.got.append(event)
+            if event.TYPE in types:
+                return event
+
+    async def codes_until_closed(self) -> list[str]:
+        """The codes of every error the host sends until it closes the connection."""
+        while await self.next("error") is not None:
+            pass
+        return [m.code for m in self.got if m.TYPE == "error"]
+
+
+async def run_table(attack, player=None, **config):
+    """A one-round game between three bot seats (``player``: seat 0's player) while
+    ``attack(host, port)`` runs beside it; returns the host, the peers, and which connection
+    each seat had when the game started, once the game is over and the attack has ended."""
+    host = Host(HostConfig(players=3, rules=ONE_ROUND, claim_timeout=2,
+                           random=seeded(b"flood"), **config))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    keys = seeded(b"flood seats")
+    peers = []
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run, listeners)
+        for i in range(3):
+            bot = player if i == 0 and player is not None else BotPlayer("basic",
+                                                                         random.Random(i))
+            peers.append(Peer(("127.0.0.1", port), Identity(keys(32), keys(32)), bot,
+                              name=f"bot{i}", random=seeded(b"flood peer %d" % i), timeout=20,
+                              retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1)))
+            nursery.start_soon(peers[i].run)
+            while sum(c is not None for c in host.seats) <= i:  # seats in order
+                await trio.sleep(0.005)
+        await host.started.wait()
+        seated = list(host.seats)
+        async with trio.open_nursery() as attackers:
+            attackers.start_soon(attack, host, port)
+    return host, peers, seated
+
+
+async def seat_only(host, port):
+    """No attack beside the table: the attacker is seat 0 itself."""
+
+
+def assert_finished_without_dropping(host, peers, seated, honest=(1, 2)):
+    public = host.public
+    assert public.fault is None and public.finished
+    for peer in peers:
+        assert peer.status == "over" and peer.table.finished and peer.table.fault is None
+        assert peer.table.chain.head == public.chain.head
+    for seat in honest:
+        assert host.seats[seat] is seated[seat], f"seat {seat} was dropped"
+
+
+async def test_a_chat_burst_from_a_spectator_is_dropped_and_it_is_closed():
+    said = {}
+
+    async def attack(host, port):
+        raw = await Raw.spectator(port)
+        await raw.send(b"".join(frame({"type": "chat", "text": f"spam {i}"}) for i in range(1500)))
+        said["codes"] = await raw.codes_until_closed()
+
+    with trio.fail_after(120):
+        host, peers, seated = await run_table(attack)
+    assert said["codes"] == ["rate_limited", "abuse"]
+    assert_finished_without_dropping(host, peers, seated, honest=(0, 1, 2))
+    for peer in peers:  # the burst allowed, relayed; the rest dropped at the host
+        assert len(peer.chat) <= HostConfig.chat_burst + 1
+
+
+class StaleFlooder(BotPlayer):
+    """Seat 0: once the game is under way, sends a burst of stale game messages (each looks
+    like an answer that lost a race), then plays on honestly once the host has closed it."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__("basic", random.Random(0))
+        self.count = count
+        self.sent = False
+        self.codes: list[str] = []
+
+    def extra(self, table, outbox):
+        if self.sent or table.chain.next_seq < 20:
+            return []
+        self.sent = True
+        old = GameMessage(seq=1, prev=bytes(32), author=table.seat,
+                          body=move_to_body(DrawStock(table.seat)), sig=bytes(64))
+        return [old] * self.count
+
+    def on_error(self, error) -> None:
+        self.codes.append(error.code)
+
+
+async def test_a_stale_flood_counts_towards_abuse():
+    flooder = StaleFlooder(count=2 * int(HostConfig.stale_burst))
+
+    with trio.fail_after(120):
+        # the message budget out of the way: the stale budget is what stops this flood
+        host, peers, seated = await run_table(seat_only, player=flooder, message_burst=10**6)
+    assert "abuse" in flooder.codes, flooder.codes[-5:]
+    before = flooder.codes[:flooder.codes.index("abuse")]
+    assert before.count("stale") >= HostConfig.stale_burst
+    assert_finished_without_dropping(host, peers, seated)
+
+
+async def test_big_frames_are_refused_and_their_senders_closed():
+    said = {}
+
+    async def integers(port):
+        raw = await Raw.spectator(port, "ints")
+        big = frame({"type": "numbers", "n": list(range(100)) * 600})  # 60 KiB, under the cap
+        for _ in range(HostConfig.abuse_limit + 5):
+            await raw.send(big)
+        said["ints"] = await raw.codes_until_closed()
+
+    async def huge(port):
+        raw = await Raw.spectator(port, "huge")
+        await raw.send(frame({"type": "numbers", "n": list(range(100)) * 2000}))  # 200 KB
+        said["huge"] = await raw.codes_until_closed()
+
+    async def attack(host, port):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(integers, port)
+            nursery.start_soon(huge, port)
+
+    with trio.fail_after(120):
+        host, peers, seated = await run_table(attack)
+    assert said["huge"] == ["frame_too_large"]
+    assert said["ints"][-1] == "abuse" and said["ints"].count("unknown_message") > 20
+    assert_finished_without_dropping(host, peers, seated, honest=(0, 1, 2))
+
+
+async def test_spectators_past_the_cap_are_refused_and_idle_ones_hold_nothing_up():
+    answers = []
+    done = trio.Event()
+
+    async def attack(host, port):
+        async with trio.open_nursery() as nursery:
+            async def watcher(i):
+                raw = await Raw.spectator(port, f"watcher{i}")
+                answers.append(raw.got[-1])
+                await done.wait()  # connected, reading nothing more
+                await raw.stream.aclose()
+
+            for i in range(HostConfig.max_spectators + 8):
+                nursery.start_soon(watcher, i)
+            while len(answers) < HostConfig.max_spectators + 8:
+                await trio.sleep(0.01)
+            await host.done.wait()
+            done.set()
+
+    with trio.fail_after(120):
+        host, peers, seated = await run_table(attack)
+    refused = [a for a in answers if a.TYPE == "refused"]
+    assert sum(a.TYPE == "welcome" for a in answers) == HostConfig.max_spectators
+    assert len(refused) == 8
+    assert all(a.code == "table_full" and "spectators" in a.reason for a in refused)
+    assert_finished_without_dropping(host, peers, seated, honest=(0, 1, 2))
+
+
+class Padder(BotPlayer):
+    """Seat 0: at its first decisions, sends its move padded with an unknown field (20 KB,
+    three times; then 200 KB, over the host's frame cap), then plays on honestly."""
+
+    PADS = (20_000, 20_000, 20_000, 200_000)
+
+    def __init__(self) -> None:
+        super().__init__("basic", random.Random(0))
+        self.sent = 0
+        self.errors: list = []
+
+    def extra(self, table, outbox):
+        if self.sent >= len(self.PADS) or not table.can_move() or table.chain.next_seq < 10:
+            return []
+        self.sent += 1
+        return [padded(table, VoidRound(round=table.round), b"p" * self.PADS[self.sent - 1])]
+
+    def on_error(self, error) -> None:
+        self.errors.append(error)
+
+
+async def test_padded_bodies_are_refused_before_they_are_sequenced():
+    padder = Padder()
+
+    with trio.fail_after(120):
+        host, peers, seated = await run_table(seat_only, player=padder)
+    refused = [e for e in padder.errors if e.code == "bad_message"]
+    assert len(refused) == 3 and all("known fields need" in e.reason for e in refused)
+    assert "frame_too_large" in [e.code for e in padder.errors]
+    assert not any(b"p" * 1000 in frame for frame in host.frames)
+    assert max(map(len, host.frames)) < 30_000
+    assert_finished_without_dropping(host, peers, seated)
