@@ -73,7 +73,8 @@ def test_a_slow_reader_misses_chat_and_lobby_states_but_not_the_game():
     assert client.queue(lobby[1]) and client.queue(lobby[2])  # the newer replaces the older
     assert [m for m in client.outq if isinstance(m, LobbyState)] == [lobby[2]]
     assert client.connected
-    start = StartGame(game_id=bytes(16), seats=(), preset="davis", rules={},
+    start = StartGame(game_id=bytes(16), host_nonce=bytes(32), nonces=(), seats=(),
+                      preset="davis", rules={}, claim_timeout=10.0, audit_timeout=60.0,
                       first_dealer_pick=DealerPick(method="coin_flip"))
     assert client.queue(start) is False and not client.connected
 
