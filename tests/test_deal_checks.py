@@ -10,20 +10,19 @@ import dataclasses
 
 import pytest
 
-from shanghai_net.cards import deck
 from shanghai_net.deal import CheatDetected, KeyReveal, MentalTable, seeded
 from shanghai_net.deal.group import ORDER, invert, scalar_mul
 
-from test_deal_cheats import assert_named, cheater, table_with
+from test_deal_cheats import CARDS, assert_named, cheater, table_with
 
-CARDS = deck(1, 0)[:16]
 NOT_KEYS = {"zero": bytes(32), "the group order L": ORDER.to_bytes(32, "little")}
 
 
 @pytest.mark.parametrize("bad", NOT_KEYS.values(), ids=NOT_KEYS.keys())
 def test_a_sealed_share_with_a_key_that_is_no_scalar_names_its_author(bad):
-    """A zero key would open the card to its holder without the author's layer removed (and L is
-    zero written another way): the recipient refuses it at once and names the author."""
+    """Zero (or L, zero written another way) is no key: it has no inverse, so the card would
+    never open and the failure would name no one; the recipient refuses it at once, naming the
+    author."""
     table = table_with({})
     table.participants[2].generation(0).keys.card_keys[5] = bad
     sealed = table.participants[2].share_keys(0, 0, [5])
