@@ -38,7 +38,8 @@ bench: $(BIN)/shanghai
 # hours on two cores: MUTATE_SAMPLE=200 checks that many of each package, drawn with a fixed seed.
 # The kill rate of each package is printed at the end, with its surviving mutants
 # (`$(BIN)/mutmut show NAME` shows one).  First the mutants and the map of which tests cover
-# which function are made (`run` of a name that matches none), then each package is run.
+# which function are made (`run` of a name that matches none, which mutmut reports as its error),
+# then each package is run.
 MUTATE_PACKAGES ?= deal wire rules engine
 MUTATE_SAMPLE ?=
 MUTATE_JOBS ?= 1
@@ -48,7 +49,8 @@ $(BIN)/mutmut: $(BIN)/shanghai
 	touch $(BIN)/mutmut
 
 mutate: $(BIN)/mutmut
-	$(BIN)/mutmut run --max-children $(MUTATE_JOBS) 'none'
+	$(BIN)/mutmut run --max-children $(MUTATE_JOBS) 'none' > mutants-setup.log 2>&1 || true
+	grep -q "nothing matches" mutants-setup.log || { cat mutants-setup.log; exit 1; }
 	for package in $(MUTATE_PACKAGES); do \
 		$(BIN)/mutmut run --max-children $(MUTATE_JOBS) \
 			$$($(BIN)/python tests/mutation_rates.py names $$package $(MUTATE_SAMPLE)) \
@@ -57,4 +59,4 @@ mutate: $(BIN)/mutmut
 	$(BIN)/python tests/mutation_rates.py rates $(MUTATE_PACKAGES)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis mutants
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants mutants-setup.log
