@@ -10,8 +10,10 @@ import dataclasses
 
 import pytest
 
-from shanghai_net.deal import CheatDetected, KeyReveal, MentalTable, seeded
+from shanghai_net.deal import (CheatDetected, Context, KeyReveal, MentalTable, Participant,
+                               PickCommitment, seeded)
 from shanghai_net.deal.group import ORDER, invert, scalar_mul
+from shanghai_net.deal.picks import nonce_digest, pick_index
 
 from test_deal_cheats import CARDS, assert_named, cheater, table_with
 
@@ -80,3 +82,77 @@ def test_a_seed_revealed_without_a_commitment_is_named():
         auditor.receive(reveal)
     verdict = auditor.audit()
     assert verdict.culprit == 1 and "seat 1: seed does not match commitment" in verdict.reason
+
+
+def test_no_pass_is_taken_before_every_seat_has_committed_to_its_seed():
+    """A seat that saw the shuffle begin could otherwise choose its seed after the others: the
+    first pass waits for every commitment (what the audit's reading of commitments relies on)."""
+    table = MentalTable(4, seeded(b"early pass"), cards=CARDS, deal=False)
+    commitments = [p.start_generation(0, CARDS) for p in table.participants]
+    first = table.participants[0]
+    for commitment in commitments[1:3]:
+        first.receive(commitment)
+    with pytest.raises(ValueError, match="no seed commitment yet from seats \\[3\\]"):
+        first.make_pass(0)
+    first.receive(commitments[3])
+    assert first.make_pass(0).phase == 1
+
+
+def test_keys_are_shared_for_distinct_positions_with_another_seat_only():
+    table = table_with({})
+    sharer = table.participants[2]
+    for positions in ([], [3, 3], [len(CARDS)]):
+        with pytest.raises(ValueError, match="are not distinct positions of a 16-card deck"):
+            sharer.share_keys(0, 0, positions)
+    for seat in (2, 4, -1):
+        with pytest.raises(ValueError, match=f"seat 2 cannot share keys with seat {seat}"):
+            sharer.share_keys(0, seat, [3])
+
+
+def test_a_restored_seat_remembers_the_keys_it_gave_and_the_cards_shown():
+    table = MentalTable(3, seeded(b"save given"), cards=CARDS)
+    table.open_to(4, 0)  # seat 1 sealed its key for position 4 to seat 0
+    table.open_to(5, 1)
+    shown = table.open_public(5)
+    table.restore(1, table.save(1))
+    restored = table.participants[1]
+    with pytest.raises(ValueError, match="position 4 of generation 0 already went to seat 0"):
+        restored.share_keys(0, 2, [4])
+    assert restored.public_card(0, 5) == shown and restored.public_card(0, 4) is None
+
+
+class TwoMinds(Participant):
+    """Commits to one nonce for a pick, then to another for the same pick."""
+
+    def outgoing(self, message):
+        if isinstance(message, PickCommitment) and getattr(self, "committed", False):
+            return dataclasses.replace(message, digest=bytes(32))
+        self.committed = isinstance(message, PickCommitment)
+        return message
+
+
+def test_two_commitments_for_one_pick_name_their_author():
+    table = table_with({2: TwoMinds})
+    first, second = (table.participants[2].pick_commit(0, 4, [0, 2]) for _ in range(2))
+    table.participants[0].receive(first)
+    with pytest.raises(CheatDetected, match="seat 2: sent two different commitments for pick "
+                                            "0") as caught:
+        table.participants[0].receive(second)
+    assert caught.value.culprit == 2
+
+
+@pytest.mark.parametrize("n, parties", [(0, [0, 1]), (4, []), (4, [1, 0]), (4, [0, 0]),
+                                        (4, [0, 4]), (4, [-1, 0])])
+def test_a_pick_among_seats_off_the_table_or_of_nothing_is_refused(n, parties):
+    with pytest.raises(ValueError, match="is malformed"):
+        table_with({}).participants[0].pick_commit(0, n, parties)
+
+
+def test_a_pick_nonce_is_32_bytes_and_a_pick_of_one_is_that_one():
+    context = Context(b"shanghai-net game", 1, 0)
+    for nonce in (bytes(31), bytes(33), "x" * 32):
+        with pytest.raises(ValueError, match="a pick nonce is 32 bytes"):
+            nonce_digest(context, 0, 4, [0, 1], 0, nonce)
+    assert pick_index(context, 0, 1, [bytes(32), bytes(32)]) == 0
+    with pytest.raises(ValueError, match="cannot pick an index in range\\(0\\)"):
+        pick_index(context, 0, 0, [bytes(32)])
