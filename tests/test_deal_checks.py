@@ -14,6 +14,7 @@ from shanghai_net.deal import (CheatDetected, Context, KeyReveal, MentalTable, P
                                PickCommitment, seeded)
 from shanghai_net.deal.group import ORDER, invert, scalar_mul
 from shanghai_net.deal.picks import nonce_digest, pick_index
+from shanghai_net.deal.seeds import fisher_yates
 
 from test_deal_cheats import CARDS, assert_named, cheater, table_with
 
@@ -156,3 +157,10 @@ def test_a_pick_nonce_is_32_bytes_and_a_pick_of_one_is_that_one():
     assert pick_index(context, 0, 1, [bytes(32), bytes(32)]) == 0
     with pytest.raises(ValueError, match="cannot pick an index in range\\(0\\)"):
         pick_index(context, 0, 0, [bytes(32)])
+
+
+def test_a_shuffle_of_more_cards_than_the_first_block_of_the_stream_holds():
+    """The stream is read on past its first 256 words for a deck that long (the deal takes up
+    to 65535 cards, though no preset deals more than 162)."""
+    order = fisher_yates(bytes(32), 600)
+    assert sorted(order) == list(range(600)) and order != list(range(600))
