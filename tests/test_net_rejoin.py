@@ -336,11 +336,12 @@ class RawClient:
         self.stream, self.conn = stream, conn
 
     @classmethod
-    async def hello(cls, port, sign_public, box_public, role="player"):
+    async def hello(cls, port, sign_public, box_public, role="player", name="mallory",
+                    join_code=""):
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, Connection(CLIENT))
-        await client.send(Hello(protocol="shanghai-net", version=1, name="mallory",
-                                sign_key=sign_public, box_key=box_public, join_code="",
+        await client.send(Hello(protocol="shanghai-net", version=1, name=name,
+                                sign_key=sign_public, box_key=box_public, join_code=join_code,
                                 role=role, nonce=bytes(32)))
         return client
 
@@ -357,6 +358,8 @@ class RawClient:
                 continue
             if isinstance(event, ConnectionClosed):
                 return None
+            if isinstance(event, Ping):  # a live connection answers, or the host drops it
+                await self.send(Pong(nonce=event.nonce))
             if isinstance(event, types):
                 return event
 

@@ -65,6 +65,8 @@ CASES = [
     ("marcelle", "AD 2D 3D 4D", RUN, "marcelle: 'ACE can be high or low' (low)"),
     ("marcelle", "JD QD KD AD", RUN, "marcelle: 'ACE can be high or low' (high)"),
     ("marcelle", "KS AS 2S 3S", NO, "rules-variants: marcelle aces low or high, no wrap"),
+    ("marcelle", "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", NO,
+     "rules.md: the 14-card A..A run is good-miller's alone (marcelle aces are low or high)"),
     ("marcelle", "5H 2C JK", NO, "rules-variants: marcelle wilds may not outnumber the natural cards"),
     ("marcelle", "5H 6H 2C JK", RUN, "rules-variants: marcelle wilds may equal the natural cards"),
 ]

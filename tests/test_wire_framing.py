@@ -54,6 +54,14 @@ def test_several_frames_in_one_chunk_come_out_in_order():
     assert decoder.next_frame() is None
 
 
+def test_bytes_after_the_end_of_the_stream_are_a_local_error():
+    decoder = FrameDecoder()
+    decoder.receive_data(b"")
+    with pytest.raises(LocalProtocolError, match="data received after the end of the stream") as e:
+        decoder.receive_data(encode_frame(GOOD))
+    assert e.value.code == "wrong_state"
+
+
 def test_bin_and_str_stay_apart():
     value = {"type": "x", "b": b"\x00\xff", "s": "\u00e9"}
     decoder = FrameDecoder()

@@ -116,12 +116,14 @@ def test_dropped_message_breaks_the_chain():
 def test_rewritten_prev_breaks_the_chain():
     history = signed_history()
     history[3] = dataclasses.replace(history[3], prev=bytes(32))
-    assert rejected(history).code == "broken_chain"
+    error = rejected(history)
+    assert error.code == "broken_chain" and error.ref_seq == 3
 
 
 def test_replayed_message_is_stale():
     history = signed_history()
-    assert rejected(history[:3] + [history[1]]).code == "stale"
+    error = rejected(history[:3] + [history[1]])
+    assert error.code == "stale" and error.ref_seq == 1  # the seq its author re-signs
 
 
 def test_claiming_another_author_is_a_bad_signature():

@@ -116,11 +116,10 @@ def _seat_keys(g: Generation, seat: int) -> SeedKeys:
     reveal = g.seed_reveals.get(seat)
     if reveal is None:
         raise CheatDetected(seat, f"seat {seat}: revealed no seed")
-    commitment = g.commitments.get(seat)
-    try:
-        matches = commitment is not None and commitment.digest == commitment_digest(
-            g.context, seat, reveal.seed)
-    except ValueError:
+    try:  # KeyError: no commitment, which only a generation no seat passed can lack, since
+        # each pass waits for every seat's (Participant._require_commitments)
+        matches = g.commitments[seat].digest == commitment_digest(g.context, seat, reveal.seed)
+    except (KeyError, ValueError):
         matches = False
     if not matches:
         raise CheatDetected(seat, f"seat {seat}: seed does not match commitment")
