@@ -123,8 +123,8 @@ async def test_a_seat_timed_out_early_protests_and_every_party_records_it(tmp_pa
         host, tables, _ = await play(
             3, record=record, rounds=1, claim_timeout=10.0, host_type=EarlyTimeouts,
             player={1: BotPlayer("basic", random.Random(5), claims=False)})
-    protests = host.public.protests
-    assert protests and all(p.seat == 1 and "agreed on 10 s" in p.reason for p in protests)
+    protests = host.public.protests  # seat 1 never answers; the others may be late too
+    assert any(p.seat == 1 and "agreed on 10 s" in p.reason for p in protests), protests
     for table in tables.values():
         assert [(p.seat, p.seq) for p in table.protests][:len(protests)] == \
             [(p.seat, p.seq) for p in protests]

@@ -390,7 +390,7 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
     go = trio.Event()
     held = {seat: {"player": HeldBot(seat, go)} for seat in range(3)}
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h8", options=held, hello_timeout=2) as (
+        async with table_of_three(tmp_path, b"h8", options=held, hello_timeout=10) as (
                 host, port, peers, results, nursery):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
