@@ -4,7 +4,7 @@ No contracts and no discard.  On a turn the player melds from the hand, adds to 
 table and rearranges the table freely, all in one move: `Rearrange`, the table's complete new
 arrangement plus the hand cards played into it.  `apply` accepts any Rearrange whose table is a
 partition of the old table's cards and the played cards into valid melds (no table card goes back
-to a hand) and which plays at least one card.
+to a hand) and which plays at least one card (two where the hand could play two, see below).
 
 The rules as this engine plays them:
 
@@ -12,10 +12,10 @@ The rules as this engine plays them:
   Ten cards each, dealt in batches of 3, 3, 3 and 1 starting left of the dealer; the rest is the
   stock.  The player left of the dealer starts, play goes clockwise.
 - A turn: a player who can play must: at least two cards when two or more can be played
-  (`must_play`, seed 001's "at least more than one"), else the one; one Rearrange ends the turn.  A player
-  who cannot draws from the stock (`DrawStock`), one card a move, until the hand can play; then
-  the player must play (any valid Rearrange: it necessarily uses a drawn card, since nothing was
-  playable before) and the turn ends.
+  (`must_play`, seed 001's "at least more than one"), else the one; one Rearrange ends the turn.
+  A player who cannot draws from the stock (`DrawStock`), one card a move, until the hand can
+  play; then the player must play (any valid Rearrange: it necessarily uses a drawn card, since
+  nothing was playable before) and the turn ends.
 - The stock runs out (the seed is silent; our decision): a player who cannot play and finds the
   stock empty passes (`PassClaim`, notation ``pass``).  When every player has passed in a row,
   nobody can ever play again: the hand is blocked (`Blocked`) and scored as usual, with no winner.

@@ -437,7 +437,8 @@ class Game:
                 for i, meld in enumerate(self.table):
                     for end in self._ends(meld):
                         longer = extend(rules, meld, card, end)
-                        if longer and self._room_for_freed_joker(card, i, longer) and not self._leaves_no_discard(seat, [card]):
+                        if (longer and self._room_for_freed_joker(card, i, longer)
+                                and not self._leaves_no_discard(seat, [card])):
                             yield LayOff(seat, card, i, end)
             if rules.joker_swap and not self.must_lay_off:
                 yield from self._joker_swaps(seat, hand)
