@@ -19,7 +19,7 @@ What it does:
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
   (``pass_claim``) when its answer matters, and discards its highest card.  It never takes the
   discard, claims, goes down or calls SHANGHAI; rounds end when another seat goes out or the
-  round dies (the stock runs dry for good, or ``max_turns``).
+  round stops (nothing left to draw, or the ``max_turns`` safeguard).
 
 What it does not do:
 - verify the deal: it does not audit the seeds at a round's end or check other seats' passes,
@@ -222,11 +222,15 @@ def card_value(card: int) -> tuple[int, int]:
 
 PRESETS = {
     "davis": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11, claims_per_round=2,
-                  claim_penalty=2, claim_when_down=True, max_reshuffles=3, max_turns=400, rounds=7),
+                  claim_penalty=2, claim_when_down=True, reopen_after_claim=True,
+                  max_reshuffles=None, max_turns=1000, rounds=7),
     "good-miller": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11,
                         claims_per_round=3, claim_penalty=1, claim_when_down=True,
-                        max_reshuffles=3, max_turns=400, rounds=7),
+                        reopen_after_claim=False, max_reshuffles=None, max_turns=1000, rounds=7),
 }
+
+
+NO_LIMIT = ("none", "no", "off", "unlimited")
 
 
 def read_rules(preset: str, overrides: dict) -> dict:
@@ -241,6 +245,8 @@ def read_rules(preset: str, overrides: dict) -> dict:
             raise BotStopped("progression play is not supported")
         elif field in rules and isinstance(rules[field], bool):
             rules[field] = str(value).lower() in ("true", "yes", "on", "1")
+        elif field in ("max_reshuffles", "max_turns") and str(value).lower() in NO_LIMIT:
+            rules[field] = None
         elif field in rules:
             rules[field] = int(value)
     return rules
@@ -447,8 +453,9 @@ class Table:
             self.give(self.waiting_stock.pop(0))
 
     def reshuffle(self) -> None:
-        if len(self.pile) < 2 or self.reshuffles >= self.rules["max_reshuffles"]:
-            self.end_round()  # a dead round
+        limit = self.rules["max_reshuffles"]  # None: no limit (the presets)
+        if len(self.pile) < 2 or (limit is not None and self.reshuffles >= limit):
+            self.end_round()  # nothing left to draw: the round is stuck
             return
         self.reshuffles += 1
         cards, self.pile = self.pile[:-1], self.pile[-1:]  # bottom to top, the top stays
@@ -475,7 +482,8 @@ class Table:
 
     def settle_window(self) -> None:
         """Once the drawer chose the stock and the winner is known: the winner takes the card
-        and its penalty cards, then the drawer draws."""
+        and its penalty cards, then the drawer draws; with ``reopen_after_claim`` (davis) the
+        card the claim uncovered gets a fresh window and the drawer chooses again instead."""
         window = self.window
         if window is None or not window.chose_stock:
             return
@@ -487,6 +495,10 @@ class Table:
             self.claims_left[winner] -= 1
             self.hands[winner].append((-1, self.expose_top()))
             self.waiting_stock += [winner] * self.rules["claim_penalty"]
+            if self.rules["reopen_after_claim"] and self.pile:
+                self.phase, self.window = "draw", self.open_window()
+                self.deliver()
+                return
         self.waiting_stock.append(window.drawer)
         self.deliver()
 
@@ -563,8 +575,8 @@ class Table:
         if self.over:
             return
         self.turns += 1
-        if self.turns >= self.rules["max_turns"]:
-            self.end_round()  # a dead round, so that every game ends
+        if self.rules["max_turns"] is not None and self.turns >= self.rules["max_turns"]:
+            self.end_round()  # the turn limit, so that every game ends
             return
         self.turn, self.phase = (seat + 1) % self.n, "draw"
         self.window = self.open_window()
@@ -581,6 +593,8 @@ class Table:
             self.hands[victim].append(token)
             if token[0] >= 0 and token not in self.shown:
                 self.owed[(victim, *token)] = set(range(self.n)) - {victim}
+            if not self.hands[caller]:  # a one-card caller (`shanghai_caller_min_cards` 1) went out
+                return self.end_round()
             self.window = self.open_window()
 
         self.pick = Pick(self.round_no, self.picks, len(self.hands[caller]),

@@ -47,6 +47,11 @@ class SimulationReport:
     mean_score: list[float]
     wins: list[int]
     seconds: float
+    rounds: int = 0
+    nobody_out: int = 0
+    """Rounds that ended with nobody out (nothing left to draw, or the turn limit)."""
+    turn_limit: int = 0
+    """Of those, the rounds the `max_turns` safeguard stopped."""
 
     @property
     def games_per_second(self) -> float:
@@ -57,6 +62,7 @@ class SimulationReport:
             "preset": self.preset, "players": self.players, "games": self.games, "bots": self.bots,
             "mean_score": self.mean_score, "wins": self.wins,
             "seconds": round(self.seconds, 3), "games_per_second": round(self.games_per_second, 2),
+            "rounds": self.rounds, "nobody_out": self.nobody_out, "turn_limit": self.turn_limit,
         }
 
 
@@ -65,6 +71,7 @@ def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> Si
     players = len(levels)
     totals = [0] * players
     wins = [0] * players
+    rounds: list = []
     start = time.perf_counter()
     for i in range(games):
         rng = random.Random(f"{seed}:{i}")
@@ -75,7 +82,9 @@ def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> Si
             totals[seat] += game.result.totals[seat]
         for seat in game.result.winners:
             wins[seat] += 1
+        rounds += game.result.rounds
     seconds = time.perf_counter() - start
     return SimulationReport(
-        rules.name, players, games, list(levels), [t / games for t in totals], wins, seconds
+        rules.name, players, games, list(levels), [t / games for t in totals], wins, seconds, len(rounds),
+        sum(r.winner is None for r in rounds), sum(r.ended == "turn limit" for r in rounds),
     )

@@ -196,16 +196,27 @@ def test_meld_some_or_all_cards_and_add_to_melds_on_the_table():
     assert "KD" in texts(game.hand(0)) and len(game.hand(0)) == 6
 
 
-def test_must_meld_if_able_at_least_one_card():
+def test_must_meld_if_able_at_least_more_than_one():
     """If you have the ability to meld more than 1 card you are required to. However, this is not to say you must
-    meld EVERY card that can be melded, but at least more than one.  (Decision: at least one card.)"""
+    meld EVERY card that can be melded, but at least more than one.  (Decision: two or more playable, at least
+    two played; `must_play`.)"""
     game = carousel_game(["7C 8C 9C 5H", "", ""], stock="2S", table=["5S 5D 5C"])
     assert DrawStock(0) not in list(game.legal_moves(0))
     refused(game, DrawStock(0), "you can play, so you must")
     refused(game, Rearrange(0, tuple(m.cards for m in game.table), ()), "at least one card")
-    play(game, "play 5S 5D 5C +5H")  # one card, though three more could go
-    assert texts(game.table_cards()) == texts(parse_cards("5S 5D 5C 5H"))
-    assert {"7C", "8C", "9C"} <= set(texts(game.hand(0))) and game.turn == 1
+    refused(game, game.parse("play 5S 5D 5C +5H", 0), "you can play 4 cards, so you must play at least 2")
+    assert all(len(m.played) >= 2 for m in game.legal_moves(0))
+    play(game, "play 5S 5D 5C / +7C +8C +9C")  # three, though four could go: not EVERY card
+    assert texts(game.table_cards()) == texts(parse_cards("5S 5D 5C 7C 8C 9C"))
+    assert "5H" in texts(game.hand(0)) and game.turn == 1
+
+
+def test_one_playable_card_is_played_alone():
+    """Our reading of "at least more than one": a hand that can play just one card must play that one."""
+    game = carousel_game(["5H KD", "", ""], stock="2S", table=["5S 5D 5C"])
+    refused(game, DrawStock(0), "you can play, so you must")
+    play(game, "play 5S 5D 5C +5H")
+    assert game.turn == 1 and texts(game.hand(0)).count("5H") == 0
 
 
 def test_unable_to_meld_draws_the_top_card_of_the_stock():

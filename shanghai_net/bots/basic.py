@@ -116,7 +116,9 @@ class BasicBot:
                 return by_kind[TakeDiscard][0]
         if DrawStock in by_kind:
             return by_kind[DrawStock][0]
-        if MayI in by_kind and top is not None and not view.down[view.seat] and completes_meld(view, top, hand):
+        # not where every card must be melded at once: a claim's penalty cards must fit there too
+        if (MayI in by_kind and top is not None and not view.down[view.seat] and not view.meld_all
+                and completes_meld(view, top, hand)):
             return by_kind[MayI][0]
         if PassClaim in by_kind:
             return by_kind[PassClaim][0]

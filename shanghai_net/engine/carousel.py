@@ -4,17 +4,18 @@ No contracts and no discard.  On a turn the player melds from the hand, adds to 
 table and rearranges the table freely, all in one move: `Rearrange`, the table's complete new
 arrangement plus the hand cards played into it.  `apply` accepts any Rearrange whose table is a
 partition of the old table's cards and the played cards into valid melds (no table card goes back
-to a hand) and which plays at least one card.
+to a hand) and which plays at least one card (two where the hand could play two, see below).
 
 The rules as this engine plays them:
 
 - Deal: the first dealer by a random pick, then the deal passes to the left (the next seat).
   Ten cards each, dealt in batches of 3, 3, 3 and 1 starting left of the dealer; the rest is the
   stock.  The player left of the dealer starts, play goes clockwise.
-- A turn: a player who can play must (at least one card; one Rearrange ends the turn).  A player
-  who cannot draws from the stock (`DrawStock`), one card a move, until the hand can play; then
-  the player must play (any valid Rearrange: it necessarily uses a drawn card, since nothing was
-  playable before) and the turn ends.
+- A turn: a player who can play must: at least two cards when two or more can be played
+  (`must_play`, seed 001's "at least more than one"), else the one; one Rearrange ends the turn.
+  A player who cannot draws from the stock (`DrawStock`), one card a move, until the hand can
+  play; then the player must play (any valid Rearrange: it necessarily uses a drawn card, since
+  nothing was playable before) and the turn ends.
 - The stock runs out (the seed is silent; our decision): a player who cannot play and finds the
   stock empty passes (`PassClaim`, notation ``pass``).  When every player has passed in a row,
   nobody can ever play again: the hand is blocked (`Blocked`) and scored as usual, with no winner.
@@ -176,6 +177,8 @@ class CarouselGame(Game):
             yield DrawStock(seat) if self.stock else PassClaim(seat)
             return
         yield Rearrange(seat, best.table, best.played)
+        if self._must_play(len(best.played)) > 1:
+            return
         melds = [m.cards for m in self.table]
         for card in dict.fromkeys(hand):
             for i, meld in enumerate(self.table):
@@ -200,6 +203,12 @@ class CarouselGame(Game):
     def _must_not_play(self, move: Move) -> None:
         if self.can_play(move.seat):
             raise self._illegal(move, "you can play, so you must (at least one card)")
+
+    def _must_play(self, playable: int) -> int:
+        """How many cards a play must put down when the hand can play ``playable`` at most: seed
+        001's "at least more than one" (`must_play`, 2) before drawing; after drawing, one card
+        ("If they can play that card, they must")."""
+        return min(playable, 1 if self.drawn else self.rules.must_play)
 
     def _draw(self, move: DrawStock) -> None:
         self._need_phase(move, Phase.PLAY)
@@ -228,7 +237,7 @@ class CarouselGame(Game):
         self._emit(Passed(move.seat))
         if self.passes >= self.players:
             self._emit(Blocked(self.round_no))
-            self._end_round(None)
+            self._end_round(None, "stuck")
         else:
             self._next_turn()
 
@@ -242,6 +251,11 @@ class CarouselGame(Game):
         for card in move.played:
             self._holds(seat, card, move)
         melds = self._new_table(move)
+        if self.knows_hand(seat) and len(move.played) < self.rules.must_play:
+            best = best_play(self.rules, self.table, self.hand(seat))
+            need = self._must_play(len(best.played)) if best else 1
+            if len(move.played) < need:
+                raise self._illegal(move, f"you can play {len(best.played)} cards, so you must play at least {need}")
         before = {m.cards: owner for m, owner in zip(self.table, self.meld_owner)}
         for card in move.played:
             self._take_from_hand(seat, card)

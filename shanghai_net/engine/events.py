@@ -15,7 +15,7 @@ from ..rules.melds import End, Meld
 __all__ = [
     "Event", "Words", "RoundStarted", "Drew", "TookDiscard", "ClaimCalled", "ClaimPassed", "Claimed",
     "WentDown", "LaidOff", "JokerSwapped", "JokerBought", "Discarded", "ShanghaiCalled",
-    "ShanghaiPenalty", "Reshuffled", "WentOut", "RoundEnded", "RoundVoided", "GameEnded", "RoundResult",
+    "ShanghaiPenalty", "Reshuffled", "PotReturned", "WentOut", "RoundEnded", "RoundVoided", "GameEnded", "RoundResult",
     "GameResult",
 ]
 
@@ -55,10 +55,14 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     round_no: int
-    winner: int | None  # None: the stock ran dry, nobody went out
+    winner: int | None  # None: nobody went out (see ``ended``)
     hands: tuple[tuple[Card, ...], ...]
     points: tuple[int, ...]  # this round's points (money: what each paid or won)
     totals: tuple[int, ...]
+    ended: str = "out"
+    """How the round ended: "out" (a player went out), "stuck" (the stock and the pile were both
+    too low to draw from: no rule can go on) or "turn limit" (`max_turns`, a house/simulation
+    safeguard, stopped it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,9 +231,26 @@ class RoundEnded(Event):
 
     def describe(self, w: Words = PLAIN) -> str:
         r = self.result
-        who = f"{w.seat(r.winner)} won" if r.winner is not None else "nobody went out"
+        who = f"{w.seat(r.winner)} won" if r.winner is not None else _NOBODY_OUT.get(r.ended, "nobody went out")
         return f"round {r.round_no} over, {who}: " + ", ".join(
             f"{w.seat(s)} {p:+d}" for s, p in enumerate(r.points))
+
+
+@dataclass(frozen=True, slots=True)
+class PotReturned(Event):
+    """marcelle: the game ended with a pot nobody won; each seat gets back what it put in."""
+
+    shares: tuple[int, ...]
+
+    def describe(self, w: Words = PLAIN) -> str:
+        return "nobody won the pot: it goes back, " + ", ".join(
+            f"{w.seat(s)} {p}" for s, p in enumerate(self.shares) if p)
+
+
+_NOBODY_OUT = {
+    "stuck": "nobody went out (no cards left to draw)",
+    "turn limit": "stopped at the turn limit, nobody went out",
+}
 
 
 @dataclass(frozen=True, slots=True)

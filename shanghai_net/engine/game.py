@@ -28,7 +28,7 @@ from ..rules.scoring import penalty
 from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
 from .events import (
     ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, Event, GameEnded, GameResult, JokerBought,
-    JokerSwapped, LaidOff, Reshuffled, RoundEnded, RoundResult, RoundStarted, RoundVoided,
+    JokerSwapped, LaidOff, PotReturned, Reshuffled, RoundEnded, RoundResult, RoundStarted, RoundVoided,
     ShanghaiCalled,
     ShanghaiPenalty, TookDiscard, WentDown, WentOut,
 )
@@ -38,6 +38,8 @@ from .moves import (
 )
 
 __all__ = ["Game", "Phase", "ClaimWindow"]
+
+_KEEP_A_DISCARD = "every turn ends with a discard: keep a card to discard (you go out by discarding)"
 
 
 class Phase(StrEnum):
@@ -97,6 +99,8 @@ class Game:
         self.money = [rules.stake] * players if rules.money else [0] * players
         self.rebuys = [0] * players
         self.pot = 0
+        self.pot_paid = [0] * players
+        """What each seat has put into the pot still on the table (returned if nobody wins it)."""
         self.progress = [0] * players
         self._opening = self._standing()
         """The totals before any round (a game voided in its first round ends with these)."""
@@ -236,8 +240,7 @@ class Game:
         rules = self.rules
         if rules.money:
             for seat in range(self.players):
-                self._pay(seat, rules.ante)
-                self.pot += rules.ante
+                self._into_pot(seat, rules.ante)
         decks, jokers = rules.deck_size(self.players)
         self.phase = Phase.DEALING
         self._emit(RoundStarted(self.round_no, self.dealer_seat, describe_contract(rules, self.contract(0))))
@@ -277,9 +280,10 @@ class Game:
 
     def _draw_owed(self) -> None:
         if not self.stock:
-            if len(self.discard) < 2 or self.reshuffles >= self.rules.max_reshuffles:
+            limit = self.rules.max_reshuffles
+            if len(self.discard) < 2 or (limit is not None and self.reshuffles >= limit):
                 self.owed.clear()
-                self._end_round(None)
+                self._end_round(None, "stuck")
                 return
             self.reshuffles += 1
             top = self.discard.pop()
@@ -339,6 +343,21 @@ class Game:
         self.money[seat] -= amount
         if to is not None:
             self.money[to] += amount
+
+    def _into_pot(self, seat: int, amount: int) -> None:
+        self._pay(seat, amount)
+        self.pot += amount
+        self.pot_paid[seat] += amount
+
+    def _return_pot(self) -> None:
+        """A pot nobody won when the game ends goes back to whoever put it in (money is kept)."""
+        if not self.pot:
+            return
+        for seat, paid in enumerate(self.pot_paid):
+            self.money[seat] += paid
+        self._emit(PotReturned(tuple(self.pot_paid)))
+        self.pot = 0
+        self.pot_paid = [0] * self.players
 
     def _find_on_meld(self, meld: Meld, card: Card) -> Card | None:
         if card in meld.cards:
@@ -409,7 +428,8 @@ class Game:
         hand = self.hand(seat)
         if not self.down[seat]:
             for melds in contract_options(rules, hand, self.contract(seat), self.final_contract(seat)):
-                yield GoDown(seat, melds)
+                if not self._leaves_no_discard(seat, [c for meld in melds for c in meld]):
+                    yield GoDown(seat, melds)
             if rules.joker_buy:
                 yield from self._joker_buys(seat, hand)
         elif rules.lay_off_on_going_down_turn or not self.went_down_now:
@@ -417,7 +437,8 @@ class Game:
                 for i, meld in enumerate(self.table):
                     for end in self._ends(meld):
                         longer = extend(rules, meld, card, end)
-                        if longer and self._room_for_freed_joker(card, i, longer):
+                        if (longer and self._room_for_freed_joker(card, i, longer)
+                                and not self._leaves_no_discard(seat, [card])):
                             yield LayOff(seat, card, i, end)
             if rules.joker_swap and not self.must_lay_off:
                 yield from self._joker_swaps(seat, hand)
@@ -428,6 +449,15 @@ class Game:
                 yield Discard(seat, card)
                 if rules.shanghai and self.playable_on_table(card):
                     yield Discard(seat, card, True)
+
+    def _leaves_no_discard(self, seat: int, played: list[Card]) -> bool:
+        """Whether playing these cards (and the freed jokers still owed to the table) would leave
+        nothing to discard where every turn ends with a discard (`out_by_discard`, good-miller:
+        "At the end of your turn, you must discard one card"), the meld-all last round excepted."""
+        if not self.rules.out_by_discard or self.final_contract(seat):
+            return False
+        owed = len(self.must_lay_off - set(played))
+        return len(self.hands[seat]) - len(played) - owed < 1
 
     def _room_for_freed_joker(self, card: Card, index: int, longer: Meld) -> bool:
         """A lay-off may not take the last place the freed joker could go (no move would be left)."""
@@ -448,8 +478,13 @@ class Game:
             and self.discarder is not None
             and seat != self.discarder
             and self.discard[-1] not in self.shanghaied
-            and len(self.hands[seat]) >= 2
+            and len(self.hands[seat]) >= max(1, self.rules.shanghai_caller_min_cards)
+            and (self.rules.shanghai_after_stock or not self._chose_stock(seat))
         )
+
+    def _chose_stock(self, seat: int) -> bool:
+        """Whether ``seat`` is the drawer who chose the stock, waiting for the claims to settle."""
+        return seat == self.turn and self.window is not None and self.window.declined
 
     def _joker_buys(self, seat: int, hand: list[Card]) -> Iterator[Move]:
         for i, meld in enumerate(self.table):
@@ -469,7 +504,7 @@ class Game:
                     if not swapped:
                         continue
                     for ext in hand:
-                        if ext == card:
+                        if ext == card or self._leaves_no_discard(seat, [card, ext]):
                             continue
                         for end in self._swap_ends(meld, joker):
                             if self._swap_result(swapped, joker, ext, end, i) is not None:
@@ -630,6 +665,11 @@ class Game:
             self.claims_left[winner] -= 1
             self._emit(Claimed(winner, card, self.rules.claim_penalty))
             self.owed.extend([winner] * self.rules.claim_penalty)
+            if self.rules.reopen_after_claim and self.discard:
+                # seed 000: the card a MAY I uncovers "may now be drawn or MAY I'd"
+                self.phase = Phase.DRAW
+                self._open_window()
+                return
         self.owed.append(turn)
 
     def _call_shanghai(self, move: CallShanghai) -> None:
@@ -648,7 +688,8 @@ class Game:
             token = self.hands[caller].pop(index)
             self.hands[victim].append(token)
             self._reveal(token, victim, lambda: self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token))))
-            self._open_window()
+            if not self._maybe_out(caller):  # a one-card caller (house rule) has just gone out
+                self._open_window()
 
         self.window = None
         self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"), penalty_card)
@@ -669,6 +710,8 @@ class Game:
         used = sum(len(m) for m in move.melds)
         if self.final_contract(seat) and used != len(self.hands[seat]):
             raise self._illegal(move, f"in the last round every card is melded at once ({used} of {len(self.hands[seat])})")
+        if self._leaves_no_discard(seat, [c for meld in move.melds for c in meld]):
+            raise self._illegal(move, _KEEP_A_DISCARD)
         for meld in melds:
             for card in meld.cards:
                 self._take_from_hand(seat, card)
@@ -688,6 +731,8 @@ class Game:
         if self.went_down_now and not self.rules.lay_off_on_going_down_turn:
             raise self._illegal(move, "you lay off from your next turn")
         self._holds(seat, move.card, move)
+        if self._leaves_no_discard(seat, [move.card]):
+            raise self._illegal(move, _KEEP_A_DISCARD)
         longer = self._extended(move, move.card, "go on")
         if not self._room_for_freed_joker(move.card, move.meld, longer):
             raise self._illegal(move, "that would leave nowhere to lay off the joker you freed")
@@ -736,6 +781,8 @@ class Game:
             self._holds(seat, card, move)
         if move.replacement == move.extension:
             raise self._illegal(move, "the replacement and the extension are one card")
+        if self._leaves_no_discard(seat, [move.replacement, move.extension]):
+            raise self._illegal(move, _KEEP_A_DISCARD)
         swapped = replace_wild(self.rules, meld, joker, move.replacement)
         if swapped is None:
             raise self._illegal(move, f"{move.replacement} is not the card the joker stands for")
@@ -790,8 +837,8 @@ class Game:
         self._emit(Discarded(seat, move.card, move.shanghai))
         if not self._maybe_out(seat):
             self.turns += 1
-            if self.turns >= self.rules.max_turns:
-                self._end_round(None)  # a dead round, so that every game ends
+            if self.rules.max_turns is not None and self.turns >= self.rules.max_turns:
+                self._end_round(None, "turn limit")  # the safeguard that keeps bot games finite
                 return
             self.turn = (seat + 1) % self.players
             self.phase = Phase.DRAW
@@ -824,7 +871,7 @@ class Game:
         self._end_round(seat)
         return True
 
-    def _end_round(self, winner: int | None) -> None:
+    def _end_round(self, winner: int | None, ended: str = "out") -> None:
         self.phase = Phase.SCORING
         self.window = None
         hidden = [t for hand in self.hands for t in hand]
@@ -833,39 +880,42 @@ class Game:
         def shown(token: Token) -> None:
             remaining.discard(token)
             if not remaining:
-                self._score_round(winner)
+                self._score_round(winner, ended)
 
         for token in hidden:
             self._reveal(token, None, lambda t=token: shown(t))
         if not hidden:
-            self._score_round(winner)
+            self._score_round(winner, ended)
 
-    def _score_round(self, winner: int | None) -> None:
+    def _score_round(self, winner: int | None, ended: str) -> None:
         rules = self.rules
         hands = tuple(tuple(self.faces[t] for t in hand) for hand in self.hands)
         points = [0] * self.players
         if rules.money:
             before = [self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players)]
             for seat, hand in enumerate(hands):
-                if seat != winner:
-                    self._pay(seat, rules.penny_per_card * len(hand))
-                    self.pot += rules.penny_per_card * len(hand)
+                if seat != winner and (winner is not None or rules.dead_round_scores):
+                    self._into_pot(seat, rules.penny_per_card * len(hand))
             if winner is not None:
                 self.money[winner] += self.pot
                 self.pot = 0
+                self.pot_paid = [0] * self.players
             # what each paid or won: a rebuy from the bank is neither
             totals = self._standing()
             points = [totals[s] - before[s] for s in range(self.players)]
         else:
             for seat, hand in enumerate(hands):
-                points[seat] = rules.winner_bonus if seat == winner else penalty(rules, hand)
+                if seat == winner:
+                    points[seat] = rules.winner_bonus
+                elif winner is not None or rules.dead_round_scores:
+                    points[seat] = penalty(rules, hand)
                 self.scores[seat] += points[seat]
             totals = tuple(self.scores)
         self._progress_before.append(tuple(self.progress))
         if rules.progression:
             for seat in range(self.players):
                 self.progress[seat] += self.down[seat]
-        result = RoundResult(self.round_no, winner, hands, tuple(points), totals)
+        result = RoundResult(self.round_no, winner, hands, tuple(points), totals, ended)
         self.results.append(result)
         self._emit(RoundEnded(result))
         if self._game_over():
@@ -890,7 +940,9 @@ class Game:
 
     def _finish(self, totals: tuple[int, ...] | None = None) -> None:
         rules = self.rules
-        totals = self._standing() if totals is None else totals
+        if totals is None:
+            self._return_pot()
+            totals = self._standing()
         if rules.money:
             key = lambda s: (-totals[s], s)  # noqa: E731
         else:

@@ -70,19 +70,23 @@ class RuleSet:
     final_round_meld_all: bool = False  # last round: meld every card at once, no discard
     # after going down
     lay_off_on_going_down_turn: bool = True
+    out_by_discard: bool = False  # every turn ends with a discard: no going out by playing the last card
     # out-of-turn claims
     claims_per_round: int = 2
     claim_penalty: int = 2  # stock cards drawn with the claimed discard
     claim_when_down: bool = True
+    reopen_after_claim: bool = False  # the card a claim uncovers: the drawer chooses again, others may claim it
     # SHANGHAI (davis)
     shanghai: bool = False
+    shanghai_caller_min_cards: int = 2  # a caller keeps a card after the penalty draw (at least 1)
+    shanghai_after_stock: bool = True  # the drawer who chose the stock may still call SHANGHAI
     # jokers on the table
     joker_swap: bool = False  # good-miller: after going down, replace + extend, lay the joker off
     joker_buy: bool = False  # marcelle: before going down, pay the owner, trade the natural card
     joker_price: int = 5
     # the stock
-    max_reshuffles: int = 3  # the pile is turned over at most this often; then the round is dead
-    max_turns: int = 400  # a round still going after this many turns is dead (games always end)
+    max_reshuffles: int | None = None  # house rule: turn the pile over at most this often (seeds: no limit)
+    max_turns: int | None = 1000  # safeguard for bots: a round this long stops, reported as "turn limit"
     discard_taken_card: bool = False  # may a card taken from the pile go back on it the same turn
     # scoring
     points_low: int = 5  # 2-7
@@ -90,6 +94,7 @@ class RuleSet:
     points_ace: int = 20
     points_joker: int = 50
     winner_bonus: int = 0
+    dead_round_scores: bool = True  # a round nobody went out of charges every hand in full
     money: bool = False  # marcelle: coins instead of points
     ante: int = 5
     penny_per_card: int = 1
@@ -97,6 +102,7 @@ class RuleSet:
     # modes
     progression: bool = False  # Phase-10 style: each player advances through the contracts alone
     target_score: int = 25  # carousel: the hands go on until someone reaches it
+    must_play: int = 2  # carousel: a hand able to play this many cards (or more) must play at least this many
     shuffle_proof: bool = False  # mental poker: prove every pass-1 shuffle (costly)
     # the table's words
     set_word: str = "set"
@@ -250,6 +256,7 @@ DAVIS = RuleSet(
     final_round_meld_all=True,
     claims_per_round=2,
     claim_penalty=2,
+    reopen_after_claim=True,
     shanghai=True,
     set_word="book",
     claim_word="MAY I",
@@ -264,6 +271,7 @@ GOOD_MILLER = RuleSet(
     ace=Ace.EITHER,
     ace_both_ends=True,
     final_round_meld_all=True,
+    out_by_discard=True,
     claims_per_round=3,
     claim_penalty=1,
     joker_swap=True,
