@@ -49,7 +49,7 @@ def frame(value: dict) -> bytes:
     return struct.pack(">I", len(body)) + body
 
 
-HELLO = frame({"type": "hello", "protocol": "shanghai-net", "version": 1, "name": "flood",
+HELLO = frame({"type": "hello", "protocol": "shanghai-net", "version": 2, "name": "flood",
                "sign_key": bytes(32), "box_key": bytes(32), "join_code": "",
                "role": "spectator"})
 

@@ -48,6 +48,8 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
+VERSION = 2
+"""The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``)."""
 MAX_FRAME = 1 << 20
@@ -828,14 +830,14 @@ class Seat:
     def join(self) -> None:
         # a fresh nonce in every hello: the game id commits to it (protocol.md 6.2)
         self.nonce = self.random(32)
-        self.link.send({"type": "hello", "protocol": "shanghai-net", "version": 1,
+        self.link.send({"type": "hello", "protocol": "shanghai-net", "version": VERSION,
                         "name": self.name, "sign_key": bytes(self.sign_key.verify_key),
                         "box_key": self.box_public, "join_code": self.join_code,
                         "role": "bot", "nonce": self.nonce})
         answer = self.link.receive(30)
         if answer is None or answer["type"] != "welcome":
             raise BotStopped(f"not seated: {answer}")
-        if answer["version"] != 1 or answer["seat"] is None:
+        if answer["version"] != VERSION or answer["seat"] is None:
             raise BotStopped(f"unexpected welcome: {answer}")
         self.seat = answer["seat"]
         self.log(f"seated at {self.seat}")

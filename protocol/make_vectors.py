@@ -96,7 +96,7 @@ def bad_frame_vectors() -> list[dict]:
         ("integer map key", frame_of(b"\x82\xa4type\xa1x\x01\x02"), "malformed_frame"),
         ("unknown type", raw({"type": "teleport"}), "unknown_message"),
         ("sign_key as str", raw({**hello, "sign_key": "k" * 32}), "bad_message"),
-        ("seat 8", raw({"type": "welcome", "version": 1, "seat": 8, "table": {}}),
+        ("seat 8", raw({"type": "welcome", "version": 2, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),
         ("length over the 1 MiB cap", struct.pack(">I", (1 << 20) + 1), "frame_too_large"),

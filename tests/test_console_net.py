@@ -82,7 +82,7 @@ def lobby_state(ready=(False, True, True), house_rules=None):
 
 
 def welcome(seat=0, **table):
-    return Welcome(version=1, seat=seat, table={"preset": "davis", "players": 3,
+    return Welcome(version=2, seat=seat, table={"preset": "davis", "players": 3,
                                                 "host_fingerprint": "abcd-ef01-2345-6789",
                                                 "claim_timeout": 7.0, **table})
 

@@ -103,7 +103,7 @@ async def raw_client(port, frames, reads):
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     conn = Connection(CLIENT)
     me = Identity(bytes(range(32)), bytes(range(1, 33)))
-    await stream.send_all(conn.send(Hello(protocol="shanghai-net", version=1, name="raw",
+    await stream.send_all(conn.send(Hello(protocol="shanghai-net", version=2, name="raw",
                                           sign_key=me.sign_public, box_key=me.box_public,
                                           join_code="", role="spectator")))
     codes = []

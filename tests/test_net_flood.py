@@ -129,7 +129,7 @@ class Raw:
         raw = cls(await trio.open_tcp_stream("127.0.0.1", port))
         me = Identity(bytes(range(32)), bytes(range(1, 33)))
         await raw.stream.send_all(raw.conn.send(Hello(
-            protocol="shanghai-net", version=1, name=name, sign_key=me.sign_public,
+            protocol="shanghai-net", version=2, name=name, sign_key=me.sign_public,
             box_key=me.box_public, join_code="", role="spectator")))
         await raw.next("welcome", "refused")
         return raw

@@ -268,7 +268,7 @@ async def test_a_player_s_hello_without_a_nonce_is_refused():
             stream = await trio.open_tcp_stream("127.0.0.1", port)
             conn = Connection(CLIENT)
             await stream.send_all(conn.send(Hello(
-                protocol="shanghai-net", version=1, name="old", sign_key=me.sign_public,
+                protocol="shanghai-net", version=2, name="old", sign_key=me.sign_public,
                 box_key=me.box_public, join_code="", role="player")))
             answer = None
             while answer is None:

@@ -318,7 +318,7 @@ async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_
             mute = await trio.open_tcp_stream("127.0.0.1", port)  # says hello, then nothing
             conn = Connection(CLIENT)
             await mute.send_all(conn.send(Hello(
-                protocol="shanghai-net", version=1, name="mute", sign_key=keys[1].sign_public,
+                protocol="shanghai-net", version=2, name="mute", sign_key=keys[1].sign_public,
                 box_key=keys[1].box_public, join_code="", role="player", nonce=bytes(32))))
             while host.seats[1] is None:
                 await trio.sleep(0.01)
@@ -340,7 +340,7 @@ class RawClient:
                     join_code=""):
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, Connection(CLIENT))
-        await client.send(Hello(protocol="shanghai-net", version=1, name=name,
+        await client.send(Hello(protocol="shanghai-net", version=2, name=name,
                                 sign_key=sign_public, box_key=box_public, join_code=join_code,
                                 role=role, nonce=bytes(32)))
         return client

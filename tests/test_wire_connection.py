@@ -144,9 +144,9 @@ def test_ready_crossing_start_game_in_flight_is_answered_not_fatal():
 
 def test_unsupported_version_must_be_refused():
     client, host = pair("hello")
-    host.receive_data(client.send(Hello(**{**vars_of(HELLO), "version": 2})))
+    host.receive_data(client.send(Hello(**{**vars_of(HELLO), "version": 1})))  # the old one
     error = remote_error(host)
-    assert error.code == "version" and "version 2" in error.reason
+    assert error.code == "version" and "version 1" in error.reason
     assert local_error(host, WELCOME).code == "wrong_state"
     deliver(host, client, Refused(code="version", reason=error.reason))
     assert states(client, host) == (State.CLOSED, State.CLOSED)
@@ -214,7 +214,7 @@ def test_ping_pong_error_and_lobby_updates_during_the_game():
 def test_invalid_outgoing_message_is_a_local_bad_message():
     client, host = pair("lobby")
     assert local_error(client, Chat(text="x" * 501)).code == "bad_message"
-    assert local_error(host, Welcome(version=1, seat=0, table={"f": object()})).code == \
+    assert local_error(host, Welcome(version=2, seat=0, table={"f": object()})).code == \
         "bad_message"
 
 
