@@ -14,16 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-import msgpack
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
-from .box import SealedShare, unseal_with_secret
+from .box import SealedShare, share_in, unseal_with_secret
 from .errors import CheatDetected
 from .generation import Generation
 from ..cards import Card
 from .group import invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
-from .messages import KeyShare, Message, verify
 from .seeds import SeedKeys, commitment_digest
 
 
@@ -97,14 +95,8 @@ def _audit_box(g: Generation, sealed: SealedShare, sender: SeedKeys,
     try:
         plaintext = unseal_with_secret(sender.box_secret(sealed.recipient, sealed.positions),
                                        recipient_key, sealed)
-        share = Message.from_plain(msgpack.unpackb(plaintext))
-        if not isinstance(share, KeyShare) or (share.context, share.author, share.recipient,
-                                               share.positions) != (sealed.context, author,
-                                                                    sealed.recipient,
-                                                                    sealed.positions):
-            raise ValueError("its share is not the one its header names")
-        verify(share, signing_key)
-    except (ValueError, TypeError) as error:
+        share = share_in(plaintext, sealed, signing_key)
+    except ValueError as error:
         raise CheatDetected(author, f"seat {author}: the box of {where} is bad: {error}") from None
     expected = tuple(sender.card_keys[p] for p in sealed.positions)
     if share.keys != expected or not all(map(is_scalar, share.keys)):

@@ -32,7 +32,10 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from .messages import Context
+import msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from .messages import Context, KeyShare, Message, verify
 
 BOX_TAG = b"shanghai-net v1 box"
 NONCE = bytes(12)
@@ -99,6 +102,23 @@ def unseal_with_secret(secret: bytes, recipient_key: X25519PublicKey,
                          f"positions {list(sealed.positions)} carries a box key its seed does not "
                          "give")
     return _open(ephemeral.exchange(recipient_key), sealed, raw_public(recipient_key))
+
+
+def share_in(plaintext: bytes, sealed: SealedShare, signing_key: Ed25519PublicKey) -> KeyShare:
+    """The key share an opened box holds: the one its header names, signed by its author (the
+    recipient taking it, and the audit checking it, ask the same); ValueError saying what is
+    wrong."""
+    try:
+        share = Message.from_plain(msgpack.unpackb(plaintext))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"its share does not decode ({error})") from None
+    if not isinstance(share, KeyShare) or (share.context, share.author, share.recipient,
+                                           share.positions) != (sealed.context, sealed.author,
+                                                                sealed.recipient,
+                                                                sealed.positions):
+        raise ValueError("its share is not the one its header names")
+    verify(share, signing_key)
+    return share
 
 
 def _open(shared: bytes | None, sealed: SealedShare, recipient: bytes) -> bytes:

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from ..cards import Card
 from .audit import Verdict, audit, opened_deck
-from .box import SealedShare, seal, unseal
+from .box import SealedShare, seal, share_in, unseal
 from .errors import CheatDetected
 from .generation import Generation
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
@@ -258,24 +258,10 @@ class Participant:
         g = self.generation(sealed.context.generation)
         g.boxes.append(sealed)
         try:
-            plaintext = unseal(self._box_key, sealed)
+            share = share_in(unseal(self._box_key, sealed), sealed,
+                             self._roster[sealed.author].signing)
         except ValueError as error:
             raise CheatDetected(sealed.author, f"seat {sealed.author}: {error}") from None
-        try:
-            share = Message.from_plain(msgpack.unpackb(plaintext))
-        except (ValueError, TypeError) as error:
-            raise CheatDetected(sealed.author, f"seat {sealed.author}: sealed a share that does "
-                                               f"not decode ({error})") from None
-        header = (sealed.context, sealed.author, sealed.recipient, sealed.positions)
-        if not isinstance(share, KeyShare) or \
-                (share.context, share.author, share.recipient, share.positions) != header:
-            raise CheatDetected(sealed.author, f"seat {sealed.author}: sealed share content does "
-                                               "not match its header")
-        try:
-            verify(share, self._roster[share.author].signing)
-        except ValueError:  # the box proves it came from its author
-            raise CheatDetected(share.author, f"seat {share.author}: sealed a share it did not "
-                                              "sign") from None
         if not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
             raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
                                               f"{list(share.positions)}, off the deck")
