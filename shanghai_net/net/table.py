@@ -187,6 +187,8 @@ class _Base:
         """The round the table voted void (the game ended there), if any."""
         self.audited = -1
         self.waiting_audit = False
+        self.replay = FullReplay(self.rules, self.players)
+        """The game with every card known, a round behind: each round replayed at its audit."""
         self.accusation: tuple[int | None, str] | None = None
         """(complainer, reason): the running round was stopped for its audit by a complaint
         (complainer None: a card turned up for all that opened to nothing)."""
@@ -319,10 +321,22 @@ class _Base:
         self._applied(author, move)
 
     def _applied(self, author: int, move: Move) -> None:
-        """Hook: a seat applies the move to its own replica too."""
+        """A move the public replica took, kept to be replayed with every card known at the
+        round's audit (a seat also applies it to its own replica)."""
+        self.replay.move(author, move)
 
     def _picked(self, value: int) -> None:
-        """Hook: a pick's result, as the public replica was given it."""
+        """A pick's result, as the public replica was given it (kept for the replay too)."""
+        self.replay.pick(value)
+
+    def _replayed(self, decks: dict[int, tuple[Card, ...]]) -> Fault | None:
+        """Replay the audited round on its opened decks; the fault of a move that breaks a rule
+        on hidden cards, if any."""
+        try:
+            self.replay.replay(self.round, decks)
+        except Fault as fault:
+            return fault
+        return None
 
     # -- the vote to void a round --------------------------------------------------------------
 
@@ -679,8 +693,6 @@ class PeerTable(_Base):
         self._random = random
         self.participant = self._participant(0)
         self.verdicts: dict[int, object] = {}
-        self.replay = FullReplay(self.rules, self.players)
-        """The game with every card known, a round behind: each round replayed at its audit."""
         self._out: list[Body] = []
         self._shares: dict[tuple[int, int], list[int]] = {}
         self._reveals: list[KeyReveal] = []
@@ -748,7 +760,7 @@ class PeerTable(_Base):
     # -- the seat's own replica ----------------------------------------------------------------
 
     def _applied(self, author: int, move: Move) -> None:
-        self.replay.move(author, move)
+        super()._applied(author, move)
         if self.complaint is not None:
             return  # its replica waits for a card that will not open: the audit comes next
         if self.game.waiting:
@@ -936,20 +948,14 @@ class PeerTable(_Base):
         self._out.append(seeds_body(self.round,
                                     self.participant.reveal_seeds(self._audit_generations)))
 
-    def _picked(self, value: int) -> None:
-        self.replay.pick(value)
-
     def _audit(self) -> Fault | None:
         verdict = self.participant.audit(self._audit_generations)
         self.verdicts[self.round] = verdict
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        if self.accusation is None:
-            try:
-                self.replay.replay(self.round, self.participant.opened_decks())
-            except Fault as fault:
-                return fault
-        return None
+        if self.accusation is not None:
+            return None  # the round is void whatever the audit says: no replay
+        return self._replayed(self.participant.opened_decks())
 
 
 def _cards_named(move: Move) -> Iterable[Card]:
@@ -988,7 +994,6 @@ class PublicTable(_Base):
         self.rounds_audited = 0
         self.faces = 0
         """Cards shown in play whose face the seeds confirmed."""
-        self.replay = FullReplay(rules_of(start), len(start.seats))
         super().__init__(start)
         self.game = self.public
         self._signing = [Ed25519PublicKey.from_public_bytes(s.sign_key) for s in start.seats]
@@ -1206,12 +1211,6 @@ class PublicTable(_Base):
         for sealed in step.sealed:
             self.records[sealed.context.generation].boxes.append(sealed)
 
-    def _applied(self, author: int, move: Move) -> None:
-        self.replay.move(author, move)
-
-    def _picked(self, value: int) -> None:
-        self.replay.pick(value)
-
     def _audit(self) -> Fault | None:
         numbers = self._audit_generations or []
         records = [self.records[n] for n in numbers if n in self.records]
@@ -1229,12 +1228,10 @@ class PublicTable(_Base):
                                       f"{record.context.generation} position {position} was "
                                       f"shown as {card}, its seeds make it {deck[position]}")
                 self.faces += 1
-        try:
-            self.replay.replay(self.round, decks)
-        except Fault as fault:
-            return fault
-        self.rounds_audited += 1
-        return None
+        fault = self._replayed(decks)
+        if fault is None:
+            self.rounds_audited += 1
+        return fault
 
     def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
         g = self.decks[reveal.context.generation]
