@@ -23,6 +23,8 @@ from shanghai_net.wire.messages import (Chat, DealerPick, GameMessage, Hello, Lo
                                         PassClaim, StartGame, VoidRound)
 from shanghai_net.wire.signing import signed_bytes
 
+from test_net_rejoin import HeldBot
+
 ONE_ROUND = {"contracts": "2s"}
 LIMITS = Limits(message_rate=10, message_burst=20, byte_rate=1000, byte_burst=2000, chat_rate=1,
                 chat_burst=3, stale_rate=1, stale_burst=5, patience=4)
@@ -168,20 +170,25 @@ class Raw:
         return [m.code for m in self.got if m.TYPE == "error"]
 
 
-async def run_table(attack, player=None, **config):
+async def run_table(attack, player=None, hold=True, **config):
     """A one-round game between three bot seats (``player``: seat 0's player) while
     ``attack(host, port)`` runs beside it; returns the host, the peers, and which connection
-    each seat had when the game started, once the game is over and the attack has ended."""
+    each seat had when the game started, once the game is over and the attack has ended.  With
+    ``hold``, the bots make no move in the play phase until the attack has ended, so the game
+    cannot end (and close the attacker's connection with its ``bye``) before the attack has run
+    its course."""
     host = Host(HostConfig(players=3, rules=ONE_ROUND, claim_timeout=2,
                            random=seeded(b"flood"), **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     keys = seeded(b"flood seats")
     peers = []
+    go = trio.Event()
+    if not hold:
+        go.set()
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run, listeners)
         for i in range(3):
-            bot = player if i == 0 and player is not None else BotPlayer("basic",
-                                                                         random.Random(i))
+            bot = player if i == 0 and player is not None else HeldBot(i, go)
             peers.append(Peer(("127.0.0.1", port), Identity(keys(32), keys(32)), bot,
                               name=f"bot{i}", random=seeded(b"flood peer %d" % i), timeout=20,
                               retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1)))
@@ -192,6 +199,9 @@ async def run_table(attack, player=None, **config):
         seated = list(host.seats)
         async with trio.open_nursery() as attackers:
             attackers.start_soon(attack, host, port)
+        go.set()
+        for peer in peers:
+            peer.nudge()
     return host, peers, seated
 
 
@@ -306,7 +316,7 @@ async def test_spectators_past_the_cap_are_refused_and_idle_ones_hold_nothing_up
             done.set()
 
     with trio.fail_after(120):
-        host, peers, seated = await run_table(attack)
+        host, peers, seated = await run_table(attack, hold=False)  # it watches the game out
     refused = [a for a in answers if a.TYPE == "refused"]
     assert sum(a.TYPE == "welcome" for a in answers) == HostConfig.max_spectators
     assert len(refused) == 8
