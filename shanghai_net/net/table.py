@@ -279,16 +279,11 @@ class _Base:
                 self.host_timeouts[msg.seq] = body.seat
         elif isinstance(body, wm.Protest):
             self._protest(author, body)
-        elif isinstance(body, wm.Complaint):
-            why = self._complaint_refused(author, body.round)
+        elif isinstance(body, (wm.VoidRound, wm.Complaint)):
+            why, act = self._round_stopper(author, body)
             if why is not None:
                 raise Fault(author, f"seat {author}: {why}")
-            self._accuse(author, body.reason)
-        elif isinstance(body, wm.VoidRound):
-            why = self._vote_refused(author, body.round)
-            if why is not None:
-                raise Fault(author, f"seat {author}: {why}")
-            self._vote(author, body.round)
+            act()
         elif isinstance(body, Deal):
             try:
                 step = parse_deal(body, self.game_id, author)
@@ -377,6 +372,15 @@ class _Base:
 
     def _void_own(self, scored: bool) -> None:
         """Hook: a seat voids its own replica's round too."""
+
+    def _round_stopper(self, author: int, body: wm.VoidRound | wm.Complaint
+                       ) -> tuple[str | None, Callable[[], None]]:
+        """A vote to void the round or a complaint, the two bodies valid whether or not the deal
+        is settled: why it has no place here (None: it has), and what it does."""
+        if isinstance(body, wm.VoidRound):
+            return self._vote_refused(author, body.round), lambda: self._vote(author, body.round)
+        return (self._complaint_refused(author, body.round),
+                lambda: self._accuse(author, body.reason))
 
     # -- what a seat says the host did ---------------------------------------------------------
 
@@ -1019,18 +1023,12 @@ class PublicTable(_Base):
         body = msg.body
         if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
             raise RemoteProtocolError("bad_signature", "only the host signs a timeout", msg.seq)
-        if isinstance(body, wm.VoidRound):
-            why = self._vote_refused(msg.author, body.round)
+        if isinstance(body, (wm.VoidRound, wm.Complaint)):
+            why, act = self._round_stopper(msg.author, body)
             if why is not None:
                 raise RemoteProtocolError("out_of_turn", why, msg.seq)
             self.chain.append(msg)
-            self._guarded(lambda: self._vote(msg.author, body.round))
-        elif isinstance(body, wm.Complaint):
-            why = self._complaint_refused(msg.author, body.round)
-            if why is not None:
-                raise RemoteProtocolError("out_of_turn", why, msg.seq)
-            self.chain.append(msg)
-            self._guarded(lambda: self._accuse(msg.author, body.reason))
+            self._guarded(act)
         elif isinstance(body, wm.Protest):
             try:
                 self._protest(msg.author, body)
