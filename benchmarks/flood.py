@@ -39,7 +39,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer
 from shanghai_net.wire.messages import GameMessage, PassClaim, VoidRound
-from shanghai_net.wire.signing import signed_bytes
+from shanghai_net.wire.signing import sign_wire
 
 FLOODS = ("quiet", "chat", "stale", "stale-burst", "frames", "spectators", "padded")
 
@@ -49,7 +49,7 @@ def frame(value: dict) -> bytes:
     return struct.pack(">I", len(body)) + body
 
 
-HELLO = frame({"type": "hello", "protocol": "shanghai-net", "version": 2, "name": "flood",
+HELLO = frame({"type": "hello", "protocol": "shanghai-net", "version": 3, "name": "flood",
                "sign_key": bytes(32), "box_key": bytes(32), "join_code": "",
                "role": "spectator"})
 
@@ -121,8 +121,7 @@ class StaleFlood(BotPlayer):
         if self.rate is not None:
             count = min(count, int(self.rate * (time.monotonic() - self.since)) - self.sent)
         self.sent += max(count, 0)
-        stale = GameMessage(seq=1, prev=bytes(32), author=table.seat, body=PassClaim(),
-                            sig=bytes(64))
+        stale = GameMessage(author=table.seat, counter=0, body=PassClaim(), sig=bytes(64))
         return [stale] * count
 
 
@@ -139,12 +138,8 @@ class PadFlood(BotPlayer):
             return []
         self.decision = decision
         wire = {**VoidRound(round=table.round).to_wire(), "pad": b"p" * 60_000}
-        chain = table.chain
-        seq = chain.next_seq + 1000  # not its next move's seq: that one's answer is its own
-        sig = table._sign_key.sign(signed_bytes(chain.game_id, seq, chain.head, table.seat,
-                                                wire))
-        return [GameMessage(seq=seq, prev=chain.head, author=table.seat,
-                            body=VoidRound(round=table.round), sig=sig, signed_body=wire)]
+        return [GameMessage.from_wire(sign_wire(table._sign_key, table.chain.start, table.seat,
+                                                outbox.reserve(), wire))]
 
 
 # -- the table -----------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group)
 (HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.
 
 What it does:
-- the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing, signing and chaining every game message, and checking
-  every relayed one (seq, prev, signature);
+- the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing,
+  signing every game message (its counter; a move's basis), and checking every relayed one
+  against the chain (seq, prev, counter, basis, signature);
 - its whole part of the mental-poker deal: the first-dealer pick, seed commitments, both passes
   of every shuffle (including empty-stock reshuffles), sealed key shares for every card dealt or
   drawn to another seat, the own-key reveal of the upturned card, the reveal of every card it
@@ -48,12 +49,16 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 2
+VERSION = 3
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``)."""
+MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "call_shanghai",
+                        "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
+"""Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
 MAX_FRAME = 1 << 20
-GAME_DOMAIN = "shanghai-net/v1/game"
+GAME_DOMAIN = "shanghai-net/v3/game"
+CHAIN_DOMAIN = "shanghai-net/v3/chain"
 START_DOMAIN = "shanghai-net/v1/start"
 DEAL_DOMAIN = b"shanghai-net v1 deal message"
 BOX_DOMAIN = b"shanghai-net v1 box"
@@ -821,10 +826,16 @@ class Seat:
         self.table: Table | None = None
         self.verify_keys: dict[int, VerifyKey] = {}
         self.next_seq, self.head = 0, bytes(32)
+        self.links: list[bytes] = []
+        """The chain hash after each seq: a move's basis names one (8.2)."""
+        self.counters: dict[int, int] = {}
+        """Each author's last counter in the chain."""
+        self.counter = 0
+        """Our next message's counter."""
         self.pending: int | None = None
-        """The seq our last game message was signed for, until it is sequenced or beaten."""
+        """The counter of our game message on its way, until it is sequenced or refused."""
         self.hold_until = 0
-        """No message is signed for a seq below this (the host refused one for it)."""
+        """No move is signed before this seq is in (the host said the game moved on there)."""
         self.errors: list[dict] = []
 
     def join(self) -> None:
@@ -888,52 +899,74 @@ class Seat:
             self.verify_keys[HOST_AUTHOR] = VerifyKey(start["host_key"])
         self.game_id = start["game_id"]
         # the chain starts at the start digest (8.2): every message vouches for this start_game
-        self.head = hashlib.sha256(pack([START_DOMAIN, canonical(start)])).digest()
+        self.start_digest = hashlib.sha256(pack([START_DOMAIN, canonical(start)])).digest()
+        self.head = self.start_digest
         self.table = Table(start, self.seat, self.sign_key, self.box_secret, self.box_public,
                            self.random)
         self.log(f"game starts: {start['preset']}, {len(start['seats'])} seats")
 
-    def signed_bytes(self, seq: int, prev: bytes, author: int, body: dict) -> bytes:
-        return pack([GAME_DOMAIN, self.game_id, seq, prev, author, canonical(body)])
+    def signed_bytes(self, author: int, counter: int, basis_seq: int | None,
+                     basis_head: bytes | None, body: dict) -> bytes:
+        return pack([GAME_DOMAIN, self.start_digest, author, counter, basis_seq, basis_head,
+                     canonical(body)])
 
     def sequenced(self, message: dict) -> None:
         """Check a relayed game message against the chain (8.3), then apply it."""
         seq, author, body = message["seq"], message["author"], message["body"]
+        counter, basis_seq, basis_head = (message["counter"], message.get("basis_seq"),
+                                          message.get("basis_head"))
         if seq != self.next_seq or message["prev"] != self.head:
             raise BotStopped(f"broken_chain at seq {seq} (expected {self.next_seq})")
-        signed = self.signed_bytes(seq, message["prev"], author, body)
+        if counter <= self.counters.get(author, -1):
+            raise BotStopped(f"seq {seq}: author {author}'s counter {counter} does not rise")
+        if basis_seq is not None and (basis_seq >= seq or self.links[basis_seq] != basis_head):
+            raise BotStopped(f"broken_chain: seq {seq}'s basis is not a link of our chain")
+        signed = self.signed_bytes(author, counter, basis_seq, basis_head, body)
         try:
             self.verify_keys[author].verify(signed, message["sig"])
         except Exception:
             raise BotStopped(f"bad_signature at seq {seq} by {author}") from None
-        self.head = hashlib.sha256(signed + message["sig"]).digest()
+        link = pack([CHAIN_DOMAIN, seq, message["prev"]])
+        self.head = hashlib.sha256(link + signed + message["sig"]).digest()
+        self.links.append(self.head)
+        self.counters[author] = counter
         self.next_seq = seq + 1
-        if self.pending == seq:
-            self.pending = None  # ours was sequenced, or another message took its place
+        if author == self.seat and counter == self.pending:
+            self.pending = None  # ours was sequenced
         self.table.apply(author, body)
 
     def answered(self, error: dict) -> None:
         """An error about our pending message: it was not sequenced.  ``stale`` is expected
-        (another message took its seq): re-sign once the chain has moved past it."""
-        if error.get("ref_seq") is not None and error["ref_seq"] == self.pending:
+        (a move raced the game's moving on): decide again once the chain has brought the
+        message it names."""
+        if error.get("ref_counter") is not None and error["ref_counter"] == self.pending:
             self.pending = None
-            self.hold_until = error["ref_seq"] + 1
+            if error["code"] == "stale" and error.get("ref_seq") is not None:
+                self.hold_until = error["ref_seq"] + 1
         if error["code"] != "stale":
             self.errors.append(error)
             self.log(f"error from the host: {error['code']}: {error['reason']}")
 
     def act(self) -> None:
-        """Sign and send what we owe at the chain's head, one message at a time."""
-        if self.table is None or self.pending is not None or self.next_seq < self.hold_until:
+        """Sign and send what we owe now, one message at a time (the host fills in seq and
+        prev); a move names the chain's head as its basis."""
+        if self.table is None or self.pending is not None:
             return
         body = self.table.next_body()
         if body is None:
             return
-        seq, prev = self.next_seq, self.head
-        sig = self.sign_key.sign(self.signed_bytes(seq, prev, self.seat, body)).signature
-        self.link.send({"type": "game", "seq": seq, "prev": prev, "author": self.seat,
-                        "body": body, "sig": sig})
-        self.pending = seq
+        is_move = body["kind"] in MOVE_KINDS
+        if is_move and (self.next_seq < self.hold_until or not self.links):
+            return
+        basis_seq, basis_head = (self.next_seq - 1, self.head) if is_move else (None, None)
+        self.counter = max(self.counter, self.counters.get(self.seat, -1) + 1)
+        signed = self.signed_bytes(self.seat, self.counter, basis_seq, basis_head, body)
+        self.link.send({"type": "game", "seq": None, "prev": None, "author": self.seat,
+                        "counter": self.counter, "basis_seq": basis_seq,
+                        "basis_head": basis_head, "body": body,
+                        "sig": self.sign_key.sign(signed).signature})
+        self.pending = self.counter
+        self.counter += 1
 
 
 def main(argv: list[str] | None = None) -> int:

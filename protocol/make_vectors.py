@@ -30,7 +30,7 @@ from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, 
 from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
-                               encode_frame, signed_bytes, start_digest)
+                               encode_frame, sign_game, signed_bytes, start_digest)
 from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages, example_start,
                                         fixed_seed, public_bytes, sign_key)
 from shanghai_net.wire.fields import fields_schema
@@ -96,7 +96,7 @@ def bad_frame_vectors() -> list[dict]:
         ("integer map key", frame_of(b"\x82\xa4type\xa1x\x01\x02"), "malformed_frame"),
         ("unknown type", raw({"type": "teleport"}), "unknown_message"),
         ("sign_key as str", raw({**hello, "sign_key": "k" * 32}), "bad_message"),
-        ("seat 8", raw({"type": "welcome", "version": 2, "seat": 8, "table": {}}),
+        ("seat 8", raw({"type": "welcome", "version": 3, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),
         ("length over the 1 MiB cap", struct.pack(">I", (1 << 20) + 1), "frame_too_large"),
@@ -109,14 +109,22 @@ def signing_vectors() -> dict:
     start = example_start()
     chain = Chain(GAME_ID, seats, start_digest(start.to_wire()))
     messages = []
-    for seat, body in [(0, EXAMPLE_BODIES[0]), (0, EXAMPLE_BODIES[9]), (1, EXAMPLE_BODIES[-1])]:
-        msg = chain.sign(sign_key(seat), seat, body)
+    # a deal step (no basis: it commutes), then two moves, each naming the head it was decided on
+    for seat, body, basis in [(1, EXAMPLE_BODIES[-1], False), (0, EXAMPLE_BODIES[0], True),
+                              (0, EXAMPLE_BODIES[9], True)]:
+        sent = sign_game(sign_key(seat), chain.start, seat, chain.next_counter(seat), body,
+                         chain.basis if basis else None)
+        msg = chain.place(sent)
         head = chain.append(msg)
         messages.append({
-            "seq": msg.seq, "prev": msg.prev.hex(), "author": seat,
+            "seq": msg.seq, "prev": msg.prev.hex(), "author": seat, "counter": msg.counter,
+            "basis_seq": msg.basis_seq,
+            "basis_head": msg.basis_head.hex() if msg.basis_head else None,
             "body": to_json(msg.body_wire),
-            "signed_bytes": signed_bytes(GAME_ID, msg.seq, msg.prev, seat, msg.body_wire).hex(),
+            "signed_bytes": signed_bytes(chain.start, seat, msg.counter, msg.basis_seq,
+                                         msg.basis_head, msg.body_wire).hex(),
             "sig": msg.sig.hex(), "chain_hash": head.hex(),
+            "sent_frame": encode_frame(sent.to_wire()).hex(),
             "frame": encode_frame(msg.to_wire()).hex(),
         })
     return {

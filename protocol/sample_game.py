@@ -54,10 +54,10 @@ def play() -> list[GameMessage]:
                 outbox.push(table.submit(move), move)
         before = len(sequenced)
         for sender in outboxes:
-            msg = sender.poll()  # signed against the head the last message made
+            msg = sender.poll()  # a move names the head the last message made
             if msg is None:
                 continue
-            host.admit(msg)
+            msg = host.admit(msg)  # seq and prev filled in
             sequenced.append(msg)
             for table, outbox in zip(seats, outboxes):
                 outbox.push(table.receive(msg))

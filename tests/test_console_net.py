@@ -17,7 +17,7 @@ from shanghai_net.deal.audit import Verdict
 from shanghai_net.identity import Identity
 from shanghai_net.net.session import NetSession
 from shanghai_net.rules import preset
-from shanghai_net.wire.messages import Chat, LobbyState, PlayerSeat, SeatInfo, StartGame, Welcome
+from shanghai_net.wire.messages import PROTOCOL_VERSION, Chat, LobbyState, PlayerSeat, SeatInfo, StartGame, Welcome
 
 from console_harness import KEYS, run
 
@@ -82,7 +82,7 @@ def lobby_state(ready=(False, True, True), house_rules=None):
 
 
 def welcome(seat=0, **table):
-    return Welcome(version=2, seat=seat, table={"preset": "davis", "players": 3,
+    return Welcome(version=PROTOCOL_VERSION, seat=seat, table={"preset": "davis", "players": 3,
                                                 "host_fingerprint": "abcd-ef01-2345-6789",
                                                 "claim_timeout": 7.0, **table})
 

@@ -19,8 +19,8 @@ from shanghai_net.net.bodies import body_to_move, move_to_body
 from shanghai_net.net.peer import BotPlayer
 from shanghai_net.net.host import read_transcript
 from shanghai_net.wire import encode_frame
-from shanghai_net.wire.messages import CARD_COUNT, BodySpec, Deal, GameMessage
-from shanghai_net.wire.signing import signed_bytes
+from shanghai_net.wire.messages import CARD_COUNT, BodySpec, Deal
+from shanghai_net.wire.signing import sign_wire
 
 from test_net_game import assert_clean, assert_host_holds_no_hidden_card, play
 
@@ -132,14 +132,13 @@ class BadRearranger(BotPlayer):
             return []
         name, body = todo[0]
         chain = table.chain
-        sig = table._sign_key.sign(signed_bytes(chain.game_id, chain.next_seq, chain.head,
-                                                table.seat, body))
-        self.pending = (name, chain.next_seq)
-        return [encode_frame({"type": GameMessage.TYPE, "seq": chain.next_seq, "prev": chain.head,
-                              "author": table.seat, "body": body, "sig": sig})]
+        counter = outbox.reserve()
+        self.pending = (name, counter)
+        return [encode_frame(sign_wire(table._sign_key, chain.start, table.seat, counter, body,
+                                       chain.basis))]
 
     def on_error(self, error) -> None:
-        if self.pending is None or error.ref_seq != self.pending[1]:
+        if self.pending is None or error.ref_counter != self.pending[1]:
             return
         name, _ = self.pending
         self.pending = None

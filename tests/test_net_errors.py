@@ -3,6 +3,8 @@ everyone; a silent seat in a claim window is passed by the host's signed ``timeo
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 import struct
 
@@ -15,7 +17,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.bodies import move_to_body
 from shanghai_net.net.peer import BotPlayer
 from shanghai_net.wire import CLIENT, Connection, NEED_DATA, encode_frame
-from shanghai_net.wire.messages import GameMessage, Hello
+from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello
 
 from test_net_game import assert_clean, assert_host_holds_no_hidden_card, play
 
@@ -32,7 +34,7 @@ class Injector(BotPlayer):
     def __init__(self) -> None:
         super().__init__("basic", random.Random(7))
         self.sent: list[str] = []
-        self.pending: dict[str, int | None] = {}  # what was injected -> its seq, if any
+        self.pending: dict[str, int | None] = {}  # what was injected -> its counter, if any
         self.codes: list[str] = []
 
     @property
@@ -44,8 +46,8 @@ class Injector(BotPlayer):
             if self.pending.pop(error.code, False) is not False:
                 self.codes.append(error.code)
             return
-        for name, seq in list(self.pending.items()):
-            if seq is not None and seq == error.ref_seq:
+        for name, counter in list(self.pending.items()):
+            if counter is not None and counter == error.ref_counter:
                 del self.pending[name]
                 if error.code == "stale":  # the game moved on meanwhile: try again
                     self.sent.remove(name)
@@ -55,7 +57,7 @@ class Injector(BotPlayer):
 
     def _send(self, name, item):
         self.sent.append(name)
-        self.pending[name] = getattr(item, "seq", None)
+        self.pending[name] = getattr(item, "counter", None)
         return [item]
 
     def extra(self, table, outbox):
@@ -66,29 +68,27 @@ class Injector(BotPlayer):
             return self._send("malformed_frame", frame(b"\x93\xc1\x01"))
         if "unknown_message" not in self.sent:
             return self._send("unknown_message", frame({"type": "teleport", "to": "mars"}))
-        key = table._sign_key
+        def sign(body):
+            return table.chain.sign(table._sign_key, table.seat, body, outbox.reserve())
+
         if game.phase is not Phase.PLAY:
-            return self.quiet_moment(table, key)
+            return self.quiet_moment(table, sign)
         if game.turn == table.seat and table.can_move():
             card = table.game.hand(table.seat)[0]
             if "bad_signature" not in self.sent:
-                msg = table.chain.sign(key, table.seat, move_to_body(Discard(table.seat, card)))
-                forged = GameMessage(seq=msg.seq, prev=msg.prev, author=msg.author, body=msg.body,
-                                     sig=bytes(64))
-                return self._send("bad_signature", forged)
+                msg = sign(move_to_body(Discard(table.seat, card)))
+                return self._send("bad_signature", dataclasses.replace(msg, sig=bytes(64)))
             if "illegal_move" not in self.sent:
-                body = move_to_body(LayOff(table.seat, card, 99))
-                return self._send("illegal_move", table.chain.sign(key, table.seat, body))
+                return self._send("illegal_move", sign(move_to_body(LayOff(table.seat, card, 99))))
         return []
 
-    def quiet_moment(self, table, key):
+    def quiet_moment(self, table, sign):
         """Only seat 1, silent in claim windows, has a decision: nothing moves until the host's
         timeout, so a move of this seat signed now is judged, not stale."""
         game = table.public
         if "out_of_turn" not in self.sent and game.phase is Phase.DRAW and \
                 game.to_move() and set(game.to_move()) == {1}:
-            body = move_to_body(DrawStock(table.seat))
-            return self._send("out_of_turn", table.chain.sign(key, table.seat, body))
+            return self._send("out_of_turn", sign(move_to_body(DrawStock(table.seat))))
         return []
 
     def choose(self, table):
@@ -103,7 +103,7 @@ async def raw_client(port, frames, reads):
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     conn = Connection(CLIENT)
     me = Identity(bytes(range(32)), bytes(range(1, 33)))
-    await stream.send_all(conn.send(Hello(protocol="shanghai-net", version=2, name="raw",
+    await stream.send_all(conn.send(Hello(protocol="shanghai-net", version=PROTOCOL_VERSION, name="raw",
                                           sign_key=me.sign_public, box_key=me.box_public,
                                           join_code="", role="spectator")))
     codes = []

@@ -19,9 +19,9 @@ from shanghai_net.net.budget import Budget, Limits, TokenBucket, Verdict
 from shanghai_net.net.host import Host, HostConfig, _Client
 from shanghai_net.net.peer import BotPlayer, Peer
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
-from shanghai_net.wire.messages import (Chat, DealerPick, GameMessage, Hello, LobbyState,
+from shanghai_net.wire.messages import (PROTOCOL_VERSION, Chat, DealerPick, GameMessage, Hello, LobbyState,
                                         PassClaim, StartGame, VoidRound)
-from shanghai_net.wire.signing import signed_bytes
+from shanghai_net.wire.signing import sign_wire
 
 from test_net_rejoin import HeldBot
 
@@ -82,21 +82,19 @@ def test_a_slow_reader_misses_chat_and_lobby_states_but_not_the_game():
 
 
 def padded(table, body, pad: bytes) -> GameMessage:
-    """``body`` signed by ``table``'s seat with an unknown field ``pad``, under a seq far ahead
-    (the answer to it must not be taken for the answer to the seat's next real move)."""
+    """``body`` signed by ``table``'s seat with an unknown field ``pad``, under a counter far
+    ahead (the answer to it must not be taken for the answer to the seat's next real move)."""
     wire = {**body.to_wire(), "pad": pad}
     chain = table.chain
-    seq = chain.next_seq + 1000
-    sig = table._sign_key.sign(signed_bytes(chain.game_id, seq, chain.head, table.seat, wire))
-    return GameMessage(seq=seq, prev=chain.head, author=table.seat, body=body, sig=sig,
-                       signed_body=wire)
+    return GameMessage.from_wire(sign_wire(table._sign_key, chain.start, table.seat, 1005,
+                                           wire))
 
 
 def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
     host = Host(HostConfig(players=3))
 
     class Table:  # what `padded` needs of a seat's table
-        chain = type("Chain", (), {"game_id": bytes(16), "next_seq": 5, "head": bytes(32)})
+        chain = type("Chain", (), {"start": bytes(32)})
         seat = 1
         _sign_key = Identity(bytes(range(32)), bytes(32)).sign_key
 
@@ -106,7 +104,8 @@ def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
         try:
             host._check_body(padded(Table, VoidRound(round=1), pad))
         except RemoteProtocolError as error:
-            assert error.code == "bad_message" and words in error.reason and error.ref_seq == 1005
+            assert error.code == "bad_message" and words in error.reason and \
+                error.ref_counter == 1005
         else:
             raise AssertionError(f"a body padded with {len(pad)} bytes was let through")
 
@@ -131,7 +130,7 @@ class Raw:
         raw = cls(await trio.open_tcp_stream("127.0.0.1", port))
         me = Identity(bytes(range(32)), bytes(range(1, 33)))
         await raw.stream.send_all(raw.conn.send(Hello(
-            protocol="shanghai-net", version=2, name=name, sign_key=me.sign_public,
+            protocol="shanghai-net", version=PROTOCOL_VERSION, name=name, sign_key=me.sign_public,
             box_key=me.box_public, join_code="", role="spectator")))
         await raw.next("welcome", "refused")
         return raw
@@ -249,8 +248,8 @@ class StaleFlooder(BotPlayer):
         if self.sent or table.chain.next_seq < 20:
             return []
         self.sent = True
-        old = GameMessage(seq=1, prev=bytes(32), author=table.seat,
-                          body=move_to_body(DrawStock(table.seat)), sig=bytes(64))
+        old = GameMessage(author=table.seat, counter=0, body=move_to_body(DrawStock(table.seat)),
+                          sig=bytes(64))
         return [old] * self.count
 
     def on_error(self, error) -> None:

@@ -24,7 +24,7 @@ from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import MAX_AGE, GameSecrets, ReusedGame
 from shanghai_net.net.table import PublicTable
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
-from shanghai_net.wire.messages import Hello, Refused, StartGame, game_id_of
+from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 
 RULES = {"contracts": "2s"}
 DIGEST_A, DIGEST_B = bytes([0xA]) * 32, bytes([0xB]) * 32
@@ -268,7 +268,7 @@ async def test_a_player_s_hello_without_a_nonce_is_refused():
             stream = await trio.open_tcp_stream("127.0.0.1", port)
             conn = Connection(CLIENT)
             await stream.send_all(conn.send(Hello(
-                protocol="shanghai-net", version=2, name="old", sign_key=me.sign_public,
+                protocol="shanghai-net", version=PROTOCOL_VERSION, name="old", sign_key=me.sign_public,
                 box_key=me.box_public, join_code="", role="player")))
             answer = None
             while answer is None:

@@ -88,21 +88,21 @@ async def test_bad_frames_are_counted_and_the_one_past_the_limit_closes_the_conn
 
 async def test_refused_game_messages_are_counted_and_the_one_past_the_limit_closes_the_seat():
     """A seated player's game messages that the sequencer refuses (here: signed against no
-    chain) each count once; the game goes on for it until one more than ``abuse_limit``."""
+    key) each count once; the game goes on for it until one more than ``abuse_limit``."""
     with trio.fail_after(20):
         async with hosting(players=3, abuse_limit=3) as (host, port):
             cheat, _ = await join(port, "ann", ready=True)
             for name in ("bo", "cy"):
                 await join(port, name, ready=True)
             assert await cheat.next(StartGame)
-            bogus = GameMessage(seq=0, prev=bytes(32), author=0, body=move_to_body(DrawStock(0)),
+            bogus = GameMessage(author=0, counter=0, body=move_to_body(DrawStock(0)),
                                 sig=bytes(64))
             for strike in range(1, 4):
                 await cheat.send(bogus)
-                assert (await cheat.next(Error)).code == "broken_chain"
+                assert (await cheat.next(Error)).code == "bad_signature"
                 assert connection_of(host, "ann").strikes == strike
             await cheat.send(bogus)
-            assert (await cheat.next(Error)).code == "broken_chain"
+            assert (await cheat.next(Error)).code == "bad_signature"
             assert (await cheat.next(Error)).code == "abuse"
             assert await cheat.next(Error) is None
             assert host.sequenced == 0

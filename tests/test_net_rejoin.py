@@ -19,7 +19,7 @@ from shanghai_net.net.table import PublicTable
 from shanghai_net.net.verify import verify
 from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, encode_frame,
                                sign_proof)
-from shanghai_net.wire.messages import (Error, Hello, Ping, Pong, Proof, Refused, StartGame,
+from shanghai_net.wire.messages import (PROTOCOL_VERSION, Error, Hello, Ping, Pong, Proof, Refused, StartGame,
                                         VoidRound, Welcome)
 
 RULES = {"contracts": "2s"}  # one round keeps each test short
@@ -260,17 +260,13 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
 
 
 async def refused_vote(peer, identity, round_no):
-    """Send the seat's vote for ``round_no`` by hand; the code the host answers (a vote that
-    finds the chain moved on, ``stale``, is signed again)."""
-    while True:
-        seen = len(peer.errors)
-        vote = peer.table.chain.sign(identity.sign_key, peer.seat, VoidRound(round=round_no))
-        await peer._link.send(vote)
-        while not [e for e in peer.errors[seen:] if e.ref_seq == vote.seq]:
-            await trio.sleep(0.01)
-        code = next(e.code for e in peer.errors[seen:] if e.ref_seq == vote.seq)
-        if code != "stale":
-            return code
+    """Send the seat's vote for ``round_no`` by hand; the code the host answers."""
+    vote = peer.table.chain.sign(identity.sign_key, peer.seat, VoidRound(round=round_no),
+                                 peer.outbox.reserve())
+    await peer._link.send(vote)
+    while not [e for e in peer.errors if e.ref_counter == vote.counter]:
+        await trio.sleep(0.01)
+    return next(e.code for e in peer.errors if e.ref_counter == vote.counter)
 
 
 async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out_with_it(
@@ -318,7 +314,7 @@ async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_
             mute = await trio.open_tcp_stream("127.0.0.1", port)  # says hello, then nothing
             conn = Connection(CLIENT)
             await mute.send_all(conn.send(Hello(
-                protocol="shanghai-net", version=2, name="mute", sign_key=keys[1].sign_public,
+                protocol="shanghai-net", version=PROTOCOL_VERSION, name="mute", sign_key=keys[1].sign_public,
                 box_key=keys[1].box_public, join_code="", role="player", nonce=bytes(32))))
             while host.seats[1] is None:
                 await trio.sleep(0.01)
@@ -340,7 +336,7 @@ class RawClient:
                     join_code=""):
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, Connection(CLIENT))
-        await client.send(Hello(protocol="shanghai-net", version=2, name=name,
+        await client.send(Hello(protocol="shanghai-net", version=PROTOCOL_VERSION, name=name,
                                 sign_key=sign_public, box_key=box_public, join_code=join_code,
                                 role=role, nonce=bytes(32)))
         return client

@@ -14,10 +14,11 @@ from shanghai_net.deal.messages import sign
 from shanghai_net.engine import Discard, Phase, view_of
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.identity import Identity
-from shanghai_net.engine.moves import DrawStock
+from shanghai_net.engine.moves import DrawStock, PassClaim, TakeDiscard
 from shanghai_net.net.bodies import move_to_body, reveals_body, shares_body
 from shanghai_net.net.table import Fault, Outbox, PeerTable, PublicTable
-from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, StartGame
+from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, StartGame, sign_game
+from shanghai_net.wire.messages import HOST_AUTHOR
 
 
 class Table:
@@ -48,10 +49,12 @@ class Table:
             box.push(table.start())
 
     def deliver(self, msg):
-        self.host.admit(msg)
+        """Sequence ``msg`` at the host and bring it to every seat; the message as placed."""
+        msg = self.host.admit(msg)
         for table, box in zip(self.seats, self.boxes):
             box.push(table.receive(msg))
             box.sequenced(msg)
+        return msg
 
     def time_out(self, seat, what="claim"):
         """The host's timeout of ``seat``, sequenced and delivered; the message."""
@@ -185,3 +188,75 @@ def test_a_start_game_that_differs_for_one_peer_breaks_the_chain_at_seq_0():
     with pytest.raises(Fault) as info:
         fooled.receive(first)
     assert info.value.culprit == HOST_AUTHOR
+
+
+# -- what commutes, and what goes stale (protocol.md 8.2) ----------------------------------------
+
+def open_window(t):
+    """Play until a claim window is open, the deal settled, with two claimers still to decide."""
+    def ready():
+        game = t.host.public
+        return t.host.settled and game.phase is Phase.DRAW and game.window is not None and \
+            len(game.window.undecided()) >= 2
+    t.run_until(ready)
+    return t.host.public
+
+
+def signed(t, seat, move, basis):
+    """``move`` of ``seat`` signed with its next counter on ``basis``, as its author sends it."""
+    table = t.seats[seat]
+    return sign_game(t.ids[seat].sign_key, table.chain.start, seat,
+                     t.boxes[seat].reserve(), move_to_body(move), basis)
+
+
+def test_claims_decided_on_one_discard_never_make_each_other_stale():
+    t = Table(4, seed=6)
+    game = open_window(t)
+    first, second = game.window.undecided()[:2]
+    basis, before = t.host.chain.basis, t.host.version
+    for seat in (first, second):  # both decided before either is sequenced: both are taken
+        t.deliver(signed(t, seat, PassClaim(seat), basis))
+    assert t.host.version == before + 2
+    assert all(table.fault is None and table.version == before + 2 for table in t.seats)
+
+
+def test_a_claim_decided_before_the_turn_moved_on_is_stale_and_names_where():
+    t = Table(4, seed=6)
+    game = open_window(t)
+    claimer = game.window.undecided()[0]
+    late = signed(t, claimer, PassClaim(claimer), t.host.chain.basis)
+    taker = game.turn
+    took = t.deliver(signed(t, taker, TakeDiscard(taker), t.host.chain.basis))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.host.admit(late)
+    assert info.value.code == "stale"
+    assert (info.value.ref_seq, info.value.ref_counter) == (took.seq, late.counter)
+    # a host that sequences it all the same is named by every seat
+    for table in t.seats:
+        with pytest.raises(Fault) as fault:
+            table.receive(table.chain.place(late))
+        assert fault.value.culprit == HOST_AUTHOR and "stale" in fault.value.reason
+
+
+def test_a_move_without_a_basis_is_refused():
+    t = Table(4, seed=6)
+    game = open_window(t)
+    seat = game.turn
+    with pytest.raises(RemoteProtocolError) as info:
+        t.host.admit(signed(t, seat, TakeDiscard(seat), None))
+    assert info.value.code == "stale" and "basis" in info.value.reason
+
+
+def test_a_reveal_and_the_move_it_shows_go_out_back_to_back():
+    t = Table(3, seed=3)
+    table = play_to_own_turn(t)
+    seat, box = table.seat, t.boxes[table.seat]
+    card = table.game.hand(seat)[0]
+    box.push(table.submit(Discard(seat, card)), Discard(seat, card))
+    reveal, move = box.poll(), box.poll()  # nothing sequenced in between
+    assert reveal.body.KIND == "deal" and move.body.KIND == "discard"
+    assert reveal.basis_seq is None and move.basis_seq == table.chain.next_seq - 1
+    assert move.counter == reveal.counter + 1
+    t.deliver(reveal)
+    t.deliver(move)
+    assert t.host.public.discard[-1] == card and box.idle

@@ -19,9 +19,9 @@ from shanghai_net.net.bodies import deal_body, parse_deal
 from shanghai_net.net.host import read_transcript
 from shanghai_net.net.peer import BotPlayer, PeerError
 from shanghai_net.net.verify import verify
-from shanghai_net.wire import GameMessage, encode_frame, signed_bytes
+from shanghai_net.wire import GameMessage, encode_frame, sign_wire
 from shanghai_net.wire.messages import HOST_AUTHOR, Timeout
-from shanghai_net.wire.signing import chain_hash
+from shanghai_net.wire.signing import chain_hash, start_digest
 
 from test_net_game import play
 
@@ -51,17 +51,20 @@ def recorded(tmp_path_factory):
 
 def resigned(messages, index, body, keys):
     """The record with game message ``index`` (0: the first after start_game) given ``body``, and
-    every message from there on signed again by its author against the new chain: a record
-    whose signatures and chain all check out."""
+    every message from there on placed again on the new chain (its moves' bases too) and signed
+    again by its author: a record whose signatures and chain all check out."""
     start, game = messages[0], list(messages[1:])
     game[index] = dataclasses.replace(game[index], signed_body=body)
-    prev = chain_hash(start.game_id, game[index - 1]) if index else bytes(32)
+    digest = start_digest(start.to_wire())
+    links = [chain_hash(digest, msg) for msg in game[:index]]
     for i in range(index, len(game)):
         msg = game[i]
-        data = signed_bytes(start.game_id, msg.seq, prev, msg.author, msg.body_wire)
-        game[i] = GameMessage.from_wire({**msg.to_wire(), "prev": prev,
-                                         "sig": keys[msg.author].sign(data)})
-        prev = chain_hash(start.game_id, game[i])
+        basis = None if msg.basis_seq is None else (msg.basis_seq, links[msg.basis_seq])
+        wire = sign_wire(keys[msg.author], digest, msg.author, msg.counter,
+                         msg.body_wire, basis)
+        prev = links[-1] if links else msg.prev
+        game[i] = GameMessage.from_wire({**wire, "seq": msg.seq, "prev": prev})
+        links.append(chain_hash(digest, game[i]))
     return [start, *game]
 
 

@@ -10,6 +10,7 @@ from shanghai_net.wire import (BODY_KINDS, CLIENT, HOST, MESSAGE_TYPES, NEED_DAT
                                Connection, ConnectionClosed, Error, GameMessage, Hello,
                                LocalProtocolError, Ping, Pong, Ready, Refused, RemoteProtocolError,
                                State, Welcome)
+from shanghai_net.wire.messages import PROTOCOL_VERSION
 from shanghai_net.wire.examples import example_messages
 
 EX = {m.TYPE: m for m in example_messages()}
@@ -168,7 +169,7 @@ def test_host_speaking_several_versions_accepts_any_of_them():
 
 def test_welcome_with_another_version_is_a_remote_error():
     client, host = pair("answer")
-    client.receive_data(host.send(Welcome(version=3, seat=0, table={})))
+    client.receive_data(host.send(Welcome(version=PROTOCOL_VERSION + 1, seat=0, table={})))
     assert remote_error(client).code == "version"
 
 
@@ -218,13 +219,13 @@ def test_invalid_outgoing_message_is_a_local_bad_message():
         "bad_message"
 
 
-def test_bad_game_message_is_answered_with_its_seq_and_the_game_goes_on():
+def test_bad_game_message_is_answered_with_its_counter_and_the_game_goes_on():
     client, host = pair("game")
     wire = GAME.to_wire()
     wire["body"] = {"kind": "discard", "card": 999, "shanghai": False}
     host.receive_data(raw_frame_of(wire) + client.send(GAME))
     error = remote_error(host)
-    assert (error.code, error.ref_seq) == ("bad_message", 0)
+    assert (error.code, error.ref_counter) == ("bad_message", GAME.counter)
     assert isinstance(host.next_event(), GameMessage)
 
 

@@ -137,12 +137,12 @@ def test_card_ids_span_every_physical_card():
                                           "shanghai": False})).body.card == 215
 
 
-def test_a_bad_game_message_carries_its_seq():
+def test_a_bad_game_message_carries_its_authors_counter():
     wire = game_with_body({"kind": "discard", "card": "7H", "shanghai": False})
-    wire["seq"] = 41
+    wire["counter"] = 41
     with pytest.raises(RemoteProtocolError) as info:
         decode_message(wire)
-    assert info.value.ref_seq == 41
+    assert info.value.ref_counter == 41
 
 
 def test_unknown_type_and_unknown_body_kind():
@@ -162,5 +162,5 @@ def test_game_message_keeps_the_body_exactly_as_received():
 
 
 def test_locally_built_game_message_sends_its_typed_body():
-    msg = GameMessage(seq=1, prev=bytes(32), author=2, body=BODIES["draw_stock"], sig=bytes(64))
+    msg = GameMessage(author=2, counter=0, body=BODIES["draw_stock"], sig=bytes(64))
     assert msg.to_wire()["body"] == {"kind": "draw_stock"}

@@ -7,10 +7,11 @@ import msgpack
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from shanghai_net.wire import (DOMAIN, GENESIS, Chain, Discard, DrawStock, GoDown,
+from shanghai_net.wire import (DOMAIN, GENESIS, Chain, sign_game, Discard, DrawStock, GoDown,
                                RemoteProtocolError, canonical, chain_hash, check_proof,
                                decode_frame_body, decode_message, encode_frame, proof_bytes,
                                sign_proof, signed_bytes)
+from shanghai_net.wire.signing import CHAIN_DOMAIN
 from shanghai_net.wire.examples import CHALLENGE, GAME_ID, public_bytes, sign_key
 
 SEATS = {seat: public_bytes(sign_key(seat)) for seat in range(3)}
@@ -53,7 +54,7 @@ def with_body(msg, body_wire):
 def test_canonical_form_sorts_keys_recursively_and_ignores_insertion_order():
     a = {"kind": "deal", "data": {"b": 1, "a": [{"y": 2, "x": 1}]}, "step": "s"}
     b = {"step": "s", "data": {"a": [{"x": 1, "y": 2}], "b": 1}, "kind": "deal"}
-    assert signed_bytes(GAME_ID, 0, GENESIS, 0, a) == signed_bytes(GAME_ID, 0, GENESIS, 0, b)
+    assert signed_bytes(GENESIS, 0, 0, None, None, a) == signed_bytes(GENESIS, 0, 0, None, None, b)
     assert list(canonical(b)) == ["data", "kind", "step"]
     assert list(canonical(b)["data"]["a"][0]) == ["x", "y"]
 
@@ -64,25 +65,29 @@ def test_keys_sort_by_utf8_bytes():
 
 def test_signed_bytes_are_the_documented_array():
     body = Discard(card=51, shanghai=True).to_wire()
-    data = signed_bytes(GAME_ID, 5, b"\x11" * 32, 2, body)
-    assert msgpack.unpackb(data) == [DOMAIN, GAME_ID, 5, b"\x11" * 32, 2,
+    start = bytes(range(32))
+    data = signed_bytes(start, 2, 9, 5, b"\x11" * 32, body)
+    assert msgpack.unpackb(data) == [DOMAIN, start, 2, 9, 5, b"\x11" * 32,
                                      {"card": 51, "kind": "discard", "shanghai": True}]
-    assert data[:2] == b"\x96\xb4"  # a fixarray of 6, then the 20-byte domain as a fixstr
+    assert data[:2] == b"\x97\xb4"  # a fixarray of 7, then the 20-byte domain as a fixstr
+    assert msgpack.unpackb(signed_bytes(start, 2, 9, None, None, body))[4:6] == [None, None]
 
 
 def test_honest_history_verifies_on_every_peer_and_heads_agree():
     history = signed_history()
     peer = replay(history)
     assert peer.next_seq == len(MOVES)
-    assert peer.head == chain_hash(GAME_ID, history[-1])
-    assert [m.prev for m in history[1:]] == [chain_hash(GAME_ID, m) for m in history[:-1]]
+    assert peer.head == chain_hash(GENESIS, history[-1])
+    assert [m.prev for m in history[1:]] == [chain_hash(GENESIS, m) for m in history[:-1]]
     assert history[0].prev == GENESIS and history[0].seq == 0
 
 
-def test_chain_hash_is_sha256_of_signed_bytes_and_signature():
-    msg = signed_history()[0]
-    data = signed_bytes(GAME_ID, msg.seq, msg.prev, msg.author, msg.body_wire)
-    assert chain_hash(GAME_ID, msg) == hashlib.sha256(data + msg.sig).digest()
+def test_chain_hash_is_sha256_of_the_link_the_signed_bytes_and_signature():
+    msg = signed_history()[1]
+    data = signed_bytes(GENESIS, msg.author, msg.counter, msg.basis_seq, msg.basis_head,
+                        msg.body_wire)
+    link = msgpack.packb([CHAIN_DOMAIN, 1, msg.prev])
+    assert chain_hash(GENESIS, msg) == hashlib.sha256(link + data + msg.sig).digest()
 
 
 def test_flipped_body_byte_is_a_bad_signature():
@@ -126,6 +131,37 @@ def test_replayed_message_is_stale():
     assert error.code == "stale" and error.ref_seq == 1  # the seq its author re-signs
 
 
+def test_a_message_sequenced_again_in_a_new_place_does_not_rise():
+    history = signed_history()
+    chain = replay(history[:3])
+    again = chain.place(history[1])  # seat 0's counter 1, shown again at seq 3
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.append(again)
+    assert info.value.code == "stale" and info.value.ref_counter == 1
+    assert "does not rise" in info.value.reason
+
+
+def test_a_basis_must_be_a_link_of_the_chain():
+    history = signed_history()
+    chain = replay(history[:2])
+    forked = sign_game(sign_key(1), GENESIS, 1, 0, DrawStock(), (1, bytes(32)))
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.append(chain.place(forked))
+    assert info.value.code == "broken_chain" and "basis" in info.value.reason
+    ahead = sign_game(sign_key(1), GENESIS, 1, 0, DrawStock(), (2, chain.head))
+    with pytest.raises(RemoteProtocolError):
+        chain.append(chain.place(ahead))
+    chain.append(chain.place(sign_game(sign_key(1), GENESIS, 1, 0, DrawStock(), chain.basis)))
+
+
+def test_a_commuting_step_needs_no_basis_and_survives_any_order():
+    chain = Chain(GAME_ID, SEATS)
+    steps = [sign_game(sign_key(seat), GENESIS, seat, 0, DrawStock()) for seat in (2, 0, 1)]
+    for msg in steps:
+        chain.append(chain.place(msg))
+    assert chain.counters == {0: 0, 1: 0, 2: 0}
+
+
 def test_claiming_another_author_is_a_bad_signature():
     history = signed_history()
     history[0] = dataclasses.replace(history[0], author=1)
@@ -141,9 +177,10 @@ def test_author_without_a_seat_is_a_bad_signature():
 
 
 def test_a_move_signed_for_another_game_does_not_verify():
-    msg = Chain(b"\x01" * 16, SEATS).sign(sign_key(0), 0, DrawStock())
+    msg = Chain(b"\x01" * 16, SEATS, b"\x01" * 32).sign(sign_key(0), 0, DrawStock())
+    ours = Chain(GAME_ID, SEATS)
     with pytest.raises(RemoteProtocolError) as info:
-        Chain(GAME_ID, SEATS).append(msg)
+        ours.append(ours.place(msg))  # even placed right, it is signed for another start
     assert info.value.code == "bad_signature"
 
 
@@ -160,8 +197,8 @@ def test_failed_append_leaves_the_chain_where_it_was():
 def test_unknown_body_fields_are_covered_by_the_signature():
     chain = Chain(GAME_ID, SEATS)
     author_view = {"kind": "draw_stock", "hint": "from a newer peer"}
-    data = signed_bytes(GAME_ID, 0, GENESIS, 0, author_view)
-    msg = decode_message({"type": "game", "seq": 0, "prev": GENESIS, "author": 0,
+    data = signed_bytes(GENESIS, 0, 0, None, None, author_view)
+    msg = decode_message({"type": "game", "seq": 0, "prev": GENESIS, "author": 0, "counter": 0,
                           "body": author_view, "sig": sign_key(0).sign(data)})
     chain.check(over_the_wire(msg))
     stripped = dataclasses.replace(msg, signed_body=None)

@@ -186,17 +186,29 @@ def test_signing_vectors_verify_with_plain_cryptography():
     # the chain starts at the start_game's digest: SHA-256 over msgpack([domain, canonical map])
     start = from_hex_json(SIGNING["start_game"])
     packed = msgpack.packb(["shanghai-net/v1/start", sorted_maps(start)], use_bin_type=True)
-    prev = hashlib.sha256(packed).digest()
+    prev = start_digest_of_json = hashlib.sha256(packed).digest()
     assert prev.hex() == SIGNING["start_digest"]
+    links = []
     for vector in SIGNING["messages"]:
         data = bytes.fromhex(vector["signed_bytes"])
         sig = bytes.fromhex(vector["sig"])
         assert bytes.fromhex(vector["prev"]) == prev
-        assert data[:22] == b"\x96\xb4" + b"shanghai-net/v1/game"
-        assert data[22:40] == b"\xc4\x10" + game_id and data[41:75] == b"\xc4\x20" + prev
+        # [domain, start digest, author, counter, basis_seq, basis_head, body]: seq and prev are not
+        # signed; a move's basis names a link of the chain
+        assert data[:22] == b"\x97\xb4" + b"shanghai-net/v3/game"
+        assert data[22:56] == b"\xc4\x20" + start_digest_of_json
+        fields = msgpack.unpackb(data)
+        assert fields[2:4] == [vector["author"], vector["counter"]]
+        if vector["basis_seq"] is None:
+            assert fields[4:6] == [None, None]
+        else:
+            assert fields[5] == links[vector["basis_seq"]] == bytes.fromhex(vector["basis_head"])
         keys[vector["author"]].verify(sig, data)
-        prev = hashlib.sha256(data + sig).digest()
+        link = msgpack.packb(["shanghai-net/v3/chain", vector["seq"], prev], use_bin_type=True)
+        prev = hashlib.sha256(link + data + sig).digest()
+        links.append(prev)
         assert prev.hex() == vector["chain_hash"]
+    assert any(vector["basis_seq"] is not None for vector in SIGNING["messages"])
 
 
 def test_signing_vectors_match_the_implementation():
@@ -207,12 +219,14 @@ def test_signing_vectors_match_the_implementation():
                   start_digest(start.to_wire()))
     for vector in SIGNING["messages"]:
         body = from_hex_json(vector["body"])
-        prev = bytes.fromhex(vector["prev"])
-        assert signed_bytes(game_id, vector["seq"], prev, vector["author"], body).hex() == \
-            vector["signed_bytes"]
+        head = vector["basis_head"] and bytes.fromhex(vector["basis_head"])
+        assert signed_bytes(chain.start, vector["author"], vector["counter"], vector["basis_seq"],
+                            head, body).hex() == vector["signed_bytes"]
         decoder = FrameDecoder()
-        decoder.receive_data(bytes.fromhex(vector["frame"]))
-        msg = decode_message(decoder.next_frame())
+        decoder.receive_data(bytes.fromhex(vector["sent_frame"]) + bytes.fromhex(vector["frame"]))
+        sent, msg = decode_message(decoder.next_frame()), decode_message(decoder.next_frame())
+        assert (sent.seq, sent.prev) == (None, None)  # the host fills them in
+        assert chain.place(sent) == msg
         assert isinstance(msg, GameMessage) and msg.sig.hex() == vector["sig"]
         assert chain.append(msg).hex() == vector["chain_hash"]
 

@@ -180,7 +180,8 @@ class _Client:
         self.wake.set()
 
     def error(self, error: ProtocolError) -> None:
-        msg = Error(code=error.code, reason=error.reason[:500], ref_seq=error.ref_seq)
+        msg = Error(code=error.code, reason=error.reason[:500], ref_seq=error.ref_seq,
+                    ref_counter=error.ref_counter)
         self.errors_sent.append(msg)
         self.queue(msg)
 
@@ -644,12 +645,12 @@ class Host:
         size = len(msgpack.packb(msg.body_wire, use_bin_type=True))
         if size > self.config.max_body:
             raise RemoteProtocolError("bad_message", f"game.body: {size} bytes, over the host's "
-                                      f"cap of {self.config.max_body}", msg.seq)
+                                      f"cap of {self.config.max_body}", None, msg.counter)
         unknown = size - self._known_size(msg)
         if unknown > self.config.max_unknown:
             raise RemoteProtocolError(
                 "bad_message", f"game.body: {unknown} bytes more than its known fields need, "
-                f"over the host's cap of {self.config.max_unknown}", msg.seq)
+                f"over the host's cap of {self.config.max_unknown}", None, msg.counter)
 
     def _known_size(self, msg: GameMessage) -> int:
         """About the packed size of what ``msg``'s body holds in fields its kind defines (a
@@ -681,7 +682,7 @@ class Host:
                 log.exception("sequencing failed")
                 if client is not None:
                     client.error(RemoteProtocolError("illegal_move", "refused: the host could "
-                                                     "not check this message", item.seq))
+                                                     "not check this message", None, item.counter))
             finally:
                 if client is not None:
                     client.in_flight.release()
@@ -690,14 +691,15 @@ class Host:
         public = self.public
         if public is None or client.seat is None:
             self._strike(client, RemoteProtocolError("wrong_state", "no game of yours is running",
-                                                     msg.seq))
+                                                     None, msg.counter))
             return
         if msg.author != client.seat:
             self._strike(client, RemoteProtocolError(
-                "bad_signature", f"author {msg.author} is not your seat {client.seat}", msg.seq))
+                "bad_signature", f"author {msg.author} is not your seat {client.seat}", None,
+                msg.counter))
             return
         try:
-            public.admit(msg)
+            msg = public.admit(msg)
         except ProtocolError as error:
             if error.code == "stale" and not client.budget.stale(trio.current_time()):
                 client.error(error)  # peers race: a few are normal

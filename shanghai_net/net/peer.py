@@ -576,9 +576,11 @@ class Peer:
                     outcome = getattr(self.player, "outcome", None)
                     if outcome is not None:
                         outcome(move, str(error))
-        msg = outbox.poll()
+        sends = []
+        while (msg := outbox.poll()) is not None:
+            sends.append(msg)
         self._report()
-        if msg is not None:
+        for msg in sends:
             await link.send(msg)
 
 

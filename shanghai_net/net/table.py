@@ -63,7 +63,7 @@ from ..rules.ruleset import RuleSet, preset
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Body, Deal, GameMessage, StartGame, Timeout
-from ..wire.signing import Chain, signed_by, start_digest
+from ..wire.signing import Chain, sign_game, signed_by, start_digest
 from .fault import Fault
 from .replay import FullReplay
 from .bodies import (MOVE_BODIES, DealStep, body_to_move, deal_body, move_to_body, parse_deal,
@@ -171,6 +171,10 @@ class _Base:
         self.public = new_game(self.rules, self.players, None, -1)
         self.version = 0
         """Moves applied so far (a move validated at another version is checked again)."""
+        self.moment_seq = -1
+        """The seq at which the public game's moment (round, turn, phase, claim window) last
+        changed: a move decided before it is stale (protocol.md 8.2)."""
+        self._moment: tuple = ()
         self.fault: Fault | None = None
         self.finished = False
         """The game is over and its last round audited."""
@@ -256,6 +260,7 @@ class _Base:
             raise Fault(HOST_AUTHOR, f"the host relayed a bad message: {error}") from None
         self.chain.append(msg)
         self._guarded(lambda: (self._dispatch(msg), self._settle()))
+        self._note_moment(msg.seq)
         if self.fault is not None:
             raise self.fault
 
@@ -291,6 +296,9 @@ class _Base:
                 raise Fault(author, f"seat {author}: malformed deal body: {error}") from None
             self._on_deal(author, step)
         elif isinstance(body, MOVE_BODIES):
+            stale = self._stale(msg)
+            if stale is not None:
+                raise Fault(HOST_AUTHOR, f"the host sequenced seat {author}'s stale move: {stale}")
             try:
                 move = body_to_move(body, author)
             except ValueError as error:
@@ -303,6 +311,27 @@ class _Base:
             self._apply(author, move)
         else:
             raise Fault(author, f"seat {author}: body kind {body.KIND!r} has no place here")
+
+    def _stale(self, msg: GameMessage) -> str | None:
+        """Why the move ``msg`` may not be sequenced now for its basis (None: it may): a move
+        names the state it was decided on, and is stale once the game's moment changed after
+        that.  Claims and the drawer's choice of the stock answer one window side by side, so
+        none makes another stale."""
+        if msg.basis_seq is None:
+            return "a move names the basis it was decided on"
+        if msg.basis_seq < self.moment_seq:
+            return (f"decided at seq {msg.basis_seq}; the game moved on at seq "
+                    f"{self.moment_seq}: choose again")
+        return None
+
+    def _note_moment(self, seq: int) -> None:
+        """After the message at ``seq``: if the moment changed, moves decided before are stale."""
+        game = self.public
+        moment = (game.round_no, game.turn, game.phase, game.window)
+        old = self._moment
+        if len(old) != 4 or old[:3] != moment[:3] or old[3] is not moment[3]:
+            self._moment = moment
+            self.moment_seq = seq
 
     def _apply(self, author: int, move: Move) -> None:
         who = "the host" if author == HOST_AUTHOR else f"seat {author}"
@@ -399,8 +428,8 @@ class _Base:
         self.protests.append(Protested(author, body.seq, body.reason, claim))
 
     def _evidence_of_claim(self, author: int, body: wm.Protest) -> GameMessage:
-        """The claim a protest carries: the author's own signed may_i or pass_claim, signed for
-        a place no later than the timeout's."""
+        """The claim a protest carries: the author's own signed may_i or pass_claim, decided on
+        a state before the timeout's."""
         try:
             claim = GameMessage.from_wire({**body.claim, "type": "game"})
             signed_by(self.start_game, claim)
@@ -408,7 +437,7 @@ class _Base:
             raise Fault(author, f"seat {author}: its protest's claim is no message it signed: "
                                 f"{error}") from None
         if claim.author != author or not isinstance(claim.body, (wm.MayI, wm.PassClaim)) or \
-                claim.seq > body.seq:
+                claim.basis_seq is None or claim.basis_seq >= body.seq:
             raise Fault(author, f"seat {author}: its protest's claim is not its answer to the "
                                 f"window the timeout at seq {body.seq} closed")
         return claim
@@ -1010,37 +1039,52 @@ class PublicTable(_Base):
         """Take the next sequenced message (a spectator); raises Fault."""
         self._take(msg)
 
-    def admit(self, msg: GameMessage) -> None:
-        """The sequencer's step: check ``msg`` as the next message and apply it, or raise a
-        ProtocolError with the code to answer (and change nothing).  A fault the checks let
-        through (found in applying it) is recorded in ``fault``; the message stays sequenced, so
-        that every peer sees the evidence."""
+    def admit(self, msg: GameMessage) -> GameMessage:
+        """The sequencer's step: place ``msg`` (as its author sent it, unsequenced) as the next
+        message, check it and apply it; the message as placed (its seq and prev filled in).  Or
+        raise a ProtocolError with the code to answer (and change nothing).  A fault the checks
+        let through (found in applying it) is recorded in ``fault``; the message stays
+        sequenced, so that every peer sees the evidence.  A refusal names the message by its
+        author's ``counter``; a ``stale`` one also names (``ref_seq``) the message after which
+        the game moved on."""
+        msg = self.chain.place(msg)
+        try:
+            self.chain.check(msg)
+        except ProtocolError as error:  # its seq is the host's: the author knows its counter
+            error.ref_seq, error.ref_counter = None, msg.counter
+            raise
         if self.fault is not None:
-            raise RemoteProtocolError("wrong_state", f"the game stopped: {self.fault}", msg.seq)
+            raise RemoteProtocolError("wrong_state", f"the game stopped: {self.fault}", None,
+                                      msg.counter)
         if self.finished:
-            raise RemoteProtocolError("wrong_state", "the game is over", msg.seq)
-        self.chain.check(msg)
+            raise RemoteProtocolError("wrong_state", "the game is over", None, msg.counter)
         body = msg.body
         if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
-            raise RemoteProtocolError("bad_signature", "only the host signs a timeout", msg.seq)
+            raise RemoteProtocolError("bad_signature", "only the host signs a timeout", None,
+                                      msg.counter)
         if isinstance(body, (wm.VoidRound, wm.Complaint)):
             why, act = self._round_stopper(msg.author, body)
             if why is not None:
-                raise RemoteProtocolError("out_of_turn", why, msg.seq)
+                raise RemoteProtocolError("out_of_turn", why, None, msg.counter)
             self.chain.append(msg)
             self._guarded(act)
         elif isinstance(body, wm.Protest):
             try:
                 self._protest(msg.author, body)
             except Fault as fault:
-                raise RemoteProtocolError("bad_message", fault.reason[:480], msg.seq) from None
+                raise RemoteProtocolError("bad_message", fault.reason[:480], None,
+                                          msg.counter) from None
             self.chain.append(msg)
         elif isinstance(body, MOVE_BODIES):
+            stale = self._stale(msg)
+            if stale is not None:
+                raise RemoteProtocolError("stale", stale, self.moment_seq, msg.counter)
             move = self._admit_move(msg)
             try:
                 self.public.apply(move)
             except IllegalMoveError as error:
-                raise RemoteProtocolError("illegal_move", str(error)[:480], msg.seq) from None
+                raise RemoteProtocolError("illegal_move", str(error)[:480], None,
+                                          msg.counter) from None
             self.chain.append(msg)
             self.version += 1
             self._applied(msg.author, move)
@@ -1050,7 +1094,7 @@ class PublicTable(_Base):
                 step = parse_deal(body, self.game_id, msg.author)
             except ValueError as error:
                 raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
-                                          msg.seq) from None
+                                          None, msg.counter) from None
             self._admit_deal(msg, step)
             self.chain.append(msg)
             self._prechecked = True
@@ -1060,7 +1104,9 @@ class PublicTable(_Base):
                 self._prechecked = False
         else:
             raise RemoteProtocolError("illegal_move", f"{body.KIND!r} is not a move of this game",
-                                      msg.seq)
+                                      None, msg.counter)
+        self._note_moment(msg.seq)
+        return msg
 
     def timeout(self, msg: GameMessage) -> None:
         """Apply the host's own ``timeout`` message (signed by the host as the next message)."""
@@ -1071,18 +1117,18 @@ class PublicTable(_Base):
         try:
             move = body_to_move(msg.body, seat)
         except ValueError as error:
-            raise RemoteProtocolError("illegal_move", str(error), msg.seq) from None
+            raise RemoteProtocolError("illegal_move", str(error), None, msg.counter) from None
         game = self.public
         if game.phase is Phase.OVER:
-            raise RemoteProtocolError("illegal_move", "the game is over", msg.seq)
+            raise RemoteProtocolError("illegal_move", "the game is over", None, msg.counter)
         if not self.settled or seat not in game.to_move():
             why = "the deal is not settled" if not self.settled else (
                 f"seat {seat} has no decision to make now (to move: {game.to_move()})")
-            raise RemoteProtocolError("out_of_turn", f"{move.text()!r}: {why}", msg.seq)
+            raise RemoteProtocolError("out_of_turn", f"{move.text()!r}: {why}", None, msg.counter)
         if isinstance(msg.body, wm.CallShanghai):
             top = game.discard[-1].id if game.discard else None
             if msg.body.card != top:
-                raise RemoteProtocolError("illegal_move", f"the top discard is {top}", msg.seq)
+                raise RemoteProtocolError("illegal_move", f"the top discard is {top}", None, msg.counter)
         return move
 
     def _admit_deal(self, msg: GameMessage, step: DealStep) -> None:
@@ -1106,9 +1152,9 @@ class PublicTable(_Base):
                 if step.step in ("pick_commit", "pick_reveal"):
                     self._pick(author, step.messages[0].pick)
         except Fault as fault:
-            raise RemoteProtocolError("out_of_turn", fault.reason[:480], msg.seq) from None
+            raise RemoteProtocolError("out_of_turn", fault.reason[:480], None, msg.counter) from None
         except ValueError as error:
-            raise RemoteProtocolError("out_of_turn", str(error)[:480], msg.seq) from None
+            raise RemoteProtocolError("out_of_turn", str(error)[:480], None, msg.counter) from None
 
     # -- the public deal -----------------------------------------------------------------------
 
@@ -1291,34 +1337,44 @@ def _due_in_audit(body: Body) -> bool:
 
 
 class Outbox:
-    """What one seat has to send, signed one message at a time against the chain's head.
+    """What one seat has to send, each message signed with the seat's next counter.
 
-    Deal bodies go first, in order; a move waits until they are sequenced and the deal is
-    settled, and if the game moved on since it was chosen it is checked again: dropped if it is
-    no longer legal, or if it answers a claim window that has closed (a claim meant for one
-    discard must not land on the next).  When another message takes the seq the one in flight
-    was signed for, the next `poll` signs it again against the new head (the host answers the
-    old one ``stale``).
-    After a reconnection, a message of ours found in the stream is taken as sent: the deal body
-    or move it carries is not sent again.  What became of each move: `take_outcomes`.
+    Deal bodies (and votes, complaints, protests) commute with everyone else's messages: they
+    go out in order as soon as they are due, several on their way at once (at most
+    ``MAX_FLYING``), and are never stale.  A move waits until the deal bodies before it are on
+    their way and the deal is settled; it names the chain's head it was decided on, and if the
+    host answers ``stale`` (a turn move came first) it is checked again and, if still to be
+    made, signed on the new head: dropped if it is no longer legal, or if it answers a claim
+    window that has closed (a claim meant for one discard must not land on the next).
+    After a reconnection, what was on its way is signed again with new counters; a message of
+    ours found in the stream is taken as sent, so the deal body or move it carries is not sent
+    again.  What became of each move: `take_outcomes`.
     """
+
+    MAX_FLYING = 8
 
     def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
         self.table = table
         self._key = sign_key
         self.deal: deque[Body] = deque()
-        self.move: tuple[Move | None, Body, int] | None = None
+        """Deal bodies not yet sent."""
+        self.flying: deque[GameMessage] = deque()
+        """Deal bodies sent, not yet sequenced (in order)."""
+        self.move: tuple[Move | None, Body, int, object] | None = None
         self.in_flight: GameMessage | None = None
+        """The move on its way."""
         self.dropped: list[Body] = []
         self.sent = 0
+        self._counter = 0
+        self._hold = -1
+        """A stale move is signed again once the stream has brought this seq (the message
+        after which the game moved on: the host's error may come before it)."""
         self._outcomes: list[tuple[Move | None, str | None]] = []
 
     def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
         for body in bodies:
             if isinstance(body, wm.Complaint):  # before anything else: the round must stop
-                flying = self.in_flight is not None and bool(self.deal) and \
-                    self.in_flight.body is self.deal[0]
-                self.deal.insert(1 if flying else 0, body)
+                self.deal.appendleft(body)
                 if self.move is not None:
                     self._drop_move("the deal went wrong: this seat complained")
             elif isinstance(body, (Deal, wm.VoidRound, wm.Protest)):  # in order, settled or not
@@ -1333,74 +1389,99 @@ class Outbox:
 
     @property
     def idle(self) -> bool:
-        return not self.deal and self.move is None and self.in_flight is None
+        return not self.deal and not self.flying and self.move is None
+
+    def reserve(self) -> int:
+        """This seat's next counter, taken (for a message signed outside the outbox too): above
+        every counter of ours the chain holds, and every one given out before."""
+        table = self.table
+        counter = max(self._counter, table.chain.next_counter(table.seat))
+        self._counter = counter + 1
+        return counter
+
+    def _sign(self, body: Body, basis: tuple[int, bytes] | None = None) -> GameMessage:
+        self.sent += 1
+        return sign_game(self._key, self.table.chain.start, self.table.seat, self.reserve(), body,
+                         basis)
 
     def poll(self) -> GameMessage | None:
-        """The next message to send, if any may be sent now."""
-        if self.in_flight is not None:
-            return None
+        """The next message to send, if any may be sent now (call until None)."""
         table = self.table
         if table.accusation is not None:  # the round stopped: only its audit's seeds are due
-            while self.deal and not _due_in_audit(self.deal[0]):
-                self.dropped.append(self.deal.popleft())
+            kept = [body for body in self.deal if _due_in_audit(body)]
+            self.dropped.extend(body for body in self.deal if not _due_in_audit(body))
+            self.deal = deque(kept)
             if self.move is not None:
                 self._drop_move("the round was stopped for its audit")
         if self.deal:
-            body = self.deal[0]
-        elif self.move is not None:
-            move, body, version, window = self.move
-            if not table.settled:
+            if len(self.flying) >= self.MAX_FLYING:
                 return None
-            if version != table.version and move is not None:
-                why = moment_passed(table.game, move, window)
-                if why is not None:
-                    self._drop_move(why)
-                    return None
-                self.move = (move, body, table.version, window)
-        else:
+            msg = self._sign(self.deal.popleft())
+            self.flying.append(msg)
+            return msg
+        if self.move is None or self.in_flight is not None or not table.settled or \
+                table.chain.next_seq <= self._hold:
             return None
-        self.in_flight = table.chain.sign(self._key, table.seat, body)
-        self.sent += 1
+        move, body, version, window = self.move
+        if version != table.version and move is not None:
+            why = moment_passed(table.game, move, window)
+            if why is not None:
+                self._drop_move(why)
+                return None
+            self.move = (move, body, table.version, window)
+        self.in_flight = self._sign(body, table.chain.basis)
         return self.in_flight
 
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
-        mine = self.in_flight
         if msg.author != self.table.seat:
-            if mine is not None and msg.seq >= mine.seq:
-                self.in_flight = None  # our seq is taken: sign it again
             return
-        if mine is not None and msg.seq >= mine.seq:
-            self.in_flight = None
-        if self.deal and self.deal[0] == msg.body:
+        if self.flying and self.flying[0].body == msg.body:
+            self.flying.popleft()
+        elif self.deal and self.deal[0] == msg.body:  # sent before a reconnection
             self.deal.popleft()
         elif self.move is not None and self.move[1] == msg.body:
             self._outcomes.append((self.move[0], None))
             self.move = None
+            self.in_flight = None
 
     def reconnected(self) -> None:
-        """A new connection: what was in flight may be lost; sign it again when it is due (it
+        """A new connection: what was on its way may be lost; sign it again when it is due (it
         is recognised if the host had sequenced it after all)."""
+        self.deal.extendleft(reversed([msg.body for msg in self.flying]))
+        self.flying.clear()
         self.in_flight = None
 
     def error(self, error: wm.Error) -> None:
-        """The host refused a message of ours: ``stale`` ones are sent again; a refused move is
-        dropped (the player chooses again); a refused deal step leaves nothing to do but to
-        report it."""
-        mine = self.in_flight
-        if mine is None or error.ref_seq != mine.seq or error.code == "stale":
+        """The host refused a message of ours: a ``stale`` move is checked and signed again; a
+        refused move is dropped (the player chooses again); a refused deal step leaves nothing
+        to do but to report it."""
+        ref = error.ref_counter
+        if ref is None:
             return
-        self.in_flight = None
-        if self.move is not None and mine.body is self.move[1]:
-            self._drop_move(f"{error.code}: {error.reason}")
-        elif self.deal and mine.body is self.deal[0]:
-            self.dropped.append(self.deal.popleft())
+        mine = self.in_flight
+        if mine is not None and mine.counter == ref:
+            self.in_flight = None
+            if error.code != "stale":
+                self._drop_move(f"{error.code}: {error.reason}")
+            elif error.ref_seq is not None:
+                self._hold = error.ref_seq
+            return
+        for msg in self.flying:
+            if msg.counter == ref:
+                self.flying.remove(msg)
+                if error.code == "stale":
+                    self.deal.appendleft(msg.body)
+                else:
+                    self.dropped.append(msg.body)
+                return
 
     def _drop_move(self, reason: str) -> None:
         move, body = self.move[:2]
         self.dropped.append(body)
         self._outcomes.append((move, reason))
         self.move = None
+        self.in_flight = None
 
     def take_outcomes(self) -> list[tuple[Move | None, str | None]]:
         """The moves sequenced (reason None) or refused/dropped (the reason) since last asked."""

@@ -86,8 +86,9 @@ class Connection:
         try:
             self._state.process_message(self.their_role, msg.TYPE)
         except LocalProtocolError as exc:
-            ref_seq = msg.seq if isinstance(msg, GameMessage) else None
-            raise RemoteProtocolError(exc.code, exc.reason, ref_seq) from None
+            game = msg if isinstance(msg, GameMessage) else None
+            raise RemoteProtocolError(exc.code, exc.reason, game and game.seq,
+                                      game and game.counter) from None
         self._check_handshake(msg)
         return msg
 

@@ -58,13 +58,16 @@ FATAL_CODES = frozenset({"frame_too_large"})
 class ProtocolError(Exception):
     """A protocol violation with a stable ``code`` and a human ``reason``."""
 
-    def __init__(self, code: str, reason: str, ref_seq: int | None = None) -> None:
+    def __init__(self, code: str, reason: str, ref_seq: int | None = None,
+                 ref_counter: int | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unlisted error code {code!r}: add it to ERROR_CODES")
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
         self.ref_seq = ref_seq
+        self.ref_counter = ref_counter
+        """The author's counter of the game message refused (the sender knows no seq yet)."""
 
     @property
     def fatal(self) -> bool:

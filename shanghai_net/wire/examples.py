@@ -7,6 +7,8 @@ never use them for play.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -87,9 +89,9 @@ def example_messages() -> tuple[Message, ...]:
     start = example_start()
     players = start.seats
     return (
-        Hello(protocol="shanghai-net", version=2, name="Ann", sign_key=players[0].sign_key,
+        Hello(protocol="shanghai-net", version=3, name="Ann", sign_key=players[0].sign_key,
               box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0]),
-        Welcome(version=2, seat=0, table={"preset": "classic", "players": 3}),
+        Welcome(version=3, seat=0, table={"preset": "classic", "players": 3}),
         sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),
         Ready(ready=True),
@@ -102,9 +104,10 @@ def example_messages() -> tuple[Message, ...]:
             join_code="PLUM-42"),
         start,
         Chat(text="good luck!", name="Ann"),
-        sign_game(sign_key(0), GAME_ID, 0, start_digest(start.to_wire()), 0,
-                  Discard(card=51, shanghai=False)),
-        Error(code="out_of_turn", reason="it is seat 1's turn", ref_seq=7),
+        dataclasses.replace(sign_game(sign_key(0), start_digest(start.to_wire()), 0, 7,
+                                      Discard(card=51, shanghai=False), (11, bytes(range(32)))),
+                            seq=12, prev=bytes(range(32))),
+        Error(code="out_of_turn", reason="it is seat 1's turn", ref_counter=7),
         Ping(nonce=12345),
         Pong(nonce=12345),
         Bye(reason="game over"),

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
@@ -273,17 +273,25 @@ class BodySpec(Spec):
 
 @message_type("game")
 class GameMessage(Message):
-    """A signed, sequenced game message (see shanghai_net.wire.signing).
+    """A signed game message (see shanghai_net.wire.signing).
 
-    ``signed_body`` keeps the body map exactly as received, unknown fields included, because the
-    signature covers it; a locally built message has None there and signs ``body.to_wire()``.
+    Its author signs ``author``, ``counter`` (its own count of messages, rising), the ``basis``
+    it decided on (a move: the seq and chain hash of the last message it had seen; any other
+    body: none, since deal steps, votes and complaints commute) and ``body``.  The host fills in
+    ``seq`` and ``prev`` (the chain's head) as it sequences the message; an author sends them
+    nil.  ``signed_body`` keeps the body map exactly as received, unknown fields included,
+    because the signature covers it; a locally built message has None there and signs
+    ``body.to_wire()``.
     """
 
-    seq: int = wire_field(SEQ)
-    prev: bytes = wire_field(Blob(32))
     author: int = wire_field(AUTHOR)
+    counter: int = wire_field(SEQ)
     body: Body = wire_field(BodySpec())
     sig: bytes = wire_field(Blob(64))
+    seq: int | None = wire_field(Nullable(SEQ), default=None)
+    prev: bytes | None = wire_field(Nullable(Blob(32)), default=None)
+    basis_seq: int | None = wire_field(Nullable(SEQ), default=None)
+    basis_head: bytes | None = wire_field(Nullable(Blob(32)), default=None)
     signed_body: dict | None = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
@@ -292,16 +300,17 @@ class GameMessage(Message):
 
     def to_wire(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seq": self.seq, "prev": self.prev, "author": self.author,
-                "body": self.body_wire, "sig": self.sig}
+                "counter": self.counter, "basis_seq": self.basis_seq,
+                "basis_head": self.basis_head, "body": self.body_wire, "sig": self.sig}
 
     @classmethod
     def from_wire(cls, value: dict[str, Any]) -> GameMessage:
         try:
             decoded = decode_fields(cls, value, cls.TYPE)
         except RemoteProtocolError as exc:
-            seq = value.get("seq")
-            if type(seq) is int and seq >= 0:
-                exc.ref_seq = seq
+            counter = value.get("counter")
+            if type(counter) is int and counter >= 0:
+                exc.ref_counter = counter
             raise
         return dataclasses.replace(decoded, signed_body=value["body"])
 
@@ -441,11 +450,13 @@ class VoidRound(Body):
 
 @message_type("error")
 class Error(Message):
-    """Answers bad input; ``ref_seq`` names the game message it is about, if any."""
+    """Answers bad input; ``ref_counter`` names the game message of the receiver's it is about
+    (by the author's counter), ``ref_seq`` a sequenced one, if any."""
 
     code: str = wire_field(CODE)
     reason: str = wire_field(REASON)
     ref_seq: int | None = wire_field(Nullable(SEQ), default=None)
+    ref_counter: int | None = wire_field(Nullable(SEQ), default=None)
 
 
 @message_type("ping")

@@ -1,14 +1,21 @@
 """Signatures and the hash chain over game messages.
 
-Each game message is signed by its author over canonical bytes that bind it to the game, its
-place in the sequence and the hash of the message before it.  So the host, which orders the
-messages, can neither forge a move, nor drop or reorder one without every peer noticing.
+Each game message is signed by its author over canonical bytes that bind it to the game (its
+start digest: the game id, the seats, their keys and the rules, as this peer was given them), its
+author's own counter (rising, so nothing can be replayed or moved before another of the same
+author's) and, for a move, the ``basis``: the seq and chain hash of the last message the author
+had seen when it decided.  Steps that commute (deal steps, votes, complaints) carry no basis, so
+another seat's message sequenced meanwhile never makes them stale.  The host orders the messages
+into a hash chain that every peer recomputes; each move's basis names a link of it, so a host
+that shows two peers two different orders is caught at the next move either of them signs.
 
 Canonical bytes are the msgpack encoding (``use_bin_type=True``, so str and bin stay apart) of the
-array ``[DOMAIN, game_id, seq, prev, author, body]`` where, recursively inside ``body``, every map
-has its keys (always strings) sorted by their UTF-8 bytes and every array keeps its order.
-msgpack-python writes every integer and every length in its shortest form and every float as
-float64, so the bytes are a pure function of the values.
+array ``[DOMAIN, start, author, counter, basis_seq, basis_head, body]`` (nil for no basis)
+where, recursively inside ``body``, every map has its keys (always strings) sorted by their UTF-8
+bytes and every array keeps its order.  msgpack-python writes every integer and every length in
+its shortest form and every float as float64, so the bytes are a pure function of the values.
+A message's chain hash is SHA-256 over ``msgpack([CHAIN_DOMAIN, seq, prev])``, the signed bytes
+and the signature.
 
 A seat rejoining a running game proves that it holds its key by signing the host's fresh
 challenge (`proof_bytes`), so knowing a seat's public key is not enough to take its place.
@@ -16,6 +23,7 @@ challenge (`proof_bytes`), so knowing a seat's public key is not enough to take 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping
 from typing import Any
@@ -27,12 +35,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .errors import RemoteProtocolError
 from .messages import Body, GameMessage, Proof, StartGame
 
-__all__ = ["DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "signed_bytes", "sign_game",
-           "chain_hash", "start_digest", "Chain", "PROOF_DOMAIN", "proof_bytes", "sign_proof",
-           "check_proof"]
+__all__ = ["DOMAIN", "CHAIN_DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "signed_bytes",
+           "sign_wire", "sign_game", "chain_hash", "start_digest", "Chain", "PROOF_DOMAIN", "proof_bytes",
+           "sign_proof", "check_proof"]
 
-DOMAIN = "shanghai-net/v1/game"
-"""Separates these signatures from any other use of the same key."""
+DOMAIN = "shanghai-net/v3/game"
+"""Separates these signatures from any other use of the same key (and from v1/v2 ones)."""
+
+CHAIN_DOMAIN = "shanghai-net/v3/chain"
 
 GENESIS = bytes(32)
 """A chain's head before any message when no ``start_game`` binds it (unit tests of the chain);
@@ -67,36 +77,67 @@ def canonical(value: Any) -> Any:
     raise ValueError(f"{type(value).__name__} has no msgpack form")
 
 
-def signed_bytes(game_id: bytes, seq: int, prev: bytes, author: int, body: Mapping) -> bytes:
-    """The exact bytes an author signs for a game message."""
-    return msgpack.packb([DOMAIN, game_id, seq, prev, author, canonical(body)], use_bin_type=True)
+def signed_bytes(start: bytes, author: int, counter: int, basis_seq: int | None,
+                 basis_head: bytes | None, body: Mapping) -> bytes:
+    """The exact bytes an author signs for a game message of the game whose `start_digest` is
+    ``start``: a peer given another ``start_game`` than the others (another seat's box key, say)
+    cannot take a single message of theirs, nor they one of its."""
+    return msgpack.packb([DOMAIN, start, author, counter, basis_seq, basis_head,
+                          canonical(body)], use_bin_type=True)
 
 
-def sign_game(key: Ed25519PrivateKey, game_id: bytes, seq: int, prev: bytes, author: int,
-              body: Body) -> GameMessage:
-    sig = key.sign(signed_bytes(game_id, seq, prev, author, body.to_wire()))
-    return GameMessage(seq=seq, prev=prev, author=author, body=body, sig=sig)
+def _signed(start: bytes, msg: GameMessage) -> bytes:
+    return signed_bytes(start, msg.author, msg.counter, msg.basis_seq, msg.basis_head,
+                        msg.body_wire)
 
 
-def chain_hash(game_id: bytes, msg: GameMessage) -> bytes:
-    """SHA-256 of the signed bytes followed by the signature: the next message's ``prev``."""
-    data = signed_bytes(game_id, msg.seq, msg.prev, msg.author, msg.body_wire)
-    return hashlib.sha256(data + msg.sig).digest()
+def sign_wire(key: Ed25519PrivateKey, start: bytes, author: int, counter: int,
+              body: Mapping, basis: tuple[int, bytes] | None = None) -> dict[str, Any]:
+    """The wire map of ``body`` (any map: unknown fields are signed too) signed by ``author``
+    as its message number ``counter``, decided on ``basis`` (seq, chain hash) if it is a move;
+    unsequenced: the host fills in ``seq`` and ``prev``."""
+    basis_seq, basis_head = basis if basis is not None else (None, None)
+    sig = key.sign(signed_bytes(start, author, counter, basis_seq, basis_head, body))
+    return {"type": GameMessage.TYPE, "seq": None, "prev": None, "author": author,
+            "counter": counter, "basis_seq": basis_seq, "basis_head": basis_head,
+            "body": dict(body), "sig": sig}
+
+
+def sign_game(key: Ed25519PrivateKey, start: bytes, author: int, counter: int, body: Body,
+              basis: tuple[int, bytes] | None = None) -> GameMessage:
+    """`sign_wire` of a body this side built."""
+    wire = sign_wire(key, start, author, counter, body.to_wire(), basis)
+    return GameMessage(author=author, counter=counter, body=body, sig=wire["sig"],
+                       basis_seq=wire["basis_seq"], basis_head=wire["basis_head"])
+
+
+def chain_hash(start: bytes, msg: GameMessage) -> bytes:
+    """The chain's head after ``msg`` (of the game whose start digest is ``start``): the next
+    message's ``prev``."""
+    link = msgpack.packb([CHAIN_DOMAIN, msg.seq, msg.prev], use_bin_type=True)
+    return hashlib.sha256(link + _signed(start, msg) + msg.sig).digest()
 
 
 class Chain:
     """One game's sequence of signed messages, as far as it has been verified.
 
-    The host appends each move it accepts (the first valid one for each seq wins; a move signed
-    against an older head is ``stale`` and its author re-signs); every peer appends what the host
-    relays, so any forgery, gap or reordering raises here.
+    The host places each message it accepts as the next link (`place`); every peer appends
+    what the host relays, so any forgery, gap, replay or reordering raises here.  A message is
+    refused ``stale`` when its author's counter does not rise; a move's basis must name a link
+    of this chain (whether a move since makes it stale is the table's rule, not the chain's).
     """
 
     def __init__(self, game_id: bytes, seat_keys: Mapping[int, bytes],
                  genesis: bytes = GENESIS) -> None:
         self.game_id = game_id
+        self.start = genesis
+        """The game's start digest: every signature binds it."""
         self.head = genesis
         self.next_seq = 0
+        self.links: list[bytes] = []
+        """The chain hash after each seq (a basis names one)."""
+        self.counters: dict[int, int] = {}
+        """Author -> the counter of its last message in the chain."""
         self._checked: tuple[GameMessage, bytes] | None = None
         """The message `check` verified last, and its chain hash."""
         self._keys: dict[int, Ed25519PublicKey] = {}
@@ -108,34 +149,69 @@ class Chain:
                     "bad_signature", f"seat {seat}'s key {raw.hex()} is not an Ed25519 key"
                 ) from None
 
-    def sign(self, key: Ed25519PrivateKey, author: int, body: Body) -> GameMessage:
-        """``body`` signed by ``author`` as the next message after the current head."""
-        return sign_game(key, self.game_id, self.next_seq, self.head, author, body)
+    @property
+    def basis(self) -> tuple[int, bytes] | None:
+        """What a move decided now names: the last link (None before any)."""
+        return (self.next_seq - 1, self.head) if self.next_seq else None
+
+    def next_counter(self, author: int) -> int:
+        return self.counters.get(author, -1) + 1
+
+    def sign(self, key: Ed25519PrivateKey, author: int, body: Body,
+             counter: int | None = None) -> GameMessage:
+        """``body`` signed by ``author`` (its next counter unless given) on the current head as
+        its basis, placed as the next link: what the host does with its own messages, and
+        tests with anyone's."""
+        if counter is None:
+            counter = self.next_counter(author)
+        return self.place(sign_game(key, self.start, author, counter, body, self.basis))
+
+    def place(self, msg: GameMessage) -> GameMessage:
+        """``msg`` as the next link: the sequencer's seq and prev filled in."""
+        return dataclasses.replace(msg, seq=self.next_seq, prev=self.head)
 
     def check(self, msg: GameMessage) -> bytes:
         """Verify that ``msg`` is the valid next message; returns its chain hash."""
+        ref = msg.seq
+        if msg.seq is None or msg.prev is None:
+            raise RemoteProtocolError("bad_message", "a sequenced message needs seq and prev",
+                                      ref, msg.counter)
         if msg.seq < self.next_seq:
             raise RemoteProtocolError(
-                "stale", f"seq {msg.seq} is already taken; the next is {self.next_seq}", msg.seq)
+                "stale", f"seq {msg.seq} is already taken; the next is {self.next_seq}", ref)
         if msg.seq > self.next_seq:
             raise RemoteProtocolError(
-                "broken_chain", f"seq {msg.seq} skips ahead of {self.next_seq}", msg.seq)
+                "broken_chain", f"seq {msg.seq} skips ahead of {self.next_seq}", ref)
         if msg.prev != self.head:
             raise RemoteProtocolError(
                 "broken_chain", f"seq {msg.seq} has prev {msg.prev.hex()}, expected "
-                f"{self.head.hex()}", msg.seq)
+                f"{self.head.hex()}", ref)
         public = self._keys.get(msg.author)
         if public is None:
             raise RemoteProtocolError(
-                "bad_signature", f"seq {msg.seq}: author {msg.author} has no seat", msg.seq)
-        data = signed_bytes(self.game_id, msg.seq, msg.prev, msg.author, msg.body_wire)
+                "bad_signature", f"seq {msg.seq}: author {msg.author} has no seat", ref)
+        last = self.counters.get(msg.author, -1)
+        if msg.counter <= last:
+            raise RemoteProtocolError(
+                "stale", f"author {msg.author}'s counter {msg.counter} does not rise above "
+                f"{last}, its last in the chain", ref, msg.counter)
+        if (msg.basis_seq is None) != (msg.basis_head is None):
+            raise RemoteProtocolError("bad_message", "basis_seq and basis_head go together",
+                                      ref, msg.counter)
+        if msg.basis_seq is not None and (
+                msg.basis_seq >= self.next_seq or self.links[msg.basis_seq] != msg.basis_head):
+            raise RemoteProtocolError(
+                "broken_chain", f"the basis (seq {msg.basis_seq}, {msg.basis_head.hex()}) is "
+                "not a link of this chain", ref, msg.counter)
+        data = _signed(self.start, msg)
         try:
             public.verify(msg.sig, data)
         except InvalidSignature:
             raise RemoteProtocolError(
-                "bad_signature", f"seq {msg.seq}: signature does not verify with seat "
-                f"{msg.author}'s key", msg.seq) from None
-        digest = hashlib.sha256(data + msg.sig).digest()
+                "bad_signature", f"message {msg.counter} of author {msg.author}: signature "
+                f"does not verify with seat {msg.author}'s key", ref, msg.counter) from None
+        link = msgpack.packb([CHAIN_DOMAIN, msg.seq, msg.prev], use_bin_type=True)
+        digest = hashlib.sha256(link + data + msg.sig).digest()
         self._checked = (msg, digest)
         return digest
 
@@ -145,17 +221,19 @@ class Chain:
         last = self._checked
         self.head = last[1] if last is not None and last[0] is msg else self.check(msg)
         self._checked = None
+        self.links.append(self.head)
+        self.counters[msg.author] = msg.counter
         self.next_seq += 1
         return self.head
 
 
 def signed_by(start: StartGame, msg: GameMessage) -> None:
     """Raise ``bad_signature`` unless ``msg`` carries its author's signature (its seat's key in
-    ``start``), wherever in the chain it was meant to go (evidence shown out of the chain)."""
+    ``start``), sequenced or not (evidence shown out of the chain)."""
     keys = {s.seat: s.sign_key for s in start.seats}
     try:
         Ed25519PublicKey.from_public_bytes(keys[msg.author]).verify(
-            msg.sig, signed_bytes(start.game_id, msg.seq, msg.prev, msg.author, msg.body_wire))
+            msg.sig, _signed(start_digest(start.to_wire()), msg))
     except (InvalidSignature, KeyError, ValueError):
         raise RemoteProtocolError("bad_signature", f"a message said to be seat {msg.author}'s "
                                                    "does not carry its signature") from None
