@@ -8,7 +8,10 @@ signature made and checked by every party, and the bots.  On separate machines t
 work overlaps.  A draw is timed at its peer from the moment the deal asked for its card to the
 moment the card is in the peer's hand.  The last line is::
 
-    game_seconds=<s> draw_p50_ms=<ms> draw_p99_ms=<ms> bytes=<total on the wire>
+    game_seconds=<s> draw_p50_ms=<ms> draw_p99_ms=<ms> bytes=<total on the wire> stale=<fraction>
+
+``stale``: the fraction of the game messages the seats sent that the host answered ``stale``
+(a move that raced the game's moving on, protocol.md 8.2).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, run_peer
+from shanghai_net.wire.messages import HOST_AUTHOR
 
 
 async def game(players: int, preset: str, seed: int) -> tuple[Host, list, float]:
@@ -71,11 +75,14 @@ def main() -> None:
     assert public is not None and public.finished and public.fault is None, public and public.fault
     draws = [ms for r in results for ms in r.draw_ms]
     stale = sum(1 for r in results for e in r.errors if e.code == "stale")
+    sends = sum(1 for m in host.history if m.author != HOST_AUTHOR) + \
+        sum(len(r.errors) for r in results)
     print(f"{args.players} players, {args.preset}, {public.public.round_no} rounds, "
-          f"{host.sequenced} sequenced messages ({stale} re-signed after a stale answer), "
+          f"{host.sequenced} sequenced messages ({stale} signed again after a stale answer), "
           f"{len(draws)} draws (mean {statistics.mean(draws):.1f} ms)")
     print(f"game_seconds={seconds:.2f} draw_p50_ms={percentile(draws, 0.5):.1f} "
-          f"draw_p99_ms={percentile(draws, 0.99):.1f} bytes={host.bytes_in + host.bytes_out}")
+          f"draw_p99_ms={percentile(draws, 0.99):.1f} bytes={host.bytes_in + host.bytes_out} "
+          f"stale={stale / sends:.3f}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import trio
 from shanghai_net.deal import PassOutput
 from shanghai_net.net.host import Host, read_transcript
 from shanghai_net.net.peer import BotPlayer
+from shanghai_net.net.table import PeerTable
 from shanghai_net.net.verify import verify
 
 from test_net_complaints import GarbageBox, changing, marks_every_card, seat_running
@@ -132,3 +133,27 @@ async def test_a_seat_timed_out_early_protests_and_every_party_records_it(tmp_pa
     report = verify(read_transcript(record))
     assert report.protests[:len(protests)] == tuple(protests)
     assert "bot1 protests the host's timeout" in report.summary()
+
+
+class Stalling(PeerTable):
+    """Stays connected and answers the deal until the first move; then it never sends a key
+    share again, as a seat would that froze the table on purpose."""
+
+    def _flush(self) -> None:
+        if self.version > 0:
+            self._shares = {}
+        super()._flush()
+
+
+async def test_a_seat_that_stalls_the_deal_while_connected_is_voted_out_of_the_round():
+    with trio.fail_after(120):
+        host, tables, results = await play(4, tables_by_seat={2: Stalling}, void_after=3.0)
+    for party in (host.public, *(tables[s] for s in (0, 1, 3))):
+        assert party.finished and party.voided == 1 and party.fault is None, party.fault
+        assert party.verdict is None  # a stall is not a cheat the deal's audit could name
+        assert 2 * len(party.void_votes[1]) > 4 and {0, 1, 3} & party.void_votes[1]
+    stalled = tables[2]
+    assert stalled.owed() == {} and host.public.public.round_no == 1
+    known = set(stalled.participant.hand()) | {t for t in stalled.game.faces if t[0] >= 0}
+    for seat in (0, 1, 3):
+        assert not known & set(tables[seat].participant.hand())

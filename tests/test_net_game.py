@@ -20,11 +20,11 @@ from shanghai_net.net.table import PeerTable, PublicTable
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,
                watch=None, extra=None, record=None, rules=None, until=None, tables_by_seat=None,
-               host_type=Host, **config):
+               host_type=Host, void_after=None, **config):
     """Host a table and seat ``players`` bot peers; play until the game is over, or until round
     ``rounds`` is audited.  ``tables_by_seat``: seat -> the PeerTable class it runs (a cheat);
-    ``host_type``: the Host class (a cheat); ``config``: more HostConfig fields.  Returns the
-    host, the peers' tables and results."""
+    ``host_type``: the Host class (a cheat); ``void_after``: the peers' (`Peer.void_after`);
+    ``config``: more HostConfig fields.  Returns the host, the peers' tables and results."""
     rnd = seeded(b"net test %d" % seed)
     host = host_type(HostConfig(players=players, preset=preset, claim_timeout=claim_timeout,
                            random=rnd, record=record, rules=rules or {}, **config))
@@ -40,7 +40,7 @@ async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, 
                 "table_type": (tables_by_seat or {}).get(i, PeerTable)})
             results[i] = await peer_type(
                 ("127.0.0.1", port), Identity(rnd(32), rnd(32)), bot, name=f"bot{i}",
-                random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
+                random=seeded(b"peer %d %d" % (seed, i)), timeout=20, void_after=void_after,
                 on_table=lambda t: tables.__setitem__(t.seat, t)).run()
 
         for i in range(players):

@@ -260,3 +260,15 @@ def test_a_reveal_and_the_move_it_shows_go_out_back_to_back():
     t.deliver(reveal)
     t.deliver(move)
     assert t.host.public.discard[-1] == card and box.idle
+
+
+def test_what_each_seat_owes_is_read_from_the_stream():
+    t = Table(3, seed=7)
+    assert t.host.owed() == {seat: "its commitment to pick 0" for seat in range(3)}
+    t.run_until(lambda: t.host.outstanding, play=False)  # the deal: every card's key shares
+    owes = t.host.owed()
+    assert set(owes) == {s for o in t.host.outstanding.values() for s in o.owing}
+    assert all(what.startswith("key shares for seat") for what in owes.values())
+    assert all(table.owed() == owes for table in t.seats)  # every seat reads the same
+    t.run_until(lambda: t.host.settled, play=False)
+    assert t.host.owed() == {}

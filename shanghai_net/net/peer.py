@@ -198,8 +198,8 @@ class Peer:
         self.game_timeout, self.idle_timeout = game_timeout, idle_timeout
         self.auto_ready, self.reconnect, self.retry_delays = auto_ready, reconnect, retry_delays
         self.void_after = void_after
-        """Seconds a seat may be away before this one votes to void the round (None: never by
-        itself; a person votes with `vote_void`)."""
+        """Seconds a seat may be away, or owe the deal a step without a word, before this one
+        votes to void the round (None: never by itself; a person votes with `vote_void`)."""
         self._random, self._store = random, store
         self._on_change, self._on_table = on_change, on_table
         self.result = PeerResult(None, None)
@@ -214,6 +214,10 @@ class Peer:
         self.detail = ""
         self.absent: dict[int, float] = {}
         """Seats the host reports disconnected during the game, and since when."""
+        self.stalling: dict[int, float] = {}
+        """Seats that owe the deal a step (`PeerTable.owed`), and since when the stream has
+        brought nothing of theirs: one that stays connected and silent holds the table up as
+        surely as one that left."""
         self.left: frozenset[int] = frozenset()
         """Of those, the seats whose player quit (said `bye`): they are not coming back."""
         self.chat = self.result.chat
@@ -264,13 +268,14 @@ class Peer:
     def _vote_due(self) -> float:
         """When this seat votes by itself (``void_after``), on trio's clock: at once when a
         player away has quit, or when a person at the table has voted; else once a seat has
-        been away ``void_after``."""
-        if self.void_after is None or not self.absent or not self._may_vote():
+        been away, or silent while it owes the deal a step, ``void_after``."""
+        away = {**self.stalling, **self.absent}
+        if self.void_after is None or not away or not self._may_vote():
             return math.inf
         people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
         if self.left & self.absent.keys() or people & self.table.void_votes.get(self.table.void_target, set()):
             return -math.inf
-        return min(self.absent.values()) + self.void_after
+        return min(away.values()) + self.void_after
 
     async def say(self, text: str) -> None:
         if self._link is not None:
@@ -533,8 +538,10 @@ class Peer:
             return
         outbox.push(bodies)
         outbox.sequenced(msg)
+        now = trio.current_time()
+        self.stalling = {seat: now if msg.author == seat else self.stalling.get(seat, now)
+                         for seat in table.owed() if seat != table.seat}
         if not self.replaying:  # the host's timeouts of us, judged by our own clock
-            now = trio.current_time()
             protest = self._watch.judge(msg, answer, now)
             if protest is not None:
                 outbox.push([protest])
