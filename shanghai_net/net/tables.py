@@ -143,7 +143,7 @@ class TableServer:
                 await table.host.run([])
                 nursery.cancel_scope.cancel()  # the game is over and its byes are sent
         except Exception as error:  # one table's bug closes that table, not the host
-            table.crash = f"{type(error).__name__}: {error}"
+            table.crash = "; ".join(f"{type(e).__name__}: {e}" for e in _leaves(error))
             log.exception("table %s crashed; the other tables go on", table.name)
         finally:
             if self.tables.get(table.name) is table:
@@ -226,6 +226,13 @@ class TableServer:
                 await announcer.show({name: table.record() for name, table in self.tables.items()})
                 with trio.move_on_after(REFRESH):
                     await self._changed.wait()
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions an exception group holds (nurseries wrap a table's crash in groups)."""
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
 
 
 async def _serve(host: Host, stream: _Replayed, served: trio.Event) -> None:
