@@ -136,3 +136,21 @@ def test_table_names_are_checked():
     for bad in ("", "a.b", "x" * 33, "tab\tle"):
         with pytest.raises(ValueError, match="table name"):
             check_table_name(bad)
+
+
+async def test_a_host_that_cannot_announce_still_hosts(tmp_path, monkeypatch):
+    from shanghai_net.net import discovery
+
+    async def no_multicast(cls, addresses, port):
+        raise OSError("no multicast route")
+
+    monkeypatch.setattr(discovery.Announcer, "open", classmethod(no_multicast))
+    server = server_for(tmp_path, ["kitchen"], announce=True)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run, listeners)
+            nursery.start_soon(bot(port, "kitchen", 0, reconnect=False).run)
+            while server.tables["kitchen"].host.seats[0] is None:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()

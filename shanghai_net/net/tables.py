@@ -220,10 +220,20 @@ class TableServer:
         from .discovery import Announcer
 
         addresses = [listener.socket.getsockname()[0] for listener in listeners]
-        async with await Announcer.open(addresses, self.port) as announcer:
+        try:
+            announcer = await Announcer.open(addresses, self.port)
+        except Exception as error:  # no multicast here: the tables are joined by address
+            log.warning("not announcing the tables on the LAN: %s", error)
+            task_status.started()
+            return
+        async with announcer:
             task_status.started()
             while True:
-                await announcer.show({name: table.record() for name, table in self.tables.items()})
+                try:
+                    await announcer.show({name: table.record()
+                                          for name, table in self.tables.items()})
+                except Exception as error:  # the tables go on; the next look tries again
+                    log.warning("announcing the tables failed: %s", error)
                 with trio.move_on_after(REFRESH):
                     await self._changed.wait()
 
