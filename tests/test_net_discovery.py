@@ -90,10 +90,25 @@ async def test_an_announced_table_is_listed_with_its_fields(tmp_path, capsys,
                 "fingerprint": server.identity.fingerprint, "address": "127.0.0.1",
                 "port": port, "version": 2}
 
+            # the lobby's host key (welcome.table.host_fingerprint) is the one listed
+            assert all(t.host.identity.fingerprint == listed["kitchen"]["fingerprint"]
+                       for t in server.opened)
+
             options = argparse.Namespace(address="porch", table=None, browse="127.0.0.1",
                                          wait=10.0, pick=None)
             assert await trio.to_thread.run_sync(_find_table, options) == \
                 (("127.0.0.1", port), "porch")
+            offered = []
+
+            def pick(found):  # `join` with no address: the player chooses from the list
+                offered.extend(t.name for t in found)
+                return next(t for t in found if t.name == "kitchen")
+
+            options = argparse.Namespace(address=None, table=None, browse="127.0.0.1",
+                                         wait=5.0, pick=pick)
+            assert await trio.to_thread.run_sync(_find_table, options) == \
+                (("127.0.0.1", port), "kitchen")
+            assert {"kitchen", "porch"} <= set(offered)
 
             # the record follows the lobby: a seat taken shows
             identity = Identity(bytes(32), bytes([1]) * 32)
