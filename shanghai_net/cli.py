@@ -111,6 +111,12 @@ def run_console(session, ascii: bool = False, **options) -> int:
     return run_console(session, ascii, **options)
 
 
+def pick_table(listings):
+    from .console.picker import pick_table
+
+    return pick_table(listings)
+
+
 def _parser() -> argparse.ArgumentParser:
     from .net.cli import HelpWithDefaults, add_net_commands, seat_options
 
@@ -152,7 +158,8 @@ def _parser() -> argparse.ArgumentParser:
     seat_options(play)
     play.set_defaults(func=_cmd_play)
 
-    add_net_commands(sub, hosted_console=hosted_console, run_console=run_console)
+    add_net_commands(sub, hosted_console=hosted_console, run_console=run_console,
+                     pick_table=pick_table)
     return parser
 
 

@@ -86,15 +86,18 @@ class HostedTable:
     directory (``config.identity`` is the seat's), so that they rejoin a host resumed from its
     transcript.  ``auto_ready``: no lobby wait, the game starts once every seat is filled.
     ``think``: seconds each bot waits before a decision (`BOT_THINK` for a person to follow).
+    ``tables``, ``max_tables``, ``announce``: the host's tables (`tables.TableServer`); the seat
+    and the bots sit at the first.
     """
 
     def __init__(self, config, *, bots: int | Sequence = 3, level: str = "basic",
                  bind: str = "127.0.0.1", port: int = 0, name: str = "you",
                  auto_ready: bool = False, seed: int | None = None, keep: bool = False,
-                 think: float = 0.0) -> None:
+                 think: float = 0.0, tables: Sequence[str] = ("table1",), max_tables: int = 1,
+                 announce: bool = False) -> None:
         from ..deal import seeded
-        from .host import Host
         from .peer import BotPlayer
+        from .tables import TableServer
         from .resume import GameSecrets
         from .session import NetSession
 
@@ -106,7 +109,10 @@ class HostedTable:
             bots = [BotPlayer(level, random.Random(None if seed is None else f"{seed} bot {i}"),
                               think=think) for i in range(bots)]
         self.bots = list(bots)
-        self.host = Host(dataclasses.replace(config, random=randomness("host")))
+        self.server = TableServer(dataclasses.replace(config, random=randomness("host")), tables,
+                                  max_tables=max_tables, announce=announce)
+        self.host = self.server.first_host
+        """The table the seat and the bots sit at (the first of ``tables``)."""
         if not len(self.bots) < self.host.players:
             raise ValueError(f"{len(self.bots)} bots leave no seat for you at a table of "
                              f"{self.host.players}")
@@ -122,7 +128,7 @@ class HostedTable:
         session, join_code = self.session, self.config.join_code
         listeners = await trio.open_tcp_listeners(self.port, host=self.bind)
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(self.host.run, listeners)
+            port = await nursery.start(self.server.run, listeners)
             session.address = ("127.0.0.1", port)
             free = self.host.players - 1 - len(self.bots)
             if not free or self.bind.startswith("127.") or self.bind in ("localhost", "::1"):
@@ -190,9 +196,22 @@ def _to_a_table(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--join-code", default="", help="the code the host gave (default: none)")
 
 
+def table_names(names: list[str], count: int) -> list[str]:
+    """The names of a host's tables: those given with ``--table``, then ``table2``, ``table3``
+    ... up to ``count`` tables in all."""
+    out = list(names)
+    number = 1
+    while len(out) < count:
+        while f"table{number}" in out:
+            number += 1
+        out.append(f"table{number}")
+    return out or ["table1"]
+
+
 def _cmd_host(args: argparse.Namespace) -> int:
-    from .host import Host, HostConfig
+    from .host import HostConfig
     from .peer import BotPlayer
+    from .tables import TableServer
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
@@ -205,31 +224,47 @@ def _cmd_host(args: argparse.Namespace) -> int:
     config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity)
+    names = table_names(args.table, args.tables)
+    if resume is not None and len(names) > 1:
+        raise ValueError("--resume takes up one table's game: give no --tables with it")
+    tables = dict(tables=names, max_tables=max(args.max_tables, len(names)),
+                  announce=not args.no_announce)
     if not args.no_console:
         return args.console(config, bots=args.bots, level=args.level, bind=args.bind,
                             port=args.port, name=args.name or person(), ascii=args.ascii,
-                            keep=not args.fresh_identity, auto_pass=not args.no_auto_pass)
-    host = Host(config)  # checks the preset, the rules and the player count
+                            keep=not args.fresh_identity, auto_pass=not args.no_auto_pass,
+                            **tables)
+    server = TableServer(config, names, max_tables=tables["max_tables"],
+                         announce=tables["announce"])  # checks the preset, rules and seats
+    host = server.first_host
 
     async def main() -> int:
         listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run, listeners)
+            port = await nursery.start(server.run, listeners)
             if resume is not None:
                 print(f"resuming {resume} at message {host.sequenced}: waiting for the seats to "
                       "rejoin", flush=True)
-            print(f"hosting {host.rules.name} for {host.players} on port {port}; join code "
-                  f"{args.join_code or '(none)'}; host key {identity.fingerprint}", flush=True)
+            print(f"hosting {host.rules.name} for {host.players} on port {port} at "
+                  f"{', '.join(names)}; join code {args.join_code or '(none)'}; host key "
+                  f"{identity.fingerprint}"
+                  + ("" if args.no_announce else " (announced on the LAN)"), flush=True)
             for i in range(args.bots):  # they think only while a person sits at the table
                 bot = BotPlayer(args.level, random.Random(), think=BOT_THINK)
                 home = None if args.fresh_identity else _bot_home(i)
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
-        public = host.public
-        if public is None or public.fault is not None or not public.finished:
-            print(f"game stopped: {public.fault if public else 'never started'}", file=sys.stderr)
-            return 1
-        print(game_over([s.name for s in host.start.seats], public.public.result), flush=True)
-        return 0
+        failed = False
+        for table in server.opened:
+            public = table.host.public
+            where = f"{table.name}: " if len(server.opened) > 1 else ""
+            if public is None or public.fault is not None or not public.finished:
+                why = table.crash or (public.fault if public else "never started")
+                print(f"{where}game stopped: {why}", file=sys.stderr)
+                failed = True
+            else:
+                print(where + game_over([s.name for s in table.host.start.seats],
+                                        public.public.result), flush=True)
+        return 1 if failed else 0
 
     return trio.run(main)
 
@@ -265,8 +300,46 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
         print(f"bot{index + 1}: {error}", file=sys.stderr)
 
 
-def _cmd_join(args: argparse.Namespace) -> int:
+def _looks_like_address(text: str) -> bool:
+    """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
+    or is ``localhost``."""
+    import ipaddress
+
+    if ":" in text or text == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
+    """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
+    chosen in the console; a name: the table of that name (else the argument is a host's
+    name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    from .discovery import find_tables
     from .peer import parse_address
+
+    interfaces = [args.browse] if args.browse else None
+    target = args.address
+    if target is not None and (args.table or _looks_like_address(target)):
+        return parse_address(target), args.table or ""
+    found = trio.run(find_tables, args.wait, interfaces, target)
+    if not found:
+        if target is not None:  # no table of that name: a host's name, then
+            return parse_address(target), args.table or ""
+        raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
+                         "address: shanghai join HOST[:PORT]")
+    chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
+    if chosen is None:
+        return None
+    print(f"joining {chosen.name} at {chosen.address}:{chosen.port}; the lobby should show host "
+          f"key {chosen.fingerprint}", flush=True)
+    return (chosen.address, chosen.port), chosen.name
+
+
+def _cmd_join(args: argparse.Namespace) -> int:
     from .resume import GameSecrets
     from .session import NetSession
 
@@ -275,8 +348,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
     else:
         home = Path(args.identity) if args.identity else config_dir()
         identity, store = load_or_create(home), GameSecrets(home / "games")
-    session = NetSession(parse_address(args.address), identity, name=args.name or person(),
-                         join_code=args.join_code, store=store)
+    target = _find_table(args)
+    if target is None:
+        return 1
+    address, table = target
+    if args.open and not table:
+        raise ValueError("--open needs the new table's name: --table NAME")
+    session = NetSession(address, identity, name=args.name or person(),
+                         join_code=args.join_code, table=table, open_table=args.open,
+                         store=store)
     code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
@@ -298,9 +378,44 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     player = BotPlayer(args.level, random.Random(), think=args.think)
     result = trio.run(lambda: run_peer(address, identity, player, name=args.name,
                                        join_code=args.join_code, store=store,
-                                       void_after=args.void_after))
+                                       void_after=args.void_after, table=args.table))
     print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
     return 0
+
+
+def _cmd_tables(args: argparse.Namespace) -> int:
+    """List the tables on the LAN: as they come and go until interrupted, or with ``--json``
+    once, after browsing ``--wait`` seconds."""
+    import json
+
+    from .discovery import find_tables, watch
+
+    interfaces = [args.browse] if args.browse else None
+    if args.json:
+        found = trio.run(find_tables, args.wait, interfaces)
+        print(json.dumps([table.to_json() for table in found], indent=1))
+        return 0
+
+    def show(listings) -> None:
+        print(f"-- {len(listings)} table{'s' if len(listings) != 1 else ''} on the LAN "
+              "(ctrl-c stops) --", flush=True)
+        for listing in listings:
+            print(listing.line(), flush=True)
+
+    print("looking for tables on the LAN (ctrl-c stops)", flush=True)
+    try:
+        trio.run(watch, show, interfaces)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _browse_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
+                        help="how long to look for tables on the LAN")
+    parser.add_argument("--browse", metavar="ADDRESS",
+                        help="look for tables only on the interface with this address "
+                             "(127.0.0.1: this machine; default: every interface)")
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -319,10 +434,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_console) -> None:
-    """``host``, ``join``, ``bot`` and ``verify``; the console comes from above this package:
-    ``hosted_console(config, **table)`` sits at a table hosted here, ``run_console(session,
-    ascii, auto_pass=)`` plays a joined one (`shanghai_net.cli` passes them)."""
+def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_console,
+                     pick_table) -> None:
+    """``host``, ``tables``, ``join``, ``bot`` and ``verify``; the console comes from above
+    this package: ``hosted_console(config, **table)`` sits at a table hosted here,
+    ``run_console(session, ascii, auto_pass=)`` plays a joined one, ``pick_table(listings)``
+    chooses a table found on the LAN (`shanghai_net.cli` passes them)."""
     options = dict(formatter_class=HelpWithDefaults)
     host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)", **options)
     host.add_argument("--port", type=int, default=7777, help="TCP port to listen on (0: any free one)")
@@ -348,21 +465,48 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="seconds a claim window waits for silent seats")
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
+    host.add_argument("--table", action="append", default=[], metavar="NAME",
+                      help="name a table (repeatable; default: table1, table2, ...)")
+    host.add_argument("--tables", type=int, default=1, metavar="N",
+                      help="tables to open, each with its own lobby and game (you and the bots "
+                           "sit at the first)")
+    host.add_argument("--max-tables", type=int, default=8, metavar="N",
+                      help="tables held at once, counting those players open with `join --open`")
+    host.add_argument("--no-announce", action="store_true",
+                      help="do not announce the tables on the LAN (DNS-SD); players then join "
+                           "by address")
     seat_options(host)
     host.set_defaults(func=_cmd_host, console=hosted_console)
 
+    tables = sub.add_parser("tables", help="list the tables announced on the LAN", **options)
+    tables.add_argument("--json", action="store_true",
+                        help="print the tables found within --wait seconds as JSON, once")
+    _browse_options(tables)
+    tables.set_defaults(func=_cmd_tables)
+
     join = sub.add_parser("join", help="sit at a table on the LAN, in the console", **options)
-    _to_a_table(join)
+    join.add_argument("address", metavar="NAME|HOST[:PORT]", nargs="?",
+                      help="a table's name as `shanghai tables` lists it, or the host's address "
+                           "(port 7777 unless given); none: choose from the tables on the LAN")
+    join.add_argument("--join-code", default="", help="the code the host gave (default: none)")
+    join.add_argument("--table", metavar="NAME", help="the table at HOST to sit at (default: its "
+                                                      "first)")
+    join.add_argument("--open", action="store_true",
+                      help="open the --table NAME at the host if it has none (another game, with "
+                           "the host's preset and seats)")
+    _browse_options(join)
     join.add_argument("--identity", metavar="DIR",
                       help="keep your keys and game secrets in DIR (default: the config directory, "
                            "the one `host` uses: a second player on one machine needs another)")
     join.add_argument("--fresh-identity", action="store_true",
                       help="throwaway keys for this game (no rejoin after a crash)")
     seat_options(join)
-    join.set_defaults(func=_cmd_join, console=run_console)
+    join.set_defaults(func=_cmd_join, console=run_console, pick=pick_table)
 
     bot = sub.add_parser("bot", help="a bot peer joining a table over the network", **options)
     _to_a_table(bot)
+    bot.add_argument("--table", default="", metavar="NAME",
+                     help="the table at HOST to sit at (default: its first)")
     bot.add_argument("--level", default="basic", help="basic or random")
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
     bot.add_argument("--identity", metavar="DIR",

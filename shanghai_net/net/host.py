@@ -306,8 +306,9 @@ class Host:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._sequencer)
                 nursery.start_soon(self._claim_timer)
-                nursery.start_soon(trio.serve_listeners, self._handle, listeners)
-                self.port = listeners[0].socket.getsockname()[1]
+                if listeners:  # else `tables.TableServer` listens and hands connections in
+                    nursery.start_soon(trio.serve_listeners, self._handle, listeners)
+                    self.port = listeners[0].socket.getsockname()[1]
                 if self.public is not None:  # resumed: a claim window may be open
                     self._track_window()
                 task_status.started(self.port)
@@ -322,6 +323,11 @@ class Host:
         return self.public
 
     # -- one connection ------------------------------------------------------------------------
+
+    async def serve_connection(self, stream: trio.abc.HalfCloseableStream) -> None:
+        """Serve a connection accepted elsewhere (`tables.TableServer` read its hello to find
+        this table; ``stream`` gives those bytes again)."""
+        await self._handle(stream)
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         client = _Client(self, stream)

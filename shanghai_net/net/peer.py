@@ -182,7 +182,8 @@ class Peer:
     """The seat's sans-IO table (tests put a cheating one in a subclass)."""
 
     def __init__(self, address: tuple[str, int], identity: Identity, player: Player | None = None,
-                 *, name: str = "bot", role: str = "bot", join_code: str = "",
+                 *, name: str = "bot", role: str = "bot", join_code: str = "", table: str = "",
+                 open_table: bool = False,
                  random: RandomBytes = secrets.token_bytes, store: GameSecrets | None = None,
                  timeout: float = 30.0, lobby_timeout: float | None = 600.0,
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
@@ -194,6 +195,8 @@ class Peer:
         self.identity = identity
         self.player = player or BotPlayer()
         self.name, self.role, self.join_code = name, role, join_code
+        self.table_name, self.open_table = table, open_table
+        """The table to sit at (`Hello.table`), and whether to open it if the host has none."""
         self.timeout, self.lobby_timeout = timeout, lobby_timeout
         self.game_timeout, self.idle_timeout = game_timeout, idle_timeout
         self.auto_ready, self.reconnect, self.retry_delays = auto_ready, reconnect, retry_delays
@@ -358,7 +361,8 @@ class Peer:
         await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
                               name=self.name, sign_key=self.identity.sign_public,
                               box_key=self.identity.box_public, join_code=self.join_code,
-                              role=self.role, resume=resume, nonce=self._nonce))
+                              role=self.role, resume=resume, nonce=self._nonce,
+                              table=self.table_name, open=self.open_table))
         if self.outbox is not None:
             self.outbox.reconnected()
         deadline = trio.current_time() + self.timeout

@@ -103,14 +103,16 @@ class NetSession(Session):
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
-                 join_code: str = "", auto_ready: bool = False, timeout: float = 30.0,
+                 join_code: str = "", table: str = "", open_table: bool = False,
+                 auto_ready: bool = False, timeout: float = 30.0,
                  reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
                  store: GameSecrets | None = None, peer_type: Callable = Peer) -> None:
         super().__init__()
         self.address = address
         self.identity = identity
         self.name = name
-        self._peer_options = dict(name=name, role="player", join_code=join_code, random=random,
+        self._peer_options = dict(name=name, role="player", join_code=join_code, table=table,
+                                  open_table=open_table, random=random,
                                   store=store, timeout=timeout, auto_ready=auto_ready,
                                   reconnect=reconnect, lobby_timeout=None)  # people chat a while
         self._peer_type = peer_type

@@ -41,6 +41,8 @@ ERROR_CODES: dict[str, str] = {
     "join_code": "Refused: the Hello's join code is wrong",
     "table_full": "Refused: no free seat for a player or bot, the key already sits at the "
                   "table, or the table has as many spectators as it takes",
+    "unknown_table": "Refused: the Hello names a table the host does not hold (the reason "
+                     "names it and the tables it does)",
     "illegal_move": "the move is not allowed by the rules in the current game state",
     "out_of_turn": "the move is legal only on another seat's turn or outside a claim window",
     "timeout": "the other side was silent for too long (Refused: no hello, or no rejoin "

@@ -90,7 +90,8 @@ def example_messages() -> tuple[Message, ...]:
     players = start.seats
     return (
         Hello(protocol="shanghai-net", version=3, name="Ann", sign_key=players[0].sign_key,
-              box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0]),
+              box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0],
+              table="kitchen"),
         Welcome(version=3, seat=0, table={"preset": "classic", "players": 3}),
         sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),

@@ -45,6 +45,7 @@ NAME = Text(32, min_len=1)
 CODE = Text(32, min_len=1)
 REASON = Text(500)
 JOIN_CODE = Text(16)
+TABLE_NAME = Text(32)
 PRESET = Text(32)
 KEY = Blob(32)
 GAME_NONCE = Blob(32)
@@ -125,6 +126,13 @@ class Hello(Message):
     nonce: bytes | None = wire_field(Nullable(GAME_NONCE), default=None)
     """Fresh random bytes for every hello (required of players and bots): the game id commits to
     every seat's nonce, so no single party chooses it (`StartGame.nonces`)."""
+    table: str = wire_field(TABLE_NAME, default="")
+    """The table to sit at, by the name the host gives it (one host holds several, each
+    announced by name, `net.discovery`); empty: the host's first table."""
+    open: bool = wire_field(Bool(), default=False)
+    """Open a table of that name if the host has none (with the host's preset and seats), so
+    a person in a lobby can start a second game; else a ``table`` the host does not hold is
+    refused ``unknown_table``."""
 
 
 @message_type("welcome")
