@@ -705,7 +705,10 @@ class Host:
                 msg.counter))
             return
         try:
-            msg = public.admit(msg)
+            if isinstance(msg.body, Deal) and msg.body.step in _HEAVY_STEPS:
+                msg = await trio.to_thread.run_sync(public.admit, msg)
+            else:
+                msg = public.admit(msg)
         except ProtocolError as error:
             if error.code == "stale" and not client.budget.stale(trio.current_time()):
                 client.error(error)  # peers race: a few are normal
@@ -781,6 +784,12 @@ class Host:
             if public.open_window() is None or public.fault is not None:
                 break
 
+
+_HEAVY_STEPS = frozenset({"pass", "seeds"})
+"""Deal steps whose checks take the host milliseconds (a pass's points; the last seeds of a round
+start its whole audit): checked in a worker thread, so that the other tables of this process,
+and this table's readers and writers, go on meanwhile (the curve arithmetic releases the GIL).
+This table's sequencer waits for the answer, so nothing else changes its state meanwhile."""
 
 _KNOWN_STEPS = frozenset({"commit", "pass", "shares", "reveal", "seeds", "pick_commit",
                           "pick_reveal"})

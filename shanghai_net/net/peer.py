@@ -27,7 +27,7 @@ import trio
 
 from ..bots import make_bot
 from ..engine.game import Phase
-from ..engine.moves import DrawStock, MayI, Move, PassClaim
+from ..engine.moves import MayI, Move, PassClaim
 from ..engine.view import view_of
 from ..errors import IllegalMoveError
 from ..deal.randomness import RandomBytes, chained
