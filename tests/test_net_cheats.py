@@ -13,7 +13,7 @@ import trio
 from shanghai_net.deal import PassOutput
 from shanghai_net.net.host import Host, read_transcript
 from shanghai_net.net.peer import BotPlayer
-from shanghai_net.net.table import PeerTable
+from shanghai_net.net.peer_table import PeerTable
 from shanghai_net.net.verify import verify
 
 from test_net_complaints import GarbageBox, changing, marks_every_card, seat_running

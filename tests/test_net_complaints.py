@@ -11,7 +11,7 @@ import pytest
 
 from shanghai_net.deal import KeyReveal, KeyShare, Participant, PassOutput
 from shanghai_net.deal.group import multiply
-from shanghai_net.net.table import PeerTable
+from shanghai_net.net.peer_table import PeerTable
 from shanghai_net.wire import messages as wm
 
 from test_net_table import Table

@@ -22,7 +22,7 @@ from shanghai_net.net import host as host_module
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import MAX_AGE, GameSecrets, ReusedGame
-from shanghai_net.net.table import PublicTable
+from shanghai_net.net.public_table import PublicTable
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 

@@ -47,7 +47,8 @@ from ..wire.messages import Deal
 from ..wire.state import State
 from .bodies import parse_deal
 from .budget import Budget, Limits, Verdict
-from .table import Fault, PublicTable
+from .fault import Fault
+from .public_table import PublicTable
 
 __all__ = ["HostConfig", "Host", "serve", "read_transcript"]
 

@@ -39,7 +39,10 @@ from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, 
                              Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
                              VoidRound, Welcome, game_id_of)
 from .resume import GameSecrets
-from .table import Fault, Outbox, PeerTable, PublicTable
+from .fault import Fault
+from .outbox import Outbox
+from .peer_table import PeerTable
+from .public_table import PublicTable
 from .watch import HostWatch
 
 __all__ = ["Player", "BotPlayer", "Peer", "PeerResult", "PeerError", "run_peer", "parse_address"]

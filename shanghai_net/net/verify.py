@@ -22,7 +22,9 @@ from typing import Sequence
 
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
-from .table import Fault, Protested, PublicTable, final_result
+from .fault import Fault
+from .public_table import PublicTable
+from .table import Protested, final_result
 
 __all__ = ["Finding", "Report", "verify"]
 

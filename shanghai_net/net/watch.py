@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..wire import messages as wm
 from ..wire.messages import HOST_AUTHOR, GameMessage
-from .table import PeerTable
+from .peer_table import PeerTable
 
 __all__ = ["HostWatch", "EARLY"]
 

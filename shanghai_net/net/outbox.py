@@ -1,0 +1,173 @@
+"""What one seat sends, and when: `Outbox`."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from ..engine.moves import Move
+from ..wire import messages as wm
+from ..wire.messages import Body, Deal, GameMessage
+from ..wire.signing import sign_game
+from .peer_table import PeerTable
+from .table import moment_passed
+
+
+def _due_in_audit(body: Body) -> bool:
+    """A body a seat still sends once its round is stopped for the audit."""
+    return isinstance(body, wm.VoidRound) or (isinstance(body, Deal) and body.step == "seeds")
+
+
+class Outbox:
+    """What one seat has to send, each message signed with the seat's next counter.
+
+    Deal bodies (and votes, complaints, protests) commute with everyone else's messages: they
+    go out in order as soon as they are due, several on their way at once (at most
+    ``MAX_FLYING``), and are never stale.  A move waits until the deal bodies before it are on
+    their way and the deal is settled; it names the chain's head it was decided on, and if the
+    host answers ``stale`` (a turn move came first) it is checked again and, if still to be
+    made, signed on the new head: dropped if it is no longer legal, or if it answers a claim
+    window that has closed (a claim meant for one discard must not land on the next).
+    After a reconnection, what was on its way is signed again with new counters; a message of
+    ours found in the stream is taken as sent, so the deal body or move it carries is not sent
+    again.  What became of each move: `take_outcomes`.
+    """
+
+    MAX_FLYING = 8
+
+    def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
+        self.table = table
+        self._key = sign_key
+        self.deal: deque[Body] = deque()
+        """Deal bodies not yet sent."""
+        self.flying: deque[GameMessage] = deque()
+        """Deal bodies sent, not yet sequenced (in order)."""
+        self.move: tuple[Move | None, Body, int, object] | None = None
+        self.in_flight: GameMessage | None = None
+        """The move on its way."""
+        self.dropped: list[Body] = []
+        self.sent = 0
+        self._counter = 0
+        self._hold = -1
+        """A stale move is signed again once the stream has brought this seq (the message
+        after which the game moved on: the host's error may come before it)."""
+        self._outcomes: list[tuple[Move | None, str | None]] = []
+
+    def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
+        for body in bodies:
+            if isinstance(body, wm.Complaint):  # before anything else: the round must stop
+                self.deal.appendleft(body)
+                if self.move is not None:
+                    self._drop_move("the deal went wrong: this seat complained")
+            elif isinstance(body, (Deal, wm.VoidRound, wm.Protest)):  # in order, settled or not
+                self.deal.append(body)
+            else:
+                self.move = (move, body, self.table.version, self.table.game.window)
+
+    @property
+    def busy(self) -> bool:
+        """A move of this seat is on its way: do not choose another."""
+        return self.move is not None
+
+    @property
+    def idle(self) -> bool:
+        return not self.deal and not self.flying and self.move is None
+
+    def reserve(self) -> int:
+        """This seat's next counter, taken (for a message signed outside the outbox too): above
+        every counter of ours the chain holds, and every one given out before."""
+        table = self.table
+        counter = max(self._counter, table.chain.next_counter(table.seat))
+        self._counter = counter + 1
+        return counter
+
+    def _sign(self, body: Body, basis: tuple[int, bytes] | None = None) -> GameMessage:
+        self.sent += 1
+        return sign_game(self._key, self.table.chain.start, self.table.seat, self.reserve(), body,
+                         basis)
+
+    def poll(self) -> GameMessage | None:
+        """The next message to send, if any may be sent now (call until None)."""
+        table = self.table
+        if table.accusation is not None:  # the round stopped: only its audit's seeds are due
+            kept = [body for body in self.deal if _due_in_audit(body)]
+            self.dropped.extend(body for body in self.deal if not _due_in_audit(body))
+            self.deal = deque(kept)
+            if self.move is not None:
+                self._drop_move("the round was stopped for its audit")
+        if self.deal:
+            if len(self.flying) >= self.MAX_FLYING:
+                return None
+            msg = self._sign(self.deal.popleft())
+            self.flying.append(msg)
+            return msg
+        if self.move is None or self.in_flight is not None or not table.settled or \
+                table.chain.next_seq <= self._hold:
+            return None
+        move, body, version, window = self.move
+        if version != table.version and move is not None:
+            why = moment_passed(table.game, move, window)
+            if why is not None:
+                self._drop_move(why)
+                return None
+            self.move = (move, body, table.version, window)
+        self.in_flight = self._sign(body, table.chain.basis)
+        return self.in_flight
+
+    def sequenced(self, msg: GameMessage) -> None:
+        """Call after the table took ``msg``."""
+        if msg.author != self.table.seat:
+            return
+        if self.flying and self.flying[0].body == msg.body:
+            self.flying.popleft()
+        elif self.deal and self.deal[0] == msg.body:  # sent before a reconnection
+            self.deal.popleft()
+        elif self.move is not None and self.move[1] == msg.body:
+            self._outcomes.append((self.move[0], None))
+            self.move = None
+            self.in_flight = None
+
+    def reconnected(self) -> None:
+        """A new connection: what was on its way may be lost; sign it again when it is due (it
+        is recognised if the host had sequenced it after all)."""
+        self.deal.extendleft(reversed([msg.body for msg in self.flying]))
+        self.flying.clear()
+        self.in_flight = None
+
+    def error(self, error: wm.Error) -> None:
+        """The host refused a message of ours: a ``stale`` move is checked and signed again; a
+        refused move is dropped (the player chooses again); a refused deal step leaves nothing
+        to do but to report it."""
+        ref = error.ref_counter
+        if ref is None:
+            return
+        mine = self.in_flight
+        if mine is not None and mine.counter == ref:
+            self.in_flight = None
+            if error.code != "stale":
+                self._drop_move(f"{error.code}: {error.reason}")
+            elif error.ref_seq is not None:
+                self._hold = error.ref_seq
+            return
+        for msg in self.flying:
+            if msg.counter == ref:
+                self.flying.remove(msg)
+                if error.code == "stale":
+                    self.deal.appendleft(msg.body)
+                else:
+                    self.dropped.append(msg.body)
+                return
+
+    def _drop_move(self, reason: str) -> None:
+        move, body = self.move[:2]
+        self.dropped.append(body)
+        self._outcomes.append((move, reason))
+        self.move = None
+        self.in_flight = None
+
+    def take_outcomes(self) -> list[tuple[Move | None, str | None]]:
+        """The moves sequenced (reason None) or refused/dropped (the reason) since last asked."""
+        out, self._outcomes = self._outcomes, []
+        return out

@@ -1,0 +1,325 @@
+"""One seat's side of the whole game: `PeerTable` (see shanghai_net.net.table)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from ..cards import Card
+from ..deal.errors import CheatDetected
+from ..deal.messages import KeyReveal
+from ..deal.participant import Participant, PeerKeys
+from ..deal.randomness import RandomBytes
+from ..engine import new_game
+from ..engine.dealer import Reveal, Shuffle, Token
+from ..engine.events import Event
+from ..engine.moves import CallShanghai, Move
+from ..errors import IllegalMoveError
+from ..wire import messages as wm
+from ..wire.messages import Body, GameMessage, StartGame
+from .fault import Fault
+from .bodies import DealStep, deal_body, move_to_body, reveals_body, seeds_body, shares_body
+from .table import PickState, Table, check_move
+
+
+class PeerTable(Table):
+    """One seat's side of the whole game.
+
+    ``start()`` gives the bodies to send first; ``receive(msg)`` takes each game message the host
+    sequenced, in order, and returns the bodies this seat must now sign and send (in order);
+    ``submit(move)`` checks a move of this seat with the replica (raising the engine's
+    IllegalMoveError) and returns the bodies that make it: the ``reveal`` of the hidden cards it
+    shows, then the move.  A fault raises `Fault` (also kept in ``fault``).
+
+    ``game`` is this seat's replica (``viewer=seat``): it knows this seat's cards and the public
+    ones; bots and consoles look at it.  It may lag behind the public replica while its own cards
+    are on their way (the engine draws one owed card at a time for its viewer), never past a move.
+    """
+
+    def __init__(self, start: StartGame, seat: int, sign_key: Ed25519PrivateKey,
+                 box_key: X25519PrivateKey, random: RandomBytes) -> None:
+        super().__init__(start)
+        self.seat = seat
+        self.game = new_game(self.rules, self.players, None, seat)
+        self.events: list[Event] = []
+        self.roster = [PeerKeys(Ed25519PublicKey.from_public_bytes(s.sign_key),
+                                X25519PublicKey.from_public_bytes(s.box_key))
+                       for s in start.seats]
+        self._sign_key = sign_key
+        self._box_key = box_key
+        self._random = random
+        self.participant = self._participant(0)
+        self.verdicts: dict[int, object] = {}
+        self._out: list[Body] = []
+        self._shares: dict[tuple[int, int], list[int]] = {}
+        self._reveals: list[KeyReveal] = []
+        self._deferred: list[Token] = []
+        self._own_picks = 0
+        self.complaint: str | None = None
+        """What this seat found wrong in the deal and complained of (it then stops playing)."""
+
+    def _participant(self, round_no: int) -> Participant:
+        return Participant(self.seat, self.roster, self.game_id, round_no, self._sign_key,
+                           self._box_key, self._random, self.rules.shuffle_proof)
+
+    # -- the API -------------------------------------------------------------------------------
+
+    def start(self) -> list[Body]:
+        """The bodies to send as the game starts (the first-dealer pick's commitment)."""
+        self._guarded(self._settle)
+        if self.fault is not None:
+            raise self.fault
+        out, self._out = self._out, []
+        return out
+
+    def receive(self, msg: GameMessage) -> list[Body]:
+        """Take the next sequenced message; the bodies to send now."""
+        self._take(msg)
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def settled(self) -> bool:
+        # a seat that complained follows the public game only: its replica waits for a card
+        # that will not open
+        return super().settled and (self.complaint is not None or not self.game.waiting)
+
+    def can_move(self) -> bool:
+        """This seat has a decision to make now."""
+        return self.fault is None and self.complaint is None and self.settled and \
+            self.seat in self.game.to_move()
+
+    def legal_moves(self) -> list[Move]:
+        return list(self.game.legal_moves(self.seat)) if self.settled else []
+
+    def submit(self, move: Move) -> list[Body]:
+        """The bodies that make ``move``; IllegalMoveError (nothing sent) if it is illegal now."""
+        if move.seat != self.seat:
+            raise IllegalMoveError(f"{move.text()!r}: this table plays seat {self.seat}")
+        if not self.settled:
+            raise IllegalMoveError(f"{move.text()!r}: the deal is not settled yet")
+        check_move(self.game, move)
+        return self.bodies_for(move)
+
+    def bodies_for(self, move: Move) -> list[Body]:
+        """The bodies of a move already checked: its hidden cards' reveal, then the move."""
+        top = self.game.discard[-1] if self.game.discard else None
+        body = move_to_body(move, top if isinstance(move, CallShanghai) else None)
+        hidden = self.participant.hand()
+        tokens: list[Token] = []
+        for card in _cards_named(move):
+            token = next((t for t, c in hidden.items() if c == card), None)
+            if token is not None and token not in tokens:
+                tokens.append(token)
+        reveals = [self.participant.reveal(*token) for token in tokens]
+        return ([reveals_body(self.round, reveals)] if reveals else []) + [body]
+
+    # -- the seat's own replica ----------------------------------------------------------------
+
+    def _applied(self, author: int, move: Move) -> None:
+        super()._applied(author, move)
+        if self.complaint is not None:
+            return  # its replica waits for a card that will not open: the audit comes next
+        if self.game.waiting:
+            raise Fault(None, f"seat {self.seat}'s replica is behind at {move.text()!r}")
+        try:
+            self.events.extend(self.game.apply(move))
+        except IllegalMoveError as error:
+            raise Fault(author, f"seat {author}: {error}") from None
+
+    def _void_own(self, scored: bool) -> None:
+        self.events.extend(self.game.void_round(scored))
+
+    def _learn_public(self, token: Token, card: Card) -> None:
+        super()._learn_public(token, card)
+        if self.game.round_no == self.round:  # not once it has moved on to the next round
+            self.events.extend(self.game.learn(token, card))
+
+    def _complain(self, cheat: CheatDetected | ValueError) -> None:
+        """A fault only this seat can see: tell the table (once), and stop playing; the audit
+        the complaint starts decides who is at fault."""
+        if self.complaint is None:
+            self.complaint = str(getattr(cheat, "reason", cheat))[:500]
+            self._out.append(wm.Complaint(round=self.round, reason=self.complaint))
+
+    def _catch_up(self) -> bool:
+        """Answer what this seat's replica waits for, from what the stream has brought so far."""
+        self.game.requests  # noqa: B018 - drained: what it still awaits is the truth
+        if self.game.round_no != self.round or self.complaint is not None:
+            return False  # it knows its own cards: it may start a round before the deal does
+        progress = False
+        for request in self.game.awaiting:
+            if isinstance(request, Shuffle):
+                if request.round_no == self.round and self.shuffled(request.generation):
+                    self.events.extend(self.game.fulfil_shuffle(request.generation))
+                    progress = True
+            elif isinstance(request, Reveal):
+                generation, position = request.token
+                if request.to is None:
+                    card = self._public_card(request.token)
+                else:
+                    g = self.participant.generation(generation)
+                    card = None
+                    if position in g.mine or len(g.received(position)) == self.players - 1:
+                        try:
+                            card = self.participant.open(generation, position)
+                        except CheatDetected as cheat:
+                            self._complain(cheat)
+                            return False
+                if card is not None:
+                    self.events.extend(self.game.learn(request.token, card))
+                    progress = True
+            elif self._own_picks < len(self._picks) and \
+                    self._picks[self._own_picks].result is not None:
+                value = self._picks[self._own_picks].result
+                self._own_picks += 1
+                self.events.extend(self.game.fulfil_pick(value))
+                progress = True
+            if progress:
+                break  # the pending list changed
+        return progress
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def _new_round(self, round_no: int) -> None:
+        super()._new_round(round_no)
+        self.participant = self._participant(round_no)
+        self._own_picks = 0
+
+    def _start_generation(self, request: Shuffle) -> None:
+        self._out.append(deal_body(self.participant.start_generation(request.generation,
+                                                                      request.cards)))
+
+    def _obligations(self) -> None:
+        """My pass, once every commitment and every pass before mine is sequenced; public
+        reveals of my cards that had to wait for the card to reach me."""
+        for generation in sorted(self.generations):
+            if not self._all_committed(generation):
+                continue
+            step = self.participant.next_step(generation)
+            if step is not None and step[1] == self.seat and \
+                    self._passes.get(generation, 0) == (step[0] - 1) * self.players + self.seat:
+                self._out.append(deal_body(self.participant.make_pass(generation)))
+        for token in list(self._deferred):
+            if self.complaint is None and (
+                    token[1] in self.participant.generation(token[0]).mine or self._try_open(token)):
+                self._deferred.remove(token)
+                self._reveals.append(self.participant.reveal(*token))
+
+    def _try_open(self, token: Token) -> bool:
+        generation, position = token
+        if len(self.participant.generation(generation).received(position)) < self.players - 1:
+            return False
+        try:
+            self.participant.open(generation, position)
+        except CheatDetected as cheat:
+            self._complain(cheat)
+            return False
+        return True
+
+    def _seat_messages(self, author: int, step: DealStep) -> None:
+        if author == self.seat:
+            if step.step == "reveal":
+                self._replay_reveals(step)
+            return
+        for message in step.messages:
+            try:
+                self.participant.receive(message)
+            except CheatDetected as cheat:
+                if cheat.culprit is not None or step.step != "reveal":
+                    raise
+                # a card turned up for all opens to nothing: anyone's key or pass may be wrong;
+                # the table stops the round when the stream has brought every key (_on_deal)
+            except ValueError as error:
+                raise Fault(author, f"seat {author}: {step.step}: {error}") from None
+
+    def _replay_reveals(self, step: DealStep) -> None:
+        """Our own reveal of cards for a move, as the stream brings it back.  In play `submit`
+        has revealed them already (the cards left ``mine``: nothing to do); replaying the game
+        after a crash, this is where they are revealed again."""
+        for reveal in step.messages:
+            generation = reveal.context.generation
+            if reveal.position in self.participant.generation(generation).mine:
+                self.participant.reveal(generation, reveal.position)
+
+    def _seat_shares(self, author: int, step: DealStep) -> None:
+        if author == self.seat:
+            return
+        for sealed in step.sealed:
+            if sealed.recipient != self.seat:
+                self.participant.record_box(sealed)
+                continue
+            try:
+                self.participant.receive_share(sealed)
+            except (CheatDetected, ValueError) as cheat:
+                self._complain(cheat)
+
+    def _reveal_public(self, token: Token) -> None:
+        generation, position = token
+        if self.participant.public_card(generation, position) is not None:
+            return
+        holder = self.holder_of(token)
+        if holder == self.seat:
+            if position in self.participant.generation(generation).mine:
+                self._reveals.append(self.participant.reveal(generation, position))
+            else:
+                self._deferred.append(token)  # its keys are still on their way to me
+        elif holder is None:
+            self._reveals.append(self.participant.reveal_own_key(generation, position))
+
+    def _reveal_to(self, token: Token, before: int | None, to: int) -> None:
+        generation, position = token
+        if before is not None and before != to:
+            self.participant.hand_over(generation, position, before, to)
+        if to != self.seat:
+            self._shares.setdefault((generation, to), []).append(position)
+
+    def _flush(self) -> None:
+        if self._reveals:
+            self._out.append(reveals_body(self.round, self._reveals))
+            self._reveals = []
+        if self._shares:
+            by_generation: dict[int, list] = {}
+            for (generation, to), positions in sorted(self._shares.items()):
+                by_generation.setdefault(generation, []).append(
+                    self.participant.share_keys(generation, to, positions))
+            for generation, sealed in by_generation.items():
+                self._out.append(shares_body(self.round, generation, sealed))
+            self._shares = {}
+
+    def _public_card(self, token: Token) -> Card | None:
+        if token not in self._revealed:
+            return None
+        return self.participant.public_card(*token)
+
+    def _pick_begin(self, pick: PickState) -> None:
+        if self.seat in pick.parties:
+            self._out.append(deal_body(self.participant.pick_commit(
+                pick.number, pick.request.n, pick.parties)))
+
+    def _pick_reveal(self, pick: PickState) -> None:
+        if self.seat in pick.parties:
+            self._out.append(deal_body(self.participant.pick_reveal(pick.number)))
+
+    def _send_seeds(self) -> None:
+        self._out.append(seeds_body(self.round,
+                                    self.participant.reveal_seeds(self._audit_generations)))
+
+    def _audit(self) -> Fault | None:
+        verdict = self.participant.audit(self._audit_generations)
+        self.verdicts[self.round] = verdict
+        if not verdict.clean:
+            return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
+        if self.accusation is not None:
+            return None  # the round is void whatever the audit says: no replay
+        return self._replayed(self.participant.opened_decks())
+
+
+def _cards_named(move: Move) -> Iterable[Card]:
+    from ..deal.dealer import cards_named
+    return cards_named(move)
+
+
+# -- the public view -----------------------------------------------------------------------------

@@ -1,0 +1,366 @@
+"""The game as anyone may see it: `PublicTable` (see shanghai_net.net.table)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+
+from ..cards import Card
+from ..deal.audit import audit, opened_deck
+from ..deal.generation import Generation
+from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
+                          scalar_product)
+from ..deal.messages import Context, KeyReveal, SeedReveal, verify
+from ..deal.picks import nonce_digest
+from ..engine.dealer import Shuffle, Token
+from ..engine.game import Phase
+from ..engine.moves import Move
+from ..errors import IllegalMoveError
+from ..wire import messages as wm
+from ..wire.errors import ProtocolError, RemoteProtocolError
+from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
+from .fault import Fault
+from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
+from .table import Table
+
+
+OBSERVER = -1
+"""The seat a third party's record of a generation carries: it is no seat (as ``viewer=-1`` is
+the engine's public replica), and has no seed of its own."""
+
+
+@dataclass
+class _PublicGeneration:
+    cards: tuple[Card, ...]
+    final: tuple[bytes, ...] = ()
+    own_keys: dict[int, dict[int, bytes]] = field(default_factory=dict)
+    public: dict[int, Card] = field(default_factory=dict)
+
+    @cached_property
+    def points(self) -> dict[bytes, Card]:
+        return card_points(self.cards)
+
+
+class PublicTable(Table):
+    """The game as anyone may see it (the host, a spectator, ``shanghai verify``): the public
+    replica, the public half of the deal, the checks a sequencer makes before accepting a
+    message, and each round's audit once its seeds are revealed.
+
+    It holds no secret and learns no hidden card before the audit: faces come only from public
+    reveals, opened with every seat's key from the final deck everybody sees.  At the audit it
+    keeps each shuffle as a third party sees it (one `Generation`, boxes included), recomputes
+    it from the seeds as every seat does (`shanghai_net.deal.audit`), so it names the same seat;
+    then it opens every deck, checks the faces the game showed, and replays the round with every
+    card known (`FullReplay`)."""
+
+    def __init__(self, start: StartGame) -> None:
+        self.records: dict[int, Generation] = {}
+        self.rounds_audited = 0
+        self.faces = 0
+        """Cards shown in play whose face the seeds confirmed."""
+        super().__init__(start)
+        self.game = self.public
+        self._signing = [Ed25519PublicKey.from_public_bytes(s.sign_key) for s in start.seats]
+        self._boxing = [X25519PublicKey.from_public_bytes(s.box_key) for s in start.seats]
+        self.decks: dict[int, _PublicGeneration] = {}
+        self._prechecked = False
+        self._settle()
+
+    def receive(self, msg: GameMessage) -> None:
+        """Take the next sequenced message (a spectator); raises Fault."""
+        self._take(msg)
+
+    def admit(self, msg: GameMessage) -> GameMessage:
+        """The sequencer's step: place ``msg`` (as its author sent it, unsequenced) as the next
+        message, check it and apply it; the message as placed (its seq and prev filled in).  Or
+        raise a ProtocolError with the code to answer (and change nothing).  A fault the checks
+        let through (found in applying it) is recorded in ``fault``; the message stays
+        sequenced, so that every peer sees the evidence.  A refusal names the message by its
+        author's ``counter``; a ``stale`` one also names (``ref_seq``) the message after which
+        the game moved on."""
+        msg = self.chain.place(msg)
+        try:
+            self.chain.check(msg)
+        except ProtocolError as error:  # its seq is the host's: the author knows its counter
+            error.ref_seq, error.ref_counter = None, msg.counter
+            raise
+        if self.fault is not None:
+            raise RemoteProtocolError("wrong_state", f"the game stopped: {self.fault}", None,
+                                      msg.counter)
+        if self.finished:
+            raise RemoteProtocolError("wrong_state", "the game is over", None, msg.counter)
+        body = msg.body
+        if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
+            raise RemoteProtocolError("bad_signature", "only the host signs a timeout", None,
+                                      msg.counter)
+        if isinstance(body, (wm.VoidRound, wm.Complaint)):
+            why, act = self._round_stopper(msg.author, body)
+            if why is not None:
+                raise RemoteProtocolError("out_of_turn", why, None, msg.counter)
+            self.chain.append(msg)
+            self._guarded(act)
+        elif isinstance(body, wm.Protest):
+            try:
+                self._protest(msg.author, body)
+            except Fault as fault:
+                raise RemoteProtocolError("bad_message", fault.reason[:480], None,
+                                          msg.counter) from None
+            self.chain.append(msg)
+        elif isinstance(body, MOVE_BODIES):
+            stale = self._stale(msg)
+            if stale is not None:
+                raise RemoteProtocolError("stale", stale, self.moment_seq, msg.counter)
+            move = self._admit_move(msg)
+            try:
+                self.public.apply(move)
+            except IllegalMoveError as error:
+                raise RemoteProtocolError("illegal_move", str(error)[:480], None,
+                                          msg.counter) from None
+            self.chain.append(msg)
+            self.version += 1
+            self._applied(msg.author, move)
+            self._guarded(self._settle)
+        elif isinstance(body, Deal):
+            try:
+                step = parse_deal(body, self.game_id, msg.author)
+            except ValueError as error:
+                raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
+                                          None, msg.counter) from None
+            self._admit_deal(msg, step)
+            self.chain.append(msg)
+            self._prechecked = True
+            try:
+                self._guarded(lambda: (self._on_deal(msg.author, step), self._settle()))
+            finally:
+                self._prechecked = False
+        else:
+            raise RemoteProtocolError("illegal_move", f"{body.KIND!r} is not a move of this game",
+                                      None, msg.counter)
+        self._note_moment(msg.seq)
+        return msg
+
+    def timeout(self, msg: GameMessage) -> None:
+        """Apply the host's own ``timeout`` message (signed by the host as the next message)."""
+        self._take(msg)
+
+    def _admit_move(self, msg: GameMessage) -> Move:
+        seat = msg.author
+        try:
+            move = body_to_move(msg.body, seat)
+        except ValueError as error:
+            raise RemoteProtocolError("illegal_move", str(error), None, msg.counter) from None
+        game = self.public
+        if game.phase is Phase.OVER:
+            raise RemoteProtocolError("illegal_move", "the game is over", None, msg.counter)
+        if not self.settled or seat not in game.to_move():
+            why = "the deal is not settled" if not self.settled else (
+                f"seat {seat} has no decision to make now (to move: {game.to_move()})")
+            raise RemoteProtocolError("out_of_turn", f"{move.text()!r}: {why}", None, msg.counter)
+        if isinstance(msg.body, wm.CallShanghai):
+            top = game.discard[-1].id if game.discard else None
+            if msg.body.card != top:
+                raise RemoteProtocolError("illegal_move", f"the top discard is {top}", None, msg.counter)
+        return move
+
+    def _admit_deal(self, msg: GameMessage, step: DealStep) -> None:
+        author = msg.author
+        try:
+            if step.round != self.round:
+                raise ValueError(f"round {step.round}: the deal is in round {self.round}")
+            if self.accusation is not None and step.step != "seeds":
+                raise ValueError("the round is stopped for its audit: only seeds are due")
+            if step.step == "seeds":
+                if not self.waiting_audit or author in self.seeds_from:
+                    raise ValueError("no seeds are due from this seat now")
+            elif step.step == "shares":
+                for sealed in step.sealed:
+                    for position in sealed.positions:
+                        owed = self.outstanding.get((sealed.context.generation, position))
+                        if owed is None or owed.to != sealed.recipient or author not in owed.owing:
+                            raise ValueError(f"no key share for position {position} is owed")
+            else:
+                self._check_step(author, step)
+                if step.step in ("pick_commit", "pick_reveal"):
+                    self._pick(author, step.messages[0].pick)
+        except Fault as fault:
+            raise RemoteProtocolError("out_of_turn", fault.reason[:480], None, msg.counter) from None
+        except ValueError as error:
+            raise RemoteProtocolError("out_of_turn", str(error)[:480], None, msg.counter) from None
+
+    # -- the public deal -----------------------------------------------------------------------
+
+    def _check_step(self, author: int, step: DealStep) -> None:
+        if self._prechecked:
+            return
+        for message in step.messages:
+            try:
+                verify(message, self._signing[author])
+            except ValueError as error:
+                raise Fault(author, str(error)) from None
+        if step.step in ("commit", "pass"):
+            g = self.decks.get(step.generation)
+            if g is None:
+                raise Fault(author, f"no shuffle of generation {step.generation} is running")
+            if step.step == "commit" and author in self._commits.get(step.generation, ()):
+                raise Fault(author, "a second commitment")
+            if step.step == "pass":
+                if not self._all_committed(step.generation):
+                    raise Fault(author, "a pass before every commitment")
+                (output,) = step.messages
+                turn = self._passes.get(step.generation, 0)
+                if turn >= 2 * self.players or (turn % self.players, 1 + turn // self.players) \
+                        != (author, output.phase):
+                    raise Fault(author, f"pass {output.phase} of seat {author} out of turn")
+                if len(output.points) != len(g.cards):
+                    raise Fault(author, "a pass of the wrong size")
+                if len(set(output.points)) != len(output.points):
+                    raise Fault(author, f"pass {output.phase} repeats a point")
+                bad = next((i for i, point in enumerate(output.points)
+                            if not is_valid_point(point)), None)
+                if bad is not None:
+                    raise Fault(author, f"pass {output.phase} position {bad} is not a valid "
+                                        "point")
+        elif step.step in ("pick_commit", "pick_reveal"):
+            (message,) = step.messages
+            pick = self._pick(author, message.pick)
+            if step.step == "pick_commit":
+                if (message.n, message.parties) != (pick.request.n, pick.parties) or \
+                        author in pick.commitments:
+                    raise Fault(author, f"pick commitment {message.pick} does not fit")
+            elif author in pick.nonces or set(pick.commitments) < set(pick.parties) or \
+                    nonce_digest(message.context, message.pick, pick.request.n, pick.parties,
+                                 author, message.nonce) != pick.commitments[author]:
+                raise Fault(author, f"pick nonce {message.pick} does not match its commitment")
+        elif step.step == "reveal":
+            for reveal in step.messages:
+                g = self.decks.get(reveal.context.generation)
+                if g is None or not g.final or not 0 <= reveal.position < len(g.cards):
+                    raise Fault(author, "a reveal of no dealt position")
+                if not all(is_scalar(k) for _, k in reveal.keys):
+                    raise Fault(author, "a reveal with a malformed key")
+                keys = dict(reveal.keys)
+                if len(keys) != self.players and list(keys) != [author]:
+                    raise Fault(author, "a reveal holds every seat's key or its author's own")
+                if len(keys) == self.players and reveal.position not in g.public and \
+                        self._opened(g, reveal.position, keys) is None:
+                    raise Fault(author, f"seat {author}: reveal of position {reveal.position} "
+                                        "opens to no card")
+
+    def _seat_messages(self, author: int, step: DealStep) -> None:
+        if step.step == "pass":
+            if self._passes.get(step.generation, 0) == 2 * self.players - 1:
+                self.decks[step.generation].final = step.messages[0].points
+        elif step.step == "reveal":
+            for reveal in step.messages:
+                self._public_reveal(author, reveal)
+        if step.step not in ("commit", "pass", "reveal", "seeds"):
+            return  # a pick is checked whole as it runs
+        for message in step.messages:
+            record = self.records.get(message.context.generation)
+            if record is None:
+                if step.step == "seeds":
+                    continue  # a generation the stopped round does not audit
+                raise Fault(author, f"seat {author}: {step.step} for generation "
+                                    f"{message.context.generation}, which round {self.round} "
+                                    "never shuffled")
+            if step.step == "commit":
+                record.commitments[author] = message
+            elif step.step == "pass":
+                record.passes.append(message)
+            elif step.step == "reveal":
+                record.reveals.append(message)
+            else:
+                self._seed(author, record, message)
+
+    def _seed(self, author: int, record: Generation, reveal: SeedReveal) -> None:
+        try:
+            verify(reveal, self._signing[author])
+        except ValueError as error:
+            raise Fault(author, f"seat {author}: {error}") from None
+        if author in record.seed_reveals:
+            raise Fault(author, f"seat {author}: two seeds for generation "
+                                f"{reveal.context.generation}")
+        record.seed_reveals[author] = reveal
+
+    def _seat_shares(self, author: int, step: DealStep) -> None:
+        for sealed in step.sealed:
+            self.records[sealed.context.generation].boxes.append(sealed)
+
+    def _audit(self) -> Fault | None:
+        numbers = self._audit_generations or []
+        records = [self.records[n] for n in numbers if n in self.records]
+        verdict = audit(records, self._signing, self._boxing)
+        if not verdict.clean:
+            return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
+        if self.accusation is not None:
+            return None  # the round is void whatever the audit says: no faces, no replay
+        decks = {record.context.generation: opened_deck(record) for record in records}
+        for record in records:
+            deck = decks[record.context.generation]
+            for position, card in self.decks[record.context.generation].public.items():
+                if deck[position] != card:
+                    raise Fault(None, f"round {self.round} audit: generation "
+                                      f"{record.context.generation} position {position} was "
+                                      f"shown as {card}, its seeds make it {deck[position]}")
+                self.faces += 1
+        fault = self._replayed(decks)
+        if fault is None:
+            self.rounds_audited += 1
+        return fault
+
+    def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
+        g = self.decks[reveal.context.generation]
+        position = reveal.position
+        if position in g.public:
+            return
+        keys = dict(reveal.keys)
+        if len(keys) != self.players:
+            g.own_keys.setdefault(position, {}).update(keys)
+            keys = g.own_keys[position]
+            if len(keys) != self.players:
+                return
+        card = self._opened(g, position, keys)
+        if card is None and len(reveal.keys) == self.players:
+            raise Fault(author, f"seat {author}: reveal of position {position} opens to no card")
+        if card is not None:  # else every seat's own key is in and no card opens: see _on_deal
+            g.public[position] = card
+
+    @staticmethod
+    def _opened(g: _PublicGeneration, position: int, keys: dict[int, bytes]) -> Card | None:
+        """The card ``keys`` open at ``position`` of the final deck, or None."""
+        try:
+            point = multiply(invert(scalar_product(keys.values())), g.final[position])
+        except InvalidPoint:
+            return None
+        return g.points.get(point)
+
+    def _new_round(self, round_no: int) -> None:
+        super()._new_round(round_no)
+        self.decks = {}
+        self.records = {}
+
+    def _start_generation(self, request: Shuffle) -> None:
+        self.decks[request.generation] = _PublicGeneration(tuple(request.cards))
+        context = Context(self.game_id, self.round, request.generation)
+        self.records[request.generation] = Generation(context, tuple(request.cards),
+                                                      self.players, OBSERVER, b"")
+
+    def _public_card(self, token: Token) -> Card | None:
+        g = self.decks.get(token[0])
+        return g.public.get(token[1]) if g and token in self._revealed else None
+
+    # -- what the sequencer asks ---------------------------------------------------------------
+
+    def open_window(self) -> tuple[object, list[int]] | None:
+        """The claim window now open and the seats still silent in it, if the deal is settled."""
+        w = self.claim_window()
+        if w is None:
+            return None
+        undecided = w.undecided()
+        return (w, undecided) if undecided else None
+
+
+# -- sending -------------------------------------------------------------------------------------
