@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import socket
 import struct
 import sys
+from pathlib import Path
 
 import msgpack
 from cryptography.hazmat.primitives import hashes
@@ -222,35 +224,21 @@ def card_value(card: int) -> tuple[int, int]:
     return (points, rank)
 
 
-PRESETS = {
-    "davis": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11, claims_per_round=2,
-                  claim_penalty=2, claim_when_down=True, reopen_after_claim=True,
-                  max_reshuffles=None, max_turns=1000, rounds=7),
-    "good-miller": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11,
-                        claims_per_round=3, claim_penalty=1, claim_when_down=True,
-                        reopen_after_claim=False, max_reshuffles=None, max_turns=1000, rounds=7),
-}
+PRESETS_FILE = Path(__file__).resolve().parent.parent / "protocol" / "presets.json"
+"""Every preset's full field values (protocol/presets.json)."""
+SUPPORTED = ("davis", "good-miller")
+"""The presets this bot can follow: no big tables, money, progression or carousel."""
 
 
-NO_LIMIT = ("none", "no", "off", "unlimited")
-
-
-def read_rules(preset: str, overrides: dict) -> dict:
-    """The few rule fields this bot tracks: the preset's, with the table's house rules."""
-    if preset not in PRESETS:
-        raise BotStopped(f"preset {preset!r} is not supported (only {', '.join(PRESETS)})")
-    rules = dict(PRESETS[preset])
-    for field, value in overrides.items():
-        if field == "contracts":
-            rules["rounds"] = len(str(value).split(","))
-        elif field == "progression" and value not in (False, "false", "off", "no", 0):
-            raise BotStopped("progression play is not supported")
-        elif field in rules and isinstance(rules[field], bool):
-            rules[field] = str(value).lower() in ("true", "yes", "on", "1")
-        elif field in ("max_reshuffles", "max_turns") and str(value).lower() in NO_LIMIT:
-            rules[field] = None
-        elif field in rules:
-            rules[field] = int(value)
+def read_rules(preset: str, house_rules: dict) -> dict:
+    """The table's rules: the preset's fields from protocol/presets.json, with the house rules
+    of ``start_game.rules`` over them (each value already in its type: a boolean is a boolean)."""
+    if preset not in SUPPORTED:
+        raise BotStopped(f"preset {preset!r} is not supported (only {', '.join(SUPPORTED)})")
+    rules = {**json.loads(PRESETS_FILE.read_text())[preset], **house_rules}
+    if rules["progression"] or rules["big_table_players"] is not None:
+        raise BotStopped("progression play and big tables are not supported")
+    rules["rounds"] = len(rules["contracts"])  # one round per contract
     return rules
 
 
