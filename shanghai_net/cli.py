@@ -113,6 +113,7 @@ def run_console(session, ascii: bool = False, **options) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     from .net.cli import HelpWithDefaults, add_net_commands, seat_options
+    from .net.conformance import add_conformance_command
 
     parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -153,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_cmd_play)
 
     add_net_commands(sub, hosted_console=hosted_console, run_console=run_console)
+    add_conformance_command(sub, **options)
     return parser
 
 
