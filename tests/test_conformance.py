@@ -28,7 +28,7 @@ async def test_a_client_that_does_nothing_fails_every_situation():
     with trio.fail_after(120):
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
-    assert len(outcomes) == 13
+    assert len(outcomes) == 14
 
 
 def test_the_command_line_needs_a_client_command(capsys):

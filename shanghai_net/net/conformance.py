@@ -116,6 +116,8 @@ class Relay:
         """Codes of the ``error`` messages the client sent (answers to our frames among them)."""
         self._answered = trio.Event()
         self.errors_to_client: list[dict] = []
+        self.refusals: list[str] = []
+        """Codes of the ``refused`` messages the host sent the client."""
         self.round = 0
         """The deal round of the last ``deal`` body sent to the client."""
         self._moves: list[tuple[int, trio.Event]] = []
@@ -174,6 +176,8 @@ class Relay:
         kind = message.get("type")
         if kind == "error":
             self.errors_to_client.append(message)
+        if kind == "refused":
+            self.refusals.append(str(message.get("code")))
         body = message.get("body") if kind == "game" else None
         if not isinstance(body, dict):
             return
@@ -288,21 +292,37 @@ def _tail(done: dict) -> str:
     return f"exit status {process.returncode}" + (f"; its last words: {lines[-1]}" if lines else "")
 
 
-async def refused_join_code(command: list[str], timeout: float) -> Outcome:
-    """A table with a join code the client was not given: the host refuses it, and a client
-    that takes a `refused` as final stops (protocol.md 5)."""
-    host = Host(HostConfig(players=PLAYERS, join_code="conformance kit",
-                           random=seeded(b"conformance kit refused")))
+async def refused(command: list[str], code: str, timeout: float) -> Outcome:
+    """A table that refuses the client (protocol.md 5): ``join_code``, one with a join code the
+    client was not given; ``table_full``, one whose three seats our peers took and whose game
+    has started.  The client must take the `refused` as final and stop."""
+    rnd = seeded(b"conformance kit refused " + code.encode())
+    full = code == "table_full"
+    host = Host(HostConfig(players=3 if full else PLAYERS, random=rnd,
+                           join_code="" if full else "conformance kit"))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    relay_listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     done: dict = {}
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run, listeners)
+        relay = Relay(port)
+        await nursery.start(relay.serve, relay_listeners)
+        if full:
+            for i in range(3):
+                nursery.start_soon(_our_peer, port, rnd, i, timeout)
+            await host.started.wait()
         with trio.move_on_after(timeout):
-            await _client(_command(command, port), done)
+            await _client(_command(command, relay_listeners[0].socket.getsockname()[1]), done)
         nursery.cancel_scope.cancel()
-    process = done.get("process")
-    stopped = process is not None and process.returncode != 0
-    return Outcome("5", "refused (join_code): the client stops", stopped, _tail(done))
+    told = code in relay.refusals
+    stopped = told and "process" in done
+    detail = _tail(done) if told else f"the host's refused never reached it ({_tail(done)})"
+    return Outcome("5", f"refused ({code}): the client stops", stopped, detail)
+
+
+async def _our_peer(port: int, rnd, i: int, step: float) -> None:
+    await run_peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)), Pushy(random.Random(i)),
+                   name=f"kit{i}", random=seeded(b"conformance kit peer %d" % i), timeout=step)
 
 
 @dataclass
@@ -373,10 +393,7 @@ async def scripted_game(command: list[str], game_timeout: float, step: float) ->
 
             nursery.start_soon(client)
             for i in range(1, PLAYERS):
-                nursery.start_soon(lambda i=i: run_peer(
-                    ("127.0.0.1", port), Identity(rnd(32), rnd(32)), Pushy(random.Random(i)),
-                    name=f"kit{i}", random=seeded(b"conformance kit peer %d" % i),
-                    timeout=step))
+                nursery.start_soon(_our_peer, port, rnd, i, step)
             nursery.start_soon(_script, run, step, stop)
             await host.done.wait()
             with trio.move_on_after(step):  # the client's own end of the game
@@ -442,7 +459,7 @@ def judged(run: _Run) -> list[Outcome]:
 async def run_conformance(command: list[str], *, game_timeout: float = 600.0,
                           step: float = 20.0) -> list[Outcome]:
     """Every situation against the client ``command`` starts; one Outcome each."""
-    outcomes = [await refused_join_code(command, step)]
+    outcomes = [await refused(command, code, step) for code in ("join_code", "table_full")]
     outcomes += judged(await scripted_game(command, game_timeout, step))
     return outcomes
 
