@@ -392,3 +392,14 @@ def test_pick_vectors_are_the_documented_hashes():
 def test_the_byte_layouts_name_the_deal_vectors():
     layouts = (PROTOCOL.parent / "docs" / "security.md").read_text()
     assert "protocol/vectors/deal.json" in layouts and "protocol/vectors/deal.json" in DOC
+
+
+@pytest.mark.parametrize("name", sorted(load("presets.json")))
+def test_every_preset_satisfies_the_rules_schema(name):
+    """presets.json, read by the checker written from JSON Schema, not by the RuleSet's own."""
+    assert schema_errors(load("schema/rules.json"), load("presets.json")[name]) == []
+
+
+def test_the_rules_schema_refuses_a_v1_string():
+    errors = schema_errors(load("schema/rules.json"), {"final_round_meld_all": "false"})
+    assert errors and "final_round_meld_all" in errors[0]
