@@ -27,8 +27,8 @@ from typing import Any, Callable
 import msgpack
 import trio
 
-from ..deal import seeded
 from ..bots import make_bot
+from ..deal import seeded
 from ..engine.moves import CallShanghai, MayI, PassClaim as PassClaimMove
 from ..engine.view import view_of
 from ..identity import Identity
@@ -277,9 +277,8 @@ def _command(template: list[str], port: int) -> list[str]:
     return [part.replace("{host}", "127.0.0.1").replace("{port}", str(port)) for part in template]
 
 
-async def _client(command: list[str], done: dict, task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def _client(command: list[str], done: dict) -> None:
     """Run the client to its end; ``done["process"]`` is then the finished process."""
-    task_status.started()
     done["process"] = await trio.run_process(command, capture_stdout=True, capture_stderr=True,
                                              check=False)
 
@@ -332,6 +331,7 @@ class _Run:
     host: Host
     relay: Relay
     done: dict = field(default_factory=dict)
+    client_ended: trio.Event = field(default_factory=trio.Event)
     scripted: list[Outcome] = field(default_factory=list)
     stopped: str = ""
     """Why the kit stopped the game early (a scripted situation failed so it could not go on)."""
@@ -388,6 +388,7 @@ async def scripted_game(command: list[str], game_timeout: float, step: float) ->
             relay_port = relay_listeners[0].socket.getsockname()[1]
             async def client() -> None:
                 await _client(_command(command, relay_port), run.done)
+                run.client_ended.set()
                 if not host.done.is_set():
                     stop(f"the client ended before the game did ({_tail(run.done)})")
 
@@ -397,8 +398,7 @@ async def scripted_game(command: list[str], game_timeout: float, step: float) ->
             nursery.start_soon(_script, run, step, stop)
             await host.done.wait()
             with trio.move_on_after(step):  # the client's own end of the game
-                while "process" not in run.done:
-                    await trio.sleep(0.05)
+                await run.client_ended.wait()
             nursery.cancel_scope.cancel()
     if overall.cancelled_caught:
         run.stopped = f"the game did not end within {game_timeout:g} s"
