@@ -38,6 +38,7 @@ from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.rules.ruleset import typed_rules
 from shanghai_net.wire.messages import GameMessage, PassClaim, VoidRound
 from shanghai_net.wire.signing import sign_wire
 
@@ -192,7 +193,7 @@ def main() -> None:
     if args.attack:
         trio.run(attacker, args.attack, args.port, args.seed)
         return
-    rules = {"contracts": args.contracts} if args.contracts else {}
+    rules = typed_rules({"contracts": args.contracts}) if args.contracts else {}
     quiet = None
     for flood in ["quiet", *(f for f in args.only.split(",") if f)]:
         if flood not in FLOODS:

@@ -1,6 +1,6 @@
 """A small shanghai-net bot, written from docs/protocol.md, docs/security.md and docs/rules.md.
 
-    python clients/simple_bot.py HOST:PORT [--name N] [--join-code C]
+    python clients/simple_bot.py HOST:PORT [--name N] [--join-code C] [--quiet]
 
 It joins a table as a bot, says it is ready and plays one game to its end. It imports nothing
 from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
@@ -17,6 +17,11 @@ What it does:
   each round's end the reveal of its hand and its seeds;
 - enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
   tokens in arrival order, the stock, the pile, claim windows, rounds and their end;
+- bad input (protocol.md 2 and 9): a frame that is not one map with a string ``type`` is
+  answered ``malformed_frame``, an unknown type ``unknown_message``, a field it reads of the
+  wrong type ``bad_message``, and it reads on; a length over the cap closes the connection;
+- a dropped connection (11.5): it connects again with the same keys and ``resume``, signs the
+  host's challenge (``proof``) and takes the game up from its replica;
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
   (``pass_claim``) when its answer matters, and discards its highest card.  It never takes the
   discard, claims, goes down or calls SHANGHAI; rounds end when another seat goes out or the
@@ -26,7 +31,8 @@ What it does not do:
 - verify the deal: it does not audit the seeds at a round's end or check other seats' passes,
   shares or shown cards beyond opening them, nor the game's rules (it trusts the sequenced
   stream for moves: the reference peers check them);
-- marcelle's big tables and money, progression, carousel, reconnecting, spectating.
+- marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
+  (its secrets live in memory only).
 
 Exit status: 0 when the game ended and the host answered nothing but ``stale``; 1 when the host
 answered another error; 2 when the bot stopped on a fault or an unhandled situation.
@@ -36,10 +42,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import socket
 import struct
 import sys
+import time
+from pathlib import Path
 
 import msgpack
 from cryptography.hazmat.primitives import hashes
@@ -65,8 +74,25 @@ BOX_DOMAIN = b"shanghai-net v1 box"
 GAME_ID_DOMAIN = b"shanghai-net v1 game id"
 
 
+PROOF_DOMAIN = b"shanghai-net v1 rejoin"
+RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
+"""Seconds between attempts to get back to a host after the connection broke (11.5)."""
+
+
 class BotStopped(Exception):
     """Something this bot cannot follow or a fault in the stream: it stops the game for us."""
+
+
+class LinkLost(BotStopped):
+    """The connection broke (or a fatal frame came): worth connecting again to rejoin."""
+
+
+class BadInput(Exception):
+    """A frame this bot answers with ``error`` ``code`` and otherwise ignores (protocol.md 9)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code, self.reason = code, reason
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,32 +115,82 @@ class Link:
     """One TCP connection to the host, a frame at a time."""
 
     def __init__(self, address: tuple[str, int]) -> None:
-        self.sock = socket.create_connection(address, timeout=30)
+        try:
+            self.sock = socket.create_connection(address, timeout=30)
+        except OSError as error:
+            raise LinkLost(f"cannot connect: {error}") from None
         self.buffer = b""
 
     def send(self, message: dict) -> None:
         body = pack(message)
-        self.sock.sendall(struct.pack(">I", len(body)) + body)
+        try:
+            self.sock.sendall(struct.pack(">I", len(body)) + body)
+        except OSError as error:
+            raise LinkLost(f"sending failed: {error}") from None
+
+    def close(self) -> None:
+        self.sock.close()
 
     def receive(self, timeout: float) -> dict | None:
         """The next message, or None when none came within ``timeout`` seconds (0: none
-        has arrived yet)."""
+        has arrived yet).  A frame that is not one map with a string ``type`` raises BadInput
+        (the next frame is read normally); a length over the cap is fatal: LinkLost."""
         while True:
             if len(self.buffer) >= 4:
                 (length,) = struct.unpack(">I", self.buffer[:4])
                 if length > MAX_FRAME:
-                    raise BotStopped(f"frame_too_large: {length} bytes")
+                    self.close()  # the stream cannot be resynchronised (protocol.md 2)
+                    raise LinkLost(f"frame_too_large: {length} bytes")
                 if len(self.buffer) >= 4 + length:
                     body, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
-                    return msgpack.unpackb(body, raw=False, strict_map_key=True)
+                    return decode_frame(body)
             self.sock.settimeout(timeout)
             try:
                 chunk = self.sock.recv(65536)
             except (socket.timeout, BlockingIOError):
                 return None
+            except OSError as error:
+                raise LinkLost(f"reading failed: {error}") from None
             if not chunk:
-                raise BotStopped("the host closed the connection")
+                raise LinkLost("the host closed the connection")
             self.buffer += chunk
+
+
+def decode_frame(body: bytes) -> dict:
+    """One frame's map; BadInput ``malformed_frame`` for anything else (protocol.md 2, 3)."""
+    try:
+        value = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception as error:  # msgpack's errors: bad bytes, ext types, trailing data, ...
+        raise BadInput("malformed_frame", f"not one msgpack value: {error}") from None
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        raise BadInput("malformed_frame", "not a map with a string type")
+    return value
+
+
+FIELDS = {
+    "welcome": {"version": int, "seat": (int, type(None))},
+    "refused": {"code": str, "reason": str},
+    "start_game": {"game_id": bytes, "host_nonce": bytes, "nonces": list, "seats": list,
+                   "preset": str, "rules": dict},
+    "game": {"seq": int, "prev": bytes, "author": int, "body": dict, "sig": bytes},
+    "error": {"code": str, "reason": str},
+    "ping": {"nonce": int},
+    "bye": {},
+    "lobby_state": {}, "chat": {}, "pong": {}, "hello": {}, "ready": {}, "proof": {},
+}
+"""The messages a client is sent (section 6), with the fields this bot reads and their types
+(msgpack int, bin, str, array, map; nil where the catalogue allows it)."""
+
+
+def check_fields(message: dict) -> None:
+    """BadInput ``unknown_message`` or ``bad_message`` for a message this bot cannot read."""
+    kind = message["type"]
+    if kind not in FIELDS:
+        raise BadInput("unknown_message", f"type {kind!r:.40}")
+    for name, types in FIELDS[kind].items():
+        value = message.get(name)
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise BadInput("bad_message", f"{kind}.{name}: {value!r:.40} has the wrong type")
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,35 +303,21 @@ def card_value(card: int) -> tuple[int, int]:
     return (points, rank)
 
 
-PRESETS = {
-    "davis": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11, claims_per_round=2,
-                  claim_penalty=2, claim_when_down=True, reopen_after_claim=True,
-                  max_reshuffles=None, max_turns=1000, rounds=7),
-    "good-miller": dict(decks=2, jokers=4, hand_size=11, last_round_hand_size=11,
-                        claims_per_round=3, claim_penalty=1, claim_when_down=True,
-                        reopen_after_claim=False, max_reshuffles=None, max_turns=1000, rounds=7),
-}
+PRESETS_FILE = Path(__file__).resolve().parent.parent / "protocol" / "presets.json"
+"""Every preset's full field values (protocol/presets.json)."""
+SUPPORTED = ("davis", "good-miller")
+"""The presets this bot can follow: no big tables, money, progression or carousel."""
 
 
-NO_LIMIT = ("none", "no", "off", "unlimited")
-
-
-def read_rules(preset: str, overrides: dict) -> dict:
-    """The few rule fields this bot tracks: the preset's, with the table's house rules."""
-    if preset not in PRESETS:
-        raise BotStopped(f"preset {preset!r} is not supported (only {', '.join(PRESETS)})")
-    rules = dict(PRESETS[preset])
-    for field, value in overrides.items():
-        if field == "contracts":
-            rules["rounds"] = len(str(value).split(","))
-        elif field == "progression" and value not in (False, "false", "off", "no", 0):
-            raise BotStopped("progression play is not supported")
-        elif field in rules and isinstance(rules[field], bool):
-            rules[field] = str(value).lower() in ("true", "yes", "on", "1")
-        elif field in ("max_reshuffles", "max_turns") and str(value).lower() in NO_LIMIT:
-            rules[field] = None
-        elif field in rules:
-            rules[field] = int(value)
+def read_rules(preset: str, house_rules: dict) -> dict:
+    """The table's rules: the preset's fields from protocol/presets.json, with the house rules
+    of ``start_game.rules`` over them (each value already in its type: a boolean is a boolean)."""
+    if preset not in SUPPORTED:
+        raise BotStopped(f"preset {preset!r} is not supported (only {', '.join(SUPPORTED)})")
+    rules = {**json.loads(PRESETS_FILE.read_text())[preset], **house_rules}
+    if rules["progression"] or rules["big_table_players"] is not None:
+        raise BotStopped("progression play and big tables are not supported")
+    rules["rounds"] = len(rules["contracts"])  # one round per contract
     return rules
 
 
@@ -817,8 +879,10 @@ class Table:
 class Seat:
     """One bot seat: handshake, lobby, then the game loop (protocol.md sections 5-8)."""
 
-    def __init__(self, link: Link, name: str, join_code: str, log, random=os.urandom) -> None:
-        self.link, self.name, self.join_code, self.log = link, name, join_code, log
+    def __init__(self, address: tuple[str, int], name: str, join_code: str, log,
+                 random=os.urandom) -> None:
+        self.address, self.name, self.join_code, self.log = address, name, join_code, log
+        self.link = Link(address)
         self.random = random
         self.sign_key = SigningKey(random(32))
         box = PrivateKey(random(32))
@@ -835,36 +899,83 @@ class Seat:
         self.pending: int | None = None
         """The counter of our game message on its way, until it is sequenced or refused."""
         self.hold_until = 0
+        """Nothing is sent before this seq is in (rejoining: every message sequenced before we
+        came back is taken first)."""
+        self.moves_from = 0
         """No move is signed before this seq is in (the host said the game moved on there)."""
         self.errors: list[dict] = []
 
-    def join(self) -> None:
+    def join(self, resume: int | None = None) -> None:
+        """Hello, and the welcome; ``resume``: rejoining our seat of the running game (5, 11.5)."""
         # a fresh nonce in every hello: the game id commits to it (protocol.md 6.2)
         self.nonce = self.random(32)
         self.link.send({"type": "hello", "protocol": "shanghai-net", "version": VERSION,
                         "name": self.name, "sign_key": bytes(self.sign_key.verify_key),
                         "box_key": self.box_public, "join_code": self.join_code,
-                        "role": "bot", "nonce": self.nonce})
-        answer = self.link.receive(30)
+                        "role": "bot", "nonce": self.nonce, "resume": resume})
+        answer = self.receive(30)
         if answer is None or answer["type"] != "welcome":
             raise BotStopped(f"not seated: {answer}")
         if answer["version"] != VERSION or answer["seat"] is None:
             raise BotStopped(f"unexpected welcome: {answer}")
-        self.seat = answer["seat"]
-        self.log(f"seated at {self.seat}")
-        self.link.send({"type": "ready", "ready": True})
+        if resume is None:
+            self.seat = answer["seat"]
+            self.log(f"seated at {self.seat}")
+            self.link.send({"type": "ready", "ready": True})
+            return
+        if answer["seat"] != self.seat or not isinstance(answer.get("challenge"), bytes):
+            raise BotStopped(f"the host did not give our seat back: {answer}")
+        # prove we hold the seat's key, for the game we know (not the one the welcome names)
+        proof = self.sign_key.sign(PROOF_DOMAIN + self.game_id + answer["challenge"]).signature
+        self.link.send({"type": "proof", "sig": proof})
+        self.pending = None  # in flight when the link broke: sequenced or not, we will see
+        self.hold_until = max(self.hold_until, answer.get("sequenced", 0))
+        self.log(f"rejoined seat {self.seat} at seq {resume}")
+
+    def rejoin(self, lost: LinkLost) -> None:
+        """Connect again with the same keys, with backoff, and take the game up from the first
+        message we lack (protocol.md 11.5)."""
+        self.log(f"connection lost ({lost}); rejoining")
+        for delay in RETRY_DELAYS:
+            time.sleep(delay)
+            try:
+                self.link.close()
+                self.link = Link(self.address)
+                self.join(resume=self.next_seq)
+                return
+            except LinkLost as again:
+                self.log(f"not back yet: {again}")
+        raise BotStopped("could not get back to the host")
+
+    def receive(self, timeout: float) -> dict | None:
+        """The next message we can read; bad input is answered with ``error`` and skipped
+        (protocol.md 9: not fatal), so one bad frame costs nothing but itself."""
+        while True:
+            try:
+                message = self.link.receive(timeout)
+                if message is not None:
+                    check_fields(message)
+                return message
+            except BadInput as bad:
+                self.log(f"answering bad input: {bad}")
+                self.link.send({"type": "error", "code": bad.code, "reason": bad.reason[:500]})
 
     def play(self, idle_timeout: float = 120.0) -> None:
         """Read and answer until the game is over: act once everything that has arrived is
         read, so that we sign against the newest head we can know."""
         while self.table is None or not self.table.finished:
-            message = self.link.receive(idle_timeout)
-            if message is None:
-                raise BotStopped(f"the host was silent for {idle_timeout} s")
-            while message is not None:
-                self.handle(message)
-                message = self.link.receive(0)
-            self.act()
+            try:
+                message = self.receive(idle_timeout)
+                if message is None:
+                    raise BotStopped(f"the host was silent for {idle_timeout} s")
+                while message is not None:
+                    self.handle(message)
+                    message = self.receive(0)
+                self.act()
+            except LinkLost as lost:
+                if self.table is None:
+                    raise  # in the lobby there is no seat to take back
+                self.rejoin(lost)
         self.link.send({"type": "bye", "reason": "game over"})
 
     def handle(self, message: dict) -> None:
@@ -881,9 +992,13 @@ class Seat:
             return  # the host says goodbye after the game's last message: the normal end
         elif kind in ("bye", "refused"):
             raise BotStopped(f"the host left: {message}")
-        # lobby_state, chat and unknown types need nothing from a bot
+        # lobby_state, chat and pong need nothing from a bot
 
     def start(self, start: dict) -> None:
+        if self.table is not None:  # rejoining: the same game goes on from our replica
+            if start["game_id"] != self.game_id:
+                raise BotStopped("the host sent another game's start_game when we rejoined")
+            return
         mine = next(entry for entry in start["seats"] if entry["seat"] == self.seat)
         if mine["sign_key"] != bytes(self.sign_key.verify_key):
             raise BotStopped("start_game does not carry our key for our seat")
@@ -942,7 +1057,7 @@ class Seat:
         if error.get("ref_counter") is not None and error["ref_counter"] == self.pending:
             self.pending = None
             if error["code"] == "stale" and error.get("ref_seq") is not None:
-                self.hold_until = error["ref_seq"] + 1
+                self.moves_from = error["ref_seq"] + 1
         if error["code"] != "stale":
             self.errors.append(error)
             self.log(f"error from the host: {error['code']}: {error['reason']}")
@@ -950,13 +1065,13 @@ class Seat:
     def act(self) -> None:
         """Sign and send what we owe now, one message at a time (the host fills in seq and
         prev); a move names the chain's head as its basis."""
-        if self.table is None or self.pending is not None:
+        if self.table is None or self.pending is not None or self.next_seq < self.hold_until:
             return
         body = self.table.next_body()
         if body is None:
             return
         is_move = body["kind"] in MOVE_KINDS
-        if is_move and (self.next_seq < self.hold_until or not self.links):
+        if is_move and (self.next_seq < self.moves_from or not self.links):
             return
         basis_seq, basis_head = (self.next_seq - 1, self.head) if is_move else (None, None)
         self.counter = max(self.counter, self.counters.get(self.seat, -1) + 1)
@@ -983,7 +1098,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{args.name}] {text}", file=sys.stderr, flush=True)
 
     try:
-        seat = Seat(Link((host, int(port))), args.name, args.join_code, log)
+        seat = Seat((host, int(port)), args.name, args.join_code, log)
         seat.join()
         seat.play()
     except BotStopped as stop:

@@ -29,6 +29,8 @@ from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, 
                                      pick_index)
 from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
+from shanghai_net.rules import PRESETS
+from shanghai_net.rules.ruleset import rules_schema
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
                                encode_frame, sign_game, signed_bytes, start_digest)
 from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages, example_start,
@@ -87,6 +89,7 @@ def raw(value) -> bytes:
 def bad_frame_vectors() -> list[dict]:
     """Frames a receiver must answer with an error code (and then read the next frame)."""
     hello = example_messages()[0].to_wire()
+    lobby = next(m for m in example_messages() if m.TYPE == "lobby_state").to_wire()
     cases = [
         ("top level is an array", raw([1, 2, 3]), "malformed_frame"),
         ("no type", raw({"nonce": 1}), "malformed_frame"),
@@ -99,6 +102,9 @@ def bad_frame_vectors() -> list[dict]:
         ("seat 8", raw({"type": "welcome", "version": 3, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),
+        ("a boolean rule as the string \"false\"",
+         raw({**lobby, "rules": {"final_round_meld_all": "false"}}), "bad_message"),
+        ("an unknown rule", raw({**lobby, "rules": {"may_i_limit": 3}}), "bad_message"),
         ("length over the 1 MiB cap", struct.pack(">I", (1 << 20) + 1), "frame_too_large"),
     ]
     return [{"name": name, "hex": frame.hex(), "code": code} for name, frame, code in cases]
@@ -235,6 +241,12 @@ def pick_vector(context: Context) -> dict:
     }
 
 
+RULES_DESCRIPTION = (
+    "The rules map of start_game and lobby_state: house rules over the preset, each value in its "
+    "field's own type (a boolean is true or false, never a string); protocol/presets.json holds "
+    "every field of every preset. Generated from shanghai_net.rules.RuleSet.")
+
+
 def state_machine() -> dict:
     return {
         "comment": "event_triggered: sender -> sender state -> message type -> sender's next "
@@ -257,6 +269,9 @@ def build() -> dict[str, object]:
         files[f"schema/{name}.json"] = message_schema(cls)
     for name, cls in BODY_KINDS.items():
         files[f"schema/body/{name}.json"] = body_schema(cls)
+    files["schema/rules.json"] = {"$schema": SCHEMA_DIALECT, "title": "rules",
+                                  "description": RULES_DESCRIPTION, **rules_schema()}
+    files["presets.json"] = {name: rules.as_wire() for name, rules in PRESETS.items()}
     files["state_machine.json"] = state_machine()
     files["error_codes.json"] = {code: {"fatal": code in FATAL_CODES, "meaning": meaning}
                                  for code, meaning in ERROR_CODES.items()}

@@ -23,7 +23,7 @@ from shanghai_net.wire.examples import GAME_ID, HOST_NONCE, NONCES, box_key, pub
 
 PATH = Path(__file__).resolve().parent / "sample_game.bin"
 NAMES = ("Ann", "Bob", "Cy")
-RULES = {"contracts": "2s", "last_round_hand_size": 7, "final_round_meld_all": False}
+RULES = {"contracts": [[2, 0]], "last_round_hand_size": 7, "final_round_meld_all": False}
 """One round (two books), seven cards each, and a discard to go out with."""
 
 

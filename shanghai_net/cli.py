@@ -119,6 +119,7 @@ def pick_table(listings):
 
 def _parser() -> argparse.ArgumentParser:
     from .net.cli import HelpWithDefaults, add_net_commands, seat_options
+    from .net.conformance import add_conformance_command
 
     parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -160,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_net_commands(sub, hosted_console=hosted_console, run_console=run_console,
                      pick_table=pick_table)
+    add_conformance_command(sub, **options)
     return parser
 
 

@@ -61,7 +61,7 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
 
 @pytest.mark.parametrize("client_seat,seed", [(0, 1), (2, 2)])
 async def test_the_client_bot_plays_a_whole_game(client_seat, seed, tmp_path):
-    rules = {"contracts": "2s,1s1r,2r"}  # three rounds, to keep the test quick
+    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}  # three rounds, to keep the test quick
     record = tmp_path / "game.transcript"
     with trio.fail_after(120):
         host, tables, process = await game_with_the_client(client_seat, seed, rules, record)

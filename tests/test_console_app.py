@@ -211,7 +211,7 @@ def test_ascii_and_other_preset():
 
 def test_game_over_table_after_the_last_round():
     async def body():
-        one_round = preset("davis").override(contracts="2s", final_round_meld_all=False)
+        one_round = preset("davis").override("contracts=2s", final_round_meld_all=False)
         async with running(davis_session(rules=one_round)) as d:
             await d.press("d", "a", "1")
             await _play_on(d, claims_wanted=False)

@@ -175,7 +175,7 @@ def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
         assert "connecting to 192.0.2.7:7777" in screen["lobby"]
         assert "r ready" not in screen["footer"] and "q quit" in screen["footer"]
         await c.on_trio(lambda: c.peer.changed(status="lobby", seat=0, welcome=welcome(),
-                                               lobby=lobby_state(house_rules={"contracts": "2s"})))
+                                               lobby=lobby_state(house_rules={"contracts": [[2, 0]]})))
         screen = c.screen()
         assert "davis table · 3 seats · host key abcd-ef01-2345-6789" in screen["lobby_title"]
         assert "rules: davis with contracts=2s" in screen["lobby"]
@@ -328,7 +328,7 @@ def a_hosted_table(seed, auto_ready=False, claim_timeout=5.0):
     from shanghai_net.net.host import HostConfig
 
     # one short round: one book, then a discard; over after 16 turns if nobody went out
-    rules = {"contracts": "1s", "final_round_meld_all": False, "max_turns": 16}
+    rules = {"contracts": [[1, 0]], "final_round_meld_all": False, "max_turns": 16}
     config = HostConfig(players=4, preset="davis", rules=rules, claim_timeout=claim_timeout)
     return HostedTable(config, bots=3, seed=seed, name="ann", auto_ready=auto_ready)
 

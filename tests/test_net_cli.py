@@ -25,7 +25,7 @@ def test_host_with_bots_plays_a_whole_game_and_exits_0(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "game over:" in done.stdout
     messages = read_transcript(record)
-    assert messages[0].TYPE == "start_game" and messages[0].rules == {"contracts": "2s"}
+    assert messages[0].TYPE == "start_game" and messages[0].rules == {"contracts": [[2, 0]]}
     assert (tmp_path / "config" / "shanghai-net" / "identity").exists()
 
 

@@ -25,7 +25,7 @@ from shanghai_net.wire.signing import sign_wire
 
 from test_net_rejoin import HeldBot
 
-ONE_ROUND = {"contracts": "2s"}
+ONE_ROUND = {"contracts": [[2, 0]]}
 LIMITS = Limits(message_rate=10, message_burst=20, byte_rate=1000, byte_burst=2000, chat_rate=1,
                 chat_burst=3, stale_rate=1, stale_burst=5, patience=4)
 

@@ -26,7 +26,7 @@ from shanghai_net.net.public_table import PublicTable
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 
-RULES = {"contracts": "2s"}
+RULES = {"contracts": [[2, 0]]}
 DIGEST_A, DIGEST_B = bytes([0xA]) * 32, bytes([0xB]) * 32
 GAME = bytes(range(16))
 SAMPLE = Path(__file__).resolve().parent.parent / "protocol" / "sample_game.bin"

@@ -22,7 +22,7 @@ from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, 
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Error, Hello, Ping, Pong, Proof, Refused, StartGame,
                                         VoidRound, Welcome)
 
-RULES = {"contracts": "2s"}  # one round keeps each test short
+RULES = {"contracts": [[2, 0]]}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
 
 
@@ -235,7 +235,7 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
     options = {0: {"void_after": 0.3}, 1: {"void_after": 3.0}}
     keys = identities(3)
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h7", {"contracts": "2s,2s"}, options, {2: gone},
+        async with table_of_three(tmp_path, b"h7", {"contracts": [[2, 0], [2, 0]]}, options, {2: gone},
                                   record=record) as (host, port, peers, results, _):
             while not in_round(host, 2):
                 await trio.sleep(0.01)
@@ -281,7 +281,7 @@ async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out
 
     options = {0: {"void_after": 0.2}, 1: {"void_after": 0.2}, 2: {"on_table": keeps_its_seeds}}
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h8", {"contracts": "2s,2s"}, options, {2: gone}) \
+        async with table_of_three(tmp_path, b"h8", {"contracts": [[2, 0], [2, 0]]}, options, {2: gone}) \
                 as (host, port, peers, results, _):
             while not host.public.waiting_audit:
                 await trio.sleep(0.01)

@@ -18,7 +18,7 @@ from shanghai_net.net.host import HostConfig
 from shanghai_net.net.peer import BotPlayer
 from shanghai_net.session import Accepted, Refused
 
-ONE_ROUND = {"contracts": "2s", "final_round_meld_all": "false", "max_turns": "24"}
+ONE_ROUND = {"contracts": [[2, 0]], "final_round_meld_all": False, "max_turns": 24}
 """One short round: two books with a discard, over after 24 turns if nobody went out."""
 
 
@@ -54,7 +54,8 @@ async def test_the_lobby_shows_every_seat_and_waits_for_our_ready():
         await until(session, lambda: session.lobby is not None and len(session.lobby.seats) == 3)
         lobby = session.lobby
         assert lobby.you == 0 and lobby.preset == "davis" and lobby.players == 3
-        assert dict(lobby.house_rules) == ONE_ROUND
+        assert dict(lobby.house_rules) == {"contracts": "2s", "final_round_meld_all": "false",
+                                           "max_turns": "24"}
         assert lobby.host_fingerprint == table.host.identity.fingerprint
         mine = lobby.seats[0]
         assert mine.name == "ann" and mine.fingerprint == session.identity.fingerprint

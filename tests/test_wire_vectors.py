@@ -53,7 +53,7 @@ JSON_TYPES = {
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
 }
 KNOWN_KEYWORDS = {"$schema", "$comment", "title", "description", "type", "const", "enum",
-                  "minimum", "maximum", "minLength", "maxLength", "pattern", "maxItems",
+                  "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
                   "items", "required", "properties", "additionalProperties", "maxProperties",
                   "anyOf"}
 
@@ -80,6 +80,8 @@ def schema_errors(schema, value, path="$"):
         errors.append(f"{path}: longer than {schema['maxLength']}")
     if "pattern" in schema and not re.search(schema["pattern"], value):
         errors.append(f"{path}: does not match {schema['pattern']}")
+    if "minItems" in schema and len(value) < schema["minItems"]:
+        errors.append(f"{path}: fewer than {schema['minItems']} items")
     if "maxItems" in schema and len(value) > schema["maxItems"]:
         errors.append(f"{path}: more than {schema['maxItems']} items")
     if "maxProperties" in schema and len(value) > schema["maxProperties"]:
@@ -119,7 +121,7 @@ def test_generated_files_are_up_to_date(relative):
 
 def test_every_message_type_has_a_frame_vector_and_a_schema():
     assert {v["name"] for v in FRAMES} == set(MESSAGE_TYPES)
-    assert {p.stem for p in (PROTOCOL / "schema").glob("*.json")} == set(MESSAGE_TYPES)
+    assert {p.stem for p in (PROTOCOL / "schema").glob("*.json")} == set(MESSAGE_TYPES) | {"rules"}
     assert {p.stem for p in (PROTOCOL / "schema/body").glob("*.json")} == set(BODY_KINDS)
 
 
@@ -404,3 +406,14 @@ def test_pick_vectors_are_the_documented_hashes():
 def test_the_byte_layouts_name_the_deal_vectors():
     layouts = (PROTOCOL.parent / "docs" / "security.md").read_text()
     assert "protocol/vectors/deal.json" in layouts and "protocol/vectors/deal.json" in DOC
+
+
+@pytest.mark.parametrize("name", sorted(load("presets.json")))
+def test_every_preset_satisfies_the_rules_schema(name):
+    """presets.json, read by the checker written from JSON Schema, not by the RuleSet's own."""
+    assert schema_errors(load("schema/rules.json"), load("presets.json")[name]) == []
+
+
+def test_the_rules_schema_refuses_a_v1_string():
+    errors = schema_errors(load("schema/rules.json"), {"final_round_meld_all": "false"})
+    assert errors and "final_round_meld_all" in errors[0]

@@ -23,20 +23,22 @@ import trio
 
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
+from ..rules.ruleset import typed_rules
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "overrides", "person",
            "seat_options", "HelpWithDefaults"]
 
 
-def overrides(rules: list[str]) -> dict[str, str]:
-    """``--rule field=value`` options as the host's house-rule map (checked by the host)."""
+def overrides(rules: list[str]) -> dict[str, object]:
+    """``--rule field=value`` options as the host's house-rule map, each value parsed to its
+    field's type here at the edge (start_game carries typed values, protocol/schema/rules.json)."""
     out = {}
     for assignment in rules:
         key, sep, value = assignment.partition("=")
         if not sep:
             raise ValueError(f"house rule {assignment!r} is not field=value")
         out[key.strip()] = value.strip()
-    return out
+    return typed_rules(out)
 
 
 def _fresh_identity() -> Identity:

@@ -27,7 +27,7 @@ from ..engine import Event, Move, Phase, PlayerView, RoundEnded, view_of
 from ..errors import IllegalMoveError
 from ..identity import Identity
 from ..rules import RuleSet
-from ..rules.ruleset import preset
+from ..rules.ruleset import preset, rule_text
 from ..session import (
     Accepted, ClaimInfo, Connection, Lobby, LobbySeat, LogEntry, Outcome, Refused, SeatInfo,
     Session, redact,
@@ -162,7 +162,8 @@ class NetSession(Session):
             return None
         if self._rules is None or self._rules.name != lobby.preset:
             self._rules = preset(lobby.preset)
-        return self._rules.override(**dict(lobby.house_rules)) if lobby.house_rules else self._rules
+        house = self.peer.lobby.rules if self.peer.lobby is not None else {}
+        return self._rules.override(**house) if house else self._rules
 
     @property
     def players(self) -> int:
@@ -237,7 +238,7 @@ class NetSession(Session):
         rules = state.rules if state is not None else {}
         return Lobby(preset=state.preset if state else str(info.get("preset", "")),
                      players=int(info.get("players", len(seats))),
-                     house_rules=tuple(sorted((str(k), str(v)) for k, v in rules.items())),
+                     house_rules=tuple(sorted((k, rule_text(k, v)) for k, v in rules.items())),
                      seats=seats, host_fingerprint=str(info.get("host_fingerprint", "")),
                      join_code=state.join_code if state else "", you=peer.seat)
 

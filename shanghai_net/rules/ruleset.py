@@ -15,7 +15,8 @@ from enum import StrEnum
 
 from ..cards import Card
 
-__all__ = ["Ace", "MeldKind", "RuleSet", "preset", "PRESETS", "CONTRACTS"]
+__all__ = ["Ace", "MeldKind", "RuleSet", "preset", "PRESETS", "CONTRACTS", "GAMES", "typed_rules",
+           "check_rules", "rules_schema", "rule_text"]
 
 
 class Ace(StrEnum):
@@ -30,6 +31,9 @@ class MeldKind(StrEnum):
     SET = "set"
     RUN = "run"
 
+
+GAMES = ("contract", "carousel")
+"""The games a rule set may play (its ``game`` field)."""
 
 CONTRACTS: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
 """(sets, runs) for rounds 1-7, the same in every contract seed."""
@@ -159,21 +163,22 @@ class RuleSet:
     def override(self, *assignments: str, **values) -> RuleSet:
         """A copy with fields changed: ``override("claims_per_round=3", shanghai=False)``.
 
-        String values are parsed by the field's type, so a command line's ``--rule field=value``
-        arrives here unchanged.  Unknown fields and unparsable values raise ValueError naming them.
+        A ``field=value`` string (a command line's ``--rule``) is parsed by the field's type; a
+        keyword value must already have that type, as on the wire (check_rules), so ``"false"``
+        is never taken for a boolean.  Unknown fields and bad values raise ValueError naming them.
         """
+        texts = {}
         for assignment in assignments:
             key, sep, text = assignment.partition("=")
             if not sep:
                 raise ValueError(f"house rule {assignment!r} is not field=value")
-            values[key.strip()] = text.strip()
-        fields = {f.name: f for f in dataclasses.fields(self)}
-        parsed = {}
-        for key, value in values.items():
-            if key not in fields:
-                raise ValueError(f"no rule named {key!r}; known rules: {', '.join(sorted(fields))}")
-            parsed[key] = _parse_field(key, _field_type(key), value)
-        return dataclasses.replace(self, **parsed)
+            texts[key.strip()] = text.strip()
+        typed = {**typed_rules(texts), **check_rules(values)}
+        return dataclasses.replace(self, **{key: _held(key, value) for key, value in typed.items()})
+
+    def as_wire(self) -> dict[str, object]:
+        """Every field in its wire type (protocol/presets.json holds this for each preset)."""
+        return {f.name: _wire_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     def as_dict(self) -> dict[str, object]:
         """Plain values only (the lobby sends this over the wire)."""
@@ -193,9 +198,7 @@ def _field_type(name: str):
 
 def _parse_field(name: str, kind, value):
     if not isinstance(value, str):
-        if name == "contracts":
-            return tuple((int(s), int(r)) for s, r in value)
-        return value
+        return value  # typed already: check_rules judges it
     text = value.strip()
     optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
     if optional:
@@ -231,6 +234,126 @@ def _parse_field(name: str, kind, value):
         return text
     except ValueError:
         raise ValueError(f"rule {name}: cannot read {value!r} as {getattr(kind, '__name__', kind)}") from None
+
+
+# -- rules on the wire: each value in its own type, checked against one schema ------------------
+
+def _wire_value(value):
+    if isinstance(value, tuple):
+        return [_wire_value(v) for v in value]
+    return str(value) if isinstance(value, StrEnum) else value
+
+
+def _held(name: str, value):
+    """A wire value as the RuleSet holds it (contracts as tuples, the ace as Ace)."""
+    if name == "contracts":
+        return tuple((s, r) for s, r in value)
+    return Ace(value) if name == "ace" else value
+
+
+def typed_rules(values: dict[str, object]) -> dict[str, object]:
+    """House rules as ``start_game.rules`` carries them: each value in its field's wire type.
+
+    The edge (a command line's ``--rule field=value``) hands strings; they are parsed here, by the
+    field's type, so nothing past the edge sees ``"false"``.  Errors name the rule and the value.
+    """
+    fields = {f.name for f in dataclasses.fields(RuleSet)}
+    out = {}
+    for key, value in values.items():
+        if key not in fields:
+            raise ValueError(f"no rule named {key!r}; known rules: {', '.join(sorted(fields))}")
+        out[key] = _wire_value(_parse_field(key, _field_type(key), value))
+    return check_rules(out)
+
+
+def check_rules(values: object, path: str = "rules") -> dict[str, object]:
+    """A rules map from the wire, unchanged if every value has its field's type (rules_schema).
+
+    Raises ValueError naming the field and the type expected: a v1 string such as ``"false"``
+    for a boolean is refused, never read as true.
+    """
+    if not isinstance(values, dict):
+        raise ValueError(f"{path}: expected a map of rule names to values, got {values!r:.60}")
+    for key, value in values.items():
+        schema = _SCHEMAS.get(key) if isinstance(key, str) else None
+        if schema is None:
+            raise ValueError(f"{path}: no rule named {key!r:.40} (protocol/schema/rules.json)")
+        if not _fits(schema, value):
+            raise ValueError(f"{path}.{key}: expected {_expected(schema)}, got {value!r:.60}")
+    return dict(values)
+
+
+def rules_schema() -> dict[str, object]:
+    """The JSON Schema of a rules map (protocol/schema/rules.json): one property per field."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {name: schema for name, schema in _SCHEMAS.items()}}
+
+
+def rule_text(name: str, value: object) -> str:
+    """A wire value as a ``--rule`` would write it (``contracts`` as ``2s,1s1r``; None as none)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if name == "contracts":
+        return ",".join((f"{s}s" if s else "") + (f"{r}r" if r else "") or "0s" for s, r in value)
+    return str(value)
+
+
+RULE_TEXT_LIMIT = 200
+INT_LIMIT = 2**31 - 1
+
+
+def _type_schema(name: str, kind) -> dict[str, object]:
+    if name == "contracts":
+        pair = {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 8},
+                "minItems": 2, "maxItems": 2}
+        return {"type": "array", "items": pair, "minItems": 1, "maxItems": 16,
+                "description": "(sets, runs) of each round; the game has one round per entry"}
+    if isinstance(kind, types.UnionType):
+        inner = next(a for a in typing.get_args(kind) if a is not type(None))
+        return {"anyOf": [_type_schema(name, inner), {"type": "null"}]}
+    if kind is bool:
+        return {"type": "boolean"}
+    if kind is int:
+        return {"type": "integer", "minimum": -INT_LIMIT, "maximum": INT_LIMIT}
+    if kind is Ace:
+        return {"type": "string", "enum": [a.value for a in Ace]}
+    if name == "game":
+        return {"type": "string", "enum": list(GAMES)}
+    return {"type": "string", "maxLength": RULE_TEXT_LIMIT}
+
+
+def _fits(schema: dict, value) -> bool:
+    if "anyOf" in schema:
+        return any(_fits(option, value) for option in schema["anyOf"])
+    kind = schema["type"]
+    if kind == "null":
+        return value is None
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":
+        return type(value) is int and schema["minimum"] <= value <= schema["maximum"]
+    if kind == "string":
+        return isinstance(value, str) and (value in schema["enum"] if "enum" in schema
+                                           else len(value) <= schema["maxLength"])
+    if not isinstance(value, (list, tuple)) or not schema["minItems"] <= len(value) <= schema["maxItems"]:
+        return False
+    return all(_fits(schema["items"], v) for v in value)
+
+
+def _expected(schema: dict) -> str:
+    if "anyOf" in schema:
+        return " or ".join(_expected(option) for option in schema["anyOf"])
+    kind = schema["type"]
+    if "enum" in schema:
+        return "one of " + ", ".join(map(repr, schema["enum"]))
+    return {"null": "nil", "boolean": "a boolean (true or false)",
+            "integer": "an integer", "string": f"a string of at most {RULE_TEXT_LIMIT} characters",
+            }.get(kind, "an array of [sets, runs] pairs")
+
+
+_SCHEMAS = {f.name: _type_schema(f.name, _field_type(f.name)) for f in dataclasses.fields(RuleSet)}
 
 
 def _count_letters(text: str):

@@ -101,7 +101,7 @@ def example_messages() -> tuple[Message, ...]:
                             connected=True, kind="player"),
                    SeatInfo(seat=1, name="Bob", fingerprint="0f1e-2d3c-4b5a-6978", ready=False,
                             connected=True, kind="bot")),
-            preset="classic", rules={"jokers": 4, "may_i_limit": 3, "buy_joker": True},
+            preset="classic", rules={"jokers": 4, "claims_per_round": 3, "joker_buy": True},
             join_code="PLUM-42"),
         start,
         Chat(text="good luck!", name="Ann"),

@@ -13,7 +13,7 @@ from typing import Any
 from .errors import RemoteProtocolError
 
 __all__ = [
-    "Spec", "Int", "Float", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "Scalars", "AnyMap",
+    "Spec", "Int", "Float", "Bool", "Text", "OneOf", "Blob", "Nullable", "ListOf", "AnyMap",
     "RecordOf",
     "wire_field", "decode_fields", "fields_to_wire", "fields_schema", "bad",
 ]
@@ -158,34 +158,6 @@ class ListOf(Spec):
 
     def schema(self):
         return {"type": "array", "maxItems": self.max_items, "items": self.item.schema()}
-
-
-class Scalars(Spec):
-    """A map from short strings to nil, booleans, integers, floats or short strings."""
-
-    def __init__(self, max_items: int = 64, max_key: int = 32, max_text: int = 200) -> None:
-        self.max_items, self.max_key, self.max_text = max_items, max_key, max_text
-
-    def check(self, value, path):
-        if not isinstance(value, dict) or len(value) > self.max_items:
-            raise bad(path, f"a map of at most {self.max_items} entries", value)
-        for key, item in value.items():
-            if not isinstance(key, str) or not 1 <= len(key) <= self.max_key:
-                raise bad(path, f"keys of 1..{self.max_key} characters", key)
-            if isinstance(item, str):
-                if len(item) > self.max_text:
-                    raise bad(f"{path}[{key!r}]", f"at most {self.max_text} characters", item)
-            elif item is not None and not isinstance(item, (bool, int, float)):
-                raise bad(f"{path}[{key!r}]", "nil, a boolean, a number or a string", item)
-        return dict(value)
-
-    def schema(self):
-        return {
-            "type": "object", "maxProperties": self.max_items,
-            "additionalProperties": {
-                "anyOf": [{"type": ["null", "boolean", "integer", "number"]},
-                          {"type": "string", "maxLength": self.max_text}]},
-        }
 
 
 class AnyMap(Spec):

@@ -12,9 +12,10 @@ import hashlib
 from typing import Any, ClassVar, Sequence
 
 from ..cards import MAX_DECKS, MAX_JOKERS, deck
+from ..rules.ruleset import check_rules, rules_schema
 from .errors import RemoteProtocolError
-from .fields import (AnyMap, Blob, Bool, Float, Int, ListOf, Nullable, OneOf, RecordOf, Scalars,
-                     Spec, Text, bad, decode_fields, fields_to_wire, wire_field)
+from .fields import (AnyMap, Blob, Bool, Float, Int, ListOf, Nullable, OneOf, RecordOf, Spec, Text,
+                     bad, decode_fields, fields_to_wire, wire_field)
 
 __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "CARD_COUNT", "MAX_SEATS",
@@ -51,6 +52,24 @@ KEY = Blob(32)
 GAME_NONCE = Blob(32)
 TIMEOUT = Float(0.0, 86400.0)
 NONCE = Int(0, 2**64 - 1)
+
+
+class RuleValues(Spec):
+    """House rules: rule name -> value in the field's own type (protocol/schema/rules.json).
+
+    ``"false"`` for a boolean is refused naming the rule, never read as true in some language."""
+
+    def check(self, value, path):
+        try:
+            return check_rules(value, path)
+        except ValueError as error:
+            raise RemoteProtocolError("bad_message", str(error)) from None
+
+    def schema(self):
+        return rules_schema()
+
+
+RULES = RuleValues()
 
 
 def _registered(registry: dict[str, type], attr: str, name: str):
@@ -196,7 +215,7 @@ class LobbyState(Message):
 
     seats: tuple[SeatInfo, ...] = wire_field(ListOf(RecordOf(SeatInfo), MAX_SEATS))
     preset: str = wire_field(PRESET)
-    rules: dict = wire_field(Scalars())
+    rules: dict = wire_field(RULES)
     join_code: str = wire_field(JOIN_CODE)
 
 
@@ -230,7 +249,7 @@ class StartGame(Message):
     """The nonce of each seat's hello, in seat order."""
     seats: tuple[PlayerSeat, ...] = wire_field(ListOf(RecordOf(PlayerSeat), MAX_SEATS))
     preset: str = wire_field(PRESET)
-    rules: dict = wire_field(Scalars())
+    rules: dict = wire_field(RULES)
     first_dealer_pick: DealerPick = wire_field(RecordOf(DealerPick))
     claim_timeout: float = wire_field(TIMEOUT)
     """Seconds the host's claim windows wait for a seat before its ``timeout``."""

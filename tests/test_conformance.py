@@ -1,0 +1,39 @@
+"""The conformance kit (`shanghai conformance`) against clients/simple_bot.py, a client written
+from the documents alone: every scripted situation passes, over real sockets on 127.0.0.1.  And
+against a client that does nothing, every situation fails (so each line can fail)."""
+
+import sys
+from pathlib import Path
+
+import trio
+
+from shanghai_net.cli import main
+from shanghai_net.net.conformance import SCRIPTED, run_conformance
+
+BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"),
+       "--quiet", "{host}:{port}"]
+
+
+async def test_simple_bot_passes_every_situation():
+    with trio.fail_after(600):
+        outcomes = await run_conformance(BOT, game_timeout=500, step=30)
+    assert [o.line() for o in outcomes if not o.passed] == []
+    sections = {o.section for o in outcomes}
+    assert {"2", "5", "9", "11.1", "11.2", "11.3", "11.4", "11.5"} <= sections
+    assert {o.situation for o in outcomes} >= {situation for _, situation in SCRIPTED}
+
+
+async def test_a_client_that_does_nothing_fails_every_situation():
+    silent = [sys.executable, "-c", "import sys; sys.exit(0)"]
+    with trio.fail_after(120):
+        outcomes = await run_conformance(silent, game_timeout=60, step=5)
+    assert [o.line() for o in outcomes if o.passed] == []
+    assert len(outcomes) == 14
+
+
+def test_the_command_line_needs_a_client_command(capsys):
+    try:
+        main(["conformance"])
+    except SystemExit as exit:
+        assert exit.code == 2
+    assert "give the client's command after --" in capsys.readouterr().err
