@@ -12,8 +12,7 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
 from ..cards import Card, Suit
-from ..errors import IllegalMoveError
-from .contracts import check_contract
+from .contracts import fit_contract, meld_kinds
 from .melds import _bounds, _run, _set
 from .ruleset import RuleSet
 
@@ -88,6 +87,8 @@ def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], mini
         longest = min(longest, rules.max_run)
     if minimum:
         longest = min(longest, rules.min_run)
+    cap = [_max_wilds(rules, naturals, wild_count) for naturals in range(16)]  # wilds a run may hold
+    most = max(cap)
     for suit in Suit:
         have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
         if not have:
@@ -98,19 +99,20 @@ def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], mini
         before = [0] * 17  # before[p]: naturals held below position p
         for p in range(1, 16):
             before[p + 1] = before[p] + present[p]
-        for length in range(rules.min_run, longest + 1):
+        # a window holds at most every natural of the suit and `most` wilds
+        for length in range(rules.min_run, min(longest, len(have) + most) + 1):
             for low in range(lo, hi - length + 2):
                 held = before[low + length] - before[low]
                 forced = length - held
-                if forced > _max_wilds(rules, held, wild_count):
-                    continue
+                if not held or forced > cap[held]:
+                    continue  # no natural (the run needs one), or too few wilds for the gaps
                 if low == 1 and low + length - 1 == 14 and not rules.ace_both_ends:
                     continue
                 positions = range(low, low + length)
                 natural_at = [p for p in positions if present[p]]
                 for extra in range(0, len(natural_at) + 1):
                     w = forced + extra
-                    if w > _max_wilds(rules, length - w, wild_count):
+                    if w > cap[length - w]:
                         break
                     for as_wild in combinations(natural_at, extra):
                         wild_positions = [p for p in positions if p not in natural_at or p in as_wild]
@@ -138,7 +140,10 @@ def _search(
     rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], meld_all: bool
 ) -> Iterator[tuple[tuple[Card, ...], ...]]:
     """A backtracking search over the candidate melds: sets before runs, each list in order (a
-    meld may repeat when the hand holds it twice), so every arrangement comes once."""
+    meld may repeat when the hand holds it twice), so every arrangement comes once.
+
+    The cards left are one integer, ``_WIDTH`` bits a face (`_packed`): whether a candidate still
+    fits is one subtraction, which is what makes the search fast enough to run every turn."""
     sets_needed, runs_needed = contract
     if meld_all and not sets_needed and len({c.suit for c in hand if not rules.is_wild(c)}) > runs_needed:
         return  # runs only, each of one suit
@@ -146,28 +151,38 @@ def _search(
     for card in sorted(hand):
         copies.setdefault(card.face, []).append(card)
     faces = list(copies)
-    index = {f: i for i, f in enumerate(faces)}
+    shift = {f: _WIDTH * i for i, f in enumerate(faces)}
     reps = {f: c[0] for f, c in copies.items()}
     counts = Counter({f: len(c) for f, c in copies.items()})
+    guard = sum(_GUARD << s for s in shift.values())
     minimum = rules.contract_minimum_melds
 
-    def usage(cand: tuple[Face, ...]) -> tuple[tuple[int, int], ...]:
-        return tuple((index[f], n) for f, n in Counter(cand).items())
+    def usage(cand: tuple[Face, ...]) -> int:
+        return sum(1 << shift[f] for f in cand)
 
-    # longest first, so the first lay-downs found meld the most cards
-    sets = sorted(((c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)), key=_longest) if sets_needed else []
+    left = sum(len(copies[f]) << shift[f] for f in faces)
+    # longest first, so the first lay-downs found meld the most cards; each kind on its own must
+    # find its melds in the hand (runs first: they are fewer, and most hands fail there)
     runs = sorted(((c, usage(c)) for c in run_candidates(rules, counts, reps, minimum)), key=_longest) if runs_needed else []
-    left = [len(copies[f]) for f in faces]
+    if not _disjoint(runs, runs_needed, left | guard, guard):
+        return
+    sets = sorted(((c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)), key=_longest) if sets_needed else []
+    if not _disjoint(sets, sets_needed, left | guard, guard):
+        return
     chosen: list[tuple[Face, ...]] = []
 
     def fitting(cands):
-        return [c for c in cands if all(left[i] >= n for i, n in c[1])]
+        room = left | guard
+        return [c for c in cands if (room - c[1]) & guard == guard]
 
-    def take(use, sign: int) -> None:
-        for i, n in use:
-            left[i] -= sign * n
+    kinds: dict[tuple[Face, ...], list] = {}  # a candidate -> its kinds, for the contract's check
 
     def finish() -> Iterator[tuple[tuple[Card, ...], ...]]:
+        for cand in chosen:
+            if cand not in kinds:
+                kinds[cand] = meld_kinds(rules, [reps[f] for f in cand])
+        if isinstance(fit_contract(rules, contract, [kinds[cand] for cand in chosen]), str):
+            return
         taken: Counter = Counter()
         melds = []
         for cand in chosen:
@@ -176,71 +191,82 @@ def _search(
                 meld.append(copies[f][taken[f]])
                 taken[f] += 1
             melds.append(tuple(meld))
-        try:
-            check_contract(rules, contract, melds)
-        except IllegalMoveError:
-            return
         yield tuple(melds)
 
-    holding: dict[int, dict[int, list]] = {}  # id of a kind's list -> face -> candidates with it
+    holding: dict[int, dict[int, list]] = {}  # id of a kind's list -> lowest bit of a face -> candidates with it
     for kind in (sets, runs):
         by_face = holding[id(kind)] = {}
         for cand in kind:
-            for i, _ in cand[1]:
-                by_face.setdefault(i, []).append(cand)
+            for f in set(cand[0]):
+                by_face.setdefault(shift[f], []).append(cand)
 
-    exactly: dict[tuple, list] = {}  # the cards a meld uses -> every meld (placement) using them
+    exactly: dict[int, list] = {}  # the cards a meld uses -> every meld (placement) using them
     for cand in sets + runs:
-        exactly.setdefault(tuple(sorted(cand[1])), []).append(cand)
+        exactly.setdefault(cand[1], []).append(cand)
     members = {id(kind): {id(c) for c in kind} for kind in (sets, runs)}
-
-    def fits(cand) -> bool:
-        return all(left[i] >= n for i, n in cand[1])
 
     def search(cands, need: int, later) -> Iterator[tuple[tuple[Card, ...], ...]]:
         """Choose ``need`` more of ``cands`` (all still fitting the hand), then the ``later`` kinds."""
+        nonlocal left
         if need == 0:
             if later:
                 (more, more_need), rest = later[0], later[1:]
                 yield from search(more if meld_all and not rest else fitting(more), more_need, rest)
-            elif not meld_all or not any(left):
+            elif not meld_all or not left:
                 yield from finish()
             return
         if meld_all and not later:
             # the last kind covers every card left, so its next meld holds the first face left:
             # that fixes the order of its melds instead of their place in the list
             if need == 1:  # the cards left are exactly one meld, or nothing
-                for cand in exactly.get(tuple((i, n) for i, n in enumerate(left) if n), ()):
+                for cand in exactly.get(left, ()):
                     if id(cand) in members[id(cands)]:
                         chosen.append(cand[0])
-                        take(cand[1], 1)
                         yield from finish()
-                        take(cand[1], -1)
                         chosen.pop()
                 return
-            first = next((i for i, n in enumerate(left) if n), None)
-            for cand in [c for c in holding[id(cands)].get(first, ()) if fits(c)]:
-                take(cand[1], 1)
+            if not left:
+                return
+            first = ((left & -left).bit_length() - 1) // _WIDTH * _WIDTH
+            for cand in fitting(holding[id(cands)].get(first, ())):
+                left -= cand[1]
                 chosen.append(cand[0])
                 yield from search(cands, need - 1, later)
                 chosen.pop()
-                take(cand[1], -1)
+                left += cand[1]
             return
         for k, (cand, use) in enumerate(cands):
-            take(use, 1)
+            left -= use
             chosen.append(cand)
             yield from search(fitting(cands[k:]), need - 1, later)
             chosen.pop()
-            take(use, -1)
+            left += use
 
     if meld_all:
-        covered = {i for _, use in sets + runs for i, _ in use}
-        if len(covered) < len(faces) or sum(left) > _most_cards(rules, sets_needed, runs_needed):
+        covered = {f for cand, _ in sets + runs for f in cand}
+        if len(covered) < len(faces) or len(hand) > _most_cards(rules, sets_needed, runs_needed):
             return  # a card that no meld can hold, or more cards than the melds can
     if meld_all and not runs_needed:
         yield from search(sets, sets_needed, ())
     else:
         yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
+
+
+_WIDTH = 5
+_GUARD = 1 << (_WIDTH - 1)
+"""A face's count of cards (at most 15, more than any hand holds of one face) sits in ``_WIDTH``
+bits; adding the guard bit above the count and subtracting a meld's use leaves the guard set
+exactly when the count is enough."""
+
+
+def _disjoint(cands: list, need: int, room: int, guard: int) -> bool:
+    """Whether ``need`` of the packed candidates fit the cards ``room`` holds together."""
+    if need == 0:
+        return True
+    for k, (_, use) in enumerate(cands):
+        if (room - use) & guard == guard and _disjoint(cands[k:], need - 1, room - use, guard):
+            return True
+    return False
 
 
 def _longest(cand: tuple[tuple[Face, ...], tuple]) -> int:
@@ -275,19 +301,23 @@ def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int) -> boo
     if runs:
         need = _least_naturals(rules, rules.min_run, wilds)
         lo, hi = _bounds(rules)
+        window = (1 << rules.min_run) - 1
+        held = [0] * len(Suit)  # cards of each suit (a wild two too: it may stand as itself)
+        positions = [0] * len(Suit)  # bit p: the suit holds position p (an ace both 1 and 14)
+        for c in hand:
+            if c.suit is not None:
+                held[c.suit] += 1
+                positions[c.suit] |= _ACE_BITS if c.rank == 1 else 1 << c.rank
         possible = 0
-        for suit in Suit:
-            held = [c for c in hand if c.suit is suit and not (rules.is_wild(c) and c.rank != 2)]
-            ranks = {_position for c in held for _position in ((1, 14) if c.rank == 1 else (c.rank,))}
-            window = max(
-                (sum(1 for p in range(low, low + rules.min_run) if p in ranks) for low in range(lo, hi - rules.min_run + 2)),
-                default=0,
-            )
-            if window >= need:
-                possible += len(held) // need
+        for suit, bits in enumerate(positions):
+            if any((bits >> low & window).bit_count() >= need for low in range(lo, hi - rules.min_run + 2)):
+                possible += held[suit] // need
         if possible < runs:
             return False
     return True
+
+
+_ACE_BITS = 1 << 1 | 1 << 14
 
 
 def _most_cards(rules: RuleSet, sets: int, runs: int) -> int:
