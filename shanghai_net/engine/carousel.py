@@ -86,13 +86,6 @@ def deal_batches(hand_size: int) -> tuple[int, ...]:
     return (3,) * (hand_size // 3) + ((hand_size % 3,) if hand_size % 3 else ())
 
 
-def _touches(meld: Meld, card: Card) -> bool:
-    """Cheap test before `extend`: the card's rank fits the set, or its face an end of the run."""
-    if meld.suit is None:
-        return card.rank == meld.rank
-    return card.suit is meld.suit and card.rank in (meld.rank - 1, meld.high + 1)
-
-
 class CarouselGame(Game):
     def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
         if rules.game != "carousel":
@@ -182,7 +175,7 @@ class CarouselGame(Game):
         melds = [m.cards for m in self.table]
         for card in dict.fromkeys(hand):
             for i, meld in enumerate(self.table):
-                longer = extend(self.rules, meld, card) if _touches(meld, card) else None
+                longer = extend(self.rules, meld, card)
                 if longer is not None:
                     yield Rearrange(seat, (*melds[:i], longer.cards, *melds[i + 1:]), (card,))
 

@@ -22,7 +22,7 @@ from ..cards import Card, deck
 from ..errors import IllegalMoveError
 from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
-from ..rules.melds import End, Meld, extend, plays_on, replace_wild
+from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touches
 from ..rules.ruleset import MeldKind, RuleSet
 from ..rules.scoring import penalty
 from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
@@ -419,6 +419,8 @@ class Game:
             if self.may_call_shanghai(seat):
                 top = self.discard[-1]
                 for i, meld in enumerate(self.table):
+                    if not touches(rules, meld, top):
+                        continue
                     for end in self._ends(meld):
                         if extend(rules, meld, top, end):
                             yield CallShanghai(seat, i, end)
@@ -435,6 +437,8 @@ class Game:
         elif rules.lay_off_on_going_down_turn or not self.went_down_now:
             for card in dict.fromkeys(hand):
                 for i, meld in enumerate(self.table):
+                    if not touches(rules, meld, card):
+                        continue
                     for end in self._ends(meld):
                         longer = extend(rules, meld, card, end)
                         if (longer and self._room_for_freed_joker(card, i, longer)

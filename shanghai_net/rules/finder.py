@@ -13,7 +13,7 @@ from itertools import combinations, product
 
 from ..cards import Card, Suit
 from .contracts import fit_contract, meld_kinds
-from .melds import _bounds, _run, _set
+from .melds import _bounds, _positions, _run, _set
 from .ruleset import RuleSet
 
 __all__ = ["contract_options", "set_candidates", "run_candidates"]
@@ -132,7 +132,7 @@ def contract_options(
 
     ``meld_all``: only arrangements that use every card (the last round of davis and good-miller).
     """
-    if _may_hold(rules, hand, *contract):
+    if _may_hold(rules, hand, *contract, meld_all):
         yield from _search(rules, hand, contract, meld_all)
 
 
@@ -283,37 +283,51 @@ def _least_naturals(rules: RuleSet, size: int, wilds: int) -> int:
     return need
 
 
-def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int) -> bool:
+def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int, meld_all: bool = False) -> bool:
     """A quick necessary condition: False when the hand surely cannot hold the contract.
 
     Each meld needs some natural cards of its own (a set, at least ``min_set`` less the wilds it
-    may hold), so count how many melds of each kind the naturals could feed at most.  Most hands
-    fail here, which spares the full search on most turns.
+    may hold), so count how many melds of each kind the naturals could feed at most.  With
+    ``meld_all`` every natural card must also fit some meld: a set of its rank, or a run through
+    its place.  Most hands fail here, which spares the full search on most turns.
     """
     wilds = sum(1 for c in hand if rules.is_wild(c))
     if sets * rules.min_set + runs * rules.min_run > len(hand):
         return False
+    # naturals and wild twos of each rank (a wild two may stand as itself)
+    ranks = Counter(c.rank for c in hand if not c.is_joker)
     if sets:
         need = _least_naturals(rules, rules.min_set, wilds)
-        ranks = Counter(c.rank for c in hand if not rules.is_wild(c) or (c.rank == 2 and not c.is_joker))
         if sum(n // need for n in ranks.values() if n >= need) < sets:
             return False
+    lo, hi = _bounds(rules)
+    window = (1 << rules.min_run) - 1
+    held = [0] * len(Suit)  # cards of each suit (a wild two too)
+    positions = [0] * len(Suit)  # bit p: the suit holds position p (an ace both 1 and 14)
+    for c in hand:
+        if c.suit is not None:
+            held[c.suit] += 1
+            positions[c.suit] |= _ACE_BITS if c.rank == 1 else 1 << c.rank
     if runs:
         need = _least_naturals(rules, rules.min_run, wilds)
-        lo, hi = _bounds(rules)
-        window = (1 << rules.min_run) - 1
-        held = [0] * len(Suit)  # cards of each suit (a wild two too: it may stand as itself)
-        positions = [0] * len(Suit)  # bit p: the suit holds position p (an ace both 1 and 14)
-        for c in hand:
-            if c.suit is not None:
-                held[c.suit] += 1
-                positions[c.suit] |= _ACE_BITS if c.rank == 1 else 1 << c.rank
         possible = 0
         for suit, bits in enumerate(positions):
             if any((bits >> low & window).bit_count() >= need for low in range(lo, hi - rules.min_run + 2)):
                 possible += held[suit] // need
         if possible < runs:
             return False
+    if meld_all:
+        most = wilds if rules.max_wilds_per_meld is None else min(wilds, rules.max_wilds_per_meld)
+        need = max(1, rules.min_run - most)  # naturals in the stretch of min_run around a card of a run
+        for c in hand:
+            if rules.is_wild(c) or (sets and ranks[c.rank] + most >= rules.min_set):
+                continue
+            bits = positions[c.suit]
+            if not (runs and any(
+                (bits >> low & window).bit_count() >= need
+                for p in (_positions(rules, c)) for low in range(max(lo, p - rules.min_run + 1), min(p, hi - rules.min_run + 1) + 1)
+            )):
+                return False
     return True
 
 

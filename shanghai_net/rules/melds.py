@@ -14,7 +14,7 @@ from enum import StrEnum
 from ..cards import Card, Suit
 from .ruleset import Ace, MeldKind, RuleSet
 
-__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "plays_on", "replace_wild"]
+__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "touches", "plays_on", "replace_wild"]
 
 
 class End(StrEnum):
@@ -247,7 +247,7 @@ def why_not_meld(rules: RuleSet, cards: Sequence[Card]) -> str:
 
 def extend(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> Meld | None:
     """The meld with ``card`` laid off on it (at ``end`` of a run), or None if it cannot go."""
-    if not _may_touch(rules, meld, card, end):
+    if not touches(rules, meld, card, end):
         return None
     if meld.kind is MeldKind.SET:
         return _set(rules, meld.cards + (card,), meld.rank)
@@ -259,9 +259,10 @@ def extend(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> Me
     return _run(rules, (card,) + meld.cards, meld.rank - 1, meld.suit)
 
 
-def _may_touch(rules: RuleSet, meld: Meld, card: Card, end: End | None) -> bool:
-    """The cheap test that rules out most lay-offs before a meld is built: a natural card goes on
-    a set of its rank, or at an end of a run of its suit as the rank that end needs."""
+def touches(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> bool:
+    """Whether ``card`` may go on ``meld`` (at ``end``) by rank and suit alone: a natural card goes
+    on a set of its rank, or at an end of a run of its suit as the rank that end needs.  A cheap
+    necessary condition of `extend`, which rules out most lay-offs before a meld is built."""
     if rules.is_wild(card):
         return True
     if meld.kind is MeldKind.SET:
@@ -276,7 +277,10 @@ def _may_touch(rules: RuleSet, meld: Meld, card: Card, end: End | None) -> bool:
 
 def plays_on(rules: RuleSet, table: Sequence[Meld], card: Card) -> bool:
     """Whether ``card`` could be laid off on some meld of ``table``."""
-    return any(extend(rules, meld, card) for meld in table)
+    for meld in table:
+        if touches(rules, meld, card) and extend(rules, meld, card):
+            return True
+    return False
 
 
 def replace_wild(rules: RuleSet, meld: Meld, wild: Card, natural: Card) -> Meld | None:
