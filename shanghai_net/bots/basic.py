@@ -39,11 +39,14 @@ def usefulness(view: PlayerView, card: Card, hand: list[Card]) -> float:
         if rank == 1 and lo == 1 and hi == 14:
             pos = {1, 14}
         wild_twos = rules.wild_twos
-        near = {
-            c.rank for c in hand
-            if c.suit is suit and c.rank != rank and not (wild_twos and c.rank == 2)
-            and any(abs(_position(c, p == 1) - p) <= 2 for p in pos)
-        }
+        near = set()  # ranks of the suit within two places (an ace low where the card is low)
+        for c in hand:
+            other = c.rank
+            if c.suit is suit and other != rank and not (wild_twos and other == 2):
+                for p in pos:
+                    if abs((other if other != 1 else 1 if p == 1 else 14) - p) <= 2:
+                        near.add(other)
+                        break
         score += 2.0 * len(near)
     return score
 

@@ -50,79 +50,127 @@ def _max_wilds(rules: RuleSet, naturals: int, available: int) -> int:
     return limit
 
 
+_MEMO: dict[RuleSet, dict[tuple, list[tuple[Face, ...]]]] = {}
+_MEMO_SIZE = 50_000
+
+
+def _memo(rules: RuleSet) -> dict[tuple, list[tuple[Face, ...]]]:
+    """The candidate melds of one rank or one suit found so far under these rules.
+
+    They depend only on how many cards of each face of that rank or suit the hand holds and on its
+    wilds; a hand changes by a card or two a turn, so most ranks and suits come again (a memo of a
+    pure function: it changes no answer, and is forgotten when it grows large)."""
+    memo = _MEMO.get(rules)
+    if memo is None or len(memo) > _MEMO_SIZE:
+        memo = _MEMO[rules] = {}
+    return memo
+
+
+def _wild_key(wilds: Counter) -> tuple:
+    return tuple(sorted((f[0], -1 if f[1] is None else int(f[1]), n) for f, n in wilds.items()))
+
+
 def set_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], minimum: bool) -> Iterator[tuple[Face, ...]]:
-    """Every set (as faces) the hand holds: each choice of naturals and of wilds."""
+    """Every set (as faces) the hand holds, rank by rank: each choice of naturals and of wilds."""
     wild_total = Counter({f: n for f, n in counts.items() if rules.is_wild(reps[f])})
-    for rank in range(1, 14):
-        natural_faces = [f for f in counts if f[0] == rank and (rank == 2 or not rules.is_wild(reps[f]))]
-        if not natural_faces:
+    wild_key = _wild_key(wild_total)
+    memo = _memo(rules)
+    by_rank: dict[int, list[Face]] = {}
+    for f in counts:
+        if f[0] == 2 or not rules.is_wild(reps[f]):
+            by_rank.setdefault(f[0], []).append(f)
+    for rank in sorted(by_rank):
+        natural_faces = by_rank[rank]
+        key = ("set", minimum, tuple((f, counts[f]) for f in natural_faces), wild_key)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = list(_rank_sets(rules, rank, natural_faces, counts, reps, wild_total, minimum))
+        yield from found
+
+
+def _rank_sets(rules: RuleSet, rank: int, natural_faces: list[Face], counts: Counter, reps: dict[Face, Card],
+               wild_total: Counter, minimum: bool) -> Iterator[tuple[Face, ...]]:
+    wilds = Counter({f: n for f, n in wild_total.items() if f[0] != rank})
+    per_face = 1 if rules.set_distinct_suits else None
+    ranges = [range(min(counts[f], per_face or counts[f]) + 1) for f in natural_faces]
+    for choice in product(*ranges):
+        naturals = sum(choice)
+        if naturals == 0:
             continue
-        wilds = Counter({f: n for f, n in wild_total.items() if f[0] != rank})
-        per_face = 1 if rules.set_distinct_suits else None
-        ranges = [range(min(counts[f], per_face or counts[f]) + 1) for f in natural_faces]
-        for choice in product(*ranges):
-            naturals = sum(choice)
-            if naturals == 0:
+        nat = tuple(f for f, k in zip(natural_faces, choice) for _ in range(k))
+        for w in range(_max_wilds(rules, naturals, sum(wilds.values())) + 1):
+            size = naturals + w
+            if size < rules.min_set or (rules.max_set is not None and size > rules.max_set):
                 continue
-            nat = tuple(f for f, k in zip(natural_faces, choice) for _ in range(k))
-            for w in range(_max_wilds(rules, naturals, sum(wilds.values())) + 1):
-                size = naturals + w
-                if size < rules.min_set or (rules.max_set is not None and size > rules.max_set):
-                    continue
-                if minimum and size != rules.min_set:
-                    continue
-                for wild in _wild_multisets(wilds, w):
-                    faces = nat + wild
-                    if _set(rules, [reps[f] for f in faces], rank):
-                        yield faces
+            if minimum and size != rules.min_set:
+                continue
+            for wild in _wild_multisets(wilds, w):
+                faces = nat + wild
+                if _set(rules, [reps[f] for f in faces], rank):
+                    yield faces
 
 
 def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], minimum: bool) -> Iterator[tuple[Face, ...]]:
-    """Every run (as faces, low to high) the hand holds: each window, wild placement and wild mix."""
+    """Every run (as faces, low to high) the hand holds, suit by suit: each window, wild placement
+    and wild mix."""
     wild_faces = Counter({f: n for f, n in counts.items() if rules.is_wild(reps[f])})
+    wild_key = _wild_key(wild_faces)
+    memo = _memo(rules)
+    for suit in Suit:
+        held = tuple(counts.get((rank, suit), 0) for rank in range(1, 14))
+        if not any(held):
+            continue
+        key = ("run", minimum, suit, held, wild_key)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = list(_suit_runs(rules, suit, counts, reps, wild_faces, minimum))
+        yield from found
+
+
+def _suit_runs(rules: RuleSet, suit: Suit, counts: Counter, reps: dict[Face, Card], wild_faces: Counter,
+               minimum: bool) -> Iterator[tuple[Face, ...]]:
     wild_count = sum(wild_faces.values())
     lo, hi = _bounds(rules)
+    have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
+    most = _max_wilds(rules, len(have), wild_count)
+    if len(have) + most < rules.min_run:
+        return  # too few cards of the suit for any run
     longest = hi - lo + 1 if rules.ace_both_ends else min(hi - lo + 1, 13)
     if rules.max_run is not None:
         longest = min(longest, rules.max_run)
     if minimum:
         longest = min(longest, rules.min_run)
     cap = [_max_wilds(rules, naturals, wild_count) for naturals in range(16)]  # wilds a run may hold
-    most = max(cap)
-    for suit in Suit:
-        have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
-        if not have:
-            continue
-        present = [0] * 16
-        for p in have:
-            present[p] = 1
-        before = [0] * 17  # before[p]: naturals held below position p
-        for p in range(1, 16):
-            before[p + 1] = before[p] + present[p]
-        # a window holds at most every natural of the suit and `most` wilds
-        for length in range(rules.min_run, min(longest, len(have) + most) + 1):
-            for low in range(lo, hi - length + 2):
-                held = before[low + length] - before[low]
-                forced = length - held
-                if not held or forced > cap[held]:
-                    continue  # no natural (the run needs one), or too few wilds for the gaps
-                if low == 1 and low + length - 1 == 14 and not rules.ace_both_ends:
-                    continue
-                positions = range(low, low + length)
-                natural_at = [p for p in positions if present[p]]
-                for extra in range(0, len(natural_at) + 1):
-                    w = forced + extra
-                    if w > cap[length - w]:
-                        break
-                    for as_wild in combinations(natural_at, extra):
-                        wild_positions = [p for p in positions if p not in natural_at or p in as_wild]
-                        for wild in _wild_multisets(wild_faces, w):
-                            placed = dict(zip(wild_positions, wild))
-                            faces = tuple(placed.get(p, (_rank_at(p), suit)) for p in positions)
-                            if rules.wild_twos and any(n > counts[f] for f, n in Counter(faces).items()):
-                                continue  # a wild two also wanted as the natural two
-                            if _run(rules, [reps[f] for f in faces], low, suit):
-                                yield faces
+    present = [0] * 16
+    for p in have:
+        present[p] = 1
+    before = [0] * 17  # before[p]: naturals held below position p
+    for p in range(1, 16):
+        before[p + 1] = before[p] + present[p]
+    # a window holds at most every natural of the suit and `most` wilds
+    for length in range(rules.min_run, min(longest, len(have) + most) + 1):
+        for low in range(lo, hi - length + 2):
+            held = before[low + length] - before[low]
+            forced = length - held
+            if not held or forced > cap[held]:
+                continue  # no natural (the run needs one), or too few wilds for the gaps
+            if low == 1 and low + length - 1 == 14 and not rules.ace_both_ends:
+                continue
+            positions = range(low, low + length)
+            natural_at = [p for p in positions if present[p]]
+            for extra in range(0, len(natural_at) + 1):
+                w = forced + extra
+                if w > cap[length - w]:
+                    break
+                for as_wild in combinations(natural_at, extra):
+                    wild_positions = [p for p in positions if p not in natural_at or p in as_wild]
+                    for wild in _wild_multisets(wild_faces, w):
+                        placed = dict(zip(wild_positions, wild))
+                        faces = tuple(placed.get(p, (_rank_at(p), suit)) for p in positions)
+                        if rules.wild_twos and any(n > counts[f] for f, n in Counter(faces).items()):
+                            continue  # a wild two also wanted as the natural two
+                        if _run(rules, [reps[f] for f in faces], low, suit):
+                            yield faces
 
 
 def contract_options(
