@@ -201,3 +201,18 @@ def test_voiding_the_round_just_scored_takes_its_score_back(name):
     assert [type(e) for e in events] == [RoundVoided, GameEnded]
     assert events[0].round_no == 2
     assert game.result.rounds == (first,) and game.result.totals == first.totals
+
+
+def test_engines_share_the_dealt_machinery_and_the_dealer_imports_none():
+    """The carousel and contract engines are siblings over `DealtGame`; engine/dealer.py imports
+    no engine (a dealer sees a game as `Dealt`), so game and dealer form no import cycle."""
+    import ast
+    import inspect
+
+    from shanghai_net.engine import CarouselGame, DealtGame, Game, dealer
+
+    assert issubclass(Game, DealtGame) and issubclass(CarouselGame, DealtGame)
+    assert not issubclass(CarouselGame, Game)
+    tree = ast.parse(inspect.getsource(dealer))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
+    assert not imported & {"game", "dealt", "carousel", "view"}

@@ -12,7 +12,7 @@ from ..cards import Card
 from ..rules.melds import Meld
 from ..rules.ruleset import RuleSet
 from .events import RoundResult
-from .game import Game, Phase
+from .dealt import DealtGame, Phase
 
 __all__ = ["PlayerView", "view_of"]
 
@@ -55,7 +55,7 @@ class PlayerView:
         return self.turn == self.seat and self.phase in (Phase.DRAW, Phase.PLAY)
 
 
-def view_of(game: Game, seat: int) -> PlayerView:
+def view_of(game: DealtGame, seat: int) -> PlayerView:
     w = game.window
     return PlayerView(
         seat=seat,
