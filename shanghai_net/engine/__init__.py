@@ -10,7 +10,7 @@ from .moves import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, Rearrange,
     SwapJoker, TakeDiscard, parse_move,
 )
-from .view import PlayerView, view_of
+from .view import PlayerView, go_downs, view_of
 
 
 def new_game(rules, players: int, dealer: Dealer | None = None, viewer: int | None = None) -> DealtGame:
@@ -24,6 +24,6 @@ __all__ = [
     "Blocked", "BuyJoker", "CallShanghai", "CarouselGame", "ClaimWindow", "Dealer", "Dealt", "DealtGame", "Discard",
     "DrawStock", "Game", "GoDown", "LayOff", "LocalDealer", "MayI", "Move", "PUBLIC", "PassClaim",
     "Passed", "Phase", "Pick", "PlayerView", "Rearrange", "Rearranged", "Request", "Reveal",
-    "Shuffle", "SwapJoker", "TakeDiscard", "Token", "new_game", "parse_move", "view_of",
+    "Shuffle", "SwapJoker", "TakeDiscard", "Token", "go_downs", "new_game", "parse_move", "view_of",
     *_events,
 ]

@@ -173,8 +173,10 @@ class DealtGame(ABC):
     def learn(self, token: Token, card: Card) -> list[Event]:
         """The face of ``token`` as the dealer revealed it to this viewer."""
         known = self.faces.get(token)
-        if known is not None and known != card:
-            raise IllegalMoveError(f"{token} was revealed as {known}, now as {card}")
+        if known is not None:
+            if known != card:
+                raise IllegalMoveError(f"{token} was revealed as {known}, now as {card}")
+            return []  # nothing waits for a face known already (a game waits only for unknown ones)
         self.faces[token] = card
         self.token_of[card] = token
         return self._entry(self._resolve, lambda r: isinstance(r, Reveal) and r.token == token)

@@ -56,6 +56,7 @@ class Game(DealtGame):
         self.reshuffles = 0
         self.turns = 0
         self.taken: Card | None = None  # the discard taken this turn: it may not go straight back
+        self._playable: tuple[tuple[Meld, ...], dict] = ((), {})  # the table, and what plays on it
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -135,8 +136,18 @@ class Game(DealtGame):
         return next((c for c in meld.cards if c.face == card.face), None)
 
     def playable_on_table(self, card: Card) -> bool:
-        """Whether the card could be laid off on some meld now (the SHANGHAI test)."""
-        return plays_on(self.rules, self.table, card)
+        """Whether the card could be laid off on some meld now (the SHANGHAI test).
+
+        Asked for every card of every discarding hand, so the answers are kept per face until the
+        table changes (compared by value, so any change to the table is seen)."""
+        table = tuple(self.table)
+        if table != self._playable[0]:
+            self._playable = (table, {})
+        known = self._playable[1]
+        face = card.face
+        if face not in known:
+            known[face] = plays_on(self.rules, table, card)
+        return known[face]
 
     def _open_window(self) -> None:
         self.window = None

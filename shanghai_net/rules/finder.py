@@ -50,12 +50,13 @@ def _max_wilds(rules: RuleSet, naturals: int, available: int) -> int:
     return limit
 
 
-_MEMO: dict[RuleSet, dict[tuple, list[tuple[Face, ...]]]] = {}
+_MEMO: dict[RuleSet, dict[tuple, list]] = {}
 _MEMO_SIZE = 50_000
 
 
-def _memo(rules: RuleSet) -> dict[tuple, list[tuple[Face, ...]]]:
-    """The candidate melds of one rank or one suit found so far under these rules.
+def _memo(rules: RuleSet) -> dict[tuple, list]:
+    """The candidate melds of one rank or one suit found so far under these rules, and the kinds
+    of each candidate (keyed by its faces).
 
     They depend only on how many cards of each face of that rank or suit the hand holds and on its
     wilds; a hand changes by a card or two a turn, so most ranks and suits come again (a memo of a
@@ -190,7 +191,7 @@ def _search(
     """A backtracking search over the candidate melds: sets before runs, each list in order (a
     meld may repeat when the hand holds it twice), so every arrangement comes once.
 
-    The cards left are one integer, ``_WIDTH`` bits a face (`_packed`): whether a candidate still
+    The cards left are one integer, ``_WIDTH`` bits a face: whether a candidate still
     fits is one subtraction, which is what makes the search fast enough to run every turn."""
     sets_needed, runs_needed = contract
     if meld_all and not sets_needed and len({c.suit for c in hand if not rules.is_wild(c)}) > runs_needed:
@@ -223,13 +224,17 @@ def _search(
         room = left | guard
         return [c for c in cands if (room - c[1]) & guard == guard]
 
-    kinds: dict[tuple[Face, ...], list] = {}  # a candidate -> its kinds, for the contract's check
+    memo = _memo(rules)
+
+    def kinds(cand: tuple[Face, ...]) -> list:
+        """The candidate's kinds, for the contract's check (they depend on its faces alone)."""
+        found = memo.get(cand)
+        if found is None:
+            found = memo[cand] = meld_kinds(rules, [reps[f] for f in cand])
+        return found
 
     def finish() -> Iterator[tuple[tuple[Card, ...], ...]]:
-        for cand in chosen:
-            if cand not in kinds:
-                kinds[cand] = meld_kinds(rules, [reps[f] for f in cand])
-        if isinstance(fit_contract(rules, contract, [kinds[cand] for cand in chosen]), str):
+        if isinstance(fit_contract(rules, contract, [kinds(cand) for cand in chosen]), str):
             return
         taken: Counter = Counter()
         melds = []
@@ -348,8 +353,6 @@ def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int, meld_a
         need = _least_naturals(rules, rules.min_set, wilds)
         if sum(n // need for n in ranks.values() if n >= need) < sets:
             return False
-    lo, hi = _bounds(rules)
-    window = (1 << rules.min_run) - 1
     held = [0] * len(Suit)  # cards of each suit (a wild two too)
     positions = [0] * len(Suit)  # bit p: the suit holds position p (an ace both 1 and 14)
     for c in hand:
@@ -360,7 +363,7 @@ def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int, meld_a
         need = _least_naturals(rules, rules.min_run, wilds)
         possible = 0
         for suit, bits in enumerate(positions):
-            if any((bits >> low & window).bit_count() >= need for low in range(lo, hi - rules.min_run + 2)):
+            if _most_in_stretch(rules, bits) >= need:
                 possible += held[suit] // need
         if possible < runs:
             return False
@@ -371,12 +374,28 @@ def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int, meld_a
             if rules.is_wild(c) or (sets and ranks[c.rank] + most >= rules.min_set):
                 continue
             bits = positions[c.suit]
-            if not (runs and any(
-                (bits >> low & window).bit_count() >= need
-                for p in (_positions(rules, c)) for low in range(max(lo, p - rules.min_run + 1), min(p, hi - rules.min_run + 1) + 1)
-            )):
+            if not (runs and any(_most_in_stretch(rules, bits, p) >= need for p in _positions(rules, c))):
                 return False
     return True
+
+
+_STRETCHES: dict[tuple[int, int, int, int, int], int] = {}
+
+
+def _most_in_stretch(rules: RuleSet, bits: int, through: int = 0) -> int:
+    """The most positions of ``bits`` that min_run places in a row hold (all of them passing
+    position ``through``, if given): asked for every suit of every hand, so remembered."""
+    lo, hi = _bounds(rules)
+    length = rules.min_run
+    key = (bits, through, length, lo, hi)
+    found = _STRETCHES.get(key)
+    if found is None:
+        lows = range(lo, hi - length + 2)
+        if through:
+            lows = range(max(lo, through - length + 1), min(through, hi - length + 1) + 1)
+        window = (1 << length) - 1
+        found = _STRETCHES[key] = max(((bits >> low & window).bit_count() for low in lows), default=0)
+    return found
 
 
 _ACE_BITS = 1 << 1 | 1 << 14

@@ -263,13 +263,13 @@ def touches(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> b
     """Whether ``card`` may go on ``meld`` (at ``end``) by rank and suit alone: a natural card goes
     on a set of its rank, or at an end of a run of its suit as the rank that end needs.  A cheap
     necessary condition of `extend`, which rules out most lay-offs before a meld is built."""
-    if rules.is_wild(card):
+    rank = card.rank
+    if rank == 0 or (rank == 2 and rules.wild_twos):  # a wild card (rules.is_wild, inlined: hot)
         return True
     if meld.kind is MeldKind.SET:
-        return card.rank == meld.rank
+        return rank == meld.rank
     if card.suit is not meld.suit:
         return False
-    rank = card.rank
     below, above = meld.rank - 1, meld.rank + len(meld.cards)
     return (end is not End.LOW and (rank == above or rank == 1 and above == 14)) or (
         end is not End.HIGH and rank == below)
