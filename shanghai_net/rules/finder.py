@@ -394,6 +394,8 @@ def _most_in_stretch(rules: RuleSet, bits: int, through: int = 0) -> int:
         if through:
             lows = range(max(lo, through - length + 1), min(through, hi - length + 1) + 1)
         window = (1 << length) - 1
+        if len(_STRETCHES) > 100_000:
+            _STRETCHES.clear()
         found = _STRETCHES[key] = max(((bits >> low & window).bit_count() for low in lows), default=0)
     return found
 
