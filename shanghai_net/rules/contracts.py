@@ -72,16 +72,15 @@ def fit_contract(rules: RuleSet, contract: tuple[int, int], options: Sequence[Se
     """The first choice of one meld of each option that makes ``contract`` under the house
     constraints, or why none does."""
     sets, runs = contract
-    reason = f"the contract is {describe_contract(rules, contract)}"
+    reason = None
     for choice in product(*options):
-        kinds = [m.kind for m in choice]
-        if kinds.count(MeldKind.SET) != sets or kinds.count(MeldKind.RUN) != runs:
+        if sum(m.kind is MeldKind.SET for m in choice) != sets or len(choice) - sets != runs:
             continue
         problem = _house_constraints(rules, list(choice))
         if problem is None:
             return list(choice)
         reason = problem
-    return reason
+    return reason or f"the contract is {describe_contract(rules, contract)}"
 
 
 def _house_constraints(rules: RuleSet, melds: list[Meld]) -> str | None:

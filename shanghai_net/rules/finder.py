@@ -236,27 +236,30 @@ def _search(
     def finish() -> Iterator[tuple[tuple[Card, ...], ...]]:
         if isinstance(fit_contract(rules, contract, [kinds(cand) for cand in chosen]), str):
             return
-        taken: Counter = Counter()
+        taken: dict[Face, int] = {}  # copies of each face used so far, the lowest first
         melds = []
         for cand in chosen:
             meld = []
             for f in cand:
-                meld.append(copies[f][taken[f]])
-                taken[f] += 1
+                k = taken.get(f, 0)
+                meld.append(copies[f][k])
+                taken[f] = k + 1
             melds.append(tuple(meld))
         yield tuple(melds)
 
+    # where every card is melded: the candidates by the faces they hold and by the cards they use
     holding: dict[int, dict[int, list]] = {}  # id of a kind's list -> lowest bit of a face -> candidates with it
-    for kind in (sets, runs):
-        by_face = holding[id(kind)] = {}
-        for cand in kind:
-            for f in set(cand[0]):
-                by_face.setdefault(shift[f], []).append(cand)
-
     exactly: dict[int, list] = {}  # the cards a meld uses -> every meld (placement) using them
-    for cand in sets + runs:
-        exactly.setdefault(cand[1], []).append(cand)
-    members = {id(kind): {id(c) for c in kind} for kind in (sets, runs)}
+    members: dict[int, set[int]] = {}
+    if meld_all:
+        for kind in (sets, runs):
+            by_face = holding[id(kind)] = {}
+            for cand in kind:
+                for f in set(cand[0]):
+                    by_face.setdefault(shift[f], []).append(cand)
+        for cand in sets + runs:
+            exactly.setdefault(cand[1], []).append(cand)
+        members = {id(kind): {id(c) for c in kind} for kind in (sets, runs)}
 
     def search(cands, need: int, later) -> Iterator[tuple[tuple[Card, ...], ...]]:
         """Choose ``need`` more of ``cands`` (all still fitting the hand), then the ``later`` kinds."""
