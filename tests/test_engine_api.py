@@ -201,3 +201,42 @@ def test_voiding_the_round_just_scored_takes_its_score_back(name):
     assert [type(e) for e in events] == [RoundVoided, GameEnded]
     assert events[0].round_no == 2
     assert game.result.rounds == (first,) and game.result.totals == first.totals
+
+
+def test_engines_share_the_dealt_machinery_and_the_dealer_imports_none():
+    """The carousel and contract engines are siblings over `DealtGame`; engine/dealer.py imports
+    no engine (a dealer sees a game as `Dealt`), so game and dealer form no import cycle."""
+    import ast
+    import inspect
+
+    from shanghai_net.engine import CarouselGame, DealtGame, Game, dealer
+
+    assert issubclass(Game, DealtGame) and issubclass(CarouselGame, DealtGame)
+    assert not issubclass(CarouselGame, Game)
+    tree = ast.parse(inspect.getsource(dealer))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
+    assert not imported & {"game", "dealt", "carousel", "view"}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_go_downs_are_the_go_downs_legal_moves_lists(name):
+    """`go_downs(view)` answers a bot's first question without the other moves: at every decision
+    of three games it is exactly the GoDown moves of `legal_moves`, in order (none off turn; the
+    first 60, as a hand with jokers may hold thousands)."""
+    from itertools import islice
+
+    from shanghai_net.engine import GoDown, go_downs
+
+    checked = 0
+    for seed in range(3):
+        game = new_game(preset(name), 4, LocalDealer(seed))
+        bots = [BasicBot(random.Random(seed * 10 + s)) for s in range(4)]
+        while game.phase is not Phase.OVER:
+            seat = game.to_move()[0]
+            for other in range(4):
+                view = view_of(game, other)
+                listed = list(islice((m for m in game.legal_moves(other) if isinstance(m, GoDown)), 60))
+                assert list(islice(go_downs(view), 60)) == listed
+                checked += bool(listed)
+            game.apply(bots[seat].choose(view_of(game, seat), game.legal_moves(seat)))
+    assert checked, "some seat could go down"

@@ -111,8 +111,21 @@ def test_quick_rejection_never_hides_a_lay_down(name, seed, size):
     rules = preset(name)
     hand = _hand(seed, size, rules)
     for contract in rules.contracts:
-        if not _may_hold(rules, hand, *contract):
-            assert next(_search(rules, hand, contract, False), None) is None
+        for meld_all in (False, True):
+            if not _may_hold(rules, hand, *contract, meld_all):
+                assert next(_search(rules, hand, contract, meld_all), None) is None
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@given(seed=st.integers(0, 10**6), contract=st.sampled_from([(2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3)]))
+@settings(max_examples=30, deadline=None)
+def test_quick_rejection_keeps_a_whole_hand_of_melds(name, seed, contract):
+    """A hand built of the contract's melds passes the meld-all shortcut, and the search lays it
+    all down (the shortcut checks each card fits some meld, never more)."""
+    rules = preset(name)
+    hand = _meldable_hand(seed, contract, stray=False)
+    assert _may_hold(rules, hand, *contract, True)
+    assert next(contract_options(rules, hand, contract, meld_all=True), None) is not None
 
 
 def test_meld_all_uses_every_card():

@@ -29,20 +29,24 @@ def usefulness(view: PlayerView, card: Card, hand: list[Card]) -> float:
     if rules.is_wild(card):
         return 100.0
     sets, runs = view.contract
-    others = [c for c in hand if c is not card and not rules.is_wild(c)]
+    rank, suit = card.rank, card.suit
     score = 0.0
-    if sets:
-        score += 3.0 * sum(1 for c in others if c.rank == card.rank)
+    if sets:  # a card of a natural card's rank is natural too
+        score += 3.0 * sum(1 for c in hand if c.rank == rank and c is not card)
     if runs:
         lo, hi = _bounds(rules)
         pos = {_position(card, lo == 1)}
-        if card.rank == 1 and lo == 1 and hi == 14:
+        if rank == 1 and lo == 1 and hi == 14:
             pos = {1, 14}
-        near = {
-            c.rank for c in others
-            if c.suit is card.suit and c.rank != card.rank
-            and any(abs(_position(c, p == 1) - p) <= 2 for p in pos)
-        }
+        wild_twos = rules.wild_twos
+        near = set()  # ranks of the suit within two places (an ace low where the card is low)
+        for c in hand:
+            other = c.rank
+            if c.suit is suit and other != rank and not (wild_twos and other == 2):
+                for p in pos:
+                    if abs((other if other != 1 else 1 if p == 1 else 14) - p) <= 2:
+                        near.add(other)
+                        break
         score += 2.0 * len(near)
     return score
 

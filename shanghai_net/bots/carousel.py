@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..engine.moves import DrawStock, Move, PassClaim, Rearrange
+from ..engine.moves import Move
 from ..engine.view import PlayerView
-from ..rules.carousel_solver import best_play
 
 __all__ = ["choose_carousel"]
 
 
 def choose_carousel(view: PlayerView, moves: Iterable[Move]) -> Move:
-    """The solver's play with the most cards; without one, the only legal move (draw or pass)."""
-    play = best_play(view.rules, view.table, view.hand)
-    if play is not None:
-        return Rearrange(view.seat, play.table, play.played)
-    return next(m for m in moves if isinstance(m, (DrawStock, PassClaim)))
+    """The solver's play with the most cards; without one, the only legal move (draw or pass).
+
+    `CarouselGame.legal_moves` lists exactly that first (the solver's `best_play` for a hand it
+    knows), so the bot takes it rather than run the solver a second time."""
+    return next(iter(moves))

@@ -33,9 +33,9 @@ sees only its own; for another seat `legal_moves` offers just the draw or the pa
 shown at the end of the hand make it auditable afterwards.  A replica applies another seat's
 Rearrange once it has learnt the played cards (the net layer reveals them before the move).
 
-`CarouselGame` shares the contract `Game`'s machinery: the Dealer seam (tokens, requests,
-`learn`, `fulfil_shuffle`, `fulfil_pick`), `apply`, `to_move`, `is_legal`, the log, scoring and
-the result, and `view_of` reads it like any game (contracts show as (0, 0)).
+`CarouselGame` shares the machinery of every engine (`DealtGame`, engine/dealt.py): the Dealer seam
+(tokens, requests, `learn`, `fulfil_shuffle`, `fulfil_pick`), `apply`, `to_move`, `is_legal`, the
+log, scoring and the result, and `view_of` reads it like any game (contracts show as (0, 0)).
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ from ..cards import Card, deck, format_cards
 from ..rules.carousel_solver import best_play, can_play
 from ..rules.melds import Meld, arrange, extend, why_not_meld
 from ..rules.ruleset import RuleSet
-from .dealer import Dealer, Pick
+from .dealer import Dealer
+from .dealt import DealtGame, Phase
 from .events import PLAIN, Drew, Event, RoundStarted, Words
-from .game import Game, Phase
 from .moves import DrawStock, Move, PassClaim, Rearrange, parse_move
 
 __all__ = ["CarouselGame", "Rearranged", "Passed", "Blocked", "deal_batches"]
@@ -86,14 +86,7 @@ def deal_batches(hand_size: int) -> tuple[int, ...]:
     return (3,) * (hand_size // 3) + ((hand_size % 3,) if hand_size % 3 else ())
 
 
-def _touches(meld: Meld, card: Card) -> bool:
-    """Cheap test before `extend`: the card's rank fits the set, or its face an end of the run."""
-    if meld.suit is None:
-        return card.rank == meld.rank
-    return card.suit is meld.suit and card.rank in (meld.rank - 1, meld.high + 1)
-
-
-class CarouselGame(Game):
+class CarouselGame(DealtGame):
     def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
         if rules.game != "carousel":
             raise ValueError(f"preset {rules.name} is not a carousel game")
@@ -101,15 +94,7 @@ class CarouselGame(Game):
             raise ValueError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, not {players}")
         if players * rules.hand_size >= 52 * rules.decks + rules.jokers:
             raise ValueError(f"{rules.decks} decks are too few to deal {players} hands")
-        self.rules, self.players, self.viewer, self.dealer = rules, players, viewer, dealer
-        self.round_no, self.dealer_seat, self.turn, self.phase = 0, None, 0, Phase.STARTING
-        self.scores, self.money, self.rebuys, self.progress = ([0] * players for _ in range(4))
-        self.pot = 0
-        self.results, self.result, self.log = [], None, []
-        self._opening, self._progress_before = self._standing(), []
-        self._pending, self._requests, self._events, self._depth = [], [], [], 0
-        self._reset_round()
-        self._entry(self._ask, Pick(players, tuple(range(players)), "first dealer"), self._first_dealer)
+        super().__init__(rules, players, dealer, viewer)
 
     def _reset_round(self) -> None:
         super()._reset_round()
@@ -123,6 +108,9 @@ class CarouselGame(Game):
 
     def final_contract(self, seat: int) -> bool:
         return False
+
+    def may_call_shanghai(self, seat: int) -> bool:
+        return False  # no discard to call
 
     def _game_over(self) -> bool:
         return max(self.scores) >= self.rules.target_score
@@ -182,7 +170,7 @@ class CarouselGame(Game):
         melds = [m.cards for m in self.table]
         for card in dict.fromkeys(hand):
             for i, meld in enumerate(self.table):
-                longer = extend(self.rules, meld, card) if _touches(meld, card) else None
+                longer = extend(self.rules, meld, card)
                 if longer is not None:
                     yield Rearrange(seat, (*melds[:i], longer.cards, *melds[i + 1:]), (card,))
 

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from ..cards import Card
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["Token", "Request", "Shuffle", "Reveal", "Pick", "Dealer", "LocalDealer", "PUBLIC"]
+__all__ = ["Token", "Request", "Shuffle", "Reveal", "Pick", "Dealer", "Dealt", "LocalDealer", "PUBLIC"]
 
 Token = tuple[int, int]
 """(generation, position) of a card in a shuffled deck; generation -1 names a card that entered
@@ -57,10 +54,22 @@ class Pick:
 Request = Shuffle | Reveal | Pick
 
 
+class Dealt(Protocol):
+    """What a dealer sees of a game: whose knowledge it holds, and its three inputs."""
+
+    viewer: int | None
+
+    def learn(self, token: Token, card: Card) -> object: ...
+
+    def fulfil_shuffle(self, generation: int) -> object: ...
+
+    def fulfil_pick(self, value: int) -> object: ...
+
+
 class Dealer(Protocol):
     """Answers a game's requests at once (a synchronous dealer); a networked one leaves them open."""
 
-    def handle(self, request: Request, game: Game) -> None: ...
+    def handle(self, request: Request, game: Dealt) -> None: ...
 
 
 class LocalDealer:
@@ -77,7 +86,7 @@ class LocalDealer:
         self.order = order
         self.decks: dict[int, list[Card]] = {}
 
-    def handle(self, request: Request, game: Game) -> None:
+    def handle(self, request: Request, game: Dealt) -> None:
         if isinstance(request, Shuffle):
             if self.order is None:
                 cards = list(request.cards)

@@ -12,25 +12,19 @@ sees its own cards and what is public, as every networked peer does.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Callable
 
 from ..cards import Card, deck
 from ..errors import IllegalMoveError
 from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
-from ..rules.melds import End, Meld, extend, plays_on, replace_wild
+from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touches
 from ..rules.ruleset import MeldKind, RuleSet
-from ..rules.scoring import penalty
-from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
+from .dealer import Dealer, Pick
+from .dealt import ClaimWindow, DealtGame, Phase
 from .events import (
-    ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, Event, GameEnded, GameResult, JokerBought,
-    JokerSwapped, LaidOff, PotReturned, Reshuffled, RoundEnded, RoundResult, RoundStarted, RoundVoided,
-    ShanghaiCalled,
-    ShanghaiPenalty, TookDiscard, WentDown, WentOut,
+    ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, JokerBought, JokerSwapped, LaidOff,
+    Reshuffled, RoundStarted, ShanghaiCalled, ShanghaiPenalty, TookDiscard, WentDown,
 )
 from .moves import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, SwapJoker,
@@ -42,43 +36,7 @@ __all__ = ["Game", "Phase", "ClaimWindow"]
 _KEEP_A_DISCARD = "every turn ends with a discard: keep a card to discard (you go out by discarding)"
 
 
-class Phase(StrEnum):
-    STARTING = "starting"  # waiting for the random first dealer
-    DEALING = "dealing"  # waiting for the round's shuffle
-    DRAW = "draw"  # the seat to play draws; the discard may be claimed
-    PLAY = "play"  # the seat to play melds, lays off, discards
-    SCORING = "scoring"  # waiting for the hands left to be shown
-    OVER = "over"
-
-
-@dataclass
-class ClaimWindow:
-    """Who may still claim the top discard, in priority order (turn order after the drawer)."""
-
-    card: Card
-    order: tuple[int, ...]
-    claimed: set[int] = field(default_factory=set)
-    passed: set[int] = field(default_factory=set)
-    declined: bool = False  # the drawer chose the stock; the window closes once all have decided
-
-    def undecided(self) -> list[int]:
-        return [s for s in self.order if s not in self.claimed and s not in self.passed]
-
-    def winner(self) -> int | None | bool:
-        """The seat that gets the card, None if nobody, False while it is not yet known."""
-        for seat in self.order:
-            if seat in self.claimed:
-                return seat
-            if seat not in self.passed:
-                return False
-        return None
-
-
-def _public(card: Card) -> Token:
-    return (-1, card.id)
-
-
-class Game:
+class Game(DealtGame):
     def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
         if rules.game != "contract":
             raise ValueError(f"preset {rules.name} is not a contract game")
@@ -87,152 +45,20 @@ class Game:
         decks, jokers = rules.deck_size(players)
         if players * max(rules.hand_size, rules.last_round_hand_size) + 2 > 52 * decks + jokers:
             raise ValueError(f"{decks} decks are too few to deal {players} hands")
-        self.rules = rules
-        self.players = players
-        self.viewer = viewer
-        self.dealer = dealer
-        self.round_no = 0
-        self.dealer_seat: int | None = None
-        self.turn = 0
-        self.phase = Phase.STARTING
-        self.scores = [0] * players
-        self.money = [rules.stake] * players if rules.money else [0] * players
-        self.rebuys = [0] * players
-        self.pot = 0
-        self.pot_paid = [0] * players
-        """What each seat has put into the pot still on the table (returned if nobody wins it)."""
-        self.progress = [0] * players
-        self._opening = self._standing()
-        """The totals before any round (a game voided in its first round ends with these)."""
-        self._progress_before: list[tuple[int, ...]] = []
-        """Each scored round's progress before it (to take a voided round back)."""
-        self.results: list[RoundResult] = []
-        self.result: GameResult | None = None
-        self._pending: list[tuple[Request, Callable[..., None] | None]] = []
-        self._requests: list[Request] = []
-        self._events: list[Event] = []
-        self._depth = 0
-        self.log: list[Event] = []
-        """Every event so far, in order (the table's log)."""
-        self._reset_round()
-        self._entry(self._ask, Pick(players, tuple(range(players)), "first dealer"), self._first_dealer)
+        super().__init__(rules, players, dealer, viewer)
 
     # -- round state ---------------------------------------------------------------------------
 
     def _reset_round(self) -> None:
-        n = self.players
-        self.generation = -1
-        self.stock: list[Token] = []  # the top card is the last
-        self.faces: dict[Token, Card] = {}
-        self.token_of: dict[Card, Token] = {}
-        self.hands: list[list[Token]] = [[] for _ in range(n)]
-        self.discard: list[Card] = []
-        self.shanghaied: set[Card] = set()
+        super()._reset_round()
         self.discarder: int | None = None
-        self.table: list[Meld] = []
-        self.meld_owner: list[int] = []
-        self.placed_by: dict[Card, int] = {}
-        self.down = [False] * n
-        self.claims_left = [self.rules.claims_per_round] * n
-        self.window: ClaimWindow | None = None
         self.owed: list[int] = []
-        self.must_lay_off: set[Card] = set()
-        self.went_down_now = False
         self.reshuffles = 0
         self.turns = 0
         self.taken: Card | None = None  # the discard taken this turn: it may not go straight back
-
-    # -- dealer inputs -------------------------------------------------------------------------
-
-    @property
-    def requests(self) -> list[Request]:
-        """Requests for a dealer that have not been handed out yet (taken by the caller)."""
-        out, self._requests = self._requests, []
-        return out
-
-    @property
-    def awaiting(self) -> list[Request]:
-        """The requests this game still waits for (each handed out once by ``requests``)."""
-        return [request for request, _ in self._pending]
-
-    @property
-    def waiting(self) -> bool:
-        """True while the game waits for the dealer (or for owed stock cards)."""
-        return bool(self._pending)
-
-    def learn(self, token: Token, card: Card) -> list[Event]:
-        """The face of ``token`` as the dealer revealed it to this viewer."""
-        known = self.faces.get(token)
-        if known is not None and known != card:
-            raise IllegalMoveError(f"{token} was revealed as {known}, now as {card}")
-        self.faces[token] = card
-        self.token_of[card] = token
-        return self._entry(self._resolve, lambda r: isinstance(r, Reveal) and r.token == token)
-
-    def fulfil_shuffle(self, generation: int) -> list[Event]:
-        return self._entry(self._resolve, lambda r: isinstance(r, Shuffle) and r.generation == generation)
-
-    def fulfil_pick(self, value: int) -> list[Event]:
-        for request, _ in self._pending:
-            if isinstance(request, Pick):
-                if not 0 <= value < request.n:
-                    raise IllegalMoveError(f"random pick {value} is outside 0..{request.n - 1}")
-                return self._entry(self._resolve, lambda r: r is request, value)
-        raise IllegalMoveError("no random pick was asked for")
-
-    def _entry(self, action: Callable[..., None], *args) -> list[Event]:
-        """Run an input; the outermost one settles owed draws and hands back the events.
-
-        A synchronous dealer answers from inside a move, so inputs nest; only the outermost
-        call may draw the owed cards and collect what happened.
-        """
-        self._depth += 1
-        try:
-            action(*args)
-            if self._depth == 1:
-                self._advance()
-        finally:
-            self._depth -= 1
-        if self._depth:
-            return []
-        out, self._events = self._events, []
-        return out
-
-    def _ask(self, request: Request, then: Callable[..., None] | None = None, wait: bool = True) -> None:
-        if wait:
-            self._pending.append((request, then))
-        if self.dealer is None:
-            self._requests.append(request)
-        else:
-            self.dealer.handle(request, self)
-
-    def _resolve(self, match, *args) -> None:
-        for i, (request, then) in enumerate(self._pending):
-            if match(request):
-                del self._pending[i]
-                if then:
-                    then(*args)
-                return
-
-    def _emit(self, event: Event) -> None:
-        self._events.append(event)
-        self.log.append(event)
-
-    def _reveal(self, token: Token, to: int | None, then: Callable[[], None] | None = None) -> None:
-        """Ask for a face; wait only if this viewer is entitled to it and does not know it."""
-        entitled = self.viewer is None or to is None or to == self.viewer
-        if token in self.faces or not entitled:
-            self._ask(Reveal(token, to), wait=False)
-            if then:
-                then()
-        else:
-            self._ask(Reveal(token, to), then)
+        self._playable: tuple[tuple[Meld, ...], dict] = ((), {})  # the table, and what plays on it
 
     # -- the flow ------------------------------------------------------------------------------
-
-    def _first_dealer(self, value: int) -> None:
-        self.dealer_seat = value
-        self._start_round()
 
     def _start_round(self) -> None:
         self.round_no += 1
@@ -245,16 +71,6 @@ class Game:
         self.phase = Phase.DEALING
         self._emit(RoundStarted(self.round_no, self.dealer_seat, describe_contract(rules, self.contract(0))))
         self._new_generation(tuple(deck(decks, jokers)), self._deal)
-
-    def _new_generation(self, cards: tuple[Card, ...], then: Callable[[], None]) -> None:
-        self.generation += 1
-        gen = self.generation
-
-        def shuffled() -> None:
-            self.stock = [(gen, p) for p in range(len(cards) - 1, -1, -1)]
-            then()
-
-        self._ask(Shuffle(self.round_no, gen, cards), shuffled)
 
     def _deal(self) -> None:
         n = self.players
@@ -300,10 +116,6 @@ class Game:
 
     # -- knowledge helpers ---------------------------------------------------------------------
 
-    def hand(self, seat: int) -> list[Card]:
-        """The faces of a seat's hand that this viewer knows."""
-        return [self.faces[t] for t in self.hands[seat] if t in self.faces]
-
     def contract(self, seat: int) -> tuple[int, int]:
         """(sets, runs) this seat must lay down now."""
         if self.rules.progression:
@@ -318,55 +130,24 @@ class Game:
             return self.progress[seat] >= self.rules.rounds - 1
         return self.round_no == self.rules.rounds
 
-    def _holds(self, seat: int, card: Card, move: Move) -> Token:
-        token = self.token_of.get(card)
-        if token is None or token not in self.hands[seat]:
-            raise self._illegal(move, f"seat {seat} does not hold {card}")
-        return token
-
-    def _illegal(self, move: Move, why: str) -> IllegalMoveError:
-        return IllegalMoveError(f"{move.text()!r} by seat {move.seat}: {why}")
-
-    def _take_from_hand(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(self.token_of[card])
-
-    def _to_hand(self, seat: int, card: Card) -> None:
-        token = _public(card)
-        self.faces[token] = card
-        self.token_of[card] = token
-        self.hands[seat].append(token)
-
-    def _pay(self, seat: int, amount: int, to: int | None = None) -> None:
-        while self.money[seat] < amount:
-            self.money[seat] += self.rules.stake
-            self.rebuys[seat] += 1
-        self.money[seat] -= amount
-        if to is not None:
-            self.money[to] += amount
-
-    def _into_pot(self, seat: int, amount: int) -> None:
-        self._pay(seat, amount)
-        self.pot += amount
-        self.pot_paid[seat] += amount
-
-    def _return_pot(self) -> None:
-        """A pot nobody won when the game ends goes back to whoever put it in (money is kept)."""
-        if not self.pot:
-            return
-        for seat, paid in enumerate(self.pot_paid):
-            self.money[seat] += paid
-        self._emit(PotReturned(tuple(self.pot_paid)))
-        self.pot = 0
-        self.pot_paid = [0] * self.players
-
     def _find_on_meld(self, meld: Meld, card: Card) -> Card | None:
         if card in meld.cards:
             return card
         return next((c for c in meld.cards if c.face == card.face), None)
 
     def playable_on_table(self, card: Card) -> bool:
-        """Whether the card could be laid off on some meld now (the SHANGHAI test)."""
-        return plays_on(self.rules, self.table, card)
+        """Whether the card could be laid off on some meld now (the SHANGHAI test).
+
+        Asked for every card of every discarding hand, so the answers are kept per face until the
+        table changes (compared by value, so any change to the table is seen)."""
+        table = tuple(self.table)
+        if table != self._playable[0]:
+            self._playable = (table, {})
+        known = self._playable[1]
+        face = card.face
+        if face not in known:
+            known[face] = plays_on(self.rules, table, card)
+        return known[face]
 
     def _open_window(self) -> None:
         self.window = None
@@ -391,17 +172,6 @@ class Game:
 
     # -- queries -------------------------------------------------------------------------------
 
-    def to_move(self) -> list[int]:
-        """Seats that have a decision to make now, the seat to play first."""
-        if self._pending or self.phase not in (Phase.DRAW, Phase.PLAY):
-            return []
-        if self.phase is Phase.PLAY:
-            return [self.turn]
-        seats = [] if self.window and self.window.declined else [self.turn]
-        if self.window:
-            seats += self.window.undecided()
-        return seats
-
     def legal_moves(self, seat: int) -> Iterator[Move]:
         """Every move ``seat`` may make now (go-downs up to which copy of equal cards is used)."""
         if self._pending or self.phase not in (Phase.DRAW, Phase.PLAY):
@@ -419,6 +189,8 @@ class Game:
             if self.may_call_shanghai(seat):
                 top = self.discard[-1]
                 for i, meld in enumerate(self.table):
+                    if not touches(rules, meld, top):
+                        continue
                     for end in self._ends(meld):
                         if extend(rules, meld, top, end):
                             yield CallShanghai(seat, i, end)
@@ -435,6 +207,8 @@ class Game:
         elif rules.lay_off_on_going_down_turn or not self.went_down_now:
             for card in dict.fromkeys(hand):
                 for i, meld in enumerate(self.table):
+                    if not touches(rules, meld, card):
+                        continue
                     for end in self._ends(meld):
                         longer = extend(rules, meld, card, end)
                         if (longer and self._room_for_freed_joker(card, i, longer)
@@ -532,67 +306,6 @@ class Game:
         return longer
 
     # -- apply ---------------------------------------------------------------------------------
-
-    def apply(self, move: Move) -> list[Event]:
-        """Make the move; raise IllegalMoveError (state unchanged) if the rules refuse it."""
-        if self.phase is Phase.OVER:
-            raise self._illegal(move, "the game is over")
-        if self._pending:
-            raise self._illegal(move, "the game is waiting for the dealer")
-        if not 0 <= move.seat < self.players:
-            raise self._illegal(move, f"there is no seat {move.seat}")
-        handler = self._HANDLERS.get(type(move))
-        if handler is None:
-            raise IllegalMoveError(f"{move!r}: not a move of this game")
-        return self._entry(handler, self, move)
-
-    def void_round(self, scored: bool = False) -> list[Event]:
-        """The table voted the round void (a player left for good and the deal cannot go on
-        without its keys): it scores nothing, and the game ends with the rounds before it.
-        ``scored``: the round is the one just scored, whose audit the table was still waiting
-        for when the vote came (the next one has begun, with no move): its score is taken
-        back."""
-        if self.phase is Phase.OVER and not scored:
-            raise IllegalMoveError("void the round: the game is over")
-        round_no, totals = self.round_no, None
-        if scored:
-            if not self.results:
-                raise IllegalMoveError("void the round: no round has been scored")
-            round_no = self.results.pop().round_no
-            self.progress = list(self._progress_before.pop())
-            totals = self.results[-1].totals if self.results else self._opening
-            if not self.rules.money:
-                self.scores = list(totals)
-        self._pending.clear()
-        self._requests.clear()
-        self.window = None
-        self._emit(RoundVoided(round_no))
-        self._finish(totals)
-        out, self._events = self._events, []
-        return out
-
-    def check(self, move: Move) -> None:
-        """Raise the IllegalMoveError that ``apply`` would, changing nothing (it tries a copy)."""
-        probe = copy.copy(self)
-        memo = {id(self): probe}
-        shared = ("rules", "dealer", "log", "result")  # immutable, or not needed by the probe
-        probe.__dict__ = {k: v if k in shared else copy.deepcopy(v, memo) for k, v in self.__dict__.items()}
-        probe.__dict__.update(log=[], _events=[], _requests=[], dealer=None)
-        probe.apply(move)
-
-    def is_legal(self, move: Move) -> bool:
-        """Whether ``apply`` would accept the move."""
-        try:
-            self.check(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    def _need_phase(self, move: Move, phase: Phase, own_turn: bool = True) -> None:
-        if self.phase is not phase:
-            raise self._illegal(move, f"not now: the game is in its {self.phase.value} phase")
-        if own_turn and move.seat != self.turn:
-            raise self._illegal(move, f"it is seat {self.turn}'s turn")
 
     def _draw_stock(self, move: DrawStock) -> None:
         self._need_phase(move, Phase.DRAW)
@@ -862,94 +575,9 @@ class Game:
         Discard: _discard,
     }
 
-    # -- the end of a round and of the game -----------------------------------------------------
-
-    def _maybe_out(self, seat: int) -> bool:
-        if self.hands[seat] or self.must_lay_off:
-            return False
-        self._emit(WentOut(seat))
-        self._end_round(seat)
-        return True
-
-    def _end_round(self, winner: int | None, ended: str = "out") -> None:
-        self.phase = Phase.SCORING
-        self.window = None
-        hidden = [t for hand in self.hands for t in hand]
-        remaining = set(hidden)
-
-        def shown(token: Token) -> None:
-            remaining.discard(token)
-            if not remaining:
-                self._score_round(winner, ended)
-
-        for token in hidden:
-            self._reveal(token, None, lambda t=token: shown(t))
-        if not hidden:
-            self._score_round(winner, ended)
-
-    def _score_round(self, winner: int | None, ended: str) -> None:
-        rules = self.rules
-        hands = tuple(tuple(self.faces[t] for t in hand) for hand in self.hands)
-        points = [0] * self.players
-        if rules.money:
-            before = [self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players)]
-            for seat, hand in enumerate(hands):
-                if seat != winner and (winner is not None or rules.dead_round_scores):
-                    self._into_pot(seat, rules.penny_per_card * len(hand))
-            if winner is not None:
-                self.money[winner] += self.pot
-                self.pot = 0
-                self.pot_paid = [0] * self.players
-            # what each paid or won: a rebuy from the bank is neither
-            totals = self._standing()
-            points = [totals[s] - before[s] for s in range(self.players)]
-        else:
-            for seat, hand in enumerate(hands):
-                if seat == winner:
-                    points[seat] = rules.winner_bonus
-                elif winner is not None or rules.dead_round_scores:
-                    points[seat] = penalty(rules, hand)
-                self.scores[seat] += points[seat]
-            totals = tuple(self.scores)
-        self._progress_before.append(tuple(self.progress))
-        if rules.progression:
-            for seat in range(self.players):
-                self.progress[seat] += self.down[seat]
-        result = RoundResult(self.round_no, winner, hands, tuple(points), totals, ended)
-        self.results.append(result)
-        self._emit(RoundEnded(result))
-        if self._game_over():
-            self._finish()
-        else:
-            self.dealer_seat = (self.dealer_seat + 1) % self.players
-            self._start_round()
-
     def _game_over(self) -> bool:
         rules = self.rules
         if not rules.progression:
             return self.round_no >= rules.rounds
         limit = (rules.rounds - 1) * self.players + 1
         return max(self.progress) >= rules.rounds or self.round_no >= limit
-
-    def _standing(self) -> tuple[int, ...]:
-        """Each seat's total now: points, or money held less the stakes bought."""
-        rules = self.rules
-        if rules.money:
-            return tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
-        return tuple(self.scores)
-
-    def _finish(self, totals: tuple[int, ...] | None = None) -> None:
-        rules = self.rules
-        if totals is None:
-            self._return_pot()
-            totals = self._standing()
-        if rules.money:
-            key = lambda s: (-totals[s], s)  # noqa: E731
-        else:
-            key = lambda s: (-self.progress[s], totals[s], s)  # noqa: E731
-        ranking = tuple(sorted(range(self.players), key=key))
-        best = key(ranking[0])[:-1]
-        winners = tuple(s for s in ranking if key(s)[:-1] == best)
-        self.result = GameResult(totals, ranking, winners, tuple(self.results))
-        self.phase = Phase.OVER
-        self._emit(GameEnded(self.result))

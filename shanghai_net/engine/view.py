@@ -6,15 +6,18 @@ face is the check that no hidden card leaks: other seats appear as hand sizes on
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..cards import Card
+from ..rules.finder import contract_options
 from ..rules.melds import Meld
 from ..rules.ruleset import RuleSet
 from .events import RoundResult
-from .game import Game, Phase
+from .moves import GoDown
+from .dealt import DealtGame, Phase
 
-__all__ = ["PlayerView", "view_of"]
+__all__ = ["PlayerView", "view_of", "go_downs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +58,7 @@ class PlayerView:
         return self.turn == self.seat and self.phase in (Phase.DRAW, Phase.PLAY)
 
 
-def view_of(game: Game, seat: int) -> PlayerView:
+def view_of(game: DealtGame, seat: int) -> PlayerView:
     w = game.window
     return PlayerView(
         seat=seat,
@@ -89,3 +92,16 @@ def view_of(game: Game, seat: int) -> PlayerView:
         must_lay_off=tuple(game.must_lay_off) if seat == game.turn else (),
         last_round=game.results[-1] if game.results else None,
     )
+
+
+def go_downs(view: PlayerView) -> Iterator[GoDown]:
+    """The go-downs this seat may make now, in the order `legal_moves` lists them, without listing
+    its other moves: what a bot asks first on its turn (lazy: take as many as you need).  Where
+    every turn ends with a discard, a go-down keeps a card to discard (not the meld-all round)."""
+    seat = view.seat
+    if view.phase is not Phase.PLAY or view.turn != seat or view.down[seat] or view.rules.game != "contract":
+        return
+    keep = view.rules.out_by_discard and not view.meld_all
+    for melds in contract_options(view.rules, view.hand, view.contract, view.meld_all):
+        if not keep or len(view.hand) - sum(len(m) for m in melds) >= 1:
+            yield GoDown(seat, melds)

@@ -10,7 +10,7 @@ from ..errors import IllegalMoveError
 from .melds import Meld, arrangements, why_not_meld
 from .ruleset import MeldKind, RuleSet
 
-__all__ = ["check_contract", "describe_contract"]
+__all__ = ["check_contract", "describe_contract", "meld_kinds", "fit_contract"]
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
@@ -39,36 +39,48 @@ def check_contract(
     that rule is about the hand, so the engine checks it; the melds here are checked alike.
     """
     sets, runs = contract
-    want = describe_contract(rules, contract)
-    quoted = _quote(melds)
     if len(melds) != sets + runs:
-        raise IllegalMoveError(f"{quoted}: {len(melds)} melds, but the contract is {want}")
+        raise IllegalMoveError(f"{_quote(melds)}: {len(melds)} melds, but the contract is {describe_contract(rules, contract)}")
     seen: set[Card] = set()
     for meld in melds:
         for card in meld:
             if card in seen:
-                raise IllegalMoveError(f"{quoted}: {card} is used twice")
+                raise IllegalMoveError(f"{_quote(melds)}: {card} is used twice")
             seen.add(card)
     options: list[list[Meld]] = []
     for cards in melds:
-        found = arrangements(rules, cards)
-        if not found:
-            raise IllegalMoveError(f"{quoted}: {format_cards(cards)} is no meld: {why_not_meld(rules, cards)}")
-        # a set, and the first (player-ordered or canonical) run: the kinds are what matters here
-        by_kind: dict[MeldKind, Meld] = {}
-        for meld in found:
-            by_kind.setdefault(meld.kind, meld)
-        options.append(list(by_kind.values()))
-    reason = f"the contract is {want}"
+        kinds = meld_kinds(rules, cards)
+        if not kinds:
+            raise IllegalMoveError(f"{_quote(melds)}: {format_cards(cards)} is no meld: {why_not_meld(rules, cards)}")
+        options.append(kinds)
+    fitted = fit_contract(rules, contract, options)
+    if isinstance(fitted, str):
+        raise IllegalMoveError(f"{_quote(melds)}: {fitted}")
+    return fitted
+
+
+def meld_kinds(rules: RuleSet, cards: Sequence[Card]) -> list[Meld]:
+    """The cards as a set and as a run (the player-ordered or canonical one), where they are one:
+    for a contract the kinds are what matters.  They depend only on the cards' faces in order."""
+    by_kind: dict[MeldKind, Meld] = {}
+    for meld in arrangements(rules, cards):
+        by_kind.setdefault(meld.kind, meld)
+    return list(by_kind.values())
+
+
+def fit_contract(rules: RuleSet, contract: tuple[int, int], options: Sequence[Sequence[Meld]]) -> list[Meld] | str:
+    """The first choice of one meld of each option that makes ``contract`` under the house
+    constraints, or why none does."""
+    sets, runs = contract
+    reason = None
     for choice in product(*options):
-        kinds = [m.kind for m in choice]
-        if kinds.count(MeldKind.SET) != sets or kinds.count(MeldKind.RUN) != runs:
+        if sum(m.kind is MeldKind.SET for m in choice) != sets or len(choice) - sets != runs:
             continue
         problem = _house_constraints(rules, list(choice))
         if problem is None:
             return list(choice)
         reason = problem
-    raise IllegalMoveError(f"{quoted}: {reason}")
+    return reason or f"the contract is {describe_contract(rules, contract)}"
 
 
 def _house_constraints(rules: RuleSet, melds: list[Meld]) -> str | None:

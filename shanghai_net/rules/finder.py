@@ -12,9 +12,8 @@ from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
 from ..cards import Card, Suit
-from ..errors import IllegalMoveError
-from .contracts import check_contract
-from .melds import _bounds, _run, _set
+from .contracts import fit_contract, meld_kinds
+from .melds import _bounds, _positions, _run, _set
 from .ruleset import RuleSet
 
 __all__ = ["contract_options", "set_candidates", "run_candidates"]
@@ -51,76 +50,128 @@ def _max_wilds(rules: RuleSet, naturals: int, available: int) -> int:
     return limit
 
 
+_MEMO: dict[RuleSet, dict[tuple, list]] = {}
+_MEMO_SIZE = 50_000
+
+
+def _memo(rules: RuleSet) -> dict[tuple, list]:
+    """The candidate melds of one rank or one suit found so far under these rules, and the kinds
+    of each candidate (keyed by its faces).
+
+    They depend only on how many cards of each face of that rank or suit the hand holds and on its
+    wilds; a hand changes by a card or two a turn, so most ranks and suits come again (a memo of a
+    pure function: it changes no answer, and is forgotten when it grows large)."""
+    memo = _MEMO.get(rules)
+    if memo is None or len(memo) > _MEMO_SIZE:
+        memo = _MEMO[rules] = {}
+    return memo
+
+
+def _wild_key(wilds: Counter) -> tuple:
+    return tuple(sorted((f[0], -1 if f[1] is None else int(f[1]), n) for f, n in wilds.items()))
+
+
 def set_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], minimum: bool) -> Iterator[tuple[Face, ...]]:
-    """Every set (as faces) the hand holds: each choice of naturals and of wilds."""
+    """Every set (as faces) the hand holds, rank by rank: each choice of naturals and of wilds."""
     wild_total = Counter({f: n for f, n in counts.items() if rules.is_wild(reps[f])})
-    for rank in range(1, 14):
-        natural_faces = [f for f in counts if f[0] == rank and (rank == 2 or not rules.is_wild(reps[f]))]
-        if not natural_faces:
+    wild_key = _wild_key(wild_total)
+    memo = _memo(rules)
+    by_rank: dict[int, list[Face]] = {}
+    for f in counts:
+        if f[0] == 2 or not rules.is_wild(reps[f]):
+            by_rank.setdefault(f[0], []).append(f)
+    for rank in sorted(by_rank):
+        natural_faces = by_rank[rank]
+        key = ("set", minimum, tuple((f, counts[f]) for f in natural_faces), wild_key)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = list(_rank_sets(rules, rank, natural_faces, counts, reps, wild_total, minimum))
+        yield from found
+
+
+def _rank_sets(rules: RuleSet, rank: int, natural_faces: list[Face], counts: Counter, reps: dict[Face, Card],
+               wild_total: Counter, minimum: bool) -> Iterator[tuple[Face, ...]]:
+    wilds = Counter({f: n for f, n in wild_total.items() if f[0] != rank})
+    per_face = 1 if rules.set_distinct_suits else None
+    ranges = [range(min(counts[f], per_face or counts[f]) + 1) for f in natural_faces]
+    for choice in product(*ranges):
+        naturals = sum(choice)
+        if naturals == 0:
             continue
-        wilds = Counter({f: n for f, n in wild_total.items() if f[0] != rank})
-        per_face = 1 if rules.set_distinct_suits else None
-        ranges = [range(min(counts[f], per_face or counts[f]) + 1) for f in natural_faces]
-        for choice in product(*ranges):
-            naturals = sum(choice)
-            if naturals == 0:
+        nat = tuple(f for f, k in zip(natural_faces, choice) for _ in range(k))
+        for w in range(_max_wilds(rules, naturals, sum(wilds.values())) + 1):
+            size = naturals + w
+            if size < rules.min_set or (rules.max_set is not None and size > rules.max_set):
                 continue
-            nat = tuple(f for f, k in zip(natural_faces, choice) for _ in range(k))
-            for w in range(_max_wilds(rules, naturals, sum(wilds.values())) + 1):
-                size = naturals + w
-                if size < rules.min_set or (rules.max_set is not None and size > rules.max_set):
-                    continue
-                if minimum and size != rules.min_set:
-                    continue
-                for wild in _wild_multisets(wilds, w):
-                    faces = nat + wild
-                    if _set(rules, [reps[f] for f in faces], rank):
-                        yield faces
+            if minimum and size != rules.min_set:
+                continue
+            for wild in _wild_multisets(wilds, w):
+                faces = nat + wild
+                if _set(rules, [reps[f] for f in faces], rank):
+                    yield faces
 
 
 def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], minimum: bool) -> Iterator[tuple[Face, ...]]:
-    """Every run (as faces, low to high) the hand holds: each window, wild placement and wild mix."""
+    """Every run (as faces, low to high) the hand holds, suit by suit: each window, wild placement
+    and wild mix."""
     wild_faces = Counter({f: n for f, n in counts.items() if rules.is_wild(reps[f])})
+    wild_key = _wild_key(wild_faces)
+    memo = _memo(rules)
+    for suit in Suit:
+        held = tuple(counts.get((rank, suit), 0) for rank in range(1, 14))
+        if not any(held):
+            continue
+        key = ("run", minimum, suit, held, wild_key)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = list(_suit_runs(rules, suit, counts, reps, wild_faces, minimum))
+        yield from found
+
+
+def _suit_runs(rules: RuleSet, suit: Suit, counts: Counter, reps: dict[Face, Card], wild_faces: Counter,
+               minimum: bool) -> Iterator[tuple[Face, ...]]:
     wild_count = sum(wild_faces.values())
     lo, hi = _bounds(rules)
+    have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
+    most = _max_wilds(rules, len(have), wild_count)
+    if len(have) + most < rules.min_run:
+        return  # too few cards of the suit for any run
     longest = hi - lo + 1 if rules.ace_both_ends else min(hi - lo + 1, 13)
     if rules.max_run is not None:
         longest = min(longest, rules.max_run)
     if minimum:
         longest = min(longest, rules.min_run)
-    for suit in Suit:
-        have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
-        if not have:
-            continue
-        present = [0] * 16
-        for p in have:
-            present[p] = 1
-        before = [0] * 17  # before[p]: naturals held below position p
-        for p in range(1, 16):
-            before[p + 1] = before[p] + present[p]
-        for length in range(rules.min_run, longest + 1):
-            for low in range(lo, hi - length + 2):
-                held = before[low + length] - before[low]
-                forced = length - held
-                if forced > _max_wilds(rules, held, wild_count):
-                    continue
-                if low == 1 and low + length - 1 == 14 and not rules.ace_both_ends:
-                    continue
-                positions = range(low, low + length)
-                natural_at = [p for p in positions if present[p]]
-                for extra in range(0, len(natural_at) + 1):
-                    w = forced + extra
-                    if w > _max_wilds(rules, length - w, wild_count):
-                        break
-                    for as_wild in combinations(natural_at, extra):
-                        wild_positions = [p for p in positions if p not in natural_at or p in as_wild]
-                        for wild in _wild_multisets(wild_faces, w):
-                            placed = dict(zip(wild_positions, wild))
-                            faces = tuple(placed.get(p, (_rank_at(p), suit)) for p in positions)
-                            if rules.wild_twos and any(n > counts[f] for f, n in Counter(faces).items()):
-                                continue  # a wild two also wanted as the natural two
-                            if _run(rules, [reps[f] for f in faces], low, suit):
-                                yield faces
+    cap = [_max_wilds(rules, naturals, wild_count) for naturals in range(16)]  # wilds a run may hold
+    present = [0] * 16
+    for p in have:
+        present[p] = 1
+    before = [0] * 17  # before[p]: naturals held below position p
+    for p in range(1, 16):
+        before[p + 1] = before[p] + present[p]
+    # a window holds at most every natural of the suit and `most` wilds
+    for length in range(rules.min_run, min(longest, len(have) + most) + 1):
+        for low in range(lo, hi - length + 2):
+            held = before[low + length] - before[low]
+            forced = length - held
+            if not held or forced > cap[held]:
+                continue  # no natural (the run needs one), or too few wilds for the gaps
+            if low == 1 and low + length - 1 == 14 and not rules.ace_both_ends:
+                continue
+            positions = range(low, low + length)
+            natural_at = [p for p in positions if present[p]]
+            for extra in range(0, len(natural_at) + 1):
+                w = forced + extra
+                if w > cap[length - w]:
+                    break
+                for as_wild in combinations(natural_at, extra):
+                    wild_positions = [p for p in positions if p not in natural_at or p in as_wild]
+                    for wild in _wild_multisets(wild_faces, w):
+                        placed = dict(zip(wild_positions, wild))
+                        faces = tuple(placed.get(p, (_rank_at(p), suit)) for p in positions)
+                        if rules.wild_twos and any(n > counts[f] for f, n in Counter(faces).items()):
+                            continue  # a wild two also wanted as the natural two
+                        if _run(rules, [reps[f] for f in faces], low, suit):
+                            yield faces
 
 
 def contract_options(
@@ -130,7 +181,7 @@ def contract_options(
 
     ``meld_all``: only arrangements that use every card (the last round of davis and good-miller).
     """
-    if _may_hold(rules, hand, *contract):
+    if _may_hold(rules, hand, *contract, meld_all):
         yield from _search(rules, hand, contract, meld_all)
 
 
@@ -138,7 +189,10 @@ def _search(
     rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], meld_all: bool
 ) -> Iterator[tuple[tuple[Card, ...], ...]]:
     """A backtracking search over the candidate melds: sets before runs, each list in order (a
-    meld may repeat when the hand holds it twice), so every arrangement comes once."""
+    meld may repeat when the hand holds it twice), so every arrangement comes once.
+
+    The cards left are one integer, ``_WIDTH`` bits a face: whether a candidate still
+    fits is one subtraction, which is what makes the search fast enough to run every turn."""
     sets_needed, runs_needed = contract
     if meld_all and not sets_needed and len({c.suit for c in hand if not rules.is_wild(c)}) > runs_needed:
         return  # runs only, each of one suit
@@ -146,101 +200,129 @@ def _search(
     for card in sorted(hand):
         copies.setdefault(card.face, []).append(card)
     faces = list(copies)
-    index = {f: i for i, f in enumerate(faces)}
+    shift = {f: _WIDTH * i for i, f in enumerate(faces)}
     reps = {f: c[0] for f, c in copies.items()}
     counts = Counter({f: len(c) for f, c in copies.items()})
+    guard = sum(_GUARD << s for s in shift.values())
     minimum = rules.contract_minimum_melds
 
-    def usage(cand: tuple[Face, ...]) -> tuple[tuple[int, int], ...]:
-        return tuple((index[f], n) for f, n in Counter(cand).items())
+    def usage(cand: tuple[Face, ...]) -> int:
+        return sum(1 << shift[f] for f in cand)
 
-    # longest first, so the first lay-downs found meld the most cards
-    sets = sorted(((c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)), key=_longest) if sets_needed else []
+    left = sum(len(copies[f]) << shift[f] for f in faces)
+    # longest first, so the first lay-downs found meld the most cards; each kind on its own must
+    # find its melds in the hand (runs first: they are fewer, and most hands fail there)
     runs = sorted(((c, usage(c)) for c in run_candidates(rules, counts, reps, minimum)), key=_longest) if runs_needed else []
-    left = [len(copies[f]) for f in faces]
+    if not _disjoint(runs, runs_needed, left | guard, guard):
+        return
+    sets = sorted(((c, usage(c)) for c in set_candidates(rules, counts, reps, minimum)), key=_longest) if sets_needed else []
+    if not _disjoint(sets, sets_needed, left | guard, guard):
+        return
     chosen: list[tuple[Face, ...]] = []
 
     def fitting(cands):
-        return [c for c in cands if all(left[i] >= n for i, n in c[1])]
+        room = left | guard
+        return [c for c in cands if (room - c[1]) & guard == guard]
 
-    def take(use, sign: int) -> None:
-        for i, n in use:
-            left[i] -= sign * n
+    memo = _memo(rules)
+
+    def kinds(cand: tuple[Face, ...]) -> list:
+        """The candidate's kinds, for the contract's check (they depend on its faces alone)."""
+        found = memo.get(cand)
+        if found is None:
+            found = memo[cand] = meld_kinds(rules, [reps[f] for f in cand])
+        return found
 
     def finish() -> Iterator[tuple[tuple[Card, ...], ...]]:
-        taken: Counter = Counter()
+        if isinstance(fit_contract(rules, contract, [kinds(cand) for cand in chosen]), str):
+            return
+        taken: dict[Face, int] = {}  # copies of each face used so far, the lowest first
         melds = []
         for cand in chosen:
             meld = []
             for f in cand:
-                meld.append(copies[f][taken[f]])
-                taken[f] += 1
+                k = taken.get(f, 0)
+                meld.append(copies[f][k])
+                taken[f] = k + 1
             melds.append(tuple(meld))
-        try:
-            check_contract(rules, contract, melds)
-        except IllegalMoveError:
-            return
         yield tuple(melds)
 
-    holding: dict[int, dict[int, list]] = {}  # id of a kind's list -> face -> candidates with it
-    for kind in (sets, runs):
-        by_face = holding[id(kind)] = {}
-        for cand in kind:
-            for i, _ in cand[1]:
-                by_face.setdefault(i, []).append(cand)
-
-    exactly: dict[tuple, list] = {}  # the cards a meld uses -> every meld (placement) using them
-    for cand in sets + runs:
-        exactly.setdefault(tuple(sorted(cand[1])), []).append(cand)
-    members = {id(kind): {id(c) for c in kind} for kind in (sets, runs)}
-
-    def fits(cand) -> bool:
-        return all(left[i] >= n for i, n in cand[1])
+    # where every card is melded: the candidates by the faces they hold and by the cards they use
+    holding: dict[int, dict[int, list]] = {}  # id of a kind's list -> lowest bit of a face -> candidates with it
+    exactly: dict[int, list] = {}  # the cards a meld uses -> every meld (placement) using them
+    members: dict[int, set[int]] = {}
+    if meld_all:
+        for kind in (sets, runs):
+            by_face = holding[id(kind)] = {}
+            for cand in kind:
+                for f in set(cand[0]):
+                    by_face.setdefault(shift[f], []).append(cand)
+        for cand in sets + runs:
+            exactly.setdefault(cand[1], []).append(cand)
+        members = {id(kind): {id(c) for c in kind} for kind in (sets, runs)}
 
     def search(cands, need: int, later) -> Iterator[tuple[tuple[Card, ...], ...]]:
         """Choose ``need`` more of ``cands`` (all still fitting the hand), then the ``later`` kinds."""
+        nonlocal left
         if need == 0:
             if later:
                 (more, more_need), rest = later[0], later[1:]
                 yield from search(more if meld_all and not rest else fitting(more), more_need, rest)
-            elif not meld_all or not any(left):
+            elif not meld_all or not left:
                 yield from finish()
             return
         if meld_all and not later:
             # the last kind covers every card left, so its next meld holds the first face left:
             # that fixes the order of its melds instead of their place in the list
             if need == 1:  # the cards left are exactly one meld, or nothing
-                for cand in exactly.get(tuple((i, n) for i, n in enumerate(left) if n), ()):
+                for cand in exactly.get(left, ()):
                     if id(cand) in members[id(cands)]:
                         chosen.append(cand[0])
-                        take(cand[1], 1)
                         yield from finish()
-                        take(cand[1], -1)
                         chosen.pop()
                 return
-            first = next((i for i, n in enumerate(left) if n), None)
-            for cand in [c for c in holding[id(cands)].get(first, ()) if fits(c)]:
-                take(cand[1], 1)
+            if not left:
+                return
+            first = ((left & -left).bit_length() - 1) // _WIDTH * _WIDTH
+            for cand in fitting(holding[id(cands)].get(first, ())):
+                left -= cand[1]
                 chosen.append(cand[0])
                 yield from search(cands, need - 1, later)
                 chosen.pop()
-                take(cand[1], -1)
+                left += cand[1]
             return
         for k, (cand, use) in enumerate(cands):
-            take(use, 1)
+            left -= use
             chosen.append(cand)
             yield from search(fitting(cands[k:]), need - 1, later)
             chosen.pop()
-            take(use, -1)
+            left += use
 
     if meld_all:
-        covered = {i for _, use in sets + runs for i, _ in use}
-        if len(covered) < len(faces) or sum(left) > _most_cards(rules, sets_needed, runs_needed):
+        covered = {f for cand, _ in sets + runs for f in cand}
+        if len(covered) < len(faces) or len(hand) > _most_cards(rules, sets_needed, runs_needed):
             return  # a card that no meld can hold, or more cards than the melds can
     if meld_all and not runs_needed:
         yield from search(sets, sets_needed, ())
     else:
         yield from search(fitting(sets), sets_needed, ((runs, runs_needed),))
+
+
+_WIDTH = 5
+_GUARD = 1 << (_WIDTH - 1)
+"""A face's count of cards (at most 15, more than any hand holds of one face) sits in ``_WIDTH``
+bits; adding the guard bit above the count and subtracting a meld's use leaves the guard set
+exactly when the count is enough."""
+
+
+def _disjoint(cands: list, need: int, room: int, guard: int) -> bool:
+    """Whether ``need`` of the packed candidates fit the cards ``room`` holds together."""
+    if need == 0:
+        return True
+    for k, (_, use) in enumerate(cands):
+        if (room - use) & guard == guard and _disjoint(cands[k:], need - 1, room - use, guard):
+            return True
+    return False
 
 
 def _longest(cand: tuple[tuple[Face, ...], tuple]) -> int:
@@ -257,37 +339,71 @@ def _least_naturals(rules: RuleSet, size: int, wilds: int) -> int:
     return need
 
 
-def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int) -> bool:
+def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int, meld_all: bool = False) -> bool:
     """A quick necessary condition: False when the hand surely cannot hold the contract.
 
     Each meld needs some natural cards of its own (a set, at least ``min_set`` less the wilds it
-    may hold), so count how many melds of each kind the naturals could feed at most.  Most hands
-    fail here, which spares the full search on most turns.
+    may hold), so count how many melds of each kind the naturals could feed at most.  With
+    ``meld_all`` every natural card must also fit some meld: a set of its rank, or a run through
+    its place.  Most hands fail here, which spares the full search on most turns.
     """
     wilds = sum(1 for c in hand if rules.is_wild(c))
     if sets * rules.min_set + runs * rules.min_run > len(hand):
         return False
+    # naturals and wild twos of each rank (a wild two may stand as itself)
+    ranks = Counter(c.rank for c in hand if not c.is_joker)
     if sets:
         need = _least_naturals(rules, rules.min_set, wilds)
-        ranks = Counter(c.rank for c in hand if not rules.is_wild(c) or (c.rank == 2 and not c.is_joker))
         if sum(n // need for n in ranks.values() if n >= need) < sets:
             return False
+    held = [0] * len(Suit)  # cards of each suit (a wild two too)
+    positions = [0] * len(Suit)  # bit p: the suit holds position p (an ace both 1 and 14)
+    for c in hand:
+        if c.suit is not None:
+            held[c.suit] += 1
+            positions[c.suit] |= _ACE_BITS if c.rank == 1 else 1 << c.rank
     if runs:
         need = _least_naturals(rules, rules.min_run, wilds)
-        lo, hi = _bounds(rules)
         possible = 0
-        for suit in Suit:
-            held = [c for c in hand if c.suit is suit and not (rules.is_wild(c) and c.rank != 2)]
-            ranks = {_position for c in held for _position in ((1, 14) if c.rank == 1 else (c.rank,))}
-            window = max(
-                (sum(1 for p in range(low, low + rules.min_run) if p in ranks) for low in range(lo, hi - rules.min_run + 2)),
-                default=0,
-            )
-            if window >= need:
-                possible += len(held) // need
+        for suit, bits in enumerate(positions):
+            if _most_in_stretch(rules, bits) >= need:
+                possible += held[suit] // need
         if possible < runs:
             return False
+    if meld_all:
+        most = wilds if rules.max_wilds_per_meld is None else min(wilds, rules.max_wilds_per_meld)
+        need = max(1, rules.min_run - most)  # naturals in the stretch of min_run around a card of a run
+        for c in hand:
+            if rules.is_wild(c) or (sets and ranks[c.rank] + most >= rules.min_set):
+                continue
+            bits = positions[c.suit]
+            if not (runs and any(_most_in_stretch(rules, bits, p) >= need for p in _positions(rules, c))):
+                return False
     return True
+
+
+_STRETCHES: dict[tuple[int, int, int, int, int], int] = {}
+
+
+def _most_in_stretch(rules: RuleSet, bits: int, through: int = 0) -> int:
+    """The most positions of ``bits`` that min_run places in a row hold (all of them passing
+    position ``through``, if given): asked for every suit of every hand, so remembered."""
+    lo, hi = _bounds(rules)
+    length = rules.min_run
+    key = (bits, through, length, lo, hi)
+    found = _STRETCHES.get(key)
+    if found is None:
+        lows = range(lo, hi - length + 2)
+        if through:
+            lows = range(max(lo, through - length + 1), min(through, hi - length + 1) + 1)
+        window = (1 << length) - 1
+        if len(_STRETCHES) > 100_000:
+            _STRETCHES.clear()
+        found = _STRETCHES[key] = max(((bits >> low & window).bit_count() for low in lows), default=0)
+    return found
+
+
+_ACE_BITS = 1 << 1 | 1 << 14
 
 
 def _most_cards(rules: RuleSet, sets: int, runs: int) -> int:

@@ -14,7 +14,7 @@ from enum import StrEnum
 from ..cards import Card, Suit
 from .ruleset import Ace, MeldKind, RuleSet
 
-__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "plays_on", "replace_wild"]
+__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "touches", "plays_on", "replace_wild"]
 
 
 class End(StrEnum):
@@ -50,10 +50,12 @@ class Meld:
         return self.text()
 
 
+_BOUNDS = {Ace.LOW: (1, 13), Ace.HIGH: (2, 14), Ace.EITHER: (1, 14)}
+
+
 def _bounds(rules: RuleSet) -> tuple[int, int]:
-    low = 1 if rules.ace in (Ace.LOW, Ace.EITHER) else 2
-    high = 14 if rules.ace in (Ace.HIGH, Ace.EITHER) else 13
-    return low, high
+    """The lowest and highest position a run may reach (1 the low ace, 14 the high ace)."""
+    return _BOUNDS[rules.ace]
 
 
 def _wild_ok(rules: RuleSet, wilds: int, naturals: int) -> bool:
@@ -245,6 +247,8 @@ def why_not_meld(rules: RuleSet, cards: Sequence[Card]) -> str:
 
 def extend(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> Meld | None:
     """The meld with ``card`` laid off on it (at ``end`` of a run), or None if it cannot go."""
+    if not touches(rules, meld, card, end):
+        return None
     if meld.kind is MeldKind.SET:
         return _set(rules, meld.cards + (card,), meld.rank)
     assert meld.suit is not None
@@ -255,9 +259,28 @@ def extend(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> Me
     return _run(rules, (card,) + meld.cards, meld.rank - 1, meld.suit)
 
 
+def touches(rules: RuleSet, meld: Meld, card: Card, end: End | None = None) -> bool:
+    """Whether ``card`` may go on ``meld`` (at ``end``) by rank and suit alone: a natural card goes
+    on a set of its rank, or at an end of a run of its suit as the rank that end needs.  A cheap
+    necessary condition of `extend`, which rules out most lay-offs before a meld is built."""
+    rank = card.rank
+    if rank == 0 or (rank == 2 and rules.wild_twos):  # a wild card (rules.is_wild, inlined: hot)
+        return True
+    if meld.kind is MeldKind.SET:
+        return rank == meld.rank
+    if card.suit is not meld.suit:
+        return False
+    below, above = meld.rank - 1, meld.rank + len(meld.cards)
+    return (end is not End.LOW and (rank == above or rank == 1 and above == 14)) or (
+        end is not End.HIGH and rank == below)
+
+
 def plays_on(rules: RuleSet, table: Sequence[Meld], card: Card) -> bool:
     """Whether ``card`` could be laid off on some meld of ``table``."""
-    return any(extend(rules, meld, card) for meld in table)
+    for meld in table:
+        if touches(rules, meld, card) and extend(rules, meld, card):
+            return True
+    return False
 
 
 def replace_wild(rules: RuleSet, meld: Meld, wild: Card, natural: Card) -> Meld | None:
