@@ -17,7 +17,7 @@ from shanghai_net.net.host import HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.tables import TableServer, check_table_name
 
-ONE_ROUND = {"contracts": "2s"}
+ONE_ROUND = {"contracts": [[2, 0]]}
 
 
 def server_for(tmp_path, names, seed=1, rules=ONE_ROUND, **options) -> TableServer:
@@ -51,7 +51,7 @@ def verified(path) -> bool:
 
 
 async def test_two_tables_play_whole_games_at_once(tmp_path):
-    server = server_for(tmp_path, ["kitchen", "porch"], rules={"contracts": "2s,1s1r"})
+    server = server_for(tmp_path, ["kitchen", "porch"], rules={"contracts": [[2, 0], [1, 1]]})
     results = {"kitchen": {}, "porch": {}}
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     with trio.fail_after(170):

@@ -438,11 +438,12 @@ class NetSession(Session):
         for seat in sorted(self._absent_seen - absent):
             self._add(f"{self._name(seat)} is back")
         self._absent_seen = absent
-        owing = {s for owed in table.outstanding.values() for s in owed.owing}
-        waiting = frozenset(absent & (set(table.game.to_move()) | owing))
+        owed = table.owed()
+        waiting = frozenset(absent & (set(table.game.to_move()) | set(owed)))
         for seat in sorted(waiting - self._waiting_seen):
-            self._add(f"waiting for {self._name(seat)} (V votes to void the round if they "
-                      "do not come back)")
+            what = f": {owed[seat]}" if seat in owed else ""
+            self._add(f"waiting for {self._name(seat)}{what} (V votes to void the round if "
+                      "they do not come back)")
         self._waiting_seen = waiting
 
     def _note_audits(self, table: PeerTable) -> None:
