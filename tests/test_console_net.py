@@ -227,7 +227,7 @@ def a_started_table(players=3, seat=0, seed=4):
         for s, n in enumerate(["ann", "bot1", "bot2"][:players])), preset="davis", rules={},
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
-                            outstanding={}, rules=rules, settled=True, finished=False,
+                            rules=rules, settled=True, finished=False, owed=dict,
                             complaint=None, verdict=None, protests=[])
     return start, table
 

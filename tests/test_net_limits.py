@@ -117,7 +117,7 @@ async def test_a_claim_window_stays_open_for_the_claim_timeout(mock_clock):
     rnd = seeded(b"claim window")
     with trio.fail_after(3600):
         async with hosting(players=3, claim_timeout=claim_timeout, hello_timeout=30.0,
-                           rules=ONE_ROUND) as (host, port):
+                           rules=ONE_ROUND, worker_threads=False) as (host, port):
             watcher, _ = await join(port, "watcher", role="spectator")
             async with trio.open_nursery() as nursery:
                 for seat in range(3):  # the silent bot may get any seat

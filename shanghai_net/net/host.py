@@ -60,7 +60,8 @@ class HostConfig:
     players: int = 4
     preset: str = "davis"
     rules: dict[str, Any] = field(default_factory=dict)
-    """House-rule overrides: field -> value (strings are parsed as ``RuleSet.override`` does)."""
+    """House-rule overrides: field -> value, each in its field's type (protocol/schema/rules.json;
+    `net.cli.overrides` parses ``--rule`` text)."""
     join_code: str = ""
     claim_timeout: float = 10.0
     """Seconds a claim window stays open for seats that have not answered."""
@@ -68,6 +69,10 @@ class HostConfig:
     """Seconds every seat has to open its seeds once a complaint stopped the round (in
     ``start_game``); a seat that has not is named.  Longer than a dropped peer's first
     reconnection attempts."""
+    worker_threads: bool = True
+    """Check the heavy deal steps (passes, a round's last seeds) in a worker thread, so that the
+    process's other tables go on meanwhile.  Off for tests on trio's autojump clock, to which a
+    thread's work is no wait at all."""
     hello_timeout: float = 10.0
     """Seconds a new connection has for its hello (and, rejoining a running game, its proof)."""
     send_timeout: float = 10.0
@@ -706,7 +711,8 @@ class Host:
                 msg.counter))
             return
         try:
-            if isinstance(msg.body, Deal) and msg.body.step in _HEAVY_STEPS:
+            if self.config.worker_threads and isinstance(msg.body, Deal) and \
+                    msg.body.step in _HEAVY_STEPS:
                 msg = await trio.to_thread.run_sync(public.admit, msg)
             else:
                 msg = public.admit(msg)
