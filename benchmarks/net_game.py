@@ -9,6 +9,11 @@ work overlaps.  A draw is timed at its peer from the moment the deal asked for i
 moment the card is in the peer's hand.  The last line is::
 
     game_seconds=<s> draw_p50_ms=<ms> draw_p99_ms=<ms> bytes=<total on the wire> stale=<fraction>
+    messages=<sequenced> ms_per_message=<game_seconds per sequenced message>
+
+The deal's randomness is bound to the chain (a seat's draws depend on the order the host chose),
+so two runs with the same seed play different games of different lengths: compare runs by
+``ms_per_message`` and the draw latencies, not by ``game_seconds`` alone.
 
 ``stale``: the fraction of the game messages the seats sent that the host answered ``stale``
 (a move that raced the game's moving on, protocol.md 8.2).
@@ -82,7 +87,8 @@ def main() -> None:
           f"{len(draws)} draws (mean {statistics.mean(draws):.1f} ms)")
     print(f"game_seconds={seconds:.2f} draw_p50_ms={percentile(draws, 0.5):.1f} "
           f"draw_p99_ms={percentile(draws, 0.99):.1f} bytes={host.bytes_in + host.bytes_out} "
-          f"stale={stale / sends:.3f}")
+          f"stale={stale / sends:.3f} messages={host.sequenced} "
+          f"ms_per_message={1000 * seconds / host.sequenced:.2f}")
 
 
 if __name__ == "__main__":
