@@ -80,7 +80,7 @@ class HostedTable:
     the first free seat.  `serve` is the trio service to run beside the session
     (``ConsoleApp(session, services=[table.serve])``).
 
-    ``bots``: how many basic bots of ``level``, or the players themselves (`BotPlayer`s).
+    ``bots``: how many bots of ``level`` (`shanghai_net.bots.BOTS`), or the players themselves (`BotPlayer`s).
     ``seed``: every party's keys and randomness are derived from it (the same deal for the same
     seed).  ``keep``: the seat and the bots keep their keys and game secrets under the config
     directory (``config.identity`` is the seat's), so that they rejoin a host resumed from its
@@ -183,6 +183,14 @@ def seat_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-auto-pass", action="store_true",
                         help="ask about every claim window (default: one that cannot help your "
                              "hand passes by itself; P toggles it in the game)")
+
+
+def level_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--level``: the bots' level, one of `shanghai_net.bots.BOTS`."""
+    from ..bots import BOTS, LEVELS
+
+    parser.add_argument("--level", default="basic", choices=list(BOTS),
+                        help=f"{what}: {', '.join(LEVELS)} (random: any legal move, a rules fuzzer)")
 
 
 def _to_a_table(parser: argparse.ArgumentParser) -> None:
@@ -334,7 +342,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     host.add_argument("--bots", type=int, default=0,
                       help="bot peers started here, over loopback (--resume starts the game's own "
                            "again by itself)")
-    host.add_argument("--level", default="basic", help="the bots' level: basic or random")
+    level_option(host, "the bots' level")
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
@@ -363,7 +371,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
 
     bot = sub.add_parser("bot", help="a bot peer joining a table over the network", **options)
     _to_a_table(bot)
-    bot.add_argument("--level", default="basic", help="basic or random")
+    level_option(bot, "how well the bot plays")
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")

@@ -25,7 +25,7 @@ from typing import Callable, Protocol
 
 import trio
 
-from ..bots import make_bot
+from ..bots import choose, make_bot
 from ..engine.game import Phase
 from ..engine.moves import DrawStock, MayI, Move, PassClaim
 from ..engine.view import view_of
@@ -73,7 +73,7 @@ class BotPlayer:
             return None
         if not self.claims and all(isinstance(m, (MayI, PassClaim)) for m in moves):
             return None
-        return self.bot.choose(view_of(table.game, table.seat), moves)
+        return choose(self.bot, view_of(table.game, table.seat), moves, table.game.log)
 
 
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
