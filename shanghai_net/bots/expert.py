@@ -78,7 +78,7 @@ class ExpertBot:
     """A discard worth this much to the hand (`keep_value`) is taken rather than a stock card."""
     CLAIM_COST = 7.0
     """A claim's penalty cards cost this much when nobody is close to going out, ..."""
-    NEED = 8.0
+    NEED = 20.0
     """What each card the hand lacks for its contract weighs in a discard (`contract_need`)."""
     DUMP = (0.3, 0.5)
     """A card's points weigh this much in the discard, far from and close to someone's going out."""
