@@ -37,7 +37,10 @@ def test_an_expert_bot_peer_plays_a_whole_networked_game_that_verifies(tmp_path,
             host.communicate()
     capsys.readouterr()
     assert main(["verify", str(record)]) == 0
-    assert "ex" in capsys.readouterr().out
+    summary = capsys.readouterr().out
+    seats = re.search(r"seats: (.*)", summary)[1].split(", ")
+    assert sorted(s.split()[1] for s in seats) == ["easy1", "easy2", "ex"]  # hosted bots: by level
+    assert "ok: every move and every deal checks out" in summary
 
 
 @pytest.mark.parametrize("command", [["bot", "127.0.0.1:1"], ["host", "--no-console"], ["play"]])

@@ -266,11 +266,19 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
         identity, options = load_or_create(home), dict(store=GameSecrets(home / "games"))
     else:
         identity, options = Identity(randomness(32), randomness(32)), dict(random=randomness)
+    name = bot_name(bot, index)
     try:
-        await run_peer(address, identity, bot, name=f"bot{index + 1}", join_code=join_code,
+        await run_peer(address, identity, bot, name=name, join_code=join_code,
                        void_after=BOT_VOID_AFTER, **options)
     except Exception as error:  # a bot's failure is reported, the host goes on
-        print(f"bot{index + 1}: {error}", file=sys.stderr)
+        print(f"{name}: {error}", file=sys.stderr)
+
+
+def bot_name(bot, index: int) -> str:
+    """A hosted bot's name at the table, which the lobby shows: ``bot2``, or its level when it
+    is not the basic one (``expert2``)."""
+    level = getattr(bot, "level", "basic")
+    return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
 def _cmd_join(args: argparse.Namespace) -> int:

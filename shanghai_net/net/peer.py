@@ -63,6 +63,7 @@ class BotPlayer:
 
     def __init__(self, level: str = "basic", rng: random_module.Random | None = None,
                  claims: bool = True, think: float = 0.0) -> None:
+        self.level = level
         self.bot = make_bot(level, rng or random_module.Random())
         self.claims = claims
         self.think = think
