@@ -244,6 +244,9 @@ class ExpertBot:
         if reading.urgency >= 0.6 and card_points(rules, best) >= 10:
             return Decision(move, f"discard {c(best)}: someone is close to going out, "
                                   f"shed its {card_points(rules, best)} points")
-        if not down and not reading.live_rank(best.rank) and view.contract[0]:
+        if down:
+            return Decision(move, f"discard {c(best)}: the most points you could be caught with "
+                                  f"({card_points(rules, best)})")
+        if not reading.live_rank(best.rank) and view.contract[0]:
             return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
         return Decision(move, f"discard {c(best)}: it helps your hand least")
