@@ -77,7 +77,8 @@ class ExpertBot:
     TAKE_AT = 5.0
     """A discard worth this much to the hand (`keep_value`) is taken rather than a stock card."""
     CLAIM_COST = 7.0
-    """A claim's penalty cards cost this much when nobody is close to going out, ..."""
+    """A claim is made while its cost stays below this: each penalty card costs 1, up to 6 when
+    someone may go out next turn and catch it in hand (and more for a hand already long)."""
     NEED = 20.0
     """What each card the hand lacks for its contract weighs in a discard (`contract_need`)."""
     DUMP = (0.3, 0.5)
@@ -158,6 +159,8 @@ class ExpertBot:
         return contract_need(view.rules, view.contract, hand + [card]) < need
 
     def _helps(self, view: PlayerView, card: Card, hand: list[Card], words: Words) -> str:
+        if view.rules.is_wild(card):
+            return "a wild card fits any meld"
         mates = [x for x in hand if x.rank == card.rank and not view.rules.is_wild(x)]
         if view.contract[0] and mates:
             return f"with {words.cards(mates)} it makes a {view.rules.set_word}" if len(mates) >= view.rules.min_set - 1 \
