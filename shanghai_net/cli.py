@@ -88,7 +88,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     config = HostConfig(players=args.bots + 1, preset=args.preset, rules=overrides(args.rule),
                         claim_timeout=args.claim_timeout)
-    return hosted_console(config, bots=args.bots, auto_ready=True, seed=args.seed, ascii=args.ascii,
+    return hosted_console(config, bots=args.bots, level=args.level, auto_ready=True, seed=args.seed, ascii=args.ascii,
                           name=args.name or person(), auto_pass=not args.no_auto_pass)
 
 
@@ -118,7 +118,7 @@ def pick_table(listings):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .net.cli import HelpWithDefaults, add_net_commands, seat_options
+    from .net.cli import HelpWithDefaults, add_net_commands, level_option, seat_options
     from .net.conformance import add_conformance_command
 
     parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
@@ -130,7 +130,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
                        help="house rule overriding one RuleSet field (repeatable; default: none)")
         p.add_argument("--seed", type=int, default=1, help="the deal's seed (same seed, same games)")
-        p.add_argument("--bots", default=bots, help="bot levels by seat, comma-separated: basic, random")
+        p.add_argument("--bots", default=bots, help="bot levels by seat, comma-separated: easy, "
+                       "basic, expert (or random)")
         p.add_argument("--players", type=int, default=0, help="seats (default: one per --bots entry)")
 
     sim = sub.add_parser("simulate", help="play whole games between bots, headless", **options)
@@ -152,6 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
                       help="house rule overriding one RuleSet field (repeatable; default: none)")
     play.add_argument("--bots", type=int, default=3, help="how many bots sit with you")
+    level_option(play, "how well the bots play")
     play.add_argument("--seed", type=int, default=None,
                       help="the table's seed: the same seed deals the same game (default: random)")
     play.add_argument("--claim-timeout", type=float, default=8.0,

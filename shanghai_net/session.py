@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import trio
 
-from .bots import Bot, make_bot
+from .bots import Bot, choose, make_bot
 from .cards import Card
 from .errors import IllegalMoveError
 from .engine import (
@@ -204,6 +204,11 @@ class Session(abc.ABC):
         is not audited (a local table deals from a trusted seeded deck)."""
         return None
 
+    def legal_moves(self) -> Iterable[Move]:
+        """The seat's legal moves now (the console's hint weighs them); none while it has no
+        decision to make."""
+        return ()
+
     # -- what the seat does ----------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -314,6 +319,9 @@ class LocalSession(Session):
     @property
     def view(self) -> PlayerView | None:
         return view_of(self.game, self.seat) if self.game is not None else None
+
+    def legal_moves(self) -> Iterable[Move]:
+        return self.game.legal_moves(self.seat) if self.game is not None else ()
 
     @property
     def log(self) -> Sequence[LogEntry]:
@@ -445,7 +453,7 @@ class LocalSession(Session):
                 self._expire_window()
             elif bots:
                 seat = bots[0]
-                move = self._bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat)))
+                move = choose(self._bots[seat], view_of(game, seat), list(game.legal_moves(seat)), game.log)
                 outcome = self._apply(move)
                 if isinstance(outcome, Refused):  # a bot's bug must not stall the table
                     raise RuntimeError(f"bot in seat {seat} chose an illegal move: {outcome.reason}")

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .bots import Bot, make_bot
+from .bots import Bot, choose, make_bot
 from .engine import Event, Game, LocalDealer, Phase, new_game, view_of
 from .rules import RuleSet
 
@@ -31,7 +31,7 @@ def play_game(
         if game.phase is Phase.OVER:
             return game
         seat = game.to_move()[0]
-        move = bots[seat].choose(view_of(game, seat), game.legal_moves(seat))
+        move = choose(bots[seat], view_of(game, seat), game.legal_moves(seat), game.log)
         for event in game.apply(move):
             if on_event:
                 on_event(event)

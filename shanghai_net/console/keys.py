@@ -56,6 +56,7 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("enter")(state.confirm_target)
     on("r", filter=screen & lobby)(state.toggle_ready)
     on("V")(state.vote_void)
+    on("h")(state.hint)
     on("?", filter=screen)(lambda: setattr(state, "help_open", True))
     for digit in "0123456789":
         on(digit, filter=(table & Condition(lambda: state.target is not None)) | (options & ~helping & ~quitting))(

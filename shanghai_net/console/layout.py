@@ -73,6 +73,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   u              undo: everything back as at the start of the turn
   a              the solver's best play, ready to commit (Enter)
   d  /  p        draw, or pass when the stock is empty: when nothing plays
+  h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
   r  /  V        lobby: ready or not / vote to void when a player has left
   Esc            cancel / clear the selection / close this help
@@ -95,6 +96,7 @@ Keys (every move of the game is a key)
   x              discard the selected card (or the one under the cursor)
   X              discard declaring SHANGHAI (it plays on the table)
   !  + number    call SHANGHAI: the last discard goes on that meld
+  h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
   r  /  V        lobby: ready or not / vote to void when a player has left
   Enter  /  Esc  close the round summary / cancel, clear, close this help

@@ -14,6 +14,8 @@ refused arrangement keeps the working area with the engine's reason; ``u`` puts 
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -26,11 +28,12 @@ from ..engine.events import RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
 from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
+from ..bots import ExpertBot
 from ..session import Accepted, Outcome, Session
 from .viewmodel import (
     LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, describe_events, lobby_model,
     reason_text,
-    sort_hand, view_model,
+    sort_hand, table_words, view_model,
 )
 
 __all__ = ["ConsoleState", "Target"]
@@ -602,6 +605,20 @@ class ConsoleState:
         self._auto = (move, f"{self._c(claim.card)} let go by itself: it fits nothing you hold "
                             "(P: ask every time)")
         self.submit(move)
+
+    def hint(self) -> None:
+        """``h``: what the expert bot would do now and why, in one line, without playing it
+        (it reads the hand, the table and the log, as the seat may know them)."""
+        view = self.view
+        moves = iter(self.session.legal_moves() if view is not None else ())
+        first = next(moves, None)
+        if first is None:
+            self.note("no hint: nothing for you to decide now")
+            return
+        expert = ExpertBot(random.Random(0))
+        expert.follow([e.event for e in self.session.log if e.event is not None])
+        words = table_words(self.session.seats, self.seat, self.ascii)
+        self.note("hint: " + expert.decide(view, itertools.chain([first], moves), words).reason)
 
     def toggle_auto_pass(self) -> None:
         """``P``: pass claims that cannot help by themselves, or ask every time."""

@@ -26,7 +26,7 @@ from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
     "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
-    "LobbyModel", "lobby_model", "reason_text", "describe_events", "claim_helps", "AUTO_PASS_RULE",
+    "LobbyModel", "lobby_model", "reason_text", "describe_events", "table_words", "claim_helps", "AUTO_PASS_RULE",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -244,12 +244,17 @@ def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
 _YOUR_VERB = re.compile(r"(^|; |: )you (draws|takes|lets|claims|goes|lays|swaps|buys|discards|calls|deals)\b")
 
 
+def table_words(seats: Sequence[SeatInfo] | None, me: int, ascii: bool = False) -> Words:
+    """The players' names (yours "you") and the cards as the hand shows them."""
+    return Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
+                 lambda card: card_text(card, ascii))
+
+
 def describe_events(events: Iterable, seats: Sequence[SeatInfo] | None, me: int,
                     ascii: bool = False) -> list[str]:
     """Log lines of events (None: skipped) with the players' names and the cards as the hand
     shows them; your own moves under "you", as the players panel has it ("you draw 8♦")."""
-    words = Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
-                  lambda card: card_text(card, ascii))
+    words = table_words(seats, me, ascii)
     lines = []
     for event in events:
         if event is None:

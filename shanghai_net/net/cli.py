@@ -82,7 +82,7 @@ class HostedTable:
     the first free seat.  `serve` is the trio service to run beside the session
     (``ConsoleApp(session, services=[table.serve])``).
 
-    ``bots``: how many basic bots of ``level``, or the players themselves (`BotPlayer`s).
+    ``bots``: how many bots of ``level`` (`shanghai_net.bots.BOTS`), or the players themselves (`BotPlayer`s).
     ``seed``: every party's keys and randomness are derived from it (the same deal for the same
     seed).  ``keep``: the seat and the bots keep their keys and game secrets under the config
     directory (``config.identity`` is the seat's), so that they rejoin a host resumed from its
@@ -193,6 +193,14 @@ def seat_options(parser: argparse.ArgumentParser) -> None:
                              "hand passes by itself; P toggles it in the game)")
 
 
+def level_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--level``: the bots' level, one of `shanghai_net.bots.BOTS`."""
+    from ..bots import BOTS, LEVELS
+
+    parser.add_argument("--level", default="basic", choices=list(BOTS),
+                        help=f"{what}: {', '.join(LEVELS)} (random: any legal move, a rules fuzzer)")
+
+
 def _to_a_table(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
     parser.add_argument("--join-code", default="", help="the code the host gave (default: none)")
@@ -295,11 +303,19 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
         identity, options = load_or_create(home), dict(store=GameSecrets(home / "games"))
     else:
         identity, options = Identity(randomness(32), randomness(32)), dict(random=randomness)
+    name = bot_name(bot, index)
     try:
-        await run_peer(address, identity, bot, name=f"bot{index + 1}", join_code=join_code,
+        await run_peer(address, identity, bot, name=name, join_code=join_code,
                        void_after=BOT_VOID_AFTER, **options)
     except Exception as error:  # a bot's failure is reported, the host goes on
-        print(f"bot{index + 1}: {error}", file=sys.stderr)
+        print(f"{name}: {error}", file=sys.stderr)
+
+
+def bot_name(bot, index: int) -> str:
+    """A hosted bot's name at the table, which the lobby shows: ``bot2``, or its level when it
+    is not the basic one (``expert2``)."""
+    level = getattr(bot, "level", "basic")
+    return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
 def _looks_like_address(text: str) -> bool:
@@ -453,7 +469,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     host.add_argument("--bots", type=int, default=0,
                       help="bot peers started here, over loopback (--resume starts the game's own "
                            "again by itself)")
-    host.add_argument("--level", default="basic", help="the bots' level: basic or random")
+    level_option(host, "the bots' level")
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
@@ -509,7 +525,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     _to_a_table(bot)
     bot.add_argument("--table", default="", metavar="NAME",
                      help="the table at HOST to sit at (default: its first)")
-    bot.add_argument("--level", default="basic", help="basic or random")
+    level_option(bot, "how well the bot plays")
     bot.add_argument("--name", default="bot", help="the bot's name at the table")
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")

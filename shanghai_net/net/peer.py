@@ -25,7 +25,7 @@ from typing import Callable, Protocol
 
 import trio
 
-from ..bots import make_bot
+from ..bots import choose, make_bot
 from ..engine.game import Phase
 from ..engine.moves import MayI, Move, PassClaim
 from ..engine.view import view_of
@@ -66,6 +66,7 @@ class BotPlayer:
 
     def __init__(self, level: str = "basic", rng: random_module.Random | None = None,
                  claims: bool = True, think: float = 0.0) -> None:
+        self.level = level
         self.bot = make_bot(level, rng or random_module.Random())
         self.claims = claims
         self.think = think
@@ -76,7 +77,7 @@ class BotPlayer:
             return None
         if not self.claims and all(isinstance(m, (MayI, PassClaim)) for m in moves):
             return None
-        return self.bot.choose(view_of(table.game, table.seat), moves)
+        return choose(self.bot, view_of(table.game, table.seat), moves, table.game.log)
 
 
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)

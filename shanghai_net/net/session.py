@@ -181,6 +181,10 @@ class NetSession(Session):
             return None
         return view_of(table.game, table.seat)
 
+    def legal_moves(self) -> list[Move]:
+        table = self.table
+        return table.legal_moves() if table is not None and self._dealt and table.can_move() else []
+
     @property
     def log(self) -> Sequence[LogEntry]:
         return self._log

@@ -1,0 +1,99 @@
+"""How strong the expert bot is: one expert against three basic bots, the expert's seat rotating.
+
+    python benchmarks/bots.py [--games 1000] [--seed 1] [--presets davis,carousel] [--level expert]
+
+For each preset: the expert's win rate with a 95% interval (Wilson; 25% is parity at four
+seats; a shared first place counts as a win), its mean score (points: lower is better; marcelle
+counts money: higher is better) beside the basic bots' mean, and its decision time p50/p99 in
+milliseconds (one process, one core).  Aims: >= 40% wins in davis, good-miller and marcelle,
+>= 35% in carousel; p50 <= 30 ms, p99 <= 300 ms.
+
+Measured 2026-11-30 (400 games a preset, carousel 100; two cores shared by many processes):
+davis 47.0% [42.2%, 51.9%], good-miller 60.0% [55.1%, 64.7%], marcelle 55.0% [50.1%, 59.8%],
+carousel 30.0% [21.9%, 39.6%] (the expert plays carousel as the basic bot does); decision
+p50 0.2-0.8 ms, p99 33-107 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Iterable
+
+from shanghai_net.bots import make_bot
+from shanghai_net.engine import Move, PlayerView
+from shanghai_net.rules import PRESETS, preset
+from shanghai_net.simulate import play_game
+
+PLAYERS = 4
+
+
+class Timed:
+    """A bot whose every decision is timed (the log hand-over included)."""
+
+    def __init__(self, bot, times: list[float]):
+        self.bot, self.times = bot, times
+
+    def follow(self, log) -> None:
+        self._log = log
+
+    def choose(self, view: PlayerView, moves: Iterable[Move]) -> Move:
+        start = time.perf_counter()
+        follow = getattr(self.bot, "follow", None)
+        if follow is not None:
+            follow(self._log)
+        move = self.bot.choose(view, moves)
+        self.times.append(time.perf_counter() - start)
+        return move
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if not n:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def run(name: str, games: int, seed: int, level: str) -> str:
+    rules = preset(name)
+    times: list[float] = []
+    wins, mine, theirs = 0, 0.0, 0.0
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(f"{seed}:{name}:{i}")
+        seat = i % PLAYERS
+        bots = [make_bot("basic", random.Random(rng.random())) for _ in range(PLAYERS)]
+        bots[seat] = Timed(make_bot(level, random.Random(rng.random())), times)
+        result = play_game(rules, bots, rng.randrange(2**63)).result
+        wins += seat in result.winners
+        mine += result.totals[seat]
+        theirs += sum(t for s, t in enumerate(result.totals) if s != seat) / (PLAYERS - 1)
+    low, high = wilson(wins, games)
+    return (f"{name:<12} games={games} wins={wins / games:6.1%} [{low:.1%}, {high:.1%}] "
+            f"mean_score={mine / games:.1f} (basic {theirs / games:.1f}) "
+            f"decision_ms p50={1000 * percentile(times, 0.5):.1f} p99={1000 * percentile(times, 0.99):.1f} "
+            f"({len(times)} decisions, {time.perf_counter() - start:.0f} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000, help="games a preset")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated")
+    parser.add_argument("--level", default="expert", help="the bot measured against three basic bots")
+    args = parser.parse_args()
+    for name in args.presets.split(","):
+        print(run(name.strip(), args.games, args.seed, args.level), flush=True)
+
+
+if __name__ == "__main__":
+    main()

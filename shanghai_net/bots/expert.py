@@ -1,0 +1,255 @@
+"""The expert bot: plays like a strong family player, from what its seat may know.
+
+It remembers the round from the public log (`history`), counts the cards that are gone, reads
+what the other seats collect from what they take and let go (`reading`), keeps its discards away
+from the next seat and from anyone close to going out, claims out of turn only when the card is
+worth its penalty cards, dumps its points when someone is about to go out, and never leaves a
+card on the pile that someone could call SHANGHAI on.  Every decision comes with a short reason
+(the console's hint key shows it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..engine.events import PLAIN, Event, Words
+from ..engine.moves import (
+    BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, SwapJoker,
+    TakeDiscard,
+)
+from ..engine.view import PlayerView
+from ..rules.melds import plays_on
+from ..rules.scoring import card_points
+from .carousel import choose_carousel
+from .history import Memory
+from .need import contract_need
+from .reading import Reading
+
+__all__ = ["ExpertBot", "Decision", "keep_value"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    move: Move
+    reason: str
+
+
+def _gap(a: int, b: int) -> int:
+    """How far apart two ranks sit in a run, the ace at either end."""
+    return min(abs(x - y) for x in ((1, 14) if a == 1 else (a,)) for y in ((1, 14) if b == 1 else (b,)))
+
+
+def keep_value(reading: Reading, card: Card, hand: Sequence[Card]) -> float:
+    """How much ``card`` helps this hand toward its contract, counting the copies still live."""
+    rules = reading.view.rules
+    if rules.is_wild(card):
+        return 100.0
+    naturals = [c for c in hand if c is not card and not rules.is_wild(c)]
+    sets, runs = reading.view.contract
+    return (_set_value(reading, card, naturals) if sets else 0.0) + \
+        (_run_value(rules.min_run, card, naturals) if runs else 0.0)
+
+
+def _set_value(reading: Reading, card: Card, naturals: list[Card]) -> float:
+    mates = sum(1 for c in naturals if c.rank == card.rank)
+    if mates >= reading.view.rules.min_set - 1:
+        return 12.0 + mates
+    live = reading.live_rank(card.rank)
+    if mates:
+        return 4.0 * mates * (0.3 + 0.7 * min(1.0, (live + reading.live_wilds()) / 2))
+    return 0.5 * min(1.0, live / 3)
+
+
+def _run_value(min_run: int, card: Card, naturals: list[Card]) -> float:
+    suited = {c.rank for c in naturals if c.suit is card.suit and c.rank != card.rank}
+    near = sum(1 for r in suited if _gap(card.rank, r) <= 2)
+    far = sum(1 for r in suited if _gap(card.rank, r) == 3)
+    return 2.5 * near + 0.8 * far + (3.0 if near >= min_run - 2 else 0.0)
+
+
+class ExpertBot:
+    GO_DOWN_CHOICES = 60
+    """Go-downs weighed (the finder lists the longest melds first; a hand with jokers has
+    thousands)."""
+    TAKE_AT = 5.0
+    """A discard worth this much to the hand (`keep_value`) is taken rather than a stock card."""
+    CLAIM_COST = 7.0
+    """A claim is made while its cost stays below this: each penalty card costs 1, up to 6 when
+    someone may go out next turn and catch it in hand (and more for a hand already long)."""
+    NEED = 20.0
+    """What each card the hand lacks for its contract weighs in a discard (`contract_need`)."""
+    DUMP = (0.3, 0.5)
+    """A card's points weigh this much in the discard, far from and close to someone's going out."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.memory = Memory()
+        self._log: Sequence[Event] = ()
+
+    def follow(self, log: Sequence[Event]) -> None:
+        """The game's log as this seat may know it (the same list as it grows)."""
+        self._log = log
+
+    def choose(self, view: PlayerView, moves: Iterable[Move]) -> Move:
+        return self.decide(view, moves).move
+
+    def decide(self, view: PlayerView, moves: Iterable[Move], words: Words = PLAIN) -> Decision:
+        """The move and why, in ``words`` (names and card symbols)."""
+        if view.rules.game == "carousel":
+            move = choose_carousel(view, moves)
+            played = getattr(move, "played", ())
+            return Decision(move, f"play {words.cards(played)}: the most cards the table takes"
+                            if played else f"{move.text()}: nothing plays")
+        reading = Reading(view, self.memory.follow(self._log, view.players))
+        by_kind: dict[type, list[Move]] = {}
+        for move in moves:
+            by_kind.setdefault(type(move), []).append(move)
+            if len(by_kind.get(GoDown, ())) >= self.GO_DOWN_CHOICES:
+                break
+        hand = list(view.hand)
+        if {DrawStock, TakeDiscard, MayI, PassClaim} & by_kind.keys():
+            return self._draw(reading, by_kind, hand, words)
+        if GoDown in by_kind:
+            return self._go_down(reading, by_kind[GoDown], hand, words)
+        for kind in (BuyJoker, SwapJoker):
+            if kind in by_kind:
+                return Decision(by_kind[kind][0], "a joker is worth more than any natural card")
+        if LayOff in by_kind:
+            return self._lay_off(view, by_kind[LayOff], words)
+        if Discard in by_kind:
+            return self._discard(reading, by_kind[Discard], hand, words)
+        move = next(iter(by_kind.values()))[0]
+        return Decision(move, "the only move")
+
+    # -- drawing and claiming ------------------------------------------------------------------
+
+    def _draw(self, reading: Reading, by_kind, hand: list[Card], words: Words) -> Decision:
+        view = reading.view
+        top = view.discard_top
+        down = view.down[view.seat]
+        c = words.card
+        if CallShanghai in by_kind and (down or not any(view.rules.is_wild(x) for x in hand)):
+            return Decision(by_kind[CallShanghai][0],
+                            f"SHANGHAI: {c(top)} plays on the table, and its discarder draws from your hand")
+        if TakeDiscard in by_kind and top is not None:
+            if down and plays_on(view.rules, view.table, top):
+                return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: it lays off at once")
+            if not down:
+                value = keep_value(reading, top, hand + [top])
+                if self._lowers_need(view, top, hand) or value >= self.TAKE_AT:
+                    return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: " + self._helps(view, top, hand, words))
+        if DrawStock in by_kind:
+            why = f"{c(top)} helps nothing you hold" if top is not None else "nothing on the pile"
+            return Decision(by_kind[DrawStock][0], "draw: " + why)
+        if MayI in by_kind and top is not None:
+            claim = self._claim(reading, top, hand, words)
+            if claim:
+                return Decision(by_kind[MayI][0], claim)
+        if PassClaim in by_kind:
+            return Decision(by_kind[PassClaim][0], self._pass_why(reading, top, hand, words))
+        move = next(iter(by_kind.values()))[0]
+        return Decision(move, "the only move")
+
+    def _lowers_need(self, view: PlayerView, card: Card, hand: list[Card]) -> bool:
+        """Whether ``card`` brings the hand a card closer to its contract."""
+        need = contract_need(view.rules, view.contract, hand)
+        return contract_need(view.rules, view.contract, hand + [card]) < need
+
+    def _helps(self, view: PlayerView, card: Card, hand: list[Card], words: Words) -> str:
+        if view.rules.is_wild(card):
+            return "a wild card fits any meld"
+        mates = [x for x in hand if x.rank == card.rank and not view.rules.is_wild(x)]
+        if view.contract[0] and mates:
+            return f"with {words.cards(mates)} it makes a {view.rules.set_word}" if len(mates) >= view.rules.min_set - 1 \
+                else f"it pairs {words.cards(mates)}"
+        return "it fits a run you are building"
+
+    def _claim(self, reading: Reading, top: Card, hand: list[Card], words: Words) -> str:
+        """Why to claim ``top`` out of turn, or "" not to: a card that completes a meld is worth
+        its penalty cards unless someone is about to go out and catch them in hand."""
+        view = reading.view
+        rules = view.rules
+        if view.down[view.seat] or view.meld_all or not self._lowers_need(view, top, hand):
+            return ""
+        cost = rules.claim_penalty * (1.0 + 5.0 * reading.urgency) + max(0, len(hand) - 12) * 0.5
+        if cost >= self.CLAIM_COST:
+            return ""
+        return (f"{rules.claim_word}: {words.card(top)} " + self._helps(view, top, hand, words)
+                + f", worth {rules.claim_penalty} penalty card(s)")
+
+    def _pass_why(self, reading: Reading, top: Card | None, hand: list[Card], words: Words) -> str:
+        view = reading.view
+        if top is None or view.down[view.seat] or not self._lowers_need(view, top, hand):
+            return "pass: it brings your contract no closer"
+        return f"pass: someone is close to going out, {view.rules.claim_penalty} penalty card(s) could be caught"
+
+    # -- the play ------------------------------------------------------------------------------
+
+    def _go_down(self, reading: Reading, options: list[Move], hand: list[Card], words: Words) -> Decision:
+        view = reading.view
+        rules = view.rules
+
+        def worth(move: GoDown) -> tuple:
+            used = {c for meld in move.melds for c in meld}
+            left = [c for c in hand if c not in used]
+            return (len(used), -sum(card_points(rules, c) for c in left),
+                    -sum(rules.is_wild(c) for c in used))
+
+        best = max(options, key=worth)
+        left = len(hand) - sum(len(m) for m in best.melds)
+        melds = " / ".join(words.cards(m) for m in best.melds)
+        return Decision(best, f"go down with {melds}: {left} card(s) left to lay off or discard")
+
+    def _lay_off(self, view: PlayerView, options: list[Move], words: Words) -> Decision:
+        freed = [m for m in options if m.card in view.must_lay_off]
+        if freed:
+            return Decision(freed[0], f"lay off {words.card(freed[0].card)}: the freed joker must go")
+        best = max(options, key=lambda m: card_points(view.rules, m.card))
+        return Decision(best, f"lay off {words.card(best.card)} on meld {best.meld + 1}: "
+                              f"{card_points(view.rules, best.card)} points out of your hand")
+
+    def _discard(self, reading: Reading, options: list[Move], hand: list[Card], words: Words) -> Decision:
+        view = reading.view
+        rules = view.rules
+        down = view.down[view.seat]
+        declared = {m.card: m for m in options if m.shanghai}
+        plain = [m for m in options if not m.shanghai]
+        dump = self.DUMP[0] + self.DUMP[1] * reading.urgency
+
+        def own(card: Card) -> float:
+            if down:
+                return -dump * card_points(rules, card)
+            rest = [c for c in hand if c is not card]
+            need = contract_need(rules, view.contract, rest)
+            return self.NEED * need + keep_value(reading, card, hand) - dump * card_points(rules, card)
+
+        def feed(card: Card):
+            return reading.feed(card, card in declared, words)
+
+        def cost(move: Discard) -> tuple:
+            return (rules.is_wild(move.card), own(move.card) + feed(move.card).danger, self.rng.random())
+
+        chosen = min(plain, key=cost)
+        best = chosen.card
+        move = declared.get(best, chosen)
+        # a card as easy to spare that was kept because it would feed someone
+        spared = [m.card for m in plain if m.card is not best and not rules.is_wild(m.card)
+                  and own(m.card) <= own(best) + 1.0 and feed(m.card).danger > 0]
+        c = words.card
+        if spared:
+            kept = min(spared, key=own)
+            return Decision(move, f"discard {c(best)}, not {c(kept)}: {feed(kept).why}")
+        if best in declared:
+            return Decision(move, f"discard {c(best)} declaring SHANGHAI: it plays on the table, so nobody may take it")
+        if reading.urgency >= 0.6 and card_points(rules, best) >= 10:
+            return Decision(move, f"discard {c(best)}: someone is close to going out, "
+                                  f"shed its {card_points(rules, best)} points")
+        if down:
+            return Decision(move, f"discard {c(best)}: the most points you could be caught with "
+                                  f"({card_points(rules, best)})")
+        if not reading.live_rank(best.rank) and view.contract[0]:
+            return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
+        return Decision(move, f"discard {c(best)}: it helps your hand least")
