@@ -11,15 +11,17 @@ stale and padded floods: only a seated player can send game messages).  Floods:
 - ``stale``: the last seat sends 90 stale game messages a second (under the host's stale
   budget, so the flood goes on all game);
 - ``stale-burst``: the last seat follows each message it receives with 50 stale ones: the host
-  closes it (``abuse``) again and again, and the table waits for it each time, as for any seat
-  that leaves, since every draw needs every seat's key share;
+  closes it (``abuse``); a seat closed for abuse has left the game (it may not come back), so
+  the others vote its round void at once and the game ends there (every draw needs its keys);
 - ``frames``: a spectator sends 60 KiB frames of integers and 1 MiB ones, again and again;
 - ``spectators``: 150 spectators connect and read the game; those refused come back;
-- ``padded``: the last seat sends, at each of its decisions, a vote padded with 60 KB.
+- ``padded``: the last seat sends, at each of its decisions, a vote padded with 60 KB: each is
+  refused as a bad message, and past the host's limit the seat is closed as in ``stale-burst``.
 
 Draws are timed at every seat but the last (the attacker in two floods).  Per flood a line::
 
     <flood> game_seconds=<s> draws=<n> draw_p50_ms=<ms> draw_p99_ms=<ms> x_quiet=<p99 ratio>
+    voided=<the round the table voided, or ->
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import trio
 
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
+from shanghai_net.net.cli import BOT_VOID_AFTER
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer
 from shanghai_net.rules.ruleset import typed_rules
@@ -159,7 +162,8 @@ async def game(flood: str, players: int, preset: str, rules: dict, seed: int):
             for i in range(players - 1):
                 peers.append(Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
                                   BotPlayer("basic", random.Random(seed * 100 + i)),
-                                  name=f"bot{i}", random=seeded(b"flood peer %d %d" % (seed, i))))
+                                  name=f"bot{i}", random=seeded(b"flood peer %d %d" % (seed, i)),
+                                  void_after=BOT_VOID_AFTER))
                 nursery.start_soon(peers[i].run)
                 while sum(c is not None for c in host.seats) <= i:  # seats in order
                     await trio.sleep(0.005)
@@ -205,9 +209,10 @@ def main() -> None:
         draws = [ms for peer in peers[:args.players - 1] for ms in peer.result.draw_ms]
         p99 = percentile(draws, 0.99)
         quiet = quiet or p99
+        ended = f"voided={public.voided}" if public.voided is not None else "voided=-"
         print(f"{flood} game_seconds={seconds:.1f} draws={len(draws)} "
               f"draw_p50_ms={percentile(draws, 0.5):.1f} draw_p99_ms={p99:.1f} "
-              f"x_quiet={p99 / quiet:.2f}", flush=True)
+              f"x_quiet={p99 / quiet:.2f} {ended}", flush=True)
 
 
 if __name__ == "__main__":

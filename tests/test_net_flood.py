@@ -17,7 +17,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.bodies import move_to_body
 from shanghai_net.net.budget import Budget, Limits, TokenBucket, Verdict
 from shanghai_net.net.host import Host, HostConfig, _Client
-from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Chat, DealerPick, GameMessage, Hello, LobbyState,
                                         PassClaim, StartGame, VoidRound)
@@ -169,6 +169,14 @@ class Raw:
         return [m.code for m in self.got if m.TYPE == "error"]
 
 
+async def run_peer_to_its_end(peer):
+    """Run ``peer``; a peer that fails (a flooder closed for good) keeps why in ``failed``."""
+    try:
+        await peer.run()
+    except PeerError as error:
+        peer.failed = str(error)
+
+
 async def run_table(attack, player=None, hold=True, **config):
     """A one-round game between three bot seats (``player``: seat 0's player) while
     ``attack(host, port)`` runs beside it; returns the host, the peers, and which connection
@@ -190,8 +198,8 @@ async def run_table(attack, player=None, hold=True, **config):
             bot = player if i == 0 and player is not None else HeldBot(i, go)
             peers.append(Peer(("127.0.0.1", port), Identity(keys(32), keys(32)), bot,
                               name=f"bot{i}", random=seeded(b"flood peer %d" % i), timeout=20,
-                              retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1)))
-            nursery.start_soon(peers[i].run)
+                              retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1), void_after=600))
+            nursery.start_soon(run_peer_to_its_end, peers[i])
             while sum(c is not None for c in host.seats) <= i:  # seats in order
                 await trio.sleep(0.005)
         await host.started.wait()
@@ -265,7 +273,15 @@ async def test_a_stale_flood_counts_towards_abuse():
     assert "abuse" in flooder.codes, flooder.codes[-5:]
     before = flooder.codes[:flooder.codes.index("abuse")]
     assert before.count("stale") >= HostConfig.stale_burst
-    assert_finished_without_dropping(host, peers, seated)
+    # a seat closed for abuse has left the game: refused when it comes back, its round voided
+    # at once by the others' votes, the game over; no honest seat dropped
+    assert 0 in host.barred and getattr(peers[0], "failed", None)
+    public = host.public
+    assert public.fault is None and public.finished and public.voided == 1
+    assert public.void_votes[1] == {1, 2}
+    for peer in peers[1:]:
+        assert peer.status == "over" and peer.table.voided == 1 and peer.table.fault is None
+    assert host.seats[1] is seated[1] and host.seats[2] is seated[2]
 
 
 async def test_big_frames_are_refused_and_their_senders_closed():

@@ -192,9 +192,15 @@ class _Client:
         self.queue(msg)
 
     def abuse(self, why: str) -> None:
-        """Tell the peer it is being closed for abuse, and close once that is sent."""
+        """Tell the peer it is being closed for abuse, and close once that is sent.  A seat of
+        the running game closed for abuse has left it: it may not come back, and the table
+        votes its round void at once (a seat that floods holds the table up as one that left
+        does: every card needs its keys)."""
         self.queue(Error(code="abuse", reason=why))
         self.closing = True
+        if self.seat is not None and self.in_game:
+            self.left = True
+            self.host.barred.add(self.seat)
 
     def drop(self, why: str) -> None:
         if self.connected:
@@ -257,6 +263,8 @@ class Host:
         self.bytes_in = 0
         self.bytes_out = 0
         self.timeouts = 0
+        self.barred: set[int] = set()
+        """Seats of the running game closed for abuse: they may not come back to it."""
         self.done = trio.Event()
         self.started = trio.Event()
         if self.start is not None:
@@ -521,6 +529,11 @@ class Host:
             seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
             if seat is None:
                 client.queue(Refused(code="table_full", reason="the game has started without you"))
+                client.closing = True
+                return
+            if seat in self.barred:
+                client.queue(Refused(code="abuse", reason=f"seat {seat} was closed for abuse: "
+                                     "it may not come back to this game"))
                 client.closing = True
                 return
             # its public key is no secret: the seat is handed over only on a `proof`
