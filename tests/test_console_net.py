@@ -398,7 +398,9 @@ def test_a_round_by_keys_against_three_bot_peers_with_the_lobby_and_the_audit():
         # place, the selection kept, nothing sent
         await c.press("home", " ", "x")
         await c.until(lambda: c.state.error)
-        assert "not now" in c.screen()["message"] and "by seat 0" not in c.screen()["message"]
+        # (the reason depends on where the bots are: still drawing, or another seat's turn)
+        message = c.screen()["message"]
+        assert ("not now" in message or "turn" in message) and "by seat 0" not in message
         assert len(c.state.selected) == 1 and not c.state.busy
         assert not [e for e in session.log if type(e.event).__name__ == "Discarded"
                     and e.event.seat == 0]
