@@ -207,9 +207,12 @@ def main() -> None:
         public = host.public
         assert public.finished and public.fault is None, public.fault
         draws = [ms for peer in peers[:args.players - 1] for ms in peer.result.draw_ms]
+        ended = f"voided={public.voided}" if public.voided is not None else "voided=-"
+        if not draws:  # the flooder was closed, and its round voided, before any draw
+            print(f"{flood} game_seconds={seconds:.1f} draws=0 {ended}", flush=True)
+            continue
         p99 = percentile(draws, 0.99)
         quiet = quiet or p99
-        ended = f"voided={public.voided}" if public.voided is not None else "voided=-"
         print(f"{flood} game_seconds={seconds:.1f} draws={len(draws)} "
               f"draw_p50_ms={percentile(draws, 0.5):.1f} draw_p99_ms={p99:.1f} "
               f"x_quiet={p99 / quiet:.2f} {ended}", flush=True)
