@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import threading
 
 import pytest
@@ -23,6 +24,10 @@ from shanghai_net.net.tables import TableServer
 from shanghai_net.wire.messages import PROTOCOL_VERSION
 
 LOOPBACK = ["127.0.0.1"]
+RUN = secrets.token_hex(3)
+KITCHEN, PORCH, ATTIC = f"kitchen-{RUN}", f"porch-{RUN}", f"attic-{RUN}"
+"""Table names of this run only: loopback's mDNS is shared by every process on the machine, so
+another test run's tables (a second `make test` beside this one) may be listed too."""
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +77,7 @@ def named(name):
 
 async def test_an_announced_table_is_listed_with_its_fields(tmp_path, capsys,
                                                             multicast_on_loopback):
-    server = TableServer(HostConfig(players=4, preset="good-miller"), ["kitchen", "porch"],
+    server = TableServer(HostConfig(players=4, preset="good-miller"), [KITCHEN, PORCH],
                          announce=True)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     seen = Seen()
@@ -80,47 +85,47 @@ async def test_an_announced_table_is_listed_with_its_fields(tmp_path, capsys,
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run, listeners)
             await nursery.start(watch, seen, LOOPBACK)
-            await seen.until(lambda found: named("kitchen")(found) and named("porch")(found))
+            await seen.until(lambda found: named(KITCHEN)(found) and named(PORCH)(found))
 
             code = await trio.to_thread.run_sync(  # its own trio run, in a thread
                 main, ["tables", "--json", "--browse", "127.0.0.1", "--wait", "5"])
             listed = {t["name"]: t for t in json.loads(capsys.readouterr().out)}
-            assert code == 0 and {"kitchen", "porch"} <= set(listed)
-            assert listed["kitchen"] == {
-                "name": "kitchen", "preset": "good-miller", "seats": "0/4", "state": "lobby",
+            assert code == 0 and {KITCHEN, PORCH} <= set(listed)
+            assert listed[KITCHEN] == {
+                "name": KITCHEN, "preset": "good-miller", "seats": "0/4", "state": "lobby",
                 "fingerprint": server.identity.fingerprint, "address": "127.0.0.1",
                 "port": port, "version": PROTOCOL_VERSION}
 
             # the lobby's host key (welcome.table.host_fingerprint) is the one listed
-            assert all(t.host.identity.fingerprint == listed["kitchen"]["fingerprint"]
+            assert all(t.host.identity.fingerprint == listed[KITCHEN]["fingerprint"]
                        for t in server.opened)
 
-            options = argparse.Namespace(address="porch", table=None, browse="127.0.0.1",
+            options = argparse.Namespace(address=PORCH, table=None, browse="127.0.0.1",
                                          wait=10.0, pick=None)
             assert await trio.to_thread.run_sync(_find_table, options) == \
-                (("127.0.0.1", port), "porch")
+                (("127.0.0.1", port), PORCH)
             offered = []
 
             def pick(found):  # `join` with no address: the player chooses from the list
                 offered.extend(t.name for t in found)
-                return next(t for t in found if t.name == "kitchen")
+                return next(t for t in found if t.name == KITCHEN)
 
             options = argparse.Namespace(address=None, table=None, browse="127.0.0.1",
                                          wait=5.0, pick=pick)
             assert await trio.to_thread.run_sync(_find_table, options) == \
-                (("127.0.0.1", port), "kitchen")
-            assert {"kitchen", "porch"} <= set(offered)
+                (("127.0.0.1", port), KITCHEN)
+            assert {KITCHEN, PORCH} <= set(offered)
 
             # the record follows the lobby: a seat taken shows
             identity = Identity(bytes(32), bytes([1]) * 32)
             nursery.start_soon(Peer(("127.0.0.1", port), identity, BotPlayer(), name="ann",
-                                    table="porch", auto_ready=False, reconnect=False).run)
-            await seen.until(lambda found: [t for t in named("porch")(found) if t.seats == "1/4"])
+                                    table=PORCH, auto_ready=False, reconnect=False).run)
+            await seen.until(lambda found: [t for t in named(PORCH)(found) if t.seats == "1/4"])
             nursery.cancel_scope.cancel()
 
 
 async def test_a_closed_host_withdraws_its_tables(multicast_on_loopback):
-    server = TableServer(HostConfig(players=3), ["attic"], announce=True)
+    server = TableServer(HostConfig(players=3), [ATTIC], announce=True)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     seen = Seen()
     with trio.fail_after(60):
@@ -128,8 +133,8 @@ async def test_a_closed_host_withdraws_its_tables(multicast_on_loopback):
             await nursery.start(watch, seen, LOOPBACK)
             async with trio.open_nursery() as hosting:
                 await hosting.start(server.run, listeners)
-                await seen.until(named("attic"))
+                await seen.until(named(ATTIC))
                 hosting.cancel_scope.cancel()
-            await seen.until(lambda found: not named("attic")(found))
+            await seen.until(lambda found: not named(ATTIC)(found))
             nursery.cancel_scope.cancel()
 
