@@ -120,7 +120,7 @@ class Outbox:
         """Call after the table took ``msg``."""
         if msg.author != self.table.seat:
             return
-        if self.flying and self.flying[0].body == msg.body:
+        if self.flying and self.flying[0].counter == msg.counter:
             self.flying.popleft()
         elif self.deal and self.deal[0] == msg.body:  # sent before a reconnection
             self.deal.popleft()
