@@ -4,9 +4,11 @@ a discard that completes a meld its contract needs."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
-from ..cards import Card
+from ..cards import Card, Suit
 from ..engine.moves import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, SwapJoker,
     TakeDiscard,
@@ -20,35 +22,58 @@ __all__ = ["BasicBot", "usefulness", "completes_meld"]
 
 
 def _position(card: Card, low_ace: bool) -> int:
-    return 1 if card.rank == 1 and low_ace else (14 if card.rank == 1 else card.rank)
+    return _position_of(card.rank, low_ace)
+
+
+def _position_of(rank: int, low_ace: bool) -> int:
+    return 1 if rank == 1 and low_ace else (14 if rank == 1 else rank)
 
 
 def usefulness(view: PlayerView, card: Card, hand: list[Card]) -> float:
     """How much ``card`` helps this hand toward its contract (higher: keep it)."""
-    rules = view.rules
-    if rules.is_wild(card):
-        return 100.0
-    sets, runs = view.contract
-    rank, suit = card.rank, card.suit
-    score = 0.0
-    if sets:  # a card of a natural card's rank is natural too
-        score += 3.0 * sum(1 for c in hand if c.rank == rank and c is not card)
-    if runs:
-        lo, hi = _bounds(rules)
-        pos = {_position(card, lo == 1)}
-        if rank == 1 and lo == 1 and hi == 14:
-            pos = {1, 14}
-        wild_twos = rules.wild_twos
-        near = set()  # ranks of the suit within two places (an ace low where the card is low)
+    return _Keep(view, hand)(card)
+
+
+class _Keep:
+    """`usefulness` of any card against one hand: the hand counted once (ranks, and each suit's
+    ranks as bits), then each card is a few lookups, as the bot asks it for every card it holds."""
+
+    def __init__(self, view: PlayerView, hand: list[Card]):
+        rules = view.rules
+        self.rules, self.hand = rules, hand
+        self.sets, self.runs = view.contract
+        self.ranks = Counter(c.rank for c in hand)
+        self.suit_ranks = [0] * len(Suit)  # bit r: the hand holds rank r of the suit (not a wild two)
         for c in hand:
-            other = c.rank
-            if c.suit is suit and other != rank and not (wild_twos and other == 2):
-                for p in pos:
-                    if abs((other if other != 1 else 1 if p == 1 else 14) - p) <= 2:
-                        near.add(other)
-                        break
-        score += 2.0 * len(near)
-    return score
+            if c.suit is not None and not (rules.wild_twos and c.rank == 2):
+                self.suit_ranks[c.suit] |= 1 << c.rank
+        self.bounds = _bounds(rules)
+
+    def __call__(self, card: Card) -> float:
+        if self.rules.is_wild(card):
+            return 100.0
+        rank = card.rank
+        score = 0.0
+        if self.sets:  # a card of a natural card's rank is natural too
+            score += 3.0 * (self.ranks[rank] - (card in self.hand))
+        if self.runs:
+            near = self.suit_ranks[card.suit] & _near_ranks(rank, *self.bounds)
+            score += 2.0 * near.bit_count()  # ranks of the suit within two places
+        return score
+
+
+@lru_cache(maxsize=None)
+def _near_ranks(rank: int, lo: int, hi: int) -> int:
+    """The other ranks within two places of ``rank`` in a run (an ace low where the card is low,
+    both ways where an ace is both), as bits."""
+    pos = {_position_of(rank, lo == 1)}
+    if rank == 1 and lo == 1 and hi == 14:
+        pos = {1, 14}
+    bits = 0
+    for other in range(1, 14):
+        if other != rank and any(abs((other if other != 1 else 1 if p == 1 else 14) - p) <= 2 for p in pos):
+            bits |= 1 << other
+    return bits
 
 
 def completes_meld(view: PlayerView, card: Card, hand: list[Card]) -> bool:
@@ -133,10 +158,11 @@ class BasicBot:
         plain = [m for m in discards if not m.shanghai]
         declared = {m.card: m for m in discards if m.shanghai}
 
+        keep = _Keep(view, hand)
+
         def cost(move: Discard) -> tuple:
             card = move.card
-            keep = usefulness(view, card, hand)
-            return (rules.is_wild(card), keep, -card_points(rules, card), self.rng.random())
+            return (rules.is_wild(card), keep(card), -card_points(rules, card), self.rng.random())
 
         best = min(plain, key=cost)
         return declared.get(best.card, best)
