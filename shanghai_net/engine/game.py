@@ -12,13 +12,13 @@ sees its own cards and what is public, as every networked peer does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from ..cards import Card, deck
+from ..cards import Card, Suit, deck
 from ..errors import IllegalMoveError
 from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
-from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touches
+from ..rules.melds import End, Meld, extend, plays_on, replace_wild
 from ..rules.ruleset import MeldKind, RuleSet
 from .dealer import Dealer, Pick
 from .dealt import ClaimWindow, DealtGame, Phase
@@ -56,7 +56,8 @@ class Game(DealtGame):
         self.reshuffles = 0
         self.turns = 0
         self.taken: Card | None = None  # the discard taken this turn: it may not go straight back
-        self._playable: tuple[tuple[Meld, ...], dict] = ((), {})  # the table, and what plays on it
+        # the table, what plays on it (by face) and which melds each face touches (by face)
+        self._on_table: tuple[tuple[Meld, ...], dict, dict] = ((), {}, {})
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -139,15 +140,40 @@ class Game(DealtGame):
         """Whether the card could be laid off on some meld now (the SHANGHAI test).
 
         Asked for every card of every discarding hand, so the answers are kept per face until the
-        table changes (compared by value, so any change to the table is seen)."""
-        table = tuple(self.table)
-        if table != self._playable[0]:
-            self._playable = (table, {})
-        known = self._playable[1]
+        table changes."""
+        known = self._known_of_table()[1]
         face = card.face
         if face not in known:
-            known[face] = plays_on(self.rules, table, card)
+            known[face] = plays_on(self.rules, self.table, card)
         return known[face]
+
+    def _touched(self, card: Card) -> Sequence[int]:
+        """The melds ``card`` touches (`touches`), in table order: asked for every card of a hand
+        that is down, every turn, so the table is indexed by the faces that touch each meld."""
+        rank = card.rank
+        if rank == 0 or (rank == 2 and self.rules.wild_twos):  # a wild card touches every meld
+            return range(len(self.table))
+        index = self._known_of_table()[2]
+        if not index and self.table:
+            for i, meld in enumerate(self.table):
+                if meld.kind is MeldKind.SET:
+                    faces = [(meld.rank, suit) for suit in Suit]
+                else:
+                    above = meld.rank + len(meld.cards)
+                    faces = [(meld.rank - 1, meld.suit), (1 if above == 14 else above, meld.suit)]
+                for face in faces:
+                    at = index.setdefault(face, [])
+                    if not at or at[-1] != i:
+                        at.append(i)
+        return index.get(card.face, ())
+
+    def _known_of_table(self) -> tuple[tuple[Meld, ...], dict, dict]:
+        """What is worked out about the table, kept until it changes (compared by value, so any
+        change to the table is seen)."""
+        table = tuple(self.table)
+        if table != self._on_table[0]:
+            self._on_table = (table, {}, {})
+        return self._on_table
 
     def _open_window(self) -> None:
         self.window = None
@@ -188,9 +214,8 @@ class Game(DealtGame):
                 yield PassClaim(seat)
             if self.may_call_shanghai(seat):
                 top = self.discard[-1]
-                for i, meld in enumerate(self.table):
-                    if not touches(rules, meld, top):
-                        continue
+                for i in self._touched(top):
+                    meld = self.table[i]
                     for end in self._ends(meld):
                         if extend(rules, meld, top, end):
                             yield CallShanghai(seat, i, end)
@@ -206,9 +231,8 @@ class Game(DealtGame):
                 yield from self._joker_buys(seat, hand)
         elif rules.lay_off_on_going_down_turn or not self.went_down_now:
             for card in dict.fromkeys(hand):
-                for i, meld in enumerate(self.table):
-                    if not touches(rules, meld, card):
-                        continue
+                for i in self._touched(card):
+                    meld = self.table[i]
                     for end in self._ends(meld):
                         longer = extend(rules, meld, card, end)
                         if (longer and self._room_for_freed_joker(card, i, longer)
