@@ -40,40 +40,41 @@ class _Keep:
 
     def __init__(self, view: PlayerView, hand: list[Card]):
         rules = view.rules
-        self.rules, self.hand = rules, hand
-        self.sets, self.runs = view.contract
-        self.ranks = Counter(c.rank for c in hand)
+        self.hand = hand
+        self.wild_twos = rules.wild_twos
+        sets, runs = view.contract
+        self.ranks = Counter(c.rank for c in hand) if sets else None
+        self.near = _near_ranks(*_bounds(rules)) if runs else None
         self.suit_ranks = [0] * len(Suit)  # bit r: the hand holds rank r of the suit (not a wild two)
         for c in hand:
-            if c.suit is not None and not (rules.wild_twos and c.rank == 2):
+            if c.suit is not None and not (self.wild_twos and c.rank == 2):
                 self.suit_ranks[c.suit] |= 1 << c.rank
-        self.bounds = _bounds(rules)
 
     def __call__(self, card: Card) -> float:
-        if self.rules.is_wild(card):
-            return 100.0
         rank = card.rank
+        if rank == 0 or (rank == 2 and self.wild_twos):  # rules.is_wild, inlined: hot
+            return 100.0
         score = 0.0
-        if self.sets:  # a card of a natural card's rank is natural too
+        if self.ranks is not None:  # a card of a natural card's rank is natural too
             score += 3.0 * (self.ranks[rank] - (card in self.hand))
-        if self.runs:
-            near = self.suit_ranks[card.suit] & _near_ranks(rank, *self.bounds)
-            score += 2.0 * near.bit_count()  # ranks of the suit within two places
+        if self.near is not None:  # ranks of the suit within two places
+            score += 2.0 * (self.suit_ranks[card.suit] & self.near[rank]).bit_count()
         return score
 
 
 @lru_cache(maxsize=None)
-def _near_ranks(rank: int, lo: int, hi: int) -> int:
-    """The other ranks within two places of ``rank`` in a run (an ace low where the card is low,
-    both ways where an ace is both), as bits."""
-    pos = {_position_of(rank, lo == 1)}
-    if rank == 1 and lo == 1 and hi == 14:
-        pos = {1, 14}
-    bits = 0
-    for other in range(1, 14):
-        if other != rank and any(abs((other if other != 1 else 1 if p == 1 else 14) - p) <= 2 for p in pos):
-            bits |= 1 << other
-    return bits
+def _near_ranks(lo: int, hi: int) -> tuple[int, ...]:
+    """For each rank, the other ranks within two places of it in a run (an ace low where the card
+    is low, both ways where an ace is both), as bits."""
+    table = [0] * 14
+    for rank in range(1, 14):
+        pos = {_position_of(rank, lo == 1)}
+        if rank == 1 and lo == 1 and hi == 14:
+            pos = {1, 14}
+        for other in range(1, 14):
+            if other != rank and any(abs((other if other != 1 else 1 if p == 1 else 14) - p) <= 2 for p in pos):
+                table[rank] |= 1 << other
+    return tuple(table)
 
 
 def completes_meld(view: PlayerView, card: Card, hand: list[Card]) -> bool:

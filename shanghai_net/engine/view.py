@@ -20,8 +20,13 @@ from .dealt import DealtGame, Phase
 __all__ = ["PlayerView", "view_of", "go_downs"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerView:
+    """One seat's knowledge at one moment, built afresh for each decision (so a bot that writes
+    on it changes nothing else).  Not frozen: a frozen dataclass sets each of its 30 fields through
+    ``object.__setattr__``, ten times the cost of this one's, and a view is built for every
+    decision of every seat."""
+
     seat: int
     players: int
     rules: RuleSet
