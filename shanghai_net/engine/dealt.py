@@ -362,7 +362,8 @@ class DealtGame(ABC):
         """Raise the IllegalMoveError that ``apply`` would, changing nothing (it tries a copy)."""
         probe = copy.copy(self)
         memo = {id(self): probe}
-        shared = ("rules", "dealer", "log", "result")  # immutable, or not needed by the probe
+        # immutable, not needed by the probe, or a cache of values (the contract game's Discards)
+        shared = ("rules", "dealer", "log", "result", "_discards")
         probe.__dict__ = {k: v if k in shared else copy.deepcopy(v, memo) for k, v in self.__dict__.items()}
         probe.__dict__.update(log=[], _events=[], _requests=[], dealer=None)
         probe.apply(move)

@@ -38,6 +38,9 @@ _KEEP_A_DISCARD = "every turn ends with a discard: keep a card to discard (you g
 
 class Game(DealtGame):
     def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
+        self._discards: dict[tuple[int, int], Discard] = {}
+        """Moves are values: each seat's Discard of each card is made once and listed again (every
+        card of the hand, every turn), which is cheaper than building it every time."""
         if rules.game != "contract":
             raise ValueError(f"preset {rules.name} is not a contract game")
         if not rules.min_players <= players <= rules.max_players:
@@ -241,10 +244,14 @@ class Game(DealtGame):
             if rules.joker_swap and not self.must_lay_off:
                 yield from self._joker_swaps(seat, hand)
         if not self.must_lay_off:
+            made = self._discards
             for card in hand:
                 if not self._may_discard(seat, card):
                     continue
-                yield Discard(seat, card)
+                move = made.get((seat, card.id))
+                if move is None:
+                    move = made[(seat, card.id)] = Discard(seat, card)
+                yield move
                 if rules.shanghai and self.playable_on_table(card):
                     yield Discard(seat, card, True)
 
