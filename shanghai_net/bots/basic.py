@@ -116,8 +116,12 @@ class BasicBot:
             return choose_carousel(view, moves)
         by_kind: dict[type, list[Move]] = {}
         for move in moves:
-            by_kind.setdefault(type(move), []).append(move)
-            if len(by_kind.get(GoDown, ())) >= self.GO_DOWN_CHOICES:
+            kind = type(move)
+            listed = by_kind.get(kind)
+            if listed is None:
+                listed = by_kind[kind] = []
+            listed.append(move)
+            if kind is GoDown and len(listed) >= self.GO_DOWN_CHOICES:
                 break  # go-downs come first: take the best of these, leave the rest unlisted
         hand = list(view.hand)
         if DrawStock in by_kind or TakeDiscard in by_kind or MayI in by_kind or PassClaim in by_kind:

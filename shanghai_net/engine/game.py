@@ -144,11 +144,14 @@ class Game(DealtGame):
 
         Asked for every card of every discarding hand, so the answers are kept per face until the
         table changes."""
-        known = self._known_of_table()[1]
+        return self._plays_on_table(self._known_of_table()[1], card)
+
+    def _plays_on_table(self, known: dict, card: Card) -> bool:
         face = card.face
-        if face not in known:
-            known[face] = plays_on(self.rules, self.table, card)
-        return known[face]
+        plays = known.get(face)
+        if plays is None:
+            plays = known[face] = plays_on(self.rules, self.table, card)
+        return plays
 
     def _touched(self, card: Card) -> Sequence[int]:
         """The melds ``card`` touches (`touches`), in table order: asked for every card of a hand
@@ -245,14 +248,16 @@ class Game(DealtGame):
                 yield from self._joker_swaps(seat, hand)
         if not self.must_lay_off:
             made = self._discards
+            barred = self.taken if self.taken is not None and not self._may_discard(seat, self.taken) else None
+            known = self._known_of_table()[1] if rules.shanghai else None
             for card in hand:
-                if not self._may_discard(seat, card):
+                if card is barred:
                     continue
                 move = made.get((seat, card.id))
                 if move is None:
                     move = made[(seat, card.id)] = Discard(seat, card)
                 yield move
-                if rules.shanghai and self.playable_on_table(card):
+                if known is not None and self._plays_on_table(known, card):
                     yield Discard(seat, card, True)
 
     def _leaves_no_discard(self, seat: int, played: list[Card]) -> bool:
