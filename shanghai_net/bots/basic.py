@@ -21,10 +21,6 @@ from .carousel import choose_carousel
 __all__ = ["BasicBot", "usefulness", "completes_meld"]
 
 
-def _position(card: Card, low_ace: bool) -> int:
-    return _position_of(card.rank, low_ace)
-
-
 def _position_of(rank: int, low_ace: bool) -> int:
     return 1 if rank == 1 and low_ace else (14 if rank == 1 else rank)
 
@@ -83,23 +79,34 @@ def completes_meld(view: PlayerView, card: Card, hand: list[Card]) -> bool:
     if rules.is_wild(card):
         return True
     sets, runs = view.contract
-    if sets and sum(1 for c in hand if c.rank == card.rank and not rules.is_wild(c)) >= rules.min_set - 1:
+    rank = card.rank  # not wild, so the hand's cards of its rank are natural too
+    if sets and sum(1 for c in hand if c.rank == rank) >= rules.min_set - 1:
         return True
     if runs:
-        wilds = sum(1 for c in hand if rules.is_wild(c))
+        wild_twos, suit = rules.wild_twos, card.suit
+        wilds = 0
+        have = 0  # bit p: the hand holds a natural of the card's suit at position p (an ace at 14)
+        for c in hand:
+            if c.rank == 0 or (c.rank == 2 and wild_twos):
+                wilds += 1
+            elif c.suit is suit:
+                have |= 1 << (14 if c.rank == 1 else c.rank)
         allowed = min(wilds, rules.max_wilds_per_meld if rules.max_wilds_per_meld is not None else wilds)
-        lo, hi = _bounds(rules)
-        have = {_position(c, False) for c in hand if c.suit is card.suit and not rules.is_wild(c)}
-        if card.rank == 1:
-            have |= {1} if lo == 1 and any(c.rank == 1 and c.suit is card.suit for c in hand) else set()
-        positions = {14, 1} if card.rank == 1 else {card.rank}
-        n = rules.min_run
-        for p in positions:
-            for low in range(max(lo, p - n + 1), min(p, hi - n + 1) + 1):
-                window = range(low, low + n)
-                present = sum(1 for q in window if q == p or q in have or (q == 1 and 14 in have))
-                if present + min(allowed, n - present) >= n and present >= n - allowed:
-                    return True
+        return _completes_run(rank, have, allowed, *_bounds(rules), rules.min_run)
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _completes_run(rank: int, have: int, allowed: int, lo: int, hi: int, n: int) -> bool:
+    """Whether a card of ``rank`` makes a run of ``n`` with the suit's positions ``have`` (bits)
+    and ``allowed`` wilds: a window through it that the naturals and the wilds fill."""
+    if rank == 1 and lo == 1 and have >> 14 & 1:
+        have |= 1 << 1  # the ace held counts low too
+    for p in (14, 1) if rank == 1 else (rank,):
+        for low in range(max(lo, p - n + 1), min(p, hi - n + 1) + 1):
+            present = sum(1 for q in range(low, low + n) if q == p or have >> q & 1 or (q == 1 and have >> 14 & 1))
+            if present + min(allowed, n - present) >= n and present >= n - allowed:
+                return True
     return False
 
 
