@@ -294,7 +294,8 @@ def _search(
         for k, (cand, use) in enumerate(cands):
             left -= use
             chosen.append(cand)
-            yield from search(fitting(cands[k:]), need - 1, later)
+            # the last meld of a kind: what fits after it is never looked at
+            yield from search(fitting(cands[k:]) if need > 1 else (), need - 1, later)
             chosen.pop()
             left += use
 
