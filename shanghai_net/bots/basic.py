@@ -4,7 +4,6 @@ a discard that completes a meld its contract needs."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -37,14 +36,17 @@ class _Keep:
     def __init__(self, view: PlayerView, hand: list[Card]):
         rules = view.rules
         self.hand = hand
-        self.wild_twos = rules.wild_twos
+        self.wild_twos = wild_twos = rules.wild_twos
         sets, runs = view.contract
-        self.ranks = Counter(c.rank for c in hand) if sets else None
         self.near = _near_ranks(*_bounds(rules)) if runs else None
+        ranks = [0] * 14  # cards of each rank
         self.suit_ranks = [0] * len(Suit)  # bit r: the hand holds rank r of the suit (not a wild two)
         for c in hand:
-            if c.suit is not None and not (self.wild_twos and c.rank == 2):
-                self.suit_ranks[c.suit] |= 1 << c.rank
+            rank = c.rank
+            ranks[rank] += 1
+            if c.suit is not None and not (wild_twos and rank == 2):
+                self.suit_ranks[c.suit] |= 1 << rank
+        self.ranks = ranks if sets else None
 
     def __call__(self, card: Card) -> float:
         rank = card.rank

@@ -264,7 +264,11 @@ class DealtGame(ABC):
 
     def hand(self, seat: int) -> list[Card]:
         """The faces of a seat's hand that this viewer knows."""
-        return [self.faces[t] for t in self.hands[seat] if t in self.faces]
+        tokens = self.hands[seat]
+        try:  # asked for every decision: read at once where every face is known (the usual case)
+            return list(map(self.faces.__getitem__, tokens))
+        except KeyError:
+            return [self.faces[t] for t in tokens if t in self.faces]
 
     def _holds(self, seat: int, card: Card, move: Move) -> Token:
         token = self.token_of.get(card)

@@ -70,7 +70,6 @@ def view_of(game: DealtGame, seat: int) -> PlayerView:
     discard = game.discard
     top = discard[-1] if discard else None
     turn = game.turn
-    faces = game.faces
     mine = seat == turn
     return PlayerView(
         seat=seat,
@@ -82,7 +81,7 @@ def view_of(game: DealtGame, seat: int) -> PlayerView:
         phase=game.phase,
         contract=game.contract(seat),
         meld_all=game.final_contract(seat),
-        hand=tuple([faces[t] for t in game.hands[seat] if t in faces]),  # the faces this viewer knows
+        hand=tuple(game.hand(seat)),
         table=tuple(game.table),
         meld_owners=tuple(game.meld_owner),
         discard_top=top,
