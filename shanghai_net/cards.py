@@ -8,7 +8,7 @@ major, ace first), and jokers come after all decks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 __all__ = [
@@ -64,23 +64,28 @@ _SUIT_PARSE = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.
                "♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One physical card.  Compare and hash by ``id``; ``rank`` 0 is a joker."""
+    """One physical card; ``rank`` 0 is a joker.
+
+    There is one object a card (`card_from_id`, pickling and copying give it back), so equality is
+    identity and the hash is the id: the cheapest comparison there is, for the sets, dicts and
+    ``in`` tests every move makes, and a set's order that is the same in every process."""
 
     id: int
     rank: int
     suit: Suit | None
     copy: int
+    is_joker: bool = field(init=False)
+    face: tuple[int, Suit | None] = field(init=False)
+    """What the card shows, ignoring which deck copy it is."""
 
-    @property
-    def is_joker(self) -> bool:
-        return self.rank == JOKER
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_joker", self.rank == JOKER)
+        object.__setattr__(self, "face", (self.rank, self.suit))
 
-    @property
-    def face(self) -> tuple[int, Suit | None]:
-        """What the card shows, ignoring which deck copy it is."""
-        return (self.rank, self.suit)
+    def __hash__(self) -> int:
+        return self.id
 
     def text(self, unicode: bool = False) -> str:
         if self.is_joker:
@@ -103,6 +108,9 @@ class Card:
 
     def __deepcopy__(self, memo) -> Card:
         return self
+
+    def __reduce__(self):
+        return card_from_id, (self.id,)
 
 
 def _make(card_id: int) -> Card:

@@ -3,16 +3,17 @@ benchmark and the tests share."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .bots import Bot, choose, make_bot
 from .engine import Event, Game, LocalDealer, Phase, new_game, view_of
 from .rules import RuleSet
 
-__all__ = ["play_game", "simulate", "SimulationReport"]
+__all__ = ["play_game", "simulate", "log_digest", "SimulationReport"]
 
 
 def play_game(
@@ -73,10 +74,8 @@ def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> Si
     wins = [0] * players
     rounds: list = []
     start = time.perf_counter()
-    for i in range(games):
-        rng = random.Random(f"{seed}:{i}")
-        bots = [make_bot(level, random.Random(rng.random())) for level in levels]
-        game = play_game(rules, bots, rng.randrange(2**63))
+    for bots, game_seed in _tables(levels, games, seed):
+        game = play_game(rules, bots, game_seed)
         assert game.result is not None
         for seat in range(players):
             totals[seat] += game.result.totals[seat]
@@ -88,3 +87,20 @@ def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> Si
         rules.name, players, games, list(levels), [t / games for t in totals], wins, seconds, len(rounds),
         sum(r.winner is None for r in rounds), sum(r.ended == "turn limit" for r in rounds),
     )
+
+
+def log_digest(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> str:
+    """SHA-256 of the event logs (each event's repr, a line each) of the games `simulate` plays:
+    what a change that only makes the engine or the bots faster keeps (same seed, same games)."""
+    digest = hashlib.sha256()
+    for bots, game_seed in _tables(levels, games, seed):
+        play_game(rules, bots, game_seed, lambda event: digest.update(repr(event).encode() + b"\n"))
+    return digest.hexdigest()
+
+
+def _tables(levels: Sequence[str], games: int, seed: int) -> Iterator[tuple[list[Bot], int]]:
+    """Each game's bots and deal seed: game ``i``'s from a seed derived from ``seed`` and ``i``."""
+    for i in range(games):
+        rng = random.Random(f"{seed}:{i}")
+        bots = [make_bot(level, random.Random(rng.random())) for level in levels]
+        yield bots, rng.randrange(2**63)

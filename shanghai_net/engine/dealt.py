@@ -264,7 +264,11 @@ class DealtGame(ABC):
 
     def hand(self, seat: int) -> list[Card]:
         """The faces of a seat's hand that this viewer knows."""
-        return [self.faces[t] for t in self.hands[seat] if t in self.faces]
+        tokens = self.hands[seat]
+        try:  # asked for every decision: read at once where every face is known (the usual case)
+            return list(map(self.faces.__getitem__, tokens))
+        except KeyError:
+            return [self.faces[t] for t in tokens if t in self.faces]
 
     def _holds(self, seat: int, card: Card, move: Move) -> Token:
         token = self.token_of.get(card)
@@ -362,7 +366,8 @@ class DealtGame(ABC):
         """Raise the IllegalMoveError that ``apply`` would, changing nothing (it tries a copy)."""
         probe = copy.copy(self)
         memo = {id(self): probe}
-        shared = ("rules", "dealer", "log", "result")  # immutable, or not needed by the probe
+        # immutable, not needed by the probe, or a cache of values (the contract game's Discards)
+        shared = ("rules", "dealer", "log", "result", "_discards")
         probe.__dict__ = {k: v if k in shared else copy.deepcopy(v, memo) for k, v in self.__dict__.items()}
         probe.__dict__.update(log=[], _events=[], _requests=[], dealer=None)
         probe.apply(move)

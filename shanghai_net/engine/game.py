@@ -12,13 +12,13 @@ sees its own cards and what is public, as every networked peer does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from ..cards import Card, deck
+from ..cards import Card, Suit, deck
 from ..errors import IllegalMoveError
 from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
-from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touches
+from ..rules.melds import End, Meld, extend, plays_on, replace_wild
 from ..rules.ruleset import MeldKind, RuleSet
 from .dealer import Dealer, Pick
 from .dealt import ClaimWindow, DealtGame, Phase
@@ -38,6 +38,9 @@ _KEEP_A_DISCARD = "every turn ends with a discard: keep a card to discard (you g
 
 class Game(DealtGame):
     def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
+        self._discards: dict[tuple[int, int], Discard] = {}
+        """Moves are values: each seat's Discard of each card is made once and listed again (every
+        card of the hand, every turn), which is cheaper than building it every time."""
         if rules.game != "contract":
             raise ValueError(f"preset {rules.name} is not a contract game")
         if not rules.min_players <= players <= rules.max_players:
@@ -56,7 +59,8 @@ class Game(DealtGame):
         self.reshuffles = 0
         self.turns = 0
         self.taken: Card | None = None  # the discard taken this turn: it may not go straight back
-        self._playable: tuple[tuple[Meld, ...], dict] = ((), {})  # the table, and what plays on it
+        # the table, what plays on it (by face) and which melds each face touches (by face)
+        self._on_table: tuple[tuple[Meld, ...], dict, dict] = ((), {}, {})
 
     # -- the flow ------------------------------------------------------------------------------
 
@@ -139,15 +143,43 @@ class Game(DealtGame):
         """Whether the card could be laid off on some meld now (the SHANGHAI test).
 
         Asked for every card of every discarding hand, so the answers are kept per face until the
-        table changes (compared by value, so any change to the table is seen)."""
-        table = tuple(self.table)
-        if table != self._playable[0]:
-            self._playable = (table, {})
-        known = self._playable[1]
+        table changes."""
+        return self._plays_on_table(self._known_of_table()[1], card)
+
+    def _plays_on_table(self, known: dict, card: Card) -> bool:
         face = card.face
-        if face not in known:
-            known[face] = plays_on(self.rules, table, card)
-        return known[face]
+        plays = known.get(face)
+        if plays is None:
+            plays = known[face] = plays_on(self.rules, self.table, card)
+        return plays
+
+    def _touched(self, card: Card) -> Sequence[int]:
+        """The melds ``card`` touches (`touches`), in table order: asked for every card of a hand
+        that is down, every turn, so the table is indexed by the faces that touch each meld."""
+        rank = card.rank
+        if rank == 0 or (rank == 2 and self.rules.wild_twos):  # a wild card touches every meld
+            return range(len(self.table))
+        index = self._known_of_table()[2]
+        if not index and self.table:
+            for i, meld in enumerate(self.table):
+                if meld.kind is MeldKind.SET:
+                    faces = [(meld.rank, suit) for suit in Suit]
+                else:
+                    above = meld.rank + len(meld.cards)
+                    faces = [(meld.rank - 1, meld.suit), (1 if above == 14 else above, meld.suit)]
+                for face in faces:
+                    at = index.setdefault(face, [])
+                    if not at or at[-1] != i:
+                        at.append(i)
+        return index.get(card.face, ())
+
+    def _known_of_table(self) -> tuple[tuple[Meld, ...], dict, dict]:
+        """What is worked out about the table, kept until it changes (compared by value, so any
+        change to the table is seen)."""
+        table = tuple(self.table)
+        if table != self._on_table[0]:
+            self._on_table = (table, {}, {})
+        return self._on_table
 
     def _open_window(self) -> None:
         self.window = None
@@ -188,9 +220,8 @@ class Game(DealtGame):
                 yield PassClaim(seat)
             if self.may_call_shanghai(seat):
                 top = self.discard[-1]
-                for i, meld in enumerate(self.table):
-                    if not touches(rules, meld, top):
-                        continue
+                for i in self._touched(top):
+                    meld = self.table[i]
                     for end in self._ends(meld):
                         if extend(rules, meld, top, end):
                             yield CallShanghai(seat, i, end)
@@ -206,9 +237,8 @@ class Game(DealtGame):
                 yield from self._joker_buys(seat, hand)
         elif rules.lay_off_on_going_down_turn or not self.went_down_now:
             for card in dict.fromkeys(hand):
-                for i, meld in enumerate(self.table):
-                    if not touches(rules, meld, card):
-                        continue
+                for i in self._touched(card):
+                    meld = self.table[i]
                     for end in self._ends(meld):
                         longer = extend(rules, meld, card, end)
                         if (longer and self._room_for_freed_joker(card, i, longer)
@@ -217,11 +247,17 @@ class Game(DealtGame):
             if rules.joker_swap and not self.must_lay_off:
                 yield from self._joker_swaps(seat, hand)
         if not self.must_lay_off:
+            made = self._discards
+            barred = self.taken if self.taken is not None and not self._may_discard(seat, self.taken) else None
+            known = self._known_of_table()[1] if rules.shanghai else None
             for card in hand:
-                if not self._may_discard(seat, card):
+                if card is barred:
                     continue
-                yield Discard(seat, card)
-                if rules.shanghai and self.playable_on_table(card):
+                move = made.get((seat, card.id))
+                if move is None:
+                    move = made[(seat, card.id)] = Discard(seat, card)
+                yield move
+                if known is not None and self._plays_on_table(known, card):
                     yield Discard(seat, card, True)
 
     def _leaves_no_discard(self, seat: int, played: list[Card]) -> bool:

@@ -20,8 +20,13 @@ from .dealt import DealtGame, Phase
 __all__ = ["PlayerView", "view_of", "go_downs"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerView:
+    """One seat's knowledge at one moment, built afresh for each decision (so a bot that writes
+    on it changes nothing else).  Not frozen: a frozen dataclass sets each of its 30 fields through
+    ``object.__setattr__``, ten times the cost of this one's, and a view is built for every
+    decision of every seat."""
+
     seat: int
     players: int
     rules: RuleSet
@@ -59,26 +64,32 @@ class PlayerView:
 
 
 def view_of(game: DealtGame, seat: int) -> PlayerView:
+    """What ``seat`` may know of ``game`` now.  Built for every decision of every seat, so each
+    field is read straight from the game (lists, not generators, into the tuples)."""
     w = game.window
+    discard = game.discard
+    top = discard[-1] if discard else None
+    turn = game.turn
+    mine = seat == turn
     return PlayerView(
         seat=seat,
         players=game.players,
         rules=game.rules,
         round_no=game.round_no,
         dealer=game.dealer_seat,
-        turn=game.turn,
+        turn=turn,
         phase=game.phase,
         contract=game.contract(seat),
         meld_all=game.final_contract(seat),
         hand=tuple(game.hand(seat)),
         table=tuple(game.table),
         meld_owners=tuple(game.meld_owner),
-        discard_top=game.discard[-1] if game.discard else None,
-        discard_size=len(game.discard),
-        top_shanghaied=bool(game.discard) and game.discard[-1] in game.shanghaied,
+        discard_top=top,
+        discard_size=len(discard),
+        top_shanghaied=top is not None and top in game.shanghaied,
         may_call_shanghai=game.may_call_shanghai(seat),
         stock_size=len(game.stock),
-        hand_sizes=tuple(len(h) for h in game.hands),
+        hand_sizes=tuple([len(h) for h in game.hands]),
         down=tuple(game.down),
         claims_left=tuple(game.claims_left),
         scores=tuple(game.scores),
@@ -88,8 +99,8 @@ def view_of(game: DealtGame, seat: int) -> PlayerView:
         claim_open=w is not None,
         may_claim=w is not None and seat in w.undecided(),
         claimants=tuple(sorted(w.claimed)) if w else (),
-        went_down_now=game.went_down_now and seat == game.turn,
-        must_lay_off=tuple(game.must_lay_off) if seat == game.turn else (),
+        went_down_now=game.went_down_now and mine,
+        must_lay_off=tuple(game.must_lay_off) if mine else (),
         last_round=game.results[-1] if game.results else None,
     )
 

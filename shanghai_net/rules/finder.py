@@ -294,7 +294,8 @@ def _search(
         for k, (cand, use) in enumerate(cands):
             left -= use
             chosen.append(cand)
-            yield from search(fitting(cands[k:]), need - 1, later)
+            # the last meld of a kind: what fits after it is never looked at
+            yield from search(fitting(cands[k:]) if need > 1 else (), need - 1, later)
             chosen.pop()
             left += use
 
@@ -347,21 +348,28 @@ def _may_hold(rules: RuleSet, hand: Sequence[Card], sets: int, runs: int, meld_a
     ``meld_all`` every natural card must also fit some meld: a set of its rank, or a run through
     its place.  Most hands fail here, which spares the full search on most turns.
     """
-    wilds = sum(1 for c in hand if rules.is_wild(c))
     if sets * rules.min_set + runs * rules.min_run > len(hand):
         return False
-    # naturals and wild twos of each rank (a wild two may stand as itself)
-    ranks = Counter(c.rank for c in hand if not c.is_joker)
-    if sets:
-        need = _least_naturals(rules, rules.min_set, wilds)
-        if sum(n // need for n in ranks.values() if n >= need) < sets:
-            return False
+    # one pass over the hand (asked every turn of every seat not down)
+    wilds = 0
+    ranks = [0] * 14  # naturals and wild twos of each rank (a wild two may stand as itself)
     held = [0] * len(Suit)  # cards of each suit (a wild two too)
     positions = [0] * len(Suit)  # bit p: the suit holds position p (an ace both 1 and 14)
+    wild_twos = rules.wild_twos
     for c in hand:
-        if c.suit is not None:
-            held[c.suit] += 1
-            positions[c.suit] |= _ACE_BITS if c.rank == 1 else 1 << c.rank
+        rank = c.rank
+        if rank == 0:  # a joker
+            wilds += 1
+            continue
+        if rank == 2 and wild_twos:
+            wilds += 1
+        ranks[rank] += 1
+        held[c.suit] += 1
+        positions[c.suit] |= _ACE_BITS if rank == 1 else 1 << rank
+    if sets:
+        need = _least_naturals(rules, rules.min_set, wilds)
+        if sum(n // need for n in ranks if n >= need) < sets:
+            return False
     if runs:
         need = _least_naturals(rules, rules.min_run, wilds)
         possible = 0

@@ -1,0 +1,31 @@
+"""The engine and the basic bot play the very games they played before they were made faster.
+
+Each digest is `log_digest` of a few seeded games between four basic bots (every event of every
+game, in order), recorded from the engine before the speed work of issue 13.  A change meant only
+to be faster leaves them all; a change meant to alter play (a rule, the basic bot's choices)
+changes them, and says so by updating them here.  `benchmarks/simulate.py --digest` prints them
+for more games."""
+
+from __future__ import annotations
+
+import pytest
+
+from shanghai_net.rules import preset
+from shanghai_net.simulate import log_digest
+
+RECORDED = {
+    ("davis", 5): "e4b79b8cd422591041868da8e8529cbe8bc0fbc126735d20c44aa5f3a57c2e3c",
+    ("good-miller", 5): "05baf87de0c40b9cd58b5b43adc6ede98d20fcb60e6cec7e91d23a11a8dcb8fd",
+    ("marcelle", 5): "62999f17e97bd7346730f23df784fa25d06f793ce1675e74e8f0e6eff4026417",
+    ("carousel", 2): "4f848ff4d9314422688471746d7586260404aac9fde019a074634a522745f193",
+}
+
+
+@pytest.mark.parametrize(("name", "games"), RECORDED)
+def test_basic_bots_play_the_recorded_games(name, games):
+    assert log_digest(preset(name), ["basic"] * 4, games, 2026) == RECORDED[name, games]
+
+
+def test_the_digest_tells_games_apart():
+    rules = preset("davis")
+    assert log_digest(rules, ["basic"] * 4, 1, 2026) != log_digest(rules, ["basic"] * 4, 1, 2027)
