@@ -3,31 +3,25 @@
 Carousel has no discard, so the one choice a turn is the play itself.  The engine lists the play
 with the most cards; the solver also finds the smallest play around each hand card, and every
 one of those is legal (the table's cards stay, at least `must_play` cards go down).  Each play is
-weighed by the cards it leaves in hand, whether what is left can still play next turn (a hand
-that cannot play must draw), and how often the seats after this one could play on the new table,
-sampled from the cards this seat has not seen (a seat that cannot play draws instead of
-shedding).  A play that empties the hand is always taken; close to someone's going out the most
-cards go down.
+weighed by the cards it leaves in hand and whether what is left can still play next turn (a hand
+that cannot play must draw instead of shedding).  A play that empties the hand is always taken;
+close to someone's going out the most cards go down.  (Weighing how often the next seats could
+play on the new table, sampled from the unseen cards, measured no better: a ten-card hand nearly
+always plays, and a short one's chance to go out weighed against the play lost more games.)
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import Card, deck
 from ..engine.events import Words
 from ..engine.moves import Move, Rearrange
 from ..engine.view import PlayerView
-from ..rules.carousel_solver import best_play, can_play, smallest_play
+from ..rules.carousel_solver import can_play, smallest_play
 
-__all__ = ["choose_play", "unseen"]
+__all__ = ["choose_play"]
 
-SAMPLES = 6
-"""Hidden hands sampled per seat and play (each a `can_play` of about half a millisecond)."""
-OPEN = 1.2
-"""What a seat able to play on the new table costs (the next seat fully, the later ones less)."""
 KEEP = 1.5
 """What a hand that can still play next turn is worth (it sheds instead of drawing)."""
 CLOSE = 3
@@ -40,13 +34,6 @@ class _Weighed:
     cost: float
     left: int
     keeps: bool
-    opens: float
-
-
-def unseen(view: PlayerView) -> list[Card]:
-    """The cards this seat has not seen: neither in its hand nor on the table."""
-    seen = {c.id for c in view.hand} | {c.id for meld in view.table for c in meld.cards}
-    return [c for c in deck(view.rules.decks, view.rules.jokers) if c.id not in seen]
 
 
 def _candidates(view: PlayerView, moves: list[Move]) -> list[Rearrange]:
@@ -63,20 +50,7 @@ def _candidates(view: PlayerView, moves: list[Move]) -> list[Rearrange]:
     return list(found.values())
 
 
-def _opens(view: PlayerView, table, pool: list[Card], rng: random.Random) -> float:
-    """How many of the seats after this one could play on ``table``, weighted by nearness."""
-    total = 0.0
-    for step in range(1, view.players):
-        seat = (view.seat + step) % view.players
-        size = min(view.hand_sizes[seat], len(pool))
-        if not size:
-            continue
-        hits = sum(can_play(view.rules, table, rng.sample(pool, size)) for _ in range(SAMPLES))
-        total += hits / SAMPLES / step
-    return total
-
-
-def choose_play(view: PlayerView, moves: Sequence[Move], rng: random.Random, words: Words) -> tuple[Move, str]:
+def choose_play(view: PlayerView, moves: Sequence[Move], words: Words) -> tuple[Move, str]:
     """The play (or the draw or pass when nothing plays) and why."""
     moves = list(moves)
     first = moves[0]
@@ -91,18 +65,14 @@ def choose_play(view: PlayerView, moves: Sequence[Move], rng: random.Random, wor
     if len(plays) == 1 or min(others) <= CLOSE:
         why = "someone is close to going out" if min(others) <= CLOSE else "the only play"
         return first, f"play {words.cards(first.played)}: the most cards, {why}"
-    pool = unseen(view)
     weighed = []
     for move in plays:
         left = [c for c in hand if c not in set(move.played)]
         keeps = can_play(view.rules, move.table, left)
-        opens = _opens(view, move.table, pool, rng)
-        weighed.append(_Weighed(move, len(left) - KEEP * keeps + OPEN * opens, len(left), keeps, opens))
+        weighed.append(_Weighed(move, len(left) - KEEP * keeps, len(left), keeps))
     pick = min(weighed, key=lambda w: (w.cost, w.left))
     cards = words.cards(pick.move.played)
     if pick.move is first:
         return first, f"play {cards}: the most cards" + (", and what is left still plays" if pick.keeps else "")
     held = [c for c in first.played if c not in set(pick.move.played)]
-    return pick.move, (f"play {cards}, hold {words.cards(held)}: " +
-                       ("it still plays next turn" if pick.keeps else "the table stays closed to the next seats") +
-                       f" ({pick.opens:.1f} seat(s) could play on it)")
+    return pick.move, f"play {cards}, hold {words.cards(held)}: it still plays next turn, so you need not draw"

@@ -99,7 +99,7 @@ class ExpertBot:
     def decide(self, view: PlayerView, moves: Iterable[Move], words: Words = PLAIN) -> Decision:
         """The move and why, in ``words`` (names and card symbols)."""
         if view.rules.game == "carousel":
-            return Decision(*choose_play(view, list(moves), self.rng, words))
+            return Decision(*choose_play(view, list(moves), words))
         reading = Reading(view, self.memory.follow(self._log, view.players))
         by_kind: dict[type, list[Move]] = {}
         for move in moves:
