@@ -12,6 +12,11 @@ Measured 2026-11-30 (400 games a preset, carousel 100; two cores shared by many 
 davis 47.0% [42.2%, 51.9%], good-miller 60.0% [55.1%, 64.7%], marcelle 55.0% [50.1%, 59.8%],
 carousel 30.0% [21.9%, 39.6%] (the expert plays carousel as the basic bot does); decision
 p50 0.2-0.8 ms, p99 33-107 ms.
+Carousel with the expert's own play (it holds back cards that still play next turn), 800 games
+(seeds 1 and 2): 28.1% [25.1%, 31.3%], mean score 19.9-20.0 against 20.1, p50 0.8-0.9 ms, p99
+7-14 ms; seed 1's 400 games with the most cards always (the basic play): 25.5% [21.5%, 30.0%].
+Carousel leaves one choice a turn (which playable cards go down; drawing is forced), so the bots
+differ little there.
 """
 
 from __future__ import annotations
@@ -19,13 +24,17 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
-from shanghai_net.bots import make_bot
-from shanghai_net.engine import Move, PlayerView
-from shanghai_net.rules import PRESETS, preset
-from shanghai_net.simulate import play_game
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout this script is in
+
+from shanghai_net.bots import make_bot  # noqa: E402
+from shanghai_net.engine import Move, PlayerView  # noqa: E402
+from shanghai_net.rules import PRESETS, preset  # noqa: E402
+from shanghai_net.simulate import play_game  # noqa: E402
 
 PLAYERS = 4
 

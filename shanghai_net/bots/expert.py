@@ -23,7 +23,7 @@ from ..engine.moves import (
 from ..engine.view import PlayerView
 from ..rules.melds import plays_on
 from ..rules.scoring import card_points
-from .carousel import choose_carousel
+from .carousel_play import choose_play
 from .history import Memory
 from .need import contract_need
 from .reading import Reading
@@ -99,10 +99,7 @@ class ExpertBot:
     def decide(self, view: PlayerView, moves: Iterable[Move], words: Words = PLAIN) -> Decision:
         """The move and why, in ``words`` (names and card symbols)."""
         if view.rules.game == "carousel":
-            move = choose_carousel(view, moves)
-            played = getattr(move, "played", ())
-            return Decision(move, f"play {words.cards(played)}: the most cards the table takes"
-                            if played else f"{move.text()}: nothing plays")
+            return Decision(*choose_play(view, list(moves), words))
         reading = Reading(view, self.memory.follow(self._log, view.players))
         by_kind: dict[type, list[Move]] = {}
         for move in moves:
