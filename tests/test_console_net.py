@@ -15,6 +15,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from shanghai_net.engine import LocalDealer, new_game
 from shanghai_net.deal.audit import Verdict
 from shanghai_net.identity import Identity
+from shanghai_net.net.peer import Peer
 from shanghai_net.net.session import NetSession
 from shanghai_net.rules import preset
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Chat, LobbyState, PlayerSeat, SeatInfo, StartGame, Welcome
@@ -35,7 +36,7 @@ class FakePeer:
         self.seat = None
         self.welcome = self.lobby = self.start = self.table = None
         self.status, self.detail = "connecting", ""
-        self.chat, self.errors, self.absent = [], [], {}
+        self.chat, self.errors, self.absent, self.stalling = [], [], {}, {}
         self.left = frozenset()
         self.byes = 0
         self.readies: list[bool] = []
@@ -50,6 +51,8 @@ class FakePeer:
 
     def nudge(self):
         pass
+
+    holding_up = Peer.holding_up
 
     def vote_void(self):
         self.votes += 1

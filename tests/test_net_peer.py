@@ -125,3 +125,14 @@ async def test_a_game_the_peer_cannot_play_is_a_clear_error_not_a_crash():
                       audit_timeout=60.0, first_dealer_pick=DealerPick(method="coin_flip"))
     with pytest.raises(PeerError, match="cannot play the game the host started"):
         await peer._on_message(None, start)
+
+
+def test_a_person_may_vote_against_a_seat_away_or_silent_while_it_owes_the_deal():
+    from shanghai_net.net.peer import STALL_VOTE
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
+    peer.absent = {1: 5.0}  # seat 1's link dropped at 5 s
+    peer.stalling = {2: 10.0, 3: 30.0}  # seats 2 and 3 owe the deal a step, silent since
+    assert peer.holding_up(10.0 + STALL_VOTE - 0.1) == {1}
+    assert peer.holding_up(10.0 + STALL_VOTE) == {1, 2}
+    assert peer.holding_up(30.0 + STALL_VOTE) == {1, 2, 3}

@@ -81,6 +81,9 @@ class BotPlayer:
 
 
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
+STALL_VOTE = 30.0
+"""Seconds a connected seat may owe the deal a step without a word before a person may vote its
+round void (`Peer.holding_up`): far longer than any client takes to answer the deal."""
 """Seconds between attempts to get back to a host that dropped us (about three minutes)."""
 
 
@@ -252,6 +255,12 @@ class Peer:
                 self._inbox.send_nowait(_NUDGE)
             except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
                 pass  # the loop is busy and will ask the player anyway
+
+    def holding_up(self, now: float) -> set[int]:
+        """The seats a person may vote against at trio time ``now``: away, or owing the deal a
+        step for `STALL_VOTE` seconds with nothing of theirs in the stream."""
+        return set(self.absent) | {seat for seat, since in self.stalling.items()
+                                   if now - since >= STALL_VOTE}
 
     def vote_void(self) -> bool:
         """Vote to void the running round (a player is not coming back); False if there is no

@@ -325,9 +325,11 @@ class NetSession(Session):
 
     @property
     def away(self) -> tuple[int, ...]:
+        """The seats the table waits for that a vote may void the round against: away, or
+        connected and silent while they owe the deal a step (read in trio, after a key)."""
         peer = self.peer
-        return tuple(sorted(peer.absent)) if peer.table is not None and \
-            not peer.table.finished else ()
+        return tuple(sorted(peer.holding_up(trio.current_time()))) if peer.table is not None \
+            and not peer.table.finished else ()
 
     async def vote_void(self) -> str:
         await trio.lowlevel.checkpoint()
