@@ -113,7 +113,7 @@ def bad_frame_vectors() -> list[dict]:
 def signing_vectors() -> dict:
     seats = {seat: public_bytes(sign_key(seat)) for seat in range(3)}
     start = example_start()
-    chain = Chain(GAME_ID, seats, start_digest(start.to_wire()))
+    chain = Chain(seats, start_digest(start.to_wire()))
     messages = []
     # a deal step (no basis: it commutes), then two moves, each naming the head it was decided on
     for seat, body, basis in [(1, EXAMPLE_BODIES[-1], False), (0, EXAMPLE_BODIES[0], True),

@@ -25,7 +25,7 @@ def over_the_wire(msg):
 
 def signed_history():
     """The moves signed by their authors, each against the head the host's chain had."""
-    chain = Chain(GAME_ID, SEATS)
+    chain = Chain(SEATS)
     history = []
     for seat, body in MOVES:
         msg = chain.sign(sign_key(seat), seat, body)
@@ -35,7 +35,7 @@ def signed_history():
 
 
 def replay(messages):
-    chain = Chain(GAME_ID, SEATS)
+    chain = Chain(SEATS)
     for msg in messages:
         chain.append(msg)
     return chain
@@ -155,7 +155,7 @@ def test_a_basis_must_be_a_link_of_the_chain():
 
 
 def test_a_commuting_step_needs_no_basis_and_survives_any_order():
-    chain = Chain(GAME_ID, SEATS)
+    chain = Chain(SEATS)
     steps = [sign_game(sign_key(seat), GENESIS, seat, 0, DrawStock()) for seat in (2, 0, 1)]
     for msg in steps:
         chain.append(chain.place(msg))
@@ -169,7 +169,7 @@ def test_claiming_another_author_is_a_bad_signature():
 
 
 def test_author_without_a_seat_is_a_bad_signature():
-    chain = Chain(GAME_ID, SEATS)
+    chain = Chain(SEATS)
     msg = chain.sign(sign_key(5), 5, DrawStock())
     with pytest.raises(RemoteProtocolError) as info:
         chain.append(msg)
@@ -177,8 +177,8 @@ def test_author_without_a_seat_is_a_bad_signature():
 
 
 def test_a_move_signed_for_another_game_does_not_verify():
-    msg = Chain(b"\x01" * 16, SEATS, b"\x01" * 32).sign(sign_key(0), 0, DrawStock())
-    ours = Chain(GAME_ID, SEATS)
+    msg = Chain(SEATS, b"\x01" * 32).sign(sign_key(0), 0, DrawStock())
+    ours = Chain(SEATS)
     with pytest.raises(RemoteProtocolError) as info:
         ours.append(ours.place(msg))  # even placed right, it is signed for another start
     assert info.value.code == "bad_signature"
@@ -195,7 +195,7 @@ def test_failed_append_leaves_the_chain_where_it_was():
 
 
 def test_unknown_body_fields_are_covered_by_the_signature():
-    chain = Chain(GAME_ID, SEATS)
+    chain = Chain(SEATS)
     author_view = {"kind": "draw_stock", "hint": "from a newer peer"}
     data = signed_bytes(GENESIS, 0, 0, None, None, author_view)
     msg = decode_message({"type": "game", "seq": 0, "prev": GENESIS, "author": 0, "counter": 0,
@@ -209,7 +209,7 @@ def test_unknown_body_fields_are_covered_by_the_signature():
 
 def test_a_seat_key_that_is_not_a_key_is_refused():
     with pytest.raises(RemoteProtocolError) as info:
-        Chain(GAME_ID, {0: b"\x00" * 31})
+        Chain({0: b"\x00" * 31})
     assert info.value.code == "bad_signature"
 
 
@@ -217,7 +217,7 @@ def test_append_verifies_what_check_did_not():
     """`append` takes the hash `check` just computed for the same message object, and verifies
     any other message itself: a forgery is not appended on the strength of an earlier check."""
     history = signed_history()
-    chain = Chain(GAME_ID, SEATS)
+    chain = Chain(SEATS)
     head = chain.check(history[0])
     assert chain.append(history[0]) == head and chain.next_seq == 1
     chain.check(history[1])

@@ -214,10 +214,9 @@ def test_signing_vectors_verify_with_plain_cryptography():
 
 
 def test_signing_vectors_match_the_implementation():
-    game_id = bytes.fromhex(SIGNING["game_id"])
     start = decode_message(from_hex_json(SIGNING["start_game"]))
     assert start_digest(start.to_wire()).hex() == SIGNING["start_digest"]
-    chain = Chain(game_id, {s["seat"]: bytes.fromhex(s["sign_key"]) for s in SIGNING["seats"]},
+    chain = Chain({s["seat"]: bytes.fromhex(s["sign_key"]) for s in SIGNING["seats"]},
                   start_digest(start.to_wire()))
     for vector in SIGNING["messages"]:
         body = from_hex_json(vector["body"])

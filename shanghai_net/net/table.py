@@ -151,7 +151,7 @@ class Table:
         keys = {s.seat: s.sign_key for s in start.seats}
         if start.host_key is not None:
             keys[HOST_AUTHOR] = start.host_key
-        self.chain = Chain(self.game_id, keys, start_digest(start.to_wire()))
+        self.chain = Chain(keys, start_digest(start.to_wire()))
         self.public = new_game(self.rules, self.players, None, -1)
         self.version = 0
         """Moves applied so far (a move validated at another version is checked again)."""

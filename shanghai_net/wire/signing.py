@@ -114,8 +114,13 @@ def sign_game(key: Ed25519PrivateKey, start: bytes, author: int, counter: int, b
 def chain_hash(start: bytes, msg: GameMessage) -> bytes:
     """The chain's head after ``msg`` (of the game whose start digest is ``start``): the next
     message's ``prev``."""
-    link = msgpack.packb([CHAIN_DOMAIN, msg.seq, msg.prev], use_bin_type=True)
-    return hashlib.sha256(link + _signed(start, msg) + msg.sig).digest()
+    return _link(msg, _signed(start, msg))
+
+
+def _link(msg: GameMessage, signed: bytes) -> bytes:
+    """The chain hash of ``msg`` placed at its seq after its prev, given its signed bytes."""
+    placing = msgpack.packb([CHAIN_DOMAIN, msg.seq, msg.prev], use_bin_type=True)
+    return hashlib.sha256(placing + signed + msg.sig).digest()
 
 
 class Chain:
@@ -127,9 +132,7 @@ class Chain:
     of this chain (whether a move since makes it stale is the table's rule, not the chain's).
     """
 
-    def __init__(self, game_id: bytes, seat_keys: Mapping[int, bytes],
-                 genesis: bytes = GENESIS) -> None:
-        self.game_id = game_id
+    def __init__(self, seat_keys: Mapping[int, bytes], genesis: bytes = GENESIS) -> None:
         self.start = genesis
         """The game's start digest: every signature binds it."""
         self.head = genesis
@@ -210,8 +213,7 @@ class Chain:
             raise RemoteProtocolError(
                 "bad_signature", f"message {msg.counter} of author {msg.author}: signature "
                 f"does not verify with seat {msg.author}'s key", ref, msg.counter) from None
-        link = msgpack.packb([CHAIN_DOMAIN, msg.seq, msg.prev], use_bin_type=True)
-        digest = hashlib.sha256(link + data + msg.sig).digest()
+        digest = _link(msg, data)
         self._checked = (msg, digest)
         return digest
 
