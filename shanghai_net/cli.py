@@ -83,10 +83,11 @@ class _Enough(Exception):
 def _cmd_play(args: argparse.Namespace) -> int:
     """A game in one command: host on 127.0.0.1, the bots join as network peers, and the console
     sits you in seat 0, all in one process over the real protocol."""
-    from .net.cli import overrides, person
+    from .net.cli import person
+    from .rules.ruleset import parse_rules
     from .net.host import HostConfig
 
-    config = HostConfig(players=args.bots + 1, preset=args.preset, rules=overrides(args.rule),
+    config = HostConfig(players=args.bots + 1, preset=args.preset, rules=parse_rules(args.rule),
                         claim_timeout=args.claim_timeout)
     return hosted_console(config, bots=args.bots, level=args.level, auto_ready=True, seed=args.seed, ascii=args.ascii,
                           name=args.name or person(), auto_pass=not args.no_auto_pass)

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from shanghai_net.net.cli import overrides
 from shanghai_net.rules import PRESETS
-from shanghai_net.rules.ruleset import RuleSet, check_rules, preset
+from shanghai_net.rules.ruleset import RuleSet, check_rules, parse_rules, preset
 from shanghai_net.wire import RemoteProtocolError, decode_message
 from shanghai_net.wire.examples import example_start
 
@@ -26,12 +25,12 @@ def test_every_preset_is_rebuilt_from_its_presets_json_values():
 
 
 def test_the_command_line_edge_parses_strings_to_the_fields_types():
-    assert overrides(["shanghai=off", "contracts=2s,1s1r", "max_turns=none", "ace=either",
+    assert parse_rules(["shanghai=off", "contracts=2s,1s1r", "max_turns=none", "ace=either",
                       "claims_per_round=3"]) == {
         "shanghai": False, "contracts": [[2, 0], [1, 1]], "max_turns": None, "ace": "either",
         "claims_per_round": 3}
     with pytest.raises(ValueError, match="shanghai.*maybe"):
-        overrides(["shanghai=maybe"])
+        parse_rules(["shanghai=maybe"])
 
 
 @pytest.mark.parametrize("rules, words", [

@@ -23,22 +23,10 @@ import trio
 
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
-from ..rules.ruleset import typed_rules
+from ..rules.ruleset import parse_rules
 
-__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "overrides", "person",
+__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
            "seat_options", "HelpWithDefaults"]
-
-
-def overrides(rules: list[str]) -> dict[str, object]:
-    """``--rule field=value`` options as the host's house-rule map, each value parsed to its
-    field's type here at the edge (start_game carries typed values, protocol/schema/rules.json)."""
-    out = {}
-    for assignment in rules:
-        key, sep, value = assignment.partition("=")
-        if not sep:
-            raise ValueError(f"house rule {assignment!r} is not field=value")
-        out[key.strip()] = value.strip()
-    return typed_rules(out)
 
 
 def _fresh_identity() -> Identity:
@@ -231,7 +219,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         args.bots = max(args.bots, _bots_in(resume))
     record = Path(args.record) if args.record else resume
     _check_record(record, resume)
-    config = HostConfig(players=args.players, preset=args.preset, rules=overrides(args.rule),
+    config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity)
     names = table_names(args.table, args.tables)

@@ -61,7 +61,7 @@ class HostConfig:
     preset: str = "davis"
     rules: dict[str, Any] = field(default_factory=dict)
     """House-rule overrides: field -> value, each in its field's type (protocol/schema/rules.json;
-    `net.cli.overrides` parses ``--rule`` text)."""
+    `rules.ruleset.parse_rules` reads ``--rule`` text)."""
     join_code: str = ""
     claim_timeout: float = 10.0
     """Seconds a claim window stays open for seats that have not answered."""

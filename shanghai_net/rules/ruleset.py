@@ -9,13 +9,13 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..cards import Card
 
-__all__ = ["Ace", "MeldKind", "RuleSet", "preset", "PRESETS", "CONTRACTS", "GAMES", "typed_rules",
+__all__ = ["Ace", "MeldKind", "RuleSet", "preset", "PRESETS", "CONTRACTS", "GAMES", "parse_rules", "typed_rules",
            "check_rules", "rules_schema", "rule_text"]
 
 
@@ -167,13 +167,7 @@ class RuleSet:
         keyword value must already have that type, as on the wire (check_rules), so ``"false"``
         is never taken for a boolean.  Unknown fields and bad values raise ValueError naming them.
         """
-        texts = {}
-        for assignment in assignments:
-            key, sep, text = assignment.partition("=")
-            if not sep:
-                raise ValueError(f"house rule {assignment!r} is not field=value")
-            texts[key.strip()] = text.strip()
-        typed = {**typed_rules(texts), **check_rules(values)}
+        typed = {**parse_rules(assignments), **check_rules(values)}
         return dataclasses.replace(self, **{key: _held(key, value) for key, value in typed.items()})
 
     def as_wire(self) -> dict[str, object]:
@@ -249,6 +243,17 @@ def _held(name: str, value):
     if name == "contracts":
         return tuple((s, r) for s, r in value)
     return Ace(value) if name == "ace" else value
+
+
+def parse_rules(assignments: Iterable[str]) -> dict[str, object]:
+    """``field=value`` texts (a command line's ``--rule``) as house rules in their wire types."""
+    texts = {}
+    for assignment in assignments:
+        key, sep, text = assignment.partition("=")
+        if not sep:
+            raise ValueError(f"house rule {assignment!r} is not field=value")
+        texts[key.strip()] = text.strip()
+    return typed_rules(texts)
 
 
 def typed_rules(values: dict[str, object]) -> dict[str, object]:
