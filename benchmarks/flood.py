@@ -28,12 +28,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import struct
 import subprocess
 import sys
 import time
 
-import msgpack
 import trio
 
 from shanghai_net.deal import seeded
@@ -42,18 +40,14 @@ from shanghai_net.net.cli import BOT_VOID_AFTER
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer
 from shanghai_net.rules.ruleset import typed_rules
+from shanghai_net.wire import encode_frame
 from shanghai_net.wire.messages import GameMessage, PassClaim, VoidRound
 from shanghai_net.wire.signing import sign_wire
 
 FLOODS = ("quiet", "chat", "stale", "stale-burst", "frames", "spectators", "padded")
 
 
-def frame(value: dict) -> bytes:
-    body = msgpack.packb(value, use_bin_type=True)
-    return struct.pack(">I", len(body)) + body
-
-
-HELLO = frame({"type": "hello", "protocol": "shanghai-net", "version": 3, "name": "flood",
+HELLO = encode_frame({"type": "hello", "protocol": "shanghai-net", "version": 3, "name": "flood",
                "sign_key": bytes(32), "box_key": bytes(32), "join_code": "",
                "role": "spectator"})
 
@@ -75,9 +69,9 @@ async def spectator(port: int, then: bytes, read: bool = True) -> None:
 async def attacker(kind: str, port: int, seed: int) -> None:
     """Play the last seat at ``port`` (a flooding one for a seated flood) and flood the host
     until the game is over."""
-    chats = b"".join(frame({"type": "chat", "text": f"spam {i}"}) for i in range(1500))
-    numbers = frame({"type": "numbers", "n": list(range(100)) * 600})
-    huge = frame({"type": "numbers", "n": list(range(100)) * 10500})
+    chats = b"".join(encode_frame({"type": "chat", "text": f"spam {i}"}) for i in range(1500))
+    numbers = encode_frame({"type": "numbers", "n": list(range(100)) * 600})
+    huge = encode_frame({"type": "numbers", "n": list(range(100)) * 10500}, 2 << 20)
 
     async def again(payload: bytes, pause: float = 0.0) -> None:
         while True:

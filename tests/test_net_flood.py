@@ -6,9 +6,7 @@ dropped, and the attacker gets the error (or the closing) the host's budgets pro
 from __future__ import annotations
 
 import random
-import struct
 
-import msgpack
 import trio
 
 from shanghai_net.deal import seeded
@@ -18,7 +16,8 @@ from shanghai_net.net.bodies import move_to_body
 from shanghai_net.net.budget import Budget, Limits, TokenBucket, Verdict
 from shanghai_net.net.host import Host, HostConfig, _Client
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
-from shanghai_net.wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
+from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError,
+                               encode_frame)
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Chat, DealerPick, GameMessage, Hello, LobbyState,
                                         PassClaim, StartGame, VoidRound)
 from shanghai_net.wire.signing import sign_wire
@@ -111,11 +110,6 @@ def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
 
 
 # -- floods over sockets -------------------------------------------------------------------------
-
-def frame(value) -> bytes:
-    body = msgpack.packb(value, use_bin_type=True)
-    return struct.pack(">I", len(body)) + body
-
 
 class Raw:
     """A connection driven by hand, as an attacker would: a hello, then whatever it likes."""
@@ -231,7 +225,7 @@ async def test_a_chat_burst_from_a_spectator_is_dropped_and_it_is_closed():
 
     async def attack(host, port):
         raw = await Raw.spectator(port)
-        await raw.send(b"".join(frame({"type": "chat", "text": f"spam {i}"}) for i in range(1500)))
+        await raw.send(b"".join(encode_frame({"type": "chat", "text": f"spam {i}"}) for i in range(1500)))
         said["codes"] = await raw.codes_until_closed()
 
     with trio.fail_after(120):
@@ -289,14 +283,14 @@ async def test_big_frames_are_refused_and_their_senders_closed():
 
     async def integers(port):
         raw = await Raw.spectator(port, "ints")
-        big = frame({"type": "numbers", "n": list(range(100)) * 600})  # 60 KiB, under the cap
+        big = encode_frame({"type": "numbers", "n": list(range(100)) * 600})  # 60 KiB, under the cap
         for _ in range(HostConfig.abuse_limit + 5):
             await raw.send(big)
         said["ints"] = await raw.codes_until_closed()
 
     async def huge(port):
         raw = await Raw.spectator(port, "huge")
-        await raw.send(frame({"type": "numbers", "n": list(range(100)) * 2000}))  # 200 KB
+        await raw.send(encode_frame({"type": "numbers", "n": list(range(100)) * 2000}))  # 200 KB
         said["huge"] = await raw.codes_until_closed()
 
     async def attack(host, port):

@@ -32,8 +32,9 @@ from ..deal import seeded
 from ..engine.moves import CallShanghai, MayI, PassClaim as PassClaimMove
 from ..engine.view import view_of
 from ..identity import Identity
-from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE
+from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
 from ..wire.messages import Deal, MayI as MayIBody, PassClaim, Timeout
+from .bodies import DEAL_STEPS
 from .host import Host, HostConfig
 from .peer import run_peer
 
@@ -51,18 +52,10 @@ the stock, and (our peers claiming nothing then) the pile grows until the stock 
 ``max_turns`` keeps every round short."""
 
 PLAYERS = 4
-DEAL_STEPS = ("commit", "pass", "shares", "reveal", "seeds", "pick_commit", "pick_reveal")
-
-
-def _frame(value: object) -> bytes:
-    body = msgpack.packb(value, use_bin_type=True)
-    return struct.pack(">I", len(body)) + body
-
-
 BAD_FRAMES: tuple[tuple[str, bytes], ...] = (
-    ("malformed_frame", _frame([1, 2, 3])),
-    ("unknown_message", _frame({"type": "teleport"})),
-    ("bad_message", _frame({"type": "ping", "nonce": "twelve"})),
+    ("malformed_frame", encode_frame([1, 2, 3])),
+    ("unknown_message", encode_frame({"type": "teleport"})),
+    ("bad_message", encode_frame({"type": "ping", "nonce": "twelve"})),
 )
 """Frames the relay puts before the client in round 1, and the error code it must answer each
 with (protocol.md 9: not fatal, the client answers and reads on)."""

@@ -45,7 +45,7 @@ from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, Gam
                              Ready, Refused, SeatInfo, StartGame, Timeout, Welcome, game_id_of)
 from ..wire.messages import Deal
 from ..wire.state import State
-from .bodies import parse_deal
+from .bodies import DEAL_STEPS, parse_deal
 from .budget import Budget, Limits, Verdict
 from .fault import Fault
 from .public_table import PublicTable
@@ -679,9 +679,10 @@ class Host:
 
     def _known_size(self, msg: GameMessage) -> int:
         """About the packed size of what ``msg``'s body holds in fields its kind defines (a
-        deal step: the deal messages it carries, each with room for its field names)."""
+        deal step: the deal messages it carries, each with room for its field names; a body
+        of another step is held to ``max_body`` only)."""
         body = msg.body
-        if not isinstance(body, Deal) or body.step not in _KNOWN_STEPS:
+        if not isinstance(body, Deal) or body.step not in DEAL_STEPS:
             return len(msgpack.packb(body.to_wire(), use_bin_type=True))
         try:
             step = parse_deal(body, self.start.game_id if self.start else b"", msg.author)
@@ -810,11 +811,6 @@ _HEAVY_STEPS = frozenset({"pass", "seeds"})
 start its whole audit): checked in a worker thread, so that the other tables of this process,
 and this table's readers and writers, go on meanwhile (the curve arithmetic releases the GIL).
 This table's sequencer waits for the answer, so nothing else changes its state meanwhile."""
-
-_KNOWN_STEPS = frozenset({"commit", "pass", "shares", "reveal", "seeds", "pick_commit",
-                          "pick_reveal"})
-"""Deal steps whose every field `parse_deal` turns into deal messages (`_known_size`); another
-step is held to ``max_body`` only."""
 
 
 def _whole_frames(path: Path) -> int:
