@@ -21,10 +21,10 @@ from ..wire import messages as wm
 from ..wire.messages import Body, GameMessage, StartGame
 from .fault import Fault
 from .bodies import DealStep, deal_body, move_to_body, reveals_body, seeds_body, shares_body
-from .table import PickState, Table, check_move
+from .table import PickState, StreamTable, check_move
 
 
-class PeerTable(Table):
+class PeerTable(StreamTable):
     """One seat's side of the whole game.
 
     ``start()`` gives the bodies to send first; ``receive(msg)`` takes each game message the host

@@ -24,7 +24,7 @@ from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
 from .fault import Fault
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .table import Table
+from .table import StreamTable
 
 
 OBSERVER = -1
@@ -44,7 +44,7 @@ class _PublicGeneration:
         return card_points(self.cards)
 
 
-class PublicTable(Table):
+class PublicTable(StreamTable):
     """The game as anyone may see it (the host, a spectator, ``shanghai verify``): the public
     replica, the public half of the deal, the checks a sequencer makes before accepting a
     message, and each round's audit once its seeds are revealed.
@@ -162,7 +162,8 @@ class PublicTable(Table):
         if isinstance(msg.body, wm.CallShanghai):
             top = game.discard[-1].id if game.discard else None
             if msg.body.card != top:
-                raise RemoteProtocolError("illegal_move", f"the top discard is {top}", None, msg.counter)
+                raise RemoteProtocolError("illegal_move", f"the top discard is {top}", None,
+                                          msg.counter)
         return move
 
     def _admit_deal(self, msg: GameMessage, step: DealStep) -> None:
@@ -186,7 +187,8 @@ class PublicTable(Table):
                 if step.step in ("pick_commit", "pick_reveal"):
                     self._pick(author, step.messages[0].pick)
         except Fault as fault:
-            raise RemoteProtocolError("out_of_turn", fault.reason[:480], None, msg.counter) from None
+            raise RemoteProtocolError("out_of_turn", fault.reason[:480], None,
+                                      msg.counter) from None
         except ValueError as error:
             raise RemoteProtocolError("out_of_turn", str(error)[:480], None, msg.counter) from None
 

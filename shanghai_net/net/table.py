@@ -1,4 +1,4 @@
-"""The game as the sequenced stream builds it: `Table`, what every seat's `PeerTable`
+"""The game as the sequenced stream builds it: `StreamTable`, what every seat's `PeerTable`
 (net/peer_table.py) and the host's public view of it, `PublicTable` (net/public_table.py), share;
 the `Outbox` (net/outbox.py) signs and sends what a seat owes.  Sans-IO state machines.
 
@@ -78,7 +78,7 @@ def moment_passed(game: Game, move: Move, window: object) -> str | None:
     return None
 
 
-def final_result(table: "Table", game: Game) -> GameResult | None:
+def final_result(table: "StreamTable", game: Game) -> GameResult | None:
     """``game``'s result as the table ends it: a seat the deal's audit named is ranked last and
     wins nothing, whatever its totals (protocol.md 11.6)."""
     result = game.result
@@ -130,7 +130,7 @@ class Protested:
     claim: GameMessage | None
 
 
-class Table:
+class StreamTable:
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
     the deal's progress as the stream sequenced it."""
@@ -258,7 +258,7 @@ class Table:
     def claim_window(self) -> object | None:
         """The claim window the host's clock runs for: open while the public deal is settled."""
         w = self.public.window
-        if w is None or not Table.settled.fget(self) or self.public.phase is not Phase.DRAW:
+        if w is None or not StreamTable.settled.fget(self) or self.public.phase is not Phase.DRAW:
             return None
         return w
 
