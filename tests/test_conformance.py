@@ -37,3 +37,13 @@ def test_the_command_line_needs_a_client_command(capsys):
     except SystemExit as exit:
         assert exit.code == 2
     assert "give the client's command after --" in capsys.readouterr().err
+
+
+def test_a_client_that_cannot_be_run_is_named(capsys):
+    try:
+        main(["conformance", "--", "/nonexistent/client", "{host}", "{port}"])
+    except SystemExit as exit:
+        assert exit.code == 2
+    else:
+        raise AssertionError("a missing client was tried")
+    assert "no program '/nonexistent/client'" in capsys.readouterr().err

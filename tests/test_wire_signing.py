@@ -259,3 +259,16 @@ def test_a_rejoin_proof_against_a_key_that_is_no_ed25519_key_is_a_bad_signature(
     with pytest.raises(RemoteProtocolError) as info:
         check_proof(b"\xff" * 32, GAME_ID, CHALLENGE, proof)
     assert info.value.code == "bad_signature"
+
+
+def test_a_relayed_message_without_its_place_or_with_half_a_basis_is_refused():
+    chain = replay(signed_history()[:1])
+    unplaced = sign_game(sign_key(1), GENESIS, 1, 0, DrawStock(), chain.basis)
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.append(unplaced)  # seq and prev nil: as its author sent it, not as relayed
+    assert info.value.code == "bad_message" and "seq and prev" in info.value.reason
+    half = dataclasses.replace(chain.place(unplaced), basis_head=None)
+    with pytest.raises(RemoteProtocolError) as info:
+        chain.append(half)
+    assert info.value.code == "bad_message" and info.value.ref_counter == 0
+    assert chain.next_seq == 1

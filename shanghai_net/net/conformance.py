@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import random
 import shlex
+import shutil
 import struct
 import sys
 from dataclasses import dataclass, field
@@ -461,6 +462,8 @@ def _cmd_conformance(args) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         raise ValueError("give the client's command after --, with {host} and {port} in it")
+    if shutil.which(command[0]) is None:
+        raise ValueError(f"cannot run the client: no program {command[0]!r}")
     print(f"conformance kit: {shlex.join(command)}", flush=True)
     outcomes = trio.run(lambda: run_conformance(command, game_timeout=args.timeout, step=args.step))
     for outcome in outcomes:
