@@ -17,6 +17,8 @@ from shanghai_net.net.host import HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.tables import TableServer, check_table_name
 
+from test_net_rejoin import HeldBot
+
 ONE_ROUND = {"contracts": [[2, 0]]}
 
 
@@ -27,17 +29,23 @@ def server_for(tmp_path, names, seed=1, rules=ONE_ROUND, **options) -> TableServ
     return TableServer(config, names, **options)
 
 
-def bot(port, table, seat, seed=1, **options) -> Peer:
+def bot(port, table, seat, seed=1, player=None, **options) -> Peer:
     rnd = seeded(b"tables peer %d %s %d" % (seed, table.encode(), seat))
     return Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                BotPlayer("basic", random.Random(seat)), name=f"{table}{seat}", table=table,
-                random=rnd, timeout=20, **options)
+                player or BotPlayer("basic", random.Random(seat)), name=f"{table}{seat}",
+                table=table, random=rnd, timeout=20, **options)
 
 
-async def seat_bots(nursery, port, table, results, **options) -> None:
+async def seat_bots(nursery, port, table, results, go=None, peers=None, **options) -> None:
+    """Four bot seats at ``table``; with ``go``, bots held in the play phase until it is set
+    (each peer is added to ``peers``, to be nudged then)."""
     async def play(seat):
+        peer = bot(port, table, seat, player=HeldBot(seat, go) if go is not None else None,
+                   **options)
+        if peers is not None:
+            peers.append(peer)
         try:
-            results[seat] = await bot(port, table, seat, **options).run()
+            results[seat] = await peer.run()
         except PeerError as error:
             results[seat] = error
 
@@ -57,14 +65,15 @@ async def test_two_tables_play_whole_games_at_once(tmp_path):
     with trio.fail_after(170):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run, listeners)
-            for name in results:
-                await seat_bots(nursery, port, name, results[name])
-            both_playing = trio.Event()
-            while not both_playing.is_set():  # the games overlap: both start before either ends
-                if all(t.host.start is not None for t in server.opened):
-                    both_playing.set()
-                    assert all(not t.host.done.is_set() for t in server.opened)
-                await trio.sleep(0.01)
+            go, peers = trio.Event(), []
+            for name in results:  # held in the play phase: neither game can end before both run
+                await seat_bots(nursery, port, name, results[name], go=go, peers=peers)
+            for table in server.opened:
+                await table.host.started.wait()
+            assert all(not t.host.done.is_set() for t in server.opened)  # the games overlap
+            go.set()
+            for peer in peers:
+                peer.nudge()
     assert [t.name for t in server.opened] == ["kitchen", "porch"] and not server.tables
     for table in server.opened:
         public = table.host.public
