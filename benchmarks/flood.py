@@ -136,7 +136,7 @@ class PadFlood(BotPlayer):
             return []
         self.decision = decision
         wire = {**VoidRound(round=table.round).to_wire(), "pad": b"p" * 60_000}
-        return [GameMessage.from_wire(sign_wire(table._sign_key, table.chain.start, table.seat,
+        return [GameMessage.from_wire(sign_wire(outbox.sign_key, table.chain.start, table.seat,
                                                 outbox.reserve(), wire))]
 
 

@@ -9,7 +9,7 @@ from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group)
 What it does:
 - the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing,
   signing every game message (its counter; a move's basis), and checking every relayed one
-  against the chain (seq, prev, counter, basis, signature);
+  against the chain (seq, counter, basis, signature);
 - its whole part of the mental-poker deal: the first-dealer pick, seed commitments, both passes
   of every shuffle (including empty-stock reshuffles), sealed key shares for every card dealt or
   drawn to another seat, the own-key reveal of the upturned card, the reveal of every card it
@@ -58,7 +58,7 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 3
+VERSION = 4
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``)."""
@@ -66,11 +66,10 @@ MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "ca
                         "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
 """Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
 MAX_FRAME = 1 << 20
-GAME_DOMAIN = "shanghai-net/v3/game"
-CHAIN_DOMAIN = "shanghai-net/v3/chain"
+GAME_DOMAIN = "shanghai-net/v4/game"
+CHAIN_DOMAIN = "shanghai-net/v4/chain"
 START_DOMAIN = "shanghai-net/v1/start"
-DEAL_DOMAIN = b"shanghai-net v1 deal message"
-BOX_DOMAIN = b"shanghai-net v1 box"
+BOX_DOMAIN = b"shanghai-net v2 box"
 GAME_ID_DOMAIN = b"shanghai-net v1 game id"
 
 
@@ -172,7 +171,7 @@ FIELDS = {
     "refused": {"code": str, "reason": str},
     "start_game": {"game_id": bytes, "host_nonce": bytes, "nonces": list, "seats": list,
                    "preset": str, "rules": dict},
-    "game": {"seq": int, "prev": bytes, "author": int, "body": dict, "sig": bytes},
+    "game": {"seq": int, "author": int, "body": dict, "sig": bytes},
     "error": {"code": str, "reason": str},
     "ping": {"nonce": int},
     "bye": {},
@@ -246,11 +245,6 @@ def product(scalars) -> bytes:
     for scalar in scalars:
         total = sodium.crypto_core_ed25519_scalar_mul(total, scalar)
     return total
-
-
-def deal_signature(key: SigningKey, kind: str, fields: list) -> bytes:
-    """A deal message's signature: ``fields`` start with the context [game_id, round, gen]."""
-    return key.sign(pack([DEAL_DOMAIN, kind, fields])).signature
 
 
 def box_cipher(own_secret: bytes, peer_pub: bytes, epk: bytes,
@@ -332,7 +326,6 @@ class Generation:
                  seat: int, seed: bytes) -> None:
         self.round_no, self.number, self.cards, self.seat = round_no, number, cards, seat
         self.ctx = context(game_id, round_no, number)
-        self.fields_ctx = [game_id, round_no, number]
         self.seed = seed
         self.commits: dict[int, bytes] = {}
         self.outputs: list[list[bytes]] = []
@@ -427,10 +420,10 @@ class Table:
     indexes): ``(generation, position)`` for a card from the deck, ``(-1, card)`` for one that
     entered face up (a taken discard, a freed joker)."""
 
-    def __init__(self, start: dict, seat: int, sign_key: SigningKey, box_secret: bytes,
-                 box_public: bytes, random) -> None:
+    def __init__(self, start: dict, seat: int, box_secret: bytes, box_public: bytes,
+                 random) -> None:
         self.game_id: bytes = start["game_id"]
-        self.seat, self.sign_key = seat, sign_key
+        self.seat = seat
         self.box_secret, self.box_public = box_secret, box_public
         self.random = random
         """``random(n)``: n fresh random bytes (seeds, nonces)."""
@@ -708,13 +701,14 @@ class Table:
                 self.faces[token] = gen.open(token[1], keys)
 
     def open_box(self, author: int, gen: Generation, box: dict) -> None:
-        """A sealed ``KeyShare`` for us: keep its keys."""
+        """A sealed key share for us (32 bytes a position, in the box's order): keep its keys."""
         cipher = box_cipher(self.box_secret, box["epk"], box["epk"], self.box_public)
+        positions = box["positions"]
         plain = cipher.decrypt(bytes(12), box["box"], box_associated_data(
-            gen.ctx, author, self.seat, box["positions"]))
-        _, _, sender, recipient, positions, keys, sig = msgpack.unpackb(plain, raw=False)
-        if (sender, recipient, positions) != (author, self.seat, box["positions"]):
-            raise BotStopped(f"seat {author} sealed a share whose header is not its box's")
+            gen.ctx, author, self.seat, positions))
+        if len(plain) != 32 * len(positions):
+            raise BotStopped(f"seat {author} sealed {len(plain)} bytes for {len(positions)} keys")
+        keys = [plain[i:i + 32] for i in range(0, len(plain), 32)]
         for position, key in zip(positions, keys):
             gen.keys.setdefault(position, {})[author] = key
 
@@ -798,33 +792,24 @@ class Table:
     def pick_step(self, pick: Pick) -> dict | None:
         if self.seat not in pick.parties:
             return None
-        fields_ctx = [self.game_id, pick.round_no, 0]
         if self.seat not in pick.commits:
             digest = pick_digest(context(self.game_id, pick.round_no, 0), pick.number, pick.n,
                                  pick.parties, self.seat, pick.nonce)
-            sig = deal_signature(self.sign_key, "PickCommitment", [
-                fields_ctx, pick.number, pick.n, pick.parties, self.seat, digest])
             return {"kind": "deal", "step": "pick_commit", "data": {
                 "round": pick.round_no, "pick": pick.number, "n": pick.n,
-                "parties": pick.parties, "digest": digest, "sig": sig}}
+                "parties": pick.parties, "digest": digest}}
         if len(pick.commits) == len(pick.parties) and self.seat not in pick.nonces:
-            sig = deal_signature(self.sign_key, "PickReveal",
-                                 [fields_ctx, pick.number, self.seat, pick.nonce])
             return {"kind": "deal", "step": "pick_reveal", "data": {
-                "round": pick.round_no, "pick": pick.number, "nonce": pick.nonce, "sig": sig}}
+                "round": pick.round_no, "pick": pick.number, "nonce": pick.nonce}}
         return None
 
     def commit(self, gen: Generation) -> dict:
         digest = seed_commitment(gen.ctx, self.seat, gen.seed)
-        sig = deal_signature(self.sign_key, "Commitment", [gen.fields_ctx, self.seat, digest])
-        return self.deal("commit", generation=gen.number, digest=digest, sig=sig)
+        return self.deal("commit", generation=gen.number, digest=digest)
 
     def pass_step(self, gen: Generation, phase: int) -> dict:
         points = gen.my_pass(phase)
-        sig = deal_signature(self.sign_key, "PassOutput",
-                             [gen.fields_ctx, self.seat, phase, points, b""])
-        return self.deal("pass", generation=gen.number, phase=phase, points=points, proof=b"",
-                         sig=sig)
+        return self.deal("pass", generation=gen.number, phase=phase, points=points, proof=b"")
 
     def shares(self, owed: list[tuple[int, int, int]]) -> dict:
         """One body with a sealed box for every seat owed keys of the first generation owed;
@@ -837,15 +822,12 @@ class Table:
                 by_recipient.setdefault(recipient, []).append(position)
         boxes = []
         for recipient, positions in sorted(by_recipient.items()):
-            keys = [gen.card_key(p) for p in positions]
-            sig = deal_signature(self.sign_key, "KeyShare",
-                                 [gen.fields_ctx, self.seat, recipient, positions, keys])
-            plain = ["KeyShare", gen.fields_ctx, self.seat, recipient, positions, keys, sig]
+            plain = b"".join(gen.card_key(p) for p in positions)
             secret = gen.box_secret(recipient, positions)
             epk = sodium.crypto_scalarmult_base(secret)
             peer = self.box_keys[recipient]
             cipher = box_cipher(secret, peer, epk, peer)
-            sealed = cipher.encrypt(bytes(12), pack(plain), box_associated_data(
+            sealed = cipher.encrypt(bytes(12), plain, box_associated_data(
                 gen.ctx, self.seat, recipient, positions))
             boxes.append({"to": recipient, "positions": positions, "epk": epk, "box": sealed})
         return self.deal("shares", generation=number, boxes=boxes)
@@ -859,17 +841,11 @@ class Table:
             keys = {**gen.keys.get(position, {}), self.seat: gen.card_key(position)}
             pairs = [[self.seat, keys[self.seat]]] if own_only else \
                 [[s, keys[s]] for s in range(self.n)]
-            sig = deal_signature(self.sign_key, "KeyReveal",
-                                 [gen.fields_ctx, self.seat, position, pairs])
-            reveals.append({"generation": number, "position": position, "keys": pairs,
-                            "sig": sig})
+            reveals.append({"generation": number, "position": position, "keys": pairs})
         return self.deal("reveal", reveals=reveals)
 
     def seeds(self) -> dict:
-        seeds = [{"generation": gen.number, "seed": gen.seed,
-                  "sig": deal_signature(self.sign_key, "SeedReveal",
-                                        [gen.fields_ctx, self.seat, gen.seed])}
-                 for gen in self.gens.values()]
+        seeds = [{"generation": gen.number, "seed": gen.seed} for gen in self.gens.values()]
         return self.deal("seeds", seeds=seeds)
 
 
@@ -1016,7 +992,7 @@ class Seat:
         # the chain starts at the start digest (8.2): every message vouches for this start_game
         self.start_digest = hashlib.sha256(pack([START_DOMAIN, canonical(start)])).digest()
         self.head = self.start_digest
-        self.table = Table(start, self.seat, self.sign_key, self.box_secret, self.box_public,
+        self.table = Table(start, self.seat, self.box_secret, self.box_public,
                            self.random)
         self.log(f"game starts: {start['preset']}, {len(start['seats'])} seats")
 
@@ -1030,7 +1006,7 @@ class Seat:
         seq, author, body = message["seq"], message["author"], message["body"]
         counter, basis_seq, basis_head = (message["counter"], message.get("basis_seq"),
                                           message.get("basis_head"))
-        if seq != self.next_seq or message["prev"] != self.head:
+        if seq != self.next_seq:
             raise BotStopped(f"broken_chain at seq {seq} (expected {self.next_seq})")
         if counter <= self.counters.get(author, -1):
             raise BotStopped(f"seq {seq}: author {author}'s counter {counter} does not rise")
@@ -1041,7 +1017,7 @@ class Seat:
             self.verify_keys[author].verify(signed, message["sig"])
         except Exception:
             raise BotStopped(f"bad_signature at seq {seq} by {author}") from None
-        link = pack([CHAIN_DOMAIN, seq, message["prev"]])
+        link = pack([CHAIN_DOMAIN, seq, self.head])
         self.head = hashlib.sha256(link + signed + message["sig"]).digest()
         self.links.append(self.head)
         self.counters[author] = counter
@@ -1063,8 +1039,8 @@ class Seat:
             self.log(f"error from the host: {error['code']}: {error['reason']}")
 
     def act(self) -> None:
-        """Sign and send what we owe now, one message at a time (the host fills in seq and
-        prev); a move names the chain's head as its basis."""
+        """Sign and send what we owe now, one message at a time (the host fills in seq); a
+        move names the chain's head as its basis."""
         if self.table is None or self.pending is not None or self.next_seq < self.hold_until:
             return
         body = self.table.next_body()
@@ -1076,7 +1052,7 @@ class Seat:
         basis_seq, basis_head = (self.next_seq - 1, self.head) if is_move else (None, None)
         self.counter = max(self.counter, self.counters.get(self.seat, -1) + 1)
         signed = self.signed_bytes(self.seat, self.counter, basis_seq, basis_head, body)
-        self.link.send({"type": "game", "seq": None, "prev": None, "author": self.seat,
+        self.link.send({"type": "game", "seq": None, "author": self.seat,
                         "counter": self.counter, "basis_seq": basis_seq,
                         "basis_head": basis_head, "body": body,
                         "sig": self.sign_key.sign(signed).signature})

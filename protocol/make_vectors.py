@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from shanghai_net.deal.box import BOX_TAG, associated_data, seal
 from shanghai_net.deal.group import CARD_TAG, card_point, multiply_all
-from shanghai_net.deal.messages import Commitment, Context, KeyShare, sign
+from shanghai_net.deal.messages import Commitment, Context
 from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest,
                                      pick_index)
 from shanghai_net.deal.seeds import SeedKeys, commitment_digest
@@ -99,7 +99,7 @@ def bad_frame_vectors() -> list[dict]:
         ("integer map key", frame_of(b"\x82\xa4type\xa1x\x01\x02"), "malformed_frame"),
         ("unknown type", raw({"type": "teleport"}), "unknown_message"),
         ("sign_key as str", raw({**hello, "sign_key": "k" * 32}), "bad_message"),
-        ("seat 8", raw({"type": "welcome", "version": 3, "seat": 8, "table": {}}),
+        ("seat 8", raw({"type": "welcome", "version": 4, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),
         ("a boolean rule as the string \"false\"",
@@ -123,7 +123,8 @@ def signing_vectors() -> dict:
         msg = chain.place(sent)
         head = chain.append(msg)
         messages.append({
-            "seq": msg.seq, "prev": msg.prev.hex(), "author": seat, "counter": msg.counter,
+            "seq": msg.seq, "prev": (chain.links[-2] if msg.seq else chain.start).hex(),
+            "author": seat, "counter": msg.counter,
             "basis_seq": msg.basis_seq,
             "basis_head": msg.basis_head.hex() if msg.basis_head else None,
             "body": to_json(msg.body_wire),
@@ -159,8 +160,7 @@ def deal_vectors() -> dict:
     ctx = context.encode()
     seat, seed = 1, fixed_seed("deal seed", 1)
     keys = SeedKeys(context, seat, seed, len(DEAL_CARDS))
-    commitment = sign(Commitment(context, seat, commitment_digest(context, seat, seed)),
-                      sign_key(seat))
+    commitment = Commitment(context, seat, commitment_digest(context, seat, seed))
     points = [card_point(card) for card in DEAL_CARDS]
     return {
         "comment": "Public test keys and seeds (fixed_seed: SHA-256 of 'shanghai-net test "
@@ -172,9 +172,7 @@ def deal_vectors() -> dict:
                          .digest()[:32].hex(), "point": point.hex()}
                         for card, point in zip(DEAL_CARDS, points)],
         "seed_commitment": {
-            "seat": seat, "seed": seed.hex(), "digest": commitment.digest.hex(),
-            "sign_seed": fixed_seed("sign", seat).hex(),
-            "signed_bytes": commitment.signed_bytes().hex(), "sig": commitment.signature.hex()},
+            "seat": seat, "seed": seed.hex(), "digest": commitment.digest.hex()},
         "derivation": {
             "seat": seat, "seed": seed.hex(), "cards": len(DEAL_CARDS),
             "pass_key": {"input": keys._input(b"pass key", 0, 0).hex(),
@@ -204,9 +202,7 @@ def sealed_share_vector(context: Context, keys: SeedKeys) -> dict:
     info = BOX_TAG + epk + recipient_key
     shared = ephemeral.exchange(peer)
     key = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared)
-    share = sign(KeyShare(context, sender, recipient, positions,
-                          tuple(keys.card_keys[p] for p in positions)), sign_key(sender))
-    plaintext = msgpack.packb(share.to_plain())
+    plaintext = b"".join(keys.card_keys[p] for p in positions)
     sealed = seal(secret, peer, context, sender, recipient, positions, plaintext)
     assert sealed.epk == epk
     return {

@@ -42,7 +42,7 @@ def play() -> list[GameMessage]:
     takes the next message of each seat that has one, in seat order; until the game is over."""
     start = start_game()
     host = PublicTable(start)
-    seats = [PeerTable(start, seat, sign_key(seat), box_key(seat),
+    seats = [PeerTable(start, seat, box_key(seat),
                        seeded(b"shanghai-net sample game %d" % seat)) for seat in range(len(NAMES))]
     outboxes = [Outbox(table, sign_key(table.seat)) for table in seats]
     bots = [make_bot("basic", random.Random(table.seat)) for table in seats]
@@ -59,7 +59,7 @@ def play() -> list[GameMessage]:
             msg = sender.poll()  # a move names the head the last message made
             if msg is None:
                 continue
-            msg = host.admit(msg)  # seq and prev filled in
+            msg = host.admit(msg)  # its seq filled in
             sequenced.append(msg)
             for table, outbox in zip(seats, outboxes):
                 outbox.push(table.receive(msg))

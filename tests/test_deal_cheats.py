@@ -163,14 +163,6 @@ def test_wrong_coin_flip_nonce_is_named():
     assert caught.value.culprit == 2
 
 
-def test_altered_message_names_no_one():
-    table = table_with({})
-    reveal = table.participants[0].reveal_own_key(0, 1)
-    altered = dataclasses.replace(reveal, position=2)
-    with pytest.raises(ValueError, match="does not carry seat 0's signature"):
-        table.participants[1].receive(altered)
-
-
 def garbage_box(self, g, share):
     """A sender that seals its share so that it does not open (or opens under another key)."""
     sealed = Participant.seal(self, g, share)

@@ -170,4 +170,4 @@ def test_a_shuffle_of_more_cards_than_the_first_block_of_the_stream_holds():
 def test_a_participant_sits_at_one_of_the_rosters_seats(seat):
     table = table_with({})
     with pytest.raises(ValueError, match=f"seat {seat} of 4 seats"):
-        Participant(seat, table.roster, b"shanghai-net game", 1, None, None, seeded(b""))
+        Participant(seat, table.roster, b"shanghai-net game", 1, None, seeded(b""))

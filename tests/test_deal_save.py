@@ -46,4 +46,4 @@ def test_restored_seat_finishes_a_pick_with_the_nonce_it_committed():
 def test_restore_rejects_what_is_not_a_save():
     table = MentalTable(3, seeded(b"save junk"), cards=CARDS)
     with pytest.raises(ValueError, match="not a saved participant"):
-        Participant.restore(b"\x93\x01\x02\x03", table.roster, None, None, seeded(b""))
+        Participant.restore(b"\x93\x01\x02\x03", table.roster, None, seeded(b""))

@@ -134,7 +134,7 @@ class BadRearranger(BotPlayer):
         chain = table.chain
         counter = outbox.reserve()
         self.pending = (name, counter)
-        return [encode_frame(sign_wire(table._sign_key, chain.start, table.seat, counter, body,
+        return [encode_frame(sign_wire(outbox.sign_key, chain.start, table.seat, counter, body,
                                        chain.basis))]
 
     def on_error(self, error) -> None:

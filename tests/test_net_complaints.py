@@ -25,8 +25,7 @@ def seat_running(participant_type):
     class Cheating(PeerTable):
         def _participant(self, round_no):
             return participant_type(self.seat, self.roster, self.game_id, round_no,
-                                    self._sign_key, self._box_key, self._random,
-                                    self.rules.shuffle_proof)
+                                    self._box_key, self._random, self.rules.shuffle_proof)
 
     return Cheating
 

@@ -69,7 +69,7 @@ class Injector(BotPlayer):
         if "unknown_message" not in self.sent:
             return self._send("unknown_message", frame({"type": "teleport", "to": "mars"}))
         def sign(body):
-            return table.chain.sign(table._sign_key, table.seat, body, outbox.reserve())
+            return table.chain.sign(outbox.sign_key, table.seat, body, outbox.reserve())
 
         if game.phase is not Phase.PLAY:
             return self.quiet_moment(table, sign)

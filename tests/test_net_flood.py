@@ -80,28 +80,23 @@ def test_a_slow_reader_misses_chat_and_lobby_states_but_not_the_game():
     assert client.queue(start) is False and not client.connected
 
 
-def padded(table, body, pad: bytes) -> GameMessage:
-    """``body`` signed by ``table``'s seat with an unknown field ``pad``, under a counter far
-    ahead (the answer to it must not be taken for the answer to the seat's next real move)."""
+def padded(sign_key, start: bytes, seat: int, body, pad: bytes) -> GameMessage:
+    """``body`` signed by ``seat`` (of the game whose start digest is ``start``) with an unknown
+    field ``pad``, under a counter far ahead (the answer to it must not be taken for the answer
+    to the seat's next real move)."""
     wire = {**body.to_wire(), "pad": pad}
-    chain = table.chain
-    return GameMessage.from_wire(sign_wire(table._sign_key, chain.start, table.seat, 1005,
-                                           wire))
+    return GameMessage.from_wire(sign_wire(sign_key, start, seat, 1005, wire))
 
 
 def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
     host = Host(HostConfig(players=3))
 
-    class Table:  # what `padded` needs of a seat's table
-        chain = type("Chain", (), {"start": bytes(32)})
-        seat = 1
-        _sign_key = Identity(bytes(range(32)), bytes(32)).sign_key
-
-    host._check_body(padded(Table, PassClaim(), b"n" * 900))  # within max_unknown: relayed
+    key = Identity(bytes(range(32)), bytes(32)).sign_key
+    host._check_body(padded(key, bytes(32), 1, PassClaim(), b"n" * 900))  # within max_unknown
     for pad, words in ((b"n" * 2000, "more than its known fields need"),
                        (b"n" * 70_000, "over the host's cap of 65536")):
         try:
-            host._check_body(padded(Table, VoidRound(round=1), pad))
+            host._check_body(padded(key, bytes(32), 1, VoidRound(round=1), pad))
         except RemoteProtocolError as error:
             assert error.code == "bad_message" and words in error.reason and \
                 error.ref_counter == 1005
@@ -348,7 +343,8 @@ class Padder(BotPlayer):
         if self.sent >= len(self.PADS) or not table.can_move() or table.chain.next_seq < 10:
             return []
         self.sent += 1
-        return [padded(table, VoidRound(round=table.round), b"p" * self.PADS[self.sent - 1])]
+        return [padded(outbox.sign_key, table.chain.start, table.seat,
+                       VoidRound(round=table.round), b"p" * self.PADS[self.sent - 1])]
 
     def on_error(self, error) -> None:
         self.errors.append(error)

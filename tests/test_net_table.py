@@ -10,7 +10,6 @@ import pytest
 
 from shanghai_net.bots import make_bot
 from shanghai_net.deal import seeded
-from shanghai_net.deal.messages import sign
 from shanghai_net.engine import Discard, Phase, view_of
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.identity import Identity
@@ -42,7 +41,7 @@ class Table:
                           host_key=self.host_id.sign_public)
         self.host = PublicTable(start)
         kinds = kinds or {}
-        self.seats = [kinds.get(i, PeerTable)(start, i, x.sign_key, x.box_key,
+        self.seats = [kinds.get(i, PeerTable)(start, i, x.box_key,
                                               seeded(b"seat %d %d" % (seed, i)))
                       for i, x in enumerate(self.ids)]
         self.boxes = [Outbox(t, x.sign_key) for t, x in zip(self.seats, self.ids)]
@@ -141,13 +140,35 @@ def test_a_forged_reveal_key_is_caught_and_names_its_author():
     honest = table.participant.reveal(*token)
     keys = list(honest.keys)
     keys[0] = (keys[0][0], keys[1][1])  # another seat's key: valid, but it opens no card
-    forged = sign(dataclasses.replace(honest, keys=tuple(keys)), t.ids[seat].sign_key)
+    forged = dataclasses.replace(honest, keys=tuple(keys))
     msg = table.chain.sign(t.ids[seat].sign_key, seat, reveals_body(table.round, [forged]))
     for other in t.seats:
         if other.seat != seat:
             with pytest.raises(Fault) as info:
                 other.receive(msg)
             assert info.value.culprit == seat
+
+
+def test_a_deal_step_altered_on_the_way_names_the_host_not_its_author():
+    """A deal step has no signature of its own: the game message's covers every field, so a
+    key changed in a relayed reveal is the relay's doing, and no card opens from it."""
+    t = Table(3, seed=4)
+    table = play_to_own_turn(t)
+    seat = table.seat
+    token = next(iter(table.participant.hand()))
+    msg = table.chain.sign(t.ids[seat].sign_key, seat,
+                           reveals_body(table.round, [table.participant.reveal(*token)]))
+    data = dict(msg.body.data)
+    reveal = dict(data["reveals"][0])
+    reveal["keys"] = [[s, bytes(32)] if s != seat else [s, k] for s, k in reveal["keys"]]
+    data["reveals"] = [reveal]
+    altered = dataclasses.replace(msg, body=dataclasses.replace(msg.body, data=data))
+    for other in t.seats:
+        if other.seat != seat:
+            with pytest.raises(Fault) as info:
+                other.receive(altered)
+            assert info.value.culprit == HOST_AUTHOR and "bad_signature" in info.value.reason
+            assert other.public.faces.keys().isdisjoint({token})
 
 
 def test_the_host_refuses_a_share_no_one_owes_and_a_move_before_the_deal_settles():
@@ -185,8 +206,8 @@ def test_a_start_game_that_differs_for_one_peer_breaks_the_chain_at_seq_0():
     host_box = Identity(bytes(32), bytes([99] * 32)).box_public
     forged = dataclasses.replace(start, seats=(start.seats[0], dataclasses.replace(
         start.seats[1], box_key=host_box), start.seats[2]))
-    honest = PeerTable(start, 0, keys[0].sign_key, keys[0].box_key, seeded(b"0"))
-    fooled = PeerTable(forged, 2, keys[2].sign_key, keys[2].box_key, seeded(b"2"))
+    honest = PeerTable(start, 0, keys[0].box_key, seeded(b"0"))
+    fooled = PeerTable(forged, 2, keys[2].box_key, seeded(b"2"))
     first = honest.chain.sign(keys[0].sign_key, 0, honest.start()[0])
     with pytest.raises(Fault) as info:
         fooled.receive(first)

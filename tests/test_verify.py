@@ -13,7 +13,6 @@ import pytest
 import trio
 
 from shanghai_net.cli import main
-from shanghai_net.deal.messages import sign
 from shanghai_net.engine.moves import DrawStock, PassClaim
 from shanghai_net.net.bodies import deal_body, parse_deal
 from shanghai_net.net.host import read_transcript
@@ -38,13 +37,16 @@ def recorded(tmp_path_factory):
     host, and every author's signing key (to forge a record the signatures cannot tell)."""
     path = tmp_path_factory.mktemp("verify") / "game.bin"
 
+    identities = {}
+
     async def record():
         with trio.fail_after(120):
             return await play(3, "davis", record=path, rules=sample_game.RULES, claim_timeout=0.1,
-                              player={2: BotPlayer("basic", random.Random(7), claims=False)})
+                              player={2: BotPlayer("basic", random.Random(7), claims=False)},
+                              identities=identities)
 
-    host, tables, _ = trio.run(record)
-    keys = {seat: table._sign_key for seat, table in tables.items()}
+    host, _, _ = trio.run(record)
+    keys = {seat: identity.sign_key for seat, identity in identities.items()}
     keys[HOST_AUTHOR] = host.identity.sign_key
     return path, host, keys
 
@@ -56,15 +58,16 @@ def resigned(messages, index, body, keys):
     start, game = messages[0], list(messages[1:])
     game[index] = dataclasses.replace(game[index], signed_body=body)
     digest = start_digest(start.to_wire())
-    links = [chain_hash(digest, msg) for msg in game[:index]]
+    links = [digest]
+    for msg in game[:index]:
+        links.append(chain_hash(digest, links[-1], msg))
     for i in range(index, len(game)):
         msg = game[i]
-        basis = None if msg.basis_seq is None else (msg.basis_seq, links[msg.basis_seq])
+        basis = None if msg.basis_seq is None else (msg.basis_seq, links[1 + msg.basis_seq])
         wire = sign_wire(keys[msg.author], digest, msg.author, msg.counter,
                          msg.body_wire, basis)
-        prev = links[-1] if links else msg.prev
-        game[i] = GameMessage.from_wire({**wire, "seq": msg.seq, "prev": prev})
-        links.append(chain_hash(digest, game[i]))
+        game[i] = GameMessage.from_wire({**wire, "seq": msg.seq})
+        links.append(chain_hash(digest, links[-1], game[i]))
     return [start, *game]
 
 
@@ -149,7 +152,7 @@ def test_a_changed_pass_point_re_signed_is_named_by_the_round_audit(recorded):
     (output,) = parse_deal(msg.body, start.game_id, msg.author).messages
     points = list(output.points)
     points[0], points[1] = points[1], points[0]
-    forged = sign(dataclasses.replace(output, points=tuple(points)), keys[msg.author])
+    forged = dataclasses.replace(output, points=tuple(points))
     tampered = resigned(messages, index, deal_body(forged).to_wire(), keys)
     report = verify(tampered)
     last_seeds = max(m.seq for m in tampered[1:]
@@ -209,17 +212,17 @@ def test_the_docs_show_the_sample_game_as_it_is():
     assert verify(messages).summary() in (PROTOCOL / "sample_game.md").read_text()
     commit = messages[1 + 6]
     assert (commit.author, commit.body.KIND, commit.body.step) == (0, "deal", "commit")
-    digest, sig = commit.body.data["digest"].hex(), commit.body.data["sig"].hex()
+    digest, sig = commit.body.data["digest"].hex(), commit.sig.hex()
     doc = (PROTOCOL.parent / "docs" / "protocol.md").read_text()
     assert f"{digest[:8]}…{digest[-8:]}" in doc and f"{sig[:8]}…{sig[-8:]}" in doc
 
 
-@pytest.mark.parametrize("signed", [True, False], ids=["re-signed seed", "unsigned seed"])
-def test_a_changed_seed_names_its_seat(signed):
+@pytest.mark.parametrize("signed", [True, False], ids=["re-signed seed", "seed changed on the way"])
+def test_a_changed_seed_names_its_seat_or_the_relay(signed):
     """Bob's round-1 seed replaced in his seeds body (sample game, public test keys): signed
-    by him, the audit finds it does not match his commitment; unsigned, its deal signature
-    fails at once."""
-    from shanghai_net.deal.messages import SeedReveal
+    again by him, the audit finds it does not match his commitment; changed after he signed,
+    his game message's signature fails at that seq, and the record's keeper (the host) is
+    named."""
     from shanghai_net.wire.examples import sign_key
     messages = read_transcript(sample_game.PATH)
     keys = {seat: sign_key(seat) for seat in range(3)}
@@ -228,14 +231,18 @@ def test_a_changed_seed_names_its_seat(signed):
     msg = messages[1 + index]
     data = dict(msg.body_wire["data"])
     (item,) = data["seeds"]
-    reveal = SeedReveal(parse_deal(msg.body, messages[0].game_id, 1).messages[0].context, 1,
-                        bytes(32), item["sig"])
+    data["seeds"] = [{**item, "seed": bytes(32)}]
+    body = {**msg.body_wire, "data": data}
     if signed:
-        reveal = sign(reveal, keys[1])
-    data["seeds"] = [{**item, "seed": reveal.seed, "sig": reveal.signature}]
-    report = verify(resigned(messages, index, {**msg.body_wire, "data": data}, keys))
-    assert report.fault.culprit == 1
-    assert ("seed does not match commitment" if signed else "signature") in report.fault.reason
+        report = verify(resigned(messages, index, body, keys))
+        assert report.fault.culprit == 1
+        assert "seed does not match commitment" in report.fault.reason
+    else:
+        tampered = [*messages[:1 + index], dataclasses.replace(msg, signed_body=body),
+                    *messages[2 + index:]]
+        report = verify(tampered)
+        assert (report.fault.seq, report.fault.culprit) == (msg.seq, HOST_AUTHOR)
+        assert "signature" in report.fault.reason
 
 
 class DrawsWhenItCouldPlay(BotPlayer):

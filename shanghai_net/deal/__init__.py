@@ -6,10 +6,10 @@ from .dealer import MentalDealer
 from .errors import CheatDetected
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
                        PickCommitment, PickReveal, SeedReveal)
-from .participant import Participant, PeerKeys, Token
+from .participant import Participant, Token
 from .randomness import RandomBytes, seeded
 from .table import MentalTable
 
 __all__ = ["CheatDetected", "Commitment", "Context", "KeyReveal", "KeyShare", "MentalDealer", "MentalTable",
-           "Message", "Participant", "PassOutput", "PeerKeys", "PickCommitment", "PickReveal",
+           "Message", "Participant", "PassOutput", "PickCommitment", "PickReveal",
            "RandomBytes", "SealedShare", "SeedReveal", "Token", "Verdict", "seeded"]

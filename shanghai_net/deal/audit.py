@@ -3,7 +3,7 @@ whose step does not match.
 
 Steps are checked in protocol order, seats in pass order within a step: seed commitments, pass 1,
 pass 2, sealed key shares (every box the stream carried, opened with the box secret its sender's
-seed gives: it must open to a share its sender signed, for its header, with the keys of the seed),
+seed gives: it must open to the keys of its header's positions that the seed gives),
 public reveals.  So every fault a seat may only see privately (a card that opens to nothing, a
 box that does not open, a wrong key in it) is decided here from public data, and a complaint that
 none of them bears out is its complainer's fault.
@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from .box import SealedShare, share_in, unseal_with_secret
@@ -40,11 +39,10 @@ class Verdict:
 CLEAN = Verdict(None, "every step matches its seed")
 
 
-def audit(generations: Sequence[Generation], signing_keys: Sequence[Ed25519PublicKey],
-          box_keys: Sequence[X25519PublicKey]) -> Verdict:
+def audit(generations: Sequence[Generation], box_keys: Sequence[X25519PublicKey]) -> Verdict:
     for generation in generations:
         try:
-            _audit_generation(generation, signing_keys, box_keys)
+            _audit_generation(generation, box_keys)
         except CheatDetected as cheat:
             return Verdict(cheat.culprit, f"generation {generation.context.generation}: "
                                           f"{cheat.reason}")
@@ -60,8 +58,7 @@ def opened_deck(g: Generation) -> tuple[Card, ...]:
                  for position, point in enumerate(g.final_deck))
 
 
-def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey],
-                      box_keys: Sequence[X25519PublicKey]) -> None:
+def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey]) -> None:
     keys = [_seat_keys(g, seat) for seat in range(g.seats)]
     for step, output in enumerate(g.passes):
         phase, seat = g.step_of(step)
@@ -75,8 +72,7 @@ def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey],
         if list(output.points) != expected:
             raise CheatDetected(seat, f"seat {seat}: {what}")
     for sealed in g.boxes:
-        _audit_box(g, sealed, keys[sealed.author], signing_keys[sealed.author],
-                   box_keys[sealed.recipient])
+        _audit_box(g, sealed, keys[sealed.author], box_keys[sealed.recipient])
     for reveal in g.reveals:
         for seat, key in reveal.keys:
             if key != keys[seat].card_keys[reveal.position]:
@@ -86,16 +82,16 @@ def _audit_generation(g: Generation, signing_keys: Sequence[Ed25519PublicKey],
 
 
 def _audit_box(g: Generation, sealed: SealedShare, sender: SeedKeys,
-               signing_key: Ed25519PublicKey, recipient_key: X25519PublicKey) -> None:
-    """The box opens with its sender's box secret to the share its header names, signed by the
-    sender, holding the sender's per-card keys of those positions; else the sender is named."""
+               recipient_key: X25519PublicKey) -> None:
+    """The box opens with its sender's box secret to the sender's per-card keys of the
+    positions its header names; else the sender is named."""
     author, where = sealed.author, f"positions {list(sealed.positions)} for seat {sealed.recipient}"
     if not all(0 <= p < g.size for p in sealed.positions):
         raise CheatDetected(author, f"seat {author}: sealed a share of {where}, off the deck")
     try:
         plaintext = unseal_with_secret(sender.box_secret(sealed.recipient, sealed.positions),
                                        recipient_key, sealed)
-        share = share_in(plaintext, sealed, signing_key)
+        share = share_in(plaintext, sealed)
     except ValueError as error:
         raise CheatDetected(author, f"seat {author}: the box of {where} is bad: {error}") from None
     expected = tuple(sender.card_keys[p] for p in sealed.positions)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import msgpack
+
 from ..cards import Card, card_from_id
 from .box import SealedShare
 from .group import card_point, card_points
@@ -77,13 +79,12 @@ class Generation:
                 for seat, key in reveal.keys}
 
     def transcript_digest(self) -> bytes:
-        """SHA-256 over the signed broadcasts in order: seats compare it to catch a seat (or a
-        relay) that showed different seats different messages."""
-        h = hashlib.sha256(b"shanghai-net v1 transcript" + self.context.encode())
-        for commitment in sorted(self.commitments.values(), key=lambda c: c.author):
-            h.update(commitment.signature)
-        for message in (*self.passes, *sorted(self.reveals, key=lambda r: (r.position, r.author))):
-            h.update(message.signature)
+        """SHA-256 over the broadcasts in order: seats compare it to catch a seat (or a relay)
+        that showed different seats different messages."""
+        h = hashlib.sha256(b"shanghai-net v2 transcript" + self.context.encode())
+        for message in (*sorted(self.commitments.values(), key=lambda c: c.author), *self.passes,
+                        *sorted(self.reveals, key=lambda r: (r.position, r.author))):
+            h.update(msgpack.packb(message.to_plain()))
         return h.digest()
 
     def to_plain(self) -> list[Any]:

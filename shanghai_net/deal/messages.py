@@ -1,10 +1,11 @@
-"""The deal's messages, their canonical bytes and their signatures.
+"""The deal's messages and their plain form.
 
-Every message a peer may later have to show a third party is signed with its author's Ed25519
-key over ``msgpack([SIGN_TAG, kind, body])``, where ``body`` is the message's fields in declaration
-order without the signature and the context flattened to ``[game_id, round, generation]``.
-The same plain form (with the signature appended) is what :meth:`Message.to_plain` produces for
-saving and for sealing a :class:`KeyShare`.
+A deal message carries no signature of its own: whoever carries it vouches for its author.  On
+the network every deal step travels inside a game message its author signed over the step's
+every field (docs/protocol.md, section 8), and that signed message is what a peer, the audit or
+a third party rests on; a second signature inside it would only double the bytes and the checks.
+:meth:`Message.to_plain` (the message's fields in declaration order, the context flattened to
+``[game_id, round, generation]``) is the form a participant saves to its own disk.
 """
 
 from __future__ import annotations
@@ -12,13 +13,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
-
-import msgpack
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-
-
-SIGN_TAG = b"shanghai-net v1 deal message"
 
 
 @dataclass(frozen=True)
@@ -44,26 +38,19 @@ class Context:
 
 
 class Message:
-    """Base of the signed messages: frozen dataclasses with ``context`` first, ``signature`` last."""
+    """Base of the deal's messages: frozen dataclasses with ``context`` first."""
 
     kinds: ClassVar[dict[str, type[Message]]] = {}
     context: Context
     author: int
-    signature: bytes
 
     def __init_subclass__(cls) -> None:
         Message.kinds[cls.__name__] = cls
 
-    def body(self) -> list[Any]:
-        values = [getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "signature"]
-        context = values[0]
-        return [[context.game_id, context.round, context.generation], *values[1:]]
-
-    def signed_bytes(self) -> bytes:
-        return msgpack.packb([SIGN_TAG, type(self).__name__, self.body()])
-
     def to_plain(self) -> list[Any]:
-        return [type(self).__name__, *self.body(), self.signature]
+        context, *values = (getattr(self, f.name) for f in dataclasses.fields(self))
+        return [type(self).__name__, [context.game_id, context.round, context.generation],
+                *values]
 
     @staticmethod
     def from_plain(plain: Any) -> Message:
@@ -80,21 +67,6 @@ def _freeze(value: Any) -> Any:
     return tuple(_freeze(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
-def sign(message: Message, key: Ed25519PrivateKey) -> Message:
-    return dataclasses.replace(message, signature=key.sign(message.signed_bytes()))
-
-
-def verify(message: Message, key: Ed25519PublicKey) -> None:
-    """ValueError unless the author signed this exact message.
-
-    Not :class:`CheatDetected`: anyone on the way may have altered it, so it names no one."""
-    try:
-        key.verify(message.signature, message.signed_bytes())
-    except InvalidSignature:
-        raise ValueError(f"{type(message).__name__} does not carry seat {message.author}'s "
-                         "signature: altered or forged on the way") from None
-
-
 @dataclass(frozen=True)
 class Commitment(Message):
     """``digest`` = SHA-256 commitment to the author's seed for this generation (see seeds.py)."""
@@ -102,7 +74,6 @@ class Commitment(Message):
     context: Context
     author: int
     digest: bytes
-    signature: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -114,7 +85,6 @@ class PassOutput(Message):
     phase: int
     points: tuple[bytes, ...]
     proof: bytes = b""
-    signature: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -126,7 +96,6 @@ class KeyShare(Message):
     recipient: int
     positions: tuple[int, ...]
     keys: tuple[bytes, ...]
-    signature: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -137,7 +106,6 @@ class KeyReveal(Message):
     author: int
     position: int
     keys: tuple[tuple[int, bytes], ...]
-    signature: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -147,7 +115,6 @@ class SeedReveal(Message):
     context: Context
     author: int
     seed: bytes
-    signature: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -160,7 +127,6 @@ class PickCommitment(Message):
     parties: tuple[int, ...]
     author: int
     digest: bytes
-    signature: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -169,4 +135,3 @@ class PickReveal(Message):
     pick: int
     author: int
     nonce: bytes
-    signature: bytes = b""

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import msgpack
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..cards import Card
@@ -28,7 +27,7 @@ from .errors import CheatDetected
 from .generation import Generation
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
-                       PickCommitment, PickReveal, SeedReveal, sign, verify)
+                       PickCommitment, PickReveal, SeedReveal)
 from .picks import NONCE_BYTES, nonce_digest, pick_index
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
@@ -36,14 +35,6 @@ from .seeds import SEED_BYTES, commitment_digest
 
 Token = tuple[int, int]
 """How the engine names a hidden card: (generation, position)."""
-
-
-@dataclass(frozen=True)
-class PeerKeys:
-    """A seat's public identity: it signs with ``signing`` and receives boxes for ``box``."""
-
-    signing: Ed25519PublicKey
-    box: X25519PublicKey
 
 
 @dataclass
@@ -58,18 +49,18 @@ class _Pick:
 class Participant:
     """One seat in the deal of one round of one game."""
 
-    def __init__(self, seat: int, roster: Sequence[PeerKeys], game_id: bytes, round: int,
-                 signing_key: Ed25519PrivateKey, box_key: X25519PrivateKey, random: RandomBytes,
+    def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
+                 box_key: X25519PrivateKey, random: RandomBytes,
                  shuffle_proof: bool = False) -> None:
-        if not 2 <= len(roster) <= 255 or not 0 <= seat < len(roster):
-            raise ValueError(f"seat {seat} of {len(roster)} seats: need 2..255 seats")
+        if not 2 <= len(boxes) <= 255 or not 0 <= seat < len(boxes):
+            raise ValueError(f"seat {seat} of {len(boxes)} seats: need 2..255 seats")
         self.seat = seat
-        self.seats = len(roster)
+        self.seats = len(boxes)
         self.game_id = game_id
         self.round = round
         self.shuffle_proof = shuffle_proof
-        self._roster = tuple(roster)
-        self._signing_key = signing_key
+        self._boxes = tuple(boxes)
+        """Every seat's X25519 key, in seat order: what a share for it is sealed to."""
         self._box_key = box_key
         self._random = random
         self._generations: dict[int, Generation] = {}
@@ -77,13 +68,10 @@ class Participant:
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
-        """Last look at each message before it is signed: the honest seat changes nothing.
+        """Last look at each message before it leaves this seat: the honest seat changes nothing.
 
         Tests model a cheat by overriding this in a subclass."""
         return message
-
-    def _publish(self, message: Message) -> Message:
-        return sign(self.outgoing(message), self._signing_key)
 
     # -- shuffling ---------------------------------------------------------------------------
 
@@ -97,7 +85,7 @@ class Participant:
         seed = self._random(SEED_BYTES)
         g = Generation(context, tuple(cards), self.seats, self.seat, seed)
         self._generations[generation] = g
-        commitment = self._publish(Commitment(context, self.seat,
+        commitment = self.outgoing(Commitment(context, self.seat,
                                               commitment_digest(context, self.seat, seed)))
         g.commitments[self.seat] = commitment
         return commitment
@@ -136,7 +124,7 @@ class Participant:
         if phase == 1 and self.shuffle_proof:
             proof = prove_shuffle(g.context, self.seat, inputs, points, g.keys.pass_key,
                                   g.keys.permutation, self._random)
-        output = self._publish(PassOutput(g.context, self.seat, phase, tuple(points), proof))
+        output = self.outgoing(PassOutput(g.context, self.seat, phase, tuple(points), proof))
         g.passes.append(output)
         return output
 
@@ -152,14 +140,16 @@ class Participant:
     # -- receiving broadcasts ----------------------------------------------------------------
 
     def receive(self, message: Message) -> None:
-        """Take in one broadcast message from another seat; raises CheatDetected or ValueError."""
+        """Take in one broadcast message from another seat; raises CheatDetected or ValueError.
+
+        The caller vouches for ``message.author``: on the network, the game message that carried
+        it verified with that seat's key."""
         context = message.context
         if (context.game_id, context.round) != (self.game_id, self.round):
             raise ValueError(f"message for game {context.game_id!r} round {context.round}, "
                              f"not game {self.game_id!r} round {self.round}")
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
-        verify(message, self._roster[message.author].signing)
         handlers = {Commitment: self._on_commitment, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
                     PickCommitment: self._on_pick_commitment, PickReveal: self._on_pick_reveal}
@@ -224,7 +214,7 @@ class Participant:
                                  f"{self.seat if p in g.mine else holder}")
         for p in positions:
             g.given[p] = recipient
-        share = self._publish(KeyShare(g.context, self.seat, recipient, positions,
+        share = self.outgoing(KeyShare(g.context, self.seat, recipient, positions,
                                        tuple(g.keys.card_keys[p] for p in positions)))
         sealed = self.seal(g, share)
         g.boxes.append(sealed)
@@ -235,8 +225,8 @@ class Participant:
 
         Tests model a cheating sender by overriding this in a subclass."""
         return seal(g.keys.box_secret(share.recipient, share.positions),
-                    self._roster[share.recipient].box, g.context, self.seat, share.recipient,
-                    share.positions, msgpack.packb(share.to_plain()))
+                    self._boxes[share.recipient], g.context, self.seat, share.recipient,
+                    share.positions, b"".join(share.keys))
 
     def record_box(self, sealed: SealedShare) -> None:
         """A box between two other seats, as the stream carried it: kept for the audit, which
@@ -258,8 +248,7 @@ class Participant:
         g = self.generation(sealed.context.generation)
         g.boxes.append(sealed)
         try:
-            share = share_in(unseal(self._box_key, sealed), sealed,
-                             self._roster[sealed.author].signing)
+            share = share_in(unseal(self._box_key, sealed), sealed)
         except ValueError as error:
             raise CheatDetected(sealed.author, f"seat {sealed.author}: {error}") from None
         if not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
@@ -344,7 +333,7 @@ class Participant:
                              f"seat {self.seat}")
         keys = g.received(position)
         keys[self.seat] = g.keys.card_keys[position]
-        reveal = self._publish(KeyReveal(g.context, self.seat, position, tuple(sorted(keys.items()))))
+        reveal = self.outgoing(KeyReveal(g.context, self.seat, position, tuple(sorted(keys.items()))))
         g.reveals.append(reveal)
         g.public[position] = g.mine.pop(position)
         return reveal
@@ -356,7 +345,7 @@ class Participant:
         if position in g.given or position in g.mine:
             raise ValueError(f"position {position} of generation {generation} is held by a "
                              "player: only its holder reveals it")
-        reveal = self._publish(KeyReveal(g.context, self.seat, position,
+        reveal = self.outgoing(KeyReveal(g.context, self.seat, position,
                                          ((self.seat, g.keys.card_keys[position]),)))
         try:
             self._take_reveal(g, reveal)
@@ -428,7 +417,7 @@ class Participant:
         if state.nonce is None:
             state.nonce = self._random(NONCE_BYTES)
         digest = nonce_digest(self._pick_context(), pick, n, state.parties, self.seat, state.nonce)
-        commitment = self._publish(PickCommitment(self._pick_context(), pick, n, state.parties,
+        commitment = self.outgoing(PickCommitment(self._pick_context(), pick, n, state.parties,
                                                   self.seat, digest))
         state.commitments[self.seat] = commitment
         return commitment
@@ -452,7 +441,7 @@ class Participant:
     def pick_reveal(self, pick: int) -> PickReveal:
         """Reveal this seat's nonce (broadcast it), once every party has committed."""
         state = self._committed_pick(pick)
-        reveal = self._publish(PickReveal(self._pick_context(), pick, self.seat, state.nonce))
+        reveal = self.outgoing(PickReveal(self._pick_context(), pick, self.seat, state.nonce))
         state.nonces[self.seat] = reveal.nonce
         return reveal
 
@@ -481,7 +470,7 @@ class Participant:
 
     # -- saving and restoring ----------------------------------------------------------------
 
-    SAVE_VERSION = 2
+    SAVE_VERSION = 3
 
     def save(self) -> bytes:
         """This seat's round state, seeds included: keep it private, on this seat's own disk."""
@@ -495,15 +484,15 @@ class Participant:
                               "picks": picks})
 
     @classmethod
-    def restore(cls, saved: bytes, roster: Sequence[PeerKeys], signing_key: Ed25519PrivateKey,
-                box_key: X25519PrivateKey, random: RandomBytes) -> Participant:
+    def restore(cls, saved: bytes, boxes: Sequence[X25519PublicKey], box_key: X25519PrivateKey,
+                random: RandomBytes) -> Participant:
         """A participant that carries on from :meth:`save` (after a crash, say)."""
         try:
             state = msgpack.unpackb(saved)
             if state["version"] != cls.SAVE_VERSION:
                 raise ValueError(f"save format version {state['version']}, not {cls.SAVE_VERSION}")
-            participant = cls(state["seat"], roster, state["game_id"], state["round"], signing_key,
-                              box_key, random, state["shuffle_proof"])
+            participant = cls(state["seat"], boxes, state["game_id"], state["round"], box_key,
+                              random, state["shuffle_proof"])
             for plain in state["generations"]:
                 g = Generation.from_plain(plain)
                 participant._generations[g.context.generation] = g
@@ -523,7 +512,7 @@ class Participant:
         reveals = []
         for number in sorted(self._generations if generations is None else generations):
             g = self.generation(number)
-            reveal = self._publish(SeedReveal(g.context, self.seat, g.seed))
+            reveal = self.outgoing(SeedReveal(g.context, self.seat, g.seed))
             g.seed_reveals[self.seat] = reveal
             reveals.append(reveal)
         return reveals
@@ -547,5 +536,4 @@ class Participant:
         """Recompute every step of every generation (or of ``generations``) from the revealed
         seeds."""
         numbers = sorted(self._generations if generations is None else generations)
-        return audit([self.generation(n) for n in numbers], [p.signing for p in self._roster],
-                     [p.box for p in self._roster])
+        return audit([self.generation(n) for n in numbers], self._boxes)

@@ -3,7 +3,7 @@ the benchmark and the engine adapter drive.
 
 Each seat keeps its own :class:`Participant`; a card opened "to seat X" is opened by X's
 participant alone from the keys the others sealed for it.  Messages go through the same checks
-they would meet on the network (signatures, boxes, pass checks), so a cheating participant (a
+they would meet on the network (boxes, pass checks), so a cheating participant (a
 subclass that overrides :meth:`Participant.outgoing`) is caught exactly as it would be there.
 """
 
@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Sequence
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import Card, deck
 from .audit import Verdict
 from .messages import Message
-from .participant import Participant, PeerKeys
+from .participant import Participant
 from .randomness import RandomBytes
 
 
@@ -31,10 +30,9 @@ class MentalTable:
         if not 3 <= players <= 8:
             raise ValueError(f"a table seats 3 to 8 players, not {players}")
         self._random = random
-        self._signing = [Ed25519PrivateKey.from_private_bytes(random(32)) for _ in range(players)]
         self._box = [X25519PrivateKey.from_private_bytes(random(32)) for _ in range(players)]
-        self.roster = [PeerKeys(s.public_key(), b.public_key())
-                       for s, b in zip(self._signing, self._box)]
+        self.roster = [b.public_key() for b in self._box]
+        """Every seat's box key: what the participants seal to."""
         self._types = dict(participant_types or {})
         self._game_id = game_id
         self.shuffle_proof = shuffle_proof
@@ -48,8 +46,7 @@ class MentalTable:
         self.round = round
         self.participants = [
             self._types.get(seat, Participant)(seat, self.roster, self._game_id, round,
-                                               self._signing[seat], self._box[seat],
-                                               self._random, self.shuffle_proof)
+                                               self._box[seat], self._random, self.shuffle_proof)
             for seat in range(self._seats)]
         self.generation = -1
         self._picks = 0
@@ -164,4 +161,4 @@ class MentalTable:
     def restore(self, seat: int, saved: bytes) -> None:
         """Replace ``seat``'s participant (as after a crash) by one restored from ``saved``."""
         self.participants[seat] = type(self.participants[seat]).restore(
-            saved, self.roster, self._signing[seat], self._box[seat], self._random)
+            saved, self.roster, self._box[seat], self._random)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card, card_from_id
-from ..deal.box import SealedShare
+from ..deal.box import BOX_OVERHEAD, KEY_BYTES, SealedShare
 from ..deal.messages import (Commitment, Context, KeyReveal, Message, PassOutput,
                              PickCommitment, PickReveal, SeedReveal)
 from ..engine import moves as em
@@ -117,22 +117,22 @@ DEAL_STEPS = ("commit", "pass", "shares", "reveal", "seeds", "pick_commit", "pic
 
 
 def deal_body(message: Message) -> wm.Deal:
-    """One signed deal message (not a key share or a key reveal) as a ``deal`` body."""
+    """One deal message (not a key share, a key reveal or a seed) as a ``deal`` body."""
     c = message.context
     if isinstance(message, Commitment):
         return wm.Deal("commit", {"round": c.round, "generation": c.generation,
-                                  "digest": message.digest, "sig": message.signature})
+                                  "digest": message.digest})
     if isinstance(message, PassOutput):
         return wm.Deal("pass", {"round": c.round, "generation": c.generation,
                                 "phase": message.phase, "points": list(message.points),
-                                "proof": message.proof, "sig": message.signature})
+                                "proof": message.proof})
     if isinstance(message, PickCommitment):
         return wm.Deal("pick_commit", {"round": c.round, "pick": message.pick, "n": message.n,
                                        "parties": list(message.parties),
-                                       "digest": message.digest, "sig": message.signature})
+                                       "digest": message.digest})
     if isinstance(message, PickReveal):
         return wm.Deal("pick_reveal", {"round": c.round, "pick": message.pick,
-                                       "nonce": message.nonce, "sig": message.signature})
+                                       "nonce": message.nonce})
     raise TypeError(f"{type(message).__name__} travels in a bundle")
 
 
@@ -145,12 +145,12 @@ def shares_body(round_no: int, generation: int, sealed: list[SealedShare]) -> wm
 def reveals_body(round_no: int, reveals: list[KeyReveal]) -> wm.Deal:
     return wm.Deal("reveal", {"round": round_no, "reveals": [
         {"generation": r.context.generation, "position": r.position,
-         "keys": [[seat, key] for seat, key in r.keys], "sig": r.signature} for r in reveals]})
+         "keys": [[seat, key] for seat, key in r.keys]} for r in reveals]})
 
 
 def seeds_body(round_no: int, seeds: list[SeedReveal]) -> wm.Deal:
     return wm.Deal("seeds", {"round": round_no, "seeds": [
-        {"generation": s.context.generation, "seed": s.seed, "sig": s.signature} for s in seeds]})
+        {"generation": s.context.generation, "seed": s.seed} for s in seeds]})
 
 
 class DealStep:
@@ -203,16 +203,16 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
 
     if step == "commit":
         gen = _int(data, "generation")
-        return DealStep(step, round_no, [Commitment(ctx(gen), author, _bytes(data, "digest", 32),
-                                                    _bytes(data, "sig", 64))], [], gen)
+        return DealStep(step, round_no, [Commitment(ctx(gen), author, _bytes(data, "digest", 32))],
+                        [], gen)
     if step == "pass":
         gen = _int(data, "generation")
         points = _list(data, "points", 0xFFFF)
         if not all(isinstance(p, bytes) and len(p) == 32 for p in points):
             raise ValueError("data.points: expected 32-byte points")
         return DealStep(step, round_no, [PassOutput(ctx(gen), author, _int(data, "phase", 1, 2),
-                                                    tuple(points), _bytes(data, "proof"),
-                                                    _bytes(data, "sig", 64))], [], gen)
+                                                    tuple(points), _bytes(data, "proof"))],
+                        [], gen)
     if step == "shares":
         gen = _int(data, "generation")
         sealed = []
@@ -222,7 +222,8 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
             if not all(type(p) is int and 0 <= p <= 0xFFFF for p in positions):
                 raise ValueError(f"data.boxes[{i}].positions: expected positions 0..65535")
             sealed.append(SealedShare(ctx(gen), author, _int(box, "to", 0, 255), tuple(positions),
-                                      _bytes(box, "epk", 32), _bytes(box, "box")))
+                                      _bytes(box, "epk", 32),
+                                      _bytes(box, "box", BOX_OVERHEAD + KEY_BYTES * len(positions))))
         return DealStep(step, round_no, [], sealed, gen)
     if step == "reveal":
         reveals = []
@@ -236,15 +237,14 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
                     raise ValueError(f"data.reveals[{i}].keys: expected [seat, key] pairs")
                 keys.append((pair[0], pair[1]))
             reveals.append(KeyReveal(ctx(_int(item, "generation")), author,
-                                     _int(item, "position", 0, 0xFFFF), tuple(keys),
-                                     _bytes(item, "sig", 64)))
+                                     _int(item, "position", 0, 0xFFFF), tuple(keys)))
         return DealStep(step, round_no, reveals, [])
     if step == "seeds":
         messages: list[Message] = []
         for i, item in enumerate(_list(data, "seeds", 255)):
             item = _map(item, f"data.seeds[{i}]")
             messages.append(SeedReveal(ctx(_int(item, "generation")), author,
-                                       _bytes(item, "seed"), _bytes(item, "sig", 64)))
+                                       _bytes(item, "seed")))
         return DealStep(step, round_no, messages, [])
     if step == "pick_commit":
         parties = _list(data, "parties", 255)
@@ -252,9 +252,8 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
             raise ValueError("data.parties: expected seats")
         return DealStep(step, round_no, [PickCommitment(
             ctx(0), _int(data, "pick"), _int(data, "n", 1), tuple(parties), author,
-            _bytes(data, "digest", 32), _bytes(data, "sig", 64))], [])
+            _bytes(data, "digest", 32))], [])
     if step == "pick_reveal":
         return DealStep(step, round_no, [PickReveal(ctx(0), _int(data, "pick"), author,
-                                                    _bytes(data, "nonce"),
-                                                    _bytes(data, "sig", 64))], [])
+                                                    _bytes(data, "nonce"))], [])
     raise ValueError(f"unknown deal step {step!r:.64}")

@@ -39,7 +39,8 @@ class Outbox:
 
     def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
         self.table = table
-        self._key = sign_key
+        self.sign_key = sign_key
+        """The seat's signing key: everything the seat sends is signed here."""
         self.deal: deque[Body] = deque()
         """Deal bodies not yet sent."""
         self.flying: deque[GameMessage] = deque()
@@ -85,7 +86,7 @@ class Outbox:
 
     def _sign(self, body: Body, basis: tuple[int, bytes] | None = None) -> GameMessage:
         self.sent += 1
-        return sign_game(self._key, self.table.chain.start, self.table.seat, self.reserve(), body,
+        return sign_game(self.sign_key, self.table.chain.start, self.table.seat, self.reserve(), body,
                          basis)
 
     def poll(self) -> GameMessage | None:

@@ -498,8 +498,7 @@ class Peer:
             raise PeerError("cannot rejoin a running game without its secrets (no store given)")
         else:
             random = self._random
-        table = self.table = self.table_type(start, self.seat, self.identity.sign_key,
-                                             self.identity.box_key, random)
+        table = self.table = self.table_type(start, self.seat, self.identity.box_key, random)
         self.result.table = table
         self.outbox = Outbox(table, self.identity.sign_key)
         self._watch = HostWatch(table)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..cards import Card
 from ..deal.errors import CheatDetected
 from ..deal.messages import KeyReveal
-from ..deal.participant import Participant, PeerKeys
+from ..deal.participant import Participant
 from ..deal.randomness import RandomBytes
 from ..engine import new_game
 from ..engine.dealer import Reveal, Shuffle, Token
@@ -38,16 +37,14 @@ class PeerTable(StreamTable):
     are on their way (the engine draws one owed card at a time for its viewer), never past a move.
     """
 
-    def __init__(self, start: StartGame, seat: int, sign_key: Ed25519PrivateKey,
-                 box_key: X25519PrivateKey, random: RandomBytes) -> None:
+    def __init__(self, start: StartGame, seat: int, box_key: X25519PrivateKey,
+                 random: RandomBytes) -> None:
         super().__init__(start)
         self.seat = seat
         self.game = new_game(self.rules, self.players, None, seat)
         self.events: list[Event] = []
-        self.roster = [PeerKeys(Ed25519PublicKey.from_public_bytes(s.sign_key),
-                                X25519PublicKey.from_public_bytes(s.box_key))
-                       for s in start.seats]
-        self._sign_key = sign_key
+        self.roster = [X25519PublicKey.from_public_bytes(s.box_key) for s in start.seats]
+        """Every seat's box key, what this seat seals its key shares to."""
         self._box_key = box_key
         self._random = random
         self.participant = self._participant(0)
@@ -61,8 +58,8 @@ class PeerTable(StreamTable):
         """What this seat found wrong in the deal and complained of (it then stops playing)."""
 
     def _participant(self, round_no: int) -> Participant:
-        return Participant(self.seat, self.roster, self.game_id, round_no, self._sign_key,
-                           self._box_key, self._random, self.rules.shuffle_proof)
+        return Participant(self.seat, self.roster, self.game_id, round_no, self._box_key,
+                           self._random, self.rules.shuffle_proof)
 
     # -- the API -------------------------------------------------------------------------------
 

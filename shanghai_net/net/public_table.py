@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..cards import Card
@@ -13,7 +12,7 @@ from ..deal.audit import audit, opened_deck
 from ..deal.generation import Generation
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
-from ..deal.messages import Context, KeyReveal, SeedReveal, verify
+from ..deal.messages import Context, KeyReveal, SeedReveal
 from ..deal.picks import nonce_digest
 from ..engine.dealer import Shuffle, Token
 from ..engine.game import Phase
@@ -63,7 +62,6 @@ class PublicTable(StreamTable):
         """Cards shown in play whose face the seeds confirmed."""
         super().__init__(start)
         self.game = self.public
-        self._signing = [Ed25519PublicKey.from_public_bytes(s.sign_key) for s in start.seats]
         self._boxing = [X25519PublicKey.from_public_bytes(s.box_key) for s in start.seats]
         self.decks: dict[int, _PublicGeneration] = {}
         self._prechecked = False
@@ -75,7 +73,7 @@ class PublicTable(StreamTable):
 
     def admit(self, msg: GameMessage) -> GameMessage:
         """The sequencer's step: place ``msg`` (as its author sent it, unsequenced) as the next
-        message, check it and apply it; the message as placed (its seq and prev filled in).  Or
+        message, check it and apply it; the message as placed (its seq filled in).  Or
         raise a ProtocolError with the code to answer (and change nothing).  A fault the checks
         let through (found in applying it) is recorded in ``fault``; the message stays
         sequenced, so that every peer sees the evidence.  A refusal names the message by its
@@ -197,11 +195,6 @@ class PublicTable(StreamTable):
     def _check_step(self, author: int, step: DealStep) -> None:
         if self._prechecked:
             return
-        for message in step.messages:
-            try:
-                verify(message, self._signing[author])
-            except ValueError as error:
-                raise Fault(author, str(error)) from None
         if step.step in ("commit", "pass"):
             g = self.decks.get(step.generation)
             if g is None:
@@ -278,10 +271,6 @@ class PublicTable(StreamTable):
                 self._seed(author, record, message)
 
     def _seed(self, author: int, record: Generation, reveal: SeedReveal) -> None:
-        try:
-            verify(reveal, self._signing[author])
-        except ValueError as error:
-            raise Fault(author, f"seat {author}: {error}") from None
         if author in record.seed_reveals:
             raise Fault(author, f"seat {author}: two seeds for generation "
                                 f"{reveal.context.generation}")
@@ -294,7 +283,7 @@ class PublicTable(StreamTable):
     def _audit(self) -> Fault | None:
         numbers = self._audit_generations or []
         records = [self.records[n] for n in numbers if n in self.records]
-        verdict = audit(records, self._signing, self._boxing)
+        verdict = audit(records, self._boxing)
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
         if self.accusation is not None:

@@ -33,8 +33,8 @@ ERROR_CODES: dict[str, str] = {
     # signatures and chain (shanghai_net.wire.signing)
     "bad_signature": "a game message's signature does not verify with its author's seat key, "
                      "or the author has no seat; Refused: a rejoin proof does not verify",
-    "broken_chain": "a game message's seq skips ahead or its prev is not the hash of the "
-                    "previous sequenced message",
+    "broken_chain": "a game message's seq skips ahead, or a move's basis is not a link of the "
+                    "chain",
     "stale": "a game message was signed against a chain head that has since moved on; the "
              "author re-signs its move against the new head",
     # used by the host and peers (shanghai_net.net) when refusing or answering

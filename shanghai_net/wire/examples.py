@@ -67,8 +67,7 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Timeout(seat=1, what="seeds"),
     Complaint(round=2, reason="position 17 of generation 0 does not open to a card of its deck"),
     Protest(seq=41, reason="timed out 0.2 s after the claim window opened (agreed: 10 s)"),
-    Deal(step="commit", data={"round": 1, "generation": 0, "digest": bytes(range(32)),
-                              "sig": bytes(64)}),
+    Deal(step="commit", data={"round": 1, "generation": 0, "digest": bytes(range(32))}),
 )
 
 
@@ -89,10 +88,10 @@ def example_messages() -> tuple[Message, ...]:
     start = example_start()
     players = start.seats
     return (
-        Hello(protocol="shanghai-net", version=3, name="Ann", sign_key=players[0].sign_key,
+        Hello(protocol="shanghai-net", version=4, name="Ann", sign_key=players[0].sign_key,
               box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0],
               table="kitchen"),
-        Welcome(version=3, seat=0, table={"preset": "classic", "players": 3}),
+        Welcome(version=4, seat=0, table={"preset": "classic", "players": 3}),
         sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),
         Ready(ready=True),
@@ -107,7 +106,7 @@ def example_messages() -> tuple[Message, ...]:
         Chat(text="good luck!", name="Ann"),
         dataclasses.replace(sign_game(sign_key(0), start_digest(start.to_wire()), 0, 7,
                                       Discard(card=51, shanghai=False), (11, bytes(range(32)))),
-                            seq=12, prev=bytes(range(32))),
+                            seq=12),
         Error(code="out_of_turn", reason="it is seat 1's turn", ref_counter=7),
         Ping(nonce=12345),
         Pong(nonce=12345),

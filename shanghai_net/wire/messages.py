@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
@@ -305,8 +305,7 @@ class GameMessage(Message):
     Its author signs ``author``, ``counter`` (its own count of messages, rising), the ``basis``
     it decided on (a move: the seq and chain hash of the last message it had seen; any other
     body: none, since deal steps, votes and complaints commute) and ``body``.  The host fills in
-    ``seq`` and ``prev`` (the chain's head) as it sequences the message; an author sends them
-    nil.  ``signed_body`` keeps the body map exactly as received, unknown fields included,
+    ``seq`` as it sequences the message; an author sends it nil.  ``signed_body`` keeps the body map exactly as received, unknown fields included,
     because the signature covers it; a locally built message has None there and signs
     ``body.to_wire()``.
     """
@@ -316,7 +315,6 @@ class GameMessage(Message):
     body: Body = wire_field(BodySpec())
     sig: bytes = wire_field(Blob(64))
     seq: int | None = wire_field(Nullable(SEQ), default=None)
-    prev: bytes | None = wire_field(Nullable(Blob(32)), default=None)
     basis_seq: int | None = wire_field(Nullable(SEQ), default=None)
     basis_head: bytes | None = wire_field(Nullable(Blob(32)), default=None)
     signed_body: dict | None = dataclasses.field(default=None, compare=False, repr=False)
@@ -326,7 +324,7 @@ class GameMessage(Message):
         return self.signed_body if self.signed_body is not None else self.body.to_wire()
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seq": self.seq, "prev": self.prev, "author": self.author,
+        return {"type": self.TYPE, "seq": self.seq, "author": self.author,
                 "counter": self.counter, "basis_seq": self.basis_seq,
                 "basis_head": self.basis_head, "body": self.body_wire, "sig": self.sig}
 

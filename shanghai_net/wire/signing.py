@@ -15,7 +15,10 @@ where, recursively inside ``body``, every map has its keys (always strings) sort
 bytes and every array keeps its order.  msgpack-python writes every integer and every length in
 its shortest form and every float as float64, so the bytes are a pure function of the values.
 A message's chain hash is SHA-256 over ``msgpack([CHAIN_DOMAIN, seq, prev])``, the signed bytes
-and the signature.
+and the signature, where ``prev`` is the chain hash of the message before (the start digest for
+seq 0).  The host sends only ``seq``: every peer knows ``prev``, its own head, so a host that
+showed two peers two orders leaves them two heads, and the next move either signs names a basis
+the other's chain does not hold.
 
 A seat rejoining a running game proves that it holds its key by signing the host's fresh
 challenge (`proof_bytes`), so knowing a seat's public key is not enough to take its place.
@@ -39,10 +42,10 @@ __all__ = ["DOMAIN", "CHAIN_DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "si
            "sign_wire", "sign_game", "chain_hash", "start_digest", "Chain", "PROOF_DOMAIN", "proof_bytes",
            "sign_proof", "check_proof"]
 
-DOMAIN = "shanghai-net/v3/game"
-"""Separates these signatures from any other use of the same key (and from v1/v2 ones)."""
+DOMAIN = "shanghai-net/v4/game"
+"""Separates these signatures from any other use of the same key (and from earlier versions')."""
 
-CHAIN_DOMAIN = "shanghai-net/v3/chain"
+CHAIN_DOMAIN = "shanghai-net/v4/chain"
 
 GENESIS = bytes(32)
 """A chain's head before any message when no ``start_game`` binds it (unit tests of the chain);
@@ -52,7 +55,7 @@ START_DOMAIN = "shanghai-net/v1/start"
 
 
 def start_digest(start: Mapping) -> bytes:
-    """The ``prev`` of a game's first message (seq 0): SHA-256 of the canonical bytes of the
+    """The chain's head before a game's first message (seq 0): SHA-256 of the canonical bytes of the
     ``start_game`` map (its wire form, ``type`` included), so that every message of the game
     also vouches that its author was given the same seats, keys and rules as every other peer:
     a host that gave two peers different ``start_game`` maps breaks the chain at seq 0."""
@@ -95,10 +98,10 @@ def sign_wire(key: Ed25519PrivateKey, start: bytes, author: int, counter: int,
               body: Mapping, basis: tuple[int, bytes] | None = None) -> dict[str, Any]:
     """The wire map of ``body`` (any map: unknown fields are signed too) signed by ``author``
     as its message number ``counter``, decided on ``basis`` (seq, chain hash) if it is a move;
-    unsequenced: the host fills in ``seq`` and ``prev``."""
+    unsequenced: the host fills in ``seq``."""
     basis_seq, basis_head = basis if basis is not None else (None, None)
     sig = key.sign(signed_bytes(start, author, counter, basis_seq, basis_head, body))
-    return {"type": GameMessage.TYPE, "seq": None, "prev": None, "author": author,
+    return {"type": GameMessage.TYPE, "seq": None, "author": author,
             "counter": counter, "basis_seq": basis_seq, "basis_head": basis_head,
             "body": dict(body), "sig": sig}
 
@@ -111,15 +114,15 @@ def sign_game(key: Ed25519PrivateKey, start: bytes, author: int, counter: int, b
                        basis_seq=wire["basis_seq"], basis_head=wire["basis_head"])
 
 
-def chain_hash(start: bytes, msg: GameMessage) -> bytes:
-    """The chain's head after ``msg`` (of the game whose start digest is ``start``): the next
-    message's ``prev``."""
-    return _link(msg, _signed(start, msg))
+def chain_hash(start: bytes, prev: bytes, msg: GameMessage) -> bytes:
+    """The chain's head after ``msg`` (of the game whose start digest is ``start``), placed at
+    its seq after the head ``prev``."""
+    return _link(msg, prev, _signed(start, msg))
 
 
-def _link(msg: GameMessage, signed: bytes) -> bytes:
-    """The chain hash of ``msg`` placed at its seq after its prev, given its signed bytes."""
-    placing = msgpack.packb([CHAIN_DOMAIN, msg.seq, msg.prev], use_bin_type=True)
+def _link(msg: GameMessage, prev: bytes, signed: bytes) -> bytes:
+    """The chain hash of ``msg`` placed at its seq after ``prev``, given its signed bytes."""
+    placing = msgpack.packb([CHAIN_DOMAIN, msg.seq, prev], use_bin_type=True)
     return hashlib.sha256(placing + signed + msg.sig).digest()
 
 
@@ -170,14 +173,14 @@ class Chain:
         return self.place(sign_game(key, self.start, author, counter, body, self.basis))
 
     def place(self, msg: GameMessage) -> GameMessage:
-        """``msg`` as the next link: the sequencer's seq and prev filled in."""
-        return dataclasses.replace(msg, seq=self.next_seq, prev=self.head)
+        """``msg`` as the next link: the sequencer's seq filled in."""
+        return dataclasses.replace(msg, seq=self.next_seq)
 
     def check(self, msg: GameMessage) -> bytes:
         """Verify that ``msg`` is the valid next message; returns its chain hash."""
         ref = msg.seq
-        if msg.seq is None or msg.prev is None:
-            raise RemoteProtocolError("bad_message", "a sequenced message needs seq and prev",
+        if msg.seq is None:
+            raise RemoteProtocolError("bad_message", "a sequenced message needs its seq",
                                       ref, msg.counter)
         if msg.seq < self.next_seq:
             raise RemoteProtocolError(
@@ -185,10 +188,6 @@ class Chain:
         if msg.seq > self.next_seq:
             raise RemoteProtocolError(
                 "broken_chain", f"seq {msg.seq} skips ahead of {self.next_seq}", ref)
-        if msg.prev != self.head:
-            raise RemoteProtocolError(
-                "broken_chain", f"seq {msg.seq} has prev {msg.prev.hex()}, expected "
-                f"{self.head.hex()}", ref)
         public = self._keys.get(msg.author)
         if public is None:
             raise RemoteProtocolError(
@@ -213,7 +212,7 @@ class Chain:
             raise RemoteProtocolError(
                 "bad_signature", f"message {msg.counter} of author {msg.author}: signature "
                 f"does not verify with seat {msg.author}'s key", ref, msg.counter) from None
-        digest = _link(msg, data)
+        digest = _link(msg, self.head, data)
         self._checked = (msg, digest)
         return digest
 
