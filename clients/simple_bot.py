@@ -172,6 +172,7 @@ FIELDS = {
     "start_game": {"game_id": bytes, "host_nonce": bytes, "nonces": list, "seats": list,
                    "preset": str, "rules": dict},
     "game": {"seq": int, "author": int, "body": dict, "sig": bytes},
+    "placed": {"seq": int, "counter": int},
     "error": {"code": str, "reason": str},
     "ping": {"nonce": int},
     "bye": {},
@@ -874,6 +875,8 @@ class Seat:
         """Our next message's counter."""
         self.pending: int | None = None
         """The counter of our game message on its way, until it is sequenced or refused."""
+        self.sent: dict | None = None
+        """That message itself: the host answers it with ``placed`` (6.3), not a copy."""
         self.hold_until = 0
         """Nothing is sent before this seq is in (rejoining: every message sequenced before we
         came back is taken first)."""
@@ -962,6 +965,10 @@ class Seat:
             self.start(message)
         elif kind == "game":
             self.sequenced(message)
+        elif kind == "placed":  # ours, sequenced at seq: chain it as if relayed in full
+            if self.sent is None or message["counter"] != self.sent["counter"]:
+                raise BotStopped(f"the host placed a message we did not send: {message}")
+            self.sequenced({**self.sent, "seq": message["seq"]})
         elif kind == "error":
             self.answered(message)
         elif kind == "bye" and self.table is not None and self.table.finished:
@@ -1052,10 +1059,10 @@ class Seat:
         basis_seq, basis_head = (self.next_seq - 1, self.head) if is_move else (None, None)
         self.counter = max(self.counter, self.counters.get(self.seat, -1) + 1)
         signed = self.signed_bytes(self.seat, self.counter, basis_seq, basis_head, body)
-        self.link.send({"type": "game", "seq": None, "author": self.seat,
-                        "counter": self.counter, "basis_seq": basis_seq,
-                        "basis_head": basis_head, "body": body,
-                        "sig": self.sign_key.sign(signed).signature})
+        self.sent = {"type": "game", "seq": None, "author": self.seat, "counter": self.counter,
+                     "basis_seq": basis_seq, "basis_head": basis_head, "body": body,
+                     "sig": self.sign_key.sign(signed).signature}
+        self.link.send(self.sent)
         self.pending = self.counter
         self.counter += 1
 

@@ -21,12 +21,12 @@ from shanghai_net.net.public_table import PublicTable
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,
                watch=None, extra=None, record=None, rules=None, until=None, tables_by_seat=None,
-               host_type=Host, void_after=None, identities=None, **config):
+               host_type=Host, void_after=None, identities=None, peer_type=Peer, **config):
     """Host a table and seat ``players`` bot peers; play until the game is over, or until round
     ``rounds`` is audited.  ``tables_by_seat``: seat -> the PeerTable class it runs (a cheat);
     ``host_type``: the Host class (a cheat); ``void_after``: the peers' (`Peer.void_after`);
-    ``identities``: a dict to fill with each seat's Identity; ``config``: more HostConfig
-    fields.  Returns the host, the peers' tables and results."""
+    ``identities``: a dict to fill with each seat's Identity; ``peer_type``: the Peer class
+    every seat runs; ``config``: more HostConfig fields.  Returns the host, the peers' tables and results."""
     rnd = seeded(b"net test %d" % seed)
     host = host_type(HostConfig(players=players, preset=preset, claim_timeout=claim_timeout,
                            random=rnd, record=record, rules=rules or {}, **config))
@@ -38,12 +38,12 @@ async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, 
 
         async def peer(i: int) -> None:
             bot = (player or {}).get(i) or BotPlayer("basic", random.Random(seed * 100 + i))
-            peer_type = type("TestPeer", (Peer,), {
+            seat_type = type("TestPeer", (peer_type,), {
                 "table_type": (tables_by_seat or {}).get(i, PeerTable)})
             identity = Identity(rnd(32), rnd(32))
             if identities is not None:
                 identities[i] = identity
-            results[i] = await peer_type(
+            results[i] = await seat_type(
                 ("127.0.0.1", port), identity, bot, name=f"bot{i}",
                 random=seeded(b"peer %d %d" % (seed, i)), timeout=20, void_after=void_after,
                 on_table=lambda t: tables.__setitem__(t.seat, t)).run()

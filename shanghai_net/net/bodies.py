@@ -221,9 +221,9 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
             positions = _list(box, "positions", 0xFFFF)
             if not all(type(p) is int and 0 <= p <= 0xFFFF for p in positions):
                 raise ValueError(f"data.boxes[{i}].positions: expected positions 0..65535")
+            size = BOX_OVERHEAD + KEY_BYTES * len(positions)  # one key a position, and the tag
             sealed.append(SealedShare(ctx(gen), author, _int(box, "to", 0, 255), tuple(positions),
-                                      _bytes(box, "epk", 32),
-                                      _bytes(box, "box", BOX_OVERHEAD + KEY_BYTES * len(positions))))
+                                      _bytes(box, "epk", 32), _bytes(box, "box", size)))
         return DealStep(step, round_no, [], sealed, gen)
     if step == "reveal":
         reveals = []

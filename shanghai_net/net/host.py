@@ -41,8 +41,9 @@ from ..rules.ruleset import preset as get_preset
 from ..wire import (HOST, ConnectionClosed, Connection, NEED_DATA, ProtocolError,
                     RemoteProtocolError, LocalProtocolError, check_proof, encode_frame)
 from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage, Hello,
-                             HOST_AUTHOR, LobbyState, Message, Ping, PlayerSeat, Pong, Proof,
-                             Ready, Refused, SeatInfo, StartGame, Timeout, Welcome, game_id_of)
+                             HOST_AUTHOR, LobbyState, Message, Ping, Placed, PlayerSeat, Pong,
+                             Proof, Ready, Refused, SeatInfo, StartGame, Timeout, Welcome,
+                             game_id_of)
 from ..wire.messages import Deal
 from ..wire.state import State
 from .bodies import DEAL_STEPS, parse_deal
@@ -222,7 +223,10 @@ class _Client:
         host = self.host
         if self.in_game and not self.closing and self.cursor < len(host.history):
             self.cursor += 1
-            return host.history[self.cursor - 1], host.frames[self.cursor - 1]
+            msg = host.history[self.cursor - 1]
+            if host.origins[self.cursor - 1] is self:  # it holds the message: seq is news
+                return Placed(seq=msg.seq, counter=msg.counter), None
+            return msg, host.frames[self.cursor - 1]
         last, self.last = self.last, None
         return last, None
 
@@ -245,6 +249,9 @@ class Host:
         """Every sequenced game message, in order (what a rejoining seat is sent again)."""
         self.frames: list[bytes] = []
         """``history`` encoded, once for every client."""
+        self.origins: list[_Client | None] = []
+        """The connection each message of ``history`` came in on (None: the host's own, or one
+        read back from a transcript): that one is answered `Placed`, not sent it again."""
         self.limits = Limits(config.message_rate, config.message_burst, config.byte_rate,
                              config.byte_burst, config.chat_rate, config.chat_burst,
                              config.stale_rate, config.stale_burst, config.patience)
@@ -300,6 +307,7 @@ class Host:
             raise ValueError(f"{path}: the game is over; nothing to resume")
         self.start, self.public, self.history = start, public, history
         self.frames = [encode_frame(msg.to_wire(), self.config.max_frame) for msg in history]
+        self.origins = [None] * len(history)
         if whole < path.stat().st_size:  # only now that it is known to be this host's game
             log.warning("%s: cutting a torn frame at its end", path)
             with open(path, "r+b") as stream:
@@ -736,13 +744,14 @@ class Host:
             else:
                 self._strike(client, error)
             return
-        await self._publish(msg)
+        await self._publish(msg, client)
 
-    async def _publish(self, msg: GameMessage) -> None:
+    async def _publish(self, msg: GameMessage, origin: _Client | None = None) -> None:
         frame = encode_frame(msg.to_wire(), self.config.max_frame)
         self._write(frame)
         self.history.append(msg)
         self.frames.append(frame)
+        self.origins.append(origin)
         for client in list(self.clients):
             if client.in_game:
                 client.wake.set()

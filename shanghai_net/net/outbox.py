@@ -117,6 +117,13 @@ class Outbox:
         self.in_flight = self._sign(body, table.chain.basis)
         return self.in_flight
 
+    def on_its_way(self, counter: int) -> GameMessage | None:
+        """Our message ``counter``, if it is still on its way (a deal step or the move): what
+        the host's `Placed` answer names."""
+        if self.in_flight is not None and self.in_flight.counter == counter:
+            return self.in_flight
+        return next((msg for msg in self.flying if msg.counter == counter), None)
+
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
         if msg.author != self.table.seat:

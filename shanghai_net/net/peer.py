@@ -15,6 +15,7 @@ step it had sent.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import random as random_module
@@ -36,8 +37,8 @@ from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtoc
 from ..wire.signing import sign_proof, start_digest
 from ..wire.state import State
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
-                             Hello, LobbyState, Message, Ping, Pong, Ready, Refused, StartGame,
-                             VoidRound, Welcome, game_id_of)
+                             Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
+                             StartGame, VoidRound, Welcome, game_id_of)
 from .resume import GameSecrets
 from .fault import Fault
 from .outbox import Outbox
@@ -233,6 +234,9 @@ class Peer:
         self.chat = self.result.chat
         self.errors = self.result.errors
         self._link: _Link | None = None
+        self._sent_outside: dict[int, GameMessage] = {}
+        """Game messages a test player's `extra` sent past the outbox, by counter: a `Placed`
+        may name one."""
         self._inbox: trio.MemorySendChannel | None = None
         self._quiet_until = 0
         self._welcomed = False
@@ -427,6 +431,8 @@ class Peer:
     async def _on_message(self, link: _Link, msg: Message) -> None:
         if isinstance(msg, GameMessage):
             self._on_game(msg)
+        elif isinstance(msg, Placed):
+            self._on_game(self._placed(msg), own=True)
         elif isinstance(msg, Welcome):
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
             self._welcomed = True
@@ -540,13 +546,22 @@ class Peer:
         shown = self.welcome.table.get("host_fingerprint") if self.welcome else None
         return f"the host {shown}" if isinstance(shown, str) else "the host"
 
-    def _on_game(self, msg: GameMessage) -> None:
+    def _placed(self, placed: Placed) -> GameMessage:
+        """Our own message that the host says it sequenced at ``placed.seq``."""
+        mine = self.outbox.on_its_way(placed.counter) if self.outbox is not None else None
+        mine = mine or self._sent_outside.pop(placed.counter, None)
+        if mine is None:
+            raise PeerError(f"{self._host()} placed a message {placed.counter} of ours at seq "
+                            f"{placed.seq} that we have not sent (or had refused)")
+        return dataclasses.replace(mine, seq=placed.seq)
+
+    def _on_game(self, msg: GameMessage, own: bool = False) -> None:
         table, outbox = self.table, self.outbox
         if table is None:
             raise PeerError("a game message before start_game")
         answer = outbox.in_flight if outbox is not None else None
         try:
-            bodies = table.receive(msg)
+            bodies = table.receive(msg, own=True) if own else table.receive(msg)
         except Fault as fault:
             raise PeerError(str(fault)) from None
         if outbox is None:  # a spectator
@@ -588,6 +603,8 @@ class Peer:
         extra = getattr(self.player, "extra", None)  # a test player's raw frames or messages
         if extra is not None:
             for item in extra(table, outbox):
+                if isinstance(item, GameMessage):
+                    self._sent_outside[item.counter] = item
                 await (link.send_raw(item) if isinstance(item, bytes) else link.send(item))
         if not outbox.busy and table.can_move() and self._thought(table):
             move = self.player.choose(table)

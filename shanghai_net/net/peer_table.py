@@ -71,9 +71,10 @@ class PeerTable(StreamTable):
         out, self._out = self._out, []
         return out
 
-    def receive(self, msg: GameMessage) -> list[Body]:
-        """Take the next sequenced message; the bodies to send now."""
-        self._take(msg)
+    def receive(self, msg: GameMessage, own: bool = False) -> list[Body]:
+        """Take the next sequenced message (``own``: one this seat signed, as the host's
+        `Placed` answer gives it back); the bodies to send now."""
+        self._take(msg, own)
         out, self._out = self._out, []
         return out
 

@@ -270,14 +270,15 @@ class StreamTable:
 
     # -- the stream ----------------------------------------------------------------------------
 
-    def _take(self, msg: GameMessage) -> None:
-        """Verify ``msg`` as the next message of the chain and apply it (raises on a fault)."""
+    def _take(self, msg: GameMessage, own: bool = False) -> None:
+        """Verify ``msg`` as the next message of the chain and apply it (raises on a fault);
+        ``own``: this seat signed it (its signature is not checked again)."""
         if self.fault is not None:
             raise self.fault
         if self.finished:
             raise Fault(HOST_AUTHOR, f"the host relayed seq {msg.seq} after the game's end")
         try:
-            self.chain.check(msg)
+            self.chain.check(msg, own)
         except RemoteProtocolError as error:
             raise Fault(HOST_AUTHOR, f"the host relayed a bad message: {error}") from None
         self.chain.append(msg)

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
-                       PassClaim, Ping, PlayerSeat, Pong, Proof, Protest, Ready, Rearrange,
+                       PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest, Ready, Rearrange,
                        Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound,
                        Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
@@ -107,6 +107,7 @@ def example_messages() -> tuple[Message, ...]:
         dataclasses.replace(sign_game(sign_key(0), start_digest(start.to_wire()), 0, 7,
                                       Discard(card=51, shanghai=False), (11, bytes(range(32)))),
                             seq=12),
+        Placed(seq=12, counter=7),
         Error(code="out_of_turn", reason="it is seat 1's turn", ref_counter=7),
         Ping(nonce=12345),
         Pong(nonce=12345),

@@ -21,7 +21,7 @@ __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "CARD_COUNT", "MAX_SEATS",
     "Message", "Body", "MESSAGE_TYPES", "BODY_KINDS", "decode_message",
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
-    "StartGame", "game_id_of", "Chat", "GameMessage", "Error", "Ping", "Pong", "Bye",
+    "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
     "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "HOST_AUTHOR",
 ]
@@ -338,6 +338,16 @@ class GameMessage(Message):
                 exc.ref_counter = counter
             raise
         return dataclasses.replace(decoded, signed_body=value["body"])
+
+
+@message_type("placed")
+class Placed(Message):
+    """Host -> the connection that sent a game message, in place of relaying it back: the
+    author's message ``counter`` is sequenced at ``seq``.  The author holds the message, so it
+    appends it to its chain as if relayed in full; the other clients get it in full."""
+
+    seq: int = wire_field(SEQ)
+    counter: int = wire_field(SEQ)
 
 
 @body_kind("draw_stock")
