@@ -8,6 +8,9 @@ answered in: its first one is what `StreamTable.owed` shows.
 
 from __future__ import annotations
 
+from itertools import chain
+from typing import Iterator
+
 from ..wire.messages import OwedStep
 
 __all__ = ["Owing"]
@@ -21,88 +24,87 @@ class Owing:
         commitments and passes of each shuffle, pick commitments and nonces, key shares (one
         entry per generation, owing seat and recipient, naming the positions) and the keys of
         cards turned up."""
-        if self.finished or self.fault is not None:
-            return []
-        if self.waiting_audit:
-            return self._owed_seeds()
-        if self.accusation is not None:
-            return []
-        return [*self._owed_shuffles(), *self._owed_picks(), *self._owed_shares(),
-                *self._owed_reveals()]
+        return list(self._owing())
 
     def owed(self) -> dict[int, str]:
         """What each seat owes the deal now, as the sequenced stream tells (seat -> what, the
-        first thing it owes): a table that waits says for whom and why."""
+        first thing it owes): a table that waits says for whom and why.  Every seat reads it
+        after every message, so it stops as soon as each seat has its first entry."""
         first: dict[int, str] = {}
-        for step in self.owed_steps():
+        for step in self._owing():
             first.setdefault(step.seat, step.why)
+            if len(first) == self.players:
+                break
         return first
 
-    def _owed_seeds(self) -> list[OwedStep]:
+    def _owing(self) -> Iterator[OwedStep]:
+        if self.finished or self.fault is not None:
+            return iter(())
+        if self.waiting_audit:
+            return self._owed_seeds()
+        if self.accusation is not None:
+            return iter(())
+        return chain(self._owed_shuffles(), self._owed_picks(), self._owed_shares(),
+                     self._owed_reveals())
+
+    def _owed_seeds(self) -> Iterator[OwedStep]:
         """One ``seeds`` body a seat, with its seed of every generation the audit opens (none,
         for a round stopped before any shuffle had every commitment)."""
         generations = tuple(self._audit_generations or ())
-        return [OwedStep(seat, "seeds", self.round, "its seeds", generations=generations)
-                for seat in range(self.players) if seat not in self.seeds_from]
+        return (OwedStep(seat, "seeds", self.round, "its seeds", generations=generations)
+                for seat in range(self.players) if seat not in self.seeds_from)
 
-    def _owed_shuffles(self) -> list[OwedStep]:
-        steps = []
+    def _owed_shuffles(self) -> Iterator[OwedStep]:
         for generation in sorted(self.generations):
             committed = self._commits.get(generation, set())
             if len(committed) < self.players:
-                steps += [OwedStep(seat, "commit", self.round,
-                                   f"its commitment to shuffle {generation}",
-                                   generation=generation)
-                          for seat in range(self.players) if seat not in committed]
+                yield from (OwedStep(seat, "commit", self.round,
+                                     f"its commitment to shuffle {generation}",
+                                     generation=generation)
+                            for seat in range(self.players) if seat not in committed)
             elif not self.shuffled(generation):
                 turn = self._passes.get(generation, 0)
-                steps.append(OwedStep(turn % self.players, "pass", self.round,
-                                      f"its pass of shuffle {generation}",
-                                      generation=generation, phase=1 + turn // self.players))
-        return steps
+                yield OwedStep(turn % self.players, "pass", self.round,
+                               f"its pass of shuffle {generation}", generation=generation,
+                               phase=1 + turn // self.players)
 
-    def _owed_picks(self) -> list[OwedStep]:
-        steps = []
+    def _owed_picks(self) -> Iterator[OwedStep]:
         for pick in self._picks:
             if pick.result is not None:
                 continue
             for seat in pick.parties:
                 if seat not in pick.commitments:
-                    steps.append(OwedStep(seat, "pick_commit", self.round,
-                                          f"its commitment to pick {pick.number}",
-                                          pick=pick.number, n=pick.request.n,
-                                          parties=pick.parties))
+                    yield OwedStep(seat, "pick_commit", self.round,
+                                   f"its commitment to pick {pick.number}", pick=pick.number,
+                                   n=pick.request.n, parties=pick.parties)
                 elif pick.revealed and seat not in pick.nonces:
-                    steps.append(OwedStep(seat, "pick_reveal", self.round,
-                                          f"its nonce of pick {pick.number}", pick=pick.number))
-        return steps
+                    yield OwedStep(seat, "pick_reveal", self.round,
+                                   f"its nonce of pick {pick.number}", pick=pick.number)
 
-    def _owed_shares(self) -> list[OwedStep]:
+    def _owed_shares(self) -> Iterator[OwedStep]:
         """One entry per (generation, owing seat, recipient), in the order of their first card:
         exactly the positions `outstanding` waits for from that seat."""
         boxes: dict[tuple[int, int, int], list[int]] = {}
         for (generation, position), outstanding in sorted(self.outstanding.items()):
             for seat in sorted(outstanding.owing):
                 boxes.setdefault((generation, seat, outstanding.to), []).append(position)
-        return [OwedStep(seat, "shares", self.round, f"key shares for seat {to}",
+        return (OwedStep(seat, "shares", self.round, f"key shares for seat {to}",
                          generation=generation, to=to, positions=tuple(positions))
-                for (generation, seat, to), positions in boxes.items()]
+                for (generation, seat, to), positions in boxes.items())
 
-    def _owed_reveals(self) -> list[OwedStep]:
+    def _owed_reveals(self) -> Iterator[OwedStep]:
         """A card turned up: its holder owes every key of it, or, a card no hand holds, every
         seat its own."""
-        steps = []
         for token in self._publics:
             generation, position = token
             holder = self.holder_of(token)
             shown = self._own_keys.get(token, set())
             if holder is not None:
                 if holder not in shown:
-                    steps.append(OwedStep(holder, "reveal", self.round,
-                                          f"every key of its card at position {position}",
-                                          generation=generation, position=position, keys="all"))
+                    yield OwedStep(holder, "reveal", self.round,
+                                   f"every key of its card at position {position}",
+                                   generation=generation, position=position, keys="all")
                 continue
-            steps += [OwedStep(seat, "reveal", self.round, "its key of a card turned up",
-                               generation=generation, position=position, keys="own")
-                      for seat in range(self.players) if seat not in shown]
-        return steps
+            yield from (OwedStep(seat, "reveal", self.round, "its key of a card turned up",
+                                 generation=generation, position=position, keys="own")
+                        for seat in range(self.players) if seat not in shown)
