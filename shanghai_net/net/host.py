@@ -166,10 +166,16 @@ class _Client:
 
     def _owed_due(self) -> bool:
         """The host's latest ``owed`` notice is for this client now: it asked for notices, has
-        not had this one, and has been sent every game message the notice reflects."""
+        been sent every game message the notice reflects, and was last sent another list (a
+        client that fell behind may have missed the notices in between, back to the same)."""
         host = self.host
-        return self.wants_owed and host.owed is not None and self.owed_sent is not host.owed \
-            and self.cursor >= host.owed_after
+        if not self.wants_owed or host.owed is None or self.owed_sent is host.owed or \
+                self.cursor < host.owed_after:
+            return False
+        if self.owed_sent is not None and self.owed_sent.owes == host.owed.owes:
+            self.owed_sent = host.owed  # nothing new to say
+            return False
+        return True
 
     @property
     def name(self) -> str:
