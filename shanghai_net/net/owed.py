@@ -2,8 +2,8 @@
 
 Every party derives it from its `StreamTable`: a seat to know whom it waits for, the host to
 tell a client that asked (the ``owed`` notice), so that a client without a replica of its own
-knows what to send.  One `OwedStep` per deal message owed, in the order a seat is best
-answered in: its first one is what `StreamTable.owed` shows.
+knows what to send.  One `OwedStep` per deal message owed (a box of key shares, a card's
+reveal), in the order of protocol.md 11.5: a seat's first is what `StreamTable.owed` shows.
 """
 
 from __future__ import annotations
