@@ -99,6 +99,8 @@ def bad_frame_vectors() -> list[dict]:
         ("integer map key", frame_of(b"\x82\xa4type\xa1x\x01\x02"), "malformed_frame"),
         ("unknown type", raw({"type": "teleport"}), "unknown_message"),
         ("sign_key as str", raw({**hello, "sign_key": "k" * 32}), "bad_message"),
+        ("notices as a str, not an array of str", raw({**hello, "notices": "owed"}),
+         "bad_message"),
         ("seat 8", raw({"type": "welcome", "version": 4, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),

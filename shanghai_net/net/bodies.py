@@ -113,7 +113,7 @@ MOVE_BODIES = (wm.DrawStock, wm.TakeDiscard, wm.MayI, wm.PassClaim, wm.CallShang
 
 # -- deal steps ----------------------------------------------------------------------------------
 
-DEAL_STEPS = ("commit", "pass", "shares", "reveal", "seeds", "pick_commit", "pick_reveal")
+DEAL_STEPS = wm.DEAL_STEPS
 
 
 def deal_body(message: Message) -> wm.Deal:

@@ -40,10 +40,10 @@ from ..identity import Identity, fingerprint
 from ..rules.ruleset import preset as get_preset
 from ..wire import (HOST, ConnectionClosed, Connection, NEED_DATA, ProtocolError,
                     RemoteProtocolError, LocalProtocolError, check_proof, encode_frame)
-from ..wire.messages import (PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage, Hello,
-                             HOST_AUTHOR, LobbyState, Message, Ping, Placed, PlayerSeat, Pong,
-                             Proof, Ready, Refused, SeatInfo, StartGame, Timeout, Welcome,
-                             game_id_of)
+from ..wire.messages import (NOTICES, PROTOCOL_VERSION, Bye, Chat, DealerPick, Error, GameMessage,
+                             Hello, HOST_AUTHOR, LobbyState, Message, Owed, Ping, Placed,
+                             PlayerSeat, Pong, Proof, Ready, Refused, SeatInfo, StartGame, Timeout,
+                             Welcome, game_id_of)
 from ..wire.messages import Deal
 from ..wire.state import State
 from .bodies import DEAL_STEPS, parse_deal
@@ -157,6 +157,25 @@ class _Client:
         self.rejoining: tuple[int, bytes] | None = None
         """(seat, challenge): the Hello named this seat of the running game; waiting for the
         `Proof` that this connection holds its key."""
+        self.owed_sent: Owed | None = None
+        """The last ``owed`` notice sent (only to a client whose hello asked for it)."""
+
+    @property
+    def wants_owed(self) -> bool:
+        return self.hello is not None and "owed" in self.hello.notices
+
+    def _owed_due(self) -> bool:
+        """The host's latest ``owed`` notice is for this client now: it asked for notices, has
+        been sent every game message the notice reflects, and was last sent another list (a
+        client that fell behind may have missed the notices in between, back to the same)."""
+        host = self.host
+        if not self.wants_owed or host.owed is None or self.owed_sent is host.owed or \
+                self.cursor < host.owed_after:
+            return False
+        if self.owed_sent is not None and self.owed_sent.owes == host.owed.owes:
+            self.owed_sent = host.owed  # nothing new to say
+            return False
+        return True
 
     @property
     def name(self) -> str:
@@ -213,7 +232,7 @@ class _Client:
     def next_due(self) -> bool:
         """Something is still to be sent."""
         return bool(self.outq) or self.last is not None or (
-            self.in_game and self.cursor < len(self.host.history))
+            self.in_game and (self.cursor < len(self.host.history) or self._owed_due()))
 
     def next_message(self) -> tuple[Message | None, bytes | None]:
         """What the writer sends next, if anything is due, and its frame if the host encoded it
@@ -221,6 +240,9 @@ class _Client:
         if self.outq:
             return self.outq.popleft(), None
         host = self.host
+        if self.in_game and not self.closing and self._owed_due():
+            self.owed_sent = host.owed
+            return host.owed, host.owed_frame
         if self.in_game and not self.closing and self.cursor < len(host.history):
             self.cursor += 1
             msg = host.history[self.cursor - 1]
@@ -229,6 +251,12 @@ class _Client:
             return msg, host.frames[self.cursor - 1]
         last, self.last = self.last, None
         return last, None
+
+
+def _notices_sent(hello: Hello) -> dict[str, list[str]]:
+    """The welcome's word on which notices the client asked for will come (none asked: none)."""
+    sent = [name for name in NOTICES if name in hello.notices]
+    return {"notices": sent} if hello.notices else {}
 
 
 _DROPPABLE = (Chat, LobbyState, Pong)
@@ -284,6 +312,13 @@ class Host:
         self._deadline = math.inf
         self._window_changed = trio.Event()
         self._record = None
+        self.owed: Owed | None = None
+        """The latest ``owed`` notice (kept only while some client asks for it)."""
+        self.owed_frame: bytes | None = None
+        self.owed_after = 0
+        """Game messages a client is sent before ``owed``: those it reflects."""
+        self._owed_at = -1
+        """``len(history)`` when ``owed`` was last brought up to date."""
 
     def _load(self, path: Path) -> None:
         """Take up the game of a transcript where it stopped: every message checked again."""
@@ -441,6 +476,10 @@ class Host:
                     if error.code == "version" and conn.our_state is State.ANSWER:
                         client.queue(Refused(code="version", reason=error.reason[:500]))
                         return
+                    if client.hello is None and conn.our_state is State.HELLO:
+                        # no hello yet, so no `error` may answer: refuse, naming what was wrong
+                        client.queue(Refused(code=error.code, reason=error.reason[:500]))
+                        return
                     if error.fatal:
                         client.error(error)
                         return
@@ -573,7 +612,8 @@ class Host:
         client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
-            "claim_timeout": self.config.claim_timeout, "started": self.start is not None},
+            "claim_timeout": self.config.claim_timeout, "started": self.start is not None,
+            **_notices_sent(hello)},
             sequenced=len(self.history), challenge=challenge,
             game_id=None if challenge is None else self.start.game_id))
         if challenge is None:
@@ -614,6 +654,8 @@ class Host:
         """Send the running game to ``client``: the start, then the history from its cursor."""
         client.cursor = min(client.hello.resume or 0, len(self.history))
         client.in_game = client.queue(self.start)
+        client.owed_sent = None
+        self._note_owed()
 
     def _lobby_state(self) -> LobbyState:
         """Who sits where; in a game every seat is listed, a seat nobody holds as not connected
@@ -661,6 +703,7 @@ class Host:
         for client in list(self.clients):
             if client.hello is not None and client.connected:
                 client.in_game = client.queue(self.start)
+        self._note_owed()
         self.started.set()
         log.info("game %s started: %d seats", self.start.game_id.hex(), len(players))
 
@@ -702,6 +745,20 @@ class Host:
         for share in step.sealed:
             size += len(share.epk) + len(share.ciphertext) + 3 * len(share.positions) + 64
         return size
+
+    def _note_owed(self) -> None:
+        """Bring the ``owed`` notice up to date with the history, if any client asks for it: a
+        new notice only when what is owed changed (one a client has had is not sent again)."""
+        if self.public is None or self._owed_at == len(self.history) or \
+                not any(c.wants_owed and c.connected for c in self.clients):
+            return
+        self._owed_at = len(self.history)
+        owes = tuple(self.public.owed_steps())
+        if self.owed is not None and self.owed.owes == owes:
+            return
+        self.owed = Owed(seq=self.history[-1].seq if self.history else None, owes=owes)
+        self.owed_frame = encode_frame(self.owed.to_wire(), self.config.max_frame)
+        self.owed_after = len(self.history)
 
     async def _sequencer(self) -> None:
         async for client, item in self._inbox:
@@ -752,6 +809,7 @@ class Host:
         self.history.append(msg)
         self.frames.append(frame)
         self.origins.append(origin)
+        self._note_owed()
         for client in list(self.clients):
             if client.in_game:
                 client.wake.set()

@@ -58,6 +58,7 @@ from ..wire.signing import Chain, signed_by, start_digest
 from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
+from .owed import Owing
 
 
 def rules_of(start: StartGame) -> RuleSet:
@@ -130,7 +131,7 @@ class Protested:
     claim: GameMessage | None
 
 
-class StreamTable:
+class StreamTable(Owing):
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
     the deal's progress as the stream sequenced it."""
@@ -216,44 +217,6 @@ class StreamTable:
             if token in hand:
                 return seat
         return None
-
-    def owed(self) -> dict[int, str]:
-        """What each seat owes the deal now, as the sequenced stream tells (seat -> what, the
-        first thing it owes): a table that waits says for whom and why, and a client that
-        follows the stream knows what to answer without a replica of its own."""
-        owes: dict[int, str] = {}
-        if self.finished or self.fault is not None:
-            return owes
-        if self.waiting_audit:
-            return {seat: "its seeds" for seat in range(self.players)
-                    if seat not in self.seeds_from}
-        if self.accusation is not None:
-            return owes
-        for generation in sorted(self.generations):
-            committed = self._commits.get(generation, set())
-            if len(committed) < self.players:
-                for seat in sorted(set(range(self.players)) - committed):
-                    owes.setdefault(seat, f"its commitment to shuffle {generation}")
-            elif not self.shuffled(generation):
-                seat = self._passes.get(generation, 0) % self.players
-                owes.setdefault(seat, f"its pass of shuffle {generation}")
-        for pick in self._picks:
-            if pick.result is None:
-                for seat in pick.parties:
-                    if seat not in pick.commitments:
-                        owes.setdefault(seat, f"its commitment to pick {pick.number}")
-                    elif pick.revealed and seat not in pick.nonces:
-                        owes.setdefault(seat, f"its nonce of pick {pick.number}")
-        for token, outstanding in sorted(self.outstanding.items()):
-            for seat in sorted(outstanding.owing):
-                owes.setdefault(seat, f"key shares for seat {outstanding.to}")
-        for token in self._publics:
-            holder = self.holder_of(token)
-            shown = self._own_keys.get(token, set())
-            for seat in [holder] if holder is not None else range(self.players):
-                if seat not in shown:
-                    owes.setdefault(seat, "its key of a card turned up")
-        return owes
 
     def claim_window(self) -> object | None:
         """The claim window the host's clock runs for: open while the public deal is settled."""

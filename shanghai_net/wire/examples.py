@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
-                       PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest, Ready, Rearrange,
-                       Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound,
+                       Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
+                       Ready, Rearrange, Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound,
                        Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 
@@ -90,7 +90,7 @@ def example_messages() -> tuple[Message, ...]:
     return (
         Hello(protocol="shanghai-net", version=4, name="Ann", sign_key=players[0].sign_key,
               box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0],
-              table="kitchen"),
+              table="kitchen", notices=("owed",)),
         Welcome(version=4, seat=0, table={"preset": "classic", "players": 3}),
         sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),
@@ -108,6 +108,13 @@ def example_messages() -> tuple[Message, ...]:
                                       Discard(card=51, shanghai=False), (11, bytes(range(32)))),
                             seq=12),
         Placed(seq=12, counter=7),
+        Owed(seq=12, owes=(
+            OwedStep(seat=0, step="shares", round=1, why="key shares for seat 1", generation=0,
+                     to=1, positions=(11, 14)),
+            OwedStep(seat=2, step="shares", round=1, why="key shares for seat 1", generation=0,
+                     to=1, positions=(11, 14)),
+            OwedStep(seat=1, step="reveal", round=1, why="its key of a card turned up",
+                     generation=0, position=33, keys="own"))),
         Error(code="out_of_turn", reason="it is seat 1's turn", ref_counter=7),
         Ping(nonce=12345),
         Pong(nonce=12345),

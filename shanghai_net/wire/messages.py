@@ -24,6 +24,7 @@ __all__ = [
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
     "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "HOST_AUTHOR",
+    "NOTICES", "OwedStep", "Owed",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
@@ -152,6 +153,9 @@ class Hello(Message):
     """Open a table of that name if the host has none (with the host's preset and seats), so
     a person in a lobby can start a second game; else a ``table`` the host does not hold is
     refused ``unknown_table``."""
+    notices: tuple[str, ...] = wire_field(ListOf(Text(32, min_len=1), 16), default=())
+    """The host notices the client asks for (`NOTICES`); a name the host does not know is
+    ignored, so a client may ask for notices of a newer protocol."""
 
 
 @message_type("welcome")
@@ -513,3 +517,57 @@ class Bye(Message):
     """The sender will send nothing more and closes once the other side has answered Bye."""
 
     reason: str = wire_field(REASON)
+
+
+# -- host notices (only to a client that asked for them in its hello) -----------------------------
+
+NOTICES = ("owed",)
+"""The host notices a client may ask for in ``Hello.notices``."""
+DEAL_STEPS = ("commit", "pass", "shares", "reveal", "seeds", "pick_commit", "pick_reveal")
+"""The steps of the deal a ``deal`` body may carry (docs/protocol.md, section 11.2)."""
+STEP = OneOf(*DEAL_STEPS)
+POSITION = Int(0, 0xFFFF)
+U32 = Int(0, 2**32 - 1)
+
+
+class SparseRecordOf(RecordOf):
+    """A record whose nil and empty optional fields stay off the wire (a notice is sent often)."""
+
+    def to_wire(self, value):
+        return {key: item for key, item in fields_to_wire(value).items()
+                if item is not None and item != []}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OwedStep:
+    """One deal message a seat owes, with what it must say: ``generation`` for a commit, a
+    pass (with its ``phase``), shares (for seat ``to``, the cards at ``positions``) and a
+    reveal (of ``position``: ``keys`` "own", the seat's own key of a card no hand holds, or
+    "all", every seat's key of a card of its hand); ``generations`` for seeds (one body, a
+    seed for each); ``pick`` for a pick (a commitment also binds ``n`` and ``parties``)."""
+
+    seat: int = wire_field(SEAT)
+    step: str = wire_field(STEP)
+    round: int = wire_field(Int(0, 255))
+    why: str = wire_field(Text(200))
+    """What it owes in words, for a person waiting on the table."""
+    generation: int | None = wire_field(Nullable(U32), default=None)
+    phase: int | None = wire_field(Nullable(Int(1, 2)), default=None)
+    to: int | None = wire_field(Nullable(SEAT), default=None)
+    positions: tuple[int, ...] = wire_field(ListOf(POSITION, 0xFFFF), default=())
+    position: int | None = wire_field(Nullable(POSITION), default=None)
+    keys: str | None = wire_field(Nullable(OneOf("own", "all")), default=None)
+    generations: tuple[int, ...] = wire_field(ListOf(U32, 255), default=())
+    pick: int | None = wire_field(Nullable(U32), default=None)
+    n: int | None = wire_field(Nullable(Int(1, 2**32 - 1)), default=None)
+    parties: tuple[int, ...] = wire_field(ListOf(SEAT, MAX_SEATS), default=())
+
+
+@message_type("owed")
+class Owed(Message):
+    """Host -> a client that asked for ``"owed"``: every deal message each seat owes once the
+    game message ``seq`` is applied (nil: at ``start_game``, before any).  Sent after that
+    message whenever what is owed changed; the host's word, not evidence (protocol.md 11.7)."""
+
+    seq: int | None = wire_field(Nullable(SEQ))
+    owes: tuple[OwedStep, ...] = wire_field(ListOf(SparseRecordOf(OwedStep), 4096))

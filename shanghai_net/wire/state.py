@@ -66,7 +66,7 @@ EVENT_TRIGGERED: dict[Role, dict[State, dict[str, State]]] = {
         HELLO: {"refused": CLOSED},
         ANSWER: {"welcome": LOBBY, "refused": CLOSED},
         LOBBY: {**_stay(LOBBY, "lobby_state"), "start_game": GAME, "refused": CLOSED},
-        GAME: _stay(GAME, "lobby_state", "game", "placed", "start_game"),
+        GAME: _stay(GAME, "lobby_state", "game", "placed", "start_game", "owed"),
         CLOSED: {},
         ERROR: {},
     },
