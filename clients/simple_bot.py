@@ -1059,9 +1059,10 @@ class Seat:
         basis_seq, basis_head = (self.next_seq - 1, self.head) if is_move else (None, None)
         self.counter = max(self.counter, self.counters.get(self.seat, -1) + 1)
         signed = self.signed_bytes(self.seat, self.counter, basis_seq, basis_head, body)
-        self.sent = {"type": "game", "seq": None, "author": self.seat, "counter": self.counter,
-                     "basis_seq": basis_seq, "basis_head": basis_head, "body": body,
+        self.sent = {"type": "game", "author": self.seat, "counter": self.counter, "body": body,
                      "sig": self.sign_key.sign(signed).signature}
+        if is_move:  # nil fields are left off (6.3)
+            self.sent.update(basis_seq=basis_seq, basis_head=basis_head)
         self.link.send(self.sent)
         self.pending = self.counter
         self.counter += 1

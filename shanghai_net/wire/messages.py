@@ -328,9 +328,11 @@ class GameMessage(Message):
         return self.signed_body if self.signed_body is not None else self.body.to_wire()
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seq": self.seq, "author": self.author,
+        """Without the fields that are nil (an author's ``seq``, a deal step's basis)."""
+        wire = {"type": self.TYPE, "seq": self.seq, "author": self.author,
                 "counter": self.counter, "basis_seq": self.basis_seq,
                 "basis_head": self.basis_head, "body": self.body_wire, "sig": self.sig}
+        return {name: value for name, value in wire.items() if value is not None}
 
     @classmethod
     def from_wire(cls, value: dict[str, Any]) -> GameMessage:

@@ -101,9 +101,9 @@ def sign_wire(key: Ed25519PrivateKey, start: bytes, author: int, counter: int,
     unsequenced: the host fills in ``seq``."""
     basis_seq, basis_head = basis if basis is not None else (None, None)
     sig = key.sign(signed_bytes(start, author, counter, basis_seq, basis_head, body))
-    return {"type": GameMessage.TYPE, "seq": None, "author": author,
-            "counter": counter, "basis_seq": basis_seq, "basis_head": basis_head,
-            "body": dict(body), "sig": sig}
+    wire = {"type": GameMessage.TYPE, "author": author, "counter": counter, "body": dict(body),
+            "sig": sig}
+    return wire if basis is None else {**wire, "basis_seq": basis_seq, "basis_head": basis_head}
 
 
 def sign_game(key: Ed25519PrivateKey, start: bytes, author: int, counter: int, body: Body,
@@ -111,7 +111,7 @@ def sign_game(key: Ed25519PrivateKey, start: bytes, author: int, counter: int, b
     """`sign_wire` of a body this side built."""
     wire = sign_wire(key, start, author, counter, body.to_wire(), basis)
     return GameMessage(author=author, counter=counter, body=body, sig=wire["sig"],
-                       basis_seq=wire["basis_seq"], basis_head=wire["basis_head"])
+                       basis_seq=wire.get("basis_seq"), basis_head=wire.get("basis_head"))
 
 
 def chain_hash(start: bytes, prev: bytes, msg: GameMessage) -> bytes:
