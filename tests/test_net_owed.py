@@ -178,8 +178,7 @@ async def test_who_asked_is_sent_what_its_own_replica_reads_and_no_one_else(monk
 
             def watcher(name, role="player", bot=None):
                 return Watcher(("127.0.0.1", port), Identity(rnd(32), rnd(32)), bot, name=name,
-                               role=role, random=seeded(name.encode()), timeout=20,
-                               auto_ready=role != "spectator")  # a spectator is never ready
+                               role=role, random=seeded(name.encode()), timeout=20)
 
             early, quiet = watcher("early", "spectator"), watcher("quiet", "spectator")
             for spectator in (early, quiet):

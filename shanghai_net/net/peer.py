@@ -446,7 +446,8 @@ class Peer:
                 await link.send(sign_proof(self.identity.sign_key, game_id, msg.challenge))
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
-            if self.auto_ready and self.start is None and not msg.table.get("started"):
+            if self.auto_ready and self.role != "spectator" and self.start is None and \
+                    not msg.table.get("started"):  # a spectator has no seat to be ready in
                 await link.send(Ready(ready=True))
         elif isinstance(msg, StartGame):
             try:
