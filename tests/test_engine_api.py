@@ -198,9 +198,30 @@ def test_voiding_the_round_just_scored_takes_its_score_back(name):
     first, second = game.results
     assert second.totals != first.totals
     events = game.void_round(scored=True)
-    assert [type(e) for e in events] == [RoundVoided, GameEnded]
+    assert [type(e) for e in events][0] == RoundVoided and type(events[-1]) is GameEnded
     assert events[0].round_no == 2
-    assert game.result.rounds == (first,) and game.result.totals == first.totals
+    assert game.result.rounds == (first,)
+    if name == "davis":
+        assert game.result.totals == first.totals
+    else:  # what round 1 left, a pot nobody won given back: money is only ever moved
+        assert game.pot == 0 and sum(game.result.totals) == 3 * game.rules.stake
+        assert all(t >= f for t, f in zip(game.result.totals, first.totals))
+        assert game.result.totals == tuple(m - game.rules.stake * r
+                                           for m, r in zip(game.money, game.rebuys))
+
+
+def test_a_voided_first_round_of_marcelle_gives_every_ante_back():
+    """Nothing has been scored: every seat ends as it sat down, its ante (and any joker it
+    bought or sold) taken back."""
+    game = new_game(preset("marcelle"), 3, LocalDealer(9))
+    bots = [make_bot("basic", random.Random(s)) for s in range(3)]
+    for _ in range(30):
+        seat = game.to_move()[0]
+        game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+    assert game.round_no == 1 and game.pot > 0
+    game.void_round()
+    assert game.result.totals == (game.rules.stake,) * 3 and game.pot == 0
+    assert game.money == [game.rules.stake] * 3
 
 
 def test_engines_share_the_dealt_machinery_and_the_dealer_imports_none():

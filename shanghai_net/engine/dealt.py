@@ -91,10 +91,9 @@ class DealtGame(ABC):
         self.pot_paid = [0] * players
         """What each seat has put into the pot still on the table (returned if nobody wins it)."""
         self.progress = [0] * players
-        self._opening = self._standing()
-        """The totals before any round (a game voided in its first round ends with these)."""
-        self._progress_before: list[tuple[int, ...]] = []
-        """Each scored round's progress before it (to take a voided round back)."""
+        self._ledgers: list[tuple] = []
+        """Scores, money, rebuys, the pot and progress as each round began (`_reset_round`):
+        a voided round is taken back to these, whatever it paid or scored."""
         self.results: list[RoundResult] = []
         self.result: GameResult | None = None
         self._pending: list[tuple[Request, Callable[..., None] | None]] = []
@@ -135,6 +134,8 @@ class DealtGame(ABC):
     # -- round state ---------------------------------------------------------------------------
 
     def _reset_round(self) -> None:
+        self._ledgers.append((tuple(self.scores), tuple(self.money), tuple(self.rebuys), self.pot,
+                              tuple(self.pot_paid), tuple(self.progress)))
         n = self.players
         self.generation = -1
         self.stock: list[Token] = []  # the top card is the last
@@ -339,26 +340,27 @@ class DealtGame(ABC):
 
     def void_round(self, scored: bool = False) -> list[Event]:
         """The table voted the round void (a player left for good and the deal cannot go on
-        without its keys): it scores nothing, and the game ends with the rounds before it.
-        ``scored``: the round is the one just scored, whose audit the table was still waiting
-        for when the vote came (the next one has begun, with no move): its score is taken
-        back."""
+        without its keys): it scores nothing and pays nothing (its ante and what it paid for
+        jokers go back), and the game ends with the rounds before it, a pot nobody won returned
+        as at any game's end.  ``scored``: the round is the one just scored, whose audit the
+        table was still waiting for when the vote came (the next one has begun, with no move):
+        its score is taken back."""
         if self.phase is Phase.OVER and not scored:
             raise IllegalMoveError("void the round: the game is over")
-        round_no, totals = self.round_no, None
+        round_no = self.round_no
         if scored:
             if not self.results:
                 raise IllegalMoveError("void the round: no round has been scored")
             round_no = self.results.pop().round_no
-            self.progress = list(self._progress_before.pop())
-            totals = self.results[-1].totals if self.results else self._opening
-            if not self.rules.money:
-                self.scores = list(totals)
+            self._ledgers.pop()  # the next round's: its ante goes back too
+        scores, money, rebuys, self.pot, pot_paid, progress = self._ledgers[-1]
+        self.scores, self.money, self.rebuys = list(scores), list(money), list(rebuys)
+        self.pot_paid, self.progress = list(pot_paid), list(progress)
         self._pending.clear()
         self._requests.clear()
         self.window = None
         self._emit(RoundVoided(round_no))
-        self._finish(totals)
+        self._finish()
         out, self._events = self._events, []
         return out
 
@@ -435,7 +437,6 @@ class DealtGame(ABC):
                     points[seat] = penalty(rules, hand)
                 self.scores[seat] += points[seat]
             totals = tuple(self.scores)
-        self._progress_before.append(tuple(self.progress))
         if rules.progression:
             for seat in range(self.players):
                 self.progress[seat] += self.down[seat]
@@ -455,11 +456,10 @@ class DealtGame(ABC):
             return tuple(self.money[s] - rules.stake * self.rebuys[s] for s in range(self.players))
         return tuple(self.scores)
 
-    def _finish(self, totals: tuple[int, ...] | None = None) -> None:
+    def _finish(self) -> None:
         rules = self.rules
-        if totals is None:
-            self._return_pot()
-            totals = self._standing()
+        self._return_pot()
+        totals = self._standing()
         if rules.money:
             key = lambda s: (-totals[s], s)  # noqa: E731
         else:
