@@ -149,3 +149,18 @@ def test_seats_compare_transcripts_to_catch_split_broadcasts():
     assert table.participants[2].transcript_digest(0) not in digests
     with pytest.raises(AssertionError, match="different broadcasts in generation 0"):
         table.audit()
+
+
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_the_opened_deck_after_the_audit_is_what_every_position_opens_to(players):
+    """`opened_deck` reads the cards from the seeds' permutations alone; each position's keys,
+    all of them, strip its final point to the same card."""
+    from shanghai_net.deal.audit import opened_deck
+    table = MentalTable(players, seeded(b"opened deck %d" % players), cards=SMALL)
+    assert table.audit().clean
+    g = table.participants[0].generation(table.generation)
+    points = card_points(SMALL)
+    keys = [p.generation(table.generation).keys.card_keys for p in table.participants]
+    opened = [points[multiply(invert(scalar_product(k[position] for k in keys)), point)]
+              for position, point in enumerate(g.final_deck)]
+    assert list(opened_deck(g)) == opened and sorted(opened) == sorted(SMALL)

@@ -20,7 +20,7 @@ from .box import SealedShare, share_in, unseal_with_secret
 from .errors import CheatDetected
 from .generation import Generation
 from ..cards import Card
-from .group import invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
+from .group import is_scalar, multiply_all, multiply_each
 from .seeds import SeedKeys, commitment_digest
 
 
@@ -51,11 +51,18 @@ def audit(generations: Sequence[Generation], box_keys: Sequence[X25519PublicKey]
 
 def opened_deck(g: Generation) -> tuple[Card, ...]:
     """The generation's cards in position order, opened from every seat's revealed seed: for
-    replaying a round, or checking the faces it showed.  Only for a generation audited clean."""
-    keys = [SeedKeys(g.context, seat, g.seed_reveals[seat].seed, g.size).card_keys
-            for seat in range(g.seats)]
-    return tuple(g.card_points[multiply(invert(scalar_product(k[position] for k in keys)), point)]
-                 for position, point in enumerate(g.final_deck))
+    replaying a round, or checking the faces it showed.  Only for a generation audited clean:
+    every pass then did what its seed says, so position ``t`` of the final deck holds the card
+    the seats' pass-1 permutations bring there (pass 2 moves nothing), and no point need be
+    multiplied to know it."""
+    permutations = [SeedKeys(g.context, seat, g.seed_reveals[seat].seed, g.size).permutation
+                    for seat in range(g.seats)]
+    deck = []
+    for position in range(g.size):
+        for permutation in reversed(permutations):  # the last pass's input back to the cards
+            position = permutation[position]
+        deck.append(g.cards[position])
+    return tuple(deck)
 
 
 def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey]) -> None:
