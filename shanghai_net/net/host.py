@@ -414,28 +414,47 @@ class Host:
     async def _writer(self, client: _Client, scope: trio.CancelScope) -> None:
         try:
             while client.connected:
-                msg, frame = client.next_message()
-                if msg is None:
+                data, last = self._due(client)
+                if not data:
                     if client.closing:
                         break
                     client.wake = trio.Event()
                     await client.wake.wait()
                     continue
-                try:
-                    data = client.conn.send(msg, frame)
-                except LocalProtocolError as error:
-                    log.warning("not sending %s to %s: %s", msg.TYPE, client.name, error)
-                    continue
                 with trio.fail_after(self.config.send_timeout):
                     await client.stream.send_all(data)
                 self.bytes_out += len(data)
-                if isinstance(msg, (Refused, Bye)) or (isinstance(msg, Error) and msg.code in
-                                                        ("abuse", "frame_too_large")):
+                if last:
                     break
         except (trio.TooSlowError, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
         client.connected = False
         scope.cancel()
+
+    WRITE_BATCH = 1 << 16
+    """Frames due to one client go out together up to this many bytes: one send and one wake-up
+    of the reader for the shares a draw brings from every seat at once, not one each."""
+
+    def _due(self, client: _Client) -> tuple[bytes, bool]:
+        """The frames due to ``client`` now, joined; and whether the last of them ends the
+        connection (a refusal, a bye, a fatal error)."""
+        frames: list[bytes] = []
+        size = 0
+        while size < self.WRITE_BATCH:
+            msg, frame = client.next_message()
+            if msg is None:
+                break
+            try:
+                data = client.conn.send(msg, frame)
+            except LocalProtocolError as error:
+                log.warning("not sending %s to %s: %s", msg.TYPE, client.name, error)
+                continue
+            frames.append(data)
+            size += len(data)
+            if isinstance(msg, (Refused, Bye)) or (isinstance(msg, Error) and msg.code in
+                                                    ("abuse", "frame_too_large")):
+                return b"".join(frames), True
+        return b"".join(frames), False
 
     async def _pinger(self, client: _Client) -> None:
         """A ping now and then, which a live peer answers: a machine that is gone shows as
