@@ -112,6 +112,8 @@ class Relay:
         self.errors_to_client: list[dict] = []
         self.refusals: list[str] = []
         """Codes of the ``refused`` messages the host sent the client."""
+        self.placed: list[int] = []
+        """The seqs of the client's own messages, as the host's ``placed`` told it them."""
         self.round = 0
         """The deal round of the last ``deal`` body sent to the client."""
         self._moves: list[tuple[int, trio.Event]] = []
@@ -172,6 +174,8 @@ class Relay:
             self.errors_to_client.append(message)
         if kind == "refused":
             self.refusals.append(str(message.get("code")))
+        if kind == "placed" and isinstance(message.get("seq"), int):
+            self.placed.append(message["seq"])
         body = message.get("body") if kind == "game" else None
         if not isinstance(body, dict):
             return
@@ -432,6 +436,14 @@ def judged(run: _Run) -> list[Outcome]:
     timed_out = sum(isinstance(m.body, Timeout) and m.body.seat == seat for m in history)
     out.append(Outcome("11.4", "claim windows (MAY I): answered in time", answers > 0 and not timed_out,
                        f"{answers} answers, {timed_out} timeouts of the client's seat"))
+    placed = run.relay.placed if run.relay else []
+    chained = [m.seq for m in history if m.author == seat and m.basis_seq is not None
+               and placed and m.basis_seq >= placed[0]]
+    broken = sum(e.get("code") == "broken_chain" for e in run.relay.errors_to_client)
+    out.append(Outcome("6.3", "its own messages placed (`placed`): chained as if relayed",
+                       bool(chained) and not broken,
+                       f"{len(placed)} placed, {len(chained)} moves on a basis past the first, "
+                       f"{broken} broken_chain answers"))
     calls = sum(m.body.KIND == "call_shanghai" for m in history)
     picks = [s for s in steps if s.step == "pick_reveal" and s.data.get("round", 0) > 0]
     out.append(Outcome("11.3", "SHANGHAI pick on the client's discard", bool(picks),
