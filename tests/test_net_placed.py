@@ -53,3 +53,60 @@ def test_a_placed_message_the_seat_never_sent_names_the_host():
     with pytest.raises(PeerError, match="placed a message 9 of ours at seq 3 that we have not "
                                         "sent"):
         peer._placed(Placed(seq=3, counter=9))
+
+
+async def test_a_host_that_places_a_seat_s_message_elsewhere_is_named_by_that_seat(monkeypatch):
+    """The host tells seat 1 that one of its messages went one seq further than it did: seat 1
+    chains what it holds where it was told, finds the stream skip, and names the host; the
+    other seats, shown the true order, go on without a fault, and no card of seat 1 opens."""
+    import random
+
+    from shanghai_net.deal import seeded
+    from shanghai_net.net import host as host_module
+    from shanghai_net.net.host import Host, HostConfig
+    from shanghai_net.net.peer import BotPlayer
+
+    honest = host_module._Client.next_message
+    lied = []
+
+    def misplacing(client):
+        msg, frame = honest(client)
+        if isinstance(msg, Placed) and client.seat == 1 and msg.seq >= 20 and not lied:
+            lied.append(msg.seq)
+            return Placed(seq=msg.seq + 1, counter=msg.counter), None
+        return msg, frame
+
+    monkeypatch.setattr(host_module._Client, "next_message", misplacing)
+    rnd = seeded(b"misplacing host")
+    host = Host(HostConfig(players=3, claim_timeout=1.0, random=rnd))
+    outcome = {}
+    named = trio.Event()
+    peers = {}
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+
+            async def seat(i):
+                peer = peers[i] = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                                       BotPlayer("basic", random.Random(i)), name=f"bot{i}",
+                                       random=seeded(b"misplaced %d" % i), timeout=20,
+                                       reconnect=False)
+                try:
+                    outcome[i] = await peer.run()
+                except PeerError as error:
+                    outcome[i] = error
+                    named.set()
+
+            for i in range(3):
+                nursery.start_soon(seat, i)
+                await trio.sleep(0.01)  # seats in order
+            await named.wait()
+            nursery.cancel_scope.cancel()
+    assert lied and set(outcome) == {1}
+    assert "fault by the host" in str(outcome[1]) and "skips ahead" in str(outcome[1])
+    for i in (0, 2):
+        table = peers[i].table
+        assert table.fault is None
+        assert not set(peers[1].table.participant.hand()) & \
+            set(table.game.faces)
