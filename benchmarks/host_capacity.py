@@ -11,8 +11,9 @@ message once the one before it has reached its author, ``--gap`` seconds later (
 second per table at the default: a busy table; people's moves come slower, their deal steps
 faster).  The host checks
 every message as in a real game (signature, chain, the public replica's rules and deal checks)
-and relays it to the four seats.  A relay is timed at the generator from the send of a message
-to its arrival at the last of the four seats (both sides of the loopback, one machine's clock).
+and relays it to the three other seats (its author is sent ``placed``).  A relay is timed at the
+generator from the send of a message to its arrival at the last of the four seats (both sides of
+the loopback, one machine's clock).
 Tables start one after another over ``--stagger`` seconds, then ``--seconds`` are measured:
 with the game's first messages being the deal's (about 170 a round, the heaviest to check),
 a short window measures mostly dealing, the host's worst case.  Each line::
@@ -173,7 +174,7 @@ async def drive_table(port: int, name: str, script: Script, gap: float, delay: f
                     raise SystemExit(f"{name}: not the recorded game (its id differs)")
                 if script.authors[0] == seat:
                     nursery.start_soon(send_later, 0)
-            elif kind == "game":
+            elif kind in ("game", "placed"):  # the author is told its message's seq
                 seq = frame["seq"]
                 arrived[seq] = arrived.get(seq, 0) + 1
                 if arrived[seq] == 4:

@@ -210,6 +210,25 @@ def test_voiding_the_round_just_scored_takes_its_score_back(name):
                                            for m, r in zip(game.money, game.rebuys))
 
 
+@pytest.mark.parametrize("name", ["davis", "marcelle"])
+def test_voiding_the_last_round_after_it_was_scored_takes_back_that_round_alone(name):
+    """The game is over when the vote on the last round's audit comes: the result is the
+    standing after the round before it."""
+    game = new_game(preset(name), 3, LocalDealer(7))
+    bots = [make_bot("basic", random.Random(s)) for s in range(3)]
+    while game.phase is not Phase.OVER:
+        seat = game.to_move()[0]
+        game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+    *kept, last = game.results
+    game.void_round(scored=True)
+    assert game.result.rounds == tuple(kept)
+    if name == "davis":
+        assert game.result.totals == kept[-1].totals
+    else:  # and any pot still on the table given back
+        assert all(t >= k for t, k in zip(game.result.totals, kept[-1].totals))
+        assert sum(game.result.totals) == 3 * game.rules.stake and game.pot == 0
+
+
 def test_a_voided_first_round_of_marcelle_gives_every_ante_back():
     """Nothing has been scored: every seat ends as it sat down, its ante (and any joker it
     bought or sold) taken back."""

@@ -92,8 +92,9 @@ class DealtGame(ABC):
         """What each seat has put into the pot still on the table (returned if nobody wins it)."""
         self.progress = [0] * players
         self._ledgers: list[tuple] = []
-        """Scores, money, rebuys, the pot and progress as each round began (`_reset_round`):
-        a voided round is taken back to these, whatever it paid or scored."""
+        """Scores, money, rebuys, the pot and progress as each round began (`_reset_round`),
+        by round number (0: the game's start): a voided round is taken back to its own,
+        whatever it paid or scored."""
         self.results: list[RoundResult] = []
         self.result: GameResult | None = None
         self._pending: list[tuple[Request, Callable[..., None] | None]] = []
@@ -351,9 +352,8 @@ class DealtGame(ABC):
         if scored:
             if not self.results:
                 raise IllegalMoveError("void the round: no round has been scored")
-            round_no = self.results.pop().round_no
-            self._ledgers.pop()  # the next round's: its ante goes back too
-        scores, money, rebuys, self.pot, pot_paid, progress = self._ledgers[-1]
+            round_no = self.results.pop().round_no  # the next round's ante goes back too
+        scores, money, rebuys, self.pot, pot_paid, progress = self._ledgers[round_no]
         self.scores, self.money, self.rebuys = list(scores), list(money), list(rebuys)
         self.pot_paid, self.progress = list(pot_paid), list(progress)
         self._pending.clear()
