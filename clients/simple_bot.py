@@ -907,7 +907,8 @@ class Seat:
         # prove we hold the seat's key, for the game we know (not the one the welcome names)
         proof = self.sign_key.sign(PROOF_DOMAIN + self.game_id + answer["challenge"]).signature
         self.link.send({"type": "proof", "sig": proof})
-        self.pending = None  # in flight when the link broke: sequenced or not, we will see
+        self.pending = self.sent = None  # in flight when the link broke: sequenced or not, we
+        # will see it in full (the host places only what this connection sent)
         self.hold_until = max(self.hold_until, answer.get("sequenced", 0))
         self.log(f"rejoined seat {self.seat} at seq {resume}")
 
@@ -966,8 +967,9 @@ class Seat:
         elif kind == "game":
             self.sequenced(message)
         elif kind == "placed":  # ours, sequenced at seq: chain it as if relayed in full
-            if self.sent is None or message["counter"] != self.sent["counter"]:
-                raise BotStopped(f"the host placed a message we did not send: {message}")
+            if self.sent is None or message["counter"] != self.pending:
+                raise BotStopped(f"the host placed a message we did not send, or that it "
+                                 f"refused: {message}")
             self.sequenced({**self.sent, "seq": message["seq"]})
         elif kind == "error":
             self.answered(message)
@@ -1030,7 +1032,7 @@ class Seat:
         self.counters[author] = counter
         self.next_seq = seq + 1
         if author == self.seat and counter == self.pending:
-            self.pending = None  # ours was sequenced
+            self.pending = self.sent = None  # ours was sequenced
         self.table.apply(author, body)
 
     def answered(self, error: dict) -> None:
@@ -1038,7 +1040,7 @@ class Seat:
         (a move raced the game's moving on): decide again once the chain has brought the
         message it names."""
         if error.get("ref_counter") is not None and error["ref_counter"] == self.pending:
-            self.pending = None
+            self.pending = self.sent = None
             if error["code"] == "stale" and error.get("ref_seq") is not None:
                 self.moves_from = error["ref_seq"] + 1
         if error["code"] != "stale":

@@ -88,7 +88,8 @@ def assert_host_holds_no_hidden_card(host, tables):
         seen.add(id(value))
         assert not isinstance(value, (Participant, PeerTable)), type(value)
         if isinstance(value, Generation):  # the public record of a shuffle, kept for the audit
-            assert (value.seat, value.seed, value.mine, value.evidence) == (-1, b"", {}, []), \
+            assert (value.seat, value.seed, value.mine, value.received_shares) == \
+                (-1, b"", {}, []), \
                 "the host's record of a shuffle holds a seat's secret"
         if isinstance(value, dict):
             for item in value.values():

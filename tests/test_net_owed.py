@@ -9,14 +9,14 @@ import trio
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.net import peer as peer_module
-from shanghai_net.net.bodies import DEAL_STEPS, parse_deal
+from shanghai_net.net.bodies import parse_deal
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer
 from shanghai_net.net.public_table import PublicTable
 from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, Hello, Owed,
                                OwedStep, Refused, Welcome, decode_frame_body, encode_frame)
 from shanghai_net.wire.framing import HEADER_SIZE
-from shanghai_net.wire.messages import PROTOCOL_VERSION
+from shanghai_net.wire.messages import DEAL_STEPS, PROTOCOL_VERSION
 
 from test_net_rejoin import HeldBot
 from test_net_table import Table

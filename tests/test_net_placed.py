@@ -110,3 +110,30 @@ async def test_a_host_that_places_a_seat_s_message_elsewhere_is_named_by_that_se
         assert table.fault is None
         assert not set(peers[1].table.participant.hand()) & \
             set(table.game.faces)
+
+
+def test_a_seat_takes_each_placed_message_once_and_never_one_the_host_refused():
+    """`placed` names a message still on its way from this connection: once it is chained it
+    is no longer on its way (the host placing it twice is the host's fault), and neither is
+    one the host refused."""
+    from shanghai_net.wire.messages import Error
+    from test_net_table import Table
+
+    t = Table(3, seed=8)
+    box = t.boxes[0]
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(range(32))))
+    peer.table, peer.outbox = t.seats[0], box
+    first = box.poll()  # seat 0's first message: the first dealer pick's commitment
+    assert first is not None and box.unplaced == {first.counter: first}
+    mine = peer._placed(Placed(seq=0, counter=first.counter))
+    assert (mine.seq, mine.counter, mine.body) == (0, first.counter, first.body)
+    t.deliver(first)  # the host places it: chained at seat 0 as its own
+    assert box.unplaced == {}
+    with pytest.raises(PeerError, match="that we have not sent"):
+        peer._placed(Placed(seq=1, counter=first.counter))
+    t.run_until(lambda: bool(box.deal) or box.move is not None)  # seat 0 owes something
+    later = box.poll()
+    assert later is not None
+    box.error(Error(code="illegal_move", reason="refused", ref_counter=later.counter))
+    with pytest.raises(PeerError, match="that we have not sent"):
+        peer._placed(Placed(seq=t.host.chain.next_seq, counter=later.counter))

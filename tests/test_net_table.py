@@ -189,6 +189,12 @@ def test_the_host_refuses_a_share_no_one_owes_and_a_move_before_the_deal_settles
     with pytest.raises(RemoteProtocolError) as info:
         t.host.admit(msg)
     assert info.value.code == "out_of_turn"
+    # a box whose length is not a key a position and the tag, as a seat could pad one
+    padded = dataclasses.replace(sealed, ciphertext=sealed.ciphertext + bytes(32))
+    msg = table.chain.sign(t.ids[0].sign_key, 0, shares_body(table.round, generation, [padded]))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.host.admit(msg)
+    assert info.value.code == "bad_message" and "data.box: expected 48 bytes" in info.value.reason
 
 
 def test_a_start_game_that_differs_for_one_peer_breaks_the_chain_at_seq_0():

@@ -224,6 +224,23 @@ def test_append_verifies_what_check_did_not():
     assert info.value.code == "bad_signature" and chain.next_seq == 1
 
 
+def test_a_message_of_ones_own_skips_only_its_signature_check():
+    """`check(own=True)` (a message this side signed, that the host placed) takes it without
+    checking the signature again, but still refuses a wrong seq, a counter that does not rise
+    and a basis that is not a link; and it chains to the same head as the full check."""
+    history = signed_history()
+    chain = replay(history[:2])
+    own = history[2]
+    assert chain.check(dataclasses.replace(own, sig=bytes(64)), own=True)  # not re-checked
+    for wrong, code in ((dataclasses.replace(own, seq=3), "broken_chain"),
+                        (dataclasses.replace(own, counter=0, author=0), "stale"),
+                        (dataclasses.replace(own, basis_head=bytes(32)), "broken_chain")):
+        with pytest.raises(RemoteProtocolError) as info:
+            chain.check(wrong, own=True)
+        assert info.value.code == code
+    assert chain.check(own, own=True) == replay(history[:3]).head
+
+
 def test_rejoin_proof_bytes_are_the_documented_concatenation():
     data = proof_bytes(GAME_ID, CHALLENGE)
     assert data == b"shanghai-net v1 rejoin" + GAME_ID + CHALLENGE and len(data) == 70

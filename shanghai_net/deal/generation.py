@@ -27,7 +27,7 @@ class Generation:
     seed: bytes
     commitments: dict[int, Commitment] = field(default_factory=dict)
     passes: list[PassOutput] = field(default_factory=list)
-    evidence: list[KeyShare] = field(default_factory=list)
+    received_shares: list[KeyShare] = field(default_factory=list)
     """Key shares this seat received, opened from their boxes."""
     boxes: list[SealedShare] = field(default_factory=list)
     """Every sealed share of the generation the stream carried, whoever it was for: the audit
@@ -71,7 +71,8 @@ class Generation:
 
     def received(self, position: int) -> dict[int, bytes]:
         """seat -> key, for the keys of ``position`` this participant received."""
-        return {share.author: key for share in self.evidence if share.recipient == self.seat
+        return {share.author: key for share in self.received_shares
+                if share.recipient == self.seat
                 for p, key in zip(share.positions, share.keys) if p == position}
 
     def revealed(self, position: int) -> dict[int, bytes]:
@@ -89,8 +90,8 @@ class Generation:
 
     def to_plain(self) -> list[Any]:
         """Everything, seed included, as msgpack-ready lists (for saving to the seat's own disk)."""
-        messages = [list(self.commitments.values()), self.passes, self.evidence, self.reveals,
-                    list(self.seed_reveals.values())]
+        messages = [list(self.commitments.values()), self.passes, self.received_shares,
+                    self.reveals, list(self.seed_reveals.values())]
         return [list(dataclasses.astuple(self.context)), [card.id for card in self.cards],
                 self.seats, self.seat, self.seed,
                 [[m.to_plain() for m in group] for group in messages],
@@ -102,11 +103,11 @@ class Generation:
     @classmethod
     def from_plain(cls, plain: Any) -> Generation:
         context, card_ids, seats, seat, seed, messages, given, mine, public, boxes = plain
-        commitments, passes, evidence, reveals, seed_reveals = (
+        commitments, passes, received_shares, reveals, seed_reveals = (
             [Message.from_plain(m) for m in group] for group in messages)
         context = Context(*context)
         return cls(context, tuple(map(card_from_id, card_ids)), seats, seat, seed,
-                   {c.author: c for c in commitments}, passes, evidence,
+                   {c.author: c for c in commitments}, passes, received_shares,
                    [SealedShare(context, a, r, tuple(ps), epk, box) for a, r, ps, epk, box in boxes],
                    dict(map(tuple, given)), {p: card_from_id(c) for p, c in mine}, reveals,
                    {p: card_from_id(c) for p, c in public}, {r.author: r for r in seed_reveals})

@@ -254,10 +254,10 @@ class Participant:
         if not all(isinstance(p, int) and 0 <= p < g.size for p in share.positions):
             raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
                                               f"{list(share.positions)}, off the deck")
-        if len(share.keys) != len(share.positions) or not all(map(is_scalar, share.keys)):
+        if not all(map(is_scalar, share.keys)):
             raise CheatDetected(share.author, f"seat {share.author}: key share for positions "
                                               f"{list(share.positions)} holds a malformed key")
-        g.evidence.append(share)
+        g.received_shares.append(share)
 
     def open(self, generation: int, position: int) -> Card:
         """The card at ``position``, once every other seat's key for it has arrived."""
@@ -333,7 +333,8 @@ class Participant:
                              f"seat {self.seat}")
         keys = g.received(position)
         keys[self.seat] = g.keys.card_keys[position]
-        reveal = self.outgoing(KeyReveal(g.context, self.seat, position, tuple(sorted(keys.items()))))
+        reveal = self.outgoing(KeyReveal(g.context, self.seat, position,
+                                         tuple(sorted(keys.items()))))
         g.reveals.append(reveal)
         g.public[position] = g.mine.pop(position)
         return reveal

@@ -18,7 +18,7 @@ from ..engine import moves as em
 from ..rules.melds import End
 from ..wire import messages as wm
 
-__all__ = ["move_to_body", "body_to_move", "DEAL_STEPS", "deal_body", "shares_body",
+__all__ = ["move_to_body", "body_to_move", "deal_body", "shares_body",
            "reveals_body", "seeds_body", "parse_deal", "DealStep"]
 
 # -- moves ---------------------------------------------------------------------------------------
@@ -112,8 +112,6 @@ MOVE_BODIES = (wm.DrawStock, wm.TakeDiscard, wm.MayI, wm.PassClaim, wm.CallShang
                wm.LayOff, wm.SwapJoker, wm.BuyJoker, wm.Discard, wm.Rearrange)
 
 # -- deal steps ----------------------------------------------------------------------------------
-
-DEAL_STEPS = wm.DEAL_STEPS
 
 
 def deal_body(message: Message) -> wm.Deal:

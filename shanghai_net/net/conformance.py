@@ -34,8 +34,7 @@ from ..engine.moves import CallShanghai, MayI, PassClaim as PassClaimMove
 from ..engine.view import view_of
 from ..identity import Identity
 from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
-from ..wire.messages import Deal, MayI as MayIBody, PassClaim, Timeout
-from .bodies import DEAL_STEPS
+from ..wire.messages import DEAL_STEPS, Deal, MayI as MayIBody, PassClaim, Timeout
 from .host import Host, HostConfig
 from .peer import run_peer
 

@@ -24,6 +24,7 @@ client too slow to read misses chat, not the game.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import os
@@ -44,9 +45,9 @@ from ..wire.messages import (NOTICES, PROTOCOL_VERSION, Bye, Chat, DealerPick, E
                              Hello, HOST_AUTHOR, LobbyState, Message, Owed, Ping, Placed,
                              PlayerSeat, Pong, Proof, Ready, Refused, SeatInfo, StartGame, Timeout,
                              Welcome, game_id_of)
-from ..wire.messages import Deal
+from ..wire.messages import DEAL_STEPS, Deal
 from ..wire.state import State
-from .bodies import DEAL_STEPS, parse_deal
+from .bodies import parse_deal
 from .budget import Budget, Limits, Verdict
 from .fault import Fault
 from .public_table import PublicTable
@@ -131,6 +132,8 @@ class _Client:
 
     def __init__(self, host: Host, stream: trio.abc.Stream) -> None:
         self.host = host
+        self.number = next(host._connections)
+        """This connection's own number: a seat that comes back is another connection."""
         self.stream = stream
         config = host.config
         self.conn = Connection(HOST, config.max_frame)
@@ -246,7 +249,7 @@ class _Client:
         if self.in_game and not self.closing and self.cursor < len(host.history):
             self.cursor += 1
             msg = host.history[self.cursor - 1]
-            if host.origins[self.cursor - 1] is self:  # it holds the message: seq is news
+            if host.origins[self.cursor - 1] == self.number:  # it holds the message: seq is news
                 return Placed(seq=msg.seq, counter=msg.counter), None
             return msg, host.frames[self.cursor - 1]
         last, self.last = self.last, None
@@ -277,9 +280,11 @@ class Host:
         """Every sequenced game message, in order (what a rejoining seat is sent again)."""
         self.frames: list[bytes] = []
         """``history`` encoded, once for every client."""
-        self.origins: list[_Client | None] = []
-        """The connection each message of ``history`` came in on (None: the host's own, or one
-        read back from a transcript): that one is answered `Placed`, not sent it again."""
+        self.origins: list[int | None] = []
+        """The number of the connection each message of ``history`` came in on (None: the
+        host's own, or one read back from a transcript): that one is answered `Placed`, not
+        sent it again."""
+        self._connections = itertools.count()
         self.limits = Limits(config.message_rate, config.message_burst, config.byte_rate,
                              config.byte_burst, config.chat_rate, config.chat_burst,
                              config.stale_rate, config.stale_burst, config.patience)
@@ -820,9 +825,9 @@ class Host:
             else:
                 self._strike(client, error)
             return
-        await self._publish(msg, client)
+        await self._publish(msg, client.number)
 
-    async def _publish(self, msg: GameMessage, origin: _Client | None = None) -> None:
+    async def _publish(self, msg: GameMessage, origin: int | None = None) -> None:
         frame = encode_frame(msg.to_wire(), self.config.max_frame)
         self._write(frame)
         self.history.append(msg)

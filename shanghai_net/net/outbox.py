@@ -49,6 +49,10 @@ class Outbox:
         self.in_flight: GameMessage | None = None
         """The move on its way."""
         self.dropped: list[Body] = []
+        self.unplaced: dict[int, GameMessage] = {}
+        """Every message of ours sent on this connection and neither sequenced nor refused yet,
+        by counter (a move dropped here after it left among them): the host's `Placed` names
+        one."""
         self.sent = 0
         self._counter = 0
         self._hold = -1
@@ -86,8 +90,15 @@ class Outbox:
 
     def _sign(self, body: Body, basis: tuple[int, bytes] | None = None) -> GameMessage:
         self.sent += 1
-        return sign_game(self.sign_key, self.table.chain.start, self.table.seat, self.reserve(), body,
-                         basis)
+        msg = sign_game(self.sign_key, self.table.chain.start, self.table.seat, self.reserve(),
+                        body, basis)
+        self.unplaced[msg.counter] = msg
+        return msg
+
+    def sent_past(self, msg: GameMessage) -> None:
+        """``msg``, which this seat signed and sent without the outbox (a test's cheat), is on
+        its way too."""
+        self.unplaced[msg.counter] = msg
 
     def poll(self) -> GameMessage | None:
         """The next message to send, if any may be sent now (call until None)."""
@@ -117,17 +128,11 @@ class Outbox:
         self.in_flight = self._sign(body, table.chain.basis)
         return self.in_flight
 
-    def on_its_way(self, counter: int) -> GameMessage | None:
-        """Our message ``counter``, if it is still on its way (a deal step or the move): what
-        the host's `Placed` answer names."""
-        if self.in_flight is not None and self.in_flight.counter == counter:
-            return self.in_flight
-        return next((msg for msg in self.flying if msg.counter == counter), None)
-
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
         if msg.author != self.table.seat:
             return
+        self.unplaced.pop(msg.counter, None)
         if self.flying and self.flying[0].counter == msg.counter:
             self.flying.popleft()
         elif self.deal and self.deal[0] == msg.body:  # sent before a reconnection
@@ -143,6 +148,7 @@ class Outbox:
         self.deal.extendleft(reversed([msg.body for msg in self.flying]))
         self.flying.clear()
         self.in_flight = None
+        self.unplaced.clear()  # the host sends what the old connection sent in full
 
     def error(self, error: wm.Error) -> None:
         """The host refused a message of ours: a ``stale`` move is checked and signed again; a
@@ -151,6 +157,7 @@ class Outbox:
         ref = error.ref_counter
         if ref is None:
             return
+        self.unplaced.pop(ref, None)
         mine = self.in_flight
         if mine is not None and mine.counter == ref:
             self.in_flight = None

@@ -234,9 +234,6 @@ class Peer:
         self.chat = self.result.chat
         self.errors = self.result.errors
         self._link: _Link | None = None
-        self._sent_outside: dict[int, GameMessage] = {}
-        """Game messages a test player's `extra` sent past the outbox, by counter: a `Placed`
-        may name one."""
         self._inbox: trio.MemorySendChannel | None = None
         self._quiet_until = 0
         self._welcomed = False
@@ -549,8 +546,7 @@ class Peer:
 
     def _placed(self, placed: Placed) -> GameMessage:
         """Our own message that the host says it sequenced at ``placed.seq``."""
-        mine = self.outbox.on_its_way(placed.counter) if self.outbox is not None else None
-        mine = mine or self._sent_outside.pop(placed.counter, None)
+        mine = self.outbox.unplaced.get(placed.counter) if self.outbox is not None else None
         if mine is None:
             raise PeerError(f"{self._host()} placed a message {placed.counter} of ours at seq "
                             f"{placed.seq} that we have not sent (or had refused)")
@@ -562,7 +558,7 @@ class Peer:
             raise PeerError("a game message before start_game")
         answer = outbox.in_flight if outbox is not None else None
         try:
-            bodies = table.receive(msg, own=True) if own else table.receive(msg)
+            bodies = table.receive(msg, own)
         except Fault as fault:
             raise PeerError(str(fault)) from None
         if outbox is None:  # a spectator
@@ -605,7 +601,7 @@ class Peer:
         if extra is not None:
             for item in extra(table, outbox):
                 if isinstance(item, GameMessage):
-                    self._sent_outside[item.counter] = item
+                    outbox.sent_past(item)
                 await (link.send_raw(item) if isinstance(item, bytes) else link.send(item))
         if not outbox.busy and table.can_move() and self._thought(table):
             move = self.player.choose(table)

@@ -67,9 +67,10 @@ class PublicTable(StreamTable):
         self._prechecked = False
         self._settle()
 
-    def receive(self, msg: GameMessage) -> None:
-        """Take the next sequenced message (a spectator); raises Fault."""
-        self._take(msg)
+    def receive(self, msg: GameMessage, own: bool = False) -> None:
+        """Take the next sequenced message (a spectator; ``own`` as for a seat, never true
+        here: a spectator signs nothing); raises Fault."""
+        self._take(msg, own)
 
     def admit(self, msg: GameMessage) -> GameMessage:
         """The sequencer's step: place ``msg`` (as its author sent it, unsequenced) as the next

@@ -18,8 +18,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
-                       Ready, Rearrange, Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard, Timeout, VoidRound,
-                       Welcome, game_id_of)
+                       Ready, Rearrange, Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard,
+                       Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 
 __all__ = ["GAME_ID", "HOST_NONCE", "NONCES", "CHALLENGE", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",

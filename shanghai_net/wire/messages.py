@@ -309,9 +309,9 @@ class GameMessage(Message):
     Its author signs ``author``, ``counter`` (its own count of messages, rising), the ``basis``
     it decided on (a move: the seq and chain hash of the last message it had seen; any other
     body: none, since deal steps, votes and complaints commute) and ``body``.  The host fills in
-    ``seq`` as it sequences the message; an author sends it nil.  ``signed_body`` keeps the body map exactly as received, unknown fields included,
-    because the signature covers it; a locally built message has None there and signs
-    ``body.to_wire()``.
+    ``seq`` as it sequences the message; an author leaves it off.  ``signed_body`` keeps the
+    body map exactly as received, unknown fields included, because the signature covers it; a
+    locally built message has None there and signs ``body.to_wire()``.
     """
 
     author: int = wire_field(AUTHOR)
