@@ -124,7 +124,7 @@ async def test_a_claim_window_stays_open_for_the_claim_timeout(mock_clock):
                     player = BotPlayer("basic", random.Random(seat), claims=seat != 1)
                     nursery.start_soon(lambda p=player, s=seat: run_peer(
                         ("127.0.0.1", port), Identity(rnd(32), rnd(32)), p, name=f"bot{s}",
-                        random=seeded(b"peer %d" % s), timeout=60))
+                        random=seeded(b"peer %d" % s), timeout=60, worker_threads=False))
                 public = PublicTable(await watcher.next(StartGame))
                 held, since = None, 0.0  # the window as the host tracks it, and since when
                 while len(windows) < 3:

@@ -302,3 +302,30 @@ def test_what_each_seat_owes_is_read_from_the_stream():
     assert all(table.owed() == owes for table in t.seats)  # every seat reads the same
     t.run_until(lambda: t.host.settled, play=False)
     assert t.host.owed() == {}
+
+
+def test_a_seat_may_run_its_round_audit_apart_and_go_on_from_its_outcome():
+    """`audit_elsewhere`: the round's last seeds leave the table waiting (``audit_due``, not
+    settled) until the caller hands back `run_audit`'s outcome; then it goes on exactly as a
+    table that audited inline."""
+    seen = []
+
+    class Apart(Table):
+        def deliver(self, msg):
+            msg = self.host.admit(msg)
+            for table, box in zip(self.seats, self.boxes):
+                box.push(table.receive(msg))
+                if table.audit_due:
+                    seen.append((table.round, table.settled))
+                    box.push(table.finish_audit(table.run_audit()))
+                box.sequenced(msg)
+            return msg
+
+    t = Apart(3, seed=9)
+    t.seats[0].audit_elsewhere = True
+    t.run_until(lambda: t.host.audited >= 1 and t.host.public.round_no == 2
+                and t.host.settled)
+    assert seen == [(1, False)]
+    assert t.seats[0].verdicts[1].clean and t.seats[0].audit_due is False
+    assert t.seats[0].chain.head == t.seats[1].chain.head == t.host.chain.head
+    assert t.seats[0].game.round_no == t.seats[1].game.round_no == 2

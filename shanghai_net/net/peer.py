@@ -196,7 +196,7 @@ class Peer:
                  timeout: float = 30.0, lobby_timeout: float | None = 600.0,
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
-                 void_after: float | None = None,
+                 void_after: float | None = None, worker_threads: bool = True,
                  on_change: Callable[[], None] | None = None,
                  on_table: Callable[[PeerTable], None] | None = None) -> None:
         self.address = address
@@ -209,6 +209,10 @@ class Peer:
         self.game_timeout, self.idle_timeout = game_timeout, idle_timeout
         self.auto_ready, self.reconnect, self.retry_delays = auto_ready, reconnect, retry_delays
         self.void_after = void_after
+        self.worker_threads = worker_threads
+        """Audit each round in a worker thread (the curve arithmetic releases the GIL), so that
+        a console's screen and the pings go on meanwhile.  Off for tests on trio's autojump
+        clock, to which a thread's work is no wait at all."""
         """Seconds a seat may be away, or owe the deal a step without a word, before this one
         votes to void the round (None: never by itself; a person votes with `vote_void`)."""
         self._random, self._store = random, store
@@ -427,9 +431,9 @@ class Peer:
 
     async def _on_message(self, link: _Link, msg: Message) -> None:
         if isinstance(msg, GameMessage):
-            self._on_game(msg)
+            await self._on_game(msg)
         elif isinstance(msg, Placed):
-            self._on_game(self._placed(msg), own=True)
+            await self._on_game(self._placed(msg), own=True)
         elif isinstance(msg, Welcome):
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
             self._welcomed = True
@@ -488,6 +492,7 @@ class Peer:
         self.start = start
         if self.seat is None:  # a spectator: the public table only, nothing to send
             self.table = self.result.table = PublicTable(start)
+            self.table.audit_elsewhere = self.worker_threads
             self._set("playing", "watching")
             return
         table: PeerTable | None = None
@@ -503,6 +508,7 @@ class Peer:
         else:
             random = self._random
         table = self.table = self.table_type(start, self.seat, self.identity.box_key, random)
+        table.audit_elsewhere = self.worker_threads
         self.result.table = table
         self.outbox = Outbox(table, self.identity.sign_key)
         self._watch = HostWatch(table)
@@ -552,13 +558,16 @@ class Peer:
                             f"{placed.seq} that we have not sent (or had refused)")
         return dataclasses.replace(mine, seq=placed.seq)
 
-    def _on_game(self, msg: GameMessage, own: bool = False) -> None:
+    async def _on_game(self, msg: GameMessage, own: bool = False) -> None:
         table, outbox = self.table, self.outbox
         if table is None:
             raise PeerError("a game message before start_game")
         answer = outbox.in_flight if outbox is not None else None
         try:
             bodies = table.receive(msg, own)
+            if table.audit_due:  # the round's audit, while the console and pings go on
+                outcome = await trio.to_thread.run_sync(table.run_audit)
+                bodies = bodies + (table.finish_audit(outcome) or [])
         except Fault as fault:
             raise PeerError(str(fault)) from None
         if outbox is None:  # a spectator

@@ -78,6 +78,12 @@ class PeerTable(StreamTable):
         out, self._out = self._out, []
         return out
 
+    def finish_audit(self, outcome: tuple[Fault | None, Exception | None]) -> list[Body]:
+        """`StreamTable.finish_audit`; the bodies to send now (the next round's commitment)."""
+        super().finish_audit(outcome)
+        out, self._out = self._out, []
+        return out
+
     @property
     def settled(self) -> bool:
         # a seat that complained follows the public game only: its replica waits for a card

@@ -176,6 +176,11 @@ class StreamTable(Owing):
         """The round the table voted void (the game ended there), if any."""
         self.audited = -1
         self.waiting_audit = False
+        self.audit_elsewhere = False
+        """Set by a caller that runs each round's audit itself, off the thread that feeds the
+        stream (`run_audit`, then `finish_audit`): a round's last seeds then leave the table
+        waiting, with ``audit_due`` set, instead of auditing there and then."""
+        self.audit_due = False
         self.replay = FullReplay(self.rules, self.players)
         """The game with every card known, a round behind: each round replayed at its audit."""
         self.accusation: tuple[int | None, str] | None = None
@@ -460,11 +465,42 @@ class StreamTable(Owing):
         self._convict(Fault(seat, f"seat {seat}: did not open its seeds in time after the "
                                   "round was stopped for its audit"))
 
+    def run_audit(self) -> tuple[Fault | None, Exception | None]:
+        """The round's audit, once ``audit_due``: (whom it names, None if every step matches;
+        the fault that stops the table, if the audit broke it).  It touches nothing the game's
+        replica or a console reads, so a caller may run it in a worker thread (the curve
+        arithmetic releases the GIL) while it feeds the table nothing; then `finish_audit`."""
+        try:
+            return self._audit(), None
+        except (Fault, CheatDetected) as error:
+            return None, error
+
+    def finish_audit(self, outcome: tuple[Fault | None, Exception | None]) -> None:
+        """Go on from the audit `run_audit` made (raises the table's fault, if any)."""
+        verdict, error = outcome
+        self.audit_due = False
+
+        def conclude() -> None:
+            if error is not None:
+                raise error
+            self._conclude_audit(verdict)
+            self._settle()
+
+        self._guarded(conclude)
+        if self.fault is not None:
+            raise self.fault
+
     def _audited(self) -> None:
-        """Every seat's seeds are in: audit, then either go on or void the round and name."""
+        """Every seat's seeds are in: audit (or leave it to the caller), then either go on or
+        void the round and name."""
+        if self.audit_elsewhere:
+            self.audit_due = True  # still waiting for the audit: nothing moves meanwhile
+            return
+        self._conclude_audit(self._audit())
+
+    def _conclude_audit(self, verdict: Fault | None) -> None:
         self.waiting_audit = False
         self.seeds_from = set()
-        verdict = self._audit()
         if verdict is None and self.accusation is not None:
             complainer, reason = self.accusation
             verdict = Fault(complainer, (f"seat {complainer}: complained ({reason}), but every "
