@@ -567,7 +567,9 @@ class Peer:
             bodies = table.receive(msg, own)
             if table.audit_due:  # the round's audit, while the console and pings go on
                 outcome = await trio.to_thread.run_sync(table.run_audit)
-                bodies = bodies + (table.finish_audit(outcome) or [])
+                more = table.finish_audit(outcome)  # a spectator's table sends nothing
+                if more:
+                    bodies = [*bodies, *more]
         except Fault as fault:
             raise PeerError(str(fault)) from None
         if outbox is None:  # a spectator

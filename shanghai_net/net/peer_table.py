@@ -49,6 +49,8 @@ class PeerTable(StreamTable):
         self._random = random
         self.participant = self._participant(0)
         self.verdicts: dict[int, object] = {}
+        self._deal_verdict: object = None
+        """The running audit's verdict, until `_conclude_audit` shows it in ``verdicts``."""
         self._out: list[Body] = []
         self._shares: dict[tuple[int, int], list[int]] = {}
         self._reveals: list[KeyReveal] = []
@@ -77,6 +79,11 @@ class PeerTable(StreamTable):
         self._take(msg, own)
         out, self._out = self._out, []
         return out
+
+    def _conclude_audit(self, verdict: Fault | None) -> None:
+        # shown once the audit is over: it may have run in another thread (`run_audit`)
+        self.verdicts[self.round] = self._deal_verdict
+        super()._conclude_audit(verdict)
 
     def finish_audit(self, outcome: tuple[Fault | None, Exception | None]) -> list[Body]:
         """`StreamTable.finish_audit`; the bodies to send now (the next round's commitment)."""
@@ -312,8 +319,7 @@ class PeerTable(StreamTable):
                                     self.participant.reveal_seeds(self._audit_generations)))
 
     def _audit(self) -> Fault | None:
-        verdict = self.participant.audit(self._audit_generations)
-        self.verdicts[self.round] = verdict
+        verdict = self._deal_verdict = self.participant.audit(self._audit_generations)
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
         if self.accusation is not None:
