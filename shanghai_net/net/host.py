@@ -154,6 +154,8 @@ class _Client:
         """``start_game`` is queued: the history follows, from ``cursor``."""
         self.cursor = 0
         self.errors_sent: list[Error] = []
+        self.sending = False
+        """The writer has taken frames off the queues and is sending them."""
         self.closing = False
         self.left = False
         """It said `bye` during the game: its seat is shown as left, not as a lost link."""
@@ -233,8 +235,8 @@ class _Client:
 
     @property
     def next_due(self) -> bool:
-        """Something is still to be sent."""
-        return bool(self.outq) or self.last is not None or (
+        """Something is still to be sent, or on its way out (the writer's last batch)."""
+        return self.sending or bool(self.outq) or self.last is not None or (
             self.in_game and (self.cursor < len(self.host.history) or self._owed_due()))
 
     def next_message(self) -> tuple[Message | None, bytes | None]:
@@ -426,8 +428,10 @@ class Host:
                     client.wake = trio.Event()
                     await client.wake.wait()
                     continue
+                client.sending = True
                 with trio.fail_after(self.config.send_timeout):
                     await client.stream.send_all(data)
+                client.sending = False
                 self.bytes_out += len(data)
                 if last:
                     break
