@@ -87,20 +87,19 @@ async def test_a_host_that_places_a_seat_s_message_elsewhere_is_named_by_that_se
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
 
-            async def seat(i):
-                peer = peers[i] = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                                       BotPlayer("basic", random.Random(i)), name=f"bot{i}",
-                                       random=seeded(b"misplaced %d" % i), timeout=20,
-                                       reconnect=False)
+            async def seat(i):  # keyed by the seat the host gives it, whatever the order
+                peer = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                            BotPlayer("basic", random.Random(i)), name=f"bot{i}",
+                            random=seeded(b"misplaced %d" % i), timeout=20, reconnect=False,
+                            on_table=lambda table: peers.__setitem__(table.seat, peer))
                 try:
-                    outcome[i] = await peer.run()
+                    await peer.run()
                 except PeerError as error:
-                    outcome[i] = error
+                    outcome[peer.seat] = error
                     named.set()
 
             for i in range(3):
                 nursery.start_soon(seat, i)
-                await trio.sleep(0.01)  # seats in order
             await named.wait()
             nursery.cancel_scope.cancel()
     assert lied and set(outcome) == {1}

@@ -209,12 +209,12 @@ class Peer:
         self.game_timeout, self.idle_timeout = game_timeout, idle_timeout
         self.auto_ready, self.reconnect, self.retry_delays = auto_ready, reconnect, retry_delays
         self.void_after = void_after
+        """Seconds a seat may be away, or owe the deal a step without a word, before this one
+        votes to void the round (None: never by itself; a person votes with `vote_void`)."""
         self.worker_threads = worker_threads
         """Audit each round in a worker thread (the curve arithmetic releases the GIL), so that
         a console's screen and the pings go on meanwhile.  Off for tests on trio's autojump
         clock, to which a thread's work is no wait at all."""
-        """Seconds a seat may be away, or owe the deal a step without a word, before this one
-        votes to void the round (None: never by itself; a person votes with `vote_void`)."""
         self._random, self._store = random, store
         self._on_change, self._on_table = on_change, on_table
         self.result = PeerResult(None, None)

@@ -56,8 +56,8 @@ START_DOMAIN = "shanghai-net/v1/start"
 
 
 def start_digest(start: Mapping) -> bytes:
-    """The chain's head before a game's first message (seq 0): SHA-256 of the canonical bytes of the
-    ``start_game`` map (its wire form, ``type`` included), so that every message of the game
+    """The chain's head before a game's first message (seq 0): SHA-256 of the canonical bytes of
+    the ``start_game`` map (its wire form, ``type`` included), so that every message of the game
     also vouches that its author was given the same seats, keys and rules as every other peer:
     a host that gave two peers different ``start_game`` maps breaks the chain at seq 0."""
     return hashlib.sha256(msgpack.packb([START_DOMAIN, canonical(start)],
