@@ -15,9 +15,9 @@ from pathlib import Path
 from shanghai_net.bots import make_bot
 from shanghai_net.deal import seeded
 from shanghai_net.engine import view_of
-from shanghai_net.net.outbox import Outbox
-from shanghai_net.net.peer_table import PeerTable
-from shanghai_net.net.public_table import PublicTable
+from shanghai_net.table.outbox import Outbox
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import DealerPick, GameMessage, PlayerSeat, StartGame, encode_frame
 from shanghai_net.wire.examples import GAME_ID, HOST_NONCE, NONCES, box_key, public_bytes, sign_key
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import trio
 
 from shanghai_net.cli import main
-from shanghai_net.net.conformance import SCRIPTED, run_conformance
+from shanghai_net.cli.conformance import SCRIPTED, run_conformance
 
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"),
        "--quiet", "{host}:{port}"]

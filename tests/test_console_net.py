@@ -327,7 +327,7 @@ def test_a_table_never_reached_is_not_called_a_lost_connection():
 # -- over real sockets: a Host on 127.0.0.1, port 0, three bot peers, the seat by key presses ----
 
 def a_hosted_table(seed, auto_ready=False, claim_timeout=5.0):
-    from shanghai_net.net.cli import HostedTable
+    from shanghai_net.cli.net import HostedTable
     from shanghai_net.net.host import HostConfig
 
     # one short round: one book, then a discard; over after 16 turns if nobody went out

@@ -13,8 +13,8 @@ import trio
 from shanghai_net.deal import PassOutput
 from shanghai_net.net.host import Host, read_transcript
 from shanghai_net.net.peer import BotPlayer
-from shanghai_net.net.peer_table import PeerTable
-from shanghai_net.net.verify import verify
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.verify import verify
 
 from test_net_complaints import GarbageBox, changing, marks_every_card, seat_running
 from test_net_game import play

@@ -65,7 +65,7 @@ def test_a_killed_host_resumes_from_its_transcript_with_its_bots(tmp_path):
 
 def test_every_option_of_every_command_says_what_it_does_and_its_default():
     from shanghai_net.cli import _parser
-    from shanghai_net.net.cli import HelpWithDefaults
+    from shanghai_net.cli.net import HelpWithDefaults
 
     parser = _parser()
     commands = next(a for a in parser._actions if a.choices and "play" in a.choices).choices
@@ -106,7 +106,7 @@ def test_join_keys_come_from_identity_dir_or_are_fresh_and_play_takes_a_name(tmp
 
 
 def test_the_network_layer_does_not_import_the_console():
-    done = subprocess.run([sys.executable, "-c", "import sys, shanghai_net.net.cli, shanghai_net.net.session; "
+    done = subprocess.run([sys.executable, "-c", "import sys, shanghai_net.cli.net, shanghai_net.net.session; "
                            "print(any(m.startswith('shanghai_net.console') for m in sys.modules))"],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr

@@ -11,7 +11,7 @@ import pytest
 
 from shanghai_net.deal import KeyReveal, KeyShare, Participant, PassOutput
 from shanghai_net.deal.group import multiply
-from shanghai_net.net.peer_table import PeerTable
+from shanghai_net.table.seat import PeerTable
 from shanghai_net.wire import messages as wm
 
 from test_net_table import Table
@@ -116,7 +116,7 @@ def test_a_complaint_without_cause_names_the_complainer():
 
 def test_the_host_refuses_a_second_complaint_and_any_move_while_the_round_is_audited():
     from shanghai_net.engine.moves import DrawStock
-    from shanghai_net.net.bodies import move_to_body
+    from shanghai_net.table.bodies import move_to_body
     from shanghai_net.wire import RemoteProtocolError
 
     t = Table(3, seed=13)
@@ -134,7 +134,7 @@ def test_a_seat_timed_out_after_it_claimed_protests_with_its_signed_claim():
     """The host drops a seat's may_i and times the seat out: the seat shows the claim it
     signed, every party checks the signature and records the protest; the game goes on."""
     from shanghai_net.engine.moves import MayI
-    from shanghai_net.net.bodies import move_to_body
+    from shanghai_net.table.bodies import move_to_body
 
     t = Table(3, seed=14)
     t.run_until(lambda: t.host.open_window() is not None, play=False)
@@ -153,7 +153,7 @@ def test_a_seat_timed_out_after_it_claimed_protests_with_its_signed_claim():
 
 def test_a_protest_of_no_timeout_or_with_a_forged_claim_is_refused():
     from shanghai_net.engine.moves import MayI
-    from shanghai_net.net.bodies import move_to_body
+    from shanghai_net.table.bodies import move_to_body
     from shanghai_net.wire import RemoteProtocolError
 
     t = Table(3, seed=15)

@@ -16,7 +16,7 @@ import trio
 
 from shanghai_net.cli import main
 from shanghai_net.identity import Identity
-from shanghai_net.net.cli import _find_table
+from shanghai_net.cli.net import _find_table
 from shanghai_net.net.discovery import SERVICE, watch
 from shanghai_net.net.host import HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer

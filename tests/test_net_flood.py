@@ -12,7 +12,7 @@ import trio
 from shanghai_net.deal import seeded
 from shanghai_net.engine.moves import DrawStock
 from shanghai_net.identity import Identity
-from shanghai_net.net.bodies import move_to_body
+from shanghai_net.table.bodies import move_to_body
 from shanghai_net.net.budget import Budget, Limits, TokenBucket, Verdict
 from shanghai_net.net.host import Host, HostConfig, _Client
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError

@@ -22,7 +22,7 @@ from shanghai_net.net import host as host_module
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import MAX_AGE, GameSecrets, ReusedGame
-from shanghai_net.net.public_table import PublicTable
+from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 
@@ -298,7 +298,7 @@ def test_host_will_not_record_into_a_file_that_holds_another_game(tmp_path, caps
     """``--record`` appends: a file with another game in it is refused (and left alone) unless
     it is the game being resumed; an empty or new file is fine."""
     from shanghai_net.cli import main
-    from shanghai_net.net.cli import _check_record
+    from shanghai_net.cli.net import _check_record
 
     other = tmp_path / "other.transcript"
     other.write_bytes(SAMPLE.read_bytes())

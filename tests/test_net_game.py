@@ -15,8 +15,8 @@ from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig, read_transcript
 from shanghai_net.net.peer import BotPlayer, Peer
-from shanghai_net.net.peer_table import PeerTable
-from shanghai_net.net.public_table import PublicTable
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.public import PublicTable
 
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,

@@ -62,7 +62,7 @@ def test_a_claim_is_for_the_window_it_answered():
 
     from shanghai_net.bots import make_bot
     from shanghai_net.engine import LocalDealer, MayI, new_game, view_of
-    from shanghai_net.net.table import moment_passed
+    from shanghai_net.table.stream import moment_passed
     from shanghai_net.rules import preset
 
     game = new_game(preset("davis"), 4, LocalDealer(3))

@@ -15,8 +15,8 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig, read_transcript
 from shanghai_net.net.peer import BotPlayer, Peer, PeerError
 from shanghai_net.net.resume import GameSecrets
-from shanghai_net.net.public_table import PublicTable
-from shanghai_net.net.verify import verify
+from shanghai_net.table.public import PublicTable
+from shanghai_net.table.verify import verify
 from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, encode_frame,
                                sign_proof)
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Error, Hello, Ping, Pong, Proof, Refused, StartGame,

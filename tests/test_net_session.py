@@ -13,7 +13,7 @@ import trio
 
 from shanghai_net.bots import make_bot
 from shanghai_net.engine import Discard, Phase
-from shanghai_net.net.cli import HostedTable
+from shanghai_net.cli.net import HostedTable
 from shanghai_net.net.host import HostConfig
 from shanghai_net.net.peer import BotPlayer
 from shanghai_net.session import Accepted, Refused

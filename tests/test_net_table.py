@@ -14,11 +14,11 @@ from shanghai_net.engine import Discard, Phase, view_of
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.identity import Identity
 from shanghai_net.engine.moves import DrawStock, PassClaim, TakeDiscard
-from shanghai_net.net.bodies import move_to_body, reveals_body, shares_body
-from shanghai_net.net.fault import Fault
-from shanghai_net.net.outbox import Outbox
-from shanghai_net.net.peer_table import PeerTable
-from shanghai_net.net.public_table import PublicTable
+from shanghai_net.table.bodies import move_to_body, reveals_body, shares_body
+from shanghai_net.table.fault import Fault
+from shanghai_net.table.outbox import Outbox
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, StartGame, sign_game
 from shanghai_net.wire.messages import HOST_AUTHOR
 
@@ -200,7 +200,7 @@ def test_the_host_refuses_a_share_no_one_owes_and_a_move_before_the_deal_settles
 def test_a_start_game_that_differs_for_one_peer_breaks_the_chain_at_seq_0():
     """The chain starts at the start_game digest: a peer given another seat's box key (so that
     the host could read what is sealed for that seat) cannot take the first message."""
-    from shanghai_net.net.fault import Fault
+    from shanghai_net.table.fault import Fault
     from shanghai_net.wire.messages import HOST_AUTHOR, DealerPick, PlayerSeat, StartGame
 
     keys = [Identity(bytes([s] * 32), bytes([s + 10] * 32)) for s in range(3)]

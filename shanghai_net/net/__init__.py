@@ -1,9 +1,3 @@
-"""Networked play: the sans-IO game protocol of one seat (`PeerTable`), the host's public view
-(`PublicTable`), and their trio drivers (`shanghai_net.net.host`, `shanghai_net.net.peer`)."""
-
-from .fault import Fault
-from .outbox import Outbox
-from .peer_table import PeerTable
-from .public_table import PublicTable
-
-__all__ = ["Fault", "Outbox", "PeerTable", "PublicTable"]
+"""Networked play's I/O, in trio: the host (`host`, `tables`: listeners, connections, the
+sequencer's timers, the transcript), a seat's connection (`peer`), discovery on the LAN, and the
+per-game secret on disk (`resume`).  The game protocol they carry is `shanghai_net.table`."""

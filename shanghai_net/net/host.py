@@ -47,10 +47,10 @@ from ..wire.messages import (NOTICES, PROTOCOL_VERSION, Bye, Chat, DealerPick, E
                              Welcome, game_id_of)
 from ..wire.messages import DEAL_STEPS, Deal
 from ..wire.state import State
-from .bodies import parse_deal
+from ..table.bodies import parse_deal
 from .budget import Budget, Limits, Verdict
-from .fault import Fault
-from .public_table import PublicTable
+from ..table.fault import Fault
+from ..table.public import PublicTable
 
 __all__ = ["HostConfig", "Host", "serve", "read_transcript"]
 

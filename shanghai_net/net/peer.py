@@ -40,11 +40,11 @@ from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, 
                              Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
                              StartGame, VoidRound, Welcome, game_id_of)
 from .resume import GameSecrets
-from .fault import Fault
-from .outbox import Outbox
-from .peer_table import PeerTable
-from .public_table import PublicTable
-from .watch import HostWatch
+from ..table.fault import Fault
+from ..table.outbox import Outbox
+from ..table.seat import PeerTable
+from ..table.public import PublicTable
+from ..table.watch import HostWatch
 
 __all__ = ["Player", "BotPlayer", "Peer", "PeerResult", "PeerError", "run_peer", "parse_address"]
 

@@ -36,8 +36,8 @@ from .host import HostConfig
 from .peer import Peer, PeerError
 from .resume import GameSecrets
 from ..wire.messages import HOST_AUTHOR
-from .peer_table import PeerTable
-from .table import check_move, final_result, moment_passed
+from ..table.seat import PeerTable
+from ..table.stream import check_move, final_result, moment_passed
 
 __all__ = ["NetSession"]
 

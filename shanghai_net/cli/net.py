@@ -51,7 +51,7 @@ def _bots_in(transcript: Path) -> int:
     transcript records: the host resumed from it starts them again."""
     from ..identity import FILE_NAME
     from ..wire import ProtocolError
-    from .host import read_transcript
+    from ..net.host import read_transcript
 
     try:
         seated = {seat.sign_key for seat in read_transcript(transcript)[0].seats}
@@ -86,10 +86,10 @@ class HostedTable:
                  think: float = 0.0, tables: Sequence[str] = ("table1",), max_tables: int = 1,
                  announce: bool = False) -> None:
         from ..deal import seeded
-        from .peer import BotPlayer
-        from .tables import TableServer
-        from .resume import GameSecrets
-        from .session import NetSession
+        from ..net.peer import BotPlayer
+        from ..net.tables import TableServer
+        from ..net.resume import GameSecrets
+        from ..net.session import NetSession
 
         def randomness(who: str):
             return os.urandom if seed is None else seeded(f"shanghai play {seed} {who}".encode())
@@ -207,9 +207,9 @@ def table_names(names: list[str], count: int) -> list[str]:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
-    from .host import HostConfig
-    from .peer import BotPlayer
-    from .tables import TableServer
+    from ..net.host import HostConfig
+    from ..net.peer import BotPlayer
+    from ..net.tables import TableServer
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
@@ -284,8 +284,8 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
     """A bot the host starts; with a ``home`` it keeps its keys and game secrets there, so the
     host resumed from its transcript starts it again in the same seat; without, its keys and
     its deal's randomness come from ``randomness`` (seeded for a reproducible table)."""
-    from .peer import run_peer
-    from .resume import GameSecrets
+    from ..net.peer import run_peer
+    from ..net.resume import GameSecrets
 
     if home is not None:
         identity, options = load_or_create(home), dict(store=GameSecrets(home / "games"))
@@ -324,8 +324,8 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
-    from .discovery import find_tables
-    from .peer import parse_address
+    from ..net.discovery import find_tables
+    from ..net.peer import parse_address
 
     interfaces = [args.browse] if args.browse else None
     target = args.address
@@ -346,8 +346,8 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
 
 
 def _cmd_join(args: argparse.Namespace) -> int:
-    from .resume import GameSecrets
-    from .session import NetSession
+    from ..net.resume import GameSecrets
+    from ..net.session import NetSession
 
     if args.fresh_identity:  # a second player on this machine, for one game
         identity, store = _fresh_identity(), None
@@ -372,8 +372,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from .peer import BotPlayer, parse_address, run_peer
-    from .resume import GameSecrets
+    from ..net.peer import BotPlayer, parse_address, run_peer
+    from ..net.resume import GameSecrets
 
     address = parse_address(args.address)
     if args.identity:  # a bot with a home: it can rejoin after a crash, like a person
@@ -394,7 +394,7 @@ def _cmd_tables(args: argparse.Namespace) -> int:
     once, after browsing ``--wait`` seconds."""
     import json
 
-    from .discovery import find_tables, watch
+    from ..net.discovery import find_tables, watch
 
     interfaces = [args.browse] if args.browse else None
     if args.json:
@@ -426,8 +426,8 @@ def _browse_options(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from ..wire import ProtocolError, StartGame
-    from .host import read_transcript
-    from .verify import verify
+    from ..net.host import read_transcript
+    from ..table.verify import verify
 
     try:
         messages = read_transcript(Path(args.file))

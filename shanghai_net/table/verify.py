@@ -23,8 +23,8 @@ from typing import Sequence
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
 from .fault import Fault
-from .public_table import PublicTable
-from .table import Protested, final_result
+from .public import PublicTable
+from .stream import Protested, final_result
 
 __all__ = ["Finding", "Report", "verify"]
 

@@ -1,6 +1,6 @@
 """The game as the sequenced stream builds it: `StreamTable`, what every seat's `PeerTable`
-(net/peer_table.py) and the host's public view of it, `PublicTable` (net/public_table.py), share;
-the `Outbox` (net/outbox.py) signs and sends what a seat owes.  Sans-IO state machines.
+(seat.py) and the host's public view of it, `PublicTable` (public.py), share;
+the `Outbox` (outbox.py) signs and sends what a seat owes.  Sans-IO state machines.
 
 Every peer is fed the same stream: the game messages the host sequenced, in order.  From that
 stream alone each one derives the same protocol steps (docs/protocol.md, section 11):

@@ -1,4 +1,4 @@
-"""The game as anyone may see it: `PublicTable` (see shanghai_net.net.table)."""
+"""The game as anyone may see it: `PublicTable` (see shanghai_net.table.stream)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
 from .fault import Fault
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .table import StreamTable
+from .stream import StreamTable
 
 
 OBSERVER = -1

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..wire import messages as wm
 from ..wire.messages import HOST_AUTHOR, GameMessage
-from .peer_table import PeerTable
+from .seat import PeerTable
 
 __all__ = ["HostWatch", "EARLY"]
 

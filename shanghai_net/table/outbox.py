@@ -11,8 +11,8 @@ from ..engine.moves import Move
 from ..wire import messages as wm
 from ..wire.messages import Body, Deal, GameMessage
 from ..wire.signing import sign_game
-from .peer_table import PeerTable
-from .table import moment_passed
+from .seat import PeerTable
+from .stream import moment_passed
 
 
 def _due_in_audit(body: Body) -> bool:

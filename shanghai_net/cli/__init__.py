@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 
-from .rules import PRESETS, RuleSet, preset
+from ..rules import PRESETS, RuleSet, preset
 
 __all__ = ["main"]
 
@@ -27,7 +26,7 @@ def _bots(args: argparse.Namespace) -> list[str]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from .simulate import simulate
+    from ..simulate import simulate
 
     report = simulate(_rules(args), _bots(args), args.games, args.seed)
     if args.json:
@@ -44,8 +43,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_watch(args: argparse.Namespace) -> int:
     """A game between bots, move by move: what `make play` shows until you sit down yourself."""
-    from .simulate import play_game
-    from .bots import make_bot
+    from ..simulate import play_game
+    from ..bots import make_bot
     import random
 
     rules = _rules(args)
@@ -54,7 +53,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     bots = [make_bot(level, random.Random(rng.random())) for level in levels]
     rounds_seen = 0
 
-    from .engine import Words
+    from ..engine import Words
 
     words = Words(tuple(f"{level}{seat}" for seat, level in enumerate(levels)),
                   lambda card: card.text(unicode=not args.ascii))
@@ -83,9 +82,9 @@ class _Enough(Exception):
 def _cmd_play(args: argparse.Namespace) -> int:
     """A game in one command: host on 127.0.0.1, the bots join as network peers, and the console
     sits you in seat 0, all in one process over the real protocol."""
-    from .net.cli import person
-    from .rules.ruleset import parse_rules
-    from .net.host import HostConfig
+    from .net import person
+    from ..rules.ruleset import parse_rules
+    from ..net.host import HostConfig
 
     config = HostConfig(players=args.bots + 1, preset=args.preset, rules=parse_rules(args.rule),
                         claim_timeout=args.claim_timeout)
@@ -96,8 +95,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **table) -> int:
     """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
     options); the console's exit code, and the final totals printed if the game ended."""
-    from .console import run_console
-    from .net.cli import BOT_THINK, HostedTable, game_over
+    from ..console import run_console
+    from .net import BOT_THINK, HostedTable, game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
     code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
@@ -107,20 +106,20 @@ def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **tab
 
 
 def run_console(session, ascii: bool = False, **options) -> int:
-    from .console import run_console
+    from ..console import run_console
 
     return run_console(session, ascii, **options)
 
 
 def pick_table(listings):
-    from .console.picker import pick_table
+    from ..console.picker import pick_table
 
     return pick_table(listings)
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .net.cli import HelpWithDefaults, add_net_commands, level_option, seat_options
-    from .net.conformance import add_conformance_command
+    from .net import HelpWithDefaults, add_net_commands, level_option, seat_options
+    from .conformance import add_conformance_command
 
     parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -178,6 +177,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
 
-
-if __name__ == "__main__":
-    sys.exit(main())

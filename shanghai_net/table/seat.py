@@ -1,4 +1,4 @@
-"""One seat's side of the whole game: `PeerTable` (see shanghai_net.net.table)."""
+"""One seat's side of the whole game: `PeerTable` (see shanghai_net.table.stream)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ..wire import messages as wm
 from ..wire.messages import Body, GameMessage, StartGame
 from .fault import Fault
 from .bodies import DealStep, deal_body, move_to_body, reveals_body, seeds_body, shares_body
-from .table import PickState, StreamTable, check_move
+from .stream import PickState, StreamTable, check_move
 
 
 class PeerTable(StreamTable):

@@ -35,8 +35,8 @@ from ..engine.view import view_of
 from ..identity import Identity
 from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
 from ..wire.messages import DEAL_STEPS, Deal, MayI as MayIBody, PassClaim, Timeout
-from .host import Host, HostConfig
-from .peer import run_peer
+from ..net.host import Host, HostConfig
+from ..net.peer import run_peer
 
 __all__ = ["KIT_RULES", "Outcome", "Relay", "run_conformance", "add_conformance_command"]
 

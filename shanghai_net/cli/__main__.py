@@ -1,0 +1,7 @@
+"""``python -m shanghai_net.cli``: the `shanghai` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
