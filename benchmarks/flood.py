@@ -38,7 +38,8 @@ from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.cli.net import BOT_VOID_AFTER
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.net.peer import Peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.rules.ruleset import typed_rules
 from shanghai_net.wire import encode_frame
 from shanghai_net.wire.messages import GameMessage, PassClaim, VoidRound

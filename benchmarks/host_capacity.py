@@ -42,8 +42,10 @@ import trio
 
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
-from shanghai_net.net.host import Host, HostConfig, read_transcript
-from shanghai_net.net.peer import BotPlayer, run_peer
+from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.net.peer import run_peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.tables import TableServer
 from shanghai_net.wire import encode_frame
 from shanghai_net.wire.messages import (HOST_AUTHOR, PROTOCOL_NAME, PROTOCOL_VERSION, Hello, Pong,

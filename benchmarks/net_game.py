@@ -33,7 +33,8 @@ import trio
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import BotPlayer, run_peer
+from shanghai_net.net.peer import run_peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.wire.messages import HOST_AUTHOR
 
 
@@ -80,13 +81,13 @@ def main() -> None:
     assert public is not None and public.finished and public.fault is None, public and public.fault
     draws = [ms for r in results for ms in r.draw_ms]
     stale = sum(1 for r in results for e in r.errors if e.code == "stale")
-    sends = sum(1 for m in host.history if m.author != HOST_AUTHOR) + \
+    sends = sum(1 for m in host.history.messages if m.author != HOST_AUTHOR) + \
         sum(len(r.errors) for r in results)
     print(f"{args.players} players, {args.preset}, {public.public.round_no} rounds, "
           f"{host.sequenced} sequenced messages ({stale} signed again after a stale answer), "
           f"{len(draws)} draws (mean {statistics.mean(draws):.1f} ms)")
     print(f"game_seconds={seconds:.2f} draw_p50_ms={percentile(draws, 0.5):.1f} "
-          f"draw_p99_ms={percentile(draws, 0.99):.1f} bytes={host.bytes_in + host.bytes_out} "
+          f"draw_p99_ms={percentile(draws, 0.99):.1f} bytes={host.connections.bytes_in + host.connections.bytes_out} "
           f"stale={stale / sends:.3f} messages={host.sequenced} "
           f"ms_per_message={1000 * seconds / host.sequenced:.2f}")
 

@@ -15,8 +15,10 @@ import trio
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
-from shanghai_net.net.host import Host, HostConfig, read_transcript
-from shanghai_net.net.peer import BotPlayer, run_peer
+from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.net.peer import run_peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.wire.messages import Timeout
 
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from shanghai_net.cards import card_from_id
 from shanghai_net.engine import Drew, Passed, Phase, Rearrange, Rearranged
 from shanghai_net.table.bodies import body_to_move, move_to_body
-from shanghai_net.net.peer import BotPlayer
-from shanghai_net.net.host import read_transcript
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.transcript import read_transcript
 from shanghai_net.wire import encode_frame
 from shanghai_net.wire.messages import CARD_COUNT, BodySpec, Deal
 from shanghai_net.wire.signing import sign_wire

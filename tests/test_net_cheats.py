@@ -11,8 +11,9 @@ import random
 import trio
 
 from shanghai_net.deal import PassOutput
-from shanghai_net.net.host import Host, read_transcript
-from shanghai_net.net.peer import BotPlayer
+from shanghai_net.net.host import Host
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.verify import verify
 
@@ -79,7 +80,8 @@ async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):
     from shanghai_net.deal import seeded
     from shanghai_net.identity import Identity
     from shanghai_net.net.host import Host, HostConfig
-    from shanghai_net.net.peer import BotPlayer, Peer
+    from shanghai_net.net.peer import Peer
+    from shanghai_net.net.player import BotPlayer
     from shanghai_net.net.session import NetSession
 
     from test_net_session import until
@@ -112,10 +114,9 @@ async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):
 class EarlyTimeouts(Host):
     """Tells the table claim windows wait 10 s, then times seats out at once."""
 
-    def _maybe_start(self):
-        super()._maybe_start()
-        if self.start is not None:
-            self.config = dataclasses.replace(self.config, claim_timeout=0.01)
+    def _begin(self, start):
+        super()._begin(start)
+        self.sequencer.config = dataclasses.replace(self.config, claim_timeout=0.01)
 
 
 async def test_a_seat_timed_out_early_protests_and_every_party_records_it(tmp_path):

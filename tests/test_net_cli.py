@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from shanghai_net.cli import main
-from shanghai_net.net.host import read_transcript
+from shanghai_net.net.transcript import read_transcript
 
 
 def test_host_with_bots_plays_a_whole_game_and_exits_0(tmp_path):

@@ -19,7 +19,8 @@ from shanghai_net.identity import Identity
 from shanghai_net.cli.net import _find_table
 from shanghai_net.net.discovery import SERVICE, watch
 from shanghai_net.net.host import HostConfig
-from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.net.peer import Peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.tables import TableServer
 from shanghai_net.wire.messages import PROTOCOL_VERSION
 

@@ -14,8 +14,10 @@ from shanghai_net.engine.moves import DrawStock
 from shanghai_net.identity import Identity
 from shanghai_net.table.bodies import move_to_body
 from shanghai_net.net.budget import Budget, Limits, TokenBucket, Verdict
-from shanghai_net.net.host import Host, HostConfig, _Client
-from shanghai_net.net.peer import BotPlayer, Peer, PeerError
+from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.sequencer import check_body
+from shanghai_net.net.peer import Peer, PeerError
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError,
                                encode_frame)
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Chat, DealerPick, GameMessage, Hello, LobbyState,
@@ -65,7 +67,7 @@ def test_chat_has_its_own_smaller_budget_and_a_few_stale_answers_are_normal():
 
 def test_a_slow_reader_misses_chat_and_lobby_states_but_not_the_game():
     host = Host(HostConfig(players=3, queue=4))
-    client = _Client(host, stream=None)
+    client = host.connections.new_client(stream=None)
     for i in range(10):
         assert client.queue(Chat(text=f"hi {i}", name="x")) == (i < 4)
     lobby = [LobbyState(seats=(), preset="davis", rules={}, join_code=str(i)) for i in range(3)]
@@ -89,14 +91,15 @@ def padded(sign_key, start: bytes, seat: int, body, pad: bytes) -> GameMessage:
 
 
 def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
-    host = Host(HostConfig(players=3))
+    config = HostConfig(players=3)
+    caps = config.max_body, config.max_unknown
 
     key = Identity(bytes(range(32)), bytes(32)).sign_key
-    host._check_body(padded(key, bytes(32), 1, PassClaim(), b"n" * 900))  # within max_unknown
+    check_body(padded(key, bytes(32), 1, PassClaim(), b"n" * 900), b"", *caps)  # within max_unknown
     for pad, words in ((b"n" * 2000, "more than its known fields need"),
                        (b"n" * 70_000, "over the host's cap of 65536")):
         try:
-            host._check_body(padded(key, bytes(32), 1, VoidRound(round=1), pad))
+            check_body(padded(key, bytes(32), 1, VoidRound(round=1), pad), b"", *caps)
         except RemoteProtocolError as error:
             assert error.code == "bad_message" and words in error.reason and \
                 error.ref_counter == 1005
@@ -358,6 +361,6 @@ async def test_padded_bodies_are_refused_before_they_are_sequenced():
     refused = [e for e in padder.errors if e.code == "bad_message"]
     assert len(refused) == 3 and all("known fields need" in e.reason for e in refused)
     assert "frame_too_large" in [e.code for e in padder.errors]
-    assert not any(b"p" * 1000 in frame for frame in host.frames)
-    assert max(map(len, host.frames)) < 30_000
+    assert not any(b"p" * 1000 in frame for frame in host.history.frames)
+    assert max(map(len, host.history.frames)) < 30_000
     assert_finished_without_dropping(host, peers, seated)

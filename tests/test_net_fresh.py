@@ -18,9 +18,10 @@ from shanghai_net.deal import seeded
 from shanghai_net.deal.randomness import chained
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
-from shanghai_net.net import host as host_module
+from shanghai_net.net import lobby as lobby_module
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import BotPlayer, Peer, PeerError
+from shanghai_net.net.peer import Peer, PeerError
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.resume import MAX_AGE, GameSecrets, ReusedGame
 from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
@@ -199,11 +200,11 @@ async def test_a_host_that_starts_a_game_under_a_stopped_game_s_id_is_refused(
             fields.update(game_id=a.game_id, host_nonce=a.host_nonce, nonces=a.nonces)
         return StartGame(**fields)
 
-    monkeypatch.setattr(host_module, "StartGame", forged_start)
+    monkeypatch.setattr(lobby_module, "StartGame", forged_start)
     b = Host(HostConfig(players=3, rules=RULES, random=seeded(b"game B")))
     with trio.fail_after(60):
         outcomes, _ = await play_until(b, tmp_path, all_refused)
-    assert b.start.game_id == a.game_id and b.history == [], "a step of game B was sent"
+    assert b.start.game_id == a.game_id and b.history.messages == [], "a step of game B was sent"
     why = ("does not commit to the seats' nonces" if forgery == "A's game id"
            else "does not give seat {} the nonce of our hello")
     for seat, outcome in outcomes.items():
@@ -224,7 +225,7 @@ async def test_a_host_that_rejoins_a_seat_to_another_start_of_its_game_id_is_ref
     class ResumingHost(Host):
         def __init__(self, config):
             super().__init__(config)
-            self.start, self.public = b_start, PublicTable(b_start)
+            self.lobby.start, self.sequencer.public = b_start, PublicTable(b_start)
             self.started.set()
 
     b = ResumingHost(HostConfig(players=3, rules=RULES, random=seeded(b"game B")))
@@ -239,7 +240,7 @@ async def test_a_host_that_rejoins_a_seat_to_another_start_of_its_game_id_is_ref
                 outcomes[0] = error
             nursery.cancel_scope.cancel()
     assert "the host is reusing a game id" in str(outcomes[0])
-    assert b.history == [] and secrets_of(tmp_path) == kept
+    assert b.history.messages == [] and secrets_of(tmp_path) == kept
 
 
 async def test_every_seat_checks_the_game_id_and_sees_the_host_s_limits(tmp_path):

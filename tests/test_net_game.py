@@ -13,8 +13,10 @@ from shanghai_net.deal import Participant, seeded
 from shanghai_net.deal.generation import Generation
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
-from shanghai_net.net.host import Host, HostConfig, read_transcript
-from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.net.peer import Peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.public import PublicTable
 

@@ -16,7 +16,8 @@ from shanghai_net.engine.moves import DrawStock
 from shanghai_net.identity import Identity
 from shanghai_net.table.bodies import move_to_body
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import BotPlayer, PeerError, run_peer
+from shanghai_net.net.peer import PeerError, run_peer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.table.public import PublicTable
 from shanghai_net.wire.messages import (Error, GameMessage, Ready, Refused, StartGame, Timeout,
                                         Welcome)

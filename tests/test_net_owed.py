@@ -11,7 +11,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.net import peer as peer_module
 from shanghai_net.table.bodies import parse_deal
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.net.peer import Peer
 from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, Hello, Owed,
                                OwedStep, Refused, Welcome, decode_frame_body, encode_frame)

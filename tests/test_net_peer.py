@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
-from shanghai_net.net.peer import BotPlayer, Peer
+from shanghai_net.net.peer import Peer
+from shanghai_net.net.player import BotPlayer
 
 
 def table_at(version, phase=Phase.DRAW, round_no=1):
@@ -87,16 +88,11 @@ def test_start_game_must_carry_our_keys_and_the_keys_the_lobby_showed():
     import pytest
 
     from shanghai_net.identity import fingerprint
-    from shanghai_net.net.peer import PeerError
-    from shanghai_net.wire.messages import DealerPick, LobbyState, PlayerSeat, SeatInfo, StartGame
+    from shanghai_net.table.start import check_keys
+    from shanghai_net.wire.messages import DealerPick, PlayerSeat, StartGame
 
     me, other, impostor = (Identity(bytes([i] * 32), bytes([i + 1] * 32)) for i in (1, 3, 5))
-    peer = Peer(("127.0.0.1", 9), me, BotPlayer())
-    peer.seat = 0
-    peer.lobby = LobbyState(seats=tuple(
-        SeatInfo(seat=s, name=n, fingerprint=fingerprint(i.sign_public), ready=True,
-                 connected=True, kind="player") for s, n, i in ((0, "me", me), (1, "ann", other))),
-        preset="davis", rules={}, join_code="")
+    shown = {0: fingerprint(me.sign_public), 1: fingerprint(other.sign_public)}
 
     def start(seat0, seat1):
         return StartGame(game_id=bytes(16), host_nonce=bytes(32), nonces=(), preset="davis",
@@ -106,11 +102,12 @@ def test_start_game_must_carry_our_keys_and_the_keys_the_lobby_showed():
                                                 box_key=i.box_public)
                                      for s, i in enumerate((seat0, seat1))))
 
-    peer._check_keys(start(me, other))
-    with pytest.raises(PeerError, match="does not give seat 0 our keys"):
-        peer._check_keys(start(impostor, other))
-    with pytest.raises(PeerError, match="seat 1 a key the lobby did not show"):
-        peer._check_keys(start(me, impostor))
+    check_keys(start(me, other), 0, me, shown)
+    with pytest.raises(ValueError, match="does not give seat 0 our keys"):
+        check_keys(start(impostor, other), 0, me, shown)
+    with pytest.raises(ValueError, match="seat 1 a key the lobby did not show"):
+        check_keys(start(me, impostor), 0, me, shown)
+    check_keys(start(impostor, other), None, me, {})  # a spectator has no keys of its own
 
 
 async def test_a_game_the_peer_cannot_play_is_a_clear_error_not_a_crash():

@@ -43,7 +43,7 @@ async def test_an_author_is_told_where_its_message_went_and_the_others_get_it_wh
     for seat in seats.values():
         seen = sorted([m.seq for m in seat.full] + [p.seq for p in seat.placed])
         assert seen == list(range(len(seen))) and len(seen) > 100  # each seq once, in order
-        own = [(m.seq, m.counter) for m in host.history[:len(seen)] if m.author == seat.seat]
+        own = [(m.seq, m.counter) for m in host.history.messages[:len(seen)] if m.author == seat.seat]
         assert [(p.seq, p.counter) for p in seat.placed] == own and own
         assert all(m.author != seat.seat for m in seat.full)
 
@@ -62,11 +62,11 @@ async def test_a_host_that_places_a_seat_s_message_elsewhere_is_named_by_that_se
     import random
 
     from shanghai_net.deal import seeded
-    from shanghai_net.net import host as host_module
+    from shanghai_net.net.client import Client
     from shanghai_net.net.host import Host, HostConfig
-    from shanghai_net.net.peer import BotPlayer
+    from shanghai_net.net.player import BotPlayer
 
-    honest = host_module._Client.next_message
+    honest = Client.next_message
     lied = []
 
     def misplacing(client):
@@ -76,7 +76,7 @@ async def test_a_host_that_places_a_seat_s_message_elsewhere_is_named_by_that_se
             return Placed(seq=msg.seq + 1, counter=msg.counter), None
         return msg, frame
 
-    monkeypatch.setattr(host_module._Client, "next_message", misplacing)
+    monkeypatch.setattr(Client, "next_message", misplacing)
     rnd = seeded(b"misplacing host")
     host = Host(HostConfig(players=3, claim_timeout=1.0, random=rnd))
     outcome = {}

@@ -12,8 +12,10 @@ import trio
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
-from shanghai_net.net.host import Host, HostConfig, read_transcript
-from shanghai_net.net.peer import BotPlayer, Peer, PeerError
+from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.net.peer import Peer, PeerError
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.resume import GameSecrets
 from shanghai_net.table.public import PublicTable
 from shanghai_net.table.verify import verify
@@ -161,7 +163,7 @@ async def test_a_host_restarted_from_its_transcript_finishes_the_game(tmp_path):
             second = Host(HostConfig(resume=record, **config))
             assert second.sequenced == len(read_transcript(record)) - 1 > 0
             # until they rejoin, every seat is shown as not connected ("waiting for ...")
-            assert [(s.seat, s.connected) for s in second._lobby_state().seats] == \
+            assert [(s.seat, s.connected) for s in second.lobby.lobby_state().seats] == \
                 [(0, False), (1, False), (2, False)]
             again = await trio.open_tcp_listeners(port, host="127.0.0.1")
             await nursery.start(second.run, again)
@@ -204,12 +206,11 @@ async def test_a_torn_last_frame_is_cut_before_the_transcript_goes_on(tmp_path):
                 await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
     whole = record.read_bytes()
-    torn = encode_frame(first.history[-1].to_wire())[:10]  # a length, then too few bytes
+    torn = encode_frame(first.history.messages[-1].to_wire())[:10]  # a length, then too few bytes
     record.write_bytes(whole + torn)
     second = Host(HostConfig(resume=record, record=record, identity=host_key))
     assert record.read_bytes() == whole
-    second._write(second.history[-1])
-    assert read_transcript(record)[-1] == second.history[-1]
+    assert read_transcript(record)[-1] == second.history.messages[-1]
 
 
 async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):

@@ -15,7 +15,7 @@ from shanghai_net.bots import make_bot
 from shanghai_net.engine import Discard, Phase
 from shanghai_net.cli.net import HostedTable
 from shanghai_net.net.host import HostConfig
-from shanghai_net.net.peer import BotPlayer
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.session import Accepted, Refused
 
 ONE_ROUND = {"contracts": [[2, 0]], "final_round_meld_all": False, "max_turns": 24}

@@ -14,7 +14,8 @@ from shanghai_net.cli import main
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import HostConfig
-from shanghai_net.net.peer import BotPlayer, Peer, PeerError
+from shanghai_net.net.peer import Peer, PeerError
+from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.tables import TableServer, check_table_name
 
 from test_net_rejoin import HeldBot

@@ -15,8 +15,8 @@ import trio
 from shanghai_net.cli import main
 from shanghai_net.engine.moves import DrawStock, PassClaim
 from shanghai_net.table.bodies import deal_body, parse_deal
-from shanghai_net.net.host import read_transcript
-from shanghai_net.net.peer import BotPlayer, PeerError
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import GameMessage, encode_frame, sign_wire
 from shanghai_net.wire.messages import HOST_AUTHOR, Timeout

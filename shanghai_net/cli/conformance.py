@@ -426,7 +426,7 @@ def judged(run: _Run) -> list[Outcome]:
     out += [Outcome(section, situation, False, f"not reached: {run.stopped or 'the game ended'}")
             for section, situation in SCRIPTED if situation not in seen]
     seat = seat if seated else -1  # no message has that author: every check below fails
-    history = run.host.history
+    history = run.host.history.messages
     steps = _steps(history, seat)
     missing = [name for name in DEAL_STEPS if not any(s.step == name for s in steps)]
     out.append(Outcome("11.2", "deal steps: " + ", ".join(DEAL_STEPS), not missing,

@@ -51,7 +51,7 @@ def _bots_in(transcript: Path) -> int:
     transcript records: the host resumed from it starts them again."""
     from ..identity import FILE_NAME
     from ..wire import ProtocolError
-    from ..net.host import read_transcript
+    from ..net.transcript import read_transcript
 
     try:
         seated = {seat.sign_key for seat in read_transcript(transcript)[0].seats}
@@ -86,7 +86,7 @@ class HostedTable:
                  think: float = 0.0, tables: Sequence[str] = ("table1",), max_tables: int = 1,
                  announce: bool = False) -> None:
         from ..deal import seeded
-        from ..net.peer import BotPlayer
+        from ..net.player import BotPlayer
         from ..net.tables import TableServer
         from ..net.resume import GameSecrets
         from ..net.session import NetSession
@@ -208,7 +208,7 @@ def table_names(names: list[str], count: int) -> list[str]:
 
 def _cmd_host(args: argparse.Namespace) -> int:
     from ..net.host import HostConfig
-    from ..net.peer import BotPlayer
+    from ..net.player import BotPlayer
     from ..net.tables import TableServer
 
     if args.bots > args.players:
@@ -325,7 +325,7 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
     from ..net.discovery import find_tables
-    from ..net.peer import parse_address
+    from ..net.peer_link import parse_address
 
     interfaces = [args.browse] if args.browse else None
     target = args.address
@@ -372,7 +372,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from ..net.peer import BotPlayer, parse_address, run_peer
+    from ..net.peer import run_peer
+    from ..net.peer_link import parse_address
+    from ..net.player import BotPlayer
     from ..net.resume import GameSecrets
 
     address = parse_address(args.address)
@@ -426,7 +428,7 @@ def _browse_options(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from ..wire import ProtocolError, StartGame
-    from ..net.host import read_transcript
+    from ..net.transcript import read_transcript
     from ..table.verify import verify
 
     try:

@@ -18,160 +18,43 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-import random as random_module
 import secrets
-import time
-from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable
 
 import trio
 
-from ..bots import choose, make_bot
-from ..engine.game import Phase
-from ..engine.moves import MayI, Move, PassClaim
-from ..engine.view import view_of
-from ..errors import IllegalMoveError
 from ..deal.randomness import RandomBytes, chained
-from ..identity import Identity, fingerprint
-from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
-from ..wire.signing import sign_proof, start_digest
-from ..wire.state import State
-from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
-                             Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
-                             StartGame, VoidRound, Welcome, game_id_of)
-from .resume import GameSecrets
+from ..errors import IllegalMoveError
+from ..identity import Identity
 from ..table.fault import Fault
 from ..table.outbox import Outbox
-from ..table.seat import PeerTable
 from ..table.public import PublicTable
+from ..table.seat import PeerTable
+from ..table.start import check_fresh, check_keys
 from ..table.watch import HostWatch
+from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
+                             Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
+                             StartGame, VoidRound, Welcome)
+from ..wire.signing import sign_proof, start_digest
+from ..wire.state import State
+from .peer_link import Lost, PeerLink, PeerResult
+from .player import BotPlayer, Player
+from .resume import GameSecrets
 
-__all__ = ["Player", "BotPlayer", "Peer", "PeerResult", "PeerError", "run_peer", "parse_address"]
+__all__ = ["Peer", "PeerError", "run_peer"]
 
 log = logging.getLogger("shanghai_net.peer")
 
 
-class Player(Protocol):
-    """Who decides for the seat.  It may also define ``outcome(move, refused)``: called when a
-    move it chose was sequenced (``refused`` None) or refused by the host or dropped as no longer
-    legal (the reason)."""
-
-    def choose(self, table: PeerTable) -> Move | None:
-        """A move for ``table.seat`` now (``table.can_move()`` is true), or None to stay silent."""
-
-
-class BotPlayer:
-    """A bot from `shanghai_net.bots` choosing from the seat's replica; ``claims=False`` makes
-    it stay silent in claim windows (the host's timeout then passes for it); ``think``: seconds
-    it waits before each decision, so that people at the table can follow the play."""
-
-    def __init__(self, level: str = "basic", rng: random_module.Random | None = None,
-                 claims: bool = True, think: float = 0.0) -> None:
-        self.level = level
-        self.bot = make_bot(level, rng or random_module.Random())
-        self.claims = claims
-        self.think = think
-
-    def choose(self, table: PeerTable) -> Move | None:
-        moves = table.legal_moves()
-        if not moves:
-            return None
-        if not self.claims and all(isinstance(m, (MayI, PassClaim)) for m in moves):
-            return None
-        return choose(self.bot, view_of(table.game, table.seat), moves, table.game.log)
-
-
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
+"""Seconds between attempts to get back to a host that dropped us (about three minutes)."""
 STALL_VOTE = 30.0
 """Seconds a connected seat may owe the deal a step without a word before a person may vote its
 round void (`Peer.holding_up`): far longer than any client takes to answer the deal."""
-"""Seconds between attempts to get back to a host that dropped us (about three minutes)."""
 
 
 class PeerError(Exception):
     """The host refused us, or the game could not go on."""
-
-
-@dataclass
-class PeerResult:
-    seat: int | None
-    table: PeerTable | None
-    errors: list[Error] = field(default_factory=list)
-    """Every error the host answered (stale ones included)."""
-    draw_ms: list[float] = field(default_factory=list)
-    """Per stock draw of this seat: from its request to the card in hand, in milliseconds."""
-    bytes_in: int = 0
-    bytes_out: int = 0
-    chat: list[Chat] = field(default_factory=list)
-
-
-def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        return text, default_port
-    return host or "127.0.0.1", int(port)
-
-
-class _Lost(Exception):
-    """The connection to the host broke (worth a retry)."""
-
-
-class _Link:
-    """The socket and the wire connection of one peer; a reader task puts what arrives on
-    ``inbox`` (bounded: a peer that does not keep up stops reading)."""
-
-    def __init__(self, stream: trio.SocketStream, result: PeerResult, timeout: float) -> None:
-        self.stream = stream
-        self.conn = Connection(CLIENT)
-        self.result = result
-        self.timeout = timeout
-        self._sending = trio.Lock()
-
-    async def send(self, msg: Message) -> None:
-        """Send ``msg`` (the peer's loop and the front end's chat may send at once: one at a
-        time, encoded in the order sent)."""
-        async with self._sending:
-            await self._send_all(self.conn.send(msg))
-
-    async def send_raw(self, data: bytes) -> None:
-        """Bytes as they are, bypassing the connection's checks (tests of bad input)."""
-        async with self._sending:
-            await self._send_all(data)
-
-    async def _send_all(self, data: bytes) -> None:
-        try:
-            with trio.fail_after(self.timeout):
-                await self.stream.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError,
-                trio.TooSlowError) as error:
-            raise _Lost(f"sending failed: {error!r}") from None
-        self.result.bytes_out += len(data)
-
-    async def read(self, inbox: trio.MemorySendChannel) -> None:
-        """Every message from the host onto ``inbox``; `_Lost` (also on ``inbox``) at the end."""
-        try:
-            while True:
-                while True:
-                    try:
-                        event = self.conn.next_event()
-                    except RemoteProtocolError as error:
-                        log.warning("bad input from the host: %s", error)
-                        if error.fatal:
-                            raise _Lost(str(error)) from None
-                        continue
-                    if event is NEED_DATA:
-                        break
-                    if isinstance(event, ConnectionClosed):
-                        raise _Lost("the host closed the connection")
-                    await inbox.send(event)
-                try:
-                    data = await self.stream.receive_some(self.conn.room)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
-                    raise _Lost(f"reading failed: {error!r}") from None
-                self.result.bytes_in += len(data)
-                self.conn.receive_data(data)
-        except _Lost as lost:
-            await inbox.send(lost)
 
 
 _NUDGE = object()
@@ -237,7 +120,7 @@ class Peer:
         """Of those, the seats whose player quit (said `bye`): they are not coming back."""
         self.chat = self.result.chat
         self.errors = self.result.errors
-        self._link: _Link | None = None
+        self._link: PeerLink | None = None
         self._inbox: trio.MemorySendChannel | None = None
         self._quiet_until = 0
         self._welcomed = False
@@ -245,7 +128,6 @@ class Peer:
         self._decision: tuple | None = None
         self._move_at = -math.inf
         """When the player may make the decision in ``_decision`` (its think time over)."""
-        self._asked: dict = {}
         self._deadline = math.inf
         self._watch: HostWatch | None = None
         self._nonce: bytes | None = None
@@ -327,7 +209,7 @@ class Peer:
                     self._store.forget(self.table.game_id)
                 self._set("over", "the game is over")
                 return self.result
-            except _Lost as lost:
+            except Lost as lost:
                 if not self.reconnect or attempt >= len(self.retry_delays):
                     self._set("failed", str(lost))
                     raise PeerError(f"lost the host: {lost}") from None
@@ -358,22 +240,22 @@ class Peer:
             with trio.fail_after(self.timeout):
                 stream = await trio.open_tcp_stream(*self.address)
         except (OSError, trio.TooSlowError) as error:
-            raise _Lost(f"cannot reach {self.address[0]}:{self.address[1]}: {error}") from None
+            raise Lost(f"cannot reach {self.address[0]}:{self.address[1]}: {error}") from None
         failure: Exception | None = None
         async with stream, trio.open_nursery() as nursery:
-            link = self._link = _Link(stream, self.result, self.timeout)
+            link = self._link = PeerLink(stream, self.result, self.timeout)
             send, inbox = trio.open_memory_channel(256)
             self._inbox = send
             nursery.start_soon(link.read, send)
             try:
                 await self._converse(link, inbox)
-            except (_Lost, PeerError) as error:
+            except (Lost, PeerError) as error:
                 failure = error  # raised outside the nursery, as itself
             nursery.cancel_scope.cancel()
         if failure is not None:
             raise failure
 
-    async def _converse(self, link: _Link, inbox: trio.MemoryReceiveChannel) -> None:
+    async def _converse(self, link: PeerLink, inbox: trio.MemoryReceiveChannel) -> None:
         resume = self.table.chain.next_seq if self.table is not None else None
         self._nonce = self._random(32)  # a new one for every hello: see _check_fresh
         await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
@@ -400,12 +282,12 @@ class Peer:
                 if now >= vote:
                     self.vote_void()
                     continue
-                raise _Lost("the host went silent") from None
+                raise Lost("the host went silent") from None
             # take everything that has arrived before acting: a step signed against a head
             # that is already behind would only come back ``stale``
             heard = False
             while item is not None:
-                if isinstance(item, _Lost):
+                if isinstance(item, Lost):
                     if self.table is not None and self.table.finished:
                         return  # the host closed after the game: nothing lost
                     raise item
@@ -429,7 +311,7 @@ class Peer:
                 math.inf if self.lobby_timeout is None else self.lobby_timeout)
         return self.idle_timeout
 
-    async def _on_message(self, link: _Link, msg: Message) -> None:
+    async def _on_message(self, link: PeerLink, msg: Message) -> None:
         if isinstance(msg, GameMessage):
             await self._on_game(msg)
         elif isinstance(msg, Placed):
@@ -487,8 +369,16 @@ class Peer:
             if start.game_id != self.table.game_id:
                 raise PeerError("the host rejoined us to another game")
             return
-        self._check_keys(start)
-        self._check_fresh(start)
+        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby else {}
+        try:
+            check_keys(start, self.seat, self.identity, shown)
+        except ValueError as error:
+            raise PeerError(str(error)) from None
+        joined = self.welcome is not None and self.welcome.challenge is None
+        try:
+            check_fresh(start, self.seat if joined else None, self._nonce)
+        except ValueError as error:
+            raise PeerError(f"refusing the game {self._host()} started: {error}") from None
         self.start = start
         if self.seat is None:  # a spectator: the public table only, nothing to send
             self.table = self.result.table = PublicTable(start)
@@ -516,34 +406,6 @@ class Peer:
         self._set("playing")
         if self._on_table is not None:
             self._on_table(table)
-
-    def _check_keys(self, start: StartGame) -> None:
-        """The keys the game will be checked against are the ones shown in the lobby, and our
-        seat's are ours (protocol.md 6.2): a host that put its own keys in would read sealed
-        cards or sign for a seat."""
-        by_seat = {p.seat: p for p in start.seats}
-        mine = by_seat.get(self.seat) if self.seat is not None else None
-        if self.seat is not None and (mine is None or mine.sign_key != self.identity.sign_public
-                                      or mine.box_key != self.identity.box_public):
-            raise PeerError(f"start_game does not give seat {self.seat} our keys")
-        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby else {}
-        for seat, player in by_seat.items():
-            if seat in shown and fingerprint(player.sign_key) != shown[seat]:
-                raise PeerError(f"start_game gives seat {seat} a key the lobby did not show")
-
-    def _check_fresh(self, start: StartGame) -> None:
-        """No one chose the game id alone (protocol.md 6.2): it commits to the host's nonce and
-        every seat's; a game we join in the lobby commits to the nonce of our latest hello, so
-        it is a new game, never one of ours started again.  (Rejoining, our old hello's nonce is
-        forgotten: the kept secret's start digest vouches for the game instead.)"""
-        if len(start.nonces) != len(start.seats) or \
-                game_id_of(start.host_nonce, start.nonces) != start.game_id:
-            raise PeerError(f"refusing the game {self._host()} started: its game id does not "
-                            "commit to the seats' nonces")
-        if self.seat is not None and self.welcome is not None and self.welcome.challenge is None \
-                and start.nonces[self.seat] != self._nonce:
-            raise PeerError(f"refusing the game {self._host()} started: it does not give seat "
-                            f"{self.seat} the nonce of our hello")
 
     def _host(self) -> str:
         """The host, as an error names it."""
@@ -586,7 +448,7 @@ class Peer:
                 outbox.push([protest])
             self._watch.seen(now)
         self._report()
-        _time_draws(table, self._asked, self.result)
+        self.result.time_draws(table)
         self._changed()
 
     def _report(self) -> None:
@@ -601,7 +463,7 @@ class Peer:
         """Rejoined, and the game's messages up to the rejoin are not all in yet: send nothing."""
         return self.table is not None and self.table.chain.next_seq < self._quiet_until
 
-    async def _act(self, link: _Link) -> None:
+    async def _act(self, link: PeerLink) -> None:
         """Let the player move if it may; send what the outbox releases."""
         table, outbox = self.table, self.outbox
         if outbox is None or self.replaying or link.conn.our_state is not State.GAME:
@@ -652,18 +514,3 @@ async def run_peer(address: tuple[str, int], identity: Identity, player: Player 
     """Join the table at ``address`` and play one game (a `Peer`, see its options); the result
     when it is over."""
     return await Peer(address, identity, player, **options).run()
-
-
-def _time_draws(table: PeerTable, asked: dict, result: PeerResult) -> None:
-    """A stock card on its way to this seat: from the request to the card in the replica."""
-    now = time.perf_counter()
-    new = [t for t, owed in table.outstanding.items() if owed.to == table.seat and t not in asked]
-    for token in new:
-        asked[token] = now if len(new) <= 3 else -1.0  # a round's deal is not a draw
-    for token, since in list(asked.items()):
-        if token in table.game.faces and token not in table.outstanding:
-            if since >= 0 and table.game.phase is not Phase.DEALING:
-                result.draw_ms.append((now - since) * 1000)
-            del asked[token]
-        elif token[0] > table.public.generation + 1:
-            del asked[token]

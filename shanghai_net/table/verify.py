@@ -12,7 +12,7 @@ The first fault stops the replay and is reported with the seq where it was found
 it names (the host for a message it should not have relayed, or that is not in the record).  A
 cheat the table caught (a round stopped by a complaint and audited, a seat that did not open its
 seeds in time) is reported the same way, at the message that decided it.
-No I/O: the caller reads the file (`shanghai_net.net.host.read_transcript`).
+No I/O: the caller reads the file (`shanghai_net.net.transcript.read_transcript`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
 from .fault import Fault
 from .public import PublicTable
-from .stream import Protested, final_result
+from .disputes import Protested
+from .stream import final_result
 
 __all__ = ["Finding", "Report", "verify"]
 

@@ -1,0 +1,204 @@
+"""Seats and the way into a game: `Lobby`.
+
+Before the game: seats (lowest free seat first), names, a join code, ready flags; the game starts
+when every seat is filled and ready, with a game id that commits to every seat's hello nonce and
+the host's.  During the game: a seat's key comes back only with a `proof` that it holds the key
+(a rejoin), never to a seat closed for abuse; spectators, up to a cap, follow from the start.
+Everyone hears who sits where (`lobby_state`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from ..identity import Identity, fingerprint
+from ..rules.ruleset import RuleSet
+from ..wire import RemoteProtocolError, check_proof
+from ..wire.messages import (NOTICES, PROTOCOL_VERSION, DealerPick, Hello, LobbyState, PlayerSeat,
+                             Proof, SeatInfo, StartGame, Welcome, game_id_of)
+from ..wire.state import State
+from .client import Client
+from .config import HostConfig
+from .history import History
+
+__all__ = ["Lobby"]
+
+log = logging.getLogger("shanghai_net.host")
+
+
+class Lobby:
+    def __init__(self, config: HostConfig, identity: Identity, rules: RuleSet, players: int,
+                 clients: set[Client], history: History, barred: set[int],
+                 start: StartGame | None, on_start: Callable[[StartGame], None],
+                 note_owed: Callable[[], None]) -> None:
+        self.config = config
+        self.identity = identity
+        self.rules = rules
+        self.players = players
+        self.clients = clients
+        self.history = history
+        self.start = start
+        self.on_start = on_start
+        """Told of the game's ``start_game`` before any client is sent it."""
+        self.note_owed = note_owed
+        """Called when a client may now want the ``owed`` notice."""
+        self.seats: list[Client | None] = [None] * players
+        self.barred = barred
+        """Seats of the running game closed for abuse: they may not come back to it."""
+
+    def on_hello(self, client: Client, hello: Hello) -> None:
+        client.hello = hello
+        if self.config.join_code and hello.join_code != self.config.join_code:
+            client.refuse("join_code", "the join code is wrong")
+            return
+        if hello.role != "spectator" and hello.nonce is None:
+            client.refuse("bad_message", "hello.nonce: a player's or bot's hello needs 32 fresh "
+                          "bytes (the game id commits to them)")
+            return
+        seat = challenge = None
+        if self.start is not None and hello.role != "spectator":
+            seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
+            if seat is None:
+                client.refuse("table_full", "the game has started without you")
+                return
+            if seat in self.barred:
+                client.refuse("abuse", f"seat {seat} was closed for abuse: it may not come back "
+                              "to this game")
+                return
+            # its public key is no secret: the seat is handed over only on a `proof`
+            challenge = self.config.random(32)
+            client.rejoining = (seat, challenge)
+        elif hello.role != "spectator":
+            twin = next((s for s, c in enumerate(self.seats) if c is not None and c.hello is not None
+                         and c.hello.sign_key == hello.sign_key), None)
+            if twin is not None:  # one key, one seat: else a rejoin could not tell them apart
+                client.refuse("table_full", f"this key already sits at seat {twin}: a second "
+                              "player needs an identity of their own (shanghai join "
+                              "--fresh-identity, or --identity DIR)")
+                return
+            free = [s for s, c in enumerate(self.seats) if c is None]
+            if not free:
+                client.refuse("table_full", "no free seat at this table")
+                return
+            seat = free[0]
+            self.seats[seat] = client
+            client.seat = seat
+        elif sum(1 for c in self.clients if c is not client and c.connected and c.hello is not None
+                 and c.hello.role == "spectator") >= self.config.max_spectators:
+            client.refuse("table_full", f"this table has its {self.config.max_spectators} "
+                          "spectators already")
+            return
+        client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
+            "preset": self.rules.name, "players": self.players,
+            "host_fingerprint": self.identity.fingerprint,
+            "claim_timeout": self.config.claim_timeout, "started": self.start is not None,
+            **_notices_sent(hello)},
+            sequenced=len(self.history), challenge=challenge,
+            game_id=None if challenge is None else self.start.game_id))
+        if challenge is None:
+            self.changed()
+            if self.start is not None:  # a spectator: the start, then the history
+                self._follow_game(client)
+
+    def on_proof(self, client: Client, proof: Proof) -> None:
+        """The answer to a rejoin challenge: the seat is this connection's if it signed it."""
+        if client.rejoining is None:
+            client.error(RemoteProtocolError("wrong_state", "no rejoin challenge to answer"))
+            return
+        (seat, challenge), client.rejoining = client.rejoining, None
+        try:
+            check_proof(self.start.seats[seat].sign_key, self.start.game_id, challenge, proof)
+        except RemoteProtocolError as error:
+            log.warning("%s failed to prove it holds seat %d's key", client.name, seat)
+            client.refuse(error.code, error.reason)
+            return
+        self._rejoin(client, seat)
+        self.changed()
+        self._follow_game(client)
+
+    def on_ready(self, client: Client, ready: bool) -> None:
+        client.ready = ready
+        self.changed()
+        self._maybe_start()
+
+    def closed(self, client: Client) -> None:
+        """``client``'s connection ended: in the lobby its seat is free again; in a game the
+        seat waits for its key to come back."""
+        if client.seat is not None and self.seats[client.seat] is client:
+            if self.start is None:
+                self.seats[client.seat] = None
+            self.changed()
+
+    def _rejoin(self, client: Client, seat: int) -> None:
+        """Give ``seat`` of the running game to ``client``, which proved it holds its key; its
+        old connection, if any, is closed."""
+        old = self.seats[seat]
+        if old is not None and old is not client:
+            old.drop("the seat rejoined on a new connection")
+            old.closing = True
+        self.seats[seat] = client
+        client.seat = seat
+        client.ready = True
+        log.info("seat %d (%s) rejoined from seq %d", seat, client.name, client.hello.resume or 0)
+
+    def _follow_game(self, client: Client) -> None:
+        """Send the running game to ``client``: the start, then the history from its cursor."""
+        client.cursor = min(client.hello.resume or 0, len(self.history))
+        client.in_game = client.queue(self.start)
+        client.owed_sent = None
+        self.note_owed()
+
+    def lobby_state(self) -> LobbyState:
+        """Who sits where; in a game every seat is listed, a seat nobody holds as not connected
+        (after a restart from the transcript, until its player rejoins)."""
+        seats = []
+        for s, c in enumerate(self.seats):
+            if c is not None and c.hello is not None:
+                seats.append(SeatInfo(seat=s, name=c.name[:32] or "?",
+                                      fingerprint=fingerprint(c.hello.sign_key), ready=c.ready,
+                                      connected=c.connected, left=c.left,
+                                      kind="bot" if c.hello.role == "bot" else "player"))
+            elif self.start is not None:
+                player = self.start.seats[s]
+                seats.append(SeatInfo(seat=s, name=player.name, ready=True, connected=False,
+                                      fingerprint=fingerprint(player.sign_key), kind="player"))
+        rules = self.start.rules if self.start is not None else self.config.rules
+        return LobbyState(seats=tuple(seats), preset=self.rules.name, rules=dict(rules),
+                          join_code=self.config.join_code)
+
+    def changed(self) -> None:
+        """Everyone hears who sits where and who is connected (in a game: who left or came back)."""
+        state = self.lobby_state()
+        for client in list(self.clients):
+            if client.hello is not None and client.conn.our_state in (State.ANSWER, State.LOBBY,
+                                                                     State.GAME):
+                client.queue(state)
+
+    def _maybe_start(self) -> None:
+        if self.start is not None or not all(c is not None and c.ready and c.connected
+                                             for c in self.seats):
+            return
+        players = tuple(PlayerSeat(seat=s, name=c.name, sign_key=c.hello.sign_key,
+                                   box_key=c.hello.box_key) for s, c in enumerate(self.seats))
+        # no one party chooses the game id: it commits to every seat's hello nonce and ours
+        host_nonce, nonces = self.config.random(32), tuple(c.hello.nonce for c in self.seats)
+        self.start = StartGame(game_id=game_id_of(host_nonce, nonces), host_nonce=host_nonce,
+                               nonces=nonces, seats=players, preset=self.rules.name,
+                               rules={k: v for k, v in self.config.rules.items()},
+                               first_dealer_pick=DealerPick(method="coin_flip"),
+                               claim_timeout=self.config.claim_timeout,
+                               audit_timeout=self.config.audit_timeout,
+                               host_key=self.identity.sign_public)
+        self.on_start(self.start)
+        for client in list(self.clients):
+            if client.hello is not None and client.connected:
+                client.in_game = client.queue(self.start)
+        self.note_owed()
+        log.info("game %s started: %d seats", self.start.game_id.hex(), len(players))
+
+
+def _notices_sent(hello: Hello) -> dict[str, list[str]]:
+    """The welcome's word on which notices the client asked for will come (none asked: none)."""
+    sent = [name for name in NOTICES if name in hello.notices]
+    return {"notices": sent} if hello.notices else {}

@@ -1,0 +1,227 @@
+"""The host's one authority over the game: `Sequencer` gives each good game message the next seq.
+
+A seat's game message is checked (chain, author, the public replica's rules; `PublicTable.admit`)
+and, if good, sequenced: kept in the `History`, appended to the transcript, and woken out to
+every connection.  Bad input gets an ``error`` with its code, and the game goes on.  The one
+timer the host runs is here too: a claim window that stays open past ``claim_timeout`` gets a
+``timeout`` signed by the host for each silent seat; a round stopped by a complaint whose seeds
+do not all come within ``audit_timeout`` names the first seat that did not open them.
+
+The host holds no secret of any seat: no `Participant`, only a `PublicTable` (a replica with
+``viewer=-1``) fed the same stream.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+import msgpack
+import trio
+
+from ..table.bodies import parse_deal
+from ..table.public import PublicTable
+from ..wire import ProtocolError, RemoteProtocolError, encode_frame
+from ..wire.messages import DEAL_STEPS, HOST_AUTHOR, Bye, Deal, GameMessage, StartGame, Timeout
+from .client import Client
+from .config import HostConfig
+from .history import History
+from .transcript import Transcript
+
+__all__ = ["Sequencer", "check_body"]
+
+log = logging.getLogger("shanghai_net.host")
+
+HEAVY_STEPS = frozenset({"pass", "seeds"})
+"""Deal steps whose checks take the host milliseconds (a pass's points; the last seeds of a round
+start its whole audit): checked in a worker thread, so that the other tables of this process,
+and this table's readers and writers, go on meanwhile (the curve arithmetic releases the GIL).
+This table's sequencer waits for the answer, so nothing else changes its state meanwhile."""
+
+
+class Sequencer:
+    def __init__(self, config: HostConfig, host_key: Any, history: History,
+                 clients: set[Client], transcript: Transcript,
+                 public: PublicTable | None = None) -> None:
+        self.config = config
+        self._host_key = host_key
+        self.history = history
+        self.clients = clients
+        self.transcript = transcript
+        self.public = public
+        self.timeouts = 0
+        self.done = trio.Event()
+        """The game is over, or stopped by a fault: the byes are on their way."""
+        self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
+        """Game messages for the sequencer (each connection has at most ``in_flight`` in it)
+        and the claim timer's windows."""
+        self._window: object | None = None
+        self._deadline = math.inf
+        self._window_changed = trio.Event()
+
+    def begin(self, start: StartGame) -> None:
+        """The game starts: its public replica, and the transcript's first frame."""
+        self.public = PublicTable(start)
+        self.transcript.write(encode_frame(start.to_wire()))
+
+    async def submit(self, client: Client, msg: GameMessage) -> None:
+        """Queue ``client``'s game message for sequencing, once its size is known to be fair;
+        waits while the client has ``in_flight`` messages queued already."""
+        check_body(msg, self.public.game_id if self.public else b"", self.config.max_body,
+                   self.config.max_unknown)
+        await client.in_flight.acquire()
+        self._inbox_send.send_nowait((client, msg))
+
+    def note_owed(self) -> None:
+        self.history.note_owed(self.public, any(c.wants_owed and c.connected
+                                                for c in self.clients))
+
+    async def run(self) -> None:
+        """Sequence and time windows until cancelled."""
+        if self.public is not None:  # resumed: a claim window may be open
+            self._track_window()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._claim_timer)
+            await self._sequence_all()
+
+    async def _sequence_all(self) -> None:
+        async for client, item in self._inbox:
+            try:
+                if client is None:
+                    await self._timeout(item)
+                else:
+                    await self._sequence(client, item)
+            except (trio.Cancelled, KeyboardInterrupt):
+                raise
+            except Exception:  # a bug must not stop the table: log it and go on
+                log.exception("sequencing failed")
+                if client is not None:
+                    client.error(RemoteProtocolError("illegal_move", "refused: the host could "
+                                                     "not check this message", None, item.counter))
+            finally:
+                if client is not None:
+                    client.in_flight.release()
+
+    async def _sequence(self, client: Client, msg: GameMessage) -> None:
+        public = self.public
+        if public is None or client.seat is None:
+            client.strike(RemoteProtocolError("wrong_state", "no game of yours is running",
+                                              None, msg.counter))
+            return
+        if msg.author != client.seat:
+            client.strike(RemoteProtocolError(
+                "bad_signature", f"author {msg.author} is not your seat {client.seat}", None,
+                msg.counter))
+            return
+        try:
+            if self.config.worker_threads and isinstance(msg.body, Deal) and \
+                    msg.body.step in HEAVY_STEPS:
+                msg = await trio.to_thread.run_sync(public.admit, msg)
+            else:
+                msg = public.admit(msg)
+        except ProtocolError as error:
+            if error.code == "stale" and not client.budget.stale(trio.current_time()):
+                client.error(error)  # peers race: a few are normal
+            else:
+                client.strike(error)
+            return
+        await self._publish(msg, client.number)
+
+    async def _publish(self, msg: GameMessage, origin: int | None = None) -> None:
+        self.transcript.write(self.history.append(msg, origin))
+        self.note_owed()
+        for client in list(self.clients):
+            if client.in_game:
+                client.wake.set()
+        public = self.public
+        if public.fault is not None:
+            log.error("the game stopped: %s", public.fault)
+        self._track_window()
+        if public.finished or public.fault is not None:
+            for client in list(self.clients):
+                client.finish(Bye(reason="game over" if public.finished
+                                  else str(public.fault)[:500]))
+            self.done.set()
+        await trio.lowlevel.checkpoint()
+
+    def _track_window(self) -> None:
+        """Keep the one timer the host runs: a claim window, or a stopped round's seeds."""
+        public = self.public
+        if public.accusation is not None and public.waiting_audit:
+            current = ("seeds", public.round)
+        else:
+            window = public.open_window()
+            current = window[0] if window else None
+        if current is not self._window:
+            self._window = current
+            wait = self.config.audit_timeout if isinstance(current, tuple) else \
+                self.config.claim_timeout
+            self._deadline = trio.current_time() + wait if current is not None else math.inf
+            self._window_changed.set()
+
+    async def _claim_timer(self) -> None:
+        while True:
+            self._window_changed = trio.Event()
+            with trio.move_on_at(self._deadline):
+                await self._window_changed.wait()
+                continue
+            window = self._window
+            if window is not None:
+                self._deadline = math.inf  # before the send yields: a new window sets its own
+                await self._inbox_send.send((None, window))
+
+    async def _timeout(self, window: object) -> None:
+        public = self.public
+        if isinstance(window, tuple):  # a stopped round's seeds: the first silent seat is named
+            if window == ("seeds", public.round) and public.waiting_audit:
+                seat = min(set(range(public.players)) - public.seeds_from)
+                await self._sign_timeout(Timeout(seat=seat, what="seeds"))
+            return
+        current = public.open_window() if public else None
+        if current is None or current[0] is not window:
+            return
+        for seat in current[1]:
+            await self._sign_timeout(Timeout(seat=seat))
+            if public.open_window() is None or public.fault is not None:
+                break
+
+    async def _sign_timeout(self, body: Timeout) -> None:
+        msg = self.public.chain.sign(self._host_key, HOST_AUTHOR, body)
+        self.public.timeout(msg)
+        self.timeouts += 1
+        await self._publish(msg)
+
+
+def check_body(msg: GameMessage, game_id: bytes, max_body: int, max_unknown: int) -> None:
+    """Refuse a game body the host would not relay and keep: over ``max_body`` bytes, or with
+    more than ``max_unknown`` bytes its kind does not need (protocol.md 9.1).  Checked before
+    the message reaches the sequencer, on the sender's own reader."""
+    size = len(msgpack.packb(msg.body_wire, use_bin_type=True))
+    if size > max_body:
+        raise RemoteProtocolError("bad_message", f"game.body: {size} bytes, over the host's "
+                                  f"cap of {max_body}", None, msg.counter)
+    unknown = size - _known_size(msg, game_id)
+    if unknown > max_unknown:
+        raise RemoteProtocolError(
+            "bad_message", f"game.body: {unknown} bytes more than its known fields need, "
+            f"over the host's cap of {max_unknown}", None, msg.counter)
+
+
+def _known_size(msg: GameMessage, game_id: bytes) -> float:
+    """About the packed size of what ``msg``'s body holds in fields its kind defines (a deal
+    step: the deal messages it carries, each with room for its field names; a body of another
+    step is held to ``max_body`` only)."""
+    body = msg.body
+    if not isinstance(body, Deal) or body.step not in DEAL_STEPS:
+        return len(msgpack.packb(body.to_wire(), use_bin_type=True))
+    try:
+        step = parse_deal(body, game_id, msg.author)
+    except (ValueError, TypeError):
+        return math.inf  # malformed: the sequencer names what is wrong with it
+    size = len(msgpack.packb({"kind": body.KIND, "step": body.step}, use_bin_type=True))
+    for item in step.messages:
+        size += len(msgpack.packb(item.to_plain(), use_bin_type=True)) + 64
+    for share in step.sealed:
+        size += len(share.epk) + len(share.ciphertext) + 3 * len(share.positions) + 64
+    return size

@@ -1,0 +1,206 @@
+"""How a round is stopped, read from the sequenced stream alone: votes to void a round a seat
+holds up, complaints and the audit that decides them, and seats' protests of the host's
+timeouts.  `Disputes` is the part of `StreamTable` that holds them (it reads and sets the
+table's deal state); every party, the host and `shanghai verify` included, reaches the same
+verdict from the same stream."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..deal.errors import CheatDetected
+from ..engine.game import Phase
+from ..wire import messages as wm
+from ..wire.errors import ProtocolError
+from ..wire.messages import HOST_AUTHOR, GameMessage
+from ..wire.signing import signed_by
+from .fault import Fault
+
+__all__ = ["Disputes", "Protested"]
+
+
+@dataclass(frozen=True)
+class Protested:
+    """A seat's protest of the host's ``timeout`` at ``seq``; ``claim``: the signed claim it
+    showed, which the host did not sequence (checked: the seat signed it)."""
+
+    seat: int
+    seq: int
+    reason: str
+    claim: GameMessage | None
+
+
+class Disputes:
+    """The part of `StreamTable` that stops a round, and the audit's verdict."""
+
+    # -- the vote to void a round --------------------------------------------------------------
+
+    @property
+    def void_target(self) -> int:
+        """The round a vote to void names: the one the table is stuck in.  While the table
+        waits for a round's seeds (a player left at its end), that round, scored but not
+        audited; else the running round."""
+        return self.round if self.waiting_audit else self.public.round_no
+
+    def _vote_refused(self, author: int, round_no: int) -> str | None:
+        """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
+        table stuck waiting for a seat that never comes back gets out."""
+        if self.finished:
+            return "a vote to void a round of a game that is over"
+        if round_no != self.void_target:
+            return f"a vote to void round {round_no}; the table is in round {self.void_target}"
+        if author in self.void_votes.get(round_no, ()):
+            return f"a second vote to void round {round_no}"
+        return None
+
+    def _vote(self, author: int, round_no: int) -> None:
+        """Count the vote; more than half the seats void the round and end the game there (the
+        round is not audited: the seat that left took its keys).  A round voided while its
+        seeds were awaited loses the score it had been given."""
+        votes = self.void_votes.setdefault(round_no, set())
+        votes.add(author)
+        if 2 * len(votes) <= self.players:
+            return
+        scored = self.waiting_audit
+        self.voided = round_no
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = False
+        self.public.void_round(scored)
+        self._void_own(scored)
+        self.finished = True
+
+    def _void_own(self, scored: bool) -> None:
+        """Hook: a seat voids its own replica's round too."""
+
+    def _round_stopper(self, author: int, body: wm.VoidRound | wm.Complaint
+                       ) -> tuple[str | None, Callable[[], None]]:
+        """A vote to void the round or a complaint, the two bodies valid whether or not the deal
+        is settled: why it has no place here (None: it has), and what it does."""
+        if isinstance(body, wm.VoidRound):
+            return self._vote_refused(author, body.round), lambda: self._vote(author, body.round)
+        return (self._complaint_refused(author, body.round),
+                lambda: self._accuse(author, body.reason))
+
+    # -- what a seat says the host did ---------------------------------------------------------
+
+    def _protest(self, author: int, body: wm.Protest) -> None:
+        """Record a seat's protest of a host timeout (Fault on one that has no place)."""
+        if self.finished:
+            raise Fault(author, f"seat {author}: a protest after the game's end")
+        if self.host_timeouts.get(body.seq) != author:
+            raise Fault(author, f"seat {author}: protests seq {body.seq}, which is no host "
+                                "timeout of its seat")
+        if any(p.seq == body.seq for p in self.protests):
+            raise Fault(author, f"seat {author}: a second protest of seq {body.seq}")
+        claim = None
+        if body.claim is not None:
+            claim = self._evidence_of_claim(author, body)
+        self.protests.append(Protested(author, body.seq, body.reason, claim))
+
+    def _evidence_of_claim(self, author: int, body: wm.Protest) -> GameMessage:
+        """The claim a protest carries: the author's own signed may_i or pass_claim, decided on
+        a state before the timeout's."""
+        try:
+            claim = GameMessage.from_wire({**body.claim, "type": "game"})
+            signed_by(self.start_game, claim)
+        except (ProtocolError, ValueError, KeyError, TypeError) as error:
+            raise Fault(author, f"seat {author}: its protest's claim is no message it signed: "
+                                f"{error}") from None
+        if claim.author != author or not isinstance(claim.body, (wm.MayI, wm.PassClaim)) or \
+                claim.basis_seq is None or claim.basis_seq >= body.seq:
+            raise Fault(author, f"seat {author}: its protest's claim is not its answer to the "
+                                f"window the timeout at seq {body.seq} closed")
+        return claim
+
+    # -- a round stopped for its audit ---------------------------------------------------------
+
+    def _complaint_refused(self, author: int, round_no: int) -> str | None:
+        """Why a complaint has no place here, or None: it names the running round, whose deal
+        has begun and is not being audited already."""
+        if self.finished:
+            return "a complaint about a game that is over"
+        if round_no != self.round or not self.generations:
+            return f"a complaint about round {round_no}; the deal is in round {self.round}"
+        if self.waiting_audit:
+            return "a complaint while the round is being audited"
+        return None
+
+    def _accuse(self, complainer: int | None, reason: str) -> None:
+        """Stop the round: no further move or deal step, every seat opens its seeds now."""
+        self.accusation = (complainer, reason)
+        self._audit_generations = sorted(g for g in self.generations if self._all_committed(g))
+        self._audit_scored = False
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = True
+        self.seeds_from = set()
+        self._send_seeds()
+
+    def _seeds_timeout(self, seat: int) -> None:
+        """The host's word that ``seat`` did not open its seeds in the time a complaint gives."""
+        if self.accusation is None or not self.waiting_audit or seat in self.seeds_from:
+            raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
+                                     "due or had come")
+        self._convict(Fault(seat, f"seat {seat}: did not open its seeds in time after the "
+                                  "round was stopped for its audit"))
+
+    def run_audit(self) -> tuple[Fault | None, Exception | None]:
+        """The round's audit, once ``audit_due``: (whom it names, None if every step matches;
+        the fault that stops the table, if the audit broke it).  It touches nothing the game's
+        replica or a console reads, so a caller may run it in a worker thread (the curve
+        arithmetic releases the GIL) while it feeds the table nothing; then `finish_audit`."""
+        try:
+            return self._audit(), None
+        except (Fault, CheatDetected) as error:
+            return None, error
+
+    def finish_audit(self, outcome: tuple[Fault | None, Exception | None]) -> None:
+        """Go on from the audit `run_audit` made (raises the table's fault, if any)."""
+        verdict, error = outcome
+        self.audit_due = False
+
+        def conclude() -> None:
+            if error is not None:
+                raise error
+            self._conclude_audit(verdict)
+            self._settle()
+
+        self._guarded(conclude)
+        if self.fault is not None:
+            raise self.fault
+
+    def _audited(self) -> None:
+        """Every seat's seeds are in: audit (or leave it to the caller), then either go on or
+        void the round and name."""
+        if self.audit_elsewhere:
+            self.audit_due = True  # still waiting for the audit: nothing moves meanwhile
+            return
+        self._conclude_audit(self._audit())
+
+    def _conclude_audit(self, verdict: Fault | None) -> None:
+        self.waiting_audit = False
+        self.seeds_from = set()
+        if verdict is None and self.accusation is not None:
+            complainer, reason = self.accusation
+            verdict = Fault(complainer, (f"seat {complainer}: complained ({reason}), but every "
+                                         "step of the deal matches its seed") if complainer
+                            is not None else f"{reason}, yet every step matches its seed")
+        if verdict is not None:
+            self._convict(verdict)
+            return
+        self.audited = self.round
+        if self.public.phase is Phase.OVER:
+            self.finished = True
+
+    def _convict(self, verdict: Fault) -> None:
+        """The audit named a seat (or the host): the round is void and the game over."""
+        self.verdict = verdict
+        self.voided = self.round
+        self._final_seeds = True
+        self.outstanding.clear()
+        self.waiting_audit = False
+        self.public.void_round(self._audit_scored)
+        self._void_own(self._audit_scored)
+        self.finished = True

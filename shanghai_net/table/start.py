@@ -1,0 +1,37 @@
+"""What a seat checks of the ``start_game`` its host sends (protocol.md 6.2), sans IO: each
+check raises ``ValueError`` saying what is wrong, and the peer refuses the game."""
+
+from __future__ import annotations
+
+from ..identity import Identity, fingerprint
+from ..wire.messages import StartGame, game_id_of
+
+__all__ = ["check_keys", "check_fresh"]
+
+
+def check_keys(start: StartGame, seat: int | None, identity: Identity,
+               shown: dict[int, str]) -> None:
+    """The keys the game will be checked against are the ones the lobby showed (``shown``:
+    seat -> fingerprint), and ``seat``'s are ours: a host that put its own keys in would read
+    sealed cards or sign for a seat."""
+    by_seat = {p.seat: p for p in start.seats}
+    mine = by_seat.get(seat) if seat is not None else None
+    if seat is not None and (mine is None or mine.sign_key != identity.sign_public
+                             or mine.box_key != identity.box_public):
+        raise ValueError(f"start_game does not give seat {seat} our keys")
+    for other, player in by_seat.items():
+        if other in shown and fingerprint(player.sign_key) != shown[other]:
+            raise ValueError(f"start_game gives seat {other} a key the lobby did not show")
+
+
+def check_fresh(start: StartGame, seat: int | None, nonce: bytes | None) -> None:
+    """No one chose the game id alone: it commits to the host's nonce and every seat's; a game
+    joined in the lobby (``seat`` given, with ``nonce`` of its latest hello) commits to that
+    nonce, so it is a new game, never one of ours started again.  (Rejoining, the old hello's
+    nonce is forgotten, so the caller passes no seat: the kept secret's start digest vouches
+    for the game instead.)"""
+    if len(start.nonces) != len(start.seats) or \
+            game_id_of(start.host_nonce, start.nonces) != start.game_id:
+        raise ValueError("its game id does not commit to the seats' nonces")
+    if seat is not None and start.nonces[seat] != nonce:
+        raise ValueError(f"it does not give seat {seat} the nonce of our hello")

@@ -1,0 +1,103 @@
+"""The host's parts each alone, without sockets: the lobby seats and starts a game from its
+clients' hellos; a seat closed for abuse stays closed; the history answers a message's author
+with ``placed`` and everyone else with the message."""
+
+from shanghai_net.deal import seeded
+from shanghai_net.identity import Identity
+from shanghai_net.net.config import HostConfig
+from shanghai_net.net.history import History
+from shanghai_net.net.link import Connections
+from shanghai_net.net.lobby import Lobby
+from shanghai_net.rules.ruleset import preset
+from shanghai_net.wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Hello, Placed, Refused,
+                                        StartGame, Welcome, game_id_of)
+
+
+def hello(identity: Identity, name: str, nonce: bytes | None = b"n" * 32) -> Hello:
+    return Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION, name=name,
+                 sign_key=identity.sign_public, box_key=identity.box_public, join_code="",
+                 role="player", nonce=nonce)
+
+
+class Parts:
+    """A lobby over connections with no stream: what each is sent stays in its queue."""
+
+    def __init__(self, players: int = 3) -> None:
+        self.config = HostConfig(players=players, random=seeded(b"parts"))
+        self.history = History(self.config.max_frame)
+        barred: set[int] = set()
+        self.started: list[StartGame] = []
+        self.connections = Connections(self.config, self.history, barred, None, None)
+        self.lobby = Lobby(self.config, Identity(bytes(32), bytes(32)), preset("davis"), players,
+                           self.connections.clients, self.history, barred, None,
+                           self.started.append, lambda: None)
+
+    def connect(self):
+        client = self.connections.new_client(None)
+        self.connections.clients.add(client)
+        return client
+
+
+def sent(client, kind):
+    return [m for m in client.outq if isinstance(m, kind)]
+
+
+def test_the_lobby_seats_lowest_first_refuses_a_second_seat_for_one_key_and_starts_when_ready():
+    parts = Parts(players=3)
+    people = [Identity(bytes([i]) * 32, bytes([i]) * 32) for i in range(3)]
+    clients = [parts.connect() for _ in range(3)]
+    for i, (client, who) in enumerate(zip(clients, people)):
+        parts.lobby.on_hello(client, hello(who, f"p{i}", nonce=bytes([i]) * 32))
+        assert client.seat == i and sent(client, Welcome)[0].seat == i
+    twin = parts.connect()
+    parts.lobby.on_hello(twin, hello(people[1], "again"))
+    refused = sent(twin, Refused)
+    assert twin.seat is None and twin.closing and refused[0].code == "table_full"
+    assert "seat 1" in refused[0].reason and "--fresh-identity" in refused[0].reason
+    for client in clients[:2]:
+        parts.lobby.on_ready(client, True)
+    assert parts.started == [] and parts.lobby.start is None
+    parts.lobby.on_ready(clients[2], True)
+    start = parts.lobby.start
+    assert parts.started == [start] and start.nonces == tuple(bytes([i]) * 32 for i in range(3))
+    assert start.game_id == game_id_of(start.host_nonce, start.nonces)
+    assert all(sent(c, StartGame) == [start] and c.in_game for c in clients)
+
+
+def test_a_seat_closed_for_abuse_may_not_come_back_but_one_that_dropped_may():
+    parts = Parts(players=3)
+    people = [Identity(bytes([i]) * 32, bytes([i]) * 32) for i in range(3)]
+    clients = [parts.connect() for _ in range(3)]
+    for i, (client, who) in enumerate(zip(clients, people)):
+        parts.lobby.on_hello(client, hello(who, f"p{i}", nonce=bytes([i]) * 32))
+        parts.lobby.on_ready(client, True)
+    clients[1].abuse("a flood")
+    assert clients[1].left and parts.lobby.barred == {1}
+    for client in clients[1:]:
+        client.connected = False
+        parts.lobby.closed(client)
+    back = parts.connect()
+    parts.lobby.on_hello(back, hello(people[1], "p1 again"))
+    assert [(r.code, "seat 1" in r.reason) for r in sent(back, Refused)] == [("abuse", True)]
+    dropped = parts.connect()
+    parts.lobby.on_hello(dropped, hello(people[2], "p2 again"))
+    welcome = sent(dropped, Welcome)[0]
+    assert not sent(dropped, Refused) and welcome.seat == 2 and welcome.challenge is not None
+    assert dropped.rejoining == (2, welcome.challenge)
+
+
+def test_the_author_of_a_message_is_told_its_place_and_the_others_are_sent_it():
+    from shanghai_net.wire import sign_wire
+    from shanghai_net.wire.messages import GameMessage, PassClaim
+
+    parts = Parts()
+    author, other = parts.connect(), parts.connect()
+    for client in (author, other):
+        client.in_game = True
+    key = Identity(bytes(range(32)), bytes(32)).sign_key
+    msg = GameMessage.from_wire({**sign_wire(key, bytes(32), 0, 7, PassClaim().to_wire()),
+                                 "seq": 0})
+    parts.history.append(msg, author.number)
+    assert author.next_message() == (Placed(seq=0, counter=7), None)
+    assert other.next_message() == (msg, parts.history.frames[0])
+    assert author.next_message() == other.next_message() == (None, None)
