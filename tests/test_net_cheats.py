@@ -64,12 +64,29 @@ class SilentAtAudit(seat_running(GarbageBox)):
         pass
 
 
-async def test_a_seat_that_will_not_open_its_seeds_is_named_when_their_time_runs_out(tmp_path):
+async def test_a_seat_that_will_not_open_its_seeds_is_named_absent_when_their_time_runs_out(
+        tmp_path):
+    """Its victim complains; its seeds never come.  The host's seeds timeout names it as absent
+    (it, or the host that relays it: the table cannot tell which), the round is audited with
+    the seeds that came and cannot be decided: void, no one cleared, no one ranked last for a
+    message that never arrived, and the cheat learned no other hand."""
     record = tmp_path / "game.bin"
-    with trio.fail_after(120):  # seat 0: the first silent seat is named, however slow the rest
+    with trio.fail_after(120):  # seat 0: the first silent seat is timed out, however slow the rest
         host, tables, _ = await play(3, record=record, audit_timeout=2.0,
                                      tables_by_seat={0: SilentAtAudit})
-    assert_named_everywhere(host, tables, record, 0, "did not open its seeds in time")
+    absent = "seat 0's seeds never arrived (seat 0, or the host that relays it)"
+    for party in (host.public, *tables.values()):
+        assert party.finished and party.fault is None and party.voided == 1, party.fault
+        assert party.verdict.culprit is None and absent in party.verdict.reason, party.verdict
+    report = verify(read_transcript(record))
+    assert report.fault.culprit is None and absent in report.fault.reason
+    assert report.voided == 1 and report.totals == (0, 0, 0)
+    assert set(host.public.public.result.winners) == {0, 1, 2}
+    cheater = tables[0]
+    known = set(cheater.participant.hand()) | {t for t in cheater.game.faces if t[0] >= 0}
+    for seat, table in tables.items():
+        if seat != 0:
+            assert not known & set(table.participant.hand()), f"seat 0 saw seat {seat}'s"
 
 
 async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):

@@ -270,22 +270,22 @@ async def refused_vote(peer, identity, round_no):
     return next(e.code for e in peer.errors if e.ref_counter == vote.counter)
 
 
-async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out_with_it(
+async def test_a_player_who_leaves_before_showing_the_round_s_seeds_loses_the_round_with_it(
         tmp_path):
-    """Seat 2 goes at the round's end without its seeds: the round cannot be audited, so the
-    vote names it, and it loses the score it had been given (a cheat cannot keep a round's
-    winnings by leaving before its audit)."""
+    """Seat 2 goes at the round's end without its seeds.  No vote may pre-empt the audit: the
+    host times its seeds out after the table's ``audit_timeout``; the round cannot be audited,
+    so it is void and loses the score it had been given (a cheat cannot keep a round's
+    winnings by leaving before its audit), and seat 2 is named absent, not guilty (the host
+    could have dropped its seeds)."""
     gone = trio.CancelScope()
 
     def keeps_its_seeds(table):
         table._send_seeds = lambda: None
 
-    # the others vote by hand once it is gone (a vote by themselves would come on a timer,
-    # and could void the round before this test has seen it wait for its seeds)
     options = {2: {"on_table": keeps_its_seeds}}
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h8", {"contracts": [[2, 0], [2, 0]]}, options, {2: gone}) \
-                as (host, port, peers, results, _):
+        async with table_of_three(tmp_path, b"h8", {"contracts": [[2, 0], [2, 0]]}, options,
+                                  {2: gone}, audit_timeout=5.0) as (host, port, peers, results, _):
             while not host.public.waiting_audit:
                 await trio.sleep(0.01)
             scored = host.public.public.results[0]
@@ -294,9 +294,11 @@ async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out
             for seat in (0, 1):
                 while not peers[seat].table.waiting_audit:  # its own table waits for the seeds
                     await trio.sleep(0.01)
-                assert peers[seat].vote_void()
+                assert not peers[seat].vote_void(), "a vote while the audit waits for seeds"
     public = host.public
     assert public.finished and public.voided == 1 and public.fault is None
+    assert public.verdict.culprit is None and "seat 2's seeds never arrived" in \
+        public.verdict.reason
     result = public.public.result
     assert result.rounds == () and result.totals == (0, 0, 0)
     for seat in (0, 1):

@@ -7,6 +7,11 @@ seed gives: it must open to the keys of its header's positions that the seed giv
 public reveals.  So every fault a seat may only see privately (a card that opens to nothing, a
 box that does not open, a wrong key in it) is decided here from public data, and a complaint that
 none of them bears out is its complainer's fault.
+
+A seat's every step is a function of its own seed and public data, so a round whose seeds did
+not all arrive is still audited seat by seat: the steps of the seats in ``absent`` are skipped,
+and those of everyone else checked as usual (a cheat by a seat that opened its seeds is named
+whoever else stayed silent).
 """
 
 from __future__ import annotations
@@ -39,10 +44,13 @@ class Verdict:
 CLEAN = Verdict(None, "every step matches its seed")
 
 
-def audit(generations: Sequence[Generation], box_keys: Sequence[X25519PublicKey]) -> Verdict:
+def audit(generations: Sequence[Generation], box_keys: Sequence[X25519PublicKey],
+          absent: frozenset[int] = frozenset()) -> Verdict:
+    """The first seat whose step its seed contradicts; the steps of ``absent`` seats, whose
+    seeds never arrived, are not checked."""
     for generation in generations:
         try:
-            _audit_generation(generation, box_keys)
+            _audit_generation(generation, box_keys, absent)
         except CheatDetected as cheat:
             return Verdict(cheat.culprit, f"generation {generation.context.generation}: "
                                           f"{cheat.reason}")
@@ -65,10 +73,13 @@ def opened_deck(g: Generation) -> tuple[Card, ...]:
     return tuple(deck)
 
 
-def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey]) -> None:
-    keys = [_seat_keys(g, seat) for seat in range(g.seats)]
+def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey],
+                      absent: frozenset[int]) -> None:
+    keys = {seat: _seat_keys(g, seat) for seat in range(g.seats) if seat not in absent}
     for step, output in enumerate(g.passes):
         phase, seat = g.step_of(step)
+        if seat in absent:
+            continue
         inputs = g.step_input(step)
         if phase == 1:
             expected = multiply_all(keys[seat].pass_key, [inputs[i] for i in keys[seat].permutation])
@@ -79,10 +90,11 @@ def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey]) -> Non
         if list(output.points) != expected:
             raise CheatDetected(seat, f"seat {seat}: {what}")
     for sealed in g.boxes:
-        _audit_box(g, sealed, keys[sealed.author], box_keys[sealed.recipient])
+        if sealed.author not in absent:
+            _audit_box(g, sealed, keys[sealed.author], box_keys[sealed.recipient])
     for reveal in g.reveals:
         for seat, key in reveal.keys:
-            if key != keys[seat].card_keys[reveal.position]:
+            if seat not in absent and key != keys[seat].card_keys[reveal.position]:
                 raise CheatDetected(reveal.author, f"seat {reveal.author}: reveal of position "
                                                    f"{reveal.position} carries a key for seat {seat} "
                                                    "that does not match its seed")

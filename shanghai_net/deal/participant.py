@@ -533,8 +533,9 @@ class Participant:
         position); only after a clean `audit`."""
         return {number: opened_deck(g) for number, g in self._generations.items()}
 
-    def audit(self, generations: Iterable[int] | None = None) -> Verdict:
+    def audit(self, generations: Iterable[int] | None = None,
+              absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        seeds."""
+        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked."""
         numbers = sorted(self._generations if generations is None else generations)
-        return audit([self.generation(n) for n in numbers], self._boxes)
+        return audit([self.generation(n) for n in numbers], self._boxes, absent)

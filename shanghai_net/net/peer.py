@@ -161,9 +161,10 @@ class Peer:
 
     def _may_vote(self) -> bool:
         """A round to void, and no vote of this seat for it yet (sent, or in the stream: after
-        a crash the replayed stream holds it)."""
+        a crash the replayed stream holds it).  Not while a round's audit waits for its seeds:
+        those decide it, and the host times out a seat that does not open them."""
         table = self.table
-        if self.outbox is None or table.finished:
+        if self.outbox is None or table.finished or table.waiting_audit:
             return False
         target = table.void_target
         return self._voted != target and self.seat not in table.void_votes.get(target, ())

@@ -146,9 +146,9 @@ class Sequencer:
         await trio.lowlevel.checkpoint()
 
     def _track_window(self) -> None:
-        """Keep the one timer the host runs: a claim window, or a stopped round's seeds."""
+        """Keep the one timer the host runs: a claim window, or a round's seeds."""
         public = self.public
-        if public.accusation is not None and public.waiting_audit:
+        if public.waiting_audit:
             current = ("seeds", public.round)
         else:
             window = public.open_window()
@@ -173,10 +173,11 @@ class Sequencer:
 
     async def _timeout(self, window: object) -> None:
         public = self.public
-        if isinstance(window, tuple):  # a stopped round's seeds: the first silent seat is named
-            if window == ("seeds", public.round) and public.waiting_audit:
-                seat = min(set(range(public.players)) - public.seeds_from)
-                await self._sign_timeout(Timeout(seat=seat, what="seeds"))
+        if isinstance(window, tuple):  # a round's seeds: the first seat they did not come from
+            if window == ("seeds", public.round) and public.waiting_audit:  # (each after it
+                # has a full wait more: the timer starts again with each message)
+                silent = set(range(public.players)) - public.seeds_from - public.missing_seeds
+                await self._sign_timeout(Timeout(seat=min(silent), what="seeds"))
             return
         current = public.open_window() if public else None
         if current is None or current[0] is not window:

@@ -335,6 +335,10 @@ class NetSession(Session):
         await trio.lowlevel.checkpoint()
         if not self.away:
             return "everyone is here: there is nothing to vote on"
+        table = self.peer.table
+        if table.waiting_audit:
+            return (f"round {table.round} is being audited: its seeds decide it, and the host "
+                    f"names a seat whose seeds do not come within {table.audit_timeout:g} s")
         if not self.peer.vote_void():
             return "you have voted to void this round already"
         return ("you voted to void this round: when more than half the table has, it scores "

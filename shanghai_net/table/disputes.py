@@ -17,7 +17,15 @@ from ..wire.messages import HOST_AUTHOR, GameMessage
 from ..wire.signing import signed_by
 from .fault import Fault
 
-__all__ = ["Disputes", "Protested"]
+__all__ = ["Disputes", "Protested", "absence"]
+
+
+def absence(seats: list[int]) -> str:
+    """What a missing message proves: nothing about its author alone, since the host relays
+    every message and may have dropped it."""
+    whose = " and ".join(f"seat {s}" for s in seats)
+    return (f"{whose}'s seeds never arrived ({whose}, or the host that relays "
+            f"{'them' if len(seats) > 1 else 'it'})")
 
 
 @dataclass(frozen=True)
@@ -38,16 +46,19 @@ class Disputes:
 
     @property
     def void_target(self) -> int:
-        """The round a vote to void names: the one the table is stuck in.  While the table
-        waits for a round's seeds (a player left at its end), that round, scored but not
-        audited; else the running round."""
-        return self.round if self.waiting_audit else self.public.round_no
+        """The round a vote to void names: the one the table is stuck in, the running round."""
+        return self.public.round_no
 
     def _vote_refused(self, author: int, round_no: int) -> str | None:
         """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
-        table stuck waiting for a seat that never comes back gets out."""
+        table stuck waiting for a seat that never comes back gets out.  But never once a round's
+        audit has begun: the seeds decide it (the host times out a seat that does not open
+        them), so that no vote lets a seat the audit would name escape it."""
         if self.finished:
             return "a vote to void a round of a game that is over"
+        if self.waiting_audit:
+            return (f"a vote to void round {round_no} while round {self.round}'s audit waits "
+                    "for its seeds")
         if round_no != self.void_target:
             return f"a vote to void round {round_no}; the table is in round {self.void_target}"
         if author in self.void_votes.get(round_no, ()):
@@ -55,20 +66,18 @@ class Disputes:
         return None
 
     def _vote(self, author: int, round_no: int) -> None:
-        """Count the vote; more than half the seats void the round and end the game there (the
-        round is not audited: the seat that left took its keys).  A round voided while its
-        seeds were awaited loses the score it had been given."""
+        """Count the vote; more than half the seats void the running round and end the game
+        there (the round is not audited: the seat that left took its keys).  No round has been
+        scored that a vote could take back: votes stop when a round's audit begins."""
         votes = self.void_votes.setdefault(round_no, set())
         votes.add(author)
         if 2 * len(votes) <= self.players:
             return
-        scored = self.waiting_audit
         self.voided = round_no
         self._final_seeds = True
         self.outstanding.clear()
-        self.waiting_audit = False
-        self.public.void_round(scored)
-        self._void_own(scored)
+        self.public.void_round(False)
+        self._void_own(False)
         self.finished = True
 
     def _void_own(self, scored: bool) -> None:
@@ -139,12 +148,16 @@ class Disputes:
         self._send_seeds()
 
     def _seeds_timeout(self, seat: int) -> None:
-        """The host's word that ``seat`` did not open its seeds in the time a complaint gives."""
-        if self.accusation is None or not self.waiting_audit or seat in self.seeds_from:
+        """The host's word that ``seat``'s seeds did not come within the table's
+        ``audit_timeout``.  That is no evidence against the seat: the host may have dropped
+        them.  Once every seat's seeds came or were timed out, the round is audited with the
+        seeds that came (`_conclude_audit`)."""
+        if not self.waiting_audit or seat in self.seeds_from or seat in self.missing_seeds:
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
                                      "due or had come")
-        self._convict(Fault(seat, f"seat {seat}: did not open its seeds in time after the "
-                                  "round was stopped for its audit"))
+        self.missing_seeds.add(seat)
+        if len(self.seeds_from) + len(self.missing_seeds) == self.players:
+            self._audited()
 
     def run_audit(self) -> tuple[Fault | None, Exception | None]:
         """The round's audit, once ``audit_due``: (whom it names, None if every step matches;
@@ -182,6 +195,9 @@ class Disputes:
     def _conclude_audit(self, verdict: Fault | None) -> None:
         self.waiting_audit = False
         self.seeds_from = set()
+        missing, self.missing_seeds = sorted(self.missing_seeds), set()
+        if verdict is None and missing:  # a seat's cheat might hide there: no one is cleared
+            verdict = Fault(None, f"round {self.round} cannot be audited: " + absence(missing))
         if verdict is None and self.accusation is not None:
             complainer, reason = self.accusation
             verdict = Fault(complainer, (f"seat {complainer}: complained ({reason}), but every "

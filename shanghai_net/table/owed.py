@@ -52,7 +52,8 @@ class Owing:
         for a round stopped before any shuffle had every commitment)."""
         generations = tuple(self._audit_generations or ())
         return (OwedStep(seat, "seeds", self.round, "its seeds", generations=generations)
-                for seat in range(self.players) if seat not in self.seeds_from)
+                for seat in range(self.players)
+                if seat not in self.seeds_from and seat not in self.missing_seeds)
 
     def _owed_shuffles(self) -> Iterator[OwedStep]:
         for generation in sorted(self.generations):

@@ -173,7 +173,7 @@ class PublicTable(StreamTable):
             if self.accusation is not None and step.step != "seeds":
                 raise ValueError("the round is stopped for its audit: only seeds are due")
             if step.step == "seeds":
-                if not self.waiting_audit or author in self.seeds_from:
+                if not self.waiting_audit or author in self.seeds_from | self.missing_seeds:
                     raise ValueError("no seeds are due from this seat now")
             elif step.step == "shares":
                 for sealed in step.sealed:
@@ -284,10 +284,10 @@ class PublicTable(StreamTable):
     def _audit(self) -> Fault | None:
         numbers = self._audit_generations or []
         records = [self.records[n] for n in numbers if n in self.records]
-        verdict = audit(records, self._boxing)
+        verdict = audit(records, self._boxing, frozenset(self.missing_seeds))
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        if self.accusation is not None:
+        if self.accusation is not None or self.missing_seeds:
             return None  # the round is void whatever the audit says: no faces, no replay
         decks = {record.context.generation: opened_deck(record) for record in records}
         for record in records:

@@ -319,10 +319,11 @@ class PeerTable(StreamTable):
                                     self.participant.reveal_seeds(self._audit_generations)))
 
     def _audit(self) -> Fault | None:
-        verdict = self._deal_verdict = self.participant.audit(self._audit_generations)
+        verdict = self._deal_verdict = self.participant.audit(
+            self._audit_generations, frozenset(self.missing_seeds))
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        if self.accusation is not None:
+        if self.accusation is not None or self.missing_seeds:
             return None  # the round is void whatever the audit says: no replay
         return self._replayed(self.participant.opened_decks())
 

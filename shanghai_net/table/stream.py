@@ -160,6 +160,9 @@ class StreamTable(Owing, Disputes):
         self.outstanding: dict[Token, _Outstanding] = {}
         """(generation, position) -> the key shares still owed for it."""
         self.seeds_from: set[int] = set()
+        self.missing_seeds: set[int] = set()
+        """Seats whose seeds the host timed out in the running audit (no evidence against them:
+        the host may have dropped them)."""
         self.void_votes: dict[int, set[int]] = {}
         """Engine round -> the seats that voted to void it."""
         self.voided: int | None = None
@@ -362,7 +365,7 @@ class StreamTable(Owing, Disputes):
             for key in [k for k, owed in self.outstanding.items() if not owed.owing]:
                 del self.outstanding[key]
         elif step.step == "seeds":
-            if not self.waiting_audit or author in self.seeds_from:
+            if not self.waiting_audit or author in self.seeds_from | self.missing_seeds:
                 raise Fault(author, f"seat {author}: seeds out of place")
             self._seat_messages(author, step)
             self.seeds_from.add(author)

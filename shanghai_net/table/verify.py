@@ -81,7 +81,8 @@ class Report:
                  f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
                  f"with every card known {self.replayed}"]
         if self.voided is not None:
-            why = "its audit named a seat" if self.fault is not None else "the table's vote"
+            why = "the table's vote" if self.fault is None else "its audit, which named a seat" \
+                if self.fault.culprit is not None else "its audit, which could not be completed"
             lines.append(f"round {self.voided} voided by {why}: not scored; the game ended "
                          "there")
         for p in self.protests:

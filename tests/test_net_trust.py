@@ -1,0 +1,127 @@
+"""The trust pass (issue 21), each adversary played over real sockets with our own classes: what
+every honest seat, the host and `verify` conclude, and that no hidden card opened.
+
+A message that never arrived proves nothing about its author (the host relays everything and
+may have dropped it): a seat whose seeds do not come is named as absent, never ranked last for
+it, and the round is audited with the seeds that did come.  A vote may not pre-empt an audit
+that has begun, nor take back another round's score."""
+
+from __future__ import annotations
+
+import trio
+
+from shanghai_net.net.host import Host
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.verify import verify
+from shanghai_net.wire import messages as wm
+from shanghai_net.wire.messages import Deal, GameMessage
+
+from test_net_game import play
+
+TWO_ROUNDS = {"contracts": [[2, 0], [2, 0]]}
+
+
+def acting(seat: int, when, act):
+    """A PeerTable that, at the seat the host gave it being ``seat``, once ``when(table)``,
+    does ``act(table)`` (a body to send) once: an adversary keyed by its seat, not start order."""
+
+    class Adversary(PeerTable):
+        acted = False
+
+        def receive(self, msg: GameMessage, own: bool = False):
+            out = super().receive(msg, own)
+            if self.seat == seat and not self.acted and when(self):
+                self.acted = True
+                out = [*out, act(self)]
+            return out
+
+    return Adversary
+
+
+def complains_in(round_no: int):
+    """When the deal of ``round_no`` has begun: a complaint without cause."""
+    return (lambda t: t.round == round_no and t.generations and t.settled,
+            lambda t: wm.Complaint(round=t.round, reason="my card did not open"))
+
+
+def assert_no_hidden_card_opened_to(tables, seat):
+    """``seat`` learned no card another seat holds hidden."""
+    known = set(tables[seat].participant.hand()) | \
+        {tok for tok in tables[seat].game.faces if tok[0] >= 0}
+    for other, table in tables.items():
+        if other != seat:
+            assert not known & set(table.participant.hand()), f"seat {seat} saw seat {other}'s"
+
+
+async def test_a_vote_during_a_complaint_s_audit_is_refused_and_touches_no_other_round(tmp_path):
+    """Round 2: seat 1 complains without cause, then seats 0 and 2, a majority, vote to void
+    the round while its audit runs.  The host refuses the votes (its sequencer goes on), the
+    audit names seat 1, only round 2 is void: round 1's score stands at every party and in
+    `verify`."""
+    record = tmp_path / "game.bin"
+    when_complaint, complaint = complains_in(2)
+
+    class ComplainsThenVotes(PeerTable):
+        acted: set = set()
+
+        def receive(self, msg, own=False):
+            out = super().receive(msg, own)
+            if self.seat == 1 and "complaint" not in self.acted and when_complaint(self):
+                self.acted = self.acted | {"complaint"}
+                out = [*out, complaint(self)]
+            if self.seat != 1 and "vote" not in self.acted and self.accusation is not None \
+                    and self.waiting_audit:
+                self.acted = self.acted | {"vote"}
+                out = [wm.VoidRound(round=self.round), *out]  # before its own seeds
+            return out
+
+    tables_by_seat = {i: ComplainsThenVotes for i in range(3)}
+    with trio.fail_after(120):
+        host, tables, results = await play(3, record=record, rules=TWO_ROUNDS,
+                                           tables_by_seat=tables_by_seat)
+    public = host.public
+    assert public.fault is None and public.finished
+    round_1 = public.public.results[0]
+    assert len(public.public.results) == 1 and any(round_1.points), "round 1 kept its score"
+    for party in (public, *tables.values()):
+        assert party.verdict is not None and party.verdict.culprit == 1, party.verdict
+        assert "complained (my card did not open), but every step" in party.verdict.reason
+        assert party.voided == 2 and party.public.results == [round_1]
+    for voter in (r for r in results.values() if r.table.seat != 1):
+        refused = [e for e in voter.errors if e.code == "out_of_turn" and "audit" in e.reason]
+        assert refused, voter.errors
+    report = verify(read_transcript(record))
+    assert report.fault.culprit == 1 and report.voided == 2 and report.ranking[-1] == 1
+    assert report.totals == public.public.result.totals and any(report.totals)
+
+
+class DropsSeeds(Host):
+    """Never sequences seat 2's seeds (it says nothing: the seat only sees them not come)."""
+
+    async def _on_message(self, client, msg):
+        if isinstance(msg, GameMessage) and msg.author == 2 and isinstance(msg.body, Deal) \
+                and msg.body.step == "seeds":
+            return
+        await super()._on_message(client, msg)
+
+
+async def test_a_complaint_and_a_dropped_seeds_message_frame_no_one(tmp_path):
+    """Seat 1 complains without cause and the host drops seat 2's seeds: the seeds timeout
+    names seat 2 as absent (seat 2, or the host), the round is audited with the seeds that came
+    and cannot be decided, so no one is ranked last, seat 2 least of all."""
+    record = tmp_path / "game.bin"
+    when, complaint = complains_in(1)
+    with trio.fail_after(120):
+        host, tables, _ = await play(3, record=record, host_type=DropsSeeds, audit_timeout=5.0,
+                                     tables_by_seat={i: acting(1, when, complaint)
+                                                     for i in range(3)})
+    absent = "seat 2's seeds never arrived (seat 2, or the host that relays it)"
+    for party in (host.public, *tables.values()):
+        assert party.fault is None and party.finished and party.voided == 1
+        assert party.verdict.culprit is None and absent in party.verdict.reason, party.verdict
+    report = verify(read_transcript(record))
+    assert report.fault.culprit is None and absent in report.fault.reason
+    assert "could not be completed" in report.summary()
+    assert 2 in host.public.public.result.winners and report.totals == (0, 0, 0)
+    assert_no_hidden_card_opened_to(tables, 1)
