@@ -125,3 +125,85 @@ async def test_a_complaint_and_a_dropped_seeds_message_frame_no_one(tmp_path):
     assert "could not be completed" in report.summary()
     assert 2 in host.public.public.result.winners and report.totals == (0, 0, 0)
     assert_no_hidden_card_opened_to(tables, 1)
+
+
+async def seat_three(tmp_path, host, tables_by_seat, refusals_expected=("stale",),
+                     **peer_options):
+    """Host ``host`` and three bot peers running the PeerTable class ``tables_by_seat(i)``
+    (each acts by the seat the host gives it); play until the host is done, failing at once
+    if the host refuses a message with a code not in ``refusals_expected``.  The peers'
+    tables by seat, and what each run ended with (its result, or the PeerError that stopped
+    it)."""
+    import random
+
+    from shanghai_net.deal import seeded
+    from shanghai_net.identity import Identity
+    from shanghai_net.net.peer import Peer, PeerError
+    from shanghai_net.net.player import BotPlayer
+
+    rnd = seeded(b"trust seats")
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    tables, ends = {}, {}
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run, listeners)
+
+        async def peer(i):
+            seat_type = type("TrustPeer", (Peer,), {"table_type": tables_by_seat(i)})
+            try:
+                ends[i] = await seat_type(
+                    ("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                    BotPlayer("basic", random.Random(i)), name=f"bot{i}",
+                    random=seeded(b"trust %d" % i), timeout=20, reconnect=False,
+                    on_table=lambda t: tables.__setitem__(t.seat, t), **peer_options).run()
+            except PeerError as error:
+                ends[i] = error
+
+        for i in range(3):
+            nursery.start_soon(peer, i)
+        while not host.done.is_set():  # a refusal where evidence was due fails at once, not
+            refused = [e for c in host.clients for e in c.errors_sent  # by the test's timeout
+                       if e.code not in refusals_expected]
+            assert not refused, f"the host refused: {refused}"
+            await trio.sleep(0.05)
+    return tables, ends
+
+
+async def test_a_pass_that_repeats_a_point_is_sequenced_as_evidence_and_names_its_author(
+        tmp_path):
+    """Seat 1's pass 1 duplicates a point (two positions would open to one card).  Its own
+    signature is the evidence: the host sequences it instead of refusing it (which left the
+    round stalled, voided with no one named), and the host, every seat and `verify` name
+    seat 1; no card was dealt."""
+    import dataclasses
+
+    from shanghai_net.deal import PassOutput
+    from shanghai_net.net.host import HostConfig
+    from test_net_complaints import changing, seat_running
+
+    def repeats(self, output):
+        return dataclasses.replace(output, points=(output.points[1], *output.points[1:]))
+
+    cheat = seat_running(changing(PassOutput, repeats))
+
+    class RepeatsAtSeatOne(cheat):
+        def _participant(self, round_no):
+            return (super()._participant if self.seat == 1 else
+                    PeerTable._participant.__get__(self))(round_no)
+
+    from shanghai_net.deal import seeded
+
+    record = tmp_path / "game.bin"
+    host = Host(HostConfig(players=3, record=record, random=seeded(b"repeats")))
+    with trio.fail_after(60):
+        tables, ends = await seat_three(tmp_path, host, lambda i: RepeatsAtSeatOne)
+    why = "seat 1: pass 1 output repeats a point"
+    assert host.public.fault.culprit == 1 and why in host.public.fault.reason
+    for seat, table in tables.items():  # the honest seats (the cheat's own made it)
+        if seat != 1:
+            assert table.fault is not None and table.fault.culprit == 1, (seat, table.fault)
+            assert "seat 1: pass 1 output repeats a point" in table.fault.reason
+            assert isinstance(ends[seat], Exception) and "seat 1" in str(ends[seat])
+    report = verify(read_transcript(record))
+    assert report.fault.culprit == 1 and why in report.fault.reason
+    assert all(not table.game.faces or all(tok[0] < 0 for tok in table.game.faces)
+               for table in tables.values()), "a card opened"

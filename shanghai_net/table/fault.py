@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..wire.messages import HOST_AUTHOR
 
-__all__ = ["Fault"]
+__all__ = ["Fault", "ProvenCheat"]
 
 
 class Fault(Exception):
@@ -20,3 +20,10 @@ class Fault(Exception):
         who = "the host" if self.culprit == HOST_AUTHOR else (
             "unknown" if self.culprit is None else f"seat {self.culprit}")
         return f"fault by {who}: {self.reason}"
+
+
+class ProvenCheat(Fault):
+    """A deal step in its place whose own content, under its author's signature, breaks the deal
+    (a pass that repeats a point, a reveal that opens to no card, a nonce off its commitment):
+    the message is the evidence, so the host sequences it rather than refuse it (a refusal
+    would leave the round stalled with no one named), and every party names its author."""

@@ -21,7 +21,7 @@ from ..errors import IllegalMoveError
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
-from .fault import Fault
+from .fault import Fault, ProvenCheat
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .stream import StreamTable
 
@@ -128,13 +128,16 @@ class PublicTable(StreamTable):
             except ValueError as error:
                 raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
                                           None, msg.counter) from None
-            self._admit_deal(msg, step)
+            cheat = self._admit_deal(msg, step)
             self.chain.append(msg)
-            self._prechecked = True
-            try:
-                self._guarded(lambda: (self._on_deal(msg.author, step), self._settle()))
-            finally:
-                self._prechecked = False
+            if cheat is not None:  # sequenced as the evidence: every party names its author
+                self.fault = cheat
+            else:
+                self._prechecked = True
+                try:
+                    self._guarded(lambda: (self._on_deal(msg.author, step), self._settle()))
+                finally:
+                    self._prechecked = False
         else:
             raise RemoteProtocolError("illegal_move", f"{body.KIND!r} is not a move of this game",
                                       None, msg.counter)
@@ -165,7 +168,9 @@ class PublicTable(StreamTable):
                                           msg.counter)
         return move
 
-    def _admit_deal(self, msg: GameMessage, step: DealStep) -> None:
+    def _admit_deal(self, msg: GameMessage, step: DealStep) -> ProvenCheat | None:
+        """Refuse a deal step that is not due from its author now; the `ProvenCheat` of one
+        that is due but whose content breaks the deal (to be sequenced as its evidence)."""
         author = msg.author
         try:
             if step.round != self.round:
@@ -185,11 +190,14 @@ class PublicTable(StreamTable):
                 self._check_step(author, step)
                 if step.step in ("pick_commit", "pick_reveal"):
                     self._pick(author, step.messages[0].pick)
+        except ProvenCheat as cheat:
+            return cheat
         except Fault as fault:
             raise RemoteProtocolError("out_of_turn", fault.reason[:480], None,
                                       msg.counter) from None
         except ValueError as error:
             raise RemoteProtocolError("out_of_turn", str(error)[:480], None, msg.counter) from None
+        return None
 
     # -- the public deal -----------------------------------------------------------------------
 
@@ -211,39 +219,46 @@ class PublicTable(StreamTable):
                         != (author, output.phase):
                     raise Fault(author, f"pass {output.phase} of seat {author} out of turn")
                 if len(output.points) != len(g.cards):
-                    raise Fault(author, "a pass of the wrong size")
+                    raise ProvenCheat(author, f"seat {author}: pass {output.phase} output has "
+                                              f"{len(output.points)} points, not {len(g.cards)}")
                 if len(set(output.points)) != len(output.points):
-                    raise Fault(author, f"pass {output.phase} repeats a point")
+                    raise ProvenCheat(author, f"seat {author}: pass {output.phase} output "
+                                              "repeats a point")
                 bad = next((i for i, point in enumerate(output.points)
                             if not is_valid_point(point)), None)
                 if bad is not None:
-                    raise Fault(author, f"pass {output.phase} position {bad} is not a valid "
-                                        "point")
+                    raise ProvenCheat(author, f"seat {author}: pass {output.phase} output "
+                                              f"position {bad} is not a valid point")
         elif step.step in ("pick_commit", "pick_reveal"):
             (message,) = step.messages
             pick = self._pick(author, message.pick)
             if step.step == "pick_commit":
-                if (message.n, message.parties) != (pick.request.n, pick.parties) or \
-                        author in pick.commitments:
-                    raise Fault(author, f"pick commitment {message.pick} does not fit")
-            elif author in pick.nonces or set(pick.commitments) < set(pick.parties) or \
-                    nonce_digest(message.context, message.pick, pick.request.n, pick.parties,
-                                 author, message.nonce) != pick.commitments[author]:
-                raise Fault(author, f"pick nonce {message.pick} does not match its commitment")
+                if author in pick.commitments:
+                    raise Fault(author, f"a second commitment to pick {message.pick}")
+                if (message.n, message.parties) != (pick.request.n, pick.parties):
+                    raise ProvenCheat(author, f"seat {author}: pick commitment {message.pick} "
+                                              "does not fit the pick")
+            elif author in pick.nonces or set(pick.commitments) < set(pick.parties):
+                raise Fault(author, f"pick nonce {message.pick} out of turn")
+            elif nonce_digest(message.context, message.pick, pick.request.n, pick.parties,
+                              author, message.nonce) != pick.commitments[author]:
+                raise ProvenCheat(author, f"seat {author}: pick nonce {message.pick} does not "
+                                          "match its commitment")
         elif step.step == "reveal":
             for reveal in step.messages:
                 g = self.decks.get(reveal.context.generation)
                 if g is None or not g.final or not 0 <= reveal.position < len(g.cards):
                     raise Fault(author, "a reveal of no dealt position")
                 if not all(is_scalar(k) for _, k in reveal.keys):
-                    raise Fault(author, "a reveal with a malformed key")
+                    raise ProvenCheat(author, f"seat {author}: a reveal with a malformed key")
                 keys = dict(reveal.keys)
                 if len(keys) != self.players and list(keys) != [author]:
-                    raise Fault(author, "a reveal holds every seat's key or its author's own")
+                    raise ProvenCheat(author, f"seat {author}: a reveal holds neither every "
+                                              "seat's key nor only its author's own")
                 if len(keys) == self.players and reveal.position not in g.public and \
                         self._opened(g, reveal.position, keys) is None:
-                    raise Fault(author, f"seat {author}: reveal of position {reveal.position} "
-                                        "opens to no card")
+                    raise ProvenCheat(author, f"seat {author}: reveal of position "
+                                              f"{reveal.position} opens to no card")
 
     def _seat_messages(self, author: int, step: DealStep) -> None:
         if step.step == "pass":
