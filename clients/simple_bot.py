@@ -942,7 +942,9 @@ class Seat:
 
     def play(self, idle_timeout: float = 120.0) -> None:
         """Read and answer until the game is over: act once everything that has arrived is
-        read, so that we sign against the newest head we can know."""
+        read, so that we sign against the newest head we can know.  Nothing is read past the
+        game's last message: the host's bye and its close follow it, often in the same read,
+        and that close is the game's end, not a lost link to rejoin through (issue 28)."""
         while self.table is None or not self.table.finished:
             try:
                 message = self.receive(idle_timeout)
@@ -950,6 +952,8 @@ class Seat:
                     raise BotStopped(f"the host was silent for {idle_timeout} s")
                 while message is not None:
                     self.handle(message)
+                    if self.table is not None and self.table.finished:
+                        break
                     message = self.receive(0)
                 self.act()
             except LinkLost as lost:

@@ -5,7 +5,7 @@ document.  The bot runs as a script in a subprocess, as a stranger's client woul
 from __future__ import annotations
 
 import random
-import subprocess
+import signal
 import sys
 from pathlib import Path
 
@@ -16,29 +16,73 @@ from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.transcript import read_transcript
 from shanghai_net.net.peer import run_peer
 from shanghai_net.net.player import BotPlayer
-from shanghai_net.wire.messages import Timeout
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.wire.messages import Deal, Timeout
 
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
 
 
-async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path):
+class _Started:
+    """The client's process, handed over by `trio.run_process` once it runs (it takes this as
+    its task status), so that a test can signal it."""
+
+    def __init__(self) -> None:
+        self.process: trio.Process | None = None
+
+    def started(self, process: trio.Process) -> None:
+        self.process = process
+
+
+class PausingHost(Host):
+    """Stops the client's process (SIGSTOP) as it sequences the client's last message, its seeds
+    of the last round: the rest of the game, the bye and the close then wait together in the
+    client's socket, as on a loaded machine where the client gets no CPU for a while."""
+
+    def __init__(self, config: HostConfig, client: _Started, client_seat: int,
+                 rounds: int) -> None:
+        super().__init__(config)
+        publish = self.sequencer._publish
+
+        async def pausing(msg, origin=None) -> None:
+            body = msg.body
+            if msg.author == client_seat and isinstance(body, Deal) and body.step == "seeds" \
+                    and body.data.get("round") == rounds:
+                client.process.send_signal(signal.SIGSTOP)
+            await publish(msg, origin)
+
+        self.sequencer._publish = pausing
+
+
+async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
+                               pause_at_end: bool = False):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
-    The claim timeout is long: every seat answers, so a timeout means one did not."""
+    The claim timeout is long: every seat answers, so a timeout means one did not.
+    ``pause_at_end``: the client is stopped from its last message until the host has closed."""
     rnd = seeded(b"client test %d" % seed)
-    host = Host(HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd,
-                           rules=rules, record=record))
+    config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
+                        record=record)
+    started = _Started()
+    if pause_at_end:
+        host = PausingHost(config, started, client_seat, len(rules["contracts"]))
+    else:
+        host = Host(config)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     tables, client = {}, {}
+    closed, ended = trio.Event(), trio.Event()
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run, listeners)
+        async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            await host.run(listeners, task_status=task_status)
+            closed.set()  # every connection closed, the listeners too
+
+        port = await nursery.start(run_host)
 
         async def run_client() -> None:
             client["process"] = await trio.run_process(
                 [sys.executable, str(BOT), f"127.0.0.1:{port}", "--name", "stranger"],
-                capture_stderr=True, check=False)
+                capture_stderr=True, check=False, task_status=started)
+            ended.set()
 
         async def peer(i: int) -> None:
             await run_peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
@@ -54,11 +98,16 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
             while host.seats[seat] is None:
                 await trio.sleep(0.01)
         await host.done.wait()
+        if pause_at_end:
+            await closed.wait()
+            started.process.send_signal(signal.SIGCONT)
         with trio.move_on_after(10):  # the client's own end of the game
-            while "process" not in client:
-                await trio.sleep(0.05)
+            await ended.wait()
+        if not ended.is_set():  # ended here, so that its log tells why it did not end
+            started.process.kill()
+            await ended.wait()
         nursery.cancel_scope.cancel()
-    return host, tables, client.get("process")
+    return host, tables, client["process"]
 
 
 @pytest.mark.parametrize("client_seat,seed", [(0, 1), (2, 2)])
@@ -81,6 +130,20 @@ async def test_the_client_bot_plays_a_whole_game(client_seat, seed, tmp_path):
     assert errors == []
     timeouts = [m for m in read_transcript(record)[1:] if isinstance(m.body, Timeout)]
     assert timeouts == [], "a seat left a claim window to the host's clock"
-    assert process is not None, "the client did not finish"
     log = process.stderr.decode()
     assert process.returncode == 0, log
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="pauses the client with SIGSTOP")
+async def test_the_client_ends_cleanly_when_the_game_s_end_and_the_close_arrive_together(
+        tmp_path):
+    """The client gets no CPU from its last message until the host has sent the rest of the
+    game and its bye and closed: it reads them and the end of the stream in one go, and takes
+    that end as the game's (issue 28), not as a lost link to rejoin through."""
+    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+    with trio.fail_after(120):
+        host, _, process = await game_with_the_client(1, 3, rules, tmp_path / "game.transcript",
+                                                      pause_at_end=True)
+    assert host.public.finished and host.public.fault is None
+    log = process.stderr.decode()
+    assert process.returncode == 0 and "game over, no errors" in log, log
