@@ -207,3 +207,59 @@ async def test_a_pass_that_repeats_a_point_is_sequenced_as_evidence_and_names_it
     assert report.fault.culprit == 1 and why in report.fault.reason
     assert all(not table.game.faces or all(tok[0] < 0 for tok in table.game.faces)
                for table in tables.values()), "a card opened"
+
+
+async def test_a_protest_showing_a_claim_of_an_earlier_window_is_refused(tmp_path):
+    """Seat 1 claims in a window (sequenced), stays silent in later ones, and protests the
+    host's timeout there showing that old claim, as if the host had kept it from the table.
+    The claim answers another window: the host refuses the protest, and no party, nor
+    `verify`, records that the host "did not sequence" a claim it sequenced long ago."""
+    import random
+
+    from shanghai_net.engine.moves import MayI, PassClaim
+    from shanghai_net.net.player import BotPlayer
+
+    class KeepsItsOldClaim(PeerTable):
+        old_claim = None
+
+        def receive(self, msg, own=False):
+            out = super().receive(msg, own)
+            body = msg.body
+            if self.seat == 1 and msg.author == 1 and self.old_claim is None and \
+                    isinstance(body, (wm.MayI, wm.PassClaim)):
+                self.old_claim = msg
+            elif self.seat == 1 and self.old_claim is not None and \
+                    isinstance(body, wm.Timeout) and body.seat == 1 and body.what == "claim":
+                out = [*out, wm.Protest(seq=msg.seq, reason="the host kept my claim",
+                                        claim=self.old_claim.to_wire())]
+            return out
+
+    class SilentOnceItClaimed(BotPlayer):
+        def choose(self, table):
+            moves = table.legal_moves()
+            if table.seat == 1 and table.old_claim is not None and moves and \
+                    all(isinstance(m, (MayI, PassClaim)) for m in moves):
+                return None
+            return super().choose(table)
+
+    record = tmp_path / "game.bin"
+    players = {i: SilentOnceItClaimed("basic", random.Random(i)) for i in range(3)}
+    refused, recorded = [], []
+
+    def watch(host, tables):  # what the host answered seat 1's protest, as the game goes on
+        refused.extend(e for c in host.clients if c.seat == 1 for e in c.errors_sent
+                       if e.code == "bad_message" and e not in refused)
+        recorded.extend(p for p in host.public.protests if p.seat == 1 and p not in recorded)
+
+    with trio.fail_after(120):
+        host, tables, _ = await play(
+            3, record=record, rounds=1, claim_timeout=1.0, player=players, watch=watch,
+            tables_by_seat={i: KeepsItsOldClaim for i in range(3)},
+            until=lambda: refused or recorded)
+    assert tables[1].old_claim is not None
+    assert not recorded, recorded
+    assert refused and "is not its answer to the window" in refused[0].reason, refused
+    for party in (host.public, *tables.values()):
+        assert not [p for p in party.protests if p.seat == 1], party.protests
+    report = verify(read_transcript(record))
+    assert not [p for p in report.protests if p.seat == 1]

@@ -98,19 +98,22 @@ class Disputes:
         """Record a seat's protest of a host timeout (Fault on one that has no place)."""
         if self.finished:
             raise Fault(author, f"seat {author}: a protest after the game's end")
-        if self.host_timeouts.get(body.seq) != author:
+        seat, opened = self.host_timeouts.get(body.seq, (None, None))
+        if seat != author:
             raise Fault(author, f"seat {author}: protests seq {body.seq}, which is no host "
                                 "timeout of its seat")
         if any(p.seq == body.seq for p in self.protests):
             raise Fault(author, f"seat {author}: a second protest of seq {body.seq}")
         claim = None
         if body.claim is not None:
-            claim = self._evidence_of_claim(author, body)
+            claim = self._evidence_of_claim(author, body, opened)
         self.protests.append(Protested(author, body.seq, body.reason, claim))
 
-    def _evidence_of_claim(self, author: int, body: wm.Protest) -> GameMessage:
-        """The claim a protest carries: the author's own signed may_i or pass_claim, decided on
-        a state before the timeout's."""
+    def _evidence_of_claim(self, author: int, body: wm.Protest, opened: int) -> GameMessage:
+        """The claim a protest carries: the author's own signed may_i or pass_claim, decided in
+        the window the timeout closed (on a state from the window's opening, at seq ``opened``,
+        to the timeout's).  A claim of an earlier window was sequenced there or lost with it:
+        it is no evidence that the host kept this one from the table."""
         try:
             claim = GameMessage.from_wire({**body.claim, "type": "game"})
             signed_by(self.start_game, claim)
@@ -118,9 +121,10 @@ class Disputes:
             raise Fault(author, f"seat {author}: its protest's claim is no message it signed: "
                                 f"{error}") from None
         if claim.author != author or not isinstance(claim.body, (wm.MayI, wm.PassClaim)) or \
-                claim.basis_seq is None or claim.basis_seq >= body.seq:
+                claim.basis_seq is None or not opened <= claim.basis_seq < body.seq:
             raise Fault(author, f"seat {author}: its protest's claim is not its answer to the "
-                                f"window the timeout at seq {body.seq} closed")
+                                f"window the timeout at seq {body.seq} closed (that window "
+                                f"opened at seq {opened})")
         return claim
 
     # -- a round stopped for its audit ---------------------------------------------------------

@@ -181,8 +181,9 @@ class StreamTable(Owing, Disputes):
         (complainer None: a card turned up for all that opened to nothing)."""
         self.verdict: Fault | None = None
         """Whom a round's audit named: that round was voided and the game ended there."""
-        self.host_timeouts: dict[int, int] = {}
-        """seq -> the seat a host ``timeout`` of a claim window named."""
+        self.host_timeouts: dict[int, tuple[int, int]] = {}
+        """seq -> (the seat a host ``timeout`` of a claim window named, the seq at which that
+        window opened): a protest's claim must answer that window."""
         self.protests: list[Protested] = []
         """What seats said the host did to them (protest bodies, checked)."""
         self._audit_generations: list[int] | None = None
@@ -264,8 +265,9 @@ class StreamTable(Owing, Disputes):
             if body.what == "seeds":
                 self._seeds_timeout(body.seat)
             else:
+                opened = self.moment_seq  # claims answer a window side by side: it opened here
                 self._apply(author, PassClaim(body.seat))
-                self.host_timeouts[msg.seq] = body.seat
+                self.host_timeouts[msg.seq] = (body.seat, opened)
         elif isinstance(body, wm.Protest):
             self._protest(author, body)
         elif isinstance(body, (wm.VoidRound, wm.Complaint)):
