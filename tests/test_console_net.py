@@ -231,7 +231,7 @@ def a_started_table(players=3, seat=0, seed=4):
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
                             rules=rules, settled=True, finished=False, owed=dict,
-                            complaint=None, verdict=None, protests=[])
+                            complaint=None, verdict=None, protests=[], waiting_audit=False)
     return start, table
 
 

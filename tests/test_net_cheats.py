@@ -133,7 +133,7 @@ class EarlyTimeouts(Host):
 
     def _begin(self, start):
         super()._begin(start)
-        self.sequencer.config = dataclasses.replace(self.config, claim_timeout=0.01)
+        self.sequencer.public.claim_timeout = 0.01  # its own clock, not the agreed one
 
 
 async def test_a_seat_timed_out_early_protests_and_every_party_records_it(tmp_path):

@@ -220,7 +220,7 @@ async def test_a_host_that_rejoins_a_seat_to_another_start_of_its_game_id_is_ref
     the host is named for reusing the id, and nothing of B is sent."""
     a = await stopped_game_a(tmp_path)
     kept = secrets_of(tmp_path)
-    b_start = dataclasses.replace(a, claim_timeout=0.001)
+    b_start = dataclasses.replace(a, claim_timeout=0.5)
 
     class ResumingHost(Host):
         def __init__(self, config):

@@ -263,3 +263,27 @@ async def test_a_protest_showing_a_claim_of_an_earlier_window_is_refused(tmp_pat
         assert not [p for p in party.protests if p.seat == 1], party.protests
     report = verify(read_transcript(record))
     assert not [p for p in report.protests if p.seat == 1]
+
+
+async def test_a_start_whose_claim_timeout_is_not_the_one_shown_or_too_short_is_refused(
+        tmp_path, monkeypatch):
+    """The host shows 10 s in its welcome (what the console counts down) and fixes 0.7 s in
+    ``start_game`` (what its timer runs by), or 1 ms: every seat refuses the game naming the
+    host, before any step of it is sequenced."""
+    from shanghai_net.deal import seeded
+    from shanghai_net.net import lobby as lobby_module
+    from shanghai_net.net.host import HostConfig
+    from shanghai_net.wire.messages import StartGame
+    from test_net_fresh import play_until
+
+    for forged, why in ((0.7, "claim timeout of 0.7 s is not the 10 s its welcome showed"),
+                        (0.001, "under the protocol's minimum of 0.1 s")):
+        monkeypatch.setattr(lobby_module, "StartGame",
+                            lambda **fields: StartGame(**{**fields, "claim_timeout": forged}))
+        host = Host(HostConfig(players=3, claim_timeout=10.0, random=seeded(b"timeouts")))
+        with trio.fail_after(60):
+            outcomes, _ = await play_until(host, tmp_path / str(forged), lambda host, ends:
+                                           len(ends) == 3 or host.history.messages)
+        assert len(outcomes) == 3 and all(
+            "refusing the game" in str(o) and why in str(o) for o in outcomes.values()), outcomes
+        assert host.history.messages == [], "a step of the game was sequenced"

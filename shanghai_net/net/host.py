@@ -21,6 +21,7 @@ import trio
 from ..identity import Identity
 from ..rules.ruleset import preset as get_preset
 from ..table.public import PublicTable
+from ..table.start import MIN_CLAIM_TIMEOUT
 from ..wire.messages import Bye, Chat, Error, GameMessage, Hello, Message, Ping, Pong, Proof, \
     Ready, StartGame
 from ..wire.state import State
@@ -53,6 +54,9 @@ class Host:
             rules = get_preset(config.preset)
             self.rules = rules.override(**config.rules) if config.rules else rules
             self.players = config.players
+        if config.claim_timeout < MIN_CLAIM_TIMEOUT:
+            raise ValueError(f"a claim timeout of {config.claim_timeout:g} s is under the "
+                             f"protocol's minimum of {MIN_CLAIM_TIMEOUT:g} s")
         if not self.rules.min_players <= self.players <= self.rules.max_players:
             raise ValueError(f"{self.rules.name} is for {self.rules.min_players}-"
                              f"{self.rules.max_players} players, not {self.players}")

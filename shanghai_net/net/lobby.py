@@ -92,7 +92,7 @@ class Lobby:
         client.queue(Welcome(version=PROTOCOL_VERSION, seat=seat, table={
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
-            "claim_timeout": self.config.claim_timeout, "started": self.start is not None,
+            "claim_timeout": self.claim_timeout, "started": self.start is not None,
             **_notices_sent(hello)},
             sequenced=len(self.history), challenge=challenge,
             game_id=None if challenge is None else self.start.game_id))
@@ -100,6 +100,12 @@ class Lobby:
             self.changed()
             if self.start is not None:  # a spectator: the start, then the history
                 self._follow_game(client)
+
+    @property
+    def claim_timeout(self) -> float:
+        """The table's one claim timeout: the running game's (a resumed host's own setting may
+        differ), else the one the game will start with."""
+        return self.start.claim_timeout if self.start is not None else self.config.claim_timeout
 
     def on_proof(self, client: Client, proof: Proof) -> None:
         """The answer to a rejoin challenge: the seat is this connection's if it signed it."""

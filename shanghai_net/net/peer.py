@@ -30,7 +30,7 @@ from ..table.fault import Fault
 from ..table.outbox import Outbox
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
-from ..table.start import check_fresh, check_keys
+from ..table.start import check_claim_timeout, check_fresh, check_keys
 from ..table.watch import HostWatch
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
@@ -376,8 +376,10 @@ class Peer:
         except ValueError as error:
             raise PeerError(str(error)) from None
         joined = self.welcome is not None and self.welcome.challenge is None
+        shown = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
         try:
             check_fresh(start, self.seat if joined else None, self._nonce)
+            check_claim_timeout(start, float(shown) if isinstance(shown, (int, float)) else None)
         except ValueError as error:
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
         self.start = start

@@ -3,7 +3,8 @@
 A seat's game message is checked (chain, author, the public replica's rules; `PublicTable.admit`)
 and, if good, sequenced: kept in the `History`, appended to the transcript, and woken out to
 every connection.  Bad input gets an ``error`` with its code, and the game goes on.  The one
-timer the host runs is here too: a claim window that stays open past ``claim_timeout`` gets a
+timer the host runs is here too: a claim window that stays open past the ``claim_timeout`` of
+``start_game`` (the agreed one, not a resumed host's own setting) gets a
 ``timeout`` signed by the host for each silent seat; a round stopped by a complaint whose seeds
 do not all come within ``audit_timeout`` names the first seat that did not open them.
 
@@ -155,8 +156,7 @@ class Sequencer:
             current = window[0] if window else None
         if current is not self._window:
             self._window = current
-            wait = self.config.audit_timeout if isinstance(current, tuple) else \
-                self.config.claim_timeout
+            wait = public.audit_timeout if isinstance(current, tuple) else public.claim_timeout
             self._deadline = trio.current_time() + wait if current is not None else math.inf
             self._window_changed.set()
 

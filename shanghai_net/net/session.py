@@ -278,7 +278,10 @@ class NetSession(Session):
 
     @property
     def claim_timeout(self) -> float:
-        """The host's claim timeout, as its ``welcome`` says (the default host's otherwise)."""
+        """The table's claim timeout: the game's (the peer checked it is the one ``welcome``
+        showed), or before the game the one ``welcome`` says (the default host's otherwise)."""
+        if self.peer is not None and self.peer.start is not None:
+            return self.peer.start.claim_timeout
         welcome = self.peer.welcome if self.peer is not None else None
         timeout = welcome.table.get("claim_timeout") if welcome is not None else None
         return float(timeout) if timeout is not None else HostConfig.claim_timeout

@@ -6,7 +6,11 @@ from __future__ import annotations
 from ..identity import Identity, fingerprint
 from ..wire.messages import StartGame, game_id_of
 
-__all__ = ["check_keys", "check_fresh"]
+__all__ = ["MIN_CLAIM_TIMEOUT", "check_keys", "check_fresh", "check_claim_timeout"]
+
+MIN_CLAIM_TIMEOUT = 0.1
+"""Seconds: the shortest claim window a seat plays with (protocol.md 11.4).  A table of
+people wants several seconds; below this not even a bot on a loaded machine answers."""
 
 
 def check_keys(start: StartGame, seat: int | None, identity: Identity,
@@ -35,3 +39,16 @@ def check_fresh(start: StartGame, seat: int | None, nonce: bytes | None) -> None
         raise ValueError("its game id does not commit to the seats' nonces")
     if seat is not None and start.nonces[seat] != nonce:
         raise ValueError(f"it does not give seat {seat} the nonce of our hello")
+
+
+def check_claim_timeout(start: StartGame, shown: float | None) -> None:
+    """One claim timeout for the whole table: the one the host's ``welcome`` showed (``shown``,
+    what the console counts down) is the one ``start_game`` fixes (what every seat's watch on
+    the host's timeouts judges by), and it is no shorter than `MIN_CLAIM_TIMEOUT`."""
+    agreed = start.claim_timeout
+    if agreed < MIN_CLAIM_TIMEOUT:
+        raise ValueError(f"its claim timeout of {agreed:g} s is under the protocol's minimum of "
+                         f"{MIN_CLAIM_TIMEOUT:g} s")
+    if shown is not None and shown != agreed:
+        raise ValueError(f"its claim timeout of {agreed:g} s is not the {shown:g} s its welcome "
+                         "showed")
