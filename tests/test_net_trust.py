@@ -287,3 +287,70 @@ async def test_a_start_whose_claim_timeout_is_not_the_one_shown_or_too_short_is_
         assert len(outcomes) == 3 and all(
             "refusing the game" in str(o) and why in str(o) for o in outcomes.values()), outcomes
         assert host.history.messages == [], "a step of the game was sequenced"
+
+
+class StaleThenTimeout(Host):
+    """Answers every claim of seat 1 ``stale``, naming the seq the timeout of it will take, and
+    times claim windows out at 0.6 of the agreed time: later than the watch calls early, and
+    with no claim of seat 1's left on its way."""
+
+    def _begin(self, start):
+        super()._begin(start)
+        sequencer = self.sequencer
+        sequencer.public.claim_timeout = 0.6 * start.claim_timeout  # its own clock
+        sequence = sequencer._sequence
+
+        async def sequence_or_stale(client, msg):
+            if client.seat == 1 and isinstance(msg.body, (wm.MayI, wm.PassClaim)):
+                from shanghai_net.wire import RemoteProtocolError
+                client.error(RemoteProtocolError("stale", "the game moved on",
+                                                 sequencer.public.chain.next_seq, msg.counter))
+                return
+            await sequence(client, msg)
+
+        sequencer._sequence = sequence_or_stale
+
+
+async def test_a_claim_answered_stale_then_timed_out_before_the_agreed_time_is_protested(
+        tmp_path):
+    """The host keeps seat 1 from ever claiming: each claim is refused ``stale`` naming the
+    coming timeout, and the timeout comes at 0.6 of the agreed time.  The claim was in the
+    host's hands: seat 1 protests each such timeout with the claim it signed, every party
+    records it, and `verify` lists it; the game goes on."""
+    record = tmp_path / "game.bin"
+    with trio.fail_after(120):
+        host, tables, _ = await play(3, record=record, rounds=1, claim_timeout=2.0,
+                                     host_type=StaleThenTimeout)
+    protests = [p for p in host.public.protests if p.seat == 1]
+    assert protests, "seat 1 never protested"
+    assert all(p.claim is not None and "was on its way" in p.reason for p in protests), protests
+    for table in tables.values():
+        assert [p for p in table.protests if p.seat == 1][:len(protests)] == protests
+    assert host.public.fault is None and host.public.verdict is None
+    report = verify(read_transcript(record))
+    assert [p for p in report.protests if p.seat == 1][:len(protests)] == protests
+
+
+def test_a_claim_the_host_drops_unanswered_does_not_leave_its_seat_waiting_for_ever():
+    """In process: seat S's may_i is sent and the host never answers it (neither sequenced nor
+    refused).  Once the stream moves the game past the claim's basis, the host could no longer
+    sequence it: S's outbox stops waiting for it, drops it as no longer to be made, and S plays
+    on to the round's end."""
+    from shanghai_net.engine.moves import MayI
+
+    from test_net_table import Table
+
+    t = Table(3, seed=21)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    window, silent = t.host.open_window()
+    seat = silent[0]
+    box, table = t.boxes[seat], t.seats[seat]
+    box.push(table.submit(MayI(seat)), MayI(seat))
+    dropped = box.poll()
+    assert dropped is not None and box.in_flight is dropped  # on its way, never to arrive
+    for other in silent:
+        t.time_out(other)
+    t.run_until(lambda: t.host.moment_seq > dropped.basis_seq)
+    assert box.in_flight is None
+    t.run_until(lambda: t.host.audited >= 1)  # S was not left waiting: the round went on
+    assert all(party.fault is None for party in (t.host, *t.seats))

@@ -427,7 +427,7 @@ class Peer:
         table, outbox = self.table, self.outbox
         if table is None:
             raise PeerError("a game message before start_game")
-        answer = outbox.in_flight if outbox is not None else None
+        answer = outbox.answer if outbox is not None else None
         try:
             bodies = table.receive(msg, own)
             if table.audit_due:  # the round's audit, while the console and pings go on

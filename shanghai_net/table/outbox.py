@@ -48,6 +48,10 @@ class Outbox:
         self.move: tuple[Move | None, Body, int, object] | None = None
         self.in_flight: GameMessage | None = None
         """The move on its way."""
+        self.refused_stale: GameMessage | None = None
+        """The move the host last refused as ``stale``, until the stream reaches the seq the
+        refusal named: still this seat's answer to its moment (a host ``timeout`` there took a
+        claim the host had in hand, and the seat protests with it)."""
         self.dropped: list[Body] = []
         self.unplaced: dict[int, GameMessage] = {}
         """Every message of ours sent on this connection and neither sequenced nor refused yet,
@@ -128,9 +132,23 @@ class Outbox:
         self.in_flight = self._sign(body, table.chain.basis)
         return self.in_flight
 
+    @property
+    def answer(self) -> GameMessage | None:
+        """This seat's signed answer to the game's moment, if one is on its way or was refused
+        as ``stale`` naming a seq the stream has not reached yet."""
+        return self.in_flight or self.refused_stale
+
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
-        if msg.author != self.table.seat:
+        table = self.table
+        if self.refused_stale is not None and table.chain.next_seq > self._hold:
+            self.refused_stale = None  # the stream reached what the refusal named
+        if msg.author != table.seat:
+            if self.in_flight is not None and table.moment_seq > self.in_flight.basis_seq:
+                # the game moved on without the move on its way: the host can no longer
+                # sequence it (it would be stale), so it was lost or dropped; `poll` checks it
+                # again rather than wait for an answer that may never come
+                self.in_flight = None
             return
         self.unplaced.pop(msg.counter, None)
         if self.flying and self.flying[0].counter == msg.counter:
@@ -165,6 +183,7 @@ class Outbox:
                 self._drop_move(f"{error.code}: {error.reason}")
             elif error.ref_seq is not None:
                 self._hold = error.ref_seq
+                self.refused_stale = mine
             return
         for msg in self.flying:
             if msg.counter == ref:
