@@ -160,12 +160,20 @@ async def seat_three(tmp_path, host, tables_by_seat, refusals_expected=("stale",
 
         for i in range(3):
             nursery.start_soon(peer, i)
+        heard, since = -1, trio.current_time()
         while not host.done.is_set():  # a refusal where evidence was due fails at once, not
             refused = [e for c in host.clients for e in c.errors_sent  # by the test's timeout
                        if e.code not in refusals_expected]
             assert not refused, f"the host refused: {refused}"
+            if len(host.history) != heard:
+                heard, since = len(host.history), trio.current_time()
+            assert trio.current_time() - since < HUNG, f"the table hung after seq {heard - 1}"
             await trio.sleep(0.05)
     return tables, ends
+
+
+HUNG = 30.0
+"""Seconds with nothing sequenced, in a game the test expects to end: the table hangs."""
 
 
 async def test_a_pass_that_repeats_a_point_is_sequenced_as_evidence_and_names_its_author(
@@ -354,3 +362,48 @@ def test_a_claim_the_host_drops_unanswered_does_not_leave_its_seat_waiting_for_e
     assert box.in_flight is None
     t.run_until(lambda: t.host.audited >= 1)  # S was not left waiting: the round went on
     assert all(party.fault is None for party in (t.host, *t.seats))
+
+
+class DropsComplaints(Host):
+    """Never sequences a complaint, and says nothing of it."""
+
+    async def _on_message(self, client, msg):
+        if isinstance(msg, GameMessage) and isinstance(msg.body, wm.Complaint):
+            return
+        await super()._on_message(client, msg)
+
+
+async def test_a_complaint_the_host_keeps_from_the_table_does_not_hang_it(tmp_path):
+    """Seat 1 complains (it then plays no more) and the host drops the complaint: seat 1 waits
+    the table's audit time, then leaves naming the host, and the others, seeing it gone, void
+    the round; no one is named for the deal, and no card opened."""
+    from shanghai_net.deal import seeded
+    from shanghai_net.net.host import HostConfig
+
+    class Complains(PeerTable):
+        """Seat 1 complains as a victim would (it then plays no more)."""
+
+        def receive(self, msg, own=False):
+            out = super().receive(msg, own)
+            if self.seat == 1 and self.complaint is None and self.round == 1 and \
+                    self.generations and self.settled:
+                self._complain(ValueError("my card did not open"))
+                out, self._out = [*out, *self._out], []
+            return out
+
+    record = tmp_path / "game.bin"
+    host = DropsComplaints(HostConfig(players=3, record=record, audit_timeout=2.0,
+                                      random=seeded(b"drops complaints")))
+    with trio.fail_after(90):
+        tables, ends = await seat_three(tmp_path, host, lambda i: Complains, void_after=1.0)
+    (complainer,) = [end for end in ends.values() if isinstance(end, Exception)]
+    assert "has not sequenced our complaint" in str(complainer) and "leaving" in str(complainer)
+    public = host.public
+    assert public.finished and public.voided == 1 and public.verdict is None and \
+        public.fault is None
+    for seat, table in tables.items():
+        if seat != 1:
+            assert table.finished and table.voided == 1 and table.verdict is None
+    report = verify(read_transcript(record))
+    assert report.fault is None and report.voided == 1
+    assert_no_hidden_card_opened_to(tables, 1)

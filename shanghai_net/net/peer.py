@@ -130,6 +130,8 @@ class Peer:
         """When the player may make the decision in ``_decision`` (its think time over)."""
         self._deadline = math.inf
         self._watch: HostWatch | None = None
+        self._complained_at: float | None = None
+        """When this seat's complaint was first seen outstanding (trio time)."""
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
@@ -271,13 +273,20 @@ class Peer:
             await self._act(link)
             vote = self._vote_due()
             thought = self._move_at if self._move_at > trio.current_time() else math.inf
+            kept = self._complaint_due()
             try:
-                with trio.fail_at(min(deadline, self._deadline, vote, thought)):
+                with trio.fail_at(min(deadline, self._deadline, vote, thought, kept)):
                     item = await inbox.receive()
             except trio.TooSlowError:
                 now = trio.current_time()
                 if now >= self._deadline:
                     raise PeerError(f"the game took longer than {self.game_timeout} s") from None
+                if now >= kept:  # frozen by it: leave, so that the table can void the round
+                    with trio.move_on_after(2):
+                        await link.send(Bye(reason="the host kept our complaint from the table"))
+                    raise PeerError(f"{self._host()} has not sequenced our complaint "
+                                    f"({self.table.complaint}) in {self.table.audit_timeout:g} s: "
+                                    "it is keeping it from the table; leaving") from None
                 if now >= thought:
                     continue  # the player has thought enough: let it decide
                 if now >= vote:
@@ -305,6 +314,19 @@ class Peer:
                     item = None
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
+
+    def _complaint_due(self) -> float:
+        """When this seat, which complained and so plays no more, gives up on a host that has
+        not sequenced its complaint (the table's ``audit_timeout`` after it saw it was due);
+        never while the complaint is not outstanding."""
+        table = self.table
+        if table is None or self.outbox is None or table.complaint is None or \
+                table.accusation is not None or table.finished:
+            self._complained_at = None
+            return math.inf
+        if self._complained_at is None:
+            self._complained_at = trio.current_time()
+        return self._complained_at + table.audit_timeout
 
     def _patience(self) -> float:
         if self.start is None:
