@@ -407,3 +407,120 @@ async def test_a_complaint_the_host_keeps_from_the_table_does_not_hang_it(tmp_pa
     report = verify(read_transcript(record))
     assert report.fault is None and report.voided == 1
     assert_no_hidden_card_opened_to(tables, 1)
+
+
+async def test_a_host_that_rolls_the_game_back_before_a_commitment_is_refused_by_every_seat(
+        tmp_path):
+    """Game A plays round 1 to its audit (every seat's round-1 seed is in A's record); the
+    host stops and resumes from A's record cut just before round 1's commitments.  The seats
+    rejoin with their kept secrets: at the same chain head each would draw the same seed
+    again, which A's audit showed.  Each refuses to commit again, naming the host; nothing of
+    round 1 is dealt anew."""
+    from shanghai_net.deal import seeded
+    from shanghai_net.identity import Identity
+    from shanghai_net.net.host import HostConfig
+    from shanghai_net.net.peer import PeerError
+    from shanghai_net.wire import encode_frame
+    from test_net_fresh import identities, make_peer
+
+    record = tmp_path / "a.transcript"
+    host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
+    first = Host(HostConfig(players=3, rules=TWO_ROUNDS, record=record, identity=host_key,
+                            random=seeded(b"rollback")))
+    keys = identities(3)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(first.run, listeners)
+            for seat in range(3):
+                nursery.start_soon(make_peer(port, keys[seat], seat, tmp_path).run)
+                while first.seats[seat] is None:
+                    await trio.sleep(0.005)
+            while first.public is None or first.public.audited < 1:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()  # the host stops after round 1's audit
+    messages = read_transcript(record)
+    cut = next(i for i, m in enumerate(messages[1:], 1) if isinstance(m.body, Deal) and
+               m.body.step == "commit" and m.body.data["round"] == 1)
+    assert any(isinstance(m.body, Deal) and m.body.step == "seeds" for m in messages[cut:])
+    rolled = tmp_path / "b.transcript"
+    rolled.write_bytes(b"".join(encode_frame(m.to_wire()) for m in messages[:cut]))
+
+    second = Host(HostConfig(resume=rolled, record=rolled, identity=host_key))
+    outcomes = {}
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(second.run, listeners)
+
+            async def rejoin(seat):
+                try:
+                    outcomes[seat] = await make_peer(port, keys[seat], seat, tmp_path).run()
+                except PeerError as error:
+                    outcomes[seat] = error
+
+            for seat in range(3):
+                nursery.start_soon(rejoin, seat)
+            while len(outcomes) < 3 and len(second.history) == cut - 1:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    why = "the host rolled the game back: a message of ours was sequenced at seq"
+    assert len(outcomes) == 3 and all(why in str(o) for o in outcomes.values()), outcomes
+    assert len(second.history) == cut - 1, "a step of the rolled-back round was sequenced"
+
+
+class MemoryTrail:
+    """A seat's trail kept in memory (the peer keeps it on disk: `net.resume.KeptTrail`)."""
+
+    def __init__(self, heads=None):
+        self.heads = dict(heads or {})
+        self.last = max(self.heads, default=-1)
+        self.flushes = 0
+
+    def head_at(self, seq):
+        return self.heads.get(seq)
+
+    def keep(self, seq, head):
+        self.heads.setdefault(seq, head)
+        self.last = max(self.last, seq)
+
+    def flush(self):
+        self.flushes += 1
+
+
+def test_a_seat_refuses_to_go_on_in_a_history_that_forks_from_its_trail():
+    """In process: seat 0 keeps its trail through a round.  Restarted, it replays the stream (as
+    a crashed peer does, sending nothing until caught up) and may go on; but given a trail in
+    which one of its messages was sequenced under another head (another history at that seq),
+    it sends nothing more and names the host."""
+    import pytest
+
+    from shanghai_net.deal import seeded
+    from shanghai_net.table.fault import Fault
+    from shanghai_net.table.outbox import Outbox
+    from shanghai_net.wire.messages import HOST_AUTHOR
+    from test_net_table import Table
+
+    first = Table(3, seed=31)
+    first.boxes[0].trail = trail = MemoryTrail()
+    stream, deliver = [], first.deliver
+    first.deliver = lambda msg: stream.append(deliver(msg)) or stream[-1]
+    first.run_until(lambda: first.host.audited >= 1)
+    assert trail.flushes and trail.last > 20
+
+    def replay(heads):
+        """Seat 0 restarted with ``heads`` as its trail: the stream replayed, then a poll."""
+        table = PeerTable(first.host.start_game, 0, first.ids[0].box_key,
+                          seeded(b"seat %d %d" % (31, 0)))
+        box = Outbox(table, first.ids[0].sign_key, MemoryTrail(heads))
+        box.push(table.start())
+        for msg in stream:
+            box.push(table.receive(msg, own=msg.author == 0))
+            box.sequenced(msg)
+        return box.poll()
+
+    replay(trail.heads)  # the same history: it goes on
+    forked = sorted(trail.heads)[len(trail.heads) // 2]
+    with pytest.raises(Fault, match=f"the host forked the game: at seq {forked}") as fault:
+        replay({**trail.heads, forked: bytes(32)})
+    assert fault.value.culprit == HOST_AUTHOR

@@ -425,7 +425,8 @@ class Peer:
         table = self.table = self.table_type(start, self.seat, self.identity.box_key, random)
         table.audit_elsewhere = self.worker_threads
         self.result.table = table
-        self.outbox = Outbox(table, self.identity.sign_key)
+        self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
+            start.game_id) if self._store is not None else None)
         self._watch = HostWatch(table)
         self.outbox.push(table.start())
         self._set("playing")
@@ -512,8 +513,11 @@ class Peer:
                     if outcome is not None:
                         outcome(move, str(error))
         sends = []
-        while (msg := outbox.poll()) is not None:
-            sends.append(msg)
+        try:
+            while (msg := outbox.poll()) is not None:
+                sends.append(msg)
+        except Fault as fault:  # the host's stream asks for what this seat must not send
+            raise PeerError(str(fault)) from None
         self._report()
         for msg in sends:
             await link.send(msg)

@@ -15,6 +15,12 @@ A secret is deleted when its game is over (ended or voided); the secret of a gam
 otherwise is kept for ``max_age`` seconds after its last use (48 hours), so that its seat can
 still rejoin a host resumed from its transcript, and swept by the first store opened or used
 after that.
+
+Beside each secret, the seat's trail in its game (`KeptTrail`): where each of its messages was
+sequenced.  A host that rolls the game back to before one of them, or shows another history at
+its seq, must not have the seat draw again from the same chain head (the same seed, the same
+permutation, which the other history may have seen used or opened): `table.outbox.Outbox`
+refuses, naming the host.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Callable
 
 from ..deal.randomness import RandomBytes
 
-__all__ = ["GameSecrets", "ReusedGame", "MAX_AGE"]
+__all__ = ["GameSecrets", "KeptTrail", "ReusedGame", "MAX_AGE"]
 
 SECRET_BYTES = 32
 DIGEST_BYTES = 32
@@ -92,9 +98,14 @@ class GameSecrets:
             os.close(fd)
         os.replace(temporary, path)
 
+    def trail(self, game_id: bytes) -> KeptTrail:
+        """Where this seat's messages of the game were sequenced, as kept here."""
+        return KeptTrail(self._path(game_id).with_suffix(".trail"))
+
     def forget(self, game_id: bytes) -> None:
         """The game is over (ended or voided): its secret has no more use."""
         self._path(game_id).unlink(missing_ok=True)
+        self._path(game_id).with_suffix(".trail").unlink(missing_ok=True)
 
     def sweep(self) -> list[bytes]:
         """Delete the secrets (and torn writes) not used for ``max_age`` seconds: their games
@@ -107,11 +118,54 @@ class GameSecrets:
         limit = self._now() - self.max_age
         for entry in entries:
             name, _, suffix = entry.name.partition(".")
-            if suffix in ("secret", "tmp") and _is_game_id(name) and entry.stat().st_mtime < limit:
+            if suffix in ("secret", "trail", "tmp") and _is_game_id(name) and \
+                    entry.stat().st_mtime < limit:
                 os.unlink(entry.path)
                 if suffix == "secret":
                     swept.append(bytes.fromhex(name))
         return swept
+
+
+class KeptTrail:
+    """Where each of a seat's messages was sequenced: its seq and the chain head after it,
+    appended to ``path``.  What `keep` takes is flushed to disk by `flush`, which the seat's
+    outbox calls before anything further leaves it: whatever it sends next was decided on a
+    stream the file vouches for."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._heads: dict[int, bytes] = {}
+        self._pending: list[tuple[int, bytes]] = []
+        try:
+            lines = path.read_text().splitlines()
+        except FileNotFoundError:
+            lines = []
+        for line in lines:
+            seq, head = line.split()
+            self._heads[int(seq)] = bytes.fromhex(head)
+        self.last = max(self._heads, default=-1)
+        """The latest seq at which a message of this seat was sequenced (-1: none)."""
+
+    def head_at(self, seq: int) -> bytes | None:
+        return self._heads.get(seq)
+
+    def keep(self, seq: int, head: bytes) -> None:
+        if seq not in self._heads:
+            self._heads[seq] = head
+            self._pending.append((seq, head))
+            self.last = max(self.last, seq)
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, "".join(f"{seq} {head.hex()}\n" for seq, head in self._pending).encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self._pending = []
 
 
 def _is_game_id(name: str) -> bool:

@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..engine.moves import Move
 from ..wire import messages as wm
-from ..wire.messages import Body, Deal, GameMessage
+from ..wire.messages import HOST_AUTHOR, Body, Deal, GameMessage
 from ..wire.signing import sign_game
+from .fault import Fault
 from .seat import PeerTable
 from .stream import moment_passed
+
+
+class Trail(Protocol):
+    """Where a seat keeps the seq and chain head of each of its messages the stream sequenced,
+    out of the host's reach (on its own disk: `net.resume.KeptTrail`)."""
+
+    last: int
+
+    def head_at(self, seq: int) -> bytes | None: ...
+    def keep(self, seq: int, head: bytes) -> None: ...
+    def flush(self) -> None: ...
 
 
 def _due_in_audit(body: Body) -> bool:
@@ -37,8 +49,12 @@ class Outbox:
 
     MAX_FLYING = 8
 
-    def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey) -> None:
+    def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey,
+                 trail: Trail | None = None) -> None:
         self.table = table
+        self.trail = trail
+        """Where this seat's sequenced messages are kept (None: nowhere; a seat whose
+        randomness is not bound to a kept secret draws fresh values after any rollback)."""
         self.sign_key = sign_key
         """The seat's signing key: everything the seat sends is signed here."""
         self.deal: deque[Body] = deque()
@@ -53,6 +69,8 @@ class Outbox:
         refusal named: still this seat's answer to its moment (a host ``timeout`` there took a
         claim the host had in hand, and the seat protests with it)."""
         self.dropped: list[Body] = []
+        self._forked_at: int | None = None
+        """The seq at which the stream showed another message than the one the trail kept."""
         self.unplaced: dict[int, GameMessage] = {}
         """Every message of ours sent on this connection and neither sequenced nor refused yet,
         by counter (a move dropped here after it left among them): the host's `Placed` names
@@ -113,6 +131,8 @@ class Outbox:
             self.deal = deque(kept)
             if self.move is not None:
                 self._drop_move("the round was stopped for its audit")
+        if self.trail is not None:
+            self._check_trail()
         if self.deal:
             if len(self.flying) >= self.MAX_FLYING:
                 return None
@@ -141,6 +161,9 @@ class Outbox:
     def sequenced(self, msg: GameMessage) -> None:
         """Call after the table took ``msg``."""
         table = self.table
+        kept = self.trail.head_at(msg.seq) if self.trail is not None else None
+        if kept is not None and kept != table.chain.head and self._forked_at is None:
+            self._forked_at = msg.seq  # refused at the next poll, before anything leaves
         if self.refused_stale is not None and table.chain.next_seq > self._hold:
             self.refused_stale = None  # the stream reached what the refusal named
         if msg.author != table.seat:
@@ -151,6 +174,8 @@ class Outbox:
                 self.in_flight = None
             return
         self.unplaced.pop(msg.counter, None)
+        if self.trail is not None:
+            self.trail.keep(msg.seq, table.chain.head)
         if self.flying and self.flying[0].counter == msg.counter:
             self.flying.popleft()
         elif self.deal and self.deal[0] == msg.body:  # sent before a reconnection
@@ -159,6 +184,26 @@ class Outbox:
             self._outcomes.append((self.move[0], None))
             self.move = None
             self.in_flight = None
+
+    def _check_trail(self) -> None:
+        """Before anything leaves: the stream this seat decides on is the one its trail was kept
+        in.  A stream that shows another message at a seq where ours was sequenced (a fork), or
+        asks us to send before it has reached our last sequenced message (a rollback), would
+        have us draw again from chain heads we drew from in the other history: the same seed,
+        the same permutation, which that history may have seen used or opened.  Fault naming
+        the host; else the trail is flushed to disk, so that it vouches for what we send."""
+        table, trail = self.table, self.trail
+        seq = table.chain.next_seq - 1
+        if self._forked_at is not None:
+            raise Fault(HOST_AUTHOR, f"the host forked the game: at seq {self._forked_at} it "
+                                     "shows another history than the one a message of ours was "
+                                     "sequenced in")
+        if trail.last > seq:
+            raise Fault(HOST_AUTHOR, f"the host rolled the game back: a message of ours was "
+                                     f"sequenced at seq {trail.last}, and its stream now ends "
+                                     f"at seq {seq} and asks us to go on from there (drawing "
+                                     "again what another history has seen)")
+        trail.flush()
 
     def reconnected(self) -> None:
         """A new connection: what was on its way may be lost; sign it again when it is due (it
