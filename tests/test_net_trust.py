@@ -524,3 +524,30 @@ def test_a_seat_refuses_to_go_on_in_a_history_that_forks_from_its_trail():
     with pytest.raises(Fault, match=f"the host forked the game: at seq {forked}") as fault:
         replay({**trail.heads, forked: bytes(32)})
     assert fault.value.culprit == HOST_AUTHOR
+
+
+async def test_fresh_connections_from_one_address_share_one_chat_budget():
+    """A spectator that comes back on a fresh connection again and again does not bring a
+    fresh chat burst each time: connections from one address pay chat from one bucket."""
+    from shanghai_net.deal import seeded
+    from shanghai_net.net.host import HostConfig
+    from shanghai_net.wire import encode_frame
+    from test_net_flood import Raw
+
+    host = Host(HostConfig(players=3, chat_rate=0.01, chat_burst=5, random=seeded(b"chat")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            listener = await Raw.spectator(port, "listener")
+            for visit in range(5):
+                raw = await Raw.spectator(port, f"visitor{visit}")
+                await raw.send(b"".join(encode_frame({"type": "chat", "text": f"hi {visit} {i}"})
+                                        for i in range(5)))
+                await raw.next("error", "chat")  # the host has read them
+                await raw.stream.aclose()
+            await listener.send(encode_frame({"type": "ping", "nonce": 1}))
+            await listener.next("pong")  # every relayed chat came before it
+            nursery.cancel_scope.cancel()
+    heard = [m for m in listener.got if m.TYPE == "chat" and m.name.startswith("visitor")]
+    assert 5 <= len(heard) <= 6, [m.text for m in heard]

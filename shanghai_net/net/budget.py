@@ -82,11 +82,13 @@ class Verdict(Enum):
 class Budget:
     """The budgets of one connection, and how far over them it has gone."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, chats: TokenBucket | None = None) -> None:
         self.limits = limits
         self.messages = TokenBucket(limits.message_rate, limits.message_burst)
         self.bytes = TokenBucket(limits.byte_rate, limits.byte_burst)
-        self.chats = TokenBucket(limits.chat_rate, limits.chat_burst)
+        self.chats = chats or TokenBucket(limits.chat_rate, limits.chat_burst)
+        """Chat is paid from a bucket every connection from one address shares (``chats``):
+        a fresh connection would otherwise bring a fresh burst."""
         self.stales = TokenBucket(limits.stale_rate, limits.stale_burst)
         self.dropped = 0
         self._told: set[str] = set()

@@ -14,7 +14,7 @@ import trio
 
 from ..wire import HOST, Connection, ProtocolError, RemoteProtocolError
 from ..wire.messages import Chat, Error, Hello, LobbyState, Message, Owed, Placed, Pong, Refused
-from .budget import Budget, Limits, Verdict
+from .budget import Budget, Limits, TokenBucket, Verdict
 from .config import HostConfig
 from .history import History
 
@@ -33,7 +33,7 @@ class Client:
     a slow one lags (until ``send_timeout``) without holding the sequencer up."""
 
     def __init__(self, number: int, stream: trio.abc.Stream, config: HostConfig, limits: Limits,
-                 history: History, barred: set[int]) -> None:
+                 history: History, barred: set[int], chats: TokenBucket | None = None) -> None:
         self.number = number
         """This connection's own number: a seat that comes back is another connection."""
         self.stream = stream
@@ -42,7 +42,7 @@ class Client:
         self.barred = barred
         """The table's seats closed for abuse (this client adds its own if it is)."""
         self.conn = Connection(HOST, config.max_frame)
-        self.budget = Budget(limits)
+        self.budget = Budget(limits, chats)
         self.in_flight = trio.Semaphore(config.in_flight)
         """Taken for each game message passed to the sequencer, given back once it is handled."""
         self.outq: deque[Message] = deque()

@@ -20,7 +20,7 @@ import trio
 from ..wire import NEED_DATA, ConnectionClosed, LocalProtocolError, RemoteProtocolError
 from ..wire.messages import Bye, Error, Message, Ping, Refused
 from ..wire.state import State
-from .budget import Limits
+from .budget import Limits, TokenBucket
 from .client import Client
 from .config import HostConfig
 from .history import History
@@ -53,10 +53,15 @@ class Connections:
                              config.byte_burst, config.chat_rate, config.chat_burst,
                              config.stale_rate, config.stale_burst, config.patience)
         self._numbers = itertools.count()
+        self._chats: dict[str, TokenBucket] = {}
+        """The chat budget of each address, shared by its connections."""
 
     def new_client(self, stream: trio.abc.Stream | None) -> Client:
+        address = peer_address(stream)
+        chats = None if address is None else self._chats.setdefault(
+            address, TokenBucket(self.limits.chat_rate, self.limits.chat_burst))
         return Client(next(self._numbers), stream, self.config, self.limits, self.history,
-                      self.barred)
+                      self.barred, chats)
 
     def sending(self) -> bool:
         """Some client in the game still has frames due, or on their way out."""
@@ -198,6 +203,16 @@ class Connections:
                 if not client.connected or client.closing:
                     return
             await trio.sleep_until(budget.read(trio.current_time(), len(data)))
+
+
+def peer_address(stream: trio.abc.Stream | None) -> str | None:
+    """The address ``stream`` comes from, if it is a socket's (a table's router passes the
+    socket stream it read the hello from)."""
+    sock = getattr(getattr(stream, "stream", stream), "socket", None)
+    try:
+        return sock.getpeername()[0] if sock is not None else None
+    except OSError:  # it went away already
+        return None
 
 
 async def close_gracefully(stream: trio.abc.HalfCloseableStream) -> None:
