@@ -33,14 +33,16 @@ accept-net: $(BIN)/shanghai
 bench: $(BIN)/shanghai
 	$(BIN)/python benchmarks/simulate.py
 
-# issue 16: mutation testing of the pure core (rules, engine, deal, wire) with mutmut, configured
-# in pyproject.toml's [tool.mutmut]; not part of CI.  Every mutant of the four packages takes
-# hours on two cores: MUTATE_SAMPLE=200 checks that many of each package, drawn with a fixed seed.
+# issues 16 and 27: mutation testing of the pure core (rules, engine, deal, wire), the table
+# protocol (table/) and the host's per-connection budgets (net/budget.py, package `net`) with
+# mutmut, configured in pyproject.toml's [tool.mutmut]; not part of CI.  Every mutant of these
+# packages takes hours on two cores: MUTATE_SAMPLE=200 checks that many of each package, drawn
+# with a fixed seed (MUTATE_PACKAGES=table MUTATE_SAMPLE=30 make mutate: one package).
 # The kill rate of each package is printed at the end, with its surviving mutants
 # (`$(BIN)/mutmut show NAME` shows one).  First the mutants and the map of which tests cover
 # which function are made (`run` of a name that matches none, which mutmut reports as its error),
 # then each package is run.
-MUTATE_PACKAGES ?= deal wire rules engine
+MUTATE_PACKAGES ?= deal wire rules engine table net
 MUTATE_SAMPLE ?=
 MUTATE_JOBS ?= 1
 

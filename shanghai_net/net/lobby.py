@@ -62,9 +62,7 @@ class Lobby:
             if seat is None:
                 client.refuse("table_full", "the game has started without you")
                 return
-            if seat in self.barred:
-                client.refuse("abuse", f"seat {seat} was closed for abuse: it may not come back "
-                              "to this game")
+            if self._barred(client, seat):
                 return
             # its public key is no secret: the seat is handed over only on a `proof`
             challenge = self.config.random(32)
@@ -113,6 +111,8 @@ class Lobby:
             client.error(RemoteProtocolError("wrong_state", "no rejoin challenge to answer"))
             return
         (seat, challenge), client.rejoining = client.rejoining, None
+        if self._barred(client, seat):  # closed for abuse after it was challenged
+            return
         try:
             check_proof(self.start.seats[seat].sign_key, self.start.game_id, challenge, proof)
         except RemoteProtocolError as error:
@@ -122,6 +122,14 @@ class Lobby:
         self._rejoin(client, seat)
         self.changed()
         self._follow_game(client)
+
+    def _barred(self, client: Client, seat: int) -> bool:
+        """Refuse ``client`` the running game's ``seat`` if that seat was closed for abuse."""
+        if seat in self.barred:
+            client.refuse("abuse", f"seat {seat} was closed for abuse: it may not come back to "
+                          "this game")
+            return True
+        return False
 
     def on_ready(self, client: Client, ready: bool) -> None:
         client.ready = ready

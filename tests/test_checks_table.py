@@ -1,0 +1,162 @@
+"""Checks of the table protocol that no test made fail before docs/checks.md listed them: each
+test plays the party that would exploit the missing check, in process (the `Table` harness of
+test_net_table), and asserts who is named and that nothing hidden opened."""
+
+from __future__ import annotations
+
+import pytest
+
+from shanghai_net.engine.moves import DrawStock, MayI
+from shanghai_net.table.bodies import move_to_body
+from shanghai_net.table.fault import Fault
+from shanghai_net.table.watch import HostWatch
+from shanghai_net.wire import RemoteProtocolError, sign_game
+from shanghai_net.wire import messages as wm
+
+from test_net_complaints import assert_everyone_names, assert_no_hidden_card_opened_to
+from test_net_table import Table
+
+
+def deliver_one_at_a_time(t, done):
+    """Sequence the seats' messages one by one (no moves), until ``done()``."""
+    for _ in range(5000):
+        if done():
+            return
+        msg = next((m for m in (box.poll() for box in t.boxes) if m is not None), None)
+        assert msg is not None, "stuck: no seat has anything to send"
+        t.deliver(msg)
+    raise AssertionError("too long")
+
+
+def sequenced_anyway(t, msg):
+    """A lying host sequences ``msg`` without its checks: what each seat's table says."""
+    msg = t.host.chain.place(msg)
+    faults = []
+    for table in t.seats:
+        with pytest.raises(Fault) as info:
+            table.receive(msg)
+        faults.append(info.value)
+    return faults
+
+
+# -- a protest's evidence (table/disputes.py Disputes._evidence_of_claim) -------------------------
+
+EVIDENCE = ["another seat's claim", "a move that is no claim", "a claim signed after the timeout",
+            "a claim that names no basis"]
+
+
+@pytest.mark.parametrize("evidence", EVIDENCE)
+def test_a_protest_whose_claim_is_not_its_own_answer_to_the_window_is_refused_and_named(evidence):
+    """A seat the host timed out protests with something other than its own signed claim in the
+    window the timeout closed: the host refuses it, and sequenced anyway every seat names the
+    protester; no party records it."""
+    t = Table(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    window, silent = t.host.open_window()
+    seat = silent[0]
+    other = next(s for s in range(3) if s != seat)
+    basis = t.host.chain.basis
+    author, key, body = seat, t.ids[seat].sign_key, move_to_body(MayI(seat))
+    if evidence == "another seat's claim":
+        author, key, body = other, t.ids[other].sign_key, move_to_body(MayI(other))
+    elif evidence == "a move that is no claim":
+        body = move_to_body(DrawStock(seat))
+    elif evidence == "a claim that names no basis":
+        basis = None
+    claim = sign_game(key, t.host.chain.start, author, 99, body, basis)
+    timeout = t.time_out(seat)
+    if evidence == "a claim signed after the timeout":
+        claim = sign_game(key, t.host.chain.start, author, 99, body, t.host.chain.basis)
+    protest = t.seats[seat].chain.sign(
+        t.ids[seat].sign_key, seat, wm.Protest(seq=timeout.seq, reason="x", claim=claim.to_wire()))
+    with pytest.raises(RemoteProtocolError, match="is not its answer to the window") as info:
+        t.host.admit(protest)
+    assert info.value.code == "bad_message"
+    for fault in sequenced_anyway(t, protest):
+        assert fault.culprit == seat and "is not its answer to the window" in fault.reason
+    assert not any(party.protests for party in (t.host, *t.seats))
+
+
+# -- the watch on the host's timeouts (table/watch.py HostWatch.seen) ----------------------------
+
+class Watched(Table):
+    """Every seat watches the host's timeouts; each sequenced message takes a second."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.now = 0.0
+        self.watches = [HostWatch(table) for table in self.seats]
+
+    def deliver(self, msg):
+        msg = super().deliver(msg)
+        self.now += 1.0
+        for watch in self.watches:
+            watch.seen(self.now)
+        return msg
+
+
+def test_an_early_timeout_in_a_later_claim_window_is_protested_too():
+    """The host waits out the agreed time in a seat's first claim window, then times the seat
+    out at once in its second: the seat's watch protests (its clock starts again in every
+    window, not only the first)."""
+    t = Watched(3, seed=14)
+    seat, windows = 1, []
+
+    def second_window():
+        open_now = t.host.open_window()
+        if open_now is not None and seat in open_now[1] and open_now[0] not in windows:
+            windows.append(open_now[0])
+        return len(windows) == 2
+
+    t.run_until(second_window)
+    assert t.now > 2 * t.host.claim_timeout  # the first window opened long before
+    timeout = t.time_out(seat)
+    protest = t.watches[seat].judge(timeout, None, t.now)
+    assert protest is not None, "an early timeout in the seat's second window went unprotested"
+    assert "timed out 0.0 s after the claim window opened here" in protest.reason
+    t.deliver(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, protest))
+    assert all([(p.seat, p.seq) for p in party.protests] == [(seat, timeout.seq)]
+               for party in (t.host, *t.seats))
+
+
+# -- a complaint's audit (table/disputes.py Disputes._accuse) ------------------------------------
+
+def test_a_complaint_before_every_commitment_audits_no_shuffle_and_names_the_complainer():
+    """A seat complains of round 1 while the host has sequenced only some seats' commitments to
+    its first shuffle: that shuffle is not audited (a seat whose commitment the host holds back
+    has nothing to answer for), so the audit clears everyone and names the complainer."""
+    t = Table(3, seed=21)
+
+    def commitments_partly_in():
+        commits = [s for s in t.host.owed_steps() if s.step == "commit"]
+        return t.host.round == 1 and 0 < len(commits) < t.host.players
+
+    deliver_one_at_a_time(t, commitments_partly_in)
+    uncommitted = {s.seat for s in t.host.owed_steps()}
+    complainer = next(s for s in range(3) if s not in uncommitted)
+    t.deliver(t.seats[complainer].chain.sign(
+        t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="nothing, really")))
+    deliver_one_at_a_time(t, lambda: t.host.finished)
+    assert_everyone_names(t, complainer, "every step of the deal matches its seed")
+    for seat in range(3):
+        assert_no_hidden_card_opened_to(t, seat)
+
+
+# -- what each seat owes (table/owed.py Owing._owed_picks) ---------------------------------------
+
+def test_no_pick_nonce_is_owed_before_every_party_s_commitment_is_sequenced():
+    """A client that answers the ``owed`` notice reveals what it lists: a nonce listed before
+    every party committed would let the last to commit choose the pick (the first dealer)."""
+    t = Table(3, seed=22)
+    seen = []
+
+    def pick_done():
+        steps = t.host.owed_steps()
+        committing = {s.pick for s in steps if s.step == "pick_commit"}
+        early = [s for s in steps if s.step == "pick_reveal" and s.pick in committing]
+        assert not early, f"owed a nonce before every commitment: {early}"
+        seen.extend(s.step for s in steps)
+        return t.host.round == 1
+
+    deliver_one_at_a_time(t, pick_done)
+    assert "pick_commit" in seen and "pick_reveal" in seen
