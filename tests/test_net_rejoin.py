@@ -331,31 +331,50 @@ async def test_a_player_who_leaves_before_showing_the_round_s_seeds_is_voted_out
         assert results[seat].table.game.result == result
 
 
+class CountsPings(Peer):
+    """A peer that answers pings (as every peer does) and says when one came."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.pinged = trio.Event()
+
+    async def _on_message(self, link, msg) -> None:
+        await super()._on_message(link, msg)
+        if isinstance(msg, Ping):
+            self.pinged.set()
+            self.pinged = trio.Event()
+
+
 async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_is_not():
+    """The live peer is seated first and, not ready, sends nothing after its hello but its
+    pongs; the mute one says hello and nothing more.  The mute one is dropped ``silence_timeout``
+    after its hello; had pongs not counted, the live one would have gone first, so when the mute
+    one goes the live one still holds its seat, and is pinged again."""
     from shanghai_net.wire import CLIENT, Connection
     from shanghai_net.wire.messages import Hello
 
-    host = Host(HostConfig(players=3, ping_interval=0.05, silence_timeout=0.3,
+    host = Host(HostConfig(players=3, ping_interval=0.1, silence_timeout=2.0,
                            random=seeded(b"h9")))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     keys = identities(2)
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
-            live = Peer(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10, auto_ready=False)
+            live = CountsPings(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10,
+                               auto_ready=False)
             nursery.start_soon(live.run)
-            while host.seats[0] is None:
-                await trio.sleep(0.01)
+            await until(lambda: host.seats[0] is not None, "the live peer seated")
+            seated = host.seats[0]
             mute = await trio.open_tcp_stream("127.0.0.1", port)  # says hello, then nothing
             conn = Connection(CLIENT)
             await mute.send_all(conn.send(Hello(
                 protocol="shanghai-net", version=PROTOCOL_VERSION, name="mute", sign_key=keys[1].sign_public,
                 box_key=keys[1].box_public, join_code="", role="player", nonce=bytes(32))))
-            while host.seats[1] is None:
-                await trio.sleep(0.01)
-            await trio.sleep(1.0)  # many pings and silences long
-            assert host.seats[1] is None, "a silent machine kept its seat"
-            assert host.seats[0] is not None and live.status == "lobby"
+            await until(lambda: host.seats[1] is not None, "the mute machine seated")
+            await until(lambda: host.seats[1] is None, "the silent machine dropped")
+            assert host.seats[0] is seated and seated.connected and live.status == "lobby"
+            await live.pinged.wait()  # and its connection goes on
+            assert host.seats[0] is seated and seated.connected
             await mute.aclose()
             nursery.cancel_scope.cancel()
 
