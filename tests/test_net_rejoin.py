@@ -82,14 +82,16 @@ async def until(check, why, seconds=20.0):
 
 @asynccontextmanager
 async def table_of_three(tmp_path, seed, rules=RULES, options=None, kill=None, **config):
-    """A host and three bot peers on 127.0.0.1 (see `start_peers`); yields the host, its port,
-    the peers and their results (filled in as each one's game ends), and the nursery."""
+    """A host and three bot peers on 127.0.0.1 (see `start_peers`); once the game has started,
+    yields the host, its port, the peers and their results (filled in as each one's game
+    ends), and the nursery."""
     host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(seed), **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     peers, results = {}, {}
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run, listeners)
         await start_peers(nursery, port, identities(3), tmp_path, peers, results, options, kill)
+        await host.started.wait()  # every seat ready: the game, and host.public, are there
         yield host, port, peers, results, nursery
 
 
