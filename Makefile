@@ -15,7 +15,7 @@ play: $(BIN)/shanghai
 	$(BIN)/shanghai play
 
 test: $(BIN)/shanghai
-	$(BIN)/pytest
+	$(BIN)/pytest -rs
 
 # issues 2 and 6: 200 whole games of each preset between four basic bots, without error
 # (deterministic: same seed, same games).  CI runs it with -j2 after the tests.

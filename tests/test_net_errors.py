@@ -154,11 +154,16 @@ async def test_each_bad_input_gets_its_error_and_the_game_goes_on():
 
 
 async def test_a_seat_silent_in_claim_windows_is_passed_by_the_host_timeout():
+    """Seat 1 never claims nor passes: each of its passes is the host's ``timeout`` naming it.
+    The honest seats answer by themselves; one slower than ``claim_timeout`` on a loaded machine
+    is timed out too, which this test allows (it counts seat 1's timeouts only)."""
     silent = BotPlayer("basic", random.Random(3), claims=False)
     with trio.fail_after(120):
         host, tables, _ = await play(3, "davis", rounds=1, claim_timeout=0.2,
                                      player={1: silent})
-    assert host.timeouts > 0
     assert_clean(host, tables, 1)
+    timed_out = [m.body.seat for m in host.history.messages if m.body.KIND == "timeout"]
+    assert len(timed_out) == host.timeouts
     passes = [e for e in tables[1].events if type(e).__name__ == "ClaimPassed" and e.seat == 1]
-    assert len(passes) == host.timeouts
+    assert passes, "seat 1 was never passed in a claim window"
+    assert len(passes) == timed_out.count(1)

@@ -5,6 +5,7 @@ dropped, and the attacker gets the error (or the closing) the host's budgets pro
 
 from __future__ import annotations
 
+import math
 import random
 
 import trio
@@ -21,7 +22,7 @@ from shanghai_net.net.player import BotPlayer
 from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError,
                                encode_frame)
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Chat, DealerPick, GameMessage, Hello, LobbyState,
-                                        PassClaim, StartGame, VoidRound)
+                                        PassClaim, Refused, StartGame, VoidRound)
 from shanghai_net.wire.signing import sign_wire
 
 from test_net_rejoin import HeldBot
@@ -169,8 +170,9 @@ async def run_peer_to_its_end(peer):
         peer.failed = str(error)
 
 
-async def run_table(attack, player=None, hold=True, **config):
-    """A one-round game between three bot seats (``player``: seat 0's player) while
+async def run_table(attack, player=None, hold=True, peer_types=None, **config):
+    """A one-round game between three bot seats (``player``: seat 0's player; ``peer_types``:
+    seat -> its `Peer` class, `Peer` by default) while
     ``attack(host, port)`` runs beside it; returns the host, the peers, and which connection
     each seat had when the game started, once the game is over and the attack has ended.  With
     ``hold``, the bots make no move in the play phase until the attack has ended, so the game
@@ -188,9 +190,11 @@ async def run_table(attack, player=None, hold=True, **config):
         port = await nursery.start(host.run, listeners)
         for i in range(3):
             bot = player if i == 0 and player is not None else HeldBot(i, go)
-            peers.append(Peer(("127.0.0.1", port), Identity(keys(32), keys(32)), bot,
-                              name=f"bot{i}", random=seeded(b"flood peer %d" % i), timeout=20,
-                              retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1), void_after=600))
+            peer_type = (peer_types or {}).get(i, Peer)
+            peers.append(peer_type(("127.0.0.1", port), Identity(keys(32), keys(32)), bot,
+                                   name=f"bot{i}", random=seeded(b"flood peer %d" % i),
+                                   timeout=20, retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1),
+                                   void_after=600))
             nursery.start_soon(run_peer_to_its_end, peers[i])
             while sum(c is not None for c in host.seats) <= i:  # seats in order
                 await trio.sleep(0.005)
@@ -258,16 +262,44 @@ class StaleFlooder(BotPlayer):
 
 async def test_a_stale_flood_counts_towards_abuse():
     flooder = StaleFlooder(count=2 * int(HostConfig.stale_burst))
+    refusals: list[Refused] = []
+    refused = trio.Event()
+
+    class ComesBack(Peer):
+        """Seat 0: keeps what the host answers when it comes back after being closed."""
+
+        async def _on_message(self, link, msg) -> None:
+            if isinstance(msg, Refused):
+                refusals.append(msg)
+                refused.set()
+            await super()._on_message(link, msg)
+
+    class VotesOnceRefused(Peer):
+        """An honest seat that votes seat 0's round void only once seat 0 has come back and
+        been refused: the void ends this one-round game and the host with it, so a vote at
+        once (the seat has left) closes the table before seat 0's first retry reaches it."""
+
+        def _vote_due(self) -> float:
+            return super()._vote_due() if refused.is_set() else math.inf
+
+    async def until_refused(host, port):
+        with trio.fail_after(60):
+            await refused.wait()
 
     with trio.fail_after(120):
         # the message budget out of the way: the stale budget is what stops this flood
-        host, peers, seated = await run_table(seat_only, player=flooder, message_burst=10**6)
+        host, peers, seated = await run_table(
+            until_refused, player=flooder, message_burst=10**6,
+            peer_types={0: ComesBack, 1: VotesOnceRefused, 2: VotesOnceRefused})
     assert "abuse" in flooder.codes, flooder.codes[-5:]
     before = flooder.codes[:flooder.codes.index("abuse")]
     assert before.count("stale") >= HostConfig.stale_burst
     # a seat closed for abuse has left the game: refused when it comes back, its round voided
-    # at once by the others' votes, the game over; no honest seat dropped
-    assert 0 in host.barred and getattr(peers[0], "failed", None)
+    # by the others' votes, the game over; no honest seat dropped
+    assert peers[0].seat == 0 and 0 in host.barred
+    assert [(r.code, r.reason) for r in refusals] == \
+        [("abuse", "seat 0 was closed for abuse: it may not come back to this game")]
+    assert peers[0].failed == f"refused: abuse: {refusals[0].reason}"
     public = host.public
     assert public.fault is None and public.finished and public.voided == 1
     assert public.void_votes[1] == {1, 2}

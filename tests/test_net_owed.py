@@ -86,6 +86,94 @@ def test_every_deal_message_of_a_round_answers_an_entry_every_table_reads_alike(
     assert kinds - {None} == set(DEAL_STEPS) and phases == {1, 2}
 
 
+class OwedModel:
+    """What protocol.md 11.3 and 11.7 say each seat owes of the first round's picks, shuffles
+    and seeds, from the deal messages sequenced so far: written here, not read from
+    `StreamTable.owed_steps`, so that the host's list is checked against the protocol rather
+    than against itself.  It knows the first-dealer pick and generation 0; a run that needs
+    another pick or shuffle says so (the test's seed is chosen so that the round needs none),
+    and, once the round is audited, the next round's commitments."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.picked: dict[str, set[int]] = {"pick_commit": set(), "pick_reveal": set()}
+        self.commits: set[int] = set()
+        self.passes: list[tuple[int, int]] = []  # (phase, seat) in stream order
+        self.seeds: set[int] = set()
+        self.next_commits: set[int] = set()  # round 2's, once round 1's seeds are all in
+
+    def saw(self, author: int, step) -> None:
+        if step.step in self.picked:
+            assert step.messages[0].pick == 0, "a second pick: the model knows only pick 0"
+            self.picked[step.step].add(author)
+        elif step.step == "commit" and step.round == 2 and len(self.seeds) == self.players:
+            self.next_commits.add(author)
+        elif step.step in ("commit", "pass", "seeds"):
+            assert step.round == 1 and all(m.context.generation == 0 for m in step.messages), \
+                "a second shuffle: the model knows only generation 0"
+            if step.step == "commit":
+                self.commits.add(author)
+            elif step.step == "pass":
+                self.passes.append((step.messages[0].phase, author))
+            else:
+                self.seeds.add(author)
+
+    def expected(self, auditing: bool) -> set[tuple]:
+        """(seat, step, round, generation, phase, pick, n, parties) of every entry owed of
+        those kinds; ``auditing``: the round's end has asked for the seeds."""
+        seats = range(self.players)
+        if len(self.seeds) == self.players:  # audited: round 2 starts with its shuffle
+            return {(s, "commit", 2, 0, None, None, None, (), ()) for s in seats
+                    if s not in self.next_commits}
+        if auditing:  # only seeds, one entry a seat that has not sent them, every generation
+            return {(s, "seeds", 1, None, None, None, None, (), (0,)) for s in seats
+                    if s not in self.seeds}
+        everyone = tuple(seats)
+        if len(self.picked["pick_commit"]) < self.players:
+            return {(s, "pick_commit", 0, None, None, 0, self.players, everyone, ())
+                    for s in seats if s not in self.picked["pick_commit"]}
+        if len(self.picked["pick_reveal"]) < self.players:
+            return {(s, "pick_reveal", 0, None, None, 0, None, (), ()) for s in seats
+                    if s not in self.picked["pick_reveal"]}
+        if len(self.commits) < self.players:
+            return {(s, "commit", 1, 0, None, None, None, (), ()) for s in seats
+                    if s not in self.commits}
+        turns = [(phase, seat) for phase in (1, 2) for seat in seats]  # pass 1 of seat 0 first
+        assert self.passes == turns[:len(self.passes)], f"passes out of turn: {self.passes}"
+        if len(self.passes) < len(turns):
+            phase, seat = turns[len(self.passes)]
+            return {(seat, "pass", 1, 0, phase, None, None, (), ())}
+        return set()
+
+
+def test_the_host_owes_what_the_protocol_says_of_picks_shuffles_and_seeds():
+    """Before each message of a round, the host's entries of the picks, the shuffle and the
+    seeds are what `OwedModel` (the protocol, read by this test) expects: pick_commit by every
+    party, then pick_reveal, then each seat's commit, then the 2n passes in turn, and at the
+    round's end only the seeds of each seat that has not sent them."""
+    t = Table(3, seed=7)
+    model = OwedModel(3)
+    deliver, checked_points = t.deliver, set()
+    kinds = {"pick_commit", "pick_reveal", "commit", "pass", "seeds"}
+
+    def checked(msg):
+        listed = {(s.seat, s.step, s.round, s.generation, s.phase, s.pick, s.n, s.parties,
+                   s.generations) for s in t.host.owed_steps() if s.step in kinds}
+        auditing = t.host.waiting_audit
+        expected = model.expected(auditing)
+        assert listed == expected, (msg.seq, listed, expected)
+        if auditing:
+            assert all(s.step == "seeds" for s in t.host.owed_steps())
+        checked_points.add(next(iter(expected))[1] if expected else None)
+        if msg.body.KIND == "deal":
+            model.saw(msg.author, parse_deal(msg.body, t.host.game_id, msg.author))
+        return deliver(msg)
+
+    t.deliver = checked
+    t.run_until(lambda: t.host.audited >= 1)
+    assert checked_points == kinds | {None}, checked_points
+
+
 def test_shares_name_each_recipient_and_exactly_the_positions_still_owed():
     t = Table(4, seed=3)
     t.run_until(lambda: t.host.outstanding, play=False)

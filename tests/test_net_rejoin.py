@@ -40,29 +40,58 @@ def identities(n):
 
 
 async def start_peers(nursery, port, keys, tmp_path, peers, results, options=None, kill=None):
-    """A bot peer per key, in seat order; ``options[seat]``: its `Peer` options; ``kill[seat]``:
-    a cancel scope that kills that peer (a crash: its memory and connection are gone)."""
+    """A bot peer per key, in seat order: each is started once the host has seated the one
+    before (its welcome has come), so the host gives it the lowest free seat, its own;
+    ``options[seat]``: its `Peer` options; ``kill[seat]``: a cancel scope that kills that peer
+    (a crash: its memory and connection are gone)."""
     for seat, identity in enumerate(keys):
-        peers[seat] = make_peer(port, identity, seat, tmp_path, **(options or {}).get(seat, {}))
+        seated = trio.Event()
 
-        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope()):
-            with scope:
+        def changed(seat=seat, seated=seated):
+            if peers[seat].seat is not None:
+                seated.set()
+
+        peers[seat] = make_peer(port, identity, seat, tmp_path, on_change=changed,
+                                **(options or {}).get(seat, {}))
+
+        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope(),
+                      seated=seated, task_status=trio.TASK_STATUS_IGNORED):
+            async def to_its_end():
                 results[seat] = await peers[seat].run()
 
-        nursery.start_soon(run)
-        await trio.sleep(0.02)  # seats in order
+            with scope:
+                async with trio.open_nursery() as inner:  # a peer that fails first raises here
+                    inner.start_soon(to_its_end)
+                    await seated.wait()
+                    assert peers[seat].seat == seat, f"seat {seat} got {peers[seat].seat}"
+                    task_status.started()
+
+        await nursery.start(run)
+
+
+async def until(check, why, seconds=20.0):
+    """Wait, at most ``seconds``, for ``check()`` to hold (polled: the state is another
+    task's); fails saying ``why`` was not seen."""
+    try:
+        with trio.fail_after(seconds):
+            while not check():
+                await trio.sleep(0.01)
+    except trio.TooSlowError:
+        raise AssertionError(f"not within {seconds:g} s: {why}") from None
 
 
 @asynccontextmanager
 async def table_of_three(tmp_path, seed, rules=RULES, options=None, kill=None, **config):
-    """A host and three bot peers on 127.0.0.1 (see `start_peers`); yields the host, its port,
-    the peers and their results (filled in as each one's game ends), and the nursery."""
+    """A host and three bot peers on 127.0.0.1 (see `start_peers`); once the game has started,
+    yields the host, its port, the peers and their results (filled in as each one's game
+    ends), and the nursery."""
     host = Host(HostConfig(players=3, rules=rules, claim_timeout=2, random=seeded(seed), **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     peers, results = {}, {}
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run, listeners)
         await start_peers(nursery, port, identities(3), tmp_path, peers, results, options, kill)
+        await host.started.wait()  # every seat ready: the game, and host.public, are there
         yield host, port, peers, results, nursery
 
 
@@ -109,8 +138,7 @@ async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes
             while not in_round(host, 1) or host.sequenced < 60:
                 await trio.sleep(0.01)
             crashed.cancel()  # the process dies: its tables and connection are gone
-            await trio.sleep(0.2)
-            assert 2 in peers[0].absent
+            await until(lambda: 2 in peers[0].absent, "seat 0 saw seat 2 missing")
             before = host.sequenced
             reborn = peers[2] = make_peer(port, identities(3)[2], 2, tmp_path)
             results[2] = await reborn.run()
@@ -228,12 +256,13 @@ async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):
 
 
 async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(tmp_path):
-    """Seat 2 dies for good; the two others vote (by themselves, after ``void_after``): the
-    round scores nothing and the game ends with the rounds played.  A vote out of place is
-    refused and changes nothing."""
+    """Seat 2 dies for good; seat 0 votes by itself (after ``void_after``), and seat 1 by hand
+    once the test has seen seat 0's votes out of place refused (a vote of seat 1's own, on a
+    timer, could end the game before those): the round scores nothing and the game ends with
+    the rounds played.  A vote out of place is refused and changes nothing."""
     record = tmp_path / "voided.transcript"
     gone = trio.CancelScope()
-    options = {0: {"void_after": 0.3}, 1: {"void_after": 3.0}}
+    options = {0: {"void_after": 0.3}}
     keys = identities(3)
     with trio.fail_after(90):
         async with table_of_three(tmp_path, b"h7", {"contracts": [[2, 0], [2, 0]]}, options, {2: gone},
@@ -246,7 +275,8 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
             # seat 0 voted: its second vote, and a vote for another round, are refused
             refused = [await refused_vote(peers[0], keys[0], round_no) for round_no in (2, 1)]
             assert refused == ["out_of_turn"] * 2
-            assert not host.public.finished
+            assert not host.public.finished and host.public.void_votes.get(2) == {0}
+            assert peers[1].vote_void()
     public = host.public
     assert public.finished and public.voided == 2 and public.fault is None
     result = public.public.result
@@ -305,31 +335,50 @@ async def test_a_player_who_leaves_before_showing_the_round_s_seeds_loses_the_ro
         assert results[seat].table.game.result == result
 
 
+class CountsPings(Peer):
+    """A peer that answers pings (as every peer does) and says when one came."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.pinged = trio.Event()
+
+    async def _on_message(self, link, msg) -> None:
+        await super()._on_message(link, msg)
+        if isinstance(msg, Ping):
+            self.pinged.set()
+            self.pinged = trio.Event()
+
+
 async def test_a_machine_that_goes_silent_is_dropped_and_one_that_answers_pings_is_not():
+    """The live peer is seated first and, not ready, sends nothing after its hello but its
+    pongs; the mute one says hello and nothing more.  The mute one is dropped ``silence_timeout``
+    after its hello; had pongs not counted, the live one would have gone first, so when the mute
+    one goes the live one still holds its seat, and is pinged again."""
     from shanghai_net.wire import CLIENT, Connection
     from shanghai_net.wire.messages import Hello
 
-    host = Host(HostConfig(players=3, ping_interval=0.05, silence_timeout=0.3,
+    host = Host(HostConfig(players=3, ping_interval=0.1, silence_timeout=2.0,
                            random=seeded(b"h9")))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     keys = identities(2)
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
-            live = Peer(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10, auto_ready=False)
+            live = CountsPings(("127.0.0.1", port), keys[0], BotPlayer(), timeout=10,
+                               auto_ready=False)
             nursery.start_soon(live.run)
-            while host.seats[0] is None:
-                await trio.sleep(0.01)
+            await until(lambda: host.seats[0] is not None, "the live peer seated")
+            seated = host.seats[0]
             mute = await trio.open_tcp_stream("127.0.0.1", port)  # says hello, then nothing
             conn = Connection(CLIENT)
             await mute.send_all(conn.send(Hello(
                 protocol="shanghai-net", version=PROTOCOL_VERSION, name="mute", sign_key=keys[1].sign_public,
                 box_key=keys[1].box_public, join_code="", role="player", nonce=bytes(32))))
-            while host.seats[1] is None:
-                await trio.sleep(0.01)
-            await trio.sleep(1.0)  # many pings and silences long
-            assert host.seats[1] is None, "a silent machine kept its seat"
-            assert host.seats[0] is not None and live.status == "lobby"
+            await until(lambda: host.seats[1] is not None, "the mute machine seated")
+            await until(lambda: host.seats[1] is None, "the silent machine dropped")
+            assert host.seats[0] is seated and seated.connected and live.status == "lobby"
+            await live.pinged.wait()  # and its connection goes on
+            assert host.seats[0] is seated and seated.connected
             await mute.aclose()
             nursery.cancel_scope.cancel()
 

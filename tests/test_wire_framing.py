@@ -181,15 +181,25 @@ def test_any_frame_body_decodes_or_is_malformed_and_the_stream_goes_on(body):
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.binary(max_size=300), st.lists(st.integers(1, 64), min_size=1, max_size=20))
 def test_random_streams_raise_only_protocol_errors_and_never_overfill(data, chunks):
+    """Fed at most ``room`` bytes at a time and drained each time, the decoder holds exactly
+    the bytes of the frame not yet whole (as the test's own reading of the stream finds them),
+    so ``room`` is what is left of the cap and never 0 once drained: a reader that reads
+    ``room`` bytes never stalls and never overfills."""
     decoder = FrameDecoder(max_frame=64)
-    pos = 0
+    pos = consumed = 0  # bytes fed; bytes of the whole frames in them, by the test's reading
     for size in chunks * 20:
         piece = data[pos:pos + min(size, decoder.room)]
         if not piece:
             break
         decoder.receive_data(piece)
         pos += len(piece)
-        assert decoder.room >= 0
+        too_large = False
+        while pos - consumed >= 4:  # the whole frames fed so far, each cut off the stream
+            (length,) = struct.unpack(">I", data[consumed:consumed + 4])
+            too_large = length > 64
+            if too_large or pos - consumed < 4 + length:
+                break
+            consumed += 4 + length
         while True:
             try:
                 if decoder.next_frame() is None:
@@ -197,4 +207,8 @@ def test_random_streams_raise_only_protocol_errors_and_never_overfill(data, chun
             except RemoteProtocolError as exc:
                 assert exc.code in ("malformed_frame", "frame_too_large")
                 if exc.fatal:
+                    assert too_large and exc.code == "frame_too_large"
                     return
+        assert not too_large, "a frame over the cap was not refused"
+        held = pos - consumed
+        assert held < 4 + 64 and decoder.room == 4 + 64 - held > 0
