@@ -4,6 +4,7 @@ import hashlib
 import importlib.util
 import json
 import re
+import struct
 from pathlib import Path
 
 import msgpack
@@ -137,6 +138,34 @@ def test_frame_vector_decodes_to_its_value_and_encodes_back(vector):
     msg = decode_message(value)
     assert msg.TYPE == vector["name"]
     assert encode_frame(msg.to_wire()).hex() == vector["hex"]
+
+
+@pytest.mark.parametrize("vector", FRAMES, ids=[v["name"] for v in FRAMES])
+def test_frame_vector_encodes_from_its_json_alone(vector):
+    """protocol/vectors/README.md: a reader that keeps 10.0 a float and 10 an integer, and the
+    maps' keys in the file's order, writes the frame's bytes from its JSON value."""
+    assert encode_frame(from_hex_json(vector["value"])).hex() == vector["hex"]
+
+
+def test_every_float_in_the_vectors_is_written_with_a_fraction_and_is_float_64_on_the_wire():
+    floats = []
+
+    def number(text):
+        floats.append(text)
+        return float(text)
+
+    for path in sorted((PROTOCOL / "vectors").glob("*.json")):
+        json.loads(path.read_text(), parse_float=number)
+    # README.md lists them: start_game's claim_timeout and audit_timeout, in frames.json and
+    # signing.json; a JSON integer never has a fraction or an exponent
+    assert sorted(floats) == ["10.0", "10.0", "60.0", "60.0"]
+    readme = (PROTOCOL / "vectors" / "README.md").read_text()
+    assert "`10.0` is `cb 40 24 00 00 00 00 00 00`" in readme
+    start = next(v for v in FRAMES if v["name"] == "start_game")
+    for field, value in [("claim_timeout", 10.0), ("audit_timeout", 60.0)]:
+        packed = msgpack.packb(field) + b"\xcb" + struct.pack(">d", value)
+        assert packed.hex() in start["hex"]
+        assert msgpack.packb(field).hex() + msgpack.packb(int(value)).hex() not in start["hex"]
 
 
 @pytest.mark.parametrize("vector", BAD_FRAMES, ids=[v["name"] for v in BAD_FRAMES])
