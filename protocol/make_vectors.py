@@ -33,6 +33,7 @@ from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.rules import PRESETS
 from shanghai_net.rules.ruleset import rules_schema
+from shanghai_net.table.bodies import deal_data_schemas
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
                                encode_frame, sign_game, signed_bytes, start_digest)
 from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages, example_start,
@@ -71,6 +72,9 @@ def body_schema(cls) -> dict:
     schema = fields_schema(cls)
     schema["required"].insert(0, "kind")
     schema["properties"] = {"kind": {"const": cls.KIND}, **schema["properties"]}
+    if cls.KIND == "deal":  # each step's data, as shanghai_net.table.bodies writes and parses it
+        schema["anyOf"] = [{"properties": {"step": {"const": step}, "data": data}}
+                           for step, data in deal_data_schemas().items()]
     return {"$schema": SCHEMA_DIALECT, "title": f"game body {cls.KIND}",
             "description": description(cls), **schema}
 
