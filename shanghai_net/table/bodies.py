@@ -287,7 +287,7 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
                  to=seat, positions=ListOf(Int(0, 0xFFFF), 0xFFFF).schema(), epk=bin32,
                  box=any_bin("the sealed keys, 32 bytes a position and the 16-byte tag"))
     key_pair = {"type": "array", "minItems": 2, "maxItems": 2,
-                "prefixItems": [seat, any_bin("a 32-byte scalar below L; another is sequenced "
+                "prefixItems": [seat, any_bin("a nonzero 32-byte scalar below L; another is sequenced "
                                               "as proof its author cheated (section 11.1)")]}
     reveal = record(generation=u32, position=u16,
                     keys={"type": "array", "maxItems": 255, "items": key_pair})
@@ -306,5 +306,6 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
                               parties={"type": "array", "maxItems": 255, "items": seat},
                               digest=bin32),
         "pick_reveal": record(round=u32, pick=u32,
-                              nonce=any_bin("32 bytes; another does not match its commitment")),
+                              nonce=any_bin("32 bytes: the reference host refuses another length "
+                                             "(out_of_turn)")),
     }
