@@ -5,7 +5,9 @@ Run from the repository root: ``python protocol/make_vectors.py``.  Everything i
 unless the protocol changed; tests/test_wire_vectors.py checks the files are up to date.
 
 In these JSON files a msgpack bin value is written as ``{"$bin": "<lowercase hex>"}`` (no message
-has a "$bin" field) and every other value as itself.
+has a "$bin" field) and every other value as itself: a float (msgpack float 64 on the wire) as a
+JSON number with a fraction or exponent (``json.dumps`` writes ``10.0``), an integer without, so a
+reader tells them apart (protocol/vectors/README.md).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.rules import PRESETS
 from shanghai_net.rules.ruleset import rules_schema
+from shanghai_net.table.bodies import deal_data_schemas
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
                                encode_frame, sign_game, signed_bytes, start_digest)
 from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages, example_start,
@@ -69,6 +72,9 @@ def body_schema(cls) -> dict:
     schema = fields_schema(cls)
     schema["required"].insert(0, "kind")
     schema["properties"] = {"kind": {"const": cls.KIND}, **schema["properties"]}
+    if cls.KIND == "deal":  # each step's data, as shanghai_net.table.bodies writes and parses it
+        schema["anyOf"] = [{"properties": {"step": {"const": step}, "data": data}}
+                           for step, data in deal_data_schemas().items()]
     return {"$schema": SCHEMA_DIALECT, "title": f"game body {cls.KIND}",
             "description": description(cls), **schema}
 
@@ -137,7 +143,10 @@ def signing_vectors() -> dict:
             "frame": encode_frame(msg.to_wire()).hex(),
         })
     return {
-        "comment": "Seeds are SHA-256 of 'shanghai-net test sign <seat>'; public test keys only.",
+        "comment": "Seeds are SHA-256 of 'shanghai-net test sign <seat>'; public test keys only. "
+                   "A number written with a fraction or exponent (start_game's 10.0, 60.0) is a "
+                   "msgpack float 64 (cb + 8 bytes), one without an integer; {\"$bin\": hex} is a "
+                   "msgpack bin (protocol/vectors/README.md).",
         "game_id": GAME_ID.hex(),
         "seats": [{"seat": s, "sign_seed": fixed_seed("sign", s).hex(), "sign_key": k.hex()}
                   for s, k in seats.items()],

@@ -130,3 +130,42 @@ def test_the_discarder_and_the_drawer_cannot_claim():
     for seat, why in ((0, "may not claim"), (1, "your turn")):
         with pytest.raises(IllegalMoveError, match=why):
             game.apply(MayI(seat))
+
+
+# -- reopen_after_claim at its edges (docs/protocol.md 11.4, "A reopened window, at its edges") --
+
+def test_a_claim_that_empties_the_pile_reopens_nothing_and_the_stock_draw_stands():
+    """davis: the upturned card, the pile's only card, is claimed: nothing is uncovered, so the
+    drawer's draw_stock stands (penalty cards, then the drawer's card) and the drawer plays."""
+    game = four("davis")
+    assert game.turn == 0 and len(game.discard) == 1
+    before = [len(game.hand(s)) for s in range(4)]
+    game.apply(MayI(1))
+    game.apply(DrawStock(0))
+    assert game.discard == [] and game.window is None and game.phase is Phase.PLAY
+    assert [len(game.hand(s)) - n for s, n in enumerate(before)] == [1, 3, 0, 0]
+
+
+def test_a_reopened_window_nobody_may_claim_lets_the_drawer_choose_again():
+    """davis with one claim a seat: seat 0 claims B, seat 1 then claims the A it uncovered; the
+    KC uncovered next has nobody who may claim it, so no window opens, the drawer's draw_stock
+    no longer counts and the drawer chooses again, the stock now drawing at once."""
+    from scenario import contract_rules
+    game = stacked_game(contract_rules("davis", "2s,2s", claims_per_round=1), ["", "", ""],
+                        up="KC")
+    draw(game)
+    play(game, 0, "discard " + hand_text(game, 0)[0])
+    draw(game)
+    play(game, 1, "discard " + hand_text(game, 1)[0])
+    game.apply(MayI(0))
+    game.apply(DrawStock(2))
+    assert game.window.order == (1,)
+    game.apply(MayI(1))
+    drawer = len(game.hand(2))
+    game.apply(DrawStock(2))
+    assert game.claims_left == [0, 0, 1] and game.window is None and game.phase is Phase.DRAW
+    assert str(game.discard[-1]) == "KC" and len(game.hand(2)) == drawer
+    assert {type(m) for m in game.legal_moves(2)} == {DrawStock, TakeDiscard}
+    assert not list(game.legal_moves(0)) and not list(game.legal_moves(1))
+    game.apply(DrawStock(2))
+    assert game.phase is Phase.PLAY and len(game.hand(2)) == drawer + 1

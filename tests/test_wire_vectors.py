@@ -4,6 +4,7 @@ import hashlib
 import importlib.util
 import json
 import re
+import struct
 from pathlib import Path
 
 import msgpack
@@ -55,7 +56,7 @@ JSON_TYPES = {
 KNOWN_KEYWORDS = {"$schema", "$comment", "title", "description", "type", "const", "enum",
                   "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
                   "items", "required", "properties", "additionalProperties", "maxProperties",
-                  "anyOf"}
+                  "anyOf", "prefixItems"}
 
 
 def schema_errors(schema, value, path="$"):
@@ -88,6 +89,9 @@ def schema_errors(schema, value, path="$"):
         errors.append(f"{path}: more than {schema['maxProperties']} entries")
     for i, item in enumerate(value if "items" in schema else []):
         errors += schema_errors(schema["items"], item, f"{path}[{i}]")
+    for i, (item, item_schema) in enumerate(zip(value if "prefixItems" in schema else [],
+                                                schema.get("prefixItems", []))):
+        errors += schema_errors(item_schema, item, f"{path}[{i}]")
     errors += [f"{path}.{key}: missing" for key in schema.get("required", []) if key not in value]
     properties = schema.get("properties", {})
     for key, item in (value.items() if isinstance(value, dict) else []):
@@ -137,6 +141,34 @@ def test_frame_vector_decodes_to_its_value_and_encodes_back(vector):
     msg = decode_message(value)
     assert msg.TYPE == vector["name"]
     assert encode_frame(msg.to_wire()).hex() == vector["hex"]
+
+
+@pytest.mark.parametrize("vector", FRAMES, ids=[v["name"] for v in FRAMES])
+def test_frame_vector_encodes_from_its_json_alone(vector):
+    """protocol/vectors/README.md: a reader that keeps 10.0 a float and 10 an integer, and the
+    maps' keys in the file's order, writes the frame's bytes from its JSON value."""
+    assert encode_frame(from_hex_json(vector["value"])).hex() == vector["hex"]
+
+
+def test_every_float_in_the_vectors_is_written_with_a_fraction_and_is_float_64_on_the_wire():
+    floats = []
+
+    def number(text):
+        floats.append(text)
+        return float(text)
+
+    for path in sorted((PROTOCOL / "vectors").glob("*.json")):
+        json.loads(path.read_text(), parse_float=number)
+    # README.md lists them: start_game's claim_timeout and audit_timeout, in frames.json and
+    # signing.json; a JSON integer never has a fraction or an exponent
+    assert sorted(floats) == ["10.0", "10.0", "60.0", "60.0"]
+    readme = (PROTOCOL / "vectors" / "README.md").read_text()
+    assert "`10.0` is `cb 40 24 00 00 00 00 00 00`" in readme
+    start = next(v for v in FRAMES if v["name"] == "start_game")
+    for field, value in [("claim_timeout", 10.0), ("audit_timeout", 60.0)]:
+        packed = msgpack.packb(field) + b"\xcb" + struct.pack(">d", value)
+        assert packed.hex() in start["hex"]
+        assert msgpack.packb(field).hex() + msgpack.packb(int(value)).hex() not in start["hex"]
 
 
 @pytest.mark.parametrize("vector", BAD_FRAMES, ids=[v["name"] for v in BAD_FRAMES])
@@ -405,3 +437,82 @@ def test_every_preset_satisfies_the_rules_schema(name):
 def test_the_rules_schema_refuses_a_v1_string():
     errors = schema_errors(load("schema/rules.json"), {"final_round_meld_all": "false"})
     assert errors and "final_round_meld_all" in errors[0]
+
+
+# -- every deal step's data against protocol/schema/body/deal.json --------------------------------
+
+def deal_bodies_in_the_vectors():
+    """Every deal body of protocol/: the example bodies, the frame and signing vectors, and every
+    message of the sample game, in the JSON form."""
+    bodies = [make_vectors.to_json(b.to_wire()) for b in EXAMPLE_BODIES]
+    bodies += [v["value"]["body"] for v in FRAMES if v["name"] == "game"]
+    bodies += [v["body"] for v in SIGNING["messages"]]
+    decoder = FrameDecoder()
+    decoder.receive_data((PROTOCOL / "sample_game.bin").read_bytes())
+    while (value := decoder.next_frame()) is not None:
+        if value["type"] == "game":
+            bodies.append(make_vectors.to_json(value["body"]))
+    return [b for b in bodies if b["kind"] == "deal"]
+
+
+DEAL_BODIES = deal_bodies_in_the_vectors()
+
+
+def test_the_vectors_hold_every_deal_step():
+    assert {b["step"] for b in DEAL_BODIES} == {"commit", "pass", "shares", "reveal", "seeds",
+                                                "pick_commit", "pick_reveal"}
+
+
+@pytest.mark.parametrize("body", DEAL_BODIES,
+                         ids=[f"{i}-{b['step']}" for i, b in enumerate(DEAL_BODIES)])
+def test_every_deal_step_in_the_vectors_satisfies_its_step_schema(body):
+    schema = load("schema/body/deal.json")
+    assert schema_errors(schema, body) == []
+    (step,) = [s for s in schema["anyOf"] if s["properties"]["step"]["const"] == body["step"]]
+    assert schema_errors(step["properties"]["data"], body["data"]) == []
+
+
+def mangled(body):
+    """Versions of a deal body that parse_deal refuses (the host answers bad_message)."""
+    data = body["data"]
+    yield {**body, "step": "deal"}  # no such step
+    yield {**body, "data": {k: v for k, v in data.items() if k != "round"}}
+    yield {**body, "data": {**data, "round": -1}}
+    for key, value in data.items():
+        if isinstance(value, dict) and len(value["$bin"]) == 64 and key != "nonce":
+            # a 32-byte field of 31 (a nonce of any length parses: it fails its commitment)
+            yield {**body, "data": {**data, key: {"$bin": value["$bin"][2:]}}}
+        if isinstance(value, list) and value and isinstance(value[0], dict) and "$bin" in value[0]:
+            yield {**body, "data": {**data, key: [{"$bin": "00"}]}}  # points of 1 byte
+        if key == "phase":
+            yield {**body, "data": {**data, key: 3}}
+        if key == "boxes":
+            box = value[0]
+            yield {**body, "data": {**data, key: [{**box, "box": {"$bin": box["box"]["$bin"][2:]}}]}}
+        if key == "reveals":
+            item = value[0]
+            yield {**body, "data": {**data, key: [{**item, "keys": [item["keys"][0][:1]]}]}}
+
+
+@pytest.mark.parametrize("step", ["commit", "pass", "shares", "reveal", "seeds", "pick_commit",
+                                  "pick_reveal"])
+def test_the_deal_schema_and_parse_deal_agree(step):
+    """What the schema accepts, parse_deal accepts, and the other way round (but a box's
+    length, which the schema states only in words)."""
+    from shanghai_net.table.bodies import parse_deal
+    from shanghai_net.wire.messages import Deal
+    schema = load("schema/body/deal.json")
+    body = next(b for b in DEAL_BODIES if b["step"] == step)
+    cases = [(body, True)] + [(bad, False) for bad in mangled(body)]
+    assert len(cases) > 2
+    for case, good in cases:
+        try:
+            parse_deal(Deal(case["step"], from_hex_json(case["data"])), bytes(16), 0)
+            parsed = True
+        except ValueError:
+            parsed = False
+        assert parsed is good, case
+        box_length_only = "boxes" in case["data"] and case is not body and \
+            case["data"]["boxes"][0]["box"] != body["data"]["boxes"][0]["box"]
+        if not box_length_only:
+            assert (schema_errors(schema, case) == []) is good, case

@@ -17,9 +17,10 @@ from ..deal.messages import (Commitment, Context, KeyReveal, Message, PassOutput
 from ..engine import moves as em
 from ..rules.melds import End
 from ..wire import messages as wm
+from ..wire.fields import Blob, Int, ListOf
 
 __all__ = ["move_to_body", "body_to_move", "deal_body", "shares_body",
-           "reveals_body", "seeds_body", "parse_deal", "DealStep"]
+           "reveals_body", "seeds_body", "parse_deal", "DealStep", "deal_data_schemas"]
 
 # -- moves ---------------------------------------------------------------------------------------
 
@@ -255,3 +256,56 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
         return DealStep(step, round_no, [PickReveal(ctx(0), _int(data, "pick"), author,
                                                     _bytes(data, "nonce"))], [])
     raise ValueError(f"unknown deal step {step!r:.64}")
+
+
+# -- the deal steps' data, as JSON Schema (protocol/schema/body/deal.json) -----------------------
+
+
+def deal_data_schemas() -> dict[str, dict[str, Any]]:
+    """Each deal step's ``data`` map as `parse_deal` accepts it and `deal_body`, `shares_body`,
+    `reveals_body` and `seeds_body` write it, in the JSON form of protocol/ (bin as
+    ``{"$bin": hex}``).  Unknown fields are allowed (they are ignored).  What a schema cannot say
+    is in ``$comment``: a box's length, and which checks come after the shape (a key that is no
+    scalar, a seed or nonce of the wrong length, a step out of turn)."""
+    def record(comment: str | None = None, **fields: dict) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "object", "required": list(fields),
+                                  "properties": fields}
+        if comment:
+            schema["$comment"] = comment
+        return schema
+
+    def any_bin(comment: str) -> dict[str, Any]:
+        return {"$comment": f"msgpack bin, written in JSON as {{\"$bin\": hex}}: {comment}",
+                "type": "object", "required": ["$bin"], "additionalProperties": False,
+                "properties": {"$bin": {"type": "string", "pattern": "^([0-9a-f]{2})*$"}}}
+
+    u32 = Int(0, 2**32 - 1).schema()
+    u16 = Int(0, 0xFFFF).schema()
+    seat = Int(0, 255).schema()
+    bin32 = Blob(32).schema()
+    box = record("box is 32 x len(positions) + 16 bytes (else bad_message)",
+                 to=seat, positions=ListOf(Int(0, 0xFFFF), 0xFFFF).schema(), epk=bin32,
+                 box=any_bin("the sealed keys, 32 bytes a position and the 16-byte tag"))
+    key_pair = {"type": "array", "minItems": 2, "maxItems": 2,
+                "prefixItems": [seat, any_bin("a nonzero 32-byte scalar below L; another is sequenced "
+                                              "as proof its author cheated (section 11.1)")]}
+    reveal = record(generation=u32, position=u16,
+                    keys={"type": "array", "maxItems": 255, "items": key_pair})
+    seed = record(generation=u32, seed=any_bin("32 bytes; another length fails the audit"))
+    return {
+        "commit": record(round=u32, generation=u32, digest=bin32),
+        "pass": record(round=u32, generation=u32, phase=Int(1, 2).schema(),
+                       points={"type": "array", "maxItems": 0xFFFF, "items": bin32},
+                       proof=any_bin("empty unless the rules set shuffle_proof")),
+        "shares": record(round=u32, generation=u32,
+                         boxes={"type": "array", "maxItems": 255, "items": box}),
+        "reveal": record(round=u32, reveals={"type": "array", "maxItems": 0xFFFF,
+                                             "items": reveal}),
+        "seeds": record(round=u32, seeds={"type": "array", "maxItems": 255, "items": seed}),
+        "pick_commit": record(round=u32, pick=u32, n=Int(1, 2**32 - 1).schema(),
+                              parties={"type": "array", "maxItems": 255, "items": seat},
+                              digest=bin32),
+        "pick_reveal": record(round=u32, pick=u32,
+                              nonce=any_bin("32 bytes: the reference host refuses another length "
+                                             "(out_of_turn)")),
+    }

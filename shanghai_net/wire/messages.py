@@ -441,7 +441,8 @@ class Rearrange(Body):
 
 @body_kind("deal")
 class Deal(Body):
-    """One step of the mental-poker deal; ``data`` is defined by shanghai_net.deal."""
+    """One step of the mental-poker deal; ``data`` is laid out per step by
+    shanghai_net.table.bodies (protocol.md 11.2): each step's schema is one entry of anyOf."""
 
     step: str = wire_field(Text(64, min_len=1))
     data: dict = wire_field(AnyMap())
