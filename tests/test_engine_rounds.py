@@ -10,7 +10,7 @@ import pytest
 from shanghai_net.bots import BasicBot, RandomBot
 from shanghai_net.cards import deck
 from shanghai_net.engine import Game, JokerBought, LocalDealer, Phase, RoundStarted
-from shanghai_net.rules import preset
+from shanghai_net.rules import penalty, preset
 
 from scenario import run_bots
 
@@ -96,7 +96,7 @@ def test_round_scores_and_the_result(whole_game):
     else:
         for r in result.rounds:
             for seat, hand in enumerate(r.hands):
-                want = rules.winner_bonus if seat == r.winner else rules.penalty(hand)
+                want = rules.winner_bonus if seat == r.winner else penalty(rules, hand)
                 assert r.points[seat] == want
             if r.winner is not None:
                 assert r.hands[r.winner] == ()

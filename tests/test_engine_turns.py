@@ -7,6 +7,7 @@ import pytest
 from shanghai_net.cards import parse_cards
 from shanghai_net.engine import Discarded, Drew, GoDown, LaidOff, Phase, Reshuffled, TookDiscard, WentDown, WentOut
 from shanghai_net.errors import IllegalMoveError
+from shanghai_net.rules import meld_kind, penalty
 
 from scenario import contract_rules, discard_turn, draw, hand_text, move, play, stacked_game, table
 
@@ -144,7 +145,7 @@ def test_davis_runs_end_at_the_ace():
     for text in ("lay JK on 1 low", "lay JK on 2 high"):
         with pytest.raises(IllegalMoveError, match="does not go on"):
             play(game, 0, text)
-    full = rules.meld_kind(parse_cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"))
+    full = meld_kind(rules, parse_cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"))
     assert full == "run"
 
 
@@ -244,4 +245,4 @@ def test_a_round_that_goes_on_too_long_is_dead():
         events = draw(game, seat) + play(game, seat, f"discard {game.hand(seat)[0]}")
     ended = [e for e in events if type(e).__name__ == "RoundEnded"]
     assert ended and ended[0].result.winner is None and game.round_no == 2
-    assert ended[0].result.points[0] == game.rules.penalty(ended[0].result.hands[0]) > 0
+    assert ended[0].result.points[0] == penalty(game.rules, ended[0].result.hands[0]) > 0

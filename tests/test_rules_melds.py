@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from shanghai_net.cards import parse_cards
-from shanghai_net.rules import MeldKind, preset
+from shanghai_net.rules import MeldKind, meld_kind, preset
 
 SET, RUN, NO = "set", "run", None
 
@@ -74,32 +74,32 @@ CASES = [
 
 @pytest.mark.parametrize("name, text, kind, seed", CASES, ids=[c[3] + " " + c[1] for c in CASES])
 def test_meld_kind(name, text, kind, seed):
-    assert preset(name).meld_kind(parse_cards(text)) == kind
+    assert meld_kind(preset(name), parse_cards(text)) == kind
 
 
 def test_meld_kind_is_a_str_valued_enum():
     """api.md: meld_kind returns "set" | "run" | None (a str-valued Enum compares equal)."""
     rules = preset("davis")
-    kind = rules.meld_kind(parse_cards("7H 7S 7D"))
+    kind = meld_kind(rules, parse_cards("7H 7S 7D"))
     assert isinstance(kind, str) and kind == "set" and kind is MeldKind.SET
-    assert rules.meld_kind(parse_cards("7H 8H 9H 10H")) == "run"
+    assert meld_kind(rules, parse_cards("7H 8H 9H 10H")) == "run"
 
 
 @pytest.mark.parametrize("name", ["davis", "good-miller", "marcelle"])
 def test_meld_kind_ignores_card_order(name):
     """A run is the same run whatever order its cards are named in."""
     rules = preset(name)
-    assert rules.meld_kind(parse_cards("10H 8H JK 7H")) == "run"
-    assert rules.meld_kind(parse_cards("QC JC KC 10C")) == "run"
+    assert meld_kind(rules, parse_cards("10H 8H JK 7H")) == "run"
+    assert meld_kind(rules, parse_cards("QC JC KC 10C")) == "run"
 
 
 @pytest.mark.parametrize("name", ["davis", "good-miller", "marcelle"])
 def test_only_wild_cards_are_no_meld(name):
-    assert preset(name).meld_kind(parse_cards("JK JK JK JK")) is None
+    assert meld_kind(preset(name), parse_cards("JK JK JK JK")) is None
 
 
 def test_marcelle_set_of_twos_counts_its_twos_as_natural():
     """marcelle: with twos wild, three twos are still a set of twos (the naturals of their rank)."""
     rules = preset("marcelle")
-    assert rules.meld_kind(parse_cards("2H 2S 2D")) == "set"
-    assert rules.meld_kind(parse_cards("2H 2S JK")) == "set"
+    assert meld_kind(rules, parse_cards("2H 2S 2D")) == "set"
+    assert meld_kind(rules, parse_cards("2H 2S JK")) == "set"

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from shanghai_net.cards import parse_cards
-from shanghai_net.rules import Ace, RuleSet, preset
+from shanghai_net.rules import Ace, RuleSet, penalty, preset
 
 PRESETS = ["davis", "good-miller", "marcelle"]
 
@@ -66,9 +66,9 @@ def test_penalty_points(name, text, each):
     rules = preset(name)
     cards = parse_cards(text)
     for card in cards:
-        assert rules.penalty([card]) == each
-    assert rules.penalty(cards) == each * len(cards)
-    assert rules.penalty([]) == 0
+        assert penalty(rules, [card]) == each
+    assert penalty(rules, cards) == each * len(cards)
+    assert penalty(rules, []) == 0
 
 
 def test_good_miller_winner_scores_minus_ten():

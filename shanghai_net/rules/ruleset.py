@@ -1,7 +1,8 @@
 """The rule set: every variation point of the seeds as one field, and the named presets.
 
 A table can play a preset or its own house mix: ``preset("davis").override("claims_per_round=3")``.
-The rules functions (melds, contracts, scoring) read only these fields, never the preset's name.
+The rules functions (melds, contracts, scoring) read only these fields, never the preset's name;
+they live in their own modules and import this one, never the other way round: a RuleSet is data.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -136,27 +137,6 @@ class RuleSet:
 
     def is_wild(self, card: Card) -> bool:
         return card.is_joker or (self.wild_twos and card.rank == 2)
-
-    # -- the public rules API (docs/api.md) ----------------------------------------------------
-
-    def meld_kind(self, cards: Sequence[Card]) -> MeldKind | None:
-        """"set", "run" or None: what these cards form under this rule set."""
-        from .melds import arrange
-
-        meld = arrange(self, list(cards))
-        return meld.kind if meld else None
-
-    def check_contract(self, round_no: int, melds: Sequence[Sequence[Card]]):
-        """Raise IllegalMoveError unless these melds lay down exactly this round's contract."""
-        from .contracts import check_contract
-
-        return check_contract(self, self.contract(round_no), melds, final=round_no == self.rounds)
-
-    def penalty(self, cards: Sequence[Card]) -> int:
-        """Penalty points of cards left in a hand."""
-        from .scoring import penalty
-
-        return penalty(self, cards)
 
     # -- house rules ---------------------------------------------------------------------------
 
