@@ -17,6 +17,7 @@ from shanghai_net.engine import (
 )
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import PRESETS, preset
+from shanghai_net.simulate import play_game
 
 from scenario import contract_rules, discard_turn, draw, hand_text, play, run_bots, stacked_game
 from test_engine_shanghai import spade_run_game
@@ -214,3 +215,25 @@ def test_a_table_may_score_a_round_nobody_went_out_of_as_nothing():
         events = quiet_turns(game, lambda ev: any(isinstance(e, RoundEnded) for e in ev))
         (ended,) = [e.result for e in events if isinstance(e, RoundEnded)]
         assert all(p > 0 for p in ended.points) if scores else ended.points == (0, 0, 0, 0)
+
+
+# -- issue 25 ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["marcelle", "davis"])
+def test_the_winner_is_the_first_to_complete_all_phases_whatever_the_scoring(name):
+    """Seed 000: "The winner is the first to complete all 10 phases, with the score that's been kept only
+    used to break possible ties."  In progression the contracts completed rank first, with money (most)
+    as with points (fewest) only a tie-break; the richest seat of a game often completed fewer."""
+    rules = preset(name).override(progression=True)
+    richer_loser = False
+    for seed in range(8):
+        bots = [make_bot("basic", random.Random(seed * 10 + i)) for i in range(4)]
+        game = play_game(rules, bots, seed)
+        result, most = game.result, max(game.progress)
+        assert {s for s in range(4) if game.progress[s] == most} >= set(result.winners)
+        assert [game.progress[s] for s in result.ranking] == sorted(game.progress, reverse=True)
+        tied = [s for s in range(4) if game.progress[s] == most]
+        best = (max if rules.money else min)(result.totals[s] for s in tied)
+        assert set(result.winners) == {s for s in tied if result.totals[s] == best}
+        richer_loser |= rules.money and max(result.totals) not in [result.totals[s] for s in result.winners]
+    assert richer_loser or not rules.money
