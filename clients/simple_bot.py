@@ -539,7 +539,7 @@ class Table:
         if not self.pile or self.pile[-1] in self.shanghaied:
             return None
         order = [s for s in ((self.turn + k) % self.n for k in range(1, self.n))
-                 if s != self.discarder and self.claims_left[s] > 0
+                 if s != self.discarder and self.claims_left[s] != 0  # None: no limit
                  and (self.rules["claim_when_down"] or s not in self.down)]
         return Window(self.turn, order) if order else None
 
@@ -555,7 +555,8 @@ class Table:
             return
         self.window, self.phase = None, "play"
         if winner is not None:
-            self.claims_left[winner] -= 1
+            if self.claims_left[winner] is not None:
+                self.claims_left[winner] -= 1
             self.hands[winner].append((-1, self.expose_top()))
             self.waiting_stock += [winner] * self.rules["claim_penalty"]
             if self.rules["reopen_after_claim"] and self.pile:

@@ -237,3 +237,23 @@ def test_the_winner_is_the_first_to_complete_all_phases_whatever_the_scoring(nam
         assert set(result.winners) == {s for s in tied if result.totals[s] == best}
         richer_loser |= rules.money and max(result.totals) not in [result.totals[s] for s in result.winners]
     assert richer_loser or not rules.money
+
+
+def test_anyone_can_claim_the_top_of_the_discard_pile():
+    """Seed 003: "Anyone can claim the top of the discard pile but must also draw an extra penalty card from
+    the staock without discarding."  No limit is given, so marcelle sets none: a fifth claim in a round is
+    taken like the first, one penalty card each.  A table may still set a limit (test_engine_claims.py), or
+    none on any preset."""
+    from test_engine_claims import four, until_claimable
+
+    assert preset("marcelle").claims_per_round is None
+    assert preset("davis").override("claims_per_round=none").claims_per_round is None
+    assert preset("davis").override(claims_per_round=None).claims_per_round is None  # the wire's nil
+    game = four("marcelle")
+    dealt = len(game.hands[3])
+    for k in range(1, 6):
+        until_claimable(game, 3)
+        card = game.discard[-1]
+        game.apply(MayI(3))
+        assert Claimed(3, card, 1) in draw(game)
+        assert len(game.hands[3]) == dealt + 2 * k and game.claims_left[3] is None

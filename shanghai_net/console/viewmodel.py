@@ -184,7 +184,7 @@ class SeatRow:
     you: bool
     hand_size: int
     down: bool
-    claims_left: int
+    claims_left: int | None  # None: no limit
     connection: Connection
     score: str  # points, or money for marcelle
     to_move: bool

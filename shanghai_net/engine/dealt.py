@@ -150,7 +150,7 @@ class DealtGame(ABC):
         self.shanghaied: set[Card] = set()
         self.window: ClaimWindow | None = None
         self.down = [False] * n
-        self.claims_left = [self.rules.claims_per_round] * n
+        self.claims_left: list[int | None] = [self.rules.claims_per_round] * n  # None: no limit
         self.must_lay_off: set[Card] = set()
         self.went_down_now = False
 

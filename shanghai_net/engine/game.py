@@ -189,11 +189,16 @@ class Game(DealtGame):
             seat
             for seat in ((self.turn + k) % self.players for k in range(1, self.players))
             if seat != self.discarder
-            and self.claims_left[seat] > 0
+            and self._has_claims(seat)
             and (self.rules.claim_when_down or not self.down[seat])
         )
         if order:
             self.window = ClaimWindow(self.discard[-1], order)
+
+    def _has_claims(self, seat: int) -> bool:
+        """Claims left this round (None: the table set no limit)."""
+        left = self.claims_left[seat]
+        return left is None or left > 0
 
     def _expose_top(self) -> None:
         """A card taken off the pile uncovers the next one, which may be taken again."""
@@ -383,7 +388,7 @@ class Game(DealtGame):
         if move.seat == self.turn:
             raise self._illegal(move, "it is your turn: take the discard instead")
         if not w or move.seat not in w.undecided():
-            why = "no claims left" if self.claims_left[move.seat] == 0 else "you may not claim this discard now"
+            why = "you may not claim this discard now" if self._has_claims(move.seat) else "no claims left"
             raise self._illegal(move, why)
         w.claimed.add(move.seat)
         self._emit(ClaimCalled(move.seat, self.rules.claim_word))
@@ -411,7 +416,8 @@ class Game(DealtGame):
             card = self.discard[-1]
             self._expose_top()
             self._to_hand(winner, card)
-            self.claims_left[winner] -= 1
+            if self.claims_left[winner] is not None:
+                self.claims_left[winner] -= 1
             self._emit(Claimed(winner, card, self.rules.claim_penalty))
             self.owed.extend([winner] * self.rules.claim_penalty)
             if self.rules.reopen_after_claim and self.discard:

@@ -77,7 +77,7 @@ class RuleSet:
     lay_off_on_going_down_turn: bool = True
     out_by_discard: bool = False  # every turn ends with a discard: no going out by playing the last card
     # out-of-turn claims
-    claims_per_round: int = 2
+    claims_per_round: int | None = 2  # None: no limit (marcelle: "Anyone can claim", no count)
     claim_penalty: int = 2  # stock cards drawn with the claimed discard
     claim_when_down: bool = True
     reopen_after_claim: bool = False  # the card a claim uncovers: the drawer chooses again, others may claim it
@@ -399,7 +399,7 @@ MARCELLE = RuleSet(
     ace=Ace.EITHER,
     contract_minimum_melds=True,
     lay_off_on_going_down_turn=False,
-    claims_per_round=3,
+    claims_per_round=None,
     claim_penalty=1,
     joker_buy=True,
     money=True,
