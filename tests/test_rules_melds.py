@@ -50,10 +50,10 @@ CASES = [
      "good-miller: 'the maximum number in a run is 14 (with an Ace at each end)'"),
     ("good-miller", "9C 9H JK", SET, "good-miller: 'Jokers may be used in either sets or runs'"),
     ("good-miller", "8D 9D JK JD", RUN, "good-miller: 'Jokers may be used in either sets or runs'"),
-    ("good-miller", "9C 9H JK JK", SET, "rules-variants: good-miller wilds may not outnumber naturals (two and two)"),
-    ("good-miller", "9C JK JK", NO, "rules-variants: good-miller wilds may not outnumber the natural cards"),
-    ("good-miller", "5H JK JK 8H", RUN, "rules-variants: good-miller wilds may not outnumber naturals (two and two)"),
-    ("good-miller", "5H JK JK JK", NO, "rules-variants: good-miller wilds may not outnumber the natural cards"),
+    ("good-miller", "9C 9H JK JK", SET, "good-miller: 'Jokers may be used ... to substitute for any missing card'"),
+    ("good-miller", "9C JK JK", SET, "good-miller: 'Jokers may be used ... to substitute for any missing card'"),
+    ("good-miller", "5H JK JK 8H", RUN, "good-miller: 'Jokers may be used ... to substitute for any missing card'"),
+    ("good-miller", "5H JK JK JK", SET, "good-miller: 'Jokers may be used ... to substitute for any missing card'"),
     # marcelle (seed 003)
     ("marcelle", "4H 4D 4C", SET, "marcelle: 'SET = 3 or more of a kind as in 4 hearts, 4 diamonds, 4 clubs'"),
     ("marcelle", "4H 4D", NO, "marcelle: 'SET = 3 or more of a kind'"),
@@ -67,8 +67,10 @@ CASES = [
     ("marcelle", "KS AS 2S 3S", NO, "rules-variants: marcelle aces low or high, no wrap"),
     ("marcelle", "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", NO,
      "rules.md: the 14-card A..A run is good-miller's alone (marcelle aces are low or high)"),
-    ("marcelle", "5H 2C JK", NO, "rules-variants: marcelle wilds may not outnumber the natural cards"),
-    ("marcelle", "5H 6H 2C JK", RUN, "rules-variants: marcelle wilds may equal the natural cards"),
+    ("marcelle", "5H 2C JK", SET, "marcelle: 'JOKERS and TWO's are wild' (no limit a meld)"),
+    ("marcelle", "7H 2C 2D", SET, "marcelle: 'JOKERS and TWO's are wild' (no limit a meld)"),
+    ("marcelle", "5H 2C JK 2D", SET, "marcelle: 'JOKERS and TWO's are wild' (no limit a meld)"),
+    ("marcelle", "5H 6H 2C JK", RUN, "marcelle: 'JOKERS and TWO's are wild'"),
 ]
 
 

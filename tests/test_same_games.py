@@ -15,8 +15,8 @@ from shanghai_net.simulate import log_digest
 
 RECORDED = {
     ("davis", 5): "e4b79b8cd422591041868da8e8529cbe8bc0fbc126735d20c44aa5f3a57c2e3c",
-    ("good-miller", 5): "05baf87de0c40b9cd58b5b43adc6ede98d20fcb60e6cec7e91d23a11a8dcb8fd",
-    ("marcelle", 5): "c52a1a50d394f85ffa43dc59d98f72aace353f2a61853ff5b9aaccdf9df86b30",
+    ("good-miller", 5): "71013f5c217082417337a02c3dad4272969e618f7ed54d329b0479fe1c5eeca9",
+    ("marcelle", 5): "559fa5f4491c8951efaef92620f0072a7c6cd2e35ec5e6dadd9b738512f16c3d",
     ("carousel", 2): "4f848ff4d9314422688471746d7586260404aac9fde019a074634a522745f193",
 }
 

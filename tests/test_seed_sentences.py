@@ -16,7 +16,8 @@ from shanghai_net.engine import (
     WentOut, new_game, LocalDealer, LayOff, Discard,
 )
 from shanghai_net.errors import IllegalMoveError
-from shanghai_net.rules import PRESETS, preset
+from shanghai_net.cards import parse_cards
+from shanghai_net.rules import PRESETS, meld_kind, preset
 from shanghai_net.simulate import play_game
 
 from scenario import contract_rules, discard_turn, draw, hand_text, play, run_bots, stacked_game
@@ -257,3 +258,20 @@ def test_anyone_can_claim_the_top_of_the_discard_pile():
         game.apply(MayI(3))
         assert Claimed(3, card, 1) in draw(game)
         assert len(game.hands[3]) == dealt + 2 * k and game.claims_left[3] is None
+
+
+@pytest.mark.parametrize(("name", "text", "seed"), [
+    ("good-miller", "9C JK JK", "002: 'Jokers may be used in either sets or runs, to substitute for any missing card'"),
+    ("good-miller", "JK 6S JK JK", "002: 'Jokers may be used in either sets or runs, to substitute for any missing card'"),
+    ("marcelle", "7H 2C 2D", "003: 'JOKERS and TWO's are wild'"),
+    ("marcelle", "JK 8D 2C 2S", "003: 'JOKERS and TWO's are wild'"),
+    ("marcelle", "8D 2C JK 2S", "003: 'JOKERS and TWO's are wild'"),
+])
+def test_wild_cards_are_not_counted_against_the_naturals(name, text, seed):
+    """Neither seed limits the wild cards of a meld, so neither preset does; one natural card is still
+    needed (a meld of wild cards alone stands for nothing).  No more wilds than naturals is a house
+    rule (`wilds_at_most_naturals`), and davis's one joker a meld its seed's own."""
+    cards = parse_cards(text)
+    assert meld_kind(preset(name), cards) is not None
+    assert meld_kind(preset(name).override("wilds_at_most_naturals=true"), cards) is None
+    assert meld_kind(preset(name), parse_cards("JK JK JK")) is None

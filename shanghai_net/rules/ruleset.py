@@ -59,7 +59,7 @@ class RuleSet:
     # melds
     wild_twos: bool = False
     max_wilds_per_meld: int | None = None
-    wilds_at_most_naturals: bool = True
+    wilds_at_most_naturals: bool = False  # house rule: no more wilds than naturals in a meld
     min_set: int = 3
     max_set: int | None = None
     set_distinct_suits: bool = False
