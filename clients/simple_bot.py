@@ -517,12 +517,16 @@ class Table:
 
     def reshuffle(self) -> None:
         limit = self.rules["max_reshuffles"]  # None: no limit (the presets)
-        if len(self.pile) < 2 or (limit is not None and self.reshuffles >= limit):
+        keep = 0 if self.rules["turn_pile_over"] else 1  # davis turns the whole pile over
+        if len(self.pile) <= keep or (limit is not None and self.reshuffles >= limit):
             self.end_round()  # nothing left to draw: the round is stuck
             return
         self.reshuffles += 1
-        cards, self.pile = self.pile[:-1], self.pile[-1:]  # bottom to top, the top stays
+        cut = len(self.pile) - keep
+        cards, self.pile = self.pile[:cut], self.pile[cut:]  # bottom to top; the top stays or not
         self.shanghaied &= set(self.pile)
+        if not self.pile:
+            self.window, self.discarder = None, None
         self.begin_shuffle(max(self.gens) + 1, cards)
 
     def end_round(self) -> None:

@@ -201,12 +201,12 @@ def test_marcelle_last_round_deals_13_and_discards():
     assert game.hand(0)[0].face == parse_cards("5H")[0].face and game.phase is Phase.DRAW
 
 
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("name", ["good-miller", "marcelle"])
 def test_empty_stock_keeps_the_top_discard_and_shuffles_the_rest(name):
     """good-miller: 'If the stock pile runs out of cards, remove the top card from the discard pile and
     shuffle the remaining cards to create a new stock pile. The top card of the old discard pile remains
-    face up'. davis: 'the discard pile is turned over to form the "draw from" pile' (decision: as
-    good-miller)."""
+    face up'; marcelle's seed is silent (decision: as good-miller).  davis turns the whole pile over:
+    test_seed_sentences.py, test_the_discard_pile_is_turned_over_to_form_the_draw_from_pile."""
     game = stacked_game(name, ["", "", "", "", "", ""], up="KC")
     while True:
         before = list(game.discard)

@@ -14,7 +14,7 @@ from shanghai_net.rules import preset
 from shanghai_net.simulate import log_digest
 
 RECORDED = {
-    ("davis", 5): "e4b79b8cd422591041868da8e8529cbe8bc0fbc126735d20c44aa5f3a57c2e3c",
+    ("davis", 5): "d46410a91d87172ae6d5c34a62f82749748c0fa1f08d9b60c8e36d9110a3a460",
     ("good-miller", 5): "71013f5c217082417337a02c3dad4272969e618f7ed54d329b0479fe1c5eeca9",
     ("marcelle", 5): "559fa5f4491c8951efaef92620f0072a7c6cd2e35ec5e6dadd9b738512f16c3d",
     ("carousel", 2): "4f848ff4d9314422688471746d7586260404aac9fde019a074634a522745f193",

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from shanghai_net.bots import make_bot
 from shanghai_net.engine import (
-    Claimed, DrawStock, GameEnded, MayI, PassClaim, Phase, PotReturned, Reshuffled, RoundEnded, TakeDiscard,
+    Claimed, DrawStock, Drew, GameEnded, MayI, PassClaim, Phase, PotReturned, Reshuffled, RoundEnded, TakeDiscard,
     WentOut, new_game, LocalDealer, LayOff, Discard,
 )
 from shanghai_net.errors import IllegalMoveError
@@ -275,3 +275,59 @@ def test_wild_cards_are_not_counted_against_the_naturals(name, text, seed):
     assert meld_kind(preset(name), cards) is not None
     assert meld_kind(preset(name).override("wilds_at_most_naturals=true"), cards) is None
     assert meld_kind(preset(name), parse_cards("JK JK JK")) is None
+
+
+def until_reshuffled(game) -> tuple[list, list]:
+    """Quiet turns (draw, throw back the card drawn) until the stock is refilled: the pile as it was,
+    and the events of the draw that refilled it."""
+    while True:
+        before = list(game.discard)
+        events = draw(game)
+        if any(isinstance(e, Reshuffled) for e in events):
+            return before, events
+        play(game, game.turn, f"discard {next(e.card for e in events if isinstance(e, Drew))}")
+
+
+def test_the_discard_pile_is_turned_over_to_form_the_draw_from_pile():
+    """Seed 000: "If all cards are drawn before the conclusion of a round, then the discard pile is turned
+    over to form the 'draw from' pile."  The whole pile, its top card too (seed 002 keeps that one: "The top
+    card of the old discard pile remains face up"); a new generation of the deal, which the dealer shuffles
+    (the engine never orders hidden cards), so the pile left is empty and the drawer draws from the new
+    stock."""
+    assert preset("davis").turn_pile_over and not preset("good-miller").turn_pile_over
+    game = stacked_game("davis", ["", "", "", ""], up="KC")
+    before, events = until_reshuffled(game)
+    (reshuffled,) = [e for e in events if isinstance(e, Reshuffled)]
+    (drawn,) = [e.card for e in events if isinstance(e, Drew)]
+    assert reshuffled.cards == len(before) and game.discard == []
+    assert sorted({game.faces[t] for t in game.stock} | {drawn}) == sorted(set(before))
+    assert [m.text() for m in game.legal_moves(game.turn)][-1].startswith("discard")
+    play(game, game.turn, f"discard {game.hand(game.turn)[0]}")
+    assert len(game.discard) == 1 and game.phase is Phase.DRAW
+
+
+@pytest.mark.parametrize("turn_over", [True, False])
+def test_a_pile_of_one_card_still_refills_the_stock_when_it_is_turned_over(turn_over):
+    """Seed 000's pile "is turned over to form the 'draw from' pile" even when it is one card: a round
+    never ends stuck with a card left to turn over.  Seed 002 keeps the top card as the new pile, so there
+    one card cannot refill the stock, and the round ends stuck (nobody out).  Here the stock's last card
+    is drawn, a claim leaves one card on the pile and the claim's penalty card is owed."""
+    rules = contract_rules("davis", "2s,2s", jokers=2, hand_size=26, last_round_hand_size=26, claim_penalty=1,
+                           reopen_after_claim=False, turn_pile_over=turn_over)
+    game = stacked_game(rules, ["", "", "", ""], up="KC")
+    assert len(game.stock) == 1
+    play(game, 0, "draw")
+    for seat in (1, 2, 3):
+        play(game, seat, "pass")
+    play(game, 0, f"discard {game.hand(0)[0]}")
+    pile = list(game.discard)
+    play(game, 1, "draw")
+    events = play(game, 2, "mayi") + play(game, 3, "pass")
+    ended = [e.result for e in events if isinstance(e, RoundEnded)]
+    if turn_over:
+        assert [e.cards for e in events if isinstance(e, Reshuffled)] == [1]
+        assert pile[0] in ended[0].hands[2]  # the one card turned over was the claimer's penalty card
+        assert ended[0].ended == "stuck"  # then the drawer is owed a card and nothing is left at all
+    else:
+        assert not any(isinstance(e, Reshuffled) for e in events)
+        assert ended[0].ended == "stuck" and pile[0] not in ended[0].hands[2]

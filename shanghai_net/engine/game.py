@@ -100,23 +100,33 @@ class Game(DealtGame):
 
     def _draw_owed(self) -> None:
         if not self.stock:
-            limit = self.rules.max_reshuffles
-            if len(self.discard) < 2 or (limit is not None and self.reshuffles >= limit):
-                self.owed.clear()
-                self._end_round(None, "stuck")
-                return
-            self.reshuffles += 1
-            top = self.discard.pop()
-            cards = tuple(self.discard)
-            self.discard = [top]
-            self.shanghaied &= {top}
-            self._emit(Reshuffled(self.generation + 1, len(cards)))
-            self._new_generation(cards, lambda: None)
+            self._refill_stock()
             return
         seat = self.owed.pop(0)
         token = self.stock.pop()
         self.hands[seat].append(token)
         self._reveal(token, seat, lambda: self._emit(Drew(seat, self.faces.get(token))))
+
+    def _refill_stock(self) -> None:
+        """The stock is empty and a card is owed: the pile becomes a new generation of the deal
+        (shuffled by the dealer, never by the engine).  Seed 002 keeps the top discard as the new
+        pile; seed 000's pile "is turned over to form the 'draw from' pile" whole, the card a
+        window was open on too, so its round goes on while the pile holds a card."""
+        keep = 0 if self.rules.turn_pile_over else 1
+        limit = self.rules.max_reshuffles
+        if len(self.discard) <= keep or (limit is not None and self.reshuffles >= limit):
+            self.owed.clear()
+            self._end_round(None, "stuck")
+            return
+        self.reshuffles += 1
+        cut = len(self.discard) - keep
+        cards, self.discard = tuple(self.discard[:cut]), self.discard[cut:]
+        self.shanghaied &= set(self.discard)
+        if not self.discard:
+            self.window = None
+            self.discarder = None
+        self._emit(Reshuffled(self.generation + 1, len(cards)))
+        self._new_generation(cards, lambda: None)
 
     # -- knowledge helpers ---------------------------------------------------------------------
 

@@ -90,6 +90,7 @@ class RuleSet:
     joker_buy: bool = False  # marcelle: before going down, pay the owner, trade the natural card
     joker_price: int = 5
     # the stock
+    turn_pile_over: bool = False  # empty stock: the whole pile becomes the stock (000), not all but its top (002)
     max_reshuffles: int | None = None  # house rule: turn the pile over at most this often (seeds: no limit)
     max_turns: int | None = 1000  # safeguard for bots: a round this long stops, reported as "turn limit"
     discard_taken_card: bool = False  # may a card taken from the pile go back on it the same turn
@@ -365,6 +366,7 @@ DAVIS = RuleSet(
     claims_per_round=2,
     claim_penalty=2,
     reopen_after_claim=True,
+    turn_pile_over=True,
     shanghai=True,
     set_word="book",
     claim_word="MAY I",
