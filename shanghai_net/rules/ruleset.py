@@ -393,6 +393,7 @@ GOOD_MILLER = RuleSet(
 MARCELLE = RuleSet(
     name="marcelle",
     description="Rum a la Marcelle (seed 003): 2s wild, a coin pot, buy a joker for a nickel",
+    min_players=2,  # "DEAL – 12 cards – 1 to 4 – 2 decks": one alone has nobody to play against
     max_players=8,
     big_table_players=5,
     hand_size=12,
