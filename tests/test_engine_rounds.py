@@ -141,10 +141,12 @@ def test_marcelle_stake_and_ante():
 
 
 @pytest.mark.parametrize("name", PRESETS)
-@pytest.mark.parametrize("players", [2, 9])
-def test_player_count_outside_the_preset_is_refused(name, players):
+@pytest.mark.parametrize("beyond", ["fewer", "more"])
+def test_player_count_outside_the_preset_is_refused(name, beyond):
+    rules = preset(name)
+    players = rules.min_players - 1 if beyond == "fewer" else rules.max_players + 1
     with pytest.raises(ValueError, match="players"):
-        Game(preset(name), players, LocalDealer(0))
+        Game(rules, players, LocalDealer(0))
 
 
 @pytest.mark.parametrize("name, players", [("davis", 7), ("good-miller", 7)])
