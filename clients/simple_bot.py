@@ -517,12 +517,16 @@ class Table:
 
     def reshuffle(self) -> None:
         limit = self.rules["max_reshuffles"]  # None: no limit (the presets)
-        if len(self.pile) < 2 or (limit is not None and self.reshuffles >= limit):
+        keep = 0 if self.rules["turn_pile_over"] else 1  # davis turns the whole pile over
+        if len(self.pile) <= keep or (limit is not None and self.reshuffles >= limit):
             self.end_round()  # nothing left to draw: the round is stuck
             return
         self.reshuffles += 1
-        cards, self.pile = self.pile[:-1], self.pile[-1:]  # bottom to top, the top stays
+        cut = len(self.pile) - keep
+        cards, self.pile = self.pile[:cut], self.pile[cut:]  # bottom to top; the top stays or not
         self.shanghaied &= set(self.pile)
+        if not self.pile:
+            self.window, self.discarder = None, None
         self.begin_shuffle(max(self.gens) + 1, cards)
 
     def end_round(self) -> None:
@@ -539,7 +543,7 @@ class Table:
         if not self.pile or self.pile[-1] in self.shanghaied:
             return None
         order = [s for s in ((self.turn + k) % self.n for k in range(1, self.n))
-                 if s != self.discarder and self.claims_left[s] > 0
+                 if s != self.discarder and self.claims_left[s] != 0  # None: no limit
                  and (self.rules["claim_when_down"] or s not in self.down)]
         return Window(self.turn, order) if order else None
 
@@ -555,7 +559,8 @@ class Table:
             return
         self.window, self.phase = None, "play"
         if winner is not None:
-            self.claims_left[winner] -= 1
+            if self.claims_left[winner] is not None:
+                self.claims_left[winner] -= 1
             self.hands[winner].append((-1, self.expose_top()))
             self.waiting_stock += [winner] * self.rules["claim_penalty"]
             if self.rules["reopen_after_claim"] and self.pile:

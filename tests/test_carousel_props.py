@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from shanghai_net.cards import Card, Suit, natural
 from shanghai_net.engine import LocalDealer, Phase, Rearrange, new_game
 from shanghai_net.errors import IllegalMoveError
-from shanghai_net.rules import preset
+from shanghai_net.rules import meld_kind, preset
 from shanghai_net.rules.carousel_solver import arrange_cards, best_play, can_play, smallest_play
 from shanghai_net.simulate import play_game, simulate
 from shanghai_net.bots import make_bot
@@ -111,7 +111,7 @@ def positions(draw):
 
 def valid_play(table: list[Card], hand: list[Card], play) -> None:
     groups = [list(g) for g in play.table]
-    assert all(RULES.meld_kind(g) is not None for g in groups), play.table
+    assert all(meld_kind(RULES, g) is not None for g in groups), play.table
     assert Counter(c for g in groups for c in g) == Counter(table + list(play.played))
     assert set(play.played) <= set(hand) and len(set(play.played)) == len(play.played)
 
@@ -169,7 +169,7 @@ def illegal_rearranges(game, seat: int, rng: random.Random) -> list[Rearrange]:
 def check_cards(game) -> None:
     cards = everything(game)
     assert len(cards) == len(set(cards)) == 104
-    assert all(m.kind is not None and RULES.meld_kind(m.cards) is m.kind for m in game.table)
+    assert all(m.kind is not None and meld_kind(RULES, m.cards) is m.kind for m in game.table)
 
 
 @settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -17,7 +17,7 @@ from shanghai_net.engine import (
     RoundEnded, RoundStarted, Shuffle, WentOut, new_game, view_of,
 )
 from shanghai_net.errors import IllegalMoveError
-from shanghai_net.rules import MeldKind, preset
+from shanghai_net.rules import MeldKind, meld_kind, penalty, preset
 from shanghai_net.simulate import play_game
 from shanghai_net.bots import make_bot
 
@@ -84,10 +84,10 @@ def test_two_52_card_decks():
 
 def test_rank_of_cards_king_high_ace_low():
     """RANK OF CARDS: K (high), Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2, A"""
-    assert RULES.meld_kind(parse_cards("AC 2C 3C")) is MeldKind.RUN
-    assert RULES.meld_kind(parse_cards("JC QC KC")) is MeldKind.RUN
-    assert RULES.meld_kind(parse_cards("QC KC AC")) is None  # the ace is low only
-    assert RULES.meld_kind(parse_cards("KC AC 2C")) is None  # no wrapping
+    assert meld_kind(RULES, parse_cards("AC 2C 3C")) is MeldKind.RUN
+    assert meld_kind(RULES, parse_cards("JC QC KC")) is MeldKind.RUN
+    assert meld_kind(RULES, parse_cards("QC KC AC")) is None  # the ace is low only
+    assert meld_kind(RULES, parse_cards("KC AC 2C")) is None  # no wrapping
 
 
 # -- the deal ----------------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def test_players_play_cards_from_hand_to_table():
 
 def meld_from_hand(cards: str, kind: MeldKind, ok: bool) -> None:
     """``cards`` are a meld of ``kind`` exactly when ``ok``, and the engine agrees when they are played."""
-    assert (RULES.meld_kind(parse_cards(cards)) is kind) is ok
+    assert (meld_kind(RULES, parse_cards(cards)) is kind) is ok
     game = carousel_game([cards, "", ""])
     move = game.parse("play " + " ".join("+" + c for c in cards.split()), 0)
     if not ok:
@@ -297,7 +297,7 @@ def test_the_winner_scores_0_the_others_1_point_a_card():
     events = play(game, "play +3C +4C +5C +6C / +7H +7S +7D / +9S +10S +JS")
     (ended,) = [e for e in events if isinstance(e, RoundEnded)]
     assert ended.result.points == (0, 10, 10, 10) and game.scores == [0, 10, 10, 10]
-    assert RULES.penalty(parse_cards("KS AS 2C")) == 3
+    assert penalty(RULES, parse_cards("KS AS 2C")) == 3
 
 
 def test_hands_go_on_until_someone_reaches_the_target_and_loses():

@@ -10,7 +10,7 @@ import pytest
 from shanghai_net.bots import BasicBot, RandomBot
 from shanghai_net.cards import deck
 from shanghai_net.engine import Game, JokerBought, LocalDealer, Phase, RoundStarted
-from shanghai_net.rules import preset
+from shanghai_net.rules import penalty, preset
 
 from scenario import run_bots
 
@@ -96,7 +96,7 @@ def test_round_scores_and_the_result(whole_game):
     else:
         for r in result.rounds:
             for seat, hand in enumerate(r.hands):
-                want = rules.winner_bonus if seat == r.winner else rules.penalty(hand)
+                want = rules.winner_bonus if seat == r.winner else penalty(rules, hand)
                 assert r.points[seat] == want
             if r.winner is not None:
                 assert r.hands[r.winner] == ()
@@ -141,10 +141,12 @@ def test_marcelle_stake_and_ante():
 
 
 @pytest.mark.parametrize("name", PRESETS)
-@pytest.mark.parametrize("players", [2, 9])
-def test_player_count_outside_the_preset_is_refused(name, players):
+@pytest.mark.parametrize("beyond", ["fewer", "more"])
+def test_player_count_outside_the_preset_is_refused(name, beyond):
+    rules = preset(name)
+    players = rules.min_players - 1 if beyond == "fewer" else rules.max_players + 1
     with pytest.raises(ValueError, match="players"):
-        Game(preset(name), players, LocalDealer(0))
+        Game(rules, players, LocalDealer(0))
 
 
 @pytest.mark.parametrize("name, players", [("davis", 7), ("good-miller", 7)])

@@ -7,6 +7,7 @@ import pytest
 from shanghai_net.cards import parse_cards
 from shanghai_net.engine import Discarded, Drew, GoDown, LaidOff, Phase, Reshuffled, TookDiscard, WentDown, WentOut
 from shanghai_net.errors import IllegalMoveError
+from shanghai_net.rules import meld_kind, penalty
 
 from scenario import contract_rules, discard_turn, draw, hand_text, move, play, stacked_game, table
 
@@ -144,7 +145,7 @@ def test_davis_runs_end_at_the_ace():
     for text in ("lay JK on 1 low", "lay JK on 2 high"):
         with pytest.raises(IllegalMoveError, match="does not go on"):
             play(game, 0, text)
-    full = rules.meld_kind(parse_cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"))
+    full = meld_kind(rules, parse_cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"))
     assert full == "run"
 
 
@@ -200,12 +201,12 @@ def test_marcelle_last_round_deals_13_and_discards():
     assert game.hand(0)[0].face == parse_cards("5H")[0].face and game.phase is Phase.DRAW
 
 
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("name", ["good-miller", "marcelle"])
 def test_empty_stock_keeps_the_top_discard_and_shuffles_the_rest(name):
     """good-miller: 'If the stock pile runs out of cards, remove the top card from the discard pile and
     shuffle the remaining cards to create a new stock pile. The top card of the old discard pile remains
-    face up'. davis: 'the discard pile is turned over to form the "draw from" pile' (decision: as
-    good-miller)."""
+    face up'; marcelle's seed is silent (decision: as good-miller).  davis turns the whole pile over:
+    test_seed_sentences.py, test_the_discard_pile_is_turned_over_to_form_the_draw_from_pile."""
     game = stacked_game(name, ["", "", "", "", "", ""], up="KC")
     while True:
         before = list(game.discard)
@@ -244,4 +245,4 @@ def test_a_round_that_goes_on_too_long_is_dead():
         events = draw(game, seat) + play(game, seat, f"discard {game.hand(seat)[0]}")
     ended = [e for e in events if type(e).__name__ == "RoundEnded"]
     assert ended and ended[0].result.winner is None and game.round_no == 2
-    assert ended[0].result.points[0] == game.rules.penalty(ended[0].result.hands[0]) > 0
+    assert ended[0].result.points[0] == penalty(game.rules, ended[0].result.hands[0]) > 0

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from shanghai_net.cards import deck, parse_cards
 from shanghai_net.errors import IllegalMoveError
-from shanghai_net.rules import preset
+from shanghai_net.rules import check_contract, preset
 from shanghai_net.rules.finder import _may_hold, _search, contract_options
 
 PRESETS = ["davis", "good-miller", "marcelle"]
@@ -33,7 +33,7 @@ def _brute_force(rules, hand, contract, meld_all=False):
         if melds != sorted(melds, key=lambda m: [c.id for c in m]):
             continue  # one order of the melds is enough
         try:
-            rules.check_contract(rules.contracts.index(contract) + 1, melds)
+            check_contract(rules, rules.contract(rules.contracts.index(contract) + 1), melds)
         except IllegalMoveError:
             continue
         found.add(_key(melds))

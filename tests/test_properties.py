@@ -172,3 +172,19 @@ def test_a_progression_game_ends_when_someone_completes_every_contract():
     assert max(game.progress) == rules.rounds or game.round_no == limit
     best = max(game.progress)
     assert all(game.progress[s] == best for s in game.result.winners)
+
+
+@PROPERTY
+@given(seed=st.integers(0, 2**32 - 1), turn_over=st.booleans())
+def test_a_round_ends_stuck_only_when_the_pile_has_nothing_left_to_turn_over(seed, turn_over):
+    """Seed 000's pile "is turned over to form the 'draw from' pile" while it holds a card; seed 002's
+    keeps its top card.  Claims without a limit and five penalty cards each run the stock dry often;
+    whenever a round ends stuck, the pile had nothing more to give, and no card was lost."""
+    rules = preset("davis").override(contracts=((1, 0),), claims_per_round=None, claim_penalty=5,
+                                     turn_pile_over=turn_over, max_turns=300)
+    rng = random.Random(seed)
+    game = play_game(rules, [RandomBot(random.Random(rng.random())) for _ in range(4)], seed)
+    (result,) = game.result.rounds
+    assert sum(where_cards_are(game).values()) == 108
+    if result.ended == "stuck":
+        assert len(game.discard) <= (0 if turn_over else 1) and not game.stock

@@ -6,7 +6,7 @@ import pytest
 
 from shanghai_net.cards import parse_melds
 from shanghai_net.errors import IllegalMoveError
-from shanghai_net.rules import preset
+from shanghai_net.rules import check_contract, preset
 
 PRESETS = ["davis", "good-miller", "marcelle"]
 
@@ -49,7 +49,7 @@ def test_contract_of_each_round(name, round_no, want, seed):
     rules = preset(name)
     assert rules.rounds == 7
     assert rules.contract(round_no) == want
-    rules.check_contract(round_no, contract_melds(*want))  # exactly the contract goes down
+    check_contract(rules, rules.contract(round_no), contract_melds(*want))  # exactly the contract goes down
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -63,13 +63,13 @@ def test_anything_but_exactly_the_contract_is_refused(name, round_no):
     wrong = {(sets + 1, runs), (sets, runs + 1), (runs, sets), *fewer} - {(sets, runs)}
     for s, r in sorted(w for w in wrong if max(w) <= 3):
         with pytest.raises(IllegalMoveError, match="contract is"):
-            rules.check_contract(round_no, contract_melds(s, r))
+            check_contract(rules, rules.contract(round_no), contract_melds(s, r))
 
 
 def test_illegal_contract_error_is_a_value_error_quoting_the_melds():
     """api.md: check_contract raises IllegalMoveError (a ValueError) with the reason."""
     with pytest.raises(ValueError) as err:
-        preset("davis").check_contract(1, parse_melds("7H 7S 7D / 8H 8S"))
+        check_contract(preset("davis"), preset("davis").contract(1), parse_melds("7H 7S 7D / 8H 8S"))
     assert isinstance(err.value, IllegalMoveError)
     assert "7H 7S 7D / 8H 8S" in str(err.value) and "no meld" in str(err.value)
 
@@ -78,7 +78,7 @@ def test_a_card_used_twice_is_refused():
     melds = parse_melds("7H 7S 7D / 8H 8S 8D")
     melds[1][0] = melds[0][0]
     with pytest.raises(IllegalMoveError, match="used twice"):
-        preset("davis").check_contract(1, melds)
+        check_contract(preset("davis"), preset("davis").contract(1), melds)
 
 
 @pytest.mark.parametrize(
@@ -103,10 +103,10 @@ def test_a_card_used_twice_is_refused():
 def test_books_of_one_rank(name, round_no, text, ok):
     rules = preset(name)
     if ok:
-        rules.check_contract(round_no, parse_melds(text))
+        check_contract(rules, rules.contract(round_no), parse_melds(text))
     else:
         with pytest.raises(IllegalMoveError):
-            rules.check_contract(round_no, parse_melds(text))
+            check_contract(rules, rules.contract(round_no), parse_melds(text))
 
 
 @pytest.mark.parametrize(
@@ -134,10 +134,10 @@ def test_two_runs_of_one_suit(name, text, ok):
     """davis: 'As long as the two runs are not consecutive, they form seperate runs.'"""
     rules = preset(name)
     if ok:
-        rules.check_contract(3, parse_melds(text))
+        check_contract(rules, rules.contract(3), parse_melds(text))
     else:
         with pytest.raises(IllegalMoveError, match="join"):
-            rules.check_contract(3, parse_melds(text))
+            check_contract(rules, rules.contract(3), parse_melds(text))
 
 
 @pytest.mark.parametrize(
@@ -156,15 +156,15 @@ def test_marcelle_contract_melds_at_their_minimum(round_no, text, ok):
     played on next turn.'"""
     rules = preset("marcelle")
     if ok:
-        rules.check_contract(round_no, parse_melds(text))
+        check_contract(rules, rules.contract(round_no), parse_melds(text))
     else:
         with pytest.raises(IllegalMoveError, match="exactly"):
-            rules.check_contract(round_no, parse_melds(text))
+            check_contract(rules, rules.contract(round_no), parse_melds(text))
     for name in ("davis", "good-miller"):  # the others lay down longer melds
-        preset(name).check_contract(round_no, parse_melds(text))
+        check_contract(preset(name), preset(name).contract(round_no), parse_melds(text))
 
 
 @pytest.mark.parametrize("round_no", [0, 8])
 def test_rounds_are_one_to_seven(round_no):
     with pytest.raises(ValueError):
-        preset("davis").check_contract(round_no, contract_melds(2, 0))
+        check_contract(preset("davis"), preset("davis").contract(round_no), contract_melds(2, 0))

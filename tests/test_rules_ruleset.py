@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from shanghai_net.cards import parse_cards
-from shanghai_net.rules import Ace, RuleSet, preset
+from shanghai_net.rules import Ace, RuleSet, penalty, preset
 
 PRESETS = ["davis", "good-miller", "marcelle"]
 
@@ -31,7 +31,8 @@ def test_unknown_preset_names_the_known_ones():
     [
         ("davis", (3, 6), "davis: 'We normally play with four people, sometimes three ... if there are 5 or six people'"),
         ("good-miller", (3, 6), "good-miller: 'The game is best played by three to six players'"),
-        ("marcelle", (3, 8), "marcelle: 'Print as many 80% cups as you will have players, up to 7, maybe 8.'"),
+        ("marcelle", (2, 8), "marcelle: 'DEAL – 12 cards – 1 to 4 – 2 decks' ... 'as many 80% cups as you will "
+                             "have players, up to 7, maybe 8.'"),
     ],
     ids=lambda v: v if isinstance(v, str) and ":" in v else None,
 )
@@ -66,9 +67,9 @@ def test_penalty_points(name, text, each):
     rules = preset(name)
     cards = parse_cards(text)
     for card in cards:
-        assert rules.penalty([card]) == each
-    assert rules.penalty(cards) == each * len(cards)
-    assert rules.penalty([]) == 0
+        assert penalty(rules, [card]) == each
+    assert penalty(rules, cards) == each * len(cards)
+    assert penalty(rules, []) == 0
 
 
 def test_good_miller_winner_scores_minus_ten():

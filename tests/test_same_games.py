@@ -14,9 +14,9 @@ from shanghai_net.rules import preset
 from shanghai_net.simulate import log_digest
 
 RECORDED = {
-    ("davis", 5): "e4b79b8cd422591041868da8e8529cbe8bc0fbc126735d20c44aa5f3a57c2e3c",
-    ("good-miller", 5): "05baf87de0c40b9cd58b5b43adc6ede98d20fcb60e6cec7e91d23a11a8dcb8fd",
-    ("marcelle", 5): "62999f17e97bd7346730f23df784fa25d06f793ce1675e74e8f0e6eff4026417",
+    ("davis", 5): "d46410a91d87172ae6d5c34a62f82749748c0fa1f08d9b60c8e36d9110a3a460",
+    ("good-miller", 5): "71013f5c217082417337a02c3dad4272969e618f7ed54d329b0479fe1c5eeca9",
+    ("marcelle", 5): "559fa5f4491c8951efaef92620f0072a7c6cd2e35ec5e6dadd9b738512f16c3d",
     ("carousel", 2): "4f848ff4d9314422688471746d7586260404aac9fde019a074634a522745f193",
 }
 

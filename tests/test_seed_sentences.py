@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 
 from shanghai_net.bots import make_bot
 from shanghai_net.engine import (
-    Claimed, DrawStock, GameEnded, MayI, PassClaim, Phase, PotReturned, Reshuffled, RoundEnded, TakeDiscard,
+    Claimed, DrawStock, Drew, GameEnded, MayI, PassClaim, Phase, PotReturned, Reshuffled, RoundEnded, TakeDiscard,
     WentOut, new_game, LocalDealer, LayOff, Discard,
 )
 from shanghai_net.errors import IllegalMoveError
-from shanghai_net.rules import PRESETS, preset
+from shanghai_net.cards import parse_cards
+from shanghai_net.rules import PRESETS, meld_kind, preset
+from shanghai_net.simulate import play_game
 
 from scenario import contract_rules, discard_turn, draw, hand_text, play, run_bots, stacked_game
 from test_engine_shanghai import spade_run_game
@@ -214,3 +216,118 @@ def test_a_table_may_score_a_round_nobody_went_out_of_as_nothing():
         events = quiet_turns(game, lambda ev: any(isinstance(e, RoundEnded) for e in ev))
         (ended,) = [e.result for e in events if isinstance(e, RoundEnded)]
         assert all(p > 0 for p in ended.points) if scores else ended.points == (0, 0, 0, 0)
+
+
+# -- issue 25 ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["marcelle", "davis"])
+def test_the_winner_is_the_first_to_complete_all_phases_whatever_the_scoring(name):
+    """Seed 000: "The winner is the first to complete all 10 phases, with the score that's been kept only
+    used to break possible ties."  In progression the contracts completed rank first, with money (most)
+    as with points (fewest) only a tie-break; the richest seat of a game often completed fewer."""
+    rules = preset(name).override(progression=True)
+    richer_loser = False
+    for seed in range(8):
+        bots = [make_bot("basic", random.Random(seed * 10 + i)) for i in range(4)]
+        game = play_game(rules, bots, seed)
+        result, most = game.result, max(game.progress)
+        assert {s for s in range(4) if game.progress[s] == most} >= set(result.winners)
+        assert [game.progress[s] for s in result.ranking] == sorted(game.progress, reverse=True)
+        tied = [s for s in range(4) if game.progress[s] == most]
+        best = (max if rules.money else min)(result.totals[s] for s in tied)
+        assert set(result.winners) == {s for s in tied if result.totals[s] == best}
+        richer_loser |= rules.money and max(result.totals) not in [result.totals[s] for s in result.winners]
+    assert richer_loser or not rules.money
+
+
+def test_anyone_can_claim_the_top_of_the_discard_pile():
+    """Seed 003: "Anyone can claim the top of the discard pile but must also draw an extra penalty card from
+    the staock without discarding."  No limit is given, so marcelle sets none: a fifth claim in a round is
+    taken like the first, one penalty card each.  A table may still set a limit (test_engine_claims.py), or
+    none on any preset."""
+    from test_engine_claims import four, until_claimable
+
+    assert preset("marcelle").claims_per_round is None
+    assert preset("davis").override("claims_per_round=none").claims_per_round is None
+    assert preset("davis").override(claims_per_round=None).claims_per_round is None  # the wire's nil
+    game = four("marcelle")
+    dealt = len(game.hands[3])
+    for k in range(1, 6):
+        until_claimable(game, 3)
+        card = game.discard[-1]
+        game.apply(MayI(3))
+        assert Claimed(3, card, 1) in draw(game)
+        assert len(game.hands[3]) == dealt + 2 * k and game.claims_left[3] is None
+
+
+@pytest.mark.parametrize(("name", "text", "seed"), [
+    ("good-miller", "9C JK JK", "002: 'Jokers may be used in either sets or runs, to substitute for any missing card'"),
+    ("good-miller", "JK 6S JK JK", "002: 'Jokers may be used in either sets or runs, to substitute for any missing card'"),
+    ("marcelle", "7H 2C 2D", "003: 'JOKERS and TWO's are wild'"),
+    ("marcelle", "JK 8D 2C 2S", "003: 'JOKERS and TWO's are wild'"),
+    ("marcelle", "8D 2C JK 2S", "003: 'JOKERS and TWO's are wild'"),
+])
+def test_wild_cards_are_not_counted_against_the_naturals(name, text, seed):
+    """Neither seed limits the wild cards of a meld, so neither preset does; one natural card is still
+    needed (a meld of wild cards alone stands for nothing).  No more wilds than naturals is a house
+    rule (`wilds_at_most_naturals`), and davis's one joker a meld its seed's own."""
+    cards = parse_cards(text)
+    assert meld_kind(preset(name), cards) is not None
+    assert meld_kind(preset(name).override("wilds_at_most_naturals=true"), cards) is None
+    assert meld_kind(preset(name), parse_cards("JK JK JK")) is None
+
+
+def until_reshuffled(game) -> tuple[list, list]:
+    """Quiet turns (draw, throw back the card drawn) until the stock is refilled: the pile as it was,
+    and the events of the draw that refilled it."""
+    while True:
+        before = list(game.discard)
+        events = draw(game)
+        if any(isinstance(e, Reshuffled) for e in events):
+            return before, events
+        play(game, game.turn, f"discard {next(e.card for e in events if isinstance(e, Drew))}")
+
+
+def test_the_discard_pile_is_turned_over_to_form_the_draw_from_pile():
+    """Seed 000: "If all cards are drawn before the conclusion of a round, then the discard pile is turned
+    over to form the 'draw from' pile."  The whole pile, its top card too (seed 002 keeps that one: "The top
+    card of the old discard pile remains face up"); a new generation of the deal, which the dealer shuffles
+    (the engine never orders hidden cards), so the pile left is empty and the drawer draws from the new
+    stock."""
+    assert preset("davis").turn_pile_over and not preset("good-miller").turn_pile_over
+    game = stacked_game("davis", ["", "", "", ""], up="KC")
+    before, events = until_reshuffled(game)
+    (reshuffled,) = [e for e in events if isinstance(e, Reshuffled)]
+    (drawn,) = [e.card for e in events if isinstance(e, Drew)]
+    assert reshuffled.cards == len(before) and game.discard == []
+    assert sorted({game.faces[t] for t in game.stock} | {drawn}) == sorted(set(before))
+    assert [m.text() for m in game.legal_moves(game.turn)][-1].startswith("discard")
+    play(game, game.turn, f"discard {game.hand(game.turn)[0]}")
+    assert len(game.discard) == 1 and game.phase is Phase.DRAW
+
+
+@pytest.mark.parametrize("turn_over", [True, False])
+def test_a_pile_of_one_card_still_refills_the_stock_when_it_is_turned_over(turn_over):
+    """Seed 000's pile "is turned over to form the 'draw from' pile" even when it is one card: a round
+    never ends stuck with a card left to turn over.  Seed 002 keeps the top card as the new pile, so there
+    one card cannot refill the stock, and the round ends stuck (nobody out).  Here the stock's last card
+    is drawn, a claim leaves one card on the pile and the claim's penalty card is owed."""
+    rules = contract_rules("davis", "2s,2s", jokers=2, hand_size=26, last_round_hand_size=26, claim_penalty=1,
+                           reopen_after_claim=False, turn_pile_over=turn_over)
+    game = stacked_game(rules, ["", "", "", ""], up="KC")
+    assert len(game.stock) == 1
+    play(game, 0, "draw")
+    for seat in (1, 2, 3):
+        play(game, seat, "pass")
+    play(game, 0, f"discard {game.hand(0)[0]}")
+    pile = list(game.discard)
+    play(game, 1, "draw")
+    events = play(game, 2, "mayi") + play(game, 3, "pass")
+    ended = [e.result for e in events if isinstance(e, RoundEnded)]
+    if turn_over:
+        assert [e.cards for e in events if isinstance(e, Reshuffled)] == [1]
+        assert pile[0] in ended[0].hands[2]  # the one card turned over was the claimer's penalty card
+        assert ended[0].ended == "stuck"  # then the drawer is owed a card and nothing is left at all
+    else:
+        assert not any(isinstance(e, Reshuffled) for e in events)
+        assert ended[0].ended == "stuck" and pile[0] not in ended[0].hands[2]

@@ -13,7 +13,7 @@ from ..engine.moves import (
     TakeDiscard,
 )
 from ..engine.view import PlayerView
-from ..rules.melds import _bounds, plays_on
+from ..rules.melds import plays_on, run_bounds
 from ..rules.scoring import points_by_rank
 from .carousel import choose_carousel
 
@@ -38,7 +38,7 @@ class _Keep:
         self.hand = hand
         self.wild_twos = wild_twos = rules.wild_twos
         sets, runs = view.contract
-        self.near = _near_ranks(*_bounds(rules)) if runs else None
+        self.near = _near_ranks(*run_bounds(rules)) if runs else None
         ranks = [0] * 14  # cards of each rank
         self.suit_ranks = [0] * len(Suit)  # bit r: the hand holds rank r of the suit (not a wild two)
         for c in hand:
@@ -94,7 +94,7 @@ def completes_meld(view: PlayerView, card: Card, hand: list[Card]) -> bool:
             elif c.suit is suit:
                 have |= 1 << (14 if c.rank == 1 else c.rank)
         allowed = min(wilds, rules.max_wilds_per_meld if rules.max_wilds_per_meld is not None else wilds)
-        return _completes_run(rank, have, allowed, *_bounds(rules), rules.min_run)
+        return _completes_run(rank, have, allowed, *run_bounds(rules), rules.min_run)
     return False
 
 

@@ -61,7 +61,7 @@ class RoundMemory:
                 self.refused[event.seat].append(self._offered[1])
                 self._offered = None
         elif isinstance(event, Reshuffled):
-            self.pile = self.pile[-1:]
+            self.pile = self.pile[event.cards:]  # the cards turned over left the pile from the bottom
 
     def _pop(self, card: Card) -> None:
         if self.pile and self.pile[-1] == card:

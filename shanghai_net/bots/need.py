@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..cards import Card
-from ..rules.melds import _bounds
+from ..rules.melds import run_bounds
 from ..rules.ruleset import RuleSet
 
 __all__ = ["contract_need"]
@@ -74,7 +74,7 @@ def _choices(parts: list, k: int, empty):
 def _run_parts(rules: RuleSet, counts: dict, size: int) -> list:
     """Each suit's windows of ``size`` positions holding at least one of its cards, fewest
     missing first."""
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     by_suit: dict = {}
     for (rank, suit), n in counts.items():
         positions = [p for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi]

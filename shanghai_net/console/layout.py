@@ -194,7 +194,8 @@ class Screen:
             dealer = "D" if r.dealer else " "
             style = "class:you" if r.you else ""
             who = f"{r.seat} {r.name}"[:9]
-            out.append((style, f"{mark}{dealer} {who:<10}{r.hand_size:>5}{(yes if r.down else '-'):>5}{r.claims_left:>4}{r.score:>4}"))
+            claims = ("any" if ascii else "∞") if r.claims_left is None else r.claims_left
+            out.append((style, f"{mark}{dealer} {who:<10}{r.hand_size:>5}{(yes if r.down else '-'):>5}{claims:>4}{r.score:>4}"))
             marker = _CONNECTION_MARK.get(r.connection)
             if marker:
                 out.append(("class:lost", f" {marker}"))

@@ -20,7 +20,7 @@ from ..engine import GameResult, Phase, PlayerView, RoundResult, Words
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
-from ..rules.melds import _bounds
+from ..rules.melds import run_bounds
 from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 
 __all__ = [
@@ -136,7 +136,7 @@ def contract_tracker(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, 
         for _ in range(sets - len(best)):
             out.append(f"{rules.set_word} 0/{rules.min_set}")
     if runs:
-        lo, hi = _bounds(rules)
+        lo, hi = run_bounds(rules)
         n = rules.min_run
         candidates = []
         for suit in Suit:
@@ -184,7 +184,7 @@ class SeatRow:
     you: bool
     hand_size: int
     down: bool
-    claims_left: int
+    claims_left: int | None  # None: no limit
     connection: Connection
     score: str  # points, or money for marcelle
     to_move: bool

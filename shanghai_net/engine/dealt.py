@@ -150,7 +150,7 @@ class DealtGame(ABC):
         self.shanghaied: set[Card] = set()
         self.window: ClaimWindow | None = None
         self.down = [False] * n
-        self.claims_left = [self.rules.claims_per_round] * n
+        self.claims_left: list[int | None] = [self.rules.claims_per_round] * n  # None: no limit
         self.must_lay_off: set[Card] = set()
         self.went_down_now = False
 
@@ -460,10 +460,10 @@ class DealtGame(ABC):
         rules = self.rules
         self._return_pot()
         totals = self._standing()
-        if rules.money:
-            key = lambda s: (-totals[s], s)  # noqa: E731
-        else:
-            key = lambda s: (-self.progress[s], totals[s], s)  # noqa: E731
+        # contracts completed first (progression: "the score that's been kept only used to break
+        # possible ties", seed 000), then the most money or the fewest points
+        sign = -1 if rules.money else 1
+        key = lambda s: (-self.progress[s], sign * totals[s], s)  # noqa: E731
         ranking = tuple(sorted(range(self.players), key=key))
         best = key(ranking[0])[:-1]
         winners = tuple(s for s in ranking if key(s)[:-1] == best)

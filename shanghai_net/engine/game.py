@@ -100,23 +100,33 @@ class Game(DealtGame):
 
     def _draw_owed(self) -> None:
         if not self.stock:
-            limit = self.rules.max_reshuffles
-            if len(self.discard) < 2 or (limit is not None and self.reshuffles >= limit):
-                self.owed.clear()
-                self._end_round(None, "stuck")
-                return
-            self.reshuffles += 1
-            top = self.discard.pop()
-            cards = tuple(self.discard)
-            self.discard = [top]
-            self.shanghaied &= {top}
-            self._emit(Reshuffled(self.generation + 1, len(cards)))
-            self._new_generation(cards, lambda: None)
+            self._refill_stock()
             return
         seat = self.owed.pop(0)
         token = self.stock.pop()
         self.hands[seat].append(token)
         self._reveal(token, seat, lambda: self._emit(Drew(seat, self.faces.get(token))))
+
+    def _refill_stock(self) -> None:
+        """The stock is empty and a card is owed: the pile becomes a new generation of the deal
+        (shuffled by the dealer, never by the engine).  Seed 002 keeps the top discard as the new
+        pile; seed 000's pile "is turned over to form the 'draw from' pile" whole, the card a
+        window was open on too, so its round goes on while the pile holds a card."""
+        keep = 0 if self.rules.turn_pile_over else 1
+        limit = self.rules.max_reshuffles
+        if len(self.discard) <= keep or (limit is not None and self.reshuffles >= limit):
+            self.owed.clear()
+            self._end_round(None, "stuck")
+            return
+        self.reshuffles += 1
+        cut = len(self.discard) - keep
+        cards, self.discard = tuple(self.discard[:cut]), self.discard[cut:]
+        self.shanghaied &= set(self.discard)
+        if not self.discard:
+            self.window = None
+            self.discarder = None
+        self._emit(Reshuffled(self.generation + 1, len(cards)))
+        self._new_generation(cards, lambda: None)
 
     # -- knowledge helpers ---------------------------------------------------------------------
 
@@ -189,11 +199,16 @@ class Game(DealtGame):
             seat
             for seat in ((self.turn + k) % self.players for k in range(1, self.players))
             if seat != self.discarder
-            and self.claims_left[seat] > 0
+            and self._has_claims(seat)
             and (self.rules.claim_when_down or not self.down[seat])
         )
         if order:
             self.window = ClaimWindow(self.discard[-1], order)
+
+    def _has_claims(self, seat: int) -> bool:
+        """Claims left this round (None: the table set no limit)."""
+        left = self.claims_left[seat]
+        return left is None or left > 0
 
     def _expose_top(self) -> None:
         """A card taken off the pile uncovers the next one, which may be taken again."""
@@ -383,7 +398,7 @@ class Game(DealtGame):
         if move.seat == self.turn:
             raise self._illegal(move, "it is your turn: take the discard instead")
         if not w or move.seat not in w.undecided():
-            why = "no claims left" if self.claims_left[move.seat] == 0 else "you may not claim this discard now"
+            why = "you may not claim this discard now" if self._has_claims(move.seat) else "no claims left"
             raise self._illegal(move, why)
         w.claimed.add(move.seat)
         self._emit(ClaimCalled(move.seat, self.rules.claim_word))
@@ -411,7 +426,8 @@ class Game(DealtGame):
             card = self.discard[-1]
             self._expose_top()
             self._to_hand(winner, card)
-            self.claims_left[winner] -= 1
+            if self.claims_left[winner] is not None:
+                self.claims_left[winner] -= 1
             self._emit(Claimed(winner, card, self.rules.claim_penalty))
             self.owed.extend([winner] * self.rules.claim_penalty)
             if self.rules.reopen_after_claim and self.discard:

@@ -46,7 +46,7 @@ class PlayerView:
     stock_size: int
     hand_sizes: tuple[int, ...]
     down: tuple[bool, ...]
-    claims_left: tuple[int, ...]
+    claims_left: tuple[int | None, ...]  # None: no limit
     scores: tuple[int, ...]
     money: tuple[int, ...]
     pot: int

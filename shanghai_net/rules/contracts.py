@@ -30,14 +30,9 @@ def _quote(melds: Sequence[Sequence[Card]]) -> str:
     return " / ".join(format_cards(m) for m in melds)
 
 
-def check_contract(
-    rules: RuleSet, contract: tuple[int, int], melds: Sequence[Sequence[Card]], final: bool = False
-) -> list[Meld]:
-    """The arranged melds if they lay down exactly ``contract``; else IllegalMoveError saying why.
-
-    ``final`` marks the last round, where davis and good-miller have every card melded at once:
-    that rule is about the hand, so the engine checks it; the melds here are checked alike.
-    """
+def check_contract(rules: RuleSet, contract: tuple[int, int], melds: Sequence[Sequence[Card]]) -> list[Meld]:
+    """The arranged melds if they lay down exactly ``contract`` (``rules.contract(round_no)``);
+    else IllegalMoveError saying why.  A meld-all last round is about the hand: the engine checks it."""
     sets, runs = contract
     if len(melds) != sets + runs:
         raise IllegalMoveError(f"{_quote(melds)}: {len(melds)} melds, but the contract is {describe_contract(rules, contract)}")

@@ -13,7 +13,7 @@ from itertools import combinations, product
 
 from ..cards import Card, Suit
 from .contracts import fit_contract, meld_kinds
-from .melds import _bounds, _positions, _run, _set
+from .melds import _positions, _run, _set, run_bounds
 from .ruleset import RuleSet
 
 __all__ = ["contract_options", "set_candidates", "run_candidates"]
@@ -131,7 +131,7 @@ def run_candidates(rules: RuleSet, counts: Counter, reps: dict[Face, Card], mini
 def _suit_runs(rules: RuleSet, suit: Suit, counts: Counter, reps: dict[Face, Card], wild_faces: Counter,
                minimum: bool) -> Iterator[tuple[Face, ...]]:
     wild_count = sum(wild_faces.values())
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     have = [p for p in range(lo, hi + 1) if counts.get((_rank_at(p), suit), 0)]
     most = _max_wilds(rules, len(have), wild_count)
     if len(have) + most < rules.min_run:
@@ -396,7 +396,7 @@ _STRETCHES: dict[tuple[int, int, int, int, int], int] = {}
 def _most_in_stretch(rules: RuleSet, bits: int, through: int = 0) -> int:
     """The most positions of ``bits`` that min_run places in a row hold (all of them passing
     position ``through``, if given): asked for every suit of every hand, so remembered."""
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     length = rules.min_run
     key = (bits, through, length, lo, hi)
     found = _STRETCHES.get(key)
@@ -415,7 +415,7 @@ _ACE_BITS = 1 << 1 | 1 << 14
 
 
 def _most_cards(rules: RuleSet, sets: int, runs: int) -> int:
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     set_max = rules.max_set if rules.max_set is not None else 52
     run_max = rules.max_run if rules.max_run is not None else hi - lo + 1
     return sets * set_max + runs * run_max

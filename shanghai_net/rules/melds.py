@@ -14,7 +14,7 @@ from enum import StrEnum
 from ..cards import Card, Suit
 from .ruleset import Ace, MeldKind, RuleSet
 
-__all__ = ["Meld", "End", "arrange", "arrangements", "why_not_meld", "extend", "touches", "plays_on", "replace_wild"]
+__all__ = ["Meld", "End", "arrange", "meld_kind", "run_bounds", "arrangements", "why_not_meld", "extend", "touches", "plays_on", "replace_wild"]
 
 
 class End(StrEnum):
@@ -53,7 +53,7 @@ class Meld:
 _BOUNDS = {Ace.LOW: (1, 13), Ace.HIGH: (2, 14), Ace.EITHER: (1, 14)}
 
 
-def _bounds(rules: RuleSet) -> tuple[int, int]:
+def run_bounds(rules: RuleSet) -> tuple[int, int]:
     """The lowest and highest position a run may reach (1 the low ace, 14 the high ace)."""
     return _BOUNDS[rules.ace]
 
@@ -100,7 +100,7 @@ def _fits(rules: RuleSet, card: Card, pos: int, suit: Suit) -> bool | None:
 def _run(rules: RuleSet, cards: Sequence[Card], low: int, suit: Suit) -> Meld | None:
     """The cards in this order as a run of ``suit`` starting at position ``low``, or None."""
     n = len(cards)
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     high = low + n - 1
     if n < rules.min_run or (rules.max_run is not None and n > rules.max_run):
         return None
@@ -120,7 +120,7 @@ def _run(rules: RuleSet, cards: Sequence[Card], low: int, suit: Suit) -> Meld | 
 def _positions(rules: RuleSet, card: Card) -> tuple[int, ...]:
     if card.rank != 1:
         return (card.rank,)
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     return tuple(p for p in (1, 14) if lo <= p <= hi)
 
 
@@ -144,7 +144,7 @@ def _runs(rules: RuleSet, cards: Sequence[Card]) -> list[Meld]:
         return []
     suit = fixed[0].suit
     n = len(cards)
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     out: list[Meld] = []
     seen: set[tuple[Card, ...]] = set()
     aces = [c for c in fixed if c.rank == 1]
@@ -169,7 +169,7 @@ def _runs(rules: RuleSet, cards: Sequence[Card]) -> list[Meld]:
 
 
 def _ace_choices(rules: RuleSet, count: int) -> list[tuple[int, ...]]:
-    lo, hi = _bounds(rules)
+    lo, hi = run_bounds(rules)
     ends = [p for p in (1, 14) if lo <= p <= hi]
     if count == 0:
         return [()]
@@ -214,6 +214,12 @@ def arrange(rules: RuleSet, cards: Sequence[Card]) -> Meld | None:
     """The meld these cards form (a set first, a run in the given order next), or None."""
     found = arrangements(rules, cards)
     return found[0] if found else None
+
+
+def meld_kind(rules: RuleSet, cards: Sequence[Card]) -> MeldKind | None:
+    """"set", "run" or None: what these cards form under this rule set (docs/api.md)."""
+    meld = arrange(rules, cards)
+    return meld.kind if meld else None
 
 
 def why_not_meld(rules: RuleSet, cards: Sequence[Card]) -> str:

@@ -1,7 +1,8 @@
 """The rule set: every variation point of the seeds as one field, and the named presets.
 
 A table can play a preset or its own house mix: ``preset("davis").override("claims_per_round=3")``.
-The rules functions (melds, contracts, scoring) read only these fields, never the preset's name.
+The rules functions (melds, contracts, scoring) read only these fields, never the preset's name;
+they live in their own modules and import this one, never the other way round: a RuleSet is data.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -58,7 +59,7 @@ class RuleSet:
     # melds
     wild_twos: bool = False
     max_wilds_per_meld: int | None = None
-    wilds_at_most_naturals: bool = True
+    wilds_at_most_naturals: bool = False  # house rule: no more wilds than naturals in a meld
     min_set: int = 3
     max_set: int | None = None
     set_distinct_suits: bool = False
@@ -76,7 +77,7 @@ class RuleSet:
     lay_off_on_going_down_turn: bool = True
     out_by_discard: bool = False  # every turn ends with a discard: no going out by playing the last card
     # out-of-turn claims
-    claims_per_round: int = 2
+    claims_per_round: int | None = 2  # None: no limit (marcelle: "Anyone can claim", no count)
     claim_penalty: int = 2  # stock cards drawn with the claimed discard
     claim_when_down: bool = True
     reopen_after_claim: bool = False  # the card a claim uncovers: the drawer chooses again, others may claim it
@@ -89,6 +90,7 @@ class RuleSet:
     joker_buy: bool = False  # marcelle: before going down, pay the owner, trade the natural card
     joker_price: int = 5
     # the stock
+    turn_pile_over: bool = False  # empty stock: the whole pile becomes the stock (000), not all but its top (002)
     max_reshuffles: int | None = None  # house rule: turn the pile over at most this often (seeds: no limit)
     max_turns: int | None = 1000  # safeguard for bots: a round this long stops, reported as "turn limit"
     discard_taken_card: bool = False  # may a card taken from the pile go back on it the same turn
@@ -136,27 +138,6 @@ class RuleSet:
 
     def is_wild(self, card: Card) -> bool:
         return card.is_joker or (self.wild_twos and card.rank == 2)
-
-    # -- the public rules API (docs/api.md) ----------------------------------------------------
-
-    def meld_kind(self, cards: Sequence[Card]) -> MeldKind | None:
-        """"set", "run" or None: what these cards form under this rule set."""
-        from .melds import arrange
-
-        meld = arrange(self, list(cards))
-        return meld.kind if meld else None
-
-    def check_contract(self, round_no: int, melds: Sequence[Sequence[Card]]):
-        """Raise IllegalMoveError unless these melds lay down exactly this round's contract."""
-        from .contracts import check_contract
-
-        return check_contract(self, self.contract(round_no), melds, final=round_no == self.rounds)
-
-    def penalty(self, cards: Sequence[Card]) -> int:
-        """Penalty points of cards left in a hand."""
-        from .scoring import penalty
-
-        return penalty(self, cards)
 
     # -- house rules ---------------------------------------------------------------------------
 
@@ -385,6 +366,7 @@ DAVIS = RuleSet(
     claims_per_round=2,
     claim_penalty=2,
     reopen_after_claim=True,
+    turn_pile_over=True,
     shanghai=True,
     set_word="book",
     claim_word="MAY I",
@@ -411,6 +393,7 @@ GOOD_MILLER = RuleSet(
 MARCELLE = RuleSet(
     name="marcelle",
     description="Rum a la Marcelle (seed 003): 2s wild, a coin pot, buy a joker for a nickel",
+    min_players=2,  # "DEAL – 12 cards – 1 to 4 – 2 decks": one alone has nobody to play against
     max_players=8,
     big_table_players=5,
     hand_size=12,
@@ -419,7 +402,7 @@ MARCELLE = RuleSet(
     ace=Ace.EITHER,
     contract_minimum_melds=True,
     lay_off_on_going_down_turn=False,
-    claims_per_round=3,
+    claims_per_round=None,
     claim_penalty=1,
     joker_buy=True,
     money=True,
