@@ -39,36 +39,63 @@ def _need(rules: RuleSet, contract: tuple[int, int], wilds: int, faces: tuple) -
     for (rank, _), n in faces:
         ranks[rank] += n
     set_size, run_size = rules.min_set, rules.min_run
-    # (missing, {rank: cards used}, {face: cards used}, naturals)
+    room = _GUARDS  # each count the hand holds, above its field's guard bit
+    for face, n in counts.items():
+        room += n << _face_field(face)
+    for rank, n in ranks.items():
+        room += n << _rank_field(rank)
+    # (missing, wild cards it may take, the cards it uses packed as `room` counts them)
     set_parts = sorted(
-        ((max(0, set_size - n), {rank: min(n, set_size)}, {}, min(n, set_size)) for rank, n in ranks.items()),
-        key=lambda p: p[0])[: sets + _SPARE] if sets else []
+        ((max(0, set_size - n), _fill(rules, set_size, n), min(n, set_size) << _rank_field(rank))
+         for rank, n in ranks.items()), key=lambda p: p[0])[: sets + _SPARE] if sets else []
     run_parts = _run_parts(rules, counts, run_size)[: runs + 2 * _SPARE] if runs else []
-    empty_set = (set_size, {}, {}, 0)
-    empty_run = (run_size, {}, {}, 0)
+    run_choices = [c for c in _choices(run_parts, runs, (run_size, _fill(rules, run_size, 0), 0))
+                   if _fits(room, c[2])]
     best = set_size * sets + run_size * runs
-    for chosen_sets in _choices(set_parts, sets, empty_set):
-        for chosen_runs in _choices(run_parts, runs, empty_run):
-            parts = chosen_sets + chosen_runs
-            if not _fits(parts, ranks, counts):
-                continue
-            missing = sum(p[0] for p in parts)
-            fillable = sum(min(p[0], _wild_room(rules, p[3], size))
-                           for p, size in zip(parts, [set_size] * len(chosen_sets) + [run_size] * len(chosen_runs)))
-            best = min(best, missing - min(wilds, fillable))
+    for set_missing, set_fill, set_uses in _choices(set_parts, sets, (set_size, _fill(rules, set_size, 0), 0)):
+        for run_missing, run_fill, run_uses in run_choices:
+            need = set_missing + run_missing - min(wilds, set_fill + run_fill)
+            if need < best and _fits(room, set_uses + run_uses):
+                if not need:
+                    return 0
+                best = need
     return best
 
 
-def _wild_room(rules: RuleSet, naturals: int, size: int) -> int:
+_WIDTH = 8
+"""Bits of one count in a packed hand: a count stays below the guard bit (128) at the top."""
+_GUARDS = sum(1 << (_WIDTH * field + _WIDTH - 1) for field in range(15 * 4 + 15))
+
+
+def _face_field(face: tuple) -> int:
+    rank, suit = face
+    return _WIDTH * (rank * 4 + suit)
+
+
+def _rank_field(rank: int) -> int:
+    return _WIDTH * (60 + rank)
+
+
+def _fits(room: int, uses: int) -> bool:
+    """No card used twice: no count of ``uses`` (per face and per rank) above the hand's; a
+    count that is borrows its field's guard bit."""
+    return (room - uses) & _GUARDS == _GUARDS
+
+
+def _fill(rules: RuleSet, size: int, naturals: int) -> int:
+    """The wild cards a partial meld of ``naturals`` may take toward ``size`` cards."""
+    missing = max(0, size - naturals)
     room = naturals if rules.wilds_at_most_naturals else size
-    return room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld)
+    return min(missing, room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld))
 
 
-def _choices(parts: list, k: int, empty):
-    """Every way to pick ``k`` partial melds, an empty one standing for any left unstarted."""
+def _choices(parts: list, k: int, empty: tuple):
+    """Every way to pick ``k`` partial melds, an empty one standing for any left unstarted, as
+    their summed (missing, wild room, uses)."""
     for n in range(min(k, len(parts)), -1, -1):
         for chosen in combinations(parts, n):
-            yield list(chosen) + [empty] * (k - n)
+            chosen += (empty,) * (k - n)
+            yield (sum(p[0] for p in chosen), sum(p[1] for p in chosen), sum(p[2] for p in chosen))
 
 
 def _run_parts(rules: RuleSet, counts: dict, size: int) -> list:
@@ -85,21 +112,7 @@ def _run_parts(rules: RuleSet, counts: dict, size: int) -> list:
         for low in range(lo, hi - size + 2):
             inside = {at[p] for p in range(low, low + size) if p in at}
             if inside:
-                uses = {(rank, suit): 1 for rank in inside}
-                parts.append((size - len(inside), {}, uses, len(inside)))
+                uses = sum((1 << _face_field((rank, suit))) + (1 << _rank_field(rank)) for rank in inside)
+                parts.append((size - len(inside), _fill(rules, size, len(inside)), uses))
     parts.sort(key=lambda p: p[0])
     return parts
-
-
-def _fits(parts: list, ranks: Counter, counts: dict) -> bool:
-    """No card used twice: per rank and per face, the parts use no more than the hand holds."""
-    by_rank: Counter = Counter()
-    by_face: Counter = Counter()
-    for _, rank_use, face_use, _ in parts:
-        by_rank.update(rank_use)
-        by_face.update(face_use)
-    for face, n in by_face.items():
-        if n > counts.get(face, 0):
-            return False
-        by_rank[face[0]] += n
-    return all(n <= ranks[rank] for rank, n in by_rank.items())
