@@ -34,26 +34,28 @@ def contract_need(rules: RuleSet, contract: tuple[int, int], hand: Sequence[Card
 @lru_cache(maxsize=65536)
 def _need(rules: RuleSet, contract: tuple[int, int], wilds: int, faces: tuple) -> int:
     sets, runs = contract
-    counts = dict(faces)
     ranks: Counter = Counter()
-    for (rank, _), n in faces:
-        ranks[rank] += n
-    set_size, run_size = rules.min_set, rules.min_run
+    held: dict = {}  # suit: its ranks as bits
     room = _GUARDS  # each count the hand holds, above its field's guard bit
-    for face, n in counts.items():
-        room += n << _face_field(face)
+    for (rank, suit), n in faces:
+        ranks[rank] += n
+        held[suit] = held.get(suit, 0) | 1 << rank
+        room += n << _face_field(rank, suit)
     for rank, n in ranks.items():
         room += n << _rank_field(rank)
+    set_size, run_size = rules.min_set, rules.min_run
     # (missing, wild cards it may take, the cards it uses packed as `room` counts them)
     set_parts = sorted(
         ((max(0, set_size - n), _fill(rules, set_size, n), min(n, set_size) << _rank_field(rank))
-         for rank, n in ranks.items()), key=lambda p: p[0])[: sets + _SPARE] if sets else []
-    run_parts = _run_parts(rules, counts, run_size)[: runs + 2 * _SPARE] if runs else []
-    run_choices = [c for c in _choices(run_parts, runs, (run_size, _fill(rules, run_size, 0), 0))
-                   if _fits(room, c[2])]
+         for rank, n in ranks.items()), key=_missing)[: sets + _SPARE] if sets else []
+    run_parts = sorted((part for suit, bits in held.items() for part in _suit_runs(rules, suit, bits, run_size)),
+                       key=_missing)[: runs + 2 * _SPARE] if runs else []
+    run_choices = sorted(_choices(room, run_parts, runs, (run_size, _fill(rules, run_size, 0), 0)), key=_missing)
     best = set_size * sets + run_size * runs
-    for set_missing, set_fill, set_uses in _choices(set_parts, sets, (set_size, _fill(rules, set_size, 0), 0)):
+    for set_missing, set_fill, set_uses in _choices(room, set_parts, sets, (set_size, _fill(rules, set_size, 0), 0)):
         for run_missing, run_fill, run_uses in run_choices:
+            if set_missing + run_missing - wilds >= best:
+                break  # the runs left miss as many cards or more
             need = set_missing + run_missing - min(wilds, set_fill + run_fill)
             if need < best and _fits(room, set_uses + run_uses):
                 if not need:
@@ -67,13 +69,16 @@ _WIDTH = 8
 _GUARDS = sum(1 << (_WIDTH * field + _WIDTH - 1) for field in range(15 * 4 + 15))
 
 
-def _face_field(face: tuple) -> int:
-    rank, suit = face
+def _face_field(rank: int, suit: int) -> int:
     return _WIDTH * (rank * 4 + suit)
 
 
 def _rank_field(rank: int) -> int:
     return _WIDTH * (60 + rank)
+
+
+def _missing(part: tuple) -> int:
+    return part[0]
 
 
 def _fits(room: int, uses: int) -> bool:
@@ -89,30 +94,30 @@ def _fill(rules: RuleSet, size: int, naturals: int) -> int:
     return min(missing, room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld))
 
 
-def _choices(parts: list, k: int, empty: tuple):
-    """Every way to pick ``k`` partial melds, an empty one standing for any left unstarted, as
-    their summed (missing, wild room, uses)."""
-    for n in range(min(k, len(parts)), -1, -1):
-        for chosen in combinations(parts, n):
-            chosen += (empty,) * (k - n)
-            yield (sum(p[0] for p in chosen), sum(p[1] for p in chosen), sum(p[2] for p in chosen))
+def _choices(room: int, parts: list, k: int, empty: tuple) -> list:
+    """Every way to pick ``k`` of ``parts`` that fit the hand together, an empty part standing
+    for any left unstarted, as their summed (missing, wild room, uses)."""
+    by_count = [[(0, 0, 0)]] + [[] for _ in range(k)]  # the picks of each number of parts
+    for missing, fill, uses in parts:
+        for n in range(min(k, len(parts)) - 1, -1, -1):
+            by_count[n + 1] += [(m + missing, f + fill, u + uses) for m, f, u in by_count[n]
+                                if _fits(room, u + uses)]
+    empty_missing, empty_fill, _ = empty
+    return [(m + (k - n) * empty_missing, f + (k - n) * empty_fill, u)
+            for n, picks in enumerate(by_count) for m, f, u in picks]
 
 
-def _run_parts(rules: RuleSet, counts: dict, size: int) -> list:
-    """Each suit's windows of ``size`` positions holding at least one of its cards, fewest
-    missing first."""
+@lru_cache(maxsize=4096)
+def _suit_runs(rules: RuleSet, suit: int, bits: int, size: int) -> tuple:
+    """The windows of ``size`` positions holding at least one of the suit's ranks ``bits``,
+    lowest first."""
     lo, hi = _bounds(rules)
-    by_suit: dict = {}
-    for (rank, suit), n in counts.items():
-        positions = [p for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi]
-        for p in positions:
-            by_suit.setdefault(suit, {})[p] = rank
+    at = {p: rank for rank in range(1, 14) if bits >> rank & 1
+          for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi}
     parts = []
-    for suit, at in by_suit.items():
-        for low in range(lo, hi - size + 2):
-            inside = {at[p] for p in range(low, low + size) if p in at}
-            if inside:
-                uses = sum((1 << _face_field((rank, suit))) + (1 << _rank_field(rank)) for rank in inside)
-                parts.append((size - len(inside), _fill(rules, size, len(inside)), uses))
-    parts.sort(key=lambda p: p[0])
-    return parts
+    for low in range(lo, hi - size + 2):
+        inside = {at[p] for p in range(low, low + size) if p in at}
+        if inside:
+            uses = sum((1 << _face_field(rank, suit)) + (1 << _rank_field(rank)) for rank in inside)
+            parts.append((size - len(inside), _fill(rules, size, len(inside)), uses))
+    return tuple(parts)
