@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import itemgetter
 from itertools import combinations
 
 from ..cards import Card
@@ -47,23 +48,29 @@ def _need(rules: RuleSet, contract: tuple[int, int], wilds: int, faces: tuple) -
     # (missing, wild cards it may take, the cards it uses packed as `room` counts them)
     set_parts = sorted(
         ((max(0, set_size - n), _fill(rules, set_size, n), min(n, set_size) << _rank_field(rank))
-         for rank, n in ranks.items()), key=_missing)[: sets + _SPARE] if sets else []
-    run_parts = sorted((part for suit, bits in held.items() for part in _suit_runs(rules, suit, bits, run_size)),
-                       key=_missing)[: runs + 2 * _SPARE] if runs else []
-    run_choices = sorted(_choices(room, run_parts, runs, (run_size, _fill(rules, run_size, 0), 0)), key=_missing)
+         for rank, n in ranks.items()), key=_MISSING)[: sets + _SPARE] if sets else []
+    run_parts = sorted([part for suit, bits in held.items() for part in _suit_runs(rules, suit, bits, run_size)],
+                       key=_MISSING)[: runs + 2 * _SPARE] if runs else []
+    # sets of different ranks never share a card, so only runs are checked among themselves
+    set_choices = sorted(_choices(None, set_parts, sets, (set_size, _fill(rules, set_size, 0), 0)))
+    run_choices = sorted(_choices(room, run_parts, runs, (run_size, _fill(rules, run_size, 0), 0)))
     best = set_size * sets + run_size * runs
-    for set_missing, set_fill, set_uses in _choices(room, set_parts, sets, (set_size, _fill(rules, set_size, 0), 0)):
+    least_run = run_choices[0][0] - wilds
+    for set_missing, set_fill, set_uses in set_choices:
+        if set_missing + least_run >= best:
+            break  # these sets and any runs miss as many cards or more
         for run_missing, run_fill, run_uses in run_choices:
             if set_missing + run_missing - wilds >= best:
                 break  # the runs left miss as many cards or more
             need = set_missing + run_missing - min(wilds, set_fill + run_fill)
-            if need < best and _fits(room, set_uses + run_uses):
+            if need < best and (room - set_uses - run_uses) & _GUARDS == _GUARDS:  # `_fits`, inlined: hot
                 if not need:
                     return 0
                 best = need
     return best
 
 
+_MISSING = itemgetter(0)
 _WIDTH = 8
 """Bits of one count in a packed hand: a count stays below the guard bit (128) at the top."""
 _GUARDS = sum(1 << (_WIDTH * field + _WIDTH - 1) for field in range(15 * 4 + 15))
@@ -75,10 +82,6 @@ def _face_field(rank: int, suit: int) -> int:
 
 def _rank_field(rank: int) -> int:
     return _WIDTH * (60 + rank)
-
-
-def _missing(part: tuple) -> int:
-    return part[0]
 
 
 def _fits(room: int, uses: int) -> bool:
@@ -94,14 +97,19 @@ def _fill(rules: RuleSet, size: int, naturals: int) -> int:
     return min(missing, room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld))
 
 
-def _choices(room: int, parts: list, k: int, empty: tuple) -> list:
-    """Every way to pick ``k`` of ``parts`` that fit the hand together, an empty part standing
-    for any left unstarted, as their summed (missing, wild room, uses)."""
+def _choices(room: int | None, parts: list, k: int, empty: tuple) -> list:
+    """Every way to pick ``k`` of ``parts`` (that fit the hand together, unless ``room`` is
+    None), an empty part standing for any left unstarted, as their summed (missing, wild room,
+    uses)."""
     by_count = [[(0, 0, 0)]] + [[] for _ in range(k)]  # the picks of each number of parts
+    top = min(k, len(parts)) - 1
     for missing, fill, uses in parts:
-        for n in range(min(k, len(parts)) - 1, -1, -1):
-            by_count[n + 1] += [(m + missing, f + fill, u + uses) for m, f, u in by_count[n]
-                                if _fits(room, u + uses)]
+        for n in range(top, -1, -1):
+            if room is None:
+                by_count[n + 1] += [(m + missing, f + fill, u + uses) for m, f, u in by_count[n]]
+            else:
+                by_count[n + 1] += [(m + missing, f + fill, u + uses) for m, f, u in by_count[n]
+                                    if (room - u - uses) & _GUARDS == _GUARDS]
     empty_missing, empty_fill, _ = empty
     return [(m + (k - n) * empty_missing, f + (k - n) * empty_fill, u)
             for n, picks in enumerate(by_count) for m, f, u in picks]
