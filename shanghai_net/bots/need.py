@@ -63,7 +63,7 @@ def _need(rules: RuleSet, contract: tuple[int, int], wilds: int, faces: tuple) -
             if set_missing + run_missing - wilds >= best:
                 break  # the runs left miss as many cards or more
             need = set_missing + run_missing - min(wilds, set_fill + run_fill)
-            if need < best and (room - set_uses - run_uses) & _GUARDS == _GUARDS:  # `_fits`, inlined: hot
+            if need < best and (room - set_uses - run_uses) & _GUARDS == _GUARDS:  # they fit together
                 if not need:
                     return 0
                 best = need
@@ -74,6 +74,9 @@ _MISSING = itemgetter(0)
 _WIDTH = 8
 """Bits of one count in a packed hand: a count stays below the guard bit (128) at the top."""
 _GUARDS = sum(1 << (_WIDTH * field + _WIDTH - 1) for field in range(15 * 4 + 15))
+"""The guard bit of every count.  Partial melds fit the hand together (no card used twice) when
+``(room - uses) & _GUARDS == _GUARDS``: no count of ``uses`` (per face and per rank) is above
+the hand's, since one that is borrows its field's guard bit."""
 
 
 def _face_field(rank: int, suit: int) -> int:
@@ -82,12 +85,6 @@ def _face_field(rank: int, suit: int) -> int:
 
 def _rank_field(rank: int) -> int:
     return _WIDTH * (60 + rank)
-
-
-def _fits(room: int, uses: int) -> bool:
-    """No card used twice: no count of ``uses`` (per face and per rank) above the hand's; a
-    count that is borrows its field's guard bit."""
-    return (room - uses) & _GUARDS == _GUARDS
 
 
 def _fill(rules: RuleSet, size: int, naturals: int) -> int:
