@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
-from itertools import combinations
 
 from ..cards import Card
 from ..rules.melds import _bounds
