@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
+from typing import NamedTuple
 
 from ..cards import Card
 from ..rules.melds import _bounds
@@ -24,15 +25,27 @@ _SPARE = 3
 """Partial melds of each kind looked at beyond the number the contract asks for."""
 
 
+class _Melds(NamedTuple):
+    """The rules that the count reads (a key cheaper to hash than the whole rule set)."""
+
+    min_set: int
+    min_run: int
+    bounds: tuple[int, int]
+    wilds_at_most_naturals: bool
+    max_wilds_per_meld: int | None
+
+
 def contract_need(rules: RuleSet, contract: tuple[int, int], hand: Sequence[Card]) -> int:
     """Cards this hand lacks to hold ``contract`` (0: it may go down)."""
     wilds = sum(1 for c in hand if rules.is_wild(c))
-    faces = Counter((c.rank, c.suit) for c in hand if not rules.is_wild(c))
-    return _need(rules, contract, wilds, tuple(sorted(faces.items(), key=lambda f: (f[0][0], f[0][1] or 0))))
+    faces = Counter((c.rank, c.suit) for c in hand if not rules.is_wild(c))  # a natural card has a suit
+    melds = _Melds(rules.min_set, rules.min_run, _bounds(rules), rules.wilds_at_most_naturals,
+                   rules.max_wilds_per_meld)
+    return _need(melds, contract, wilds, tuple(sorted(faces.items())))
 
 
 @lru_cache(maxsize=65536)
-def _need(rules: RuleSet, contract: tuple[int, int], wilds: int, faces: tuple) -> int:
+def _need(rules: _Melds, contract: tuple[int, int], wilds: int, faces: tuple) -> int:
     sets, runs = contract
     ranks: Counter = Counter()
     held: dict = {}  # suit: its ranks as bits
@@ -86,7 +99,7 @@ def _rank_field(rank: int) -> int:
     return _WIDTH * (60 + rank)
 
 
-def _fill(rules: RuleSet, size: int, naturals: int) -> int:
+def _fill(rules: _Melds, size: int, naturals: int) -> int:
     """The wild cards a partial meld of ``naturals`` may take toward ``size`` cards."""
     missing = max(0, size - naturals)
     room = naturals if rules.wilds_at_most_naturals else size
@@ -112,10 +125,10 @@ def _choices(room: int | None, parts: list, k: int, empty: tuple) -> list:
 
 
 @lru_cache(maxsize=4096)
-def _suit_runs(rules: RuleSet, suit: int, bits: int, size: int) -> tuple:
+def _suit_runs(rules: _Melds, suit: int, bits: int, size: int) -> tuple:
     """The windows of ``size`` positions holding at least one of the suit's ranks ``bits``,
     lowest first."""
-    lo, hi = _bounds(rules)
+    lo, hi = rules.bounds
     at = {p: rank for rank in range(1, 14) if bits >> rank & 1
           for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi}
     parts = []
