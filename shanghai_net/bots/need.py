@@ -63,23 +63,35 @@ def _need(rules: _Melds, contract: tuple[int, int], wilds: int, faces: tuple) ->
          for rank, n in ranks.items()), key=_MISSING)[: sets + _SPARE] if sets else []
     run_parts = sorted([part for suit, bits in held.items() for part in _suit_runs(rules, suit, bits, run_size)],
                        key=_MISSING)[: runs + 2 * _SPARE] if runs else []
-    # sets of different ranks never share a card, so only runs are checked among themselves
-    set_choices = sorted(_choices(None, set_parts, sets, (set_size, _fill(rules, set_size, 0), 0)))
-    run_choices = sorted(_choices(room, run_parts, runs, (run_size, _fill(rules, run_size, 0), 0)))
-    best = set_size * sets + run_size * runs
-    least_run = run_choices[0][0] - wilds
-    for set_missing, set_fill, set_uses in set_choices:
-        if set_missing + least_run >= best:
-            break  # these sets and any runs miss as many cards or more
-        for run_missing, run_fill, run_uses in run_choices:
-            if set_missing + run_missing - wilds >= best:
-                break  # the runs left miss as many cards or more
-            need = set_missing + run_missing - min(wilds, set_fill + run_fill)
-            if need < best and (room - set_uses - run_uses) & _GUARDS == _GUARDS:  # they fit together
-                if not need:
-                    return 0
-                best = need
-    return best
+    empty_set = (set_size, _fill(rules, set_size, 0))
+    empty_run = (run_size, _fill(rules, run_size, 0))
+    least_run = run_parts[0][0] if run_parts else run_size
+
+    # Depth first, the parts fewest missing first: a pick stops where even every wild card
+    # could not make it beat the best (each part after it misses as many cards or more).
+    def pick_runs(k: int, start: int, missing: int, fill: int, uses: int, best: int) -> int:
+        need = missing + k * empty_run[0] - min(wilds, fill + k * empty_run[1])  # the rest unstarted
+        best = min(best, need)
+        for i in range(start, len(run_parts) if k and best else 0):
+            part_missing, part_fill, part_uses = run_parts[i]
+            if max(0, missing + k * part_missing - wilds) >= best:
+                break
+            if (room - uses - part_uses) & _GUARDS == _GUARDS:  # no card used twice
+                best = pick_runs(k - 1, i + 1, missing + part_missing, fill + part_fill, uses + part_uses, best)
+        return best
+
+    def pick_sets(k: int, start: int, missing: int, fill: int, uses: int, best: int) -> int:
+        # sets of different ranks never share a card: only the runs are checked
+        if missing + runs * least_run - wilds < best:
+            best = pick_runs(runs, 0, missing + k * empty_set[0], fill + k * empty_set[1], uses, best)
+        for i in range(start, len(set_parts) if k and best else 0):
+            part_missing, part_fill, part_uses = set_parts[i]
+            if max(0, missing + k * part_missing + runs * least_run - wilds) >= best:
+                break
+            best = pick_sets(k - 1, i + 1, missing + part_missing, fill + part_fill, uses + part_uses, best)
+        return best
+
+    return pick_sets(sets, 0, 0, 0, 0, set_size * sets + run_size * runs)
 
 
 _MISSING = itemgetter(0)
@@ -104,24 +116,6 @@ def _fill(rules: _Melds, size: int, naturals: int) -> int:
     missing = max(0, size - naturals)
     room = naturals if rules.wilds_at_most_naturals else size
     return min(missing, room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld))
-
-
-def _choices(room: int | None, parts: list, k: int, empty: tuple) -> list:
-    """Every way to pick ``k`` of ``parts`` (that fit the hand together, unless ``room`` is
-    None), an empty part standing for any left unstarted, as their summed (missing, wild room,
-    uses)."""
-    by_count = [[(0, 0, 0)]] + [[] for _ in range(k)]  # the picks of each number of parts
-    top = min(k, len(parts)) - 1
-    for missing, fill, uses in parts:
-        for n in range(top, -1, -1):
-            if room is None:
-                by_count[n + 1] += [(m + missing, f + fill, u + uses) for m, f, u in by_count[n]]
-            else:
-                by_count[n + 1] += [(m + missing, f + fill, u + uses) for m, f, u in by_count[n]
-                                    if (room - u - uses) & _GUARDS == _GUARDS]
-    empty_missing, empty_fill, _ = empty
-    return [(m + (k - n) * empty_missing, f + (k - n) * empty_fill, u)
-            for n, picks in enumerate(by_count) for m, f, u in picks]
 
 
 @lru_cache(maxsize=4096)
