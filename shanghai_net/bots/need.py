@@ -37,20 +37,21 @@ class _Melds(NamedTuple):
 
 def contract_need(rules: RuleSet, contract: tuple[int, int], hand: Sequence[Card]) -> int:
     """Cards this hand lacks to hold ``contract`` (0: it may go down)."""
-    wilds = sum(1 for c in hand if rules.is_wild(c))
-    faces = Counter((c.rank, c.suit) for c in hand if not rules.is_wild(c))  # a natural card has a suit
+    wild_twos = rules.wild_twos
+    # the natural cards' faces in order (a natural card has a suit); rules.is_wild, inlined: hot
+    naturals = sorted([c.face for c in hand if not (c.is_joker or (wild_twos and c.rank == 2))])
     melds = _Melds(rules.min_set, rules.min_run, _bounds(rules), rules.wilds_at_most_naturals,
                    rules.max_wilds_per_meld)
-    return _need(melds, contract, wilds, tuple(sorted(faces.items())))
+    return _need(melds, contract, len(hand) - len(naturals), tuple(naturals))
 
 
 @lru_cache(maxsize=65536)
-def _need(rules: _Melds, contract: tuple[int, int], wilds: int, faces: tuple) -> int:
+def _need(rules: _Melds, contract: tuple[int, int], wilds: int, naturals: tuple) -> int:
     sets, runs = contract
     ranks: Counter = Counter()
     held: dict = {}  # suit: its ranks as bits
     room = _GUARDS  # each count the hand holds, above its field's guard bit
-    for (rank, suit), n in faces:
+    for (rank, suit), n in Counter(naturals).items():
         ranks[rank] += n
         held[suit] = held.get(suit, 0) | 1 << rank
         room += n << _face_field(rank, suit)
