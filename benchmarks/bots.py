@@ -76,7 +76,7 @@ def run(name: str, games: int, seed: int, level: str) -> str:
     rules = preset(name)
     times: list[float] = []
     wins, mine, theirs = 0, 0.0, 0.0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(games):
         rng = random.Random(f"{seed}:{name}:{i}")
         seat = i % PLAYERS
@@ -86,11 +86,12 @@ def run(name: str, games: int, seed: int, level: str) -> str:
         wins += seat in result.winners
         mine += result.totals[seat]
         theirs += sum(t for s, t in enumerate(result.totals) if s != seat) / (PLAYERS - 1)
+    cpu = time.process_time() - cpu
     low, high = wilson(wins, games)
     return (f"{name:<12} games={games} wins={wins / games:6.1%} [{low:.1%}, {high:.1%}] "
             f"mean_score={mine / games:.1f} (basic {theirs / games:.1f}) "
             f"decision_ms p50={1000 * percentile(times, 0.5):.1f} p99={1000 * percentile(times, 0.99):.1f} "
-            f"({len(times)} decisions, {time.perf_counter() - start:.0f} s)")
+            f"games_per_cpu_second={games / cpu:.1f} ({len(times)} decisions, {time.perf_counter() - start:.0f} s)")
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from ..cards import Card
 from ..engine.events import PLAIN, Event, Words
@@ -216,6 +217,7 @@ class ExpertBot:
         plain = [m for m in options if not m.shanghai]
         dump = self.DUMP[0] + self.DUMP[1] * reading.urgency
 
+        @cache  # each card is weighed for the choice and again for the reason
         def own(card: Card) -> float:
             if down:
                 return -dump * card_points(rules, card)
@@ -223,6 +225,7 @@ class ExpertBot:
             need = contract_need(rules, view.contract, rest)
             return self.NEED * need + keep_value(reading, card, hand) - dump * card_points(rules, card)
 
+        @cache
         def feed(card: Card):
             return reading.feed(card, card in declared, words)
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from operator import itemgetter
+from typing import NamedTuple
 
 from ..cards import Card
 from ..rules.melds import run_bounds
@@ -24,82 +25,111 @@ _SPARE = 3
 """Partial melds of each kind looked at beyond the number the contract asks for."""
 
 
+class _Melds(NamedTuple):
+    """The rules that the count reads (a key cheaper to hash than the whole rule set)."""
+
+    min_set: int
+    min_run: int
+    bounds: tuple[int, int]
+    wilds_at_most_naturals: bool
+    max_wilds_per_meld: int | None
+
+
 def contract_need(rules: RuleSet, contract: tuple[int, int], hand: Sequence[Card]) -> int:
     """Cards this hand lacks to hold ``contract`` (0: it may go down)."""
-    wilds = sum(1 for c in hand if rules.is_wild(c))
-    faces = Counter((c.rank, c.suit) for c in hand if not rules.is_wild(c))
-    return _need(rules, contract, wilds, tuple(sorted(faces.items(), key=lambda f: (f[0][0], f[0][1] or 0))))
+    wild_twos = rules.wild_twos
+    # the natural cards' faces in order (a natural card has a suit); rules.is_wild, inlined: hot
+    naturals = sorted([c.face for c in hand if not (c.is_joker or (wild_twos and c.rank == 2))])
+    melds = _Melds(rules.min_set, rules.min_run, run_bounds(rules), rules.wilds_at_most_naturals,
+                   rules.max_wilds_per_meld)
+    return _need(melds, contract, len(hand) - len(naturals), tuple(naturals))
 
 
 @lru_cache(maxsize=65536)
-def _need(rules: RuleSet, contract: tuple[int, int], wilds: int, faces: tuple) -> int:
+def _need(rules: _Melds, contract: tuple[int, int], wilds: int, naturals: tuple) -> int:
     sets, runs = contract
-    counts = dict(faces)
     ranks: Counter = Counter()
-    for (rank, _), n in faces:
+    held: dict = {}  # suit: its ranks as bits
+    room = _GUARDS  # each count the hand holds, above its field's guard bit
+    for (rank, suit), n in Counter(naturals).items():
         ranks[rank] += n
+        held[suit] = held.get(suit, 0) | 1 << rank
+        room += n << _face_field(rank, suit)
+    for rank, n in ranks.items():
+        room += n << _rank_field(rank)
     set_size, run_size = rules.min_set, rules.min_run
-    # (missing, {rank: cards used}, {face: cards used}, naturals)
+    # (missing, wild cards it may take, the cards it uses packed as `room` counts them)
     set_parts = sorted(
-        ((max(0, set_size - n), {rank: min(n, set_size)}, {}, min(n, set_size)) for rank, n in ranks.items()),
-        key=lambda p: p[0])[: sets + _SPARE] if sets else []
-    run_parts = _run_parts(rules, counts, run_size)[: runs + 2 * _SPARE] if runs else []
-    empty_set = (set_size, {}, {}, 0)
-    empty_run = (run_size, {}, {}, 0)
-    best = set_size * sets + run_size * runs
-    for chosen_sets in _choices(set_parts, sets, empty_set):
-        for chosen_runs in _choices(run_parts, runs, empty_run):
-            parts = chosen_sets + chosen_runs
-            if not _fits(parts, ranks, counts):
-                continue
-            missing = sum(p[0] for p in parts)
-            fillable = sum(min(p[0], _wild_room(rules, p[3], size))
-                           for p, size in zip(parts, [set_size] * len(chosen_sets) + [run_size] * len(chosen_runs)))
-            best = min(best, missing - min(wilds, fillable))
-    return best
+        ((max(0, set_size - n), _fill(rules, set_size, n), min(n, set_size) << _rank_field(rank))
+         for rank, n in ranks.items()), key=_MISSING)[: sets + _SPARE] if sets else []
+    run_parts = sorted([part for suit, bits in held.items() for part in _suit_runs(rules, suit, bits, run_size)],
+                       key=_MISSING)[: runs + 2 * _SPARE] if runs else []
+    empty_set = (set_size, _fill(rules, set_size, 0))
+    empty_run = (run_size, _fill(rules, run_size, 0))
+    least_run = run_parts[0][0] if run_parts else run_size
+
+    # Depth first, the parts fewest missing first: a pick stops where even every wild card
+    # could not make it beat the best (each part after it misses as many cards or more).
+    def pick_runs(k: int, start: int, missing: int, fill: int, uses: int, best: int) -> int:
+        need = missing + k * empty_run[0] - min(wilds, fill + k * empty_run[1])  # the rest unstarted
+        best = min(best, need)
+        for i in range(start, len(run_parts) if k and best else 0):
+            part_missing, part_fill, part_uses = run_parts[i]
+            if max(0, missing + k * part_missing - wilds) >= best:
+                break
+            if (room - uses - part_uses) & _GUARDS == _GUARDS:  # no card used twice
+                best = pick_runs(k - 1, i + 1, missing + part_missing, fill + part_fill, uses + part_uses, best)
+        return best
+
+    def pick_sets(k: int, start: int, missing: int, fill: int, uses: int, best: int) -> int:
+        # sets of different ranks never share a card: only the runs are checked
+        if missing + runs * least_run - wilds < best:
+            best = pick_runs(runs, 0, missing + k * empty_set[0], fill + k * empty_set[1], uses, best)
+        for i in range(start, len(set_parts) if k and best else 0):
+            part_missing, part_fill, part_uses = set_parts[i]
+            if max(0, missing + k * part_missing + runs * least_run - wilds) >= best:
+                break
+            best = pick_sets(k - 1, i + 1, missing + part_missing, fill + part_fill, uses + part_uses, best)
+        return best
+
+    return pick_sets(sets, 0, 0, 0, 0, set_size * sets + run_size * runs)
 
 
-def _wild_room(rules: RuleSet, naturals: int, size: int) -> int:
+_MISSING = itemgetter(0)
+_WIDTH = 8
+"""Bits of one count in a packed hand: a count stays below the guard bit (128) at the top."""
+_GUARDS = sum(1 << (_WIDTH * field + _WIDTH - 1) for field in range(15 * 4 + 15))
+"""The guard bit of every count.  Partial melds fit the hand together (no card used twice) when
+``(room - uses) & _GUARDS == _GUARDS``: no count of ``uses`` (per face and per rank) is above
+the hand's, since one that is borrows its field's guard bit."""
+
+
+def _face_field(rank: int, suit: int) -> int:
+    return _WIDTH * (rank * 4 + suit)
+
+
+def _rank_field(rank: int) -> int:
+    return _WIDTH * (60 + rank)
+
+
+def _fill(rules: _Melds, size: int, naturals: int) -> int:
+    """The wild cards a partial meld of ``naturals`` may take toward ``size`` cards."""
+    missing = max(0, size - naturals)
     room = naturals if rules.wilds_at_most_naturals else size
-    return room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld)
+    return min(missing, room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld))
 
 
-def _choices(parts: list, k: int, empty):
-    """Every way to pick ``k`` partial melds, an empty one standing for any left unstarted."""
-    for n in range(min(k, len(parts)), -1, -1):
-        for chosen in combinations(parts, n):
-            yield list(chosen) + [empty] * (k - n)
-
-
-def _run_parts(rules: RuleSet, counts: dict, size: int) -> list:
-    """Each suit's windows of ``size`` positions holding at least one of its cards, fewest
-    missing first."""
-    lo, hi = run_bounds(rules)
-    by_suit: dict = {}
-    for (rank, suit), n in counts.items():
-        positions = [p for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi]
-        for p in positions:
-            by_suit.setdefault(suit, {})[p] = rank
+@lru_cache(maxsize=4096)
+def _suit_runs(rules: _Melds, suit: int, bits: int, size: int) -> tuple:
+    """The windows of ``size`` positions holding at least one of the suit's ranks ``bits``,
+    lowest first."""
+    lo, hi = rules.bounds
+    at = {p: rank for rank in range(1, 14) if bits >> rank & 1
+          for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi}
     parts = []
-    for suit, at in by_suit.items():
-        for low in range(lo, hi - size + 2):
-            inside = {at[p] for p in range(low, low + size) if p in at}
-            if inside:
-                uses = {(rank, suit): 1 for rank in inside}
-                parts.append((size - len(inside), {}, uses, len(inside)))
-    parts.sort(key=lambda p: p[0])
-    return parts
-
-
-def _fits(parts: list, ranks: Counter, counts: dict) -> bool:
-    """No card used twice: per rank and per face, the parts use no more than the hand holds."""
-    by_rank: Counter = Counter()
-    by_face: Counter = Counter()
-    for _, rank_use, face_use, _ in parts:
-        by_rank.update(rank_use)
-        by_face.update(face_use)
-    for face, n in by_face.items():
-        if n > counts.get(face, 0):
-            return False
-        by_rank[face[0]] += n
-    return all(n <= ranks[rank] for rank, n in by_rank.items())
+    for low in range(lo, hi - size + 2):
+        inside = {at[p] for p in range(low, low + size) if p in at}
+        if inside:
+            uses = sum((1 << _face_field(rank, suit)) + (1 << _rank_field(rank)) for rank in inside)
+            parts.append((size - len(inside), _fill(rules, size, len(inside)), uses))
+    return tuple(parts)

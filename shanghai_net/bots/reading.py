@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..cards import Card
 from ..engine.events import Words
@@ -28,12 +29,19 @@ class Feed:
 
 
 class Reading:
+    """Counted when first asked: many decisions (a lay-off, a draw once down) need none of it."""
+
     def __init__(self, view: PlayerView, memory: RoundMemory):
         self.view = view
         self.memory = memory
-        rules = view.rules
-        decks, jokers = rules.deck_size(view.players)
-        self.decks, self.jokers = decks, jokers
+        self.decks, self.jokers = view.rules.deck_size(view.players)
+        self.next_seat = (view.seat + 1) % view.players
+
+    @cached_property
+    def seen(self) -> Counter:
+        """Copies of each face this seat has seen: its hand, the table, the pile, the discards
+        others took."""
+        view, memory = self.view, self.memory
         seen: Counter = Counter()
         for card in view.hand:
             seen[card.face] += 1
@@ -49,9 +57,13 @@ class Reading:
             for card in took:
                 if card not in on_table and card not in view.hand:
                     seen[card.face] += 1
-        self.seen = seen
-        self.next_seat = (view.seat + 1) % view.players
-        self.urgency = max((self.closeness(s) for s in range(view.players) if s != view.seat), default=0.0)
+        return seen
+
+    @cached_property
+    def urgency(self) -> float:
+        """How close the closest other seat is to going out (`closeness`)."""
+        view = self.view
+        return max((self.closeness(s) for s in range(view.players) if s != view.seat), default=0.0)
 
     def live(self, card: Card) -> int:
         """Copies of this face nobody has shown: in the stock or in other hands."""
