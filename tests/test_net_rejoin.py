@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from contextlib import asynccontextmanager
 
+import pytest
 import trio
 
 from shanghai_net.deal import seeded
@@ -77,6 +78,13 @@ def assert_finished(host, results):
         assert table.chain.head == public.chain.head
 
 
+async def watch_statuses(peer, seat, results, statuses: set) -> None:
+    """Every status ``peer`` (at ``seat``) shows until its game is over."""
+    while seat not in results:
+        statuses.add(peer.status)
+        await trio.sleep(0.002)
+
+
 def in_round(host, round_no):
     public = host.public
     return public is not None and public.round == round_no and \
@@ -120,10 +128,34 @@ async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes
     assert not list((tmp_path / "seat2").iterdir()), "the game's secret outlived the game"
 
 
-async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
+async def test_the_same_key_joining_again_is_refused_and_the_seat_s_player_stays(tmp_path):
+    """Issue 24: the host's user joins their own table again without --fresh-identity (the same
+    key and the same secrets on disk): refused at once, told what to do, and the seat's player
+    never loses its connection."""
+    statuses = set()
     with trio.fail_after(60):
-        async with table_of_three(tmp_path, b"h3") as (host, port, peers, results, nursery):
+        async with table_of_three(tmp_path, b"h10") as (host, port, peers, results, nursery):
             while not in_round(host, 1):
+                await trio.sleep(0.01)
+            nursery.start_soon(watch_statuses, peers[0], 0, results, statuses)
+            twin = make_peer(port, identities(3)[0], 0, tmp_path)
+            with pytest.raises(PeerError, match="--fresh-identity") as refused:
+                await twin.run()
+            assert "refused: table_full: seat 0 (bot0)" in str(refused.value)
+            assert twin.status == "failed" and host.seats[0].connected
+    assert_finished(host, results)
+    assert statuses == {"playing"}, statuses
+
+
+async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
+    crashed = trio.CancelScope()
+    with trio.fail_after(60):
+        async with table_of_three(tmp_path, b"h3", kill={0: crashed}) as (
+                host, port, peers, results, nursery):
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            crashed.cancel()  # seat 0's connection is gone: its key may take the seat back
+            while host.seats[0].connected:
                 await trio.sleep(0.01)
             stranger = Peer(("127.0.0.1", port), identities(3)[0], BotPlayer(), timeout=10,
                             store=GameSecrets(tmp_path / "elsewhere"), reconnect=False)
@@ -397,14 +429,7 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
                 host, port, peers, results, nursery):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
-            player = peers[1]
-
-            async def watch():
-                while 1 not in results:
-                    statuses.add(player.status)
-                    await trio.sleep(0.002)
-
-            nursery.start_soon(watch)
+            nursery.start_soon(watch_statuses, peers[1], 1, results, statuses)
             impostor = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
             welcome = await impostor.next(Welcome)
             assert welcome.seat == 1 and len(welcome.challenge) == 32
