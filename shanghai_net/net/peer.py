@@ -7,10 +7,11 @@ what the `Outbox` releases.  Every wait on the host is bounded by ``fail_after``
 
 A dropped connection is retried with the same identity: the host knows the seat by its key, asks
 for a proof (a signature over its fresh challenge), and sends the game again from the first
-message this peer lacks.  A peer that crashed starts again
-from the game's first message; its deal secrets are the same because its randomness comes from
-a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again, every
-step it had sent.
+message this peer lacks (while the host still holds the old connection live, a pulled cable it
+has not missed yet, it refuses the seat, and the peer tries again).  A peer that crashed starts
+again from the game's first message; its deal secrets are the same because its randomness comes
+from a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again,
+every step it had sent.
 """
 
 from __future__ import annotations
@@ -318,7 +319,6 @@ class Peer:
             await self._on_game(self._placed(msg), own=True)
         elif isinstance(msg, Welcome):
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
-            self._welcomed = True
             self._quiet_until = msg.sequenced
             if msg.seat is None and self.role != "spectator":
                 raise PeerError("the host gave us no seat")
@@ -327,6 +327,8 @@ class Peer:
                 if game_id is None:
                     raise PeerError("the host's rejoin challenge names no game")
                 await link.send(sign_proof(self.identity.sign_key, game_id, msg.challenge))
+                return  # back in once the host takes the proof: it sends the game again
+            self._welcomed = True
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
             if self.auto_ready and self.role != "spectator" and self.start is None and \
@@ -337,6 +339,9 @@ class Peer:
                 self._on_start(msg)
             except (ValueError, KeyError) as error:  # rules, seats or keys we cannot play by
                 raise PeerError(f"cannot play the game the host started: {error}") from None
+            if not self._welcomed:  # the host took our rejoin proof
+                self._welcomed = True
+                self._set("playing", "rejoined")
         elif isinstance(msg, LobbyState):
             self.lobby = msg
             if self.start is not None:
@@ -346,6 +351,9 @@ class Peer:
                 self.left = frozenset(s.seat for s in msg.seats if s.left and not s.connected)
             self._changed()
         elif isinstance(msg, Refused):
+            if msg.code == "table_full" and self.table is not None:
+                # our seat, still held by our old connection: the host has not missed it yet
+                raise Lost("the host has not yet missed our old connection")
             raise PeerError(f"refused: {msg.code}: {msg.reason}")
         elif isinstance(msg, Error):
             self.errors.append(msg)
