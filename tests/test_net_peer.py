@@ -133,3 +133,21 @@ def test_a_person_may_vote_against_a_seat_away_or_silent_while_it_owes_the_deal(
     assert peer.holding_up(10.0 + STALL_VOTE - 0.1) == {1}
     assert peer.holding_up(10.0 + STALL_VOTE) == {1, 2}
     assert peer.holding_up(30.0 + STALL_VOTE) == {1, 2, 3}
+
+
+async def test_the_front_end_s_bye_chat_and_ready_on_a_lost_link_are_dropped_not_raised():
+    """Issue 24: `q` `y` while "connection lost, retrying" raised the dead link's
+    ClosedResourceError through the console (a traceback): between two attempts to reconnect
+    the peer still holds the closed link; what the player says then is not sent, and says so."""
+    import trio.testing
+
+    from shanghai_net.net.peer_link import PeerLink, PeerResult
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
+    peer.seat = 0
+    assert not await peer.say("hi")  # no connection yet
+    ours, _ = trio.testing.memory_stream_pair()
+    await ours.aclose()  # the host dropped us: the socket is closed
+    peer._link = PeerLink(ours, PeerResult(None, None), timeout=1)
+    await peer.leave()
+    assert not await peer.say("are you there?") and not await peer.set_ready(True)

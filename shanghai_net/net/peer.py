@@ -33,6 +33,7 @@ from ..table.public import PublicTable
 from ..table.seat import PeerTable
 from ..table.start import check_fresh, check_keys
 from ..table.watch import HostWatch
+from ..wire import LocalProtocolError
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
                              StartGame, VoidRound, Welcome)
@@ -181,20 +182,30 @@ class Peer:
             return -math.inf
         return min(away.values()) + self.void_after
 
-    async def say(self, text: str) -> None:
-        if self._link is not None:
-            await self._link.send(Chat(text=text[:500]))
+    async def say(self, text: str) -> bool:
+        """Chat to the table; False if there is no connection to say it on."""
+        return await self._tell(Chat(text=text[:500]))
 
     async def leave(self) -> None:
         """The player quits: tell the host (`bye`), so that the table sees the seat has left
-        for good rather than lost its link."""
-        if self._link is not None:
-            with trio.move_on_after(2):
-                await self._link.send(Bye(reason="the player left"))
+        for good rather than lost its link (with no connection there is no one to tell)."""
+        with trio.move_on_after(2):
+            await self._tell(Bye(reason="the player left"))
 
-    async def set_ready(self, ready: bool) -> None:
-        if self._link is not None and self.seat is not None:
-            await self._link.send(Ready(ready=ready))
+    async def set_ready(self, ready: bool) -> bool:
+        """Say we are ready (or not) in the lobby; False if there is no seat to say it of."""
+        return self.seat is not None and await self._tell(Ready(ready=ready))
+
+    async def _tell(self, msg: Message) -> bool:
+        """Send the front end's ``msg`` on the connection there is; False if there is none or
+        it is lost (between two attempts to reconnect): the reader finds out on its own."""
+        if self._link is None:
+            return False
+        try:
+            await self._link.send(msg)
+        except (Lost, LocalProtocolError):
+            return False
+        return True
 
     # -- the run ---------------------------------------------------------------------------------
 
