@@ -43,6 +43,8 @@ class FakePeer:
         self.votes = 0
         self.said: list[str] = []
         self.stop = None
+        self.connected = True
+        """What `say` and `set_ready` answer: False while the link is lost."""
         FakePeer.made.append(self)
 
     async def run(self):
@@ -61,6 +63,7 @@ class FakePeer:
     async def say(self, text):
         self.said.append(text)
         await trio.lowlevel.checkpoint()
+        return self.connected
 
     async def leave(self):
         self.byes += 1
@@ -69,6 +72,7 @@ class FakePeer:
     async def set_ready(self, ready):
         self.readies.append(ready)
         await trio.lowlevel.checkpoint()
+        return self.connected
 
     def changed(self, **attributes):
         for name, value in attributes.items():
@@ -310,6 +314,25 @@ def test_a_refused_join_is_a_status_not_a_crash():
         await c.press("q", "y")
 
     run(with_console, body, Refusing)
+
+
+def test_chat_and_ready_while_the_link_is_lost_say_they_were_not_sent_and_q_y_quits():
+    """Issue 24: between two attempts to reconnect nothing reaches the host: the chat line and
+    the ready key say so in the log (the line is not lost to the player), and `q` `y` quits."""
+    async def body(c: Console):
+        await c.on_trio(lambda: c.peer.changed(status="reconnecting", seat=0, welcome=welcome(),
+                                               lobby=lobby_state(), connected=False, detail=(
+                                                   "connection lost (the host closed the "
+                                                   "connection); retrying in 1 s (attempt 1 of "
+                                                   "10)")))
+        await c.press("c", *"anyone there?", "enter")
+        await c.until(lambda: "not connected: not sent: anyone there?" in c.screen()["lobby"])
+        await c.press("r")
+        await c.until(lambda: "press r again once you are back" in c.screen()["lobby"])
+        await c.press("q", "y")
+        await c.until(lambda: c.peer.byes == 1)
+
+    run(with_console, body)
 
 
 def test_a_table_never_reached_is_not_called_a_lost_connection():

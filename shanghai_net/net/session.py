@@ -312,7 +312,8 @@ class NetSession(Session):
         """Chat to the table: the line shows once the host has relayed it to everyone."""
         text = text.strip()
         if text and self.peer is not None:
-            await self.peer.say(text)
+            if not await self.peer.say(text):
+                self.notice(f"not connected: not sent: {text}")
         else:
             await trio.lowlevel.checkpoint()
 
@@ -351,7 +352,8 @@ class NetSession(Session):
         if self.peer is None:
             await trio.lowlevel.checkpoint()
             return
-        await self.peer.set_ready(ready)
+        if not await self.peer.set_ready(ready):
+            self.notice("not connected: press r again once you are back at the table")
 
     def notice(self, text: str) -> None:
         """A line of our own in the log (the table hosted here says where it listens)."""
