@@ -222,21 +222,25 @@ class Peer:
                 self._set("over", "the game is over")
                 return self.result
             except Lost as lost:
-                if not self.reconnect or attempt >= len(self.retry_delays):
-                    self._set("failed", str(lost))
-                    raise PeerError(f"lost the host: {lost}") from None
-                delay = self.retry_delays[attempt]
-                attempt += 1
-                self._set("reconnecting", f"connection lost ({lost}); retrying in {delay:g} s "
-                                          f"(attempt {attempt} of {len(self.retry_delays)})")
-                await trio.sleep(delay)
+                failure = lost
             except PeerError as error:
                 self._set("failed", str(error))
                 raise
             finally:
                 self._link = self._inbox = None
-                if self._welcomed:
-                    attempt, self._welcomed = 0, False  # it got back in: count afresh
+            if self._welcomed:
+                attempt, self._welcomed = 0, False  # it got back in: count afresh
+            if self.welcome is None:  # never got in: trying again would only repeat it
+                self._set("failed", f"{failure} (is a table hosted there?)")
+                raise PeerError(self.detail)
+            if not self.reconnect or attempt >= len(self.retry_delays):
+                self._set("failed", str(failure))
+                raise PeerError(f"lost the host: {failure}")
+            delay = self.retry_delays[attempt]
+            attempt += 1
+            self._set("reconnecting", f"connection lost ({failure}); retrying in {delay:g} s "
+                                      f"(attempt {attempt} of {len(self.retry_delays)})")
+            await trio.sleep(delay)
 
     def _set(self, status: str, detail: str = "") -> None:
         self.status, self.detail = status, detail
