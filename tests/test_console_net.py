@@ -146,7 +146,7 @@ class Console:
         return render_screen_text(self.console.screen)
 
 
-async def console_on(session, body, services=()):
+async def console_on(session, body, services=(), code=0):
     """Run ``body(Console)`` against a console on ``session`` (pipe input, DummyOutput)."""
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
@@ -159,7 +159,7 @@ async def console_on(session, body, services=()):
                              auto_pass=False)
         task = asyncio.ensure_future(console.run_async())
         end = time.monotonic() + 10
-        while not (console.app.is_running and session.peer is not None):
+        while not (console.app.is_running and session.peer is not None or task.done()):
             assert time.monotonic() < end, "the console did not start"
             await asyncio.sleep(0.005)
         try:
@@ -167,13 +167,14 @@ async def console_on(session, body, services=()):
         finally:
             if console.app.is_running:
                 console.app.exit(result=0)
-        assert await asyncio.wait_for(task, 5) == 0
+        assert await asyncio.wait_for(task, 5) == code
 
 
-async def with_console(body, peer_type=FakePeer):
+async def with_console(body, peer_type=FakePeer, code=0):
     session = NetSession(("192.0.2.7", 7777), Identity(b"\1" * 32, b"\2" * 32), name="ann",
                          peer_type=peer_type)
-    await console_on(session, body)
+    await console_on(session, body, code=code)
+    return session
 
 
 def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
@@ -297,54 +298,24 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
     run(with_console, body)
 
 
-def test_a_refused_join_is_a_status_not_a_crash():
-    class Refusing(FakePeer):
-        async def run(self):
-            from shanghai_net.net.peer import PeerError
-            await trio.lowlevel.checkpoint()
-            raise PeerError("refused: join_code: the join code is wrong")
+def test_a_join_that_cannot_succeed_closes_the_console_with_its_reason():
+    """Issue 24: a table never reached (or a refusal) is not retried and does not leave a
+    window waiting for `q`: the console closes by itself, exit status 1, the reason in the
+    session's status (which `shanghai join` prints)."""
+    from shanghai_net.net.peer import PeerError
 
-    async def body(c: Console):
-        for _ in range(100):
-            if "failed" in c.screen()["lobby"]:
-                break
-            await asyncio.sleep(0.01)
-        assert "connection failed: refused: join_code: the join code is wrong" in c.screen()["lobby"]
-        assert c.console.app.is_running
-        await c.press("q", "y")
+    for reason in ("refused: join_code: the join code is wrong",
+                   "cannot reach 192.0.2.7:7777: refused (is a table hosted there?)"):
+        class Failing(FakePeer):
+            async def run(self, reason=reason):
+                await trio.lowlevel.checkpoint()
+                raise PeerError(reason)
 
-    run(with_console, body, Refusing)
+        async def body(c: Console):
+            await c.until(lambda: not c.console.app.is_running)  # no key pressed
 
-
-def test_chat_and_ready_while_the_link_is_lost_say_they_were_not_sent_and_q_y_quits():
-    """Issue 24: between two attempts to reconnect nothing reaches the host: the chat line and
-    the ready key say so in the log (the line is not lost to the player), and `q` `y` quits."""
-    async def body(c: Console):
-        await c.on_trio(lambda: c.peer.changed(status="reconnecting", seat=0, welcome=welcome(),
-                                               lobby=lobby_state(), connected=False, detail=(
-                                                   "connection lost (the host closed the "
-                                                   "connection); retrying in 1 s (attempt 1 of "
-                                                   "10)")))
-        await c.press("c", *"anyone there?", "enter")
-        await c.until(lambda: "not connected: not sent: anyone there?" in c.screen()["lobby"])
-        await c.press("r")
-        await c.until(lambda: "press r again once you are back" in c.screen()["lobby"])
-        await c.press("q", "y")
-        await c.until(lambda: c.peer.byes == 1)
-
-    run(with_console, body)
-
-
-def test_a_table_never_reached_is_not_called_a_lost_connection():
-    async def body(c: Console):
-        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail=(
-            "connection lost (cannot reach 192.0.2.7:7777: refused); retrying in 1 s (attempt 1 of 10)")))
-        status = c.screen()["lobby"]
-        assert "cannot reach 192.0.2.7:7777 (is a table hosted there?), retrying in 1 s" in status
-        assert "connection lost, " not in status
-        await c.press("q", "y")
-
-    run(with_console, body)
+        session = run(with_console, body, Failing, 1)
+        assert session.status == f"connection failed: {reason}" and session.view is None
 
 
 # -- over real sockets: a Host on 127.0.0.1, port 0, three bot peers, the seat by key presses ----

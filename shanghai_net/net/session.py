@@ -258,9 +258,7 @@ class NetSession(Session):
         if peer.status == "reconnecting":  # the peer's detail: "...(why); retrying in 2 s (...)"
             retry = peer.detail.rpartition("; ")[2]
             retry = retry if retry.startswith("retrying") else "retrying…"
-            if peer.welcome is None and peer.start is None:  # never got in: nothing was lost
-                return "cannot reach {}:{} (is a table hosted there?), ".format(*self.address) + retry
-            return f"connection lost, {retry}"
+            return f"connection lost, {retry}"  # a peer that never got in does not retry
         if peer.status == "failed":
             return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
         return ""
