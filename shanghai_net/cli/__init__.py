@@ -99,10 +99,20 @@ def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **tab
     from .net import BOT_THINK, HostedTable, game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
-    code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+    try:
+        code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+    except* ValueError as failed:  # the table could not be hosted (its port is taken)
+        raise _first(failed) from None
     if hosted.session.result is not None:
         print(game_over([s.name for s in hosted.session.seats], hosted.session.result))
     return code
+
+
+def _first(group: BaseException) -> BaseException:
+    """The first exception a (nested) exception group holds."""
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group
 
 
 def run_console(session, ascii: bool = False, **options) -> int:
@@ -120,8 +130,9 @@ def pick_table(listings):
 def _parser() -> argparse.ArgumentParser:
     from .net import HelpWithDefaults, add_net_commands, level_option, seat_options
     from .conformance import add_conformance_command
+    from .options import Parser, count, seconds
 
-    parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
+    parser = Parser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
     options = dict(formatter_class=HelpWithDefaults)
 
@@ -132,18 +143,21 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=1, help="the deal's seed (same seed, same games)")
         p.add_argument("--bots", default=bots, help="bot levels by seat, comma-separated: easy, "
                        "basic, expert (or random)")
-        p.add_argument("--players", type=int, default=0, help="seats (default: one per --bots entry)")
+        p.add_argument("--players", type=count(0), default=0,
+                       help="seats (default: one per --bots entry)")
 
     sim = sub.add_parser("simulate", help="play whole games between bots, headless", **options)
     table_options(sim, "basic,basic,basic,basic")
-    sim.add_argument("--games", type=int, default=100, help="how many games")
+    sim.add_argument("--games", type=count(1), default=100, help="how many games")
     sim.add_argument("--json", action="store_true", help="print the report as one JSON object")
     sim.set_defaults(func=_cmd_simulate)
 
     watch = sub.add_parser("watch", help="watch bots play, move by move", **options)
     table_options(watch, "basic,basic,basic,basic")
-    watch.add_argument("--rounds", type=int, default=1, help="rounds to show (0: the whole game)")
-    watch.add_argument("--delay", type=float, default=0.3, help="seconds between moves")
+    watch.add_argument("--rounds", type=count(0), default=1,
+                       help="rounds to show (0: the whole game)")
+    watch.add_argument("--delay", type=seconds(zero=True), default=0.3,
+                       help="seconds between moves")
     watch.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     watch.set_defaults(func=_cmd_watch)
 
@@ -152,11 +166,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
     play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
                       help="house rule overriding one RuleSet field (repeatable; default: none)")
-    play.add_argument("--bots", type=int, default=3, help="how many bots sit with you")
+    play.add_argument("--bots", type=count(0), default=3, help="how many bots sit with you")
     level_option(play, "how well the bots play")
     play.add_argument("--seed", type=int, default=None,
                       help="the table's seed: the same seed deals the same game (default: random)")
-    play.add_argument("--claim-timeout", type=float, default=8.0,
+    play.add_argument("--claim-timeout", type=seconds(), default=8.0,
                       help="seconds a claim window waits for silent seats")
     seat_options(play)
     play.set_defaults(func=_cmd_play)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import getpass
 import logging
 import os
 import random
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,9 +26,13 @@ import trio
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..rules.ruleset import parse_rules
+from .options import count, name, port, seconds, text
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
            "seat_options", "HelpWithDefaults"]
+
+
+JOIN_CODE = text(16, "a join code")
 
 
 def _fresh_identity() -> Identity:
@@ -116,7 +122,7 @@ class HostedTable:
     async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
         session, join_code = self.session, self.config.join_code
-        listeners = await trio.open_tcp_listeners(self.port, host=self.bind)
+        listeners = await listen(self.port, self.bind)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(self.server.run, listeners)
             session.address = ("127.0.0.1", port)
@@ -143,6 +149,19 @@ class HostedTable:
                     while sum(c is not None for c in self.host.seats) < i + 2 and \
                             self.host.start is None:
                         await trio.sleep(0.01)
+
+
+async def listen(port: int, bind: str) -> list[trio.SocketListener]:
+    """The host's listeners on ``bind:port``; one it cannot have (in use, no such address) is
+    a ValueError saying so in a line."""
+    try:
+        return await trio.open_tcp_listeners(port, host=bind)
+    except socket.gaierror as error:
+        raise ValueError(f"--bind {bind}: no such address ({error.strerror})") from None
+    except OSError as error:
+        taken = " (is a table hosted there already?)" if error.errno == errno.EADDRINUSE else ""
+        raise ValueError(f"cannot listen on {bind}:{port}: {error.strerror or error}{taken}; "
+                         "choose another --port (0: any free one)") from None
 
 
 BOT_THINK = 0.6
@@ -173,7 +192,7 @@ class HelpWithDefaults(argparse.HelpFormatter):
 
 def seat_options(parser: argparse.ArgumentParser) -> None:
     """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
-    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--name", type=name, help="your name at the table (default: your login name)")
     parser.add_argument("--ascii", action="store_true",
                         help="letters instead of suit symbols and arrows")
     parser.add_argument("--no-auto-pass", action="store_true",
@@ -191,7 +210,8 @@ def level_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _to_a_table(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--join-code", default="", help="the code the host gave (default: none)")
+    parser.add_argument("--join-code", type=JOIN_CODE, default="",
+                        help="the code the host gave (default: none)")
 
 
 def table_names(names: list[str], count: int) -> list[str]:
@@ -215,6 +235,9 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
     resume = Path(args.resume) if args.resume else None
+    if resume is not None and not resume.is_file():
+        raise ValueError(f"--resume {resume}: no such file (give the transcript that host "
+                         "--record wrote)")
     if resume is not None and not args.fresh_identity:  # its own bots sit down again too
         args.bots = max(args.bots, _bots_in(resume))
     record = Path(args.record) if args.record else resume
@@ -237,7 +260,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     host = server.first_host
 
     async def main() -> int:
-        listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
+        listeners = await listen(args.port, args.bind)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run, listeners)
             if resume is not None:
@@ -306,6 +329,17 @@ def bot_name(bot, index: int) -> str:
     return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
+def address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` as (host, port), the port 7777 unless given; a port out of range is a
+    ValueError (a host's name that does not resolve fails at once when joining)."""
+    from ..net.peer_link import parse_address
+
+    host, port = parse_address(text)
+    if not 1 <= port <= 65535:
+        raise ValueError(f"{text}: {port} is no port: 1 to 65535")
+    return host, port
+
+
 def _looks_like_address(text: str) -> bool:
     """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
     or is ``localhost``."""
@@ -325,16 +359,15 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
     from ..net.discovery import find_tables
-    from ..net.peer_link import parse_address
 
     interfaces = [args.browse] if args.browse else None
     target = args.address
     if target is not None and (args.table or _looks_like_address(target)):
-        return parse_address(target), args.table or ""
+        return address(target), args.table or ""
     found = trio.run(find_tables, args.wait, interfaces, target)
     if not found:
         if target is not None:  # no table of that name: a host's name, then
-            return parse_address(target), args.table or ""
+            return address(target), args.table or ""
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
@@ -372,21 +405,24 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from ..net.peer import run_peer
-    from ..net.peer_link import parse_address
+    from ..net.peer import PeerError, run_peer
     from ..net.player import BotPlayer
     from ..net.resume import GameSecrets
 
-    address = parse_address(args.address)
+    host = address(args.address)
     if args.identity:  # a bot with a home: it can rejoin after a crash, like a person
         identity = load_or_create(Path(args.identity))
         store = GameSecrets(Path(args.identity) / "games")
     else:
         identity, store = _fresh_identity(), None
     player = BotPlayer(args.level, random.Random(), think=args.think)
-    result = trio.run(lambda: run_peer(address, identity, player, name=args.name,
-                                       join_code=args.join_code, store=store,
-                                       void_after=args.void_after, table=args.table))
+    try:
+        result = trio.run(lambda: run_peer(host, identity, player, name=args.name,
+                                           join_code=args.join_code, store=store,
+                                           void_after=args.void_after, table=args.table))
+    except PeerError as error:
+        print(f"shanghai bot: {error}", file=sys.stderr)
+        return 1
     print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
     return 0
 
@@ -419,7 +455,7 @@ def _cmd_tables(args: argparse.Namespace) -> int:
 
 
 def _browse_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
+    parser.add_argument("--wait", type=seconds(), default=3.0, metavar="SECONDS",
                         help="how long to look for tables on the LAN")
     parser.add_argument("--browse", metavar="ADDRESS",
                         help="look for tables only on the interface with this address "
@@ -450,13 +486,14 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     chooses a table found on the LAN (`shanghai_net.cli` passes them)."""
     options = dict(formatter_class=HelpWithDefaults)
     host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)", **options)
-    host.add_argument("--port", type=int, default=7777, help="TCP port to listen on (0: any free one)")
+    host.add_argument("--port", type=port, default=7777,
+                      help="TCP port to listen on (0: any free one)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     host.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
     host.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
                       help="house rule overriding one RuleSet field (repeatable; default: none)")
-    host.add_argument("--players", type=int, default=4, help="seats at the table")
-    host.add_argument("--bots", type=int, default=0,
+    host.add_argument("--players", type=count(1), default=4, help="seats at the table")
+    host.add_argument("--bots", type=count(0), default=0,
                       help="bot peers started here, over loopback (--resume starts the game's own "
                            "again by itself)")
     level_option(host, "the bots' level")
@@ -468,17 +505,18 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="take up the game of a transcript where it stopped (the host crashed);"
                            " the seats rejoin with their keys, the host's own bots too; the "
                            "transcript goes on in FILE (default: a new game)")
-    host.add_argument("--join-code", default="", help="the code players must give to join (default: none)")
-    host.add_argument("--claim-timeout", type=float, default=10.0,
+    host.add_argument("--join-code", type=JOIN_CODE, default="",
+                      help="the code players must give to join (default: none)")
+    host.add_argument("--claim-timeout", type=seconds(), default=10.0,
                       help="seconds a claim window waits for silent seats")
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
     host.add_argument("--table", action="append", default=[], metavar="NAME",
                       help="name a table (repeatable; default: table1, table2, ...)")
-    host.add_argument("--tables", type=int, default=1, metavar="N",
+    host.add_argument("--tables", type=count(1), default=1, metavar="N",
                       help="tables to open, each with its own lobby and game (you and the bots "
                            "sit at the first)")
-    host.add_argument("--max-tables", type=int, default=8, metavar="N",
+    host.add_argument("--max-tables", type=count(1), default=8, metavar="N",
                       help="tables held at once, counting those players open with `join --open`")
     host.add_argument("--no-announce", action="store_true",
                       help="do not announce the tables on the LAN (DNS-SD); players then join "
@@ -496,7 +534,8 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.add_argument("address", metavar="NAME|HOST[:PORT]", nargs="?",
                       help="a table's name as `shanghai tables` lists it, or the host's address "
                            "(port 7777 unless given); none: choose from the tables on the LAN")
-    join.add_argument("--join-code", default="", help="the code the host gave (default: none)")
+    join.add_argument("--join-code", type=JOIN_CODE, default="",
+                      help="the code the host gave (default: none)")
     join.add_argument("--table", metavar="NAME", help="the table at HOST to sit at (default: its "
                                                       "first)")
     join.add_argument("--open", action="store_true",
@@ -516,12 +555,12 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     bot.add_argument("--table", default="", metavar="NAME",
                      help="the table at HOST to sit at (default: its first)")
     level_option(bot, "how well the bot plays")
-    bot.add_argument("--name", default="bot", help="the bot's name at the table")
+    bot.add_argument("--name", type=name, default="bot", help="the bot's name at the table")
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")
-    bot.add_argument("--think", type=float, default=BOT_THINK, metavar="SECONDS",
+    bot.add_argument("--think", type=seconds(zero=True), default=BOT_THINK, metavar="SECONDS",
                      help="wait before each decision, so people at the table can follow")
-    bot.add_argument("--void-after", type=float, default=BOT_VOID_AFTER, metavar="SECONDS",
+    bot.add_argument("--void-after", type=seconds(), default=BOT_VOID_AFTER, metavar="SECONDS",
                      help="vote to void the round when a player has been away this long")
     bot.set_defaults(func=_cmd_bot)
 
