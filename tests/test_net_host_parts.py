@@ -139,3 +139,20 @@ def test_a_proven_key_does_not_take_a_seat_from_its_live_connection_but_from_a_g
     back = rejoin("p0")
     assert not sent(back, Refused) and back.seat == 0 and parts.lobby.seats[0] is back
     assert sent(back, StartGame) == [parts.lobby.start]
+
+
+def test_a_person_refused_a_seat_is_told_to_sit_at_another_table_or_open_one():
+    """Issue 24: a full table said `refused: table_full` with no hint of what to do."""
+    parts = Parts(players=3)
+    for i in range(3):
+        parts.lobby.on_hello(parts.connect(), hello(Identity(bytes([i]) * 32, bytes(32)), f"p{i}"))
+    late = parts.connect()
+    parts.lobby.on_hello(late, hello(Identity(bytes([9]) * 32, bytes(32)), "late"))
+    parts, _, _ = a_game_of_three()
+    fresh = parts.connect()  # a --fresh-identity player whose program started again
+    parts.lobby.on_hello(fresh, hello(Identity(bytes([8]) * 32, bytes(32)), "again"))
+    reasons = [sent(c, Refused)[0].reason for c in (late, fresh)]
+    assert reasons[0].startswith("no free seat at this table (its 3 seats are taken): ")
+    assert reasons[1].startswith("the game at this table has started without you: ")
+    assert all(r.endswith("(shanghai join HOST --table NAME), or open one (--table NAME --open)")
+               for r in reasons)

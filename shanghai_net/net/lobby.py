@@ -28,6 +28,11 @@ __all__ = ["Lobby"]
 log = logging.getLogger("shanghai_net.host")
 
 
+_ELSEWHERE = ": sit at another table of this host (shanghai join HOST --table NAME), or open " \
+    "one (--table NAME --open)"
+"""What a person refused a seat can do instead."""
+
+
 class Lobby:
     def __init__(self, config: HostConfig, identity: Identity, rules: RuleSet, players: int,
                  clients: set[Client], history: History, barred: set[int],
@@ -61,7 +66,8 @@ class Lobby:
         if self.start is not None and hello.role != "spectator":
             seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
             if seat is None:
-                client.refuse("table_full", "the game has started without you")
+                client.refuse("table_full", "the game at this table has started without "
+                              f"you{_ELSEWHERE}")
                 return
             if seat in self.barred:
                 client.refuse("abuse", f"seat {seat} was closed for abuse: it may not come back "
@@ -80,7 +86,8 @@ class Lobby:
                 return
             free = [s for s, c in enumerate(self.seats) if c is None]
             if not free:
-                client.refuse("table_full", "no free seat at this table")
+                client.refuse("table_full", f"no free seat at this table (its {self.players} seats "
+                              f"are taken){_ELSEWHERE}")
                 return
             seat = free[0]
             self.seats[seat] = client
