@@ -161,3 +161,16 @@ def test_watch_names_the_bots_and_shows_suits(capsys):
     assert any(symbol in out for symbol in "♠♥♦♣")
     assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2", "--ascii"]) == 0
     assert not any(symbol in capsys.readouterr().out for symbol in "♠♥♦♣")
+
+
+def test_the_host_says_the_address_to_give_not_this_machine():
+    """Issue 24: the lobby said `join THIS-MACHINE:7777` and never showed the address to give."""
+    from shanghai_net.cli.net import address_to_give, how_to_join
+
+    everywhere = address_to_give("0.0.0.0")
+    assert everywhere not in ("0.0.0.0", "127.0.0.1")  # a LAN address, else the machine's name
+    assert how_to_join("0.0.0.0", 7777, "") == f"others join with `shanghai join {everywhere}:7777`"
+    assert how_to_join("192.168.1.20", 7000, "cherry") == \
+        "others join with `shanghai join 192.168.1.20:7000 --join-code cherry`"
+    assert how_to_join("127.0.0.1", 7000, "") == \
+        "others on this machine join with `shanghai join 127.0.0.1:7000 --fresh-identity`"

@@ -10,6 +10,7 @@ first free seat).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import errno
 import getpass
@@ -127,14 +128,13 @@ class HostedTable:
             port = await nursery.start(self.server.run, listeners)
             session.address = ("127.0.0.1", port)
             free = self.host.players - 1 - len(self.bots)
-            if not free or self.bind.startswith("127.") or self.bind in ("localhost", "::1"):
+            if not free:
                 session.notice(f"hosting {self.host.rules.name} on port {port}: you and "
-                               f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''}"
-                               + ("" if free else ", every seat taken"))
+                               f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''}, "
+                               "every seat taken")
             else:
-                session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
-                               f"`shanghai join THIS-MACHINE:{port}`"
-                               + (f" --join-code {join_code}" if join_code else ""))
+                session.notice(f"hosting {self.host.rules.name} on port {port}: "
+                               + how_to_join(self.bind, port, join_code))
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
@@ -162,6 +162,28 @@ async def listen(port: int, bind: str) -> list[trio.SocketListener]:
         taken = " (is a table hosted there already?)" if error.errno == errno.EADDRINUSE else ""
         raise ValueError(f"cannot listen on {bind}:{port}: {error.strerror or error}{taken}; "
                          "choose another --port (0: any free one)") from None
+
+
+def how_to_join(bind: str, port: int, join_code: str) -> str:
+    """What to tell the others at a host listening on ``bind:port``: the command, with this
+    machine's address (on loopback, for a second player on this machine)."""
+    code = f" --join-code {join_code}" if join_code else ""
+    if bind.startswith("127.") or bind in ("localhost", "::1"):
+        return f"others on this machine join with `shanghai join {bind}:{port} --fresh-identity" \
+               f"{code}`"
+    return f"others join with `shanghai join {address_to_give(bind)}:{port}{code}`"
+
+
+def address_to_give(bind: str) -> str:
+    """The address others reach a host listening on ``bind`` at: that address, or for every
+    interface (0.0.0.0) the one this machine's route out leaves from (a UDP socket's connect
+    picks it, sending nothing), else the machine's name."""
+    if bind not in ("0.0.0.0", "", "::"):
+        return bind
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never sent to
+        return probe.getsockname()[0]
+    return socket.gethostname()
 
 
 BOT_THINK = 0.6
@@ -192,7 +214,8 @@ class HelpWithDefaults(argparse.HelpFormatter):
 
 def seat_options(parser: argparse.ArgumentParser) -> None:
     """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
-    parser.add_argument("--name", type=name, help="your name at the table (default: your login name)")
+    parser.add_argument("--name", type=name,
+                        help="your name at the table (default: your login name)")
     parser.add_argument("--ascii", action="store_true",
                         help="letters instead of suit symbols and arrows")
     parser.add_argument("--no-auto-pass", action="store_true",
@@ -267,9 +290,9 @@ def _cmd_host(args: argparse.Namespace) -> int:
                 print(f"resuming {resume} at message {host.sequenced}: waiting for the seats to "
                       "rejoin", flush=True)
             print(f"hosting {host.rules.name} for {host.players} on port {port} at "
-                  f"{', '.join(names)}; join code {args.join_code or '(none)'}; host key "
-                  f"{identity.fingerprint}"
-                  + ("" if args.no_announce else " (announced on the LAN)"), flush=True)
+                  f"{', '.join(names)}; host key {identity.fingerprint}"
+                  + ("" if args.no_announce else " (announced on the LAN)") + "; "
+                  + how_to_join(args.bind, port, args.join_code), flush=True)
             for i in range(args.bots):  # they think only while a person sits at the table
                 bot = BotPlayer(args.level, random.Random(), think=BOT_THINK)
                 home = None if args.fresh_identity else _bot_home(i)
