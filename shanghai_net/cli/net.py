@@ -412,6 +412,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         identity, store = load_or_create(home), GameSecrets(home / "games")
     target = _find_table(args)
     if target is None:
+        print("shanghai join: no table chosen", file=sys.stderr)
         return 1
     address, table = target
     if args.open and not table:
