@@ -425,8 +425,8 @@ class NetSession(Session):
         if status == self._status_seen:
             return
         before, self._status_seen = self._status_seen, status
-        if status == "reconnecting":
-            self._add(peer.detail or "connection lost, retrying…")
+        if status == "reconnecting":  # the countdown and the attempts are the status line's
+            self._add(peer.detail.partition("; retrying")[0] or "connection lost")
         elif status == "playing" and before == "reconnecting":
             self._add("reconnected")
         elif status == "lobby" and before in ("", "connecting"):
