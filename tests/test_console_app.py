@@ -230,8 +230,8 @@ def test_game_over_table_after_the_last_round():
                 assert row.split() == [f"{place}.", str(seat), *name.split(), str(result.rounds[0].points[seat]),
                                        str(result.totals[seat]), "pts"]
             assert not d.session.waiting_for_ready
-            await d.press("q", "y")
-        assert d.result == 0
+            await d.press("q")  # issue 24: the first q closed only the box
+        assert d.result == 0 and d.state.exit_requested
 
     run(body)
 

@@ -72,7 +72,13 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("enter", filter=summary & ~helping & ~quitting)(state.close_summary)
     on(" ", filter=summary & ~helping & ~quitting)(state.close_summary)
 
-    on("q", filter=~chat & ~quitting)(state.ask_quit)
+    @kb.add("q", filter=~chat & ~quitting)
+    @kb.add("c-c")
+    def _(event):
+        state.ask_quit()
+        if state.exit_requested:
+            event.app.exit(result=0)
+
     on("n", filter=quitting)(lambda: setattr(state, "quit_asked", False))
     on("escape", filter=quitting, eager=True)(lambda: setattr(state, "quit_asked", False))
 
@@ -86,9 +92,5 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
         state.chat_open = False
         event.app.chat_buffer.reset()
         event.app.layout.focus(event.app.main_window)
-
-    @kb.add("c-c")
-    def _(event):
-        state.ask_quit()
 
     return kb

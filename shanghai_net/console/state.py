@@ -663,7 +663,11 @@ class ConsoleState:
             self.send_chat(text)
 
     def ask_quit(self) -> None:
-        self.quit_asked = True
+        """Ask "Quit the game?"; once the game is over there is nothing to lose: quit."""
+        if self.game_over:
+            self.exit_requested = True
+        else:
+            self.quit_asked = True
 
     def confirm_quit(self) -> None:
         if self.quit_asked:
