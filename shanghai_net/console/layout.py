@@ -91,6 +91,7 @@ Keys (every move of the game is a key)
                  complete you go down  (u: take the last meld back)
   a              the arrangements the engine finds; 1-9 goes down with one
   l  + number    lay off the selected card on that meld (green: it fits)
+  +n (green)     under a card: it lays off on meld n
   w  + number    swap a joker: select its natural card, then the extension
   b  + number    buy a joker: select the natural card it stands for
   x              discard the selected card (or the one under the cursor)
