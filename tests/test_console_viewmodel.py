@@ -186,6 +186,10 @@ def test_footer_keys_follow_the_phase():
     assert "X" in [k for k, _ in view_model(sevens).keys]
     down = dataclasses.replace(play, down=(True, False, False, False))
     assert "l" in [k for k, _ in view_model(down).keys]
+    # issue 24: in the last round (meld every card) a player not down yet discards too
+    assert "x" in [k for k, _ in view_model(dataclasses.replace(play, meld_all=True)).keys]
+    owed = dataclasses.replace(down, must_lay_off=tuple(parse_cards("7C")))
+    assert "x" not in [k for k, _ in view_model(owed).keys]
     assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
     # no t when the discard cannot be taken: none there, or it was discarded with SHANGHAI
     for untakable in (dataclasses.replace(view, discard_top=None, discard_size=0),

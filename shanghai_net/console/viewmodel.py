@@ -449,7 +449,7 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
             keys += [("l", "lay off")]
             if rules.joker_swap:
                 keys += [("w", "swap joker")]
-        if not view.meld_all or view.down[me]:
+        if not view.must_lay_off:  # meld every card or not, a turn may end with a discard
             keys += [("x", "discard")]
             if rules.shanghai and any(fits(rules, view.table, c) for c in view.hand):
                 keys += [("X", "discard SHANGHAI")]
