@@ -250,17 +250,23 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         screen = c.screen()
         assert "davis · round 1 of 7" in screen["title"] and screen["hand"].strip()
         assert "the game starts" in screen["log"]
-        await c.press("V")  # nobody has left: nothing to vote on
+        await c.press("V")  # issue 24: one key voided the round; V asks first
+        await c.until(lambda: c.state.vote_asked)
+        await c.press("n")
+        assert not c.state.vote_asked and c.peer.votes == 0
+        await c.press("V", "esc")
+        assert not c.state.vote_asked and c.peer.votes == 0
+        await c.press("V", "y")  # nobody has left: nothing to vote on
         await c.until(lambda: "nothing to vote on" in c.screen()["message"])
         assert c.peer.votes == 0
         await c.on_trio(lambda: c.peer.changed(absent={2: 0.0}))
         assert any(line.split()[:2] == ["2", "bot2"] and line.endswith("lost")
                    for line in c.screen()["players"].splitlines())
         assert "bot2 lost connection" in c.screen()["log"]
-        await c.press("V")
+        await c.press("V", "y")
         await c.until(lambda: "you voted to void" in c.screen()["message"])
         assert c.peer.votes == 1
-        await c.press("V")
+        await c.press("V", "y")
         await c.until(lambda: "voted to void this round already" in c.screen()["message"])
         assert c.peer.votes == 2
         await c.on_trio(lambda: c.peer.changed(absent={}))

@@ -15,12 +15,13 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     chat = Condition(lambda: state.chat_open)
     helping = Condition(lambda: state.help_open)
     quitting = Condition(lambda: state.quit_asked)
+    voting = Condition(lambda: state.vote_asked)
     summary = Condition(lambda: state.summary is not None)
     options = Condition(lambda: state.options is not None)
     lobby = Condition(lambda: state.in_lobby)
     # the screen's keys work when nothing floats over it and no chat line is open; the moves'
     # keys only at the table, once a hand is dealt
-    screen = ~chat & ~helping & ~quitting & ~summary & ~options
+    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options
     table = screen & ~lobby
 
     def on(*keys, filter=table, eager=False):
@@ -55,7 +56,9 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("X")(lambda: state.discard(shanghai=True))
     on("enter")(state.confirm_target)
     on("r", filter=screen & lobby)(state.toggle_ready)
-    on("V")(state.vote_void)
+    on("V")(state.ask_vote)
+    on("y", filter=voting & ~chat)(state.vote_void)
+    on("n", filter=voting)(lambda: setattr(state, "vote_asked", False))
     on("h")(state.hint)
     on("?", filter=screen)(lambda: setattr(state, "help_open", True))
     for digit in "0123456789":

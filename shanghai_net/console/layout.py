@@ -75,7 +75,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   d  /  p        draw, or pass when the stock is empty: when nothing plays
   h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
-  r  /  V        lobby: ready or not / vote to void when a player has left
+  r  /  V        lobby: ready or not / vote to void when a player has left (y)
   Esc            cancel / clear the selection / close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -99,7 +99,7 @@ Keys (every move of the game is a key)
   !  + number    call SHANGHAI: the last discard goes on that meld
   h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
-  r  /  V        lobby: ready or not / vote to void when a player has left
+  r  /  V        lobby: ready or not / vote to void when a player has left (y)
   Enter  /  Esc  close the round summary / cancel, clear, close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -391,6 +391,12 @@ class Screen:
             lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
         return [("class:overlay", "\n".join(lines))]
 
+    def vote_text(self) -> StyleAndTextTuples:
+        return [("class:overlay.title", " Vote to void this round? "),
+                ("class:overlay", "  it scores nothing, and the game ends with the rounds "
+                                  "played once more than half the table has voted\n"
+                                  "  y: vote   n / Esc: no ")]
+
     def quit_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
 
@@ -451,6 +457,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     screen = Screen(state)
     help_open = Condition(lambda: state.help_open)
     quit_open = Condition(lambda: state.quit_asked)
+    vote_open = Condition(lambda: state.vote_asked)
     summary_open = Condition(lambda: state.summary is not None and not state.help_open)
     over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open and not state.quit_asked)
     options_open = Condition(lambda: state.options is not None)
@@ -503,6 +510,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         overlay(screen.summary_text, summary_open, D(max=76)),
         overlay(screen.help_text, help_open, D(max=76)),
         overlay(screen.quit_text, quit_open, None),
+        overlay(screen.vote_text, vote_open, D(max=76)),
     ])
     return Layout(root, focused_element=main), screen
 

@@ -68,6 +68,8 @@ class ConsoleState:
         self.error = False
         self.help_open = False
         self.quit_asked = False
+        self.vote_asked = False
+        """``V`` was pressed: "Vote to void this round?" waits for ``y``."""
         self.chat_open = False
         self.target: Target | None = None
         self.target_cards: tuple[Card, ...] = ()
@@ -196,8 +198,8 @@ class ConsoleState:
         """Esc: close what is open, else drop the selection and the melds picked."""
         if self.help_open:
             self.help_open = False
-        elif self.quit_asked:
-            self.quit_asked = False
+        elif self.quit_asked or self.vote_asked:
+            self.quit_asked = self.vote_asked = False
         elif self.target or self.options is not None:
             self.target, self.options, self.digits, self.pick_meld = None, None, "", None
             self.note("cancelled")
@@ -645,9 +647,15 @@ class ConsoleState:
             self.send_lobby_ready(not lobby.ready)
             self.note("not ready" if lobby.ready else "ready: the game starts when everyone is")
 
+    def ask_vote(self) -> None:
+        """``V``: ask before voting to void the round (a vote is not taken back)."""
+        self.vote_asked = True
+
     def vote_void(self) -> None:
-        """``V``: vote to void the round when a player has left for good (the table waits for
-        them otherwise: their keys are needed to deal); the session answers in `voted`."""
+        """``y`` to `ask_vote`: vote to void the round when a player has left for good (the
+        table waits for them otherwise: their keys are needed to deal); the session answers in
+        `voted`."""
+        self.vote_asked = False
         if self.send_vote is not None:
             self.send_vote()
 
