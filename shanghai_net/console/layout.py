@@ -75,7 +75,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   d  /  p        draw, or pass when the stock is empty: when nothing plays
   h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
-  r  /  V        lobby: ready or not / vote to void when a player has left (y)
+  r  /  V y      lobby: ready or not / vote to void when a player has left
   Esc            cancel / clear the selection / close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -99,7 +99,7 @@ Keys (every move of the game is a key)
   !  + number    call SHANGHAI: the last discard goes on that meld
   h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
-  r  /  V        lobby: ready or not / vote to void when a player has left (y)
+  r  /  V y      lobby: ready or not / vote to void when a player has left
   Enter  /  Esc  close the round summary / cancel, clear, close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -118,6 +118,10 @@ def _width() -> int:
         return get_app().output.get_size().columns
     except Exception:  # pragma: no cover - outside an app
         return 80
+
+
+def _cards_per_line() -> int:
+    return max(1, (_width() - 1) // 4)
 
 
 class Screen:
@@ -277,12 +281,23 @@ class Screen:
             out.append(("class:key", "  picked: " + " / ".join(vm.pending)))
         return out
 
+    def hand_rows(self) -> int:
+        """The rows `hand` takes: two per line of cards (none before the deal)."""
+        vm = self.vm()
+        return 0 if vm is None else 2 * -(-max(len(vm.hand), 1) // _cards_per_line())
+
+    def too_small(self, needed: int) -> StyleAndTextTuples:
+        """What shows instead of a table that does not fit: the size it needs."""
+        size = get_app().output.get_size()
+        return [("class:error", f" This terminal is {size.columns}x{size.rows}: the table needs "
+                                f"{needed} rows at this width (make the window taller); q quits")]
+
     def hand(self) -> StyleAndTextTuples:
         """Two rows per line of cards: the cards, then the cursor (^) and fits (meld numbers)."""
         vm = self.vm()
         if vm is None:
             return []
-        per_line = max(1, (_width() - 1) // 4)
+        per_line = _cards_per_line()
         out: StyleAndTextTuples = []
         cards = vm.hand
         for start in range(0, max(len(cards), 1), per_line):
@@ -463,7 +478,9 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     options_open = Condition(lambda: state.options is not None)
     chat_open = Condition(lambda: state.chat_open)
 
-    main = Window(FormattedTextControl(screen.hand, focusable=True, show_cursor=False), dont_extend_height=True)
+    # the hand is never cut: a terminal too small for it and the rest shows `too_small`
+    main = Window(FormattedTextControl(screen.hand, focusable=True, show_cursor=False),
+                  height=lambda: D(min=screen.hand_rows()), dont_extend_height=True)
     lobby = Condition(lambda: state.in_lobby)
     body = HSplit([
         ConditionalContainer(HSplit([
@@ -498,7 +515,10 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         ConditionalContainer(_text_window(screen.message, height=D(min=1, max=2), wrap_lines=True),
                              filter=~chat_open),
         _text_window(screen.footer, height=D(min=1, max=2), wrap_lines=True),
-    ])
+    ], window_too_small=_text_window(lambda: screen.too_small(needed()), wrap_lines=True))
+
+    def needed() -> int:
+        return body.preferred_height(get_app().output.get_size().columns, 10**6).min
 
     def overlay(fn, cond, width):
         box = Window(FormattedTextControl(fn), style="class:overlay", wrap_lines=True, width=width)
