@@ -159,6 +159,7 @@ def test_watch_names_the_bots_and_shows_suits(capsys):
     out = capsys.readouterr().out
     assert "round 1: basic" in out and "seat " not in out
     assert any(symbol in out for symbol in "♠♥♦♣")
+    assert "JK" in out and "🃏" not in out  # issue 24: the joker as the console writes it
     assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2", "--ascii"]) == 0
     assert not any(symbol in capsys.readouterr().out for symbol in "♠♥♦♣")
 
@@ -174,3 +175,13 @@ def test_the_host_says_the_address_to_give_not_this_machine():
         "others join with `shanghai join 192.168.1.20:7000 --join-code cherry`"
     assert how_to_join("127.0.0.1", 7000, "") == \
         "others on this machine join with `shanghai join 127.0.0.1:7000 --fresh-identity`"
+
+
+def test_play_and_host_wait_as_long_for_a_claim():
+    """Issue 24: `play` defaulted the claim timeout to 8 s, `host` to 10 s."""
+    from shanghai_net.cli import _parser
+    from shanghai_net.net.config import HostConfig
+
+    parse = _parser().parse_args
+    assert parse(["play"]).claim_timeout == parse(["host"]).claim_timeout == \
+        HostConfig.claim_timeout

@@ -53,10 +53,12 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     bots = [make_bot(level, random.Random(rng.random())) for level in levels]
     rounds_seen = 0
 
+    from ..console.viewmodel import card_text
     from ..engine import Words
 
+    # the cards as the console writes them (a joker is JK, not 🃏)
     words = Words(tuple(f"{level}{seat}" for seat, level in enumerate(levels)),
-                  lambda card: card.text(unicode=not args.ascii))
+                  lambda card: card_text(card, args.ascii))
 
     def show(event) -> None:
         nonlocal rounds_seen
@@ -130,6 +132,7 @@ def pick_table(listings):
 def _parser() -> argparse.ArgumentParser:
     from .net import HelpWithDefaults, add_net_commands, level_option, seat_options
     from .conformance import add_conformance_command
+    from ..net.config import HostConfig
     from .options import Parser, count, seconds
 
     parser = Parser(prog="shanghai", description="Shanghai contract rummy over a LAN")
@@ -170,7 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     level_option(play, "how well the bots play")
     play.add_argument("--seed", type=int, default=None,
                       help="the table's seed: the same seed deals the same game (default: random)")
-    play.add_argument("--claim-timeout", type=seconds(), default=8.0,
+    play.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
     seat_options(play)
     play.set_defaults(func=_cmd_play)

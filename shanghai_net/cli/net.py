@@ -508,6 +508,8 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     this package: ``hosted_console(config, **table)`` sits at a table hosted here,
     ``run_console(session, ascii, auto_pass=)`` plays a joined one, ``pick_table(listings)``
     chooses a table found on the LAN (`shanghai_net.cli` passes them)."""
+    from ..net.config import HostConfig
+
     options = dict(formatter_class=HelpWithDefaults)
     host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)", **options)
     host.add_argument("--port", type=port, default=7777,
@@ -531,7 +533,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                            "transcript goes on in FILE (default: a new game)")
     host.add_argument("--join-code", type=JOIN_CODE, default="",
                       help="the code players must give to join (default: none)")
-    host.add_argument("--claim-timeout", type=seconds(), default=10.0,
+    host.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
