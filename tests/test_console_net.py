@@ -306,6 +306,37 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
     run(with_console, body)
 
 
+def test_no_stale_word_stays_on_the_status_lines():
+    """Issue 24: the lobby's "ready: the game starts when everyone is" stayed in the game, a
+    claim window's countdown stood at 0s while the host closed it, and after `d` the message
+    said just `draw`."""
+    import dataclasses
+
+    from shanghai_net.engine import DrawStock
+    from shanghai_net.session import Accepted
+
+    async def body(c: Console):
+        await c.on_trio(lambda: c.peer.changed(status="lobby", seat=0, welcome=welcome(),
+                                               lobby=lobby_state()))
+        await c.press("r")
+        await c.until(lambda: "ready: the game starts" in c.screen()["message"])
+        start, table = a_started_table()
+        await c.on_trio(lambda: c.peer.changed(status="playing", start=start, table=table,
+                                               lobby=lobby_state(ready=(True,) * 3)))
+        assert c.screen()["hand"].strip() and not c.screen()["message"].strip()
+        real = c.state.view_model
+        for may_claim, shown in ((True, "MAY I? m / p · closing…"), (False, "claim window closing…")):
+            c.state.view_model = lambda *a, **kw: dataclasses.replace(
+                real(*a, **kw), claim_seconds=0, may_claim=may_claim)
+            assert shown in c.screen()["piles"] and "0s" not in c.screen()["piles"]
+        c.state.view_model = real
+        c.state.on_outcome(Accepted(DrawStock(0), ()))  # sequenced; the card is on its way
+        assert c.screen()["message"].strip() == "you draw from the stock: the card is on its way"
+        await c.press("q", "y")
+
+    run(with_console, body)
+
+
 def test_a_join_that_cannot_succeed_closes_the_console_with_its_reason():
     """Issue 24: a table never reached (or a refusal) is not retried and does not leave a
     window waiting for `q`: the console closes by itself, exit status 1, the reason in the

@@ -223,11 +223,12 @@ class Screen:
                 out.append(("class:error", " SHANGHAI'd"))
         else:
             out.append(("class:dim", "empty"))
-        if vm.claim_seconds is not None:
+        if vm.claim_seconds is not None:  # at 0 the host is closing it: no 0s standing there
+            left = f"{vm.claim_seconds}s" if vm.claim_seconds else "closing…"
             if vm.may_claim:
-                out.append(("class:countdown", f"   {vm.claim_word}? m / p · {vm.claim_seconds}s"))
+                out.append(("class:countdown", f"   {vm.claim_word}? m / p · {left}"))
             else:
-                out.append(("class:dim", f"   claim window {vm.claim_seconds}s"))
+                out.append(("class:dim", f"   claim window {left}"))
         return out
 
     def log(self) -> StyleAndTextTuples:

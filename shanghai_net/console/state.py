@@ -561,9 +561,14 @@ class ConsoleState:
         self._follow(self.cursor_card())
 
     def _told(self, accepted: Accepted) -> str:
-        """What a move did, as the log tells it ("you draw 8♦"): its first event."""
+        """What a move did, as the log tells it ("you draw 8♦"): its first event; before the
+        table has told it (a networked draw's card is on its way), what was done."""
         lines = describe_events(accepted.events[:1], self.session.seats, self.seat, self.ascii)
-        return lines[0] if lines else reason_text(accepted.move.text(), self.ascii)
+        if lines:
+            return lines[0]
+        if isinstance(accepted.move, DrawStock):
+            return "you draw from the stock: the card is on its way"
+        return "you: " + reason_text(accepted.move.text(), self.ascii)
 
     def on_session_change(self) -> None:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and
@@ -574,6 +579,8 @@ class ConsoleState:
         shown = self.hand(seen) if seen is not None and seen.round_no == view.round_no else []
         under = shown[self.cursor] if 0 <= self.cursor < len(shown) else None
         self._view_seen = view
+        if seen is None:  # the first deal: a word of the lobby ("ready: ...") is old now
+            self.note("")
         hand = set(view.hand)
         if self.carousel:
             if view.table != self._table_seen or not view.my_turn:  # the table moved under us
