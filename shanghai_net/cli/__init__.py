@@ -27,8 +27,12 @@ def _bots(args: argparse.Namespace) -> list[str]:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from ..simulate import simulate
+    from .progress import progress
 
-    report = simulate(_rules(args), _bots(args), args.games, args.seed)
+    levels = _bots(args)
+    with progress(args.games, f"{args.games} games of {args.preset}, {', '.join(levels)}",
+                  shown=False if args.json else None) as done:
+        report = simulate(_rules(args), levels, args.games, args.seed, on_game=done)
     if args.json:
         print(json.dumps(report.as_dict()))
         return 0
