@@ -82,3 +82,15 @@ def test_a_bot_sent_where_no_table_is_says_so_at_once(capsys):
     line = only_line(capsys)
     assert line.startswith(f"shanghai bot: cannot reach 127.0.0.1:{port}: ")
     assert line.endswith("(is a table hosted there?)\n")
+
+
+def test_output_cut_short_by_its_reader_is_no_traceback():
+    """`shanghai watch | head -1`: the reader goes away, the command stops without a word."""
+    import subprocess
+    import sys
+
+    watch = subprocess.Popen([sys.executable, "-m", "shanghai_net.cli", "watch", "--delay", "0",
+                              "--rounds", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    watch.stdout.close()  # as head does once it has its line: a whole game is still to come
+    assert watch.wait(timeout=120) == 141 and watch.stderr.read() == b""
+    watch.stderr.close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 import time
 from collections.abc import Sequence
 
@@ -197,4 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"shanghai: {exc}\n")
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # what reads our output stopped (| head): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit's flush
+        return 141
 
