@@ -185,3 +185,25 @@ def test_play_and_host_wait_as_long_for_a_claim():
     parse = _parser().parse_args
     assert parse(["play"]).claim_timeout == parse(["host"]).claim_timeout == \
         HostConfig.claim_timeout
+
+
+def test_host_records_each_game_by_default_and_keeps_the_last_twenty(data_home, monkeypatch):
+    """Issue 24: --record was off by default, so a host that crashed without it could not be
+    resumed: now a new transcript in the data directory, unless --record or --no-record."""
+    import shanghai_net.cli as cli
+    from shanghai_net.cli.net import KEEP_RECORDS, recording
+
+    records = data_home / "shanghai-net" / "records"
+    hosted = []
+    monkeypatch.setattr(cli, "hosted_console", lambda config, **table: hosted.append(config) or 0)
+    for _ in range(KEEP_RECORDS + 3):
+        assert main(["host", "--fresh-identity", "--players", "3"]) == 0
+        hosted[-1].record.write_bytes(b"a game")  # what the host would write
+    assert all(c.record.parent == records and c.record.suffix == ".bin" for c in hosted)
+    assert len(set(c.record for c in hosted)) == len(hosted)  # a new file each time
+    assert sorted(records.iterdir()) == sorted(c.record for c in hosted[-KEEP_RECORDS:])
+    assert main(["host", "--fresh-identity", "--players", "3", "--no-record"]) == 0
+    assert hosted[-1].record is None
+    assert recording(None) == "not recording (--no-record): a crash cannot be taken up again"
+    assert recording(records / "x.bin") == \
+        f"recording to {records / 'x.bin'} (after a crash: shanghai host --resume {records / 'x.bin'})"

@@ -19,6 +19,7 @@ import os
 import random
 import socket
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -135,6 +136,8 @@ class HostedTable:
             else:
                 session.notice(f"hosting {self.host.rules.name} on port {port}: "
                                + how_to_join(self.bind, port, join_code))
+            if self.config.record is not None:
+                session.notice(recording(self.config.record))
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
@@ -263,7 +266,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
                          "--record wrote)")
     if resume is not None and not args.fresh_identity:  # its own bots sit down again too
         args.bots = max(args.bots, _bots_in(resume))
-    record = Path(args.record) if args.record else resume
+    record = Path(args.record) if args.record else resume if resume is not None else \
+        None if args.no_record else new_record()
     _check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
@@ -293,6 +297,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
                   f"{', '.join(names)}; host key {identity.fingerprint}"
                   + ("" if args.no_announce else " (announced on the LAN)") + "; "
                   + how_to_join(args.bind, port, args.join_code), flush=True)
+            print(recording(record), flush=True)
             for i in range(args.bots):  # they think only while a person sits at the table
                 bot = BotPlayer(args.level, random.Random(), think=BOT_THINK)
                 home = None if args.fresh_identity else _bot_home(i)
@@ -311,6 +316,40 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
     return trio.run(main)
+
+
+KEEP_RECORDS = 20
+"""Transcripts `host` keeps in the data directory by itself (the oldest go first)."""
+
+
+def data_dir() -> Path:
+    """``$XDG_DATA_HOME/shanghai-net``, or ``~/.local/share/shanghai-net`` when it is unset."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.environ.get("HOME") or os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "shanghai-net"
+
+
+def new_record() -> Path:
+    """Where `host` records a game unless told otherwise: a new file in the data directory's
+    ``records``, named by the time; of the files there, the newest `KEEP_RECORDS` stay."""
+    records = data_dir() / "records"
+    records.mkdir(parents=True, exist_ok=True)
+    kept = sorted(records.glob("*.bin"), key=lambda path: (path.stat().st_mtime, path.name))
+    for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
+        old.unlink(missing_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    record, more = records / f"{stamp}.bin", 1
+    while record.exists():  # another game this second
+        more += 1
+        record = records / f"{stamp}-{more}.bin"
+    return record
+
+
+def recording(record: Path | None) -> str:
+    """What the host says of its transcript."""
+    if record is None:
+        return "not recording (--no-record): a crash cannot be taken up again"
+    return f"recording to {record} (after a crash: shanghai host --resume {record})"
 
 
 def _check_record(record: Path | None, resume: Path | None) -> None:
@@ -526,7 +565,12 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
-    host.add_argument("--record", metavar="FILE", help="append the transcript to FILE (default: none)")
+    host.add_argument("--record", metavar="FILE",
+                      help="append the transcript to FILE (default: a new file in "
+                           "~/.local/share/shanghai-net/records, which keeps the last "
+                           f"{KEEP_RECORDS})")
+    host.add_argument("--no-record", action="store_true",
+                      help="keep no transcript: a crashed host cannot --resume")
     host.add_argument("--resume", metavar="FILE",
                       help="take up the game of a transcript where it stopped (the host crashed);"
                            " the seats rejoin with their keys, the host's own bots too; the "
