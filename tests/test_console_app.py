@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import fragment_list_to_text
 
 from shanghai_net.engine import (
@@ -244,3 +246,28 @@ def test_play_local_refuses_what_it_cannot_play(capsys):
     assert play_local("davis", bots=9) == 2
     err = capsys.readouterr().err
     assert "no preset 'nosuch'" in err and "3-6 players, not 10" in err
+
+
+def test_a_claim_window_under_the_round_summary_is_answered_there():
+    """Issue 24: the next round's first claim window opened under the round summary, whose keys
+    (Enter, h, m ...) could not answer it while its timer ran ("you let it go")."""
+    from shanghai_net.engine import RoundResult
+
+    async def body():
+        async with running(davis_session()) as d:
+            for _ in range(40):
+                if d.session.view.may_claim:
+                    break
+                view = d.session.view
+                await d.press("d" if view.phase is Phase.DRAW else "x")
+            assert d.state.may_claim
+            d.state.summary = RoundResult(1, 0, ((), (), ()), (0, 5, 5), (0, 5, 5))
+            summary = fragment_list_to_text(d.console.screen.summary_text())
+            assert re.search(r"\n MAY I \S+\? m / p · \d+s$", summary), summary
+            claims = len([e for e in d.session.log if e.text.startswith("seat 0 claims")])
+            await d.press("m")
+            assert len([e for e in d.session.log if e.text.startswith("seat 0 claims")]) == \
+                claims + 1
+            assert d.state.summary is not None  # still there to read
+
+    run(body)

@@ -38,8 +38,10 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("s")(state.toggle_sort)
     on("d")(state.draw)
     on("t")(state.take)
-    on("m")(state.claim)
-    on("p")(state.pass_claim)
+    # a claim window of the next round may open under the round summary: answer it there
+    claiming = summary & ~helping & ~quitting & ~voting & Condition(lambda: state.may_claim)
+    on("m", filter=table | claiming)(state.claim)
+    on("p", filter=table | claiming)(state.pass_claim)
     on("P")(state.toggle_auto_pass)
     on("g")(state.add_meld)
     on("u")(state.undo_meld)

@@ -120,6 +120,11 @@ def _width() -> int:
         return 80
 
 
+def _time_left(vm: ViewModel) -> str:
+    """A claim window's countdown; at 0 the host is closing it (no 0s standing there)."""
+    return f"{vm.claim_seconds}s" if vm.claim_seconds else "closing…"
+
+
 def _cards_per_line() -> int:
     return max(1, (_width() - 1) // 4)
 
@@ -223,8 +228,8 @@ class Screen:
                 out.append(("class:error", " SHANGHAI'd"))
         else:
             out.append(("class:dim", "empty"))
-        if vm.claim_seconds is not None:  # at 0 the host is closing it: no 0s standing there
-            left = f"{vm.claim_seconds}s" if vm.claim_seconds else "closing…"
+        if vm.claim_seconds is not None:
+            left = _time_left(vm)
             if vm.may_claim:
                 out.append(("class:countdown", f"   {vm.claim_word}? m / p · {left}"))
             else:
@@ -426,7 +431,12 @@ class Screen:
                               state.session.audit(result.round_no))
         body = "\n".join(lines[1:])
         tail = "\n\n Enter: next round" if not state.game_over else "\n\n Enter: the final table"
-        return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]
+        out = [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]
+        vm = state.view_model()
+        if state.may_claim and vm.claim_seconds is not None:  # the next round goes on meanwhile
+            out.append(("class:countdown", f"\n {vm.claim_word} {vm.discard_top}? m / p · "
+                                           f"{_time_left(vm)}"))
+        return out
 
     def game_over_text(self) -> StyleAndTextTuples:
         state = self.state

@@ -103,6 +103,12 @@ class ConsoleState:
         return self.session.seat
 
     @property
+    def may_claim(self) -> bool:
+        """A claim window is open to this seat now."""
+        view = self.view
+        return view is not None and view.may_claim
+
+    @property
     def in_lobby(self) -> bool:
         """No hand dealt yet: the lobby screen (a networked table's seats and rules) shows."""
         return self.view is None
