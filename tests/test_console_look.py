@@ -201,3 +201,14 @@ def test_a_terminal_too_small_for_the_hand_says_the_size_it_needs():
             assert rows[80] == rows[100] == 15  # the dealt hand fits one line of cards either way
 
     run(body)
+
+
+def test_the_urgent_prompt_and_the_key_letters_read_on_light_and_dark_terminals():
+    """Issue 24: `MAY I? m / p · 8s` in bold yellow and the key letters in bold cyan were poor on
+    a light terminal: they take the terminal's own colours, bold (the prompt in reverse)."""
+    from shanghai_net.console.layout import STYLE
+
+    countdown = STYLE.get_attrs_for_style_str("class:countdown")
+    key = STYLE.get_attrs_for_style_str("class:key")
+    assert countdown.reverse and countdown.bold and countdown.color in ("", None)
+    assert key.bold and key.color in ("", None) and not key.reverse

@@ -46,8 +46,10 @@ STYLE = Style.from_dict({
     "dim": "fg:ansibrightblack",
     "error": "fg:ansired bold",
     "ok": "fg:ansigreen",
-    "key": "bold fg:ansicyan",
-    "countdown": "fg:ansiyellow bold",
+    # the key letters and the most urgent prompt read on light and dark terminals alike: the
+    # terminal's own colours, bold, the prompt in reverse video (bold yellow and cyan did not)
+    "key": "bold",
+    "countdown": "reverse bold",
     "you": "bold",
     "lost": "fg:ansired",
     "overlay": "",  # the terminal's own colours, inside a border
