@@ -166,7 +166,8 @@ def test_help_overlay_quit_and_chat():
             assert d.state.help_open
             help_text = fragment_list_to_text(d.console.screen.help_text())
             assert "draw from the stock" in help_text and "(MAY I)" in help_text
-            assert "+n (green)     under a card: it lays off on meld n" in help_text  # issue 24
+            assert "+n / new      under a card: it lays off on meld n / it came from the pile" \
+                in help_text  # issue 24
             assert "call SHANGHAI" in help_text and "swap a joker" not in help_text  # davis has no swap
             await d.press("d")  # keys of the table do nothing under the help
             assert d.session.view.phase is Phase.DRAW

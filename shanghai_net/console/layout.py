@@ -93,7 +93,7 @@ Keys (every move of the game is a key)
                  complete you go down  (u: take the last meld back)
   a              the arrangements the engine finds; 1-9 goes down with one
   l  + number    lay off the selected card on that meld (green: it fits)
-  +n (green)     under a card: it lays off on meld n
+  +n / new      under a card: it lays off on meld n / it came from the pile
   w  + number    swap a joker: select its natural card, then the extension
   b  + number    buy a joker: select the natural card it stands for
   x              discard the selected card (or the one under the cursor)
@@ -328,6 +328,8 @@ class Screen:
                     out.append(("class:key", f"{mark:>3}"[:3]))
                 elif hc.work:
                     out.append(("class:work", "tbl"))
+                elif hc.taken:  # which copy came from the pile
+                    out.append(("class:dim", "new"))
                 elif hc.fits:
                     out.append(("class:fits", f"{'+' + str(hc.fits[0] + 1):>3}"[:3]))
                 else:
