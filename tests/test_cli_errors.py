@@ -94,3 +94,17 @@ def test_output_cut_short_by_its_reader_is_no_traceback():
     watch.stdout.close()  # as head does once it has its line: a whole game is still to come
     assert watch.wait(timeout=120) == 141 and watch.stderr.read() == b""
     watch.stderr.close()
+
+
+def test_the_console_without_a_terminal_is_one_line(capsys, monkeypatch):
+    """`shanghai join` with stdin not a terminal ended in prompt_toolkit's EOFError traceback."""
+    import shanghai_net.console as console
+
+    def no_terminal(*args, **kwargs):
+        raise EOFError
+
+    monkeypatch.setattr(console, "run_console", no_terminal)
+    for argv in (["join", "127.0.0.1:1", "--fresh-identity"],
+                 ["play", "--seed", "1"]):
+        line = one_line_error(capsys, argv)
+        assert line.startswith("shanghai: the console needs a terminal to read your keys from")

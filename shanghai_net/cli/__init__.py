@@ -103,7 +103,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **table) -> int:
     """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
     options); the console's exit code, and the final totals printed if the game ended."""
-    from ..console import run_console
     from .net import BOT_THINK, HostedTable, game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
@@ -126,7 +125,11 @@ def _first(group: BaseException) -> BaseException:
 def run_console(session, ascii: bool = False, **options) -> int:
     from ..console import run_console
 
-    return run_console(session, ascii, **options)
+    try:
+        return run_console(session, ascii, **options)
+    except EOFError:  # prompt_toolkit found no terminal to read keys from
+        raise ValueError("the console needs a terminal to read your keys from (stdin is not "
+                         "one); host --no-console, bot and tables need none") from None
 
 
 def pick_table(listings):
