@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout this script is in
 
 from shanghai_net.bots import make_bot  # noqa: E402
+from shanghai_net.cli.progress import progress  # noqa: E402
 from shanghai_net.engine import Move, PlayerView  # noqa: E402
 from shanghai_net.rules import PRESETS, preset  # noqa: E402
 from shanghai_net.simulate import play_game  # noqa: E402
@@ -77,15 +78,17 @@ def run(name: str, games: int, seed: int, level: str) -> str:
     times: list[float] = []
     wins, mine, theirs = 0, 0.0, 0.0
     start, cpu = time.perf_counter(), time.process_time()
-    for i in range(games):
-        rng = random.Random(f"{seed}:{name}:{i}")
-        seat = i % PLAYERS
-        bots = [make_bot("basic", random.Random(rng.random())) for _ in range(PLAYERS)]
-        bots[seat] = Timed(make_bot(level, random.Random(rng.random())), times)
-        result = play_game(rules, bots, rng.randrange(2**63)).result
-        wins += seat in result.winners
-        mine += result.totals[seat]
-        theirs += sum(t for s, t in enumerate(result.totals) if s != seat) / (PLAYERS - 1)
+    with progress(games, f"{name}: {level} against basic") as done:  # on a terminal only
+        for i in range(games):
+            rng = random.Random(f"{seed}:{name}:{i}")
+            seat = i % PLAYERS
+            bots = [make_bot("basic", random.Random(rng.random())) for _ in range(PLAYERS)]
+            bots[seat] = Timed(make_bot(level, random.Random(rng.random())), times)
+            result = play_game(rules, bots, rng.randrange(2**63)).result
+            wins += seat in result.winners
+            mine += result.totals[seat]
+            theirs += sum(t for s, t in enumerate(result.totals) if s != seat) / (PLAYERS - 1)
+            done()
     cpu = time.process_time() - cpu
     low, high = wilson(wins, games)
     return (f"{name:<12} games={games} wins={wins / games:6.1%} [{low:.1%}, {high:.1%}] "

@@ -67,8 +67,10 @@ class SimulationReport:
         }
 
 
-def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> SimulationReport:
-    """``games`` games; game ``i`` is dealt from a seed derived from ``seed`` and ``i``."""
+def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int,
+             on_game: Callable[[], None] | None = None) -> SimulationReport:
+    """``games`` games; game ``i`` is dealt from a seed derived from ``seed`` and ``i``;
+    ``on_game()`` after each (progress)."""
     players = len(levels)
     totals = [0] * players
     wins = [0] * players
@@ -82,6 +84,8 @@ def simulate(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> Si
         for seat in game.result.winners:
             wins[seat] += 1
         rounds += game.result.rounds
+        if on_game is not None:
+            on_game()
     seconds = time.perf_counter() - start
     return SimulationReport(
         rules.name, players, games, list(levels), [t / games for t in totals], wins, seconds, len(rounds),

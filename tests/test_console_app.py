@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import fragment_list_to_text
 
 from shanghai_net.engine import (
@@ -164,6 +166,8 @@ def test_help_overlay_quit_and_chat():
             assert d.state.help_open
             help_text = fragment_list_to_text(d.console.screen.help_text())
             assert "draw from the stock" in help_text and "(MAY I)" in help_text
+            assert "+n / new      under a card: it lays off on meld n / it came from the pile" \
+                in help_text  # issue 24
             assert "call SHANGHAI" in help_text and "swap a joker" not in help_text  # davis has no swap
             await d.press("d")  # keys of the table do nothing under the help
             assert d.session.view.phase is Phase.DRAW
@@ -230,8 +234,8 @@ def test_game_over_table_after_the_last_round():
                 assert row.split() == [f"{place}.", str(seat), *name.split(), str(result.rounds[0].points[seat]),
                                        str(result.totals[seat]), "pts"]
             assert not d.session.waiting_for_ready
-            await d.press("q", "y")
-        assert d.result == 0
+            await d.press("q")  # issue 24: the first q closed only the box
+        assert d.result == 0 and d.state.exit_requested
 
     run(body)
 
@@ -243,3 +247,28 @@ def test_play_local_refuses_what_it_cannot_play(capsys):
     assert play_local("davis", bots=9) == 2
     err = capsys.readouterr().err
     assert "no preset 'nosuch'" in err and "3-6 players, not 10" in err
+
+
+def test_a_claim_window_under_the_round_summary_is_answered_there():
+    """Issue 24: the next round's first claim window opened under the round summary, whose keys
+    (Enter, h, m ...) could not answer it while its timer ran ("you let it go")."""
+    from shanghai_net.engine import RoundResult
+
+    async def body():
+        async with running(davis_session()) as d:
+            for _ in range(40):
+                if d.session.view.may_claim:
+                    break
+                view = d.session.view
+                await d.press("d" if view.phase is Phase.DRAW else "x")
+            assert d.state.may_claim
+            d.state.summary = RoundResult(1, 0, ((), (), ()), (0, 5, 5), (0, 5, 5))
+            summary = fragment_list_to_text(d.console.screen.summary_text())
+            assert re.search(r"\n MAY I \S+\? m / p · \d+s$", summary), summary
+            claims = len([e for e in d.session.log if e.text.startswith("seat 0 claims")])
+            await d.press("m")
+            assert len([e for e in d.session.log if e.text.startswith("seat 0 claims")]) == \
+                claims + 1
+            assert d.state.summary is not None  # still there to read
+
+    run(body)

@@ -180,3 +180,35 @@ def test_a_long_log_line_wraps_and_the_newest_shows_whole():
                 assert "they do not come back) THE END" in screen  # broken between words
 
     run(body)
+
+
+def test_a_terminal_too_small_for_the_hand_says_the_size_it_needs():
+    """Issue 24: at 14 rows or fewer the hand disappeared silently, at 15-16 its cursor row; now
+    the hand is never cut, and a terminal too small for it and the rest says what it needs."""
+    async def body():
+        async with running(davis_session()) as d:
+            rows = {}
+            for columns in (80, 100):
+                height = 12
+                while "needs" in (screen := grid_text(d.console, columns, height)):
+                    rows[columns] = int(re.search(r"needs (\d+) rows", screen)[1])
+                    assert screen.startswith(f" This terminal is {columns}x{height}: ")
+                    height += 1
+                assert height == rows[columns]  # what it said is what it takes
+                lines = screen.splitlines()
+                hand = next(i for i, line in enumerate(lines) if "♠" in line and "Contract" not in line)
+                assert "▲" in lines[hand + 1] and "d draw" in screen
+            assert rows[80] == rows[100] == 15  # the dealt hand fits one line of cards either way
+
+    run(body)
+
+
+def test_the_urgent_prompt_and_the_key_letters_read_on_light_and_dark_terminals():
+    """Issue 24: `MAY I? m / p · 8s` in bold yellow and the key letters in bold cyan were poor on
+    a light terminal: they take the terminal's own colours, bold (the prompt in reverse)."""
+    from shanghai_net.console.layout import STYLE
+
+    countdown = STYLE.get_attrs_for_style_str("class:countdown")
+    key = STYLE.get_attrs_for_style_str("class:key")
+    assert countdown.reverse and countdown.bold and countdown.color in ("", None)
+    assert key.bold and key.color in ("", None) and not key.reverse

@@ -186,6 +186,10 @@ def test_footer_keys_follow_the_phase():
     assert "X" in [k for k, _ in view_model(sevens).keys]
     down = dataclasses.replace(play, down=(True, False, False, False))
     assert "l" in [k for k, _ in view_model(down).keys]
+    # issue 24: in the last round (meld every card) a player not down yet discards too
+    assert "x" in [k for k, _ in view_model(dataclasses.replace(play, meld_all=True)).keys]
+    owed = dataclasses.replace(down, must_lay_off=tuple(parse_cards("7C")))
+    assert "x" not in [k for k, _ in view_model(owed).keys]
     assert [k for k, _ in view_model(view).keys][-5:] == ["←→", "s", "c", "?", "q"]
     # no t when the discard cannot be taken: none there, or it was discarded with SHANGHAI
     for untakable in (dataclasses.replace(view, discard_top=None, discard_size=0),
@@ -234,3 +238,23 @@ def test_game_over_sheet_has_every_round_and_tied_places():
     many = tuple(RoundResult(n, 0, ((),) * 4, (1, 2, 3, 4), (n, 2 * n, 3 * n, 4 * n)) for n in range(1, 31))
     long = game_over_table(GameResult((30, 60, 90, 120), (0, 1, 2, 3), (0,), many), seats, 0, DAVIS, width=60)
     assert all(len(line) <= 60 for line in long) and "…" in long[1] and long[1].split()[-2] == "R30"
+
+
+def test_the_copy_taken_from_the_pile_is_marked_until_the_seat_discards():
+    """Issue 24: with two A♦ in hand, one just taken, `x` on the first was refused: the hand
+    marks the copy that came from the pile (a take or a claim) until this seat discards."""
+    from shanghai_net.engine.events import Claimed, Discarded, RoundStarted, TookDiscard
+    from shanghai_net.session import LogEntry
+
+    held, taken = parse_cards("AD AD")
+    view, _ = a_view(turn=0, phase=Phase.PLAY, hand=(held, *parse_cards("5S 9C"), taken))
+
+    def marked(*events):
+        log = [LogEntry(0.0, "", e) for e in (RoundStarted(1, 3, "two books"), *events)]
+        return [h.card for h in view_model(view, log=log).hand if h.taken]
+
+    assert marked(TookDiscard(0, taken)) == [taken] and held is not taken
+    assert marked(Claimed(0, taken, 1)) == [taken]
+    assert marked(TookDiscard(1, taken)) == []  # another seat's take
+    assert marked(TookDiscard(0, taken), Discarded(0, view.hand[1], False)) == []
+    assert marked(TookDiscard(0, taken), RoundStarted(2, 0, "a book and a run")) == []

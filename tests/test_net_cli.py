@@ -159,5 +159,51 @@ def test_watch_names_the_bots_and_shows_suits(capsys):
     out = capsys.readouterr().out
     assert "round 1: basic" in out and "seat " not in out
     assert any(symbol in out for symbol in "♠♥♦♣")
+    assert "JK" in out and "🃏" not in out  # issue 24: the joker as the console writes it
     assert main(["watch", "--delay", "0", "--rounds", "1", "--seed", "2", "--ascii"]) == 0
     assert not any(symbol in capsys.readouterr().out for symbol in "♠♥♦♣")
+
+
+def test_the_host_says_the_address_to_give_not_this_machine():
+    """Issue 24: the lobby said `join THIS-MACHINE:7777` and never showed the address to give."""
+    from shanghai_net.cli.net import address_to_give, how_to_join
+
+    everywhere = address_to_give("0.0.0.0")
+    assert everywhere not in ("0.0.0.0", "127.0.0.1")  # a LAN address, else the machine's name
+    assert how_to_join("0.0.0.0", 7777, "") == f"others join with `shanghai join {everywhere}:7777`"
+    assert how_to_join("192.168.1.20", 7000, "cherry") == \
+        "others join with `shanghai join 192.168.1.20:7000 --join-code cherry`"
+    assert how_to_join("127.0.0.1", 7000, "") == \
+        "others on this machine join with `shanghai join 127.0.0.1:7000 --fresh-identity`"
+
+
+def test_play_and_host_wait_as_long_for_a_claim():
+    """Issue 24: `play` defaulted the claim timeout to 8 s, `host` to 10 s."""
+    from shanghai_net.cli import _parser
+    from shanghai_net.net.config import HostConfig
+
+    parse = _parser().parse_args
+    assert parse(["play"]).claim_timeout == parse(["host"]).claim_timeout == \
+        HostConfig.claim_timeout
+
+
+def test_host_records_each_game_by_default_and_keeps_the_last_twenty(data_home, monkeypatch):
+    """Issue 24: --record was off by default, so a host that crashed without it could not be
+    resumed: now a new transcript in the data directory, unless --record or --no-record."""
+    import shanghai_net.cli as cli
+    from shanghai_net.cli.net import KEEP_RECORDS, recording
+
+    records = data_home / "shanghai-net" / "records"
+    hosted = []
+    monkeypatch.setattr(cli, "hosted_console", lambda config, **table: hosted.append(config) or 0)
+    for _ in range(KEEP_RECORDS + 3):
+        assert main(["host", "--fresh-identity", "--players", "3"]) == 0
+        hosted[-1].record.write_bytes(b"a game")  # what the host would write
+    assert all(c.record.parent == records and c.record.suffix == ".bin" for c in hosted)
+    assert len(set(c.record for c in hosted)) == len(hosted)  # a new file each time
+    assert sorted(records.iterdir()) == sorted(c.record for c in hosted[-KEEP_RECORDS:])
+    assert main(["host", "--fresh-identity", "--players", "3", "--no-record"]) == 0
+    assert hosted[-1].record is None
+    assert recording(None) == "not recording (--no-record): a crash cannot be taken up again"
+    assert recording(records / "x.bin") == \
+        f"recording to {records / 'x.bin'} (after a crash: shanghai host --resume {records / 'x.bin'})"

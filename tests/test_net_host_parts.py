@@ -64,13 +64,20 @@ def test_the_lobby_seats_lowest_first_refuses_a_second_seat_for_one_key_and_star
     assert all(sent(c, StartGame) == [start] and c.in_game for c in clients)
 
 
-def test_a_seat_closed_for_abuse_may_not_come_back_but_one_that_dropped_may():
+def a_game_of_three():
+    """A lobby whose three seats sat down and started the game: the parts, the seats' keys and
+    their connections."""
     parts = Parts(players=3)
     people = [Identity(bytes([i]) * 32, bytes([i]) * 32) for i in range(3)]
     clients = [parts.connect() for _ in range(3)]
     for i, (client, who) in enumerate(zip(clients, people)):
         parts.lobby.on_hello(client, hello(who, f"p{i}", nonce=bytes([i]) * 32))
         parts.lobby.on_ready(client, True)
+    return parts, people, clients
+
+
+def test_a_seat_closed_for_abuse_may_not_come_back_but_one_that_dropped_may():
+    parts, people, clients = a_game_of_three()
     clients[1].abuse("a flood")
     assert clients[1].left and parts.lobby.barred == {1}
     for client in clients[1:]:
@@ -101,3 +108,51 @@ def test_the_author_of_a_message_is_told_its_place_and_the_others_are_sent_it():
     assert author.next_message() == (Placed(seq=0, counter=7), None)
     assert other.next_message() == (msg, parts.history.frames[0])
     assert author.next_message() == other.next_message() == (None, None)
+
+
+def test_a_proven_key_does_not_take_a_seat_from_its_live_connection_but_from_a_gone_one():
+    """Issue 24: the host's own key joining again during the game (no --fresh-identity) is
+    refused, naming --fresh-identity, and the seat's player stays; once that connection is gone
+    (a crash, a pulled cable the host has noticed) the same proof takes the seat back."""
+    from shanghai_net.wire import sign_proof
+
+    parts, people, clients = a_game_of_three()
+    game_id = parts.lobby.start.game_id
+
+    def rejoin(name: str):
+        client = parts.connect()
+        parts.lobby.on_hello(client, hello(people[0], name))
+        challenge = sent(client, Welcome)[0].challenge
+        parts.lobby.on_proof(client, sign_proof(people[0].sign_key, game_id, challenge))
+        return client
+
+    twin = rejoin("bea")
+    refused = sent(twin, Refused)
+    assert [r.code for r in refused] == ["table_full"] and twin.closing and twin.seat is None
+    assert "seat 0 (p0)" in refused[0].reason and "--fresh-identity" in refused[0].reason
+    assert len(refused[0].reason) <= 500
+    assert parts.lobby.seats[0] is clients[0] and clients[0].connected
+    assert not sent(twin, StartGame)
+
+    clients[0].connected = False  # its program crashed: the host saw the connection end
+    parts.lobby.closed(clients[0])
+    back = rejoin("p0")
+    assert not sent(back, Refused) and back.seat == 0 and parts.lobby.seats[0] is back
+    assert sent(back, StartGame) == [parts.lobby.start]
+
+
+def test_a_person_refused_a_seat_is_told_to_sit_at_another_table_or_open_one():
+    """Issue 24: a full table said `refused: table_full` with no hint of what to do."""
+    parts = Parts(players=3)
+    for i in range(3):
+        parts.lobby.on_hello(parts.connect(), hello(Identity(bytes([i]) * 32, bytes(32)), f"p{i}"))
+    late = parts.connect()
+    parts.lobby.on_hello(late, hello(Identity(bytes([9]) * 32, bytes(32)), "late"))
+    parts, _, _ = a_game_of_three()
+    fresh = parts.connect()  # a --fresh-identity player whose program started again
+    parts.lobby.on_hello(fresh, hello(Identity(bytes([8]) * 32, bytes(32)), "again"))
+    reasons = [sent(c, Refused)[0].reason for c in (late, fresh)]
+    assert reasons[0].startswith("no free seat at this table (its 3 seats are taken): ")
+    assert reasons[1].startswith("the game at this table has started without you: ")
+    assert all(r.endswith("(shanghai join HOST --table NAME), or open one (--table NAME --open)")
+               for r in reasons)

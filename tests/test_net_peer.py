@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
+
+import pytest
+import trio
 
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
@@ -133,3 +137,69 @@ def test_a_person_may_vote_against_a_seat_away_or_silent_while_it_owes_the_deal(
     assert peer.holding_up(10.0 + STALL_VOTE - 0.1) == {1}
     assert peer.holding_up(10.0 + STALL_VOTE) == {1, 2}
     assert peer.holding_up(30.0 + STALL_VOTE) == {1, 2, 3}
+
+
+async def test_the_front_end_s_bye_chat_and_ready_on_a_lost_link_are_dropped_not_raised():
+    """Issue 24: `q` `y` while "connection lost, retrying" raised the dead link's
+    ClosedResourceError through the console (a traceback): between two attempts to reconnect
+    the peer still holds the closed link; what the player says then is not sent, and says so."""
+    import trio.testing
+
+    from shanghai_net.net.peer_link import PeerLink, PeerResult
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
+    peer.seat = 0
+    assert not await peer.say("hi")  # no connection yet
+    ours, _ = trio.testing.memory_stream_pair()
+    await ours.aclose()  # the host dropped us: the socket is closed
+    peer._link = PeerLink(ours, PeerResult(None, None), timeout=1)
+    await peer.leave()
+    assert not await peer.say("are you there?") and not await peer.set_ready(True)
+
+
+def scripted(peer: Peer, script: list[str]) -> list[str]:
+    """Make ``peer``'s connections follow ``script``: each one is lost ("lost"), or gets in
+    and is then lost ("in"); then the host refuses.  The details it shows, in order."""
+    from shanghai_net.net.peer import PeerError
+    from shanghai_net.net.peer_link import Lost
+
+    shown: list[str] = []
+
+    async def connection():
+        await trio.lowlevel.checkpoint()
+        if not script:
+            raise PeerError("refused: the script is over")
+        if script.pop(0) == "in":
+            peer._welcomed = True
+        raise Lost("the host went silent")
+
+    peer._connection = connection
+    peer._on_change = lambda: shown.append(peer.detail)
+    return shown
+
+
+async def test_a_peer_that_never_got_in_does_not_retry(autojump_clock):
+    """Issue 24: `shanghai bot localhost:1` was silent for 2 min 31 s of retries: a host never
+    reached is reported at once (retrying only makes sense once we were in)."""
+    from shanghai_net.net.peer import PeerError
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
+    shown = scripted(peer, ["lost", "lost"])
+    with pytest.raises(PeerError, match=r"went silent \(is a table hosted there\?\)"):
+        await peer.run()
+    assert peer.status == "failed" and shown == [peer.detail] and trio.current_time() == 0
+
+
+async def test_the_retry_count_starts_afresh_once_the_peer_got_back_in(autojump_clock):
+    """Issue 24: after a host crash and a good --resume, a second crash began at `attempt 6 of
+    10`: the count of the attempts before the peer got back in carried over."""
+    from shanghai_net.net.peer import PeerError
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(),
+                retry_delays=(1.0,) * 10)
+    peer.welcome = object()  # it sat at the table once
+    shown = scripted(peer, ["lost", "lost", "lost", "in", "lost"])
+    with pytest.raises(PeerError, match="script is over"):
+        await peer.run()
+    attempts = [re.search(r"attempt (\d+) of 10", d)[1] for d in shown if "attempt" in d]
+    assert attempts == ["1", "2", "3", "1", "2"]

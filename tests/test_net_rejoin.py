@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from contextlib import asynccontextmanager
 
+import pytest
 import trio
 
 from shanghai_net.deal import seeded
@@ -106,6 +107,13 @@ def assert_finished(host, results):
         assert table.chain.head == public.chain.head
 
 
+async def watch_statuses(peer, seat, results, statuses: set) -> None:
+    """Every status ``peer`` (at ``seat``) shows until its game is over."""
+    while seat not in results:
+        statuses.add(peer.status)
+        await trio.sleep(0.002)
+
+
 def in_round(host, round_no):
     public = host.public
     return public is not None and public.round == round_no and \
@@ -148,10 +156,104 @@ async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes
     assert not list((tmp_path / "seat2").iterdir()), "the game's secret outlived the game"
 
 
-async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
+async def test_the_same_key_joining_again_is_refused_and_the_seat_s_player_stays(tmp_path):
+    """Issue 24: the host's user joins their own table again without --fresh-identity (the same
+    key and the same secrets on disk): refused at once, told what to do, and the seat's player
+    never loses its connection."""
+    statuses = set()
     with trio.fail_after(60):
-        async with table_of_three(tmp_path, b"h3") as (host, port, peers, results, nursery):
+        async with table_of_three(tmp_path, b"h10") as (host, port, peers, results, nursery):
             while not in_round(host, 1):
+                await trio.sleep(0.01)
+            nursery.start_soon(watch_statuses, peers[0], 0, results, statuses)
+            twin = make_peer(port, identities(3)[0], 0, tmp_path)
+            with pytest.raises(PeerError, match="--fresh-identity") as refused:
+                await twin.run()
+            assert "refused: table_full: seat 0 (bot0)" in str(refused.value)
+            assert twin.status == "failed" and host.seats[0].connected
+    assert_finished(host, results)
+    assert statuses == {"playing"}, statuses
+
+
+class Cable:
+    """A relay between the peers and the host: `pull` cuts its links at the peers' end only, so
+    the host hears nothing (no end of stream) and holds each connection live until its silence
+    timeout, as when a laptop's wifi drops."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.links: list[trio.CancelScope] = []
+        self.hung: list[trio.SocketStream] = []
+
+    async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        task_status.started(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(self._relay, listeners)
+
+    def pull(self) -> None:
+        for link in self.links:
+            link.cancel()
+
+    async def _relay(self, near: trio.SocketStream) -> None:
+        far = await trio.open_tcp_stream("127.0.0.1", self.port)
+        self.hung.append(far)  # never closed: the host must find out by its silence
+        with trio.CancelScope() as link:
+            self.links.append(link)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._pump, near, far)
+                nursery.start_soon(self._pump, far, near)
+        await near.aclose()
+
+    @staticmethod
+    async def _pump(source: trio.SocketStream, sink: trio.SocketStream) -> None:
+        while data := await source.receive_some(65536):
+            await sink.send_all(data)
+
+
+async def test_a_peer_whose_cable_the_host_has_not_missed_yet_tries_again_until_it_has(tmp_path):
+    """The peer sees its link drop before the host does: the host refuses its seat to the new
+    connection while the old one is live, and the peer keeps trying (not a failure) until the
+    host drops the old one for its silence; then it rejoins and the game finishes."""
+    host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, ping_interval=0.2,
+                           silence_timeout=1.5, random=seeded(b"h11")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results, details = {}, {}, set()
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            cable = Cable(port)
+            relayed = await nursery.start(cable.serve)
+            keys = identities(3)
+            await start_peers(nursery, port, keys[:2], tmp_path, peers, results)
+            peers[2] = make_peer(relayed, keys[2], 2, tmp_path)
+
+            async def run_last():
+                results[2] = await peers[2].run()
+
+            nursery.start_soon(run_last)
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            cable.pull()
+            while peers[2].detail != "rejoined":
+                details.add(peers[2].detail)
+                await trio.sleep(0.002)
+            while len(results) < 3:
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+    assert_finished(host, results)
+    refused = [d for d in details if "not yet missed our old connection" in d]
+    assert any("(attempt 2 of 10)" in d for d in refused), details  # each refusal counts
+
+
+async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
+    crashed = trio.CancelScope()
+    with trio.fail_after(60):
+        async with table_of_three(tmp_path, b"h3", kill={0: crashed}) as (
+                host, port, peers, results, nursery):
+            while not in_round(host, 1):
+                await trio.sleep(0.01)
+            crashed.cancel()  # seat 0's connection is gone: its key may take the seat back
+            while host.seats[0].connected:
                 await trio.sleep(0.01)
             stranger = Peer(("127.0.0.1", port), identities(3)[0], BotPlayer(), timeout=10,
                             store=GameSecrets(tmp_path / "elsewhere"), reconnect=False)
@@ -448,14 +550,7 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
                 host, port, peers, results, nursery):
             while not in_round(host, 1):
                 await trio.sleep(0.01)
-            player = peers[1]
-
-            async def watch():
-                while 1 not in results:
-                    statuses.add(player.status)
-                    await trio.sleep(0.002)
-
-            nursery.start_soon(watch)
+            nursery.start_soon(watch_statuses, peers[1], 1, results, statuses)
             impostor = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
             welcome = await impostor.next(Welcome)
             assert welcome.seat == 1 and len(welcome.challenge) == 32

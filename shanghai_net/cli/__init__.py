@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 import time
 from collections.abc import Sequence
 
@@ -27,8 +29,12 @@ def _bots(args: argparse.Namespace) -> list[str]:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from ..simulate import simulate
+    from .progress import progress
 
-    report = simulate(_rules(args), _bots(args), args.games, args.seed)
+    levels = _bots(args)
+    with progress(args.games, f"{args.games} games of {args.preset}, {', '.join(levels)}",
+                  shown=False if args.json else None) as done:
+        report = simulate(_rules(args), levels, args.games, args.seed, on_game=done)
     if args.json:
         print(json.dumps(report.as_dict()))
         return 0
@@ -53,10 +59,12 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     bots = [make_bot(level, random.Random(rng.random())) for level in levels]
     rounds_seen = 0
 
+    from ..console.viewmodel import card_text
     from ..engine import Words
 
+    # the cards as the console writes them (a joker is JK, not 🃏)
     words = Words(tuple(f"{level}{seat}" for seat, level in enumerate(levels)),
-                  lambda card: card.text(unicode=not args.ascii))
+                  lambda card: card_text(card, args.ascii))
 
     def show(event) -> None:
         nonlocal rounds_seen
@@ -95,20 +103,33 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **table) -> int:
     """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
     options); the console's exit code, and the final totals printed if the game ended."""
-    from ..console import run_console
     from .net import BOT_THINK, HostedTable, game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
-    code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+    try:
+        code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+    except* ValueError as failed:  # the table could not be hosted (its port is taken)
+        raise _first(failed) from None
     if hosted.session.result is not None:
         print(game_over([s.name for s in hosted.session.seats], hosted.session.result))
     return code
 
 
+def _first(group: BaseException) -> BaseException:
+    """The first exception a (nested) exception group holds."""
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group
+
+
 def run_console(session, ascii: bool = False, **options) -> int:
     from ..console import run_console
 
-    return run_console(session, ascii, **options)
+    try:
+        return run_console(session, ascii, **options)
+    except EOFError:  # prompt_toolkit found no terminal to read keys from
+        raise ValueError("the console needs a terminal to read your keys from (stdin is not "
+                         "one); host --no-console, bot and tables need none") from None
 
 
 def pick_table(listings):
@@ -120,8 +141,10 @@ def pick_table(listings):
 def _parser() -> argparse.ArgumentParser:
     from .net import HelpWithDefaults, add_net_commands, level_option, seat_options
     from .conformance import add_conformance_command
+    from ..net.config import HostConfig
+    from .options import Parser, count, seconds
 
-    parser = argparse.ArgumentParser(prog="shanghai", description="Shanghai contract rummy over a LAN")
+    parser = Parser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
     options = dict(formatter_class=HelpWithDefaults)
 
@@ -132,18 +155,21 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=1, help="the deal's seed (same seed, same games)")
         p.add_argument("--bots", default=bots, help="bot levels by seat, comma-separated: easy, "
                        "basic, expert (or random)")
-        p.add_argument("--players", type=int, default=0, help="seats (default: one per --bots entry)")
+        p.add_argument("--players", type=count(0), default=0,
+                       help="seats (default: one per --bots entry)")
 
     sim = sub.add_parser("simulate", help="play whole games between bots, headless", **options)
     table_options(sim, "basic,basic,basic,basic")
-    sim.add_argument("--games", type=int, default=100, help="how many games")
+    sim.add_argument("--games", type=count(1), default=100, help="how many games")
     sim.add_argument("--json", action="store_true", help="print the report as one JSON object")
     sim.set_defaults(func=_cmd_simulate)
 
     watch = sub.add_parser("watch", help="watch bots play, move by move", **options)
     table_options(watch, "basic,basic,basic,basic")
-    watch.add_argument("--rounds", type=int, default=1, help="rounds to show (0: the whole game)")
-    watch.add_argument("--delay", type=float, default=0.3, help="seconds between moves")
+    watch.add_argument("--rounds", type=count(0), default=1,
+                       help="rounds to show (0: the whole game)")
+    watch.add_argument("--delay", type=seconds(zero=True), default=0.3,
+                       help="seconds between moves")
     watch.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     watch.set_defaults(func=_cmd_watch)
 
@@ -152,11 +178,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
     play.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
                       help="house rule overriding one RuleSet field (repeatable; default: none)")
-    play.add_argument("--bots", type=int, default=3, help="how many bots sit with you")
+    play.add_argument("--bots", type=count(0), default=3, help="how many bots sit with you")
     level_option(play, "how well the bots play")
     play.add_argument("--seed", type=int, default=None,
                       help="the table's seed: the same seed deals the same game (default: random)")
-    play.add_argument("--claim-timeout", type=float, default=8.0,
+    play.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
     seat_options(play)
     play.set_defaults(func=_cmd_play)
@@ -176,4 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"shanghai: {exc}\n")
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # what reads our output stopped (| head): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit's flush
+        return 141
 

@@ -37,6 +37,7 @@ from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
 from ..wire.messages import DEAL_STEPS, Deal, MayI as MayIBody, PassClaim, Timeout
 from ..net.host import Host, HostConfig
 from ..net.peer import run_peer
+from .options import seconds
 
 __all__ = ["KIT_RULES", "Outcome", "Relay", "run_conformance", "add_conformance_command"]
 
@@ -489,8 +490,9 @@ def add_conformance_command(sub, **options) -> None:
     kit = sub.add_parser("conformance", help="drive a client through scripted situations and "
                                               "print which sections of docs/protocol.md it passes",
                          **options)
-    kit.add_argument("--timeout", type=float, default=600.0, help="seconds the whole game may take")
-    kit.add_argument("--step", type=float, default=20.0,
+    kit.add_argument("--timeout", type=seconds(), default=600.0,
+                     help="seconds the whole game may take")
+    kit.add_argument("--step", type=seconds(), default=20.0,
                      help="seconds the client has to answer each scripted situation")
     kit.add_argument("command", nargs=argparse.REMAINDER,
                      help="the client's command after --; {host} and {port} are filled in")

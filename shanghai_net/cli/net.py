@@ -10,12 +10,16 @@ first free seat).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import errno
 import getpass
 import logging
 import os
 import random
+import socket
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,9 +28,13 @@ import trio
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..rules.ruleset import parse_rules
+from .options import count, name, port, seconds, text
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
            "seat_options", "HelpWithDefaults"]
+
+
+JOIN_CODE = text(16, "a join code")
 
 
 def _fresh_identity() -> Identity:
@@ -116,19 +124,20 @@ class HostedTable:
     async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
         session, join_code = self.session, self.config.join_code
-        listeners = await trio.open_tcp_listeners(self.port, host=self.bind)
+        listeners = await listen(self.port, self.bind)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(self.server.run, listeners)
             session.address = ("127.0.0.1", port)
             free = self.host.players - 1 - len(self.bots)
-            if not free or self.bind.startswith("127.") or self.bind in ("localhost", "::1"):
+            if not free:
                 session.notice(f"hosting {self.host.rules.name} on port {port}: you and "
-                               f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''}"
-                               + ("" if free else ", every seat taken"))
+                               f"{len(self.bots)} bot{'s' if len(self.bots) != 1 else ''}, "
+                               "every seat taken")
             else:
-                session.notice(f"hosting {self.host.rules.name} on port {port}: others join with "
-                               f"`shanghai join THIS-MACHINE:{port}`"
-                               + (f" --join-code {join_code}" if join_code else ""))
+                session.notice(f"hosting {self.host.rules.name} on port {port}: "
+                               + how_to_join(self.bind, port, join_code))
+            if self.config.record is not None:
+                session.notice(recording(self.config.record))
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
@@ -143,6 +152,41 @@ class HostedTable:
                     while sum(c is not None for c in self.host.seats) < i + 2 and \
                             self.host.start is None:
                         await trio.sleep(0.01)
+
+
+async def listen(port: int, bind: str) -> list[trio.SocketListener]:
+    """The host's listeners on ``bind:port``; one it cannot have (in use, no such address) is
+    a ValueError saying so in a line."""
+    try:
+        return await trio.open_tcp_listeners(port, host=bind)
+    except socket.gaierror as error:
+        raise ValueError(f"--bind {bind}: no such address ({error.strerror})") from None
+    except OSError as error:
+        taken = " (is a table hosted there already?)" if error.errno == errno.EADDRINUSE else ""
+        raise ValueError(f"cannot listen on {bind}:{port}: {error.strerror or error}{taken}; "
+                         "choose another --port (0: any free one)") from None
+
+
+def how_to_join(bind: str, port: int, join_code: str) -> str:
+    """What to tell the others at a host listening on ``bind:port``: the command, with this
+    machine's address (on loopback, for a second player on this machine)."""
+    code = f" --join-code {join_code}" if join_code else ""
+    if bind.startswith("127.") or bind in ("localhost", "::1"):
+        return f"others on this machine join with `shanghai join {bind}:{port} --fresh-identity" \
+               f"{code}`"
+    return f"others join with `shanghai join {address_to_give(bind)}:{port}{code}`"
+
+
+def address_to_give(bind: str) -> str:
+    """The address others reach a host listening on ``bind`` at: that address, or for every
+    interface (0.0.0.0) the one this machine's route out leaves from (a UDP socket's connect
+    picks it, sending nothing), else the machine's name."""
+    if bind not in ("0.0.0.0", "", "::"):
+        return bind
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never sent to
+        return probe.getsockname()[0]
+    return socket.gethostname()
 
 
 BOT_THINK = 0.6
@@ -173,7 +217,8 @@ class HelpWithDefaults(argparse.HelpFormatter):
 
 def seat_options(parser: argparse.ArgumentParser) -> None:
     """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
-    parser.add_argument("--name", help="your name at the table (default: your login name)")
+    parser.add_argument("--name", type=name,
+                        help="your name at the table (default: your login name)")
     parser.add_argument("--ascii", action="store_true",
                         help="letters instead of suit symbols and arrows")
     parser.add_argument("--no-auto-pass", action="store_true",
@@ -191,7 +236,8 @@ def level_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _to_a_table(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--join-code", default="", help="the code the host gave (default: none)")
+    parser.add_argument("--join-code", type=JOIN_CODE, default="",
+                        help="the code the host gave (default: none)")
 
 
 def table_names(names: list[str], count: int) -> list[str]:
@@ -215,9 +261,13 @@ def _cmd_host(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
     identity = _fresh_identity() if args.fresh_identity else load_or_create()
     resume = Path(args.resume) if args.resume else None
+    if resume is not None and not resume.is_file():
+        raise ValueError(f"--resume {resume}: no such file (give the transcript that host "
+                         "--record wrote)")
     if resume is not None and not args.fresh_identity:  # its own bots sit down again too
         args.bots = max(args.bots, _bots_in(resume))
-    record = Path(args.record) if args.record else resume
+    record = Path(args.record) if args.record else resume if resume is not None else \
+        None if args.no_record else new_record()
     _check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
@@ -237,16 +287,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
     host = server.first_host
 
     async def main() -> int:
-        listeners = await trio.open_tcp_listeners(args.port, host=args.bind)
+        listeners = await listen(args.port, args.bind)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run, listeners)
             if resume is not None:
                 print(f"resuming {resume} at message {host.sequenced}: waiting for the seats to "
                       "rejoin", flush=True)
             print(f"hosting {host.rules.name} for {host.players} on port {port} at "
-                  f"{', '.join(names)}; join code {args.join_code or '(none)'}; host key "
-                  f"{identity.fingerprint}"
-                  + ("" if args.no_announce else " (announced on the LAN)"), flush=True)
+                  f"{', '.join(names)}; host key {identity.fingerprint}"
+                  + ("" if args.no_announce else " (announced on the LAN)") + "; "
+                  + how_to_join(args.bind, port, args.join_code), flush=True)
+            print(recording(record), flush=True)
             for i in range(args.bots):  # they think only while a person sits at the table
                 bot = BotPlayer(args.level, random.Random(), think=BOT_THINK)
                 home = None if args.fresh_identity else _bot_home(i)
@@ -265,6 +316,40 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
     return trio.run(main)
+
+
+KEEP_RECORDS = 20
+"""Transcripts `host` keeps in the data directory by itself (the oldest go first)."""
+
+
+def data_dir() -> Path:
+    """``$XDG_DATA_HOME/shanghai-net``, or ``~/.local/share/shanghai-net`` when it is unset."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.environ.get("HOME") or os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "shanghai-net"
+
+
+def new_record() -> Path:
+    """Where `host` records a game unless told otherwise: a new file in the data directory's
+    ``records``, named by the time; of the files there, the newest `KEEP_RECORDS` stay."""
+    records = data_dir() / "records"
+    records.mkdir(parents=True, exist_ok=True)
+    kept = sorted(records.glob("*.bin"), key=lambda path: (path.stat().st_mtime, path.name))
+    for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
+        old.unlink(missing_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    record, more = records / f"{stamp}.bin", 1
+    while record.exists():  # another game this second
+        more += 1
+        record = records / f"{stamp}-{more}.bin"
+    return record
+
+
+def recording(record: Path | None) -> str:
+    """What the host says of its transcript."""
+    if record is None:
+        return "not recording (--no-record): a crash cannot be taken up again"
+    return f"recording to {record} (after a crash: shanghai host --resume {record})"
 
 
 def _check_record(record: Path | None, resume: Path | None) -> None:
@@ -306,6 +391,17 @@ def bot_name(bot, index: int) -> str:
     return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
+def address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` as (host, port), the port 7777 unless given; a port out of range is a
+    ValueError (a host's name that does not resolve fails at once when joining)."""
+    from ..net.peer_link import parse_address
+
+    host, port = parse_address(text)
+    if not 1 <= port <= 65535:
+        raise ValueError(f"{text}: {port} is no port: 1 to 65535")
+    return host, port
+
+
 def _looks_like_address(text: str) -> bool:
     """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
     or is ``localhost``."""
@@ -325,16 +421,15 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
     from ..net.discovery import find_tables
-    from ..net.peer_link import parse_address
 
     interfaces = [args.browse] if args.browse else None
     target = args.address
     if target is not None and (args.table or _looks_like_address(target)):
-        return parse_address(target), args.table or ""
+        return address(target), args.table or ""
     found = trio.run(find_tables, args.wait, interfaces, target)
     if not found:
         if target is not None:  # no table of that name: a host's name, then
-            return parse_address(target), args.table or ""
+            return address(target), args.table or ""
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
@@ -356,6 +451,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         identity, store = load_or_create(home), GameSecrets(home / "games")
     target = _find_table(args)
     if target is None:
+        print("shanghai join: no table chosen", file=sys.stderr)
         return 1
     address, table = target
     if args.open and not table:
@@ -372,21 +468,24 @@ def _cmd_join(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from ..net.peer import run_peer
-    from ..net.peer_link import parse_address
+    from ..net.peer import PeerError, run_peer
     from ..net.player import BotPlayer
     from ..net.resume import GameSecrets
 
-    address = parse_address(args.address)
+    host = address(args.address)
     if args.identity:  # a bot with a home: it can rejoin after a crash, like a person
         identity = load_or_create(Path(args.identity))
         store = GameSecrets(Path(args.identity) / "games")
     else:
         identity, store = _fresh_identity(), None
     player = BotPlayer(args.level, random.Random(), think=args.think)
-    result = trio.run(lambda: run_peer(address, identity, player, name=args.name,
-                                       join_code=args.join_code, store=store,
-                                       void_after=args.void_after, table=args.table))
+    try:
+        result = trio.run(lambda: run_peer(host, identity, player, name=args.name,
+                                           join_code=args.join_code, store=store,
+                                           void_after=args.void_after, table=args.table))
+    except PeerError as error:
+        print(f"shanghai bot: {error}", file=sys.stderr)
+        return 1
     print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
     return 0
 
@@ -419,7 +518,7 @@ def _cmd_tables(args: argparse.Namespace) -> int:
 
 
 def _browse_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
+    parser.add_argument("--wait", type=seconds(), default=3.0, metavar="SECONDS",
                         help="how long to look for tables on the LAN")
     parser.add_argument("--browse", metavar="ADDRESS",
                         help="look for tables only on the interface with this address "
@@ -448,37 +547,46 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     this package: ``hosted_console(config, **table)`` sits at a table hosted here,
     ``run_console(session, ascii, auto_pass=)`` plays a joined one, ``pick_table(listings)``
     chooses a table found on the LAN (`shanghai_net.cli` passes them)."""
+    from ..net.config import HostConfig
+
     options = dict(formatter_class=HelpWithDefaults)
     host = sub.add_parser("host", help="host a table on the LAN (lobby, relay and sequencer)", **options)
-    host.add_argument("--port", type=int, default=7777, help="TCP port to listen on (0: any free one)")
+    host.add_argument("--port", type=port, default=7777,
+                      help="TCP port to listen on (0: any free one)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     host.add_argument("--preset", default="davis", choices=sorted(PRESETS), help="rule system")
     host.add_argument("--rule", action="append", default=[], metavar="FIELD=VALUE",
                       help="house rule overriding one RuleSet field (repeatable; default: none)")
-    host.add_argument("--players", type=int, default=4, help="seats at the table")
-    host.add_argument("--bots", type=int, default=0,
+    host.add_argument("--players", type=count(1), default=4, help="seats at the table")
+    host.add_argument("--bots", type=count(0), default=0,
                       help="bot peers started here, over loopback (--resume starts the game's own "
                            "again by itself)")
     level_option(host, "the bots' level")
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")
-    host.add_argument("--record", metavar="FILE", help="append the transcript to FILE (default: none)")
+    host.add_argument("--record", metavar="FILE",
+                      help="append the transcript to FILE (default: a new file in "
+                           "~/.local/share/shanghai-net/records, which keeps the last "
+                           f"{KEEP_RECORDS})")
+    host.add_argument("--no-record", action="store_true",
+                      help="keep no transcript: a crashed host cannot --resume")
     host.add_argument("--resume", metavar="FILE",
                       help="take up the game of a transcript where it stopped (the host crashed);"
                            " the seats rejoin with their keys, the host's own bots too; the "
                            "transcript goes on in FILE (default: a new game)")
-    host.add_argument("--join-code", default="", help="the code players must give to join (default: none)")
-    host.add_argument("--claim-timeout", type=float, default=10.0,
+    host.add_argument("--join-code", type=JOIN_CODE, default="",
+                      help="the code players must give to join (default: none)")
+    host.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
     host.add_argument("--table", action="append", default=[], metavar="NAME",
                       help="name a table (repeatable; default: table1, table2, ...)")
-    host.add_argument("--tables", type=int, default=1, metavar="N",
+    host.add_argument("--tables", type=count(1), default=1, metavar="N",
                       help="tables to open, each with its own lobby and game (you and the bots "
                            "sit at the first)")
-    host.add_argument("--max-tables", type=int, default=8, metavar="N",
+    host.add_argument("--max-tables", type=count(1), default=8, metavar="N",
                       help="tables held at once, counting those players open with `join --open`")
     host.add_argument("--no-announce", action="store_true",
                       help="do not announce the tables on the LAN (DNS-SD); players then join "
@@ -496,7 +604,8 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.add_argument("address", metavar="NAME|HOST[:PORT]", nargs="?",
                       help="a table's name as `shanghai tables` lists it, or the host's address "
                            "(port 7777 unless given); none: choose from the tables on the LAN")
-    join.add_argument("--join-code", default="", help="the code the host gave (default: none)")
+    join.add_argument("--join-code", type=JOIN_CODE, default="",
+                      help="the code the host gave (default: none)")
     join.add_argument("--table", metavar="NAME", help="the table at HOST to sit at (default: its "
                                                       "first)")
     join.add_argument("--open", action="store_true",
@@ -516,12 +625,12 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     bot.add_argument("--table", default="", metavar="NAME",
                      help="the table at HOST to sit at (default: its first)")
     level_option(bot, "how well the bot plays")
-    bot.add_argument("--name", default="bot", help="the bot's name at the table")
+    bot.add_argument("--name", type=name, default="bot", help="the bot's name at the table")
     bot.add_argument("--identity", metavar="DIR",
                      help="keep the bot's keys in DIR (default: a throwaway identity)")
-    bot.add_argument("--think", type=float, default=BOT_THINK, metavar="SECONDS",
+    bot.add_argument("--think", type=seconds(zero=True), default=BOT_THINK, metavar="SECONDS",
                      help="wait before each decision, so people at the table can follow")
-    bot.add_argument("--void-after", type=float, default=BOT_VOID_AFTER, metavar="SECONDS",
+    bot.add_argument("--void-after", type=seconds(), default=BOT_VOID_AFTER, metavar="SECONDS",
                      help="vote to void the round when a player has been away this long")
     bot.set_defaults(func=_cmd_bot)
 

@@ -191,7 +191,7 @@ class ConsoleApp:
             try:
                 for service in self.services:
                     await nursery.start(service)
-                await nursery.start(self.session.run)
+                await nursery.start(self._session)
                 changed()
                 if not started.done():
                     started.set_result(None)
@@ -199,6 +199,17 @@ class ConsoleApp:
                 await trio.sleep_forever()
             finally:
                 unsubscribe()
+
+    async def _session(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Run the session; one that ends before it ever sat at a game (a table that cannot be
+        reached, a refusal) leaves nothing to look at: the console closes, exit status 1, and
+        the command says why."""
+        await self.session.run(task_status=task_status)
+        if self.session.view is None:
+            if self.app.is_running:
+                self.app.exit(result=1)
+            else:  # it failed before the screen was up
+                self.app.pre_run_callables.append(lambda: self.app.exit(result=1))
 
     async def _ticker(self) -> None:
         """Redraw while a claim window counts down."""

@@ -15,12 +15,13 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     chat = Condition(lambda: state.chat_open)
     helping = Condition(lambda: state.help_open)
     quitting = Condition(lambda: state.quit_asked)
+    voting = Condition(lambda: state.vote_asked)
     summary = Condition(lambda: state.summary is not None)
     options = Condition(lambda: state.options is not None)
     lobby = Condition(lambda: state.in_lobby)
     # the screen's keys work when nothing floats over it and no chat line is open; the moves'
     # keys only at the table, once a hand is dealt
-    screen = ~chat & ~helping & ~quitting & ~summary & ~options
+    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options
     table = screen & ~lobby
 
     def on(*keys, filter=table, eager=False):
@@ -37,8 +38,10 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("s")(state.toggle_sort)
     on("d")(state.draw)
     on("t")(state.take)
-    on("m")(state.claim)
-    on("p")(state.pass_claim)
+    # a claim window of the next round may open under the round summary: answer it there
+    claiming = summary & ~helping & ~quitting & ~voting & Condition(lambda: state.may_claim)
+    on("m", filter=table | claiming)(state.claim)
+    on("p", filter=table | claiming)(state.pass_claim)
     on("P")(state.toggle_auto_pass)
     on("g")(state.add_meld)
     on("u")(state.undo_meld)
@@ -55,7 +58,9 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("X")(lambda: state.discard(shanghai=True))
     on("enter")(state.confirm_target)
     on("r", filter=screen & lobby)(state.toggle_ready)
-    on("V")(state.vote_void)
+    on("V")(state.ask_vote)
+    on("y", filter=voting & ~chat)(state.vote_void)
+    on("n", filter=voting)(lambda: setattr(state, "vote_asked", False))
     on("h")(state.hint)
     on("?", filter=screen)(lambda: setattr(state, "help_open", True))
     for digit in "0123456789":
@@ -72,7 +77,13 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("enter", filter=summary & ~helping & ~quitting)(state.close_summary)
     on(" ", filter=summary & ~helping & ~quitting)(state.close_summary)
 
-    on("q", filter=~chat & ~quitting)(state.ask_quit)
+    @kb.add("q", filter=~chat & ~quitting)
+    @kb.add("c-c")
+    def _(event):
+        state.ask_quit()
+        if state.exit_requested:
+            event.app.exit(result=0)
+
     on("n", filter=quitting)(lambda: setattr(state, "quit_asked", False))
     on("escape", filter=quitting, eager=True)(lambda: setattr(state, "quit_asked", False))
 
@@ -86,9 +97,5 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
         state.chat_open = False
         event.app.chat_buffer.reset()
         event.app.layout.focus(event.app.main_window)
-
-    @kb.add("c-c")
-    def _(event):
-        state.ask_quit()
 
     return kb

@@ -46,8 +46,10 @@ STYLE = Style.from_dict({
     "dim": "fg:ansibrightblack",
     "error": "fg:ansired bold",
     "ok": "fg:ansigreen",
-    "key": "bold fg:ansicyan",
-    "countdown": "fg:ansiyellow bold",
+    # the key letters and the most urgent prompt read on light and dark terminals alike: the
+    # terminal's own colours, bold, the prompt in reverse video (bold yellow and cyan did not)
+    "key": "bold",
+    "countdown": "reverse bold",
     "you": "bold",
     "lost": "fg:ansired",
     "overlay": "",  # the terminal's own colours, inside a border
@@ -75,7 +77,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   d  /  p        draw, or pass when the stock is empty: when nothing plays
   h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
-  r  /  V        lobby: ready or not / vote to void when a player has left
+  r  /  V y      lobby: ready or not / vote to void when a player has left
   Esc            cancel / clear the selection / close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -91,6 +93,7 @@ Keys (every move of the game is a key)
                  complete you go down  (u: take the last meld back)
   a              the arrangements the engine finds; 1-9 goes down with one
   l  + number    lay off the selected card on that meld (green: it fits)
+  +n / new      under a card: it lays off on meld n / it came from the pile
   w  + number    swap a joker: select its natural card, then the extension
   b  + number    buy a joker: select the natural card it stands for
   x              discard the selected card (or the one under the cursor)
@@ -98,7 +101,7 @@ Keys (every move of the game is a key)
   !  + number    call SHANGHAI: the last discard goes on that meld
   h              hint: what the expert would play now, and why
   c              chat (Enter sends, Esc cancels)
-  r  /  V        lobby: ready or not / vote to void when a player has left
+  r  /  V y      lobby: ready or not / vote to void when a player has left
   Enter  /  Esc  close the round summary / cancel, clear, close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -117,6 +120,15 @@ def _width() -> int:
         return get_app().output.get_size().columns
     except Exception:  # pragma: no cover - outside an app
         return 80
+
+
+def _time_left(vm: ViewModel) -> str:
+    """A claim window's countdown; at 0 the host is closing it (no 0s standing there)."""
+    return f"{vm.claim_seconds}s" if vm.claim_seconds else "closing…"
+
+
+def _cards_per_line() -> int:
+    return max(1, (_width() - 1) // 4)
 
 
 class Screen:
@@ -220,10 +232,11 @@ class Screen:
         else:
             out.append(("class:dim", "empty"))
         if vm.claim_seconds is not None:
+            left = _time_left(vm)
             if vm.may_claim:
-                out.append(("class:countdown", f"   {vm.claim_word}? m / p · {vm.claim_seconds}s"))
+                out.append(("class:countdown", f"   {vm.claim_word}? m / p · {left}"))
             else:
-                out.append(("class:dim", f"   claim window {vm.claim_seconds}s"))
+                out.append(("class:dim", f"   claim window {left}"))
         return out
 
     def log(self) -> StyleAndTextTuples:
@@ -277,12 +290,23 @@ class Screen:
             out.append(("class:key", "  picked: " + " / ".join(vm.pending)))
         return out
 
+    def hand_rows(self) -> int:
+        """The rows `hand` takes: two per line of cards (none before the deal)."""
+        vm = self.vm()
+        return 0 if vm is None else 2 * -(-max(len(vm.hand), 1) // _cards_per_line())
+
+    def too_small(self, needed: int) -> StyleAndTextTuples:
+        """What shows instead of a table that does not fit: the size it needs."""
+        size = get_app().output.get_size()
+        return [("class:error", f" This terminal is {size.columns}x{size.rows}: the table needs "
+                                f"{needed} rows at this width (make the window taller); q quits")]
+
     def hand(self) -> StyleAndTextTuples:
         """Two rows per line of cards: the cards, then the cursor (^) and fits (meld numbers)."""
         vm = self.vm()
         if vm is None:
             return []
-        per_line = max(1, (_width() - 1) // 4)
+        per_line = _cards_per_line()
         out: StyleAndTextTuples = []
         cards = vm.hand
         for start in range(0, max(len(cards), 1), per_line):
@@ -305,6 +329,8 @@ class Screen:
                     out.append(("class:key", f"{mark:>3}"[:3]))
                 elif hc.work:
                     out.append(("class:work", "tbl"))
+                elif hc.taken:  # which copy came from the pile
+                    out.append(("class:dim", "new"))
                 elif hc.fits:
                     out.append(("class:fits", f"{'+' + str(hc.fits[0] + 1):>3}"[:3]))
                 else:
@@ -391,6 +417,12 @@ class Screen:
             lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
         return [("class:overlay", "\n".join(lines))]
 
+    def vote_text(self) -> StyleAndTextTuples:
+        return [("class:overlay.title", " Vote to void this round? "),
+                ("class:overlay", "  it scores nothing, and the game ends with the rounds "
+                                  "played once more than half the table has voted\n"
+                                  "  y: vote   n / Esc: no ")]
+
     def quit_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
 
@@ -404,7 +436,12 @@ class Screen:
                               state.session.audit(result.round_no))
         body = "\n".join(lines[1:])
         tail = "\n\n Enter: next round" if not state.game_over else "\n\n Enter: the final table"
-        return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]
+        out = [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]
+        vm = state.view_model()
+        if state.may_claim and vm.claim_seconds is not None:  # the next round goes on meanwhile
+            out.append(("class:countdown", f"\n {vm.claim_word} {vm.discard_top}? m / p · "
+                                           f"{_time_left(vm)}"))
+        return out
 
     def game_over_text(self) -> StyleAndTextTuples:
         state = self.state
@@ -451,12 +488,15 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     screen = Screen(state)
     help_open = Condition(lambda: state.help_open)
     quit_open = Condition(lambda: state.quit_asked)
+    vote_open = Condition(lambda: state.vote_asked)
     summary_open = Condition(lambda: state.summary is not None and not state.help_open)
     over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open and not state.quit_asked)
     options_open = Condition(lambda: state.options is not None)
     chat_open = Condition(lambda: state.chat_open)
 
-    main = Window(FormattedTextControl(screen.hand, focusable=True, show_cursor=False), dont_extend_height=True)
+    # the hand is never cut: a terminal too small for it and the rest shows `too_small`
+    main = Window(FormattedTextControl(screen.hand, focusable=True, show_cursor=False),
+                  height=lambda: D(min=screen.hand_rows()), dont_extend_height=True)
     lobby = Condition(lambda: state.in_lobby)
     body = HSplit([
         ConditionalContainer(HSplit([
@@ -491,7 +531,10 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         ConditionalContainer(_text_window(screen.message, height=D(min=1, max=2), wrap_lines=True),
                              filter=~chat_open),
         _text_window(screen.footer, height=D(min=1, max=2), wrap_lines=True),
-    ])
+    ], window_too_small=_text_window(lambda: screen.too_small(needed()), wrap_lines=True))
+
+    def needed() -> int:
+        return body.preferred_height(get_app().output.get_size().columns, 10**6).min
 
     def overlay(fn, cond, width):
         box = Window(FormattedTextControl(fn), style="class:overlay", wrap_lines=True, width=width)
@@ -503,6 +546,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         overlay(screen.summary_text, summary_open, D(max=76)),
         overlay(screen.help_text, help_open, D(max=76)),
         overlay(screen.quit_text, quit_open, None),
+        overlay(screen.vote_text, vote_open, D(max=76)),
     ])
     return Layout(root, focused_element=main), screen
 

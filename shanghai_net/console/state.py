@@ -68,6 +68,8 @@ class ConsoleState:
         self.error = False
         self.help_open = False
         self.quit_asked = False
+        self.vote_asked = False
+        """``V`` was pressed: "Vote to void this round?" waits for ``y``."""
         self.chat_open = False
         self.target: Target | None = None
         self.target_cards: tuple[Card, ...] = ()
@@ -99,6 +101,12 @@ class ConsoleState:
     @property
     def seat(self) -> int:
         return self.session.seat
+
+    @property
+    def may_claim(self) -> bool:
+        """A claim window is open to this seat now."""
+        view = self.view
+        return view is not None and view.may_claim
 
     @property
     def in_lobby(self) -> bool:
@@ -196,8 +204,8 @@ class ConsoleState:
         """Esc: close what is open, else drop the selection and the melds picked."""
         if self.help_open:
             self.help_open = False
-        elif self.quit_asked:
-            self.quit_asked = False
+        elif self.quit_asked or self.vote_asked:
+            self.quit_asked = self.vote_asked = False
         elif self.target or self.options is not None:
             self.target, self.options, self.digits, self.pick_meld = None, None, "", None
             self.note("cancelled")
@@ -559,9 +567,14 @@ class ConsoleState:
         self._follow(self.cursor_card())
 
     def _told(self, accepted: Accepted) -> str:
-        """What a move did, as the log tells it ("you draw 8♦"): its first event."""
+        """What a move did, as the log tells it ("you draw 8♦"): its first event; before the
+        table has told it (a networked draw's card is on its way), what was done."""
         lines = describe_events(accepted.events[:1], self.session.seats, self.seat, self.ascii)
-        return lines[0] if lines else reason_text(accepted.move.text(), self.ascii)
+        if lines:
+            return lines[0]
+        if isinstance(accepted.move, DrawStock):
+            return "you draw from the stock: the card is on its way"
+        return "you: " + reason_text(accepted.move.text(), self.ascii)
 
     def on_session_change(self) -> None:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and
@@ -572,6 +585,8 @@ class ConsoleState:
         shown = self.hand(seen) if seen is not None and seen.round_no == view.round_no else []
         under = shown[self.cursor] if 0 <= self.cursor < len(shown) else None
         self._view_seen = view
+        if seen is None:  # the first deal: a word of the lobby ("ready: ...") is old now
+            self.note("")
         hand = set(view.hand)
         if self.carousel:
             if view.table != self._table_seen or not view.my_turn:  # the table moved under us
@@ -645,9 +660,15 @@ class ConsoleState:
             self.send_lobby_ready(not lobby.ready)
             self.note("not ready" if lobby.ready else "ready: the game starts when everyone is")
 
+    def ask_vote(self) -> None:
+        """``V``: ask before voting to void the round (a vote is not taken back)."""
+        self.vote_asked = True
+
     def vote_void(self) -> None:
-        """``V``: vote to void the round when a player has left for good (the table waits for
-        them otherwise: their keys are needed to deal); the session answers in `voted`."""
+        """``y`` to `ask_vote`: vote to void the round when a player has left for good (the
+        table waits for them otherwise: their keys are needed to deal); the session answers in
+        `voted`."""
+        self.vote_asked = False
         if self.send_vote is not None:
             self.send_vote()
 
@@ -663,7 +684,11 @@ class ConsoleState:
             self.send_chat(text)
 
     def ask_quit(self) -> None:
-        self.quit_asked = True
+        """Ask "Quit the game?"; once the game is over there is nothing to lose: quit."""
+        if self.game_over:
+            self.exit_requested = True
+        else:
+            self.quit_asked = True
 
     def confirm_quit(self) -> None:
         if self.quit_asked:

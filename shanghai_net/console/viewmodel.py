@@ -17,6 +17,7 @@ from itertools import islice
 
 from ..cards import Card, Suit, parse_card
 from ..engine import GameResult, Phase, PlayerView, RoundResult, Words
+from ..engine.events import Claimed, Discarded, RoundStarted, TookDiscard
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
 from ..rules.finder import contract_options
@@ -175,6 +176,7 @@ class HandCard:
     fits: tuple[int, ...]  # meld numbers (0-based) it could be laid off on
     pending: bool  # already put in a meld for going down
     work: bool = False  # carousel: a card of the working area (picked up from the table)
+    taken: bool = False  # the card taken from the discard pile (or claimed) since our discard
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +282,18 @@ def _seat_name(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
     return f"seat {seat}"
 
 
+def just_taken(log: Sequence[LogEntry], me: int) -> Card | None:
+    """The card seat ``me`` took from the discard pile (or claimed) since its last discard in
+    this round: the hand marks that copy (with two A♦, the one from the pile)."""
+    for entry in reversed(log):
+        event = entry.event
+        if isinstance(event, RoundStarted) or isinstance(event, Discarded) and event.seat == me:
+            return None
+        if isinstance(event, (TookDiscard, Claimed)) and event.seat == me:
+            return event.card
+    return None
+
+
 def view_model(
     view: PlayerView,
     *,
@@ -305,8 +319,10 @@ def view_model(
     hand_cards = [c for c in sort_hand(rules, view.hand, sort) if c not in in_pending]
     cursor = max(0, min(cursor, len(hand_cards) - 1)) if hand_cards else 0
     under = hand_cards[cursor] if hand_cards else None
+    taken = just_taken(log, me)
     hand = [
-        HandCard(c, card_text(c, ascii), c in selected, i == cursor, fits(rules, view.table, c), False)
+        HandCard(c, card_text(c, ascii), c in selected, i == cursor, fits(rules, view.table, c), False,
+                 taken=c is taken)
         for i, c in enumerate(hand_cards)
     ]
     table = [
@@ -449,7 +465,7 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
             keys += [("l", "lay off")]
             if rules.joker_swap:
                 keys += [("w", "swap joker")]
-        if not view.meld_all or view.down[me]:
+        if not view.must_lay_off:  # meld every card or not, a turn may end with a discard
             keys += [("x", "discard")]
             if rules.shanghai and any(fits(rules, view.table, c) for c in view.hand):
                 keys += [("X", "discard SHANGHAI")]

@@ -3,7 +3,8 @@
 Before the game: seats (lowest free seat first), names, a join code, ready flags; the game starts
 when every seat is filled and ready, with a game id that commits to every seat's hello nonce and
 the host's.  During the game: a seat's key comes back only with a `proof` that it holds the key
-(a rejoin), never to a seat closed for abuse; spectators, up to a cap, follow from the start.
+(a rejoin), only to a seat whose connection is gone (a live one keeps its seat: one key, one
+seat) and never to a seat closed for abuse; spectators, up to a cap, follow from the start.
 Everyone hears who sits where (`lobby_state`).
 """
 
@@ -25,6 +26,11 @@ from .history import History
 __all__ = ["Lobby"]
 
 log = logging.getLogger("shanghai_net.host")
+
+
+_ELSEWHERE = ": sit at another table of this host (shanghai join HOST --table NAME), or open " \
+    "one (--table NAME --open)"
+"""What a person refused a seat can do instead."""
 
 
 class Lobby:
@@ -60,7 +66,8 @@ class Lobby:
         if self.start is not None and hello.role != "spectator":
             seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
             if seat is None:
-                client.refuse("table_full", "the game has started without you")
+                client.refuse("table_full", "the game at this table has started without "
+                              f"you{_ELSEWHERE}")
                 return
             if self._barred(client, seat):
                 return
@@ -77,7 +84,8 @@ class Lobby:
                 return
             free = [s for s, c in enumerate(self.seats) if c is None]
             if not free:
-                client.refuse("table_full", "no free seat at this table")
+                client.refuse("table_full", f"no free seat at this table (its {self.players} seats "
+                              f"are taken){_ELSEWHERE}")
                 return
             seat = free[0]
             self.seats[seat] = client
@@ -106,7 +114,8 @@ class Lobby:
         return self.start.claim_timeout if self.start is not None else self.config.claim_timeout
 
     def on_proof(self, client: Client, proof: Proof) -> None:
-        """The answer to a rejoin challenge: the seat is this connection's if it signed it."""
+        """The answer to a rejoin challenge: the seat is this connection's if it signed it and
+        no live connection holds it (the host would drop that one only after its silence)."""
         if client.rejoining is None:
             client.error(RemoteProtocolError("wrong_state", "no rejoin challenge to answer"))
             return
@@ -118,6 +127,17 @@ class Lobby:
         except RemoteProtocolError as error:
             log.warning("%s failed to prove it holds seat %d's key", client.name, seat)
             client.refuse(error.code, error.reason)
+            return
+        held = self.seats[seat]
+        if held is not None and held is not client and held.connected and not held.closing:
+            # one key, one seat: a live connection keeps it (a gone one is dropped by its silence)
+            log.warning("%s proved seat %d's key while %s holds it live: refused", client.name,
+                        seat, held.name)
+            client.refuse("table_full", f"seat {seat} ({held.name[:32]}) is played with this key "
+                          "on a live connection: a second player needs an identity of their own "
+                          "(shanghai join --fresh-identity, or --identity DIR); if that seat is "
+                          "yours and its program is gone, join again once the host has missed "
+                          f"it (within {self.config.silence_timeout:g} s)")
             return
         self._rejoin(client, seat)
         self.changed()
@@ -146,7 +166,8 @@ class Lobby:
 
     def _rejoin(self, client: Client, seat: int) -> None:
         """Give ``seat`` of the running game to ``client``, which proved it holds its key; its
-        old connection, if any, is closed."""
+        old connection, if any, is no longer live (it said ``bye``, or is closing), and is
+        closed."""
         old = self.seats[seat]
         if old is not None and old is not client:
             old.drop("the seat rejoined on a new connection")

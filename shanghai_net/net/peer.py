@@ -7,10 +7,11 @@ what the `Outbox` releases.  Every wait on the host is bounded by ``fail_after``
 
 A dropped connection is retried with the same identity: the host knows the seat by its key, asks
 for a proof (a signature over its fresh challenge), and sends the game again from the first
-message this peer lacks.  A peer that crashed starts again
-from the game's first message; its deal secrets are the same because its randomness comes from
-a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again, every
-step it had sent.
+message this peer lacks (while the host still holds the old connection live, a pulled cable it
+has not missed yet, it refuses the seat, and the peer tries again).  A peer that crashed starts
+again from the game's first message; its deal secrets are the same because its randomness comes
+from a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again,
+every step it had sent.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ..table.public import PublicTable
 from ..table.seat import PeerTable
 from ..table.start import check_claim_timeout, check_fresh, check_keys
 from ..table.watch import HostWatch
+from ..wire import LocalProtocolError
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
                              StartGame, VoidRound, Welcome)
@@ -183,20 +185,30 @@ class Peer:
             return -math.inf
         return min(away.values()) + self.void_after
 
-    async def say(self, text: str) -> None:
-        if self._link is not None:
-            await self._link.send(Chat(text=text[:500]))
+    async def say(self, text: str) -> bool:
+        """Chat to the table; False if there is no connection to say it on."""
+        return await self._tell(Chat(text=text[:500]))
 
     async def leave(self) -> None:
         """The player quits: tell the host (`bye`), so that the table sees the seat has left
-        for good rather than lost its link."""
-        if self._link is not None:
-            with trio.move_on_after(2):
-                await self._link.send(Bye(reason="the player left"))
+        for good rather than lost its link (with no connection there is no one to tell)."""
+        with trio.move_on_after(2):
+            await self._tell(Bye(reason="the player left"))
 
-    async def set_ready(self, ready: bool) -> None:
-        if self._link is not None and self.seat is not None:
-            await self._link.send(Ready(ready=ready))
+    async def set_ready(self, ready: bool) -> bool:
+        """Say we are ready (or not) in the lobby; False if there is no seat to say it of."""
+        return self.seat is not None and await self._tell(Ready(ready=ready))
+
+    async def _tell(self, msg: Message) -> bool:
+        """Send the front end's ``msg`` on the connection there is; False if there is none or
+        it is lost (between two attempts to reconnect): the reader finds out on its own."""
+        if self._link is None:
+            return False
+        try:
+            await self._link.send(msg)
+        except (Lost, LocalProtocolError):
+            return False
+        return True
 
     # -- the run ---------------------------------------------------------------------------------
 
@@ -213,21 +225,25 @@ class Peer:
                 self._set("over", "the game is over")
                 return self.result
             except Lost as lost:
-                if not self.reconnect or attempt >= len(self.retry_delays):
-                    self._set("failed", str(lost))
-                    raise PeerError(f"lost the host: {lost}") from None
-                delay = self.retry_delays[attempt]
-                attempt += 1
-                self._set("reconnecting", f"connection lost ({lost}); retrying in {delay:g} s "
-                                          f"(attempt {attempt} of {len(self.retry_delays)})")
-                await trio.sleep(delay)
+                failure = lost
             except PeerError as error:
                 self._set("failed", str(error))
                 raise
             finally:
                 self._link = self._inbox = None
-                if self._welcomed:
-                    attempt, self._welcomed = 0, False  # it got back in: count afresh
+            if self._welcomed:
+                attempt, self._welcomed = 0, False  # it got back in: count afresh
+            if self.welcome is None:  # never got in: trying again would only repeat it
+                self._set("failed", f"{failure} (is a table hosted there?)")
+                raise PeerError(self.detail)
+            if not self.reconnect or attempt >= len(self.retry_delays):
+                self._set("failed", str(failure))
+                raise PeerError(f"lost the host: {failure}")
+            delay = self.retry_delays[attempt]
+            attempt += 1
+            self._set("reconnecting", f"connection lost ({failure}); retrying in {delay:g} s "
+                                      f"(attempt {attempt} of {len(self.retry_delays)})")
+            await trio.sleep(delay)
 
     def _set(self, status: str, detail: str = "") -> None:
         self.status, self.detail = status, detail
@@ -341,7 +357,6 @@ class Peer:
             await self._on_game(self._placed(msg), own=True)
         elif isinstance(msg, Welcome):
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
-            self._welcomed = True
             self._quiet_until = msg.sequenced
             if msg.seat is None and self.role != "spectator":
                 raise PeerError("the host gave us no seat")
@@ -350,6 +365,8 @@ class Peer:
                 if game_id is None:
                     raise PeerError("the host's rejoin challenge names no game")
                 await link.send(sign_proof(self.identity.sign_key, game_id, msg.challenge))
+                return  # back in once the host takes the proof: it sends the game again
+            self._welcomed = True
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
             if self.auto_ready and self.role != "spectator" and self.start is None and \
@@ -360,6 +377,9 @@ class Peer:
                 self._on_start(msg)
             except (ValueError, KeyError) as error:  # rules, seats or keys we cannot play by
                 raise PeerError(f"cannot play the game the host started: {error}") from None
+            if not self._welcomed:  # the host took our rejoin proof
+                self._welcomed = True
+                self._set("playing", "rejoined")
         elif isinstance(msg, LobbyState):
             self.lobby = msg
             if self.start is not None:
@@ -369,6 +389,9 @@ class Peer:
                 self.left = frozenset(s.seat for s in msg.seats if s.left and not s.connected)
             self._changed()
         elif isinstance(msg, Refused):
+            if msg.code == "table_full" and self.table is not None:
+                # our seat, still held by our old connection: the host has not missed it yet
+                raise Lost("the host has not yet missed our old connection")
             raise PeerError(f"refused: {msg.code}: {msg.reason}")
         elif isinstance(msg, Error):
             self.errors.append(msg)

@@ -258,9 +258,7 @@ class NetSession(Session):
         if peer.status == "reconnecting":  # the peer's detail: "...(why); retrying in 2 s (...)"
             retry = peer.detail.rpartition("; ")[2]
             retry = retry if retry.startswith("retrying") else "retrying…"
-            if peer.welcome is None and peer.start is None:  # never got in: nothing was lost
-                return "cannot reach {}:{} (is a table hosted there?), ".format(*self.address) + retry
-            return f"connection lost, {retry}"
+            return f"connection lost, {retry}"  # a peer that never got in does not retry
         if peer.status == "failed":
             return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
         return ""
@@ -315,7 +313,8 @@ class NetSession(Session):
         """Chat to the table: the line shows once the host has relayed it to everyone."""
         text = text.strip()
         if text and self.peer is not None:
-            await self.peer.say(text)
+            if not await self.peer.say(text):
+                self.notice(f"not connected: not sent: {text}")
         else:
             await trio.lowlevel.checkpoint()
 
@@ -358,7 +357,8 @@ class NetSession(Session):
         if self.peer is None:
             await trio.lowlevel.checkpoint()
             return
-        await self.peer.set_ready(ready)
+        if not await self.peer.set_ready(ready):
+            self.notice("not connected: press r again once you are back at the table")
 
     def notice(self, text: str) -> None:
         """A line of our own in the log (the table hosted here says where it listens)."""
@@ -432,8 +432,8 @@ class NetSession(Session):
         if status == self._status_seen:
             return
         before, self._status_seen = self._status_seen, status
-        if status == "reconnecting":
-            self._add(peer.detail or "connection lost, retrying…")
+        if status == "reconnecting":  # the countdown and the attempts are the status line's
+            self._add(peer.detail.partition("; retrying")[0] or "connection lost")
         elif status == "playing" and before == "reconnecting":
             self._add("reconnected")
         elif status == "lobby" and before in ("", "connecting"):
