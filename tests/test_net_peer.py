@@ -129,7 +129,7 @@ async def test_a_game_the_peer_cannot_play_is_a_clear_error_not_a_crash():
 
 
 def test_a_person_may_vote_against_a_seat_away_or_silent_while_it_owes_the_deal():
-    from shanghai_net.net.peer import STALL_VOTE
+    from shanghai_net.net.voting import STALL_VOTE
 
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
     peer.absent = {1: 5.0}  # seat 1's link dropped at 5 s

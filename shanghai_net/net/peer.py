@@ -36,12 +36,13 @@ from ..table.watch import HostWatch
 from ..wire import LocalProtocolError
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
                              Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
-                             StartGame, VoidRound, Welcome)
+                             StartGame, Welcome)
 from ..wire.signing import sign_proof, start_digest
 from ..wire.state import State
 from .peer_link import Lost, PeerLink, PeerResult
 from .player import BotPlayer, Player
 from .resume import GameSecrets
+from .voting import Voting
 
 __all__ = ["Peer", "PeerError", "run_peer"]
 
@@ -50,9 +51,6 @@ log = logging.getLogger("shanghai_net.peer")
 
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
 """Seconds between attempts to get back to a host that dropped us (about three minutes)."""
-STALL_VOTE = 30.0
-"""Seconds a connected seat may owe the deal a step without a word before a person may vote its
-round void (`Peer.holding_up`): far longer than any client takes to answer the deal."""
 
 
 class PeerError(Exception):
@@ -62,7 +60,7 @@ class PeerError(Exception):
 _NUDGE = object()
 
 
-class Peer:
+class Peer(Voting):
     """One seat's client of a networked table: connect, lobby, play, reconnect after a drop.
 
     The attributes below are what a front end shows; ``on_change()`` is called (on the trio
@@ -146,44 +144,6 @@ class Peer:
                 self._inbox.send_nowait(_NUDGE)
             except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
                 pass  # the loop is busy and will ask the player anyway
-
-    def holding_up(self, now: float) -> set[int]:
-        """The seats a person may vote against at trio time ``now``: away, or owing the deal a
-        step for `STALL_VOTE` seconds with nothing of theirs in the stream."""
-        return set(self.absent) | {seat for seat, since in self.stalling.items()
-                                   if now - since >= STALL_VOTE}
-
-    def vote_void(self) -> bool:
-        """Vote to void the running round (a player is not coming back); False if there is no
-        round to void or this seat has voted already."""
-        if not self._may_vote():
-            return False
-        self._voted = self.table.void_target
-        self.outbox.push([VoidRound(round=self._voted)])
-        self.nudge()
-        return True
-
-    def _may_vote(self) -> bool:
-        """A round to void, and no vote of this seat for it yet (sent, or in the stream: after
-        a crash the replayed stream holds it).  Not while a round's audit waits for its seeds:
-        those decide it, and the host times out a seat that does not open them."""
-        table = self.table
-        if self.outbox is None or table.finished or table.waiting_audit:
-            return False
-        target = table.void_target
-        return self._voted != target and self.seat not in table.void_votes.get(target, ())
-
-    def _vote_due(self) -> float:
-        """When this seat votes by itself (``void_after``), on trio's clock: at once when a
-        player away has quit, or when a person at the table has voted; else once a seat has
-        been away, or silent while it owes the deal a step, ``void_after``."""
-        away = {**self.stalling, **self.absent}
-        if self.void_after is None or not away or not self._may_vote():
-            return math.inf
-        people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
-        if self.left & self.absent.keys() or people & self.table.void_votes.get(self.table.void_target, set()):
-            return -math.inf
-        return min(away.values()) + self.void_after
 
     async def say(self, text: str) -> bool:
         """Chat to the table; False if there is no connection to say it on."""
@@ -330,19 +290,6 @@ class Peer:
                     item = None
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
-
-    def _complaint_due(self) -> float:
-        """When this seat, which complained and so plays no more, gives up on a host that has
-        not sequenced its complaint (the table's ``audit_timeout`` after it saw it was due);
-        never while the complaint is not outstanding."""
-        table = self.table
-        if table is None or self.outbox is None or table.complaint is None or \
-                table.accusation is not None or table.finished:
-            self._complained_at = None
-            return math.inf
-        if self._complained_at is None:
-            self._complained_at = trio.current_time()
-        return self._complained_at + table.audit_timeout
 
     def _patience(self) -> float:
         if self.start is None:

@@ -37,7 +37,8 @@ from .peer import Peer, PeerError
 from .resume import GameSecrets
 from ..wire.messages import HOST_AUTHOR
 from ..table.seat import PeerTable
-from ..table.stream import check_move, final_result, moment_passed
+from ..table.disputes import final_result
+from ..table.stream import check_move, moment_passed
 
 __all__ = ["NetSession"]
 

@@ -6,18 +6,20 @@ verdict from the same stream."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
 from ..deal.errors import CheatDetected
-from ..engine.game import Phase
+from ..engine.events import GameResult
+from ..engine.game import Game, Phase
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage
 from ..wire.signing import signed_by
 from .fault import Fault
 
-__all__ = ["Disputes", "Protested", "absence"]
+__all__ = ["Disputes", "Protested", "absence", "final_result"]
 
 
 def absence(seats: list[int]) -> str:
@@ -224,3 +226,17 @@ class Disputes:
         self.public.void_round(self._audit_scored)
         self._void_own(self._audit_scored)
         self.finished = True
+
+
+def final_result(table: Disputes, game: Game) -> GameResult | None:
+    """``game``'s result as the table ends it: a seat the deal's audit named is ranked last and
+    wins nothing, whatever its totals (protocol.md 11.6)."""
+    result = game.result
+    verdict = table.verdict
+    if result is None or verdict is None or verdict.culprit not in result.ranking:
+        return result
+    culprit = verdict.culprit
+    ranking = tuple(s for s in result.ranking if s != culprit) + (culprit,)
+    best = result.totals[ranking[0]]
+    winners = tuple(s for s in ranking[:-1] if result.totals[s] == best)
+    return dataclasses.replace(result, ranking=ranking, winners=winners)

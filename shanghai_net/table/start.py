@@ -4,13 +4,20 @@ check raises ``ValueError`` saying what is wrong, and the peer refuses the game.
 from __future__ import annotations
 
 from ..identity import Identity, fingerprint
+from ..rules.ruleset import RuleSet, preset
 from ..wire.messages import StartGame, game_id_of
 
-__all__ = ["MIN_CLAIM_TIMEOUT", "check_keys", "check_fresh", "check_claim_timeout"]
+__all__ = ["MIN_CLAIM_TIMEOUT", "rules_of", "check_keys", "check_fresh", "check_claim_timeout"]
 
 MIN_CLAIM_TIMEOUT = 0.1
 """Seconds: the shortest claim window a seat plays with (protocol.md 11.4).  A table of
 people wants several seconds; below this not even a bot on a loaded machine answers."""
+
+
+def rules_of(start: StartGame) -> RuleSet:
+    """The rules a StartGame fixes: its preset with its house-rule overrides."""
+    rules = preset(start.preset)
+    return rules.override(**start.rules) if start.rules else rules
 
 
 def check_keys(start: StartGame, seat: int | None, identity: Identity,

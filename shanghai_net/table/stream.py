@@ -35,7 +35,6 @@ No sockets, no clocks; randomness is injected.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -46,11 +45,9 @@ from ..deal.messages import Context
 from ..deal.picks import pick_index
 from ..engine import new_game
 from ..engine.dealer import Pick, Request, Reveal, Shuffle, Token
-from ..engine.events import GameResult
 from ..engine.game import Game, Phase
 from ..engine.moves import MayI, Move, PassClaim
 from ..errors import IllegalMoveError
-from ..rules.ruleset import RuleSet, preset
 from ..wire import messages as wm
 from ..wire.errors import RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
@@ -60,12 +57,7 @@ from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .disputes import Disputes, Protested
 from .owed import Owing
-
-
-def rules_of(start: StartGame) -> RuleSet:
-    """The rules a StartGame fixes: its preset with its house-rule overrides."""
-    rules = preset(start.preset)
-    return rules.override(**start.rules) if start.rules else rules
+from .start import rules_of
 
 
 def moment_passed(game: Game, move: Move, window: object) -> str | None:
@@ -78,20 +70,6 @@ def moment_passed(game: Game, move: Move, window: object) -> str | None:
     except IllegalMoveError as error:
         return f"no longer legal: {error}"
     return None
-
-
-def final_result(table: "StreamTable", game: Game) -> GameResult | None:
-    """``game``'s result as the table ends it: a seat the deal's audit named is ranked last and
-    wins nothing, whatever its totals (protocol.md 11.6)."""
-    result = game.result
-    verdict = table.verdict
-    if result is None or verdict is None or verdict.culprit not in result.ranking:
-        return result
-    culprit = verdict.culprit
-    ranking = tuple(s for s in result.ranking if s != culprit) + (culprit,)
-    best = result.totals[ranking[0]]
-    winners = tuple(s for s in ranking[:-1] if result.totals[s] == best)
-    return dataclasses.replace(result, ranking=ranking, winners=winners)
 
 
 def check_move(game: Game, move: Move) -> None:

@@ -24,8 +24,7 @@ from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
 from .fault import Fault
 from .public import PublicTable
-from .disputes import Protested
-from .stream import final_result
+from .disputes import Protested, final_result
 
 __all__ = ["Finding", "Report", "verify"]
 

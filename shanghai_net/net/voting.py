@@ -1,0 +1,74 @@
+"""When a seat's table is held up, and what the seat does about it: the part of `Peer` that
+says whom a person may vote against (`holding_up`), when a bot seat votes by itself
+(``void_after``), and when a seat that complained gives up on a host keeping its complaint from
+the table.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
+lobby, the table and its outbox); times are trio's clock, passed in or read once."""
+
+from __future__ import annotations
+
+import math
+
+import trio
+
+from ..wire.messages import VoidRound
+
+__all__ = ["Voting", "STALL_VOTE"]
+
+STALL_VOTE = 30.0
+"""Seconds a connected seat may owe the deal a step without a word before a person may vote its
+round void (`Peer.holding_up`): far longer than any client takes to answer the deal."""
+
+
+class Voting:
+    """The voting part of `Peer` (it sets the attributes these read)."""
+
+    def holding_up(self, now: float) -> set[int]:
+        """The seats a person may vote against at trio time ``now``: away, or owing the deal a
+        step for `STALL_VOTE` seconds with nothing of theirs in the stream."""
+        return set(self.absent) | {seat for seat, since in self.stalling.items()
+                                   if now - since >= STALL_VOTE}
+
+    def vote_void(self) -> bool:
+        """Vote to void the running round (a player is not coming back); False if there is no
+        round to void or this seat has voted already."""
+        if not self._may_vote():
+            return False
+        self._voted = self.table.void_target
+        self.outbox.push([VoidRound(round=self._voted)])
+        self.nudge()
+        return True
+
+    def _may_vote(self) -> bool:
+        """A round to void, and no vote of this seat for it yet (sent, or in the stream: after
+        a crash the replayed stream holds it).  Not while a round's audit waits for its seeds:
+        those decide it, and the host times out a seat that does not open them."""
+        table = self.table
+        if self.outbox is None or table.finished or table.waiting_audit:
+            return False
+        target = table.void_target
+        return self._voted != target and self.seat not in table.void_votes.get(target, ())
+
+    def _vote_due(self) -> float:
+        """When this seat votes by itself (``void_after``), on trio's clock: at once when a
+        player away has quit, or when a person at the table has voted; else once a seat has
+        been away, or silent while it owes the deal a step, ``void_after``."""
+        away = {**self.stalling, **self.absent}
+        if self.void_after is None or not away or not self._may_vote():
+            return math.inf
+        people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
+        if self.left & self.absent.keys() or people & self.table.void_votes.get(self.table.void_target, set()):
+            return -math.inf
+        return min(away.values()) + self.void_after
+
+    def _complaint_due(self) -> float:
+        """When this seat, which complained and so plays no more, gives up on a host that has
+        not sequenced its complaint (the table's ``audit_timeout`` after it saw it was due);
+        never while the complaint is not outstanding."""
+        table = self.table
+        if table is None or self.outbox is None or table.complaint is None or \
+                table.accusation is not None or table.finished:
+            self._complained_at = None
+            return math.inf
+        if self._complained_at is None:
+            self._complained_at = trio.current_time()
+        return self._complained_at + table.audit_timeout
