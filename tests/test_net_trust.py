@@ -551,3 +551,29 @@ async def test_fresh_connections_from_one_address_share_one_chat_budget():
             nursery.cancel_scope.cancel()
     heard = [m for m in listener.got if m.TYPE == "chat" and m.name.startswith("visitor")]
     assert 5 <= len(heard) <= 6, [m.text for m in heard]
+
+
+def test_a_pick_nonce_of_another_length_is_sequenced_as_evidence_against_its_author():
+    """In process: seat 1 opens the first-dealer pick with a nonce a byte short.  No nonce of
+    that length opens a commitment: the host sequences it as the evidence and names seat 1,
+    as every party replaying the stream does (it was refused as out of turn, naming no one)."""
+    import dataclasses
+
+    from shanghai_net.table.bodies import deal_body, parse_deal
+    from test_net_table import Table
+
+    t = Table(3, seed=41)
+    t.run_until(lambda: t.host._picks and len(t.host._picks[0].commitments) == 3, play=False)
+    body = next(b for b in t.boxes[1].deal if b.step == "pick_reveal")
+    (reveal,) = parse_deal(body, t.host.game_id, 1).messages
+    short = deal_body(dataclasses.replace(reveal, nonce=reveal.nonce[:-1]))
+    msg = t.host.admit(t.seats[1].chain.sign(t.ids[1].sign_key, 1, short))
+    assert t.host.fault.culprit == 1 and "does not match its commitment" in t.host.fault.reason
+    for seat in (0, 2):
+        table = t.seats[seat]
+        try:
+            table.receive(msg)
+        except Exception as fault:  # noqa: BLE001 - the seat stops, naming the author
+            assert getattr(fault, "culprit", None) == 1, fault
+        else:
+            raise AssertionError(f"seat {seat} took a nonce that opens no commitment")

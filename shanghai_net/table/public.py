@@ -23,7 +23,7 @@ from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
 from .fault import Fault, ProvenCheat
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .stream import StreamTable
+from .stream import PickState, StreamTable
 
 
 OBSERVER = -1
@@ -240,8 +240,7 @@ class PublicTable(StreamTable):
                                               "does not fit the pick")
             elif author in pick.nonces or set(pick.commitments) < set(pick.parties):
                 raise Fault(author, f"pick nonce {message.pick} out of turn")
-            elif nonce_digest(message.context, message.pick, pick.request.n, pick.parties,
-                              author, message.nonce) != pick.commitments[author]:
+            elif not _opens(message, pick, author):
                 raise ProvenCheat(author, f"seat {author}: pick nonce {message.pick} does not "
                                           "match its commitment")
         elif step.step == "reveal":
@@ -368,6 +367,17 @@ class PublicTable(StreamTable):
             return None
         undecided = w.undecided()
         return (w, undecided) if undecided else None
+
+
+def _opens(message, pick: PickState, author: int) -> bool:
+    """Whether ``message``'s nonce is the one its author committed to (a nonce of another
+    length is not)."""
+    try:
+        digest = nonce_digest(message.context, message.pick, pick.request.n, pick.parties,
+                              author, message.nonce)
+    except ValueError:
+        return False
+    return digest == pick.commitments[author]
 
 
 # -- sending -------------------------------------------------------------------------------------

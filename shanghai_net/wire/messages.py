@@ -452,7 +452,8 @@ class Deal(Body):
 class Timeout(Body):
     """Host only (author 8): ``seat`` let the time run out.  ``what`` is ``"claim"``: a claim
     window's time, applied by every peer as that seat's pass_claim; ``"seeds"``: the time the
-    table gives every seat to open its seeds after a complaint, and the seat is named for it."""
+    table gives every seat to open its seeds for a round's audit ran out, and the seat is named
+    absent (it, or the host that relays it: no evidence against the seat)."""
 
     seat: int = wire_field(SEAT)
     what: str = wire_field(OneOf("claim", "seeds"), default="claim")
