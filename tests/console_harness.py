@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import array
 import asyncio
+import fcntl
+import termios
 import time
 from contextlib import asynccontextmanager
 
@@ -95,8 +98,16 @@ class Driver:
                 await asyncio.sleep(self.console.app.ttimeoutlen * 2)
             await self.settle()
 
+    def _unread(self) -> int:
+        """Bytes sent to the console that its input has not read yet."""
+        count = array.array("i", [0])
+        fcntl.ioctl(self.pipe.fileno(), termios.FIONREAD, count)
+        return count[0]
+
     async def settle(self, timeout: float = 5.0) -> None:
-        """Wait until the keys are read, no move is in flight and no bot is due to move."""
+        """Wait until the keys are read and handled, no move is in flight and no bot is due to
+        move (read: none left in the pipe nor in the key processor's queue, so that a loaded
+        machine's slow reader is waited for, not raced)."""
         end = time.monotonic() + timeout
         bots = set(self.session._bots)
         stable = 0
@@ -104,7 +115,8 @@ class Driver:
             await asyncio.sleep(0.002)
             game = self.game
             quiet = (
-                not self.state.busy
+                not self._unread() and not self.console.app.key_processor.input_queue
+                and not self.state.busy
                 and (game is None or self.session.waiting_for_ready or not bots & set(game.to_move()))
             )
             stable = stable + 1 if quiet else 0
