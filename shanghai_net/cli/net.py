@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import datetime
 import errno
 import getpass
 import logging
@@ -19,7 +20,6 @@ import os
 import random
 import socket
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -337,9 +337,9 @@ def new_record() -> Path:
     kept = sorted(records.glob("*.bin"), key=lambda path: (path.stat().st_mtime, path.name))
     for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
         old.unlink(missing_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they came
     record, more = records / f"{stamp}.bin", 1
-    while record.exists():  # another game this second
+    while record.exists():  # another game this microsecond
         more += 1
         record = records / f"{stamp}-{more}.bin"
     return record
