@@ -14,9 +14,8 @@ from shanghai_net.wire.signing import sign_proof
 
 from test_checks_table import deliver_one_at_a_time, sequenced_anyway
 from test_net_flood import LIMITS
-from test_net_host_parts import Parts, hello, sent
+from test_net_host_parts import a_game_of_three, hello, sent
 from test_net_table import Table
-from shanghai_net.identity import Identity
 
 
 def test_a_flood_of_small_messages_is_read_no_faster_than_its_message_rate():
@@ -58,12 +57,7 @@ def test_a_key_share_no_one_owes_smuggled_beside_an_owed_one_is_refused_and_name
 def test_a_seat_closed_for_abuse_cannot_come_back_on_a_challenge_it_was_given_before():
     """Seat 1 asks to rejoin on a second connection (and is challenged), then floods on its
     first and is closed for abuse: the proof it sends on the second is refused, code abuse."""
-    parts = Parts(players=3)
-    people = [Identity(bytes([i]) * 32, bytes([i]) * 32) for i in range(3)]
-    clients = [parts.connect() for _ in range(3)]
-    for i, (client, who) in enumerate(zip(clients, people)):
-        parts.lobby.on_hello(client, hello(who, f"p{i}", nonce=bytes([i]) * 32))
-        parts.lobby.on_ready(client, True)
+    parts, people, clients = a_game_of_three()
     second = parts.connect()
     parts.lobby.on_hello(second, hello(people[1], "p1 again"))
     seat, challenge = second.rejoining
