@@ -577,3 +577,19 @@ def test_a_pick_nonce_of_another_length_is_sequenced_as_evidence_against_its_aut
             assert getattr(fault, "culprit", None) == 1, fault
         else:
             raise AssertionError(f"seat {seat} took a nonce that opens no commitment")
+
+
+def test_a_trail_torn_by_a_crash_keeps_its_whole_lines(tmp_path):
+    """The trail file as a crash may leave it, its last line cut short: the lines before are
+    read, the torn one (whose flush never finished, so nothing it vouches for was sent) not."""
+    from shanghai_net.net.resume import KeptTrail
+
+    path = tmp_path / "game.trail"
+    trail = KeptTrail(path)
+    trail.keep(3, bytes(32))
+    trail.keep(9, bytes(range(32)))
+    trail.flush()
+    path.write_bytes(path.read_bytes() + b"12 00ab")
+    again = KeptTrail(path)
+    assert (again.last, again.head_at(3), again.head_at(9), again.head_at(12)) == \
+        (9, bytes(32), bytes(range(32)), None)

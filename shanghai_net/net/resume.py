@@ -141,8 +141,11 @@ class KeptTrail:
         except FileNotFoundError:
             lines = []
         for line in lines:
-            seq, head = line.split()
-            self._heads[int(seq)] = bytes.fromhex(head)
+            try:
+                seq, head = line.split()
+                self._heads[int(seq)] = bytes.fromhex(head)
+            except ValueError:  # a line torn by a crash while it was written: nothing it
+                continue  # vouches for had left the seat (`flush` comes before any send)
         self.last = max(self._heads, default=-1)
         """The latest seq at which a message of this seat was sequenced (-1: none)."""
 
