@@ -137,15 +137,12 @@ class KeptTrail:
         self._heads: dict[int, bytes] = {}
         self._pending: list[tuple[int, bytes]] = []
         try:
-            lines = path.read_text().splitlines()
-        except FileNotFoundError:
-            lines = []
-        for line in lines:
-            try:
-                seq, head = line.split()
-                self._heads[int(seq)] = bytes.fromhex(head)
-            except ValueError:  # a line torn by a crash while it was written: nothing it
-                continue  # vouches for had left the seat (`flush` comes before any send)
+            whole = path.read_text().split("\n")[:-1]  # after the last newline: a line torn by
+        except FileNotFoundError:  # a crash as it was written (nothing it vouches for had
+            whole = []  # left the seat: `flush` comes before any send)
+        for line in whole:
+            seq, head = line.split()
+            self._heads[int(seq)] = bytes.fromhex(head)
         self.last = max(self._heads, default=-1)
         """The latest seq at which a message of this seat was sequenced (-1: none)."""
 
