@@ -160,3 +160,48 @@ def test_no_pick_nonce_is_owed_before_every_party_s_commitment_is_sequenced():
 
     deliver_one_at_a_time(t, pick_done)
     assert "pick_commit" in seen and "pick_reveal" in seen
+
+
+# -- votes, protests and the host's one body (table/disputes.py, table/public.py, stream.py) ------
+
+def test_a_second_vote_of_one_seat_is_refused_and_named_if_the_host_sequences_it():
+    """Seat 0 votes twice to void the round: the host refuses the second vote (one seat's two
+    votes are not a majority of three); a host that sequences it anyway is named by no one but
+    the voter, whom every seat names."""
+    t = Table(3, seed=51)
+    t.run_until(lambda: t.host.settled and t.host.generations and t.host.public.round_no == 1)
+    vote = wm.VoidRound(round=t.host.void_target)
+    t.deliver(t.seats[0].chain.sign(t.ids[0].sign_key, 0, vote))
+    again = t.seats[0].chain.sign(t.ids[0].sign_key, 0, vote)
+    with pytest.raises(RemoteProtocolError, match="a second vote") as info:
+        t.host.admit(again)
+    assert info.value.code == "out_of_turn" and not t.host.finished
+    for fault in sequenced_anyway(t, again):
+        assert fault.culprit == 0 and "a second vote" in fault.reason
+
+
+def test_a_second_protest_of_one_timeout_is_refused():
+    t = Table(3, seed=52)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    seat = t.host.open_window()[1][0]
+    timeout = t.time_out(seat)
+    protest = wm.Protest(seq=timeout.seq, reason="too soon")
+    t.deliver(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, protest))
+    with pytest.raises(RemoteProtocolError, match="a second protest") as info:
+        t.host.admit(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, protest))
+    assert info.value.code == "bad_message" and len(t.host.protests) == 1
+
+
+def test_only_the_host_signs_a_timeout_and_it_signs_nothing_else():
+    """A seat's own `timeout` body is refused (it would pass a rival's claim); a host that signs
+    any other body (a move for a seat) is named by every seat."""
+    t = Table(3, seed=53)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    seat, rival = t.host.open_window()[1][0], 0
+    forged = t.seats[rival].chain.sign(t.ids[rival].sign_key, rival, wm.Timeout(seat=seat))
+    with pytest.raises(RemoteProtocolError, match="only the host signs a timeout") as info:
+        t.host.admit(forged)
+    assert info.value.code == "bad_signature"
+    move = t.host.chain.sign(t.host_id.sign_key, wm.HOST_AUTHOR, move_to_body(MayI(seat)))
+    for fault in sequenced_anyway(t, move):
+        assert fault.culprit == wm.HOST_AUTHOR and "the host signed a may_i body" in fault.reason
