@@ -5,7 +5,6 @@ cheater that will not open its seeds is named when the table's time for them run
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import trio
@@ -21,6 +20,16 @@ from test_net_complaints import GarbageBox, changing, marks_every_card, seat_run
 from test_net_game import play
 
 
+def assert_no_hidden_card_opened_to(tables, seat):
+    """``seat`` learned no card another seat holds hidden: not in its deal, not in its replica
+    (``tables``: each seat's table, by seat)."""
+    known = set(tables[seat].participant.hand()) | \
+        {tok for tok in tables[seat].game.faces if tok[0] >= 0}
+    for other, table in tables.items():
+        if other != seat:
+            assert not known & set(table.participant.hand()), f"seat {seat} saw seat {other}'s"
+
+
 def assert_named_everywhere(host, tables, record, culprit, why):
     for party in (host.public, *tables.values()):
         assert party.finished and party.fault is None, party.fault
@@ -31,11 +40,7 @@ def assert_named_everywhere(host, tables, record, culprit, why):
     assert why in report.fault.reason
     assert report.voided == 1 and report.totals == (0,) * len(tables)
     assert report.ranking[-1] == culprit  # ranked last, whatever the totals
-    cheater = tables[culprit]
-    known = set(cheater.participant.hand()) | {t for t in cheater.game.faces if t[0] >= 0}
-    for seat, table in tables.items():
-        if seat != culprit:
-            assert not known & set(table.participant.hand()), f"seat {culprit} saw seat {seat}'s"
+    assert_no_hidden_card_opened_to(tables, culprit)
 
 
 async def test_a_box_that_does_not_open_is_complained_of_and_its_sender_named(tmp_path):
@@ -82,11 +87,7 @@ async def test_a_seat_that_will_not_open_its_seeds_is_named_absent_when_their_ti
     assert report.fault.culprit is None and absent in report.fault.reason
     assert report.voided == 1 and report.totals == (0, 0, 0)
     assert set(host.public.public.result.winners) == {0, 1, 2}
-    cheater = tables[0]
-    known = set(cheater.participant.hand()) | {t for t in cheater.game.faces if t[0] >= 0}
-    for seat, table in tables.items():
-        if seat != 0:
-            assert not known & set(table.participant.hand()), f"seat 0 saw seat {seat}'s"
+    assert_no_hidden_card_opened_to(tables, 0)
 
 
 async def test_the_console_session_of_the_victim_tells_who_cheated(tmp_path):

@@ -17,6 +17,7 @@ from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal, GameMessage
 
+from test_net_cheats import assert_no_hidden_card_opened_to
 from test_net_game import play
 
 TWO_ROUNDS = {"contracts": [[2, 0], [2, 0]]}
@@ -43,15 +44,6 @@ def complains_in(round_no: int):
     """When the deal of ``round_no`` has begun: a complaint without cause."""
     return (lambda t: t.round == round_no and t.generations and t.settled,
             lambda t: wm.Complaint(round=t.round, reason="my card did not open"))
-
-
-def assert_no_hidden_card_opened_to(tables, seat):
-    """``seat`` learned no card another seat holds hidden."""
-    known = set(tables[seat].participant.hand()) | \
-        {tok for tok in tables[seat].game.faces if tok[0] >= 0}
-    for other, table in tables.items():
-        if other != seat:
-            assert not known & set(table.participant.hand()), f"seat {seat} saw seat {other}'s"
 
 
 async def test_a_vote_during_a_complaint_s_audit_is_refused_and_touches_no_other_round(tmp_path):
