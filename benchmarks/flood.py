@@ -36,7 +36,7 @@ import trio
 
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
-from shanghai_net.cli.net import BOT_VOID_AFTER
+from shanghai_net.net.config import BOT_VOID_AFTER
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import Peer
 from shanghai_net.net.player import BotPlayer

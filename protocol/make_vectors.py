@@ -107,7 +107,7 @@ def bad_frame_vectors() -> list[dict]:
         ("sign_key as str", raw({**hello, "sign_key": "k" * 32}), "bad_message"),
         ("notices as a str, not an array of str", raw({**hello, "notices": "owed"}),
          "bad_message"),
-        ("seat 8", raw({"type": "welcome", "version": 4, "seat": 8, "table": {}}),
+        ("seat 8", raw({"type": "welcome", "version": 5, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),
         ("a boolean rule as the string \"false\"",

@@ -170,7 +170,7 @@ def test_a_second_vote_of_one_seat_is_refused_and_named_if_the_host_sequences_it
     the voter, whom every seat names."""
     t = Table(3, seed=51)
     t.run_until(lambda: t.host.settled and t.host.generations and t.host.public.round_no == 1)
-    vote = wm.VoidRound(round=t.host.void_target)
+    vote = wm.VoidRound(round=t.host.void_target, seat=2)
     t.deliver(t.seats[0].chain.sign(t.ids[0].sign_key, 0, vote))
     again = t.seats[0].chain.sign(t.ids[0].sign_key, 0, vote)
     with pytest.raises(RemoteProtocolError, match="a second vote") as info:

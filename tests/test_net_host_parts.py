@@ -8,6 +8,7 @@ from shanghai_net.net.config import HostConfig
 from shanghai_net.net.history import History
 from shanghai_net.net.link import Connections
 from shanghai_net.net.lobby import Lobby
+from shanghai_net.table.public import PublicTable
 from shanghai_net.rules.ruleset import preset
 from shanghai_net.wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Hello, Placed, Refused,
                                         StartGame, Welcome, game_id_of)
@@ -27,10 +28,15 @@ class Parts:
         self.history = History(self.config.max_frame)
         barred: set[int] = set()
         self.started: list[StartGame] = []
+        self.public: PublicTable | None = None
         self.connections = Connections(self.config, self.history, barred, None, None)
         self.lobby = Lobby(self.config, Identity(bytes(32), bytes(32)), preset("davis"), players,
-                           self.connections.clients, self.history, barred, None,
-                           self.started.append, lambda: None)
+                           self.connections.clients, self.history, barred, None, self._begin,
+                           lambda: None, lambda: self.public)
+
+    def _begin(self, start: StartGame) -> None:
+        self.started.append(start)
+        self.public = PublicTable(start)
 
     def connect(self):
         client = self.connections.new_client(None)

@@ -62,7 +62,7 @@ class Table:
         """The host's timeout of ``seat``, sequenced and delivered; the message."""
         from shanghai_net.wire.messages import HOST_AUTHOR, Timeout
         msg = self.host.chain.sign(self.host_id.sign_key, HOST_AUTHOR, Timeout(seat=seat, what=what))
-        self.host.timeout(msg)
+        self.host.take_host(msg)
         for table, box in zip(self.seats, self.boxes):
             box.push(table.receive(msg))
             box.sequenced(msg)

@@ -27,6 +27,7 @@ import trio
 
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
+from ..net.config import BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
 from .options import count, name, port, seconds, text
 
@@ -194,9 +195,6 @@ BOT_THINK = 0.6
 followed (a bots-only table plays at full speed)."""
 
 
-BOT_VOID_AFTER = 180.0
-"""Seconds a player may be away before a bot votes to void the round: longer than a peer's
-whole reconnection schedule, so a player whose link blinks is never voted out."""
 
 
 def game_over(names: list[str], result) -> str:

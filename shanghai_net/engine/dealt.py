@@ -14,6 +14,7 @@ so a `PlayerView` reads every game alike.
 from __future__ import annotations
 
 import copy
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -253,14 +254,15 @@ class DealtGame(ABC):
         self._start_round()
 
     def _new_generation(self, cards: tuple[Card, ...], then: Callable[[], None]) -> None:
+        # what waits is a partial of methods, not a closure: a deep copy of the game (a seat
+        # taken over at a round's start copies the public replica) then waits on its own
         self.generation += 1
-        gen = self.generation
+        self._ask(Shuffle(self.round_no, self.generation, cards),
+                  functools.partial(self._shuffled, self.generation, len(cards), then))
 
-        def shuffled() -> None:
-            self.stock = [(gen, p) for p in range(len(cards) - 1, -1, -1)]
-            then()
-
-        self._ask(Shuffle(self.round_no, gen, cards), shuffled)
+    def _shuffled(self, generation: int, size: int, then: Callable[[], None]) -> None:
+        self.stock = [(generation, p) for p in range(size - 1, -1, -1)]
+        then()
 
     # -- knowledge helpers ---------------------------------------------------------------------
 

@@ -10,7 +10,11 @@ from typing import Any, Callable
 
 from ..identity import Identity
 
-__all__ = ["HostConfig"]
+__all__ = ["HostConfig", "BOT_VOID_AFTER"]
+
+BOT_VOID_AFTER = 180.0
+"""Seconds a player may be away before a bot votes to void the round: longer than a peer's
+whole reconnection schedule, so a player whose link blinks is never voted out."""
 
 
 @dataclass
@@ -27,6 +31,10 @@ class HostConfig:
     """Seconds every seat has to open its seeds once a complaint stopped the round (in
     ``start_game``); a seat that has not is named.  Longer than a dropped peer's first
     reconnection attempts."""
+    stand_in: str | None = "basic"
+    """The level of the bot the host seats, with fresh keys, in a seat the table voted gone, so
+    that the game goes on from the next round (None: the seat waits until someone proposes who
+    plays it: `Host.propose`)."""
     worker_threads: bool = True
     """Check the heavy deal steps (passes, a round's last seeds) in a worker thread, so that the
     process's other tables go on meanwhile.  Off for tests on trio's autojump clock, to which a

@@ -23,19 +23,22 @@ from ..rules.ruleset import preset as get_preset
 from ..table.public import PublicTable
 from ..table.start import MIN_CLAIM_TIMEOUT
 from ..wire.messages import Bye, Chat, Error, GameMessage, Hello, Message, Ping, Pong, Proof, \
-    Ready, StartGame
+    Ready, Replace, StartGame
 from ..wire.state import State
 from .client import Client
-from .config import HostConfig
+from .config import BOT_VOID_AFTER, HostConfig
 from .history import History
 from .link import Connections
 from .lobby import Lobby
+from .peer import Peer, PeerError
+from .player import BotPlayer
 from .sequencer import Sequencer
 from .transcript import Transcript, load_transcript
 
 __all__ = ["HostConfig", "Host", "serve"]
 
 log = logging.getLogger("shanghai_net.host")
+
 
 
 class Host:
@@ -71,8 +74,13 @@ class Host:
                                    self.connections.clients, self.transcript, public)
         self.lobby = Lobby(config, self.identity, self.rules, self.players,
                            self.connections.clients, self.history, barred, start, self._begin,
-                           self.sequencer.note_owed)
+                           self.sequencer.note_owed, lambda: self.sequencer.public)
         self.port: int | None = None
+        self.reach: tuple[tuple[str, int], str] | None = None
+        """Where this host's own stand-in bots connect: an address of its listener, and the
+        table name their hello gives."""
+        self.stand_ins: list[Peer] = []
+        """The bots this host seated in seats the table voted gone."""
 
     @property
     def start(self) -> StartGame | None:
@@ -116,6 +124,9 @@ class Host:
                 if listeners:  # else `tables.TableServer` listens and hands connections in
                     nursery.start_soon(trio.serve_listeners, self.connections.handle, listeners)
                     self.port = listeners[0].socket.getsockname()[1]
+                    self.reach = (loopback(listeners[0]), "")
+                if self.config.stand_in is not None:
+                    nursery.start_soon(self._seat_stand_ins, nursery)
                 task_status.started(self.port)
                 await self.done.wait()
                 with trio.move_on_after(self.config.send_timeout):
@@ -130,6 +141,36 @@ class Host:
         """Serve a connection accepted elsewhere (`tables.TableServer` read its hello to find
         this table; ``stream`` gives those bytes again)."""
         await self.connections.handle(stream)
+
+    def propose(self, seat: int, name: str, role: str, sign_key: bytes, box_key: bytes) -> None:
+        """Propose that ``seat`` be played with these keys from the next round's deal; the seats
+        approve it (a seat the table voted gone: every seat still playing)."""
+        self.sequencer.propose(Replace(seat=seat, name=name, role=role, sign_key=sign_key,
+                                       box_key=box_key))
+
+    async def _seat_stand_ins(self, nursery: trio.Nursery) -> None:
+        """Seat a bot of ``config.stand_in``'s level, with fresh keys, in every seat the table
+        votes gone: it connects like any other bot, follows the game, and plays the seat from
+        the next round's deal, once the seats still playing approve it."""
+        async for seat in self.sequencer.vacancies:
+            if self.reach is None:
+                log.warning("seat %d is vacant, and this host has no address its bots reach", seat)
+                continue
+            address, table = self.reach
+            identity = Identity(self.config.random(32), self.config.random(32))
+            bot = Peer(address, identity, BotPlayer(self.config.stand_in), name="bot",
+                       join_code=self.config.join_code, table=table, random=self.config.random,
+                       void_after=BOT_VOID_AFTER, worker_threads=self.config.worker_threads)
+            self.stand_ins.append(bot)
+            self.propose(seat, "bot", "bot", identity.sign_public, identity.box_public)
+            nursery.start_soon(self._run_stand_in, seat, bot)
+
+    @staticmethod
+    async def _run_stand_in(seat: int, bot: Peer) -> None:
+        try:
+            await bot.run()
+        except PeerError as error:  # the table goes on: the seat is voted gone again
+            log.warning("the stand-in for seat %d stopped: %s", seat, error)
 
     def _begin(self, start: StartGame) -> None:
         self.sequencer.begin(start)
@@ -163,6 +204,14 @@ class Host:
             client.closing = True
         elif isinstance(msg, Error):
             log.info("%s reports %s: %s", client.name, msg.code, msg.reason)
+
+
+def loopback(listener: trio.SocketListener) -> tuple[str, int]:
+    """An address of ``listener`` that this machine reaches: its own, or loopback for one bound
+    to every interface."""
+    address, port = listener.socket.getsockname()[:2]
+    wildcard = {"0.0.0.0": "127.0.0.1", "::": "::1"}
+    return wildcard.get(address, address), port
 
 
 async def serve(config: HostConfig, port: int = 7777, host: str = "0.0.0.0",

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ..identity import Identity, fingerprint
 from ..rules.ruleset import RuleSet
+from ..table.roster import Roster
 from ..wire import RemoteProtocolError, check_proof
 from ..wire.messages import (NOTICES, PROTOCOL_VERSION, DealerPick, Hello, LobbyState, PlayerSeat,
                              Proof, SeatInfo, StartGame, Welcome, game_id_of)
@@ -37,7 +38,7 @@ class Lobby:
     def __init__(self, config: HostConfig, identity: Identity, rules: RuleSet, players: int,
                  clients: set[Client], history: History, barred: set[int],
                  start: StartGame | None, on_start: Callable[[StartGame], None],
-                 note_owed: Callable[[], None]) -> None:
+                 note_owed: Callable[[], None], roster: Callable[[], Roster | None]) -> None:
         self.config = config
         self.identity = identity
         self.rules = rules
@@ -49,6 +50,9 @@ class Lobby:
         """Told of the game's ``start_game`` before any client is sent it."""
         self.note_owed = note_owed
         """Called when a client may now want the ``owed`` notice."""
+        self.roster = roster
+        """Who plays the running game's seats (the host's public table), and who is proposed
+        to (protocol.md 11.8): a replacement comes in as a seat's key does after a crash."""
         self.seats: list[Client | None] = [None] * players
         self.barred = barred
         """Seats of the running game closed for abuse: they may not come back to it."""
@@ -64,7 +68,7 @@ class Lobby:
             return
         seat = challenge = None
         if self.start is not None and hello.role != "spectator":
-            seat = next((p.seat for p in self.start.seats if p.sign_key == hello.sign_key), None)
+            seat = self.roster().seat_of_key(hello.sign_key)
             if seat is None:
                 client.refuse("table_full", "the game at this table has started without "
                               f"you{_ELSEWHERE}")
@@ -73,7 +77,7 @@ class Lobby:
                 return
             # its public key is no secret: the seat is handed over only on a `proof`
             challenge = self.config.random(32)
-            client.rejoining = (seat, challenge)
+            client.rejoining = (seat, challenge)  # proved with its hello's key
         elif hello.role != "spectator":
             twin = next((s for s, c in enumerate(self.seats) if c is not None and c.hello is not None
                          and c.hello.sign_key == hello.sign_key), None)
@@ -123,13 +127,15 @@ class Lobby:
         if self._barred(client, seat):  # closed for abuse after it was challenged
             return
         try:
-            check_proof(self.start.seats[seat].sign_key, self.start.game_id, challenge, proof)
+            check_proof(client.hello.sign_key, self.start.game_id, challenge, proof)
         except RemoteProtocolError as error:
             log.warning("%s failed to prove it holds seat %d's key", client.name, seat)
             client.refuse(error.code, error.reason)
             return
         held = self.seats[seat]
-        if held is not None and held is not client and held.connected and not held.closing:
+        if held is not None and held is not client and held.connected and not held.closing \
+                and not (held.hello.sign_key != client.hello.sign_key
+                         and self.roster().displaces(client.hello.sign_key, seat)):
             # one key, one seat: a live connection keeps it (a gone one is dropped by its silence)
             log.warning("%s proved seat %d's key while %s holds it live: refused", client.name,
                         seat, held.name)
@@ -188,16 +194,20 @@ class Lobby:
         """Who sits where; in a game every seat is listed, a seat nobody holds as not connected
         (after a restart from the transcript, until its player rejoins)."""
         seats = []
+        roster = self.roster()
         for s, c in enumerate(self.seats):
+            holder = roster.holders[s] if roster is not None else None
             if c is not None and c.hello is not None:
-                seats.append(SeatInfo(seat=s, name=c.name[:32] or "?",
+                name = holder.describe() if holder is not None and \
+                    holder.sign_key == c.hello.sign_key else c.name
+                seats.append(SeatInfo(seat=s, name=name[:32] or "?",
                                       fingerprint=fingerprint(c.hello.sign_key), ready=c.ready,
                                       connected=c.connected, left=c.left,
                                       kind="bot" if c.hello.role == "bot" else "player"))
-            elif self.start is not None:
-                player = self.start.seats[s]
-                seats.append(SeatInfo(seat=s, name=player.name, ready=True, connected=False,
-                                      fingerprint=fingerprint(player.sign_key), kind="player"))
+            elif holder is not None:
+                seats.append(SeatInfo(seat=s, name=holder.describe()[:32], ready=True,
+                                      connected=False, fingerprint=fingerprint(holder.sign_key),
+                                      kind=holder.kind))
         rules = self.start.rules if self.start is not None else self.config.rules
         return LobbyState(seats=tuple(seats), preset=self.rules.name, rules=dict(rules),
                           join_code=self.config.join_code)

@@ -132,6 +132,8 @@ class Peer(Voting):
         self._watch: HostWatch | None = None
         self._complained_at: float | None = None
         """When this seat's complaint was first seen outstanding (trio time)."""
+        self._seat_random: RandomBytes = random
+        """The seat's deal randomness (bound to the kept per-game secret, with a store)."""
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
@@ -362,12 +364,16 @@ class Peer(Voting):
             if start.game_id != self.table.game_id:
                 raise PeerError("the host rejoined us to another game")
             return
-        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby else {}
+        joined = self.welcome is not None and self.welcome.challenge is None
+        # a seat the host let us in to take, or one whose keys the table changed: the lobby
+        # shows who plays each seat now, the chain vouches for the start
+        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and joined else {}
+        replacing = not joined and self.seat is not None and \
+            start.seats[self.seat].sign_key != self.identity.sign_public
         try:
-            check_keys(start, self.seat, self.identity, shown)
+            check_keys(start, None if replacing else self.seat, self.identity, shown)
         except ValueError as error:
             raise PeerError(str(error)) from None
-        joined = self.welcome is not None and self.welcome.challenge is None
         shown = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
         try:
             check_fresh(start, self.seat if joined else None, self._nonce)
@@ -380,28 +386,52 @@ class Peer(Voting):
             self.table.audit_elsewhere = self.worker_threads
             self._set("playing", "watching")
             return
-        table: PeerTable | None = None
+        table: PeerTable | PublicTable | None = None
         if self._store is not None:
-            try:
+            try:  # a replacement's secret is fresh until it plays (then kept, as any seat's)
                 key = self._store.key_for(start.game_id, start_digest(start.to_wire()),
-                                          fresh=self._quiet_until == 0)
+                                          fresh=self._quiet_until == 0 or replacing)
             except ValueError as error:
                 raise PeerError(f"refusing the game {self._host()} started: {error}") from None
-            random = chained(key, lambda: table.chain.head)
-        elif self._quiet_until > 0:
+            self._seat_random = chained(key, lambda: table.chain.head)
+        elif self._quiet_until > 0 and not replacing:
             raise PeerError("cannot rejoin a running game without its secrets (no store given)")
         else:
-            random = self._random
-        table = self.table = self.table_type(start, self.seat, self.identity.box_key, random)
+            self._seat_random = self._random
+        if replacing:  # followed as a spectator does, until our keys take the seat
+            table = self.table = self.result.table = PublicTable(start)
+            table.audit_elsewhere = self.worker_threads
+            self._set("playing", f"waiting to take seat {self.seat} at the next round's deal")
+            return
+        table = self.table_type(start, self.seat, self.identity.box_key, self._seat_random)
+        self._sit(table, table.start())
+
+    def _sit(self, table: PeerTable, first: list) -> None:
+        """Play ``table``'s seat from here; ``first``: the bodies it owes now."""
+        self.table = self.result.table = table
         table.audit_elsewhere = self.worker_threads
-        self.result.table = table
         self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
-            start.game_id) if self._store is not None else None)
+            table.game_id) if self._store is not None else None)
         self._watch = HostWatch(table)
-        self.outbox.push(table.start())
+        self.outbox.push(first)
         self._set("playing")
         if self._on_table is not None:
             self._on_table(table)
+
+    def _holder_changed(self) -> None:
+        """After a message: take the seat the table gave our keys (a replacement following
+        until now), or stop playing one the table gave to someone else."""
+        table = self.table
+        if self.seat is None or table.finished:
+            return
+        ours = table.holders[self.seat].sign_key == self.identity.sign_public
+        if ours and self.outbox is None:
+            seated = self.table_type.taking_over(table, self.seat, self.identity.box_key,
+                                                 self._seat_random)
+            self._sit(seated, seated.start())
+        elif not ours and self.outbox is not None:
+            raise PeerError(f"seat {self.seat} is played by "
+                            f"{table.holders[self.seat].describe()} now: the table voted us gone")
 
     def _host(self) -> str:
         """The host, as an error names it."""
@@ -430,7 +460,8 @@ class Peer(Voting):
                     bodies = [*bodies, *more]
         except Fault as fault:
             raise PeerError(str(fault)) from None
-        if outbox is None:  # a spectator
+        self._holder_changed()
+        if outbox is None:  # a spectator (or a replacement that just took its seat)
             self._changed()
             return
         outbox.push(bodies)

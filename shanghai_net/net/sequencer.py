@@ -24,7 +24,8 @@ import trio
 from ..table.bodies import parse_deal
 from ..table.public import PublicTable
 from ..wire import ProtocolError, RemoteProtocolError, encode_frame
-from ..wire.messages import DEAL_STEPS, HOST_AUTHOR, Bye, Deal, GameMessage, StartGame, Timeout
+from ..wire.messages import (DEAL_STEPS, HOST_AUTHOR, Bye, Deal, GameMessage, Replace,
+                             StartGame, Timeout)
 from .client import Client
 from .config import HostConfig
 from .history import History
@@ -57,6 +58,9 @@ class Sequencer:
         self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
         """Game messages for the sequencer (each connection has at most ``in_flight`` in it)
         and the claim timer's windows."""
+        self._vacancies, self.vacancies = trio.open_memory_channel[int](math.inf)
+        """Each seat the table votes gone, as the vote is sequenced (`Host` seats a stand-in)."""
+        self._vacant: set[tuple[int, int]] = set()
         self._window: object | None = None
         self._deadline = math.inf
         self._window_changed = trio.Event()
@@ -74,6 +78,11 @@ class Sequencer:
         await client.in_flight.acquire()
         self._inbox_send.send_nowait((client, msg))
 
+    def propose(self, body: Replace) -> None:
+        """Sequence the host's proposal of who plays a seat (protocol.md 11.8), in turn with
+        the seats' messages."""
+        self._inbox_send.send_nowait((None, body))
+
     def note_owed(self) -> None:
         self.history.note_owed(self.public, any(c.wants_owed and c.connected
                                                 for c in self.clients))
@@ -89,7 +98,9 @@ class Sequencer:
     async def _sequence_all(self) -> None:
         async for client, item in self._inbox:
             try:
-                if client is None:
+                if client is None and isinstance(item, Replace):
+                    await self._sign(item)
+                elif client is None:
                     await self._timeout(item)
                 else:
                     await self._sequence(client, item)
@@ -139,6 +150,10 @@ class Sequencer:
         if public.fault is not None:
             log.error("the game stopped: %s", public.fault)
         self._track_window()
+        for seat, round_no in public.vacant.items():
+            if (seat, round_no) not in self._vacant:
+                self._vacant.add((seat, round_no))
+                self._vacancies.send_nowait(seat)
         if public.finished or public.fault is not None:
             for client in list(self.clients):
                 client.finish(Bye(reason="game over" if public.finished
@@ -177,20 +192,21 @@ class Sequencer:
             if window == ("seeds", public.round) and public.waiting_audit:  # (each after it
                 # has a full wait more: the timer starts again with each message)
                 silent = set(range(public.players)) - public.seeds_from - public.missing_seeds
-                await self._sign_timeout(Timeout(seat=min(silent), what="seeds"))
+                await self._sign(Timeout(seat=min(silent), what="seeds"))
             return
         current = public.open_window() if public else None
         if current is None or current[0] is not window:
             return
         for seat in current[1]:
-            await self._sign_timeout(Timeout(seat=seat))
+            await self._sign(Timeout(seat=seat))
             if public.open_window() is None or public.fault is not None:
                 break
 
-    async def _sign_timeout(self, body: Timeout) -> None:
+    async def _sign(self, body: Timeout | Replace) -> None:
+        """Sign, apply and sequence a message of the host's own."""
         msg = self.public.chain.sign(self._host_key, HOST_AUTHOR, body)
-        self.public.timeout(msg)
-        self.timeouts += 1
+        self.public.take_host(msg)
+        self.timeouts += isinstance(body, Timeout)
         await self._publish(msg)
 
 

@@ -342,10 +342,12 @@ class NetSession(Session):
         if table.waiting_audit:
             return (f"round {table.round} is being audited: its seeds decide it, and the host "
                     f"names a seat whose seeds do not come within {table.audit_timeout:g} s")
-        if not self.peer.vote_void():
+        seat = self.away[0]
+        if not self.peer.vote_void(seat):
             return "you have voted to void this round already"
-        return ("you voted to void this round: when more than half the table has, it scores "
-                "nothing and the game ends")
+        return (f"you voted that seat {seat} left this round: when more than half the table "
+                "has, the round scores nothing, that seat pays the leave penalty and is played "
+                "by a stand-in from the next deal, and the round's contract is dealt again")
 
     async def leave(self) -> None:
         """The player quits: the host hears `bye` and shows the seat as left."""

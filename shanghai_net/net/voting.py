@@ -28,13 +28,17 @@ class Voting:
         return set(self.absent) | {seat for seat, since in self.stalling.items()
                                    if now - since >= STALL_VOTE}
 
-    def vote_void(self) -> bool:
-        """Vote to void the running round (a player is not coming back); False if there is no
-        round to void or this seat has voted already."""
-        if not self._may_vote():
+    def vote_void(self, seat: int | None = None) -> bool:
+        """Vote to void the running round because ``seat`` is not coming back (None: the seat
+        away or silent the longest); False if there is no round to void, no seat away, or this
+        seat has voted already."""
+        away = {**self.stalling, **self.absent}
+        if seat is None and away:
+            seat = min(away, key=lambda s: (away[s], s))
+        if seat is None or not self._may_vote():
             return False
         self._voted = self.table.void_target
-        self.outbox.push([VoidRound(round=self._voted)])
+        self.outbox.push([VoidRound(round=self._voted, seat=seat)])
         self.nudge()
         return True
 

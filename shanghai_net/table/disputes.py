@@ -16,7 +16,6 @@ from ..engine.game import Game, Phase
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage
-from ..wire.signing import signed_by
 from .fault import Fault
 
 __all__ = ["Disputes", "Protested", "absence", "final_result"]
@@ -51,7 +50,7 @@ class Disputes:
         """The round a vote to void names: the one the table is stuck in, the running round."""
         return self.public.round_no
 
-    def _vote_refused(self, author: int, round_no: int) -> str | None:
+    def _vote_refused(self, author: int, round_no: int, seat: int) -> str | None:
         """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
         table stuck waiting for a seat that never comes back gets out.  But never once a round's
         audit has begun: the seeds decide it (the host times out a seat that does not open
@@ -65,32 +64,48 @@ class Disputes:
             return f"a vote to void round {round_no}; the table is in round {self.void_target}"
         if author in self.void_votes.get(round_no, ()):
             return f"a second vote to void round {round_no}"
-        return None
+        if seat >= self.players or seat in self.vacant:
+            return f"a vote that seat {seat}, {'no seat' if seat >= self.players else 'gone already'}, left"
+        return self._gone(author)
 
-    def _vote(self, author: int, round_no: int) -> None:
-        """Count the vote; more than half the seats void the running round and end the game
-        there (the round is not audited: the seat that left took its keys).  No round has been
-        scored that a vote could take back: votes stop when a round's audit begins."""
-        votes = self.void_votes.setdefault(round_no, set())
+    def _vote(self, author: int, round_no: int, seat: int) -> None:
+        """Count the vote; once more than half the seats voted that ``seat`` left round
+        ``round_no``, the round is void (not audited: the seat that left took its keys),
+        ``seat`` pays the rules' ``leave_penalty`` and waits for a replacement, and the round's
+        contract is dealt again.  No round has been scored that a vote could take back: votes
+        stop when a round's audit begins."""
+        self.void_votes.setdefault(round_no, set()).add(author)
+        votes = self.gone_votes.setdefault((round_no, seat), set())
         votes.add(author)
         if 2 * len(votes) <= self.players:
             return
         self.voided = round_no
-        self._final_seeds = True
+        self.vacant[seat] = round_no
+        self._drop_round()
+        self.public.void_round(False, leaver=seat, go_on=True)
+        self._void_own(False, seat)
+
+    def _drop_round(self) -> None:
+        """Forget what the voided round's deal still waited for: nothing of it is due now,
+        and it is not audited."""
         self.outstanding.clear()
-        self.public.void_round(False)
-        self._void_own(False)
-        self.finished = True
+        self._shuffles.clear()
+        self._publics.clear()
+        self.audited = self.round
 
-    def _void_own(self, scored: bool) -> None:
-        """Hook: a seat voids its own replica's round too."""
+    def _void_own(self, scored: bool, leaver: int | None = None) -> None:
+        """Hook: a seat voids its own replica's round too (``leaver``: the round goes on)."""
 
-    def _round_stopper(self, author: int, body: wm.VoidRound | wm.Complaint
-                       ) -> tuple[str | None, Callable[[], None]]:
-        """A vote to void the round or a complaint, the two bodies valid whether or not the deal
-        is settled: why it has no place here (None: it has), and what it does."""
+    def _any_time(self, author: int, body: wm.VoidRound | wm.Complaint | wm.Approve
+                  ) -> tuple[str | None, Callable[[], None]]:
+        """A vote to void the round, a complaint or an approval, the bodies valid whether or
+        not the deal is settled: why it has no place here (None: it has), and what it does."""
         if isinstance(body, wm.VoidRound):
-            return self._vote_refused(author, body.round), lambda: self._vote(author, body.round)
+            return (self._vote_refused(author, body.round, body.seat),
+                    lambda: self._vote(author, body.round, body.seat))
+        if isinstance(body, wm.Approve):
+            return (self._approval_refused(author, body.seq),
+                    lambda: self._approve(author, body.seq))
         return (self._complaint_refused(author, body.round),
                 lambda: self._accuse(author, body.reason))
 
@@ -118,7 +133,7 @@ class Disputes:
         it is no evidence that the host kept this one from the table."""
         try:
             claim = GameMessage.from_wire({**body.claim, "type": "game"})
-            signed_by(self.start_game, claim)
+            self.chain.signed_by_author(claim)
         except (ProtocolError, ValueError, KeyError, TypeError) as error:
             raise Fault(author, f"seat {author}: its protest's claim is no message it signed: "
                                 f"{error}") from None
@@ -140,7 +155,7 @@ class Disputes:
             return f"a complaint about round {round_no}; the deal is in round {self.round}"
         if self.waiting_audit:
             return "a complaint while the round is being audited"
-        return None
+        return self._gone(author)
 
     def _accuse(self, complainer: int | None, reason: str) -> None:
         """Stop the round: no further move or deal step, every seat opens its seeds now."""

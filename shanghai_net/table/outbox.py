@@ -29,13 +29,14 @@ class Trail(Protocol):
 
 def _due_in_audit(body: Body) -> bool:
     """A body a seat still sends once its round is stopped for the audit."""
-    return isinstance(body, wm.VoidRound) or (isinstance(body, Deal) and body.step == "seeds")
+    return isinstance(body, (wm.VoidRound, wm.Approve)) or (
+        isinstance(body, Deal) and body.step == "seeds")
 
 
 class Outbox:
     """What one seat has to send, each message signed with the seat's next counter.
 
-    Deal bodies (and votes, complaints, protests) commute with everyone else's messages: they
+    Deal bodies (and votes, complaints, protests, approvals) commute with everyone else's messages: they
     go out in order as soon as they are due, several on their way at once (at most
     ``MAX_FLYING``), and are never stale.  A move waits until the deal bodies before it are on
     their way and the deal is settled; it names the chain's head it was decided on, and if the
@@ -88,7 +89,8 @@ class Outbox:
                 self.deal.appendleft(body)
                 if self.move is not None:
                     self._drop_move("the deal went wrong: this seat complained")
-            elif isinstance(body, (Deal, wm.VoidRound, wm.Protest)):  # in order, settled or not
+            elif isinstance(body, (Deal, wm.VoidRound, wm.Protest, wm.Approve)):  # in order,
+                # settled or not
                 self.deal.append(body)
             else:
                 self.move = (move, body, self.table.version, self.table.game.window)

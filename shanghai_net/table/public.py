@@ -20,10 +20,10 @@ from ..engine.moves import Move
 from ..errors import IllegalMoveError
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError, RemoteProtocolError
-from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
+from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame
 from .fault import Fault, ProvenCheat
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .stream import PickState, StreamTable
+from .stream import HOST_BODIES, PickState, StreamTable
 
 
 OBSERVER = -1
@@ -92,11 +92,14 @@ class PublicTable(StreamTable):
         if self.finished:
             raise RemoteProtocolError("wrong_state", "the game is over", None, msg.counter)
         body = msg.body
-        if msg.author == HOST_AUTHOR or isinstance(body, Timeout):
-            raise RemoteProtocolError("bad_signature", "only the host signs a timeout", None,
+        if msg.author == HOST_AUTHOR or isinstance(body, HOST_BODIES):
+            raise RemoteProtocolError("bad_signature", f"only the host signs a {body.KIND}", None,
                                       msg.counter)
-        if isinstance(body, (wm.VoidRound, wm.Complaint)):
-            why, act = self._round_stopper(msg.author, body)
+        gone = self._gone(msg.author)
+        if gone is not None:
+            raise RemoteProtocolError("wrong_state", gone, None, msg.counter)
+        if isinstance(body, (wm.VoidRound, wm.Complaint, wm.Approve)):
+            why, act = self._any_time(msg.author, body)
             if why is not None:
                 raise RemoteProtocolError("out_of_turn", why, None, msg.counter)
             self.chain.append(msg)
@@ -144,8 +147,9 @@ class PublicTable(StreamTable):
         self._note_moment(msg.seq)
         return msg
 
-    def timeout(self, msg: GameMessage) -> None:
-        """Apply the host's own ``timeout`` message (signed by the host as the next message)."""
+    def take_host(self, msg: GameMessage) -> None:
+        """Apply the host's own message (a ``timeout`` or a ``replace``, signed by the host as
+        the next message)."""
         self._take(msg)
 
     def _admit_move(self, msg: GameMessage) -> Move:
@@ -342,6 +346,10 @@ class PublicTable(StreamTable):
         except InvalidPoint:
             return None
         return g.points.get(point)
+
+    def _rekeyed(self, seat: int) -> None:
+        self._boxing = [*self._boxing]  # the rounds before keep theirs
+        self._boxing[seat] = X25519PublicKey.from_public_bytes(self.holders[seat].box_key)
 
     def _new_round(self, round_no: int) -> None:
         super()._new_round(round_no)

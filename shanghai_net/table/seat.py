@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -40,10 +41,33 @@ class PeerTable(StreamTable):
     def __init__(self, start: StartGame, seat: int, box_key: X25519PrivateKey,
                  random: RandomBytes) -> None:
         super().__init__(start)
+        self._take_seat(seat, box_key, random, new_game(self.rules, self.players, None, seat))
+
+    @classmethod
+    def taking_over(cls, follower: StreamTable, seat: int, box_key: X25519PrivateKey,
+                    random: RandomBytes) -> PeerTable:
+        """The table of a replacement that followed the game without a seat (a spectator's
+        table) until its keys took ``seat`` at the start of the deal now beginning: the game
+        as the follower has it, and from here this seat's own replica (a copy of the public
+        one: at a round's start nobody holds a card) and deal secrets.  Its first bodies, the
+        commitments of the round's deal, are in ``start()``."""
+        table = cls.__new__(cls)
+        shared = vars(StreamTable(follower.start_game)).keys()  # what every party's table has
+        table.__dict__.update({k: v for k, v in vars(follower).items() if k in shared})
+        game = copy.deepcopy(follower.public)
+        game.viewer = seat
+        table._take_seat(seat, box_key, random, game)
+        for request in table._shuffles:
+            if request.generation in table.generations:
+                table._start_generation(request)
+        return table
+
+    def _take_seat(self, seat: int, box_key: X25519PrivateKey, random: RandomBytes,
+                   game) -> None:
         self.seat = seat
-        self.game = new_game(self.rules, self.players, None, seat)
+        self.game = game
         self.events: list[Event] = []
-        self.roster = [X25519PublicKey.from_public_bytes(s.box_key) for s in start.seats]
+        self.roster = [X25519PublicKey.from_public_bytes(h.box_key) for h in self.holders]
         """Every seat's box key, what this seat seals its key shares to."""
         self._box_key = box_key
         self._random = random
@@ -140,8 +164,22 @@ class PeerTable(StreamTable):
         except IllegalMoveError as error:
             raise Fault(author, f"seat {author}: {error}") from None
 
-    def _void_own(self, scored: bool) -> None:
-        self.events.extend(self.game.void_round(scored))
+    def _void_own(self, scored: bool, leaver: int | None = None) -> None:
+        if leaver is None:
+            self.events.extend(self.game.void_round(scored))
+            return
+        self._shares, self._reveals, self._deferred = {}, [], []
+        self.events.extend(self.game.void_round(scored, leaver=leaver, go_on=True))
+
+    def _proposed(self, seq: int, body: wm.Replace) -> None:
+        """A seat approves anyone the host seats in a seat the table voted gone, never in its
+        own or another seat still played (that takes the player's own hand-over)."""
+        if body.seat in self.vacant and self.seat not in self.vacant:
+            self._out.append(wm.Approve(seq=seq))
+
+    def _rekeyed(self, seat: int) -> None:
+        self.roster = [*self.roster]  # the rounds before keep theirs
+        self.roster[seat] = X25519PublicKey.from_public_bytes(self.holders[seat].box_key)
 
     def _learn_public(self, token: Token, card: Card) -> None:
         super()._learn_public(token, card)

@@ -56,6 +56,7 @@ from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .disputes import Disputes, Protested
+from .roster import Roster
 from .owed import Owing
 from .start import rules_of
 
@@ -80,6 +81,10 @@ def check_move(game: Game, move: Move) -> None:
     game.check(move)
 
 
+HOST_BODIES = (Timeout, wm.Replace)
+"""The bodies only the host signs (author ``HOST_AUTHOR``)."""
+
+
 @dataclass
 class _Outstanding:
     """Key shares owed for one card going to ``to``: the seats that have not sent theirs."""
@@ -99,7 +104,7 @@ class PickState:
     result: int | None = None
 
 
-class StreamTable(Owing, Disputes):
+class StreamTable(Owing, Disputes, Roster):
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
     the deal's progress as the stream sequenced it."""
@@ -143,8 +148,11 @@ class StreamTable(Owing, Disputes):
         the host may have dropped them)."""
         self.void_votes: dict[int, set[int]] = {}
         """Engine round -> the seats that voted to void it."""
+        self.gone_votes: dict[tuple[int, int], set[int]] = {}
+        """(engine round, seat) -> the seats that voted that seat left that round."""
         self.voided: int | None = None
-        """The round the table voted void (the game ended there), if any."""
+        """The last round the table voided, if any."""
+        self._start_roster(start)
         self.audited = -1
         self.waiting_audit = False
         self.audit_elsewhere = False
@@ -238,18 +246,25 @@ class StreamTable(Owing, Disputes):
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
         if author == HOST_AUTHOR:
-            if not isinstance(body, Timeout):
+            if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
-            if body.what == "seeds":
+            if isinstance(body, wm.Replace):
+                self._replace(msg.seq, body)
+            elif body.what == "seeds":
                 self._seeds_timeout(body.seat)
             else:
                 opened = self.moment_seq  # claims answer a window side by side: it opened here
                 self._apply(author, PassClaim(body.seat))
                 self.host_timeouts[msg.seq] = (body.seat, opened)
+        elif isinstance(body, HOST_BODIES):
+            raise Fault(author, f"seat {author}: a {body.KIND} body is the host's to sign")
+        elif self._gone(author) is not None:
+            raise Fault(HOST_AUTHOR, f"the host relayed a message of seat {author}: "
+                                     f"{self._gone(author)}")
         elif isinstance(body, wm.Protest):
             self._protest(author, body)
-        elif isinstance(body, (wm.VoidRound, wm.Complaint)):
-            why, act = self._round_stopper(author, body)
+        elif isinstance(body, (wm.VoidRound, wm.Complaint, wm.Approve)):
+            why, act = self._any_time(author, body)
             if why is not None:
                 raise Fault(author, f"seat {author}: {why}")
             act()
@@ -493,6 +508,8 @@ class StreamTable(Owing, Disputes):
                     if not self.waiting_audit:
                         self._begin_audit()
                     return False
+                if not self._seat_replacements(request.round_no):
+                    return False  # a seat voted gone waits for someone to play it
                 self._new_round(request.round_no)
             self.generations.add(request.generation)
             self._start_generation(request)

@@ -15,10 +15,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from .messages import (Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
+from .messages import (PROTOCOL_VERSION, Approve, Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
-                       Ready, Rearrange, Refused, SeatInfo, StartGame, SwapJoker, TakeDiscard,
+                       Ready, Rearrange, Refused, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
                        Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 
@@ -63,7 +63,10 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Discard(card=51, shanghai=False),
     Rearrange(table=((6, 58, 110, 162), (20, 21, 22, 23, 24)), played=(162,)),
     Timeout(seat=2),
-    VoidRound(round=2),
+    VoidRound(round=2, seat=1),
+    Replace(seat=1, name="bot", role="bot", sign_key=bytes(range(32, 64)),
+            box_key=bytes(range(64, 96))),
+    Approve(seq=44),
     Timeout(seat=1, what="seeds"),
     Complaint(round=2, reason="position 17 of generation 0 does not open to a card of its deck"),
     Protest(seq=41, reason="timed out 0.2 s after the claim window opened (agreed: 10 s)"),
@@ -88,10 +91,10 @@ def example_messages() -> tuple[Message, ...]:
     start = example_start()
     players = start.seats
     return (
-        Hello(protocol="shanghai-net", version=4, name="Ann", sign_key=players[0].sign_key,
+        Hello(protocol="shanghai-net", version=PROTOCOL_VERSION, name="Ann", sign_key=players[0].sign_key,
               box_key=players[0].box_key, join_code="PLUM-42", role="player", nonce=NONCES[0],
               table="kitchen", notices=("owed",)),
-        Welcome(version=4, seat=0, table={"preset": "classic", "players": 3}),
+        Welcome(version=PROTOCOL_VERSION, seat=0, table={"preset": "classic", "players": 3}),
         sign_proof(sign_key(0), GAME_ID, CHALLENGE),
         Refused(code="join_code", reason="the join code is wrong"),
         Ready(ready=True),

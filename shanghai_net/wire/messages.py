@@ -23,12 +23,13 @@ __all__ = [
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "HOST_AUTHOR",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "Replace", "Approve",
+    "HOST_AUTHOR",
     "NOTICES", "OwedStep", "Owed",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
@@ -483,10 +484,33 @@ class Complaint(Body):
 
 @body_kind("void_round")
 class VoidRound(Body):
-    """A seat's vote to void round ``round`` (a player left for good): when more than half the
-    seats have voted, the round scores nothing and the game ends with the rounds played."""
+    """A seat's vote to void round ``round`` because ``seat`` left it for good: when more than
+    half the seats have voted so (the same round and seat), the round scores nothing, ``seat``
+    pays the rules' ``leave_penalty``, its seat waits for a ``replace``, and the round's
+    contract is dealt again (protocol.md 11.8)."""
 
     round: int = wire_field(Int(0, 255))
+    seat: int = wire_field(SEAT)
+
+
+@body_kind("replace")
+class Replace(Body):
+    """Host only (author 8): from the start of a round's deal, ``seat`` is played with these
+    keys by ``name`` (``role``: a person or a bot), once every seat the rule names has sent its
+    ``approve`` of this message; the seat's score and money carry over (protocol.md 11.8)."""
+
+    seat: int = wire_field(SEAT)
+    name: str = wire_field(NAME)
+    role: str = wire_field(OneOf("player", "bot"))
+    sign_key: bytes = wire_field(KEY)
+    box_key: bytes = wire_field(KEY)
+
+
+@body_kind("approve")
+class Approve(Body):
+    """A seat agrees to the host's ``replace`` sequenced at ``seq``."""
+
+    seq: int = wire_field(SEQ)
 
 
 # -- any time ------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
 from .errors import RemoteProtocolError
-from .messages import Body, GameMessage, Proof, StartGame
+from .messages import Body, GameMessage, Proof
 
 __all__ = ["DOMAIN", "CHAIN_DOMAIN", "GENESIS", "START_DOMAIN", "canonical", "signed_bytes",
            "sign_wire", "sign_game", "chain_hash", "start_digest", "Chain", "PROOF_DOMAIN", "proof_bytes",
@@ -155,6 +155,23 @@ class Chain:
                 raise RemoteProtocolError(
                     "bad_signature", f"seat {seat}'s key {raw.hex()} is not 32 bytes") from None
 
+    def rekey(self, author: int, raw: bytes) -> None:
+        """From the next message on, ``author``'s messages are checked with the key ``raw`` (a
+        seat the table gave to someone else); its counter goes on rising across holders."""
+        try:
+            self._keys[author] = VerifyKey(raw)
+        except (TypeError, ValueError):
+            raise RemoteProtocolError(
+                "bad_signature", f"seat {author}'s new key {raw.hex()} is not 32 bytes") from None
+
+    def signed_by_author(self, msg: GameMessage) -> None:
+        """Raise ``bad_signature`` unless ``msg`` carries the signature of its author's key now,
+        sequenced or not (evidence shown out of the chain)."""
+        public = self._keys.get(msg.author)
+        if public is None or not _verifies(public, msg.sig, _signed(self.start, msg)):
+            raise RemoteProtocolError("bad_signature", f"a message said to be seat {msg.author}'s "
+                                                       "does not carry its signature")
+
     @property
     def basis(self) -> tuple[int, bytes] | None:
         """What a move decided now names: the last link (None before any)."""
@@ -238,16 +255,6 @@ def _verifies(key: VerifyKey, sig: bytes, data: bytes) -> bool:
     except BadSignatureError:
         return False
     return True
-
-
-def signed_by(start: StartGame, msg: GameMessage) -> None:
-    """Raise ``bad_signature`` unless ``msg`` carries its author's signature (its seat's key in
-    ``start``), sequenced or not (evidence shown out of the chain)."""
-    keys = {s.seat: s.sign_key for s in start.seats}
-    if msg.author not in keys or not _verifies(VerifyKey(keys[msg.author]), msg.sig,
-                                               _signed(start_digest(start.to_wire()), msg)):
-        raise RemoteProtocolError("bad_signature", f"a message said to be seat {msg.author}'s "
-                                                   "does not carry its signature") from None
 
 
 def proof_bytes(game_id: bytes, challenge: bytes) -> bytes:

@@ -1,0 +1,146 @@
+"""Who plays each seat, read from the sequenced stream alone: `Roster`, the part of
+`StreamTable` that follows a seat's keys through the game (protocol.md 11.8).
+
+A seat the table voted gone (``void_round`` naming it) is **vacant**: its round was voided, and
+the next round's deal waits until the seat is played again.  The host proposes who plays it
+(``replace``, host-signed: a name and fresh keys); the seats ``approve`` that message; a
+replacement takes effect at the start of a round's deal, once approved by every seat that is
+not vacant, the replaced seat included when it is not vacant (nobody takes a seat from the
+person playing it).  From then on every party checks that seat's messages with the new signing
+key and seals its key shares to the new box key; the seat's score and money carry over.
+
+What the rule buys: a host cannot seat a key of its own choosing without every present seat's
+signature, and cannot unseat a present player at all; the seat's new keys are in the chain, so
+`shanghai verify` follows them too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..wire import messages as wm
+from ..wire.messages import HOST_AUTHOR
+from .fault import Fault
+
+__all__ = ["Holder", "Roster"]
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who plays a seat: ``since``, the deal round from which (0: from the game's start), and
+    ``before``, who played it until then."""
+
+    name: str
+    kind: str
+    sign_key: bytes
+    box_key: bytes
+    since: int = 0
+    before: Holder | None = None
+
+    def describe(self) -> str:
+        """As the table shows the seat: "bot for ann" once a bot took ann's seat."""
+        if self.before is None:
+            return self.name
+        first = self.before
+        while first.before is not None:
+            first = first.before
+        return self.name if self.name == first.name else f"{self.name} for {first.name}"
+
+
+@dataclass
+class _Proposal:
+    """A host ``replace`` waiting for its approvals: the seats that signed one so far."""
+
+    seq: int
+    body: wm.Replace
+    approvals: set[int] = field(default_factory=set)
+
+
+class Roster:
+    """The part of `StreamTable` that knows who holds each seat (it sets ``holders``,
+    ``vacant`` and ``proposals`` in `_start_roster`)."""
+
+    def _start_roster(self, start: wm.StartGame) -> None:
+        self.holders: list[Holder] = [Holder(s.name, "player", s.sign_key, s.box_key)
+                                      for s in start.seats]
+        """Who plays each seat now."""
+        self.vacant: dict[int, int] = {}
+        """Seat -> the round the table voted it gone in, until a replacement takes it."""
+        self.proposals: dict[int, _Proposal] = {}
+        """seq of a host ``replace`` -> its approvals so far (a later one for the same seat
+        takes its place)."""
+
+    def seat_of_key(self, sign_key: bytes) -> int | None:
+        """The seat played with ``sign_key``, or proposed to be played with it."""
+        for seat, holder in enumerate(self.holders):
+            if holder.sign_key == sign_key:
+                return seat
+        return next((p.body.seat for p in self.proposals.values()
+                     if p.body.sign_key == sign_key), None)
+
+    def displaces(self, sign_key: bytes, seat: int) -> bool:
+        """Whether a connection of ``sign_key`` may take ``seat`` from a live connection of
+        another key: it plays the seat now, or is proposed for the seat the table voted gone."""
+        return self.holders[seat].sign_key == sign_key or (
+            seat in self.vacant and self.seat_of_key(sign_key) == seat)
+
+    def needed(self, proposal: _Proposal) -> set[int]:
+        """The seats whose approval ``proposal`` waits for."""
+        return {s for s in range(self.players) if s not in self.vacant} - proposal.approvals
+
+    def _gone(self, author: int) -> str | None:
+        """Why a message of seat ``author`` has no place while its seat is vacant (None: it
+        has): the key of a seat voted gone plays no more, unless the table seats it again."""
+        if author in self.vacant:
+            return (f"seat {author} was voted gone in round {self.vacant[author]}: its key plays "
+                    "no more until a replacement takes the seat")
+        return None
+
+    def _replace(self, seq: int, body: wm.Replace) -> None:
+        """The host's proposal (Fault on one that breaks the rule)."""
+        if self.finished:
+            raise Fault(HOST_AUTHOR, "the host proposed a replacement after the game's end")
+        for seat, holder in enumerate(self.holders):
+            if body.sign_key == holder.sign_key and (seat != body.seat or seat not in self.vacant):
+                raise Fault(HOST_AUTHOR, f"the host proposed the key seat {seat} plays with for "
+                                         f"seat {body.seat}: one key, one seat")
+        if body.sign_key == self.start_game.host_key:
+            raise Fault(HOST_AUTHOR, f"the host proposed its own key for seat {body.seat}")
+        for old in [s for s, p in self.proposals.items() if p.body.seat == body.seat]:
+            del self.proposals[old]
+        self.proposals[seq] = _Proposal(seq, body)
+        self._proposed(seq, body)
+
+    def _proposed(self, seq: int, body: wm.Replace) -> None:
+        """Hook: the host proposed ``body`` at ``seq`` (a seat says whether it approves)."""
+
+    def _approval_refused(self, author: int, seq: int) -> str | None:
+        """Why seat ``author``'s approval of the ``replace`` at ``seq`` has no place (None: it
+        has)."""
+        proposal = self.proposals.get(seq)
+        if proposal is None:
+            return f"approves seq {seq}, which is no replacement waiting for approval"
+        if author in proposal.approvals:
+            return f"a second approval of seq {seq}"
+        return self._gone(author)
+
+    def _approve(self, author: int, seq: int) -> None:
+        self.proposals[seq].approvals.add(author)
+
+    def _seat_replacements(self, round_no: int) -> bool:
+        """At the start of round ``round_no``'s deal: seat every approved replacement; whether
+        the deal may begin (no seat left vacant)."""
+        for seq, proposal in sorted(self.proposals.items()):
+            if self.needed(proposal):
+                continue
+            del self.proposals[seq]
+            body, seat = proposal.body, proposal.body.seat
+            self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
+                                        round_no, self.holders[seat])
+            self.vacant.pop(seat, None)
+            self.chain.rekey(seat, body.sign_key)
+            self._rekeyed(seat)
+        return not self.vacant
+
+    def _rekeyed(self, seat: int) -> None:
+        """Hook: ``seat`` is played with new keys (``holders[seat]``) from this deal on."""

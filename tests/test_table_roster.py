@@ -1,0 +1,145 @@
+"""Who plays each seat (protocol.md 11.8), in process: a seat voted gone, the host's
+``replace``, the seats' ``approve``, and the keys every party checks from the next deal on.
+Each adversary is played with our own classes: a seat that signs a host body, a host that
+seats a key of its own choosing, a host that relays the old key after a replacement."""
+
+from __future__ import annotations
+
+import pytest
+
+from shanghai_net.deal import seeded
+from shanghai_net.identity import Identity
+from shanghai_net.table.fault import Fault
+from shanghai_net.table.outbox import Outbox
+from shanghai_net.table.public import PublicTable
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.wire import RemoteProtocolError
+from shanghai_net.wire import messages as wm
+from shanghai_net.wire.messages import HOST_AUTHOR
+
+from test_net_complaints import assert_no_hidden_card_opened_to
+from test_net_table import Table
+
+
+class Roster(Table):
+    """`Table` that keeps the stream, so that a replacement can follow it from the start."""
+
+    def __init__(self, *args, **kwargs):
+        self.stream = []
+        super().__init__(*args, **kwargs)
+
+    def deliver(self, msg):
+        msg = super().deliver(msg)
+        self.stream.append(msg)
+        return msg
+
+    def host_says(self, body):
+        """The host signs ``body`` as the next message; every seat takes it."""
+        msg = self.host.chain.sign(self.host_id.sign_key, HOST_AUTHOR, body)
+        self.host.take_host(msg)
+        self.stream.append(msg)
+        for table, box in zip(self.seats, self.boxes):
+            box.push(table.receive(msg))
+            box.sequenced(msg)
+        return msg
+
+    def relay(self, msg):
+        """A lying host: sequence ``msg`` unchecked and bring it to every seat; what each seat's
+        table says (None: took it)."""
+        msg = self.host.chain.place(msg)
+        self.stream.append(msg)
+        said = []
+        for table in self.seats:
+            try:
+                table.receive(msg)
+                said.append(None)
+            except Fault as fault:
+                said.append(fault)
+        return said
+
+    def propose(self, seat, who, role="bot"):
+        return self.host_says(wm.Replace(seat=seat, name="bot", role=role,
+                                         sign_key=who.sign_public, box_key=who.box_public))
+
+    def sign(self, seat, key, body):
+        """``body`` as seat ``seat``'s next message, signed with ``key`` (its own or not)."""
+        return self.host.chain.sign(key, seat, body)
+
+
+def newcomer(n=0):
+    rnd = seeded(b"newcomer %d" % n)
+    return Identity(rnd(32), rnd(32))
+
+
+def to_next_deal(t):
+    """Play on until the host's table has begun the next round's deal."""
+    start = t.host.round
+    t.run_until(lambda: t.host.round > start)
+
+
+def test_a_replace_signed_by_a_seat_is_refused_and_a_host_relaying_it_names_that_seat():
+    t = Roster(4, seed=3)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    body = wm.Replace(seat=1, name="me", role="player", sign_key=t.ids[0].sign_public,
+                      box_key=t.ids[0].box_public)
+    forged = t.sign(0, t.ids[0].sign_key, body)
+    with pytest.raises(RemoteProtocolError, match="only the host signs a replace"):
+        t.host.admit(forged)
+    said = t.relay(forged)
+    assert all(f is not None and f.culprit == 0 and "host's to sign" in f.reason for f in said)
+    assert all(table.holders[1].sign_key == t.ids[1].sign_public for table in t.seats)
+
+
+def test_a_host_cannot_seat_a_key_of_its_own_in_a_seat_still_played():
+    """No seat approves a replacement of a seat still played: at the next deal its player keeps
+    it, and a message of the host's key for it is refused by the host's own checks and, relayed
+    anyway, names the host at every seat."""
+    t = Roster(4, seed=4)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    colluder = newcomer(1)
+    proposal = t.propose(2, colluder)
+    assert t.host.proposals[proposal.seq].approvals == set()
+    assert not any(isinstance(b, wm.Approve) for box in t.boxes for b in box.deal)
+    to_next_deal(t)
+    for table in [t.host, *t.seats]:
+        assert table.holders[2].sign_key == t.ids[2].sign_public
+        assert table.holders[2].before is None
+    grab = t.sign(2, colluder.sign_key, wm.VoidRound(round=t.host.void_target, seat=0))
+    with pytest.raises(RemoteProtocolError, match="does not verify"):
+        t.host.admit(grab)
+    said = t.relay(grab)
+    assert all(f is not None and f.culprit == HOST_AUTHOR for f in said)
+
+
+def test_every_other_seat_approving_does_not_unseat_a_present_player():
+    t = Roster(4, seed=5)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    proposal = t.propose(3, newcomer(2))
+    for seat in (0, 1, 2):  # three seats collude with the host
+        t.deliver(t.sign(seat, t.ids[seat].sign_key, wm.Approve(seq=proposal.seq)))
+    to_next_deal(t)
+    assert all(table.holders[3].sign_key == t.ids[3].sign_public for table in [t.host, *t.seats])
+    assert t.host.needed(t.host.proposals[proposal.seq]) == {3}
+
+
+def test_an_approval_of_no_proposal_or_a_second_one_is_refused():
+    t = Roster(4, seed=6)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    stray = t.sign(0, t.ids[0].sign_key, wm.Approve(seq=1))
+    with pytest.raises(RemoteProtocolError, match="no replacement waiting"):
+        t.host.admit(stray)
+    proposal = t.propose(1, newcomer(3))
+    t.deliver(t.sign(0, t.ids[0].sign_key, wm.Approve(seq=proposal.seq)))
+    with pytest.raises(RemoteProtocolError, match="a second approval"):
+        t.host.admit(t.sign(0, t.ids[0].sign_key, wm.Approve(seq=proposal.seq)))
+
+
+def test_a_host_cannot_propose_a_key_that_plays_another_seat_or_its_own():
+    t = Roster(4, seed=7)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    with pytest.raises(Fault, match="one key, one seat"):
+        t.propose(1, t.ids[2])
+    t2 = Roster(4, seed=7)
+    t2.run_until(lambda: t2.host.round == 1 and t2.host.settled)
+    with pytest.raises(Fault, match="its own key"):
+        t2.propose(1, t2.host_id)
