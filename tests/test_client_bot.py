@@ -4,6 +4,7 @@ document.  The bot runs as a script in a subprocess, as a stranger's client woul
 
 from __future__ import annotations
 
+import ast
 import random
 import signal
 import sys
@@ -16,10 +17,11 @@ from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import run_peer
+from shanghai_net.net.peer import Peer
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
-from shanghai_net.wire.messages import Deal, Timeout
+from shanghai_net.table.verify import verify
+from shanghai_net.wire.messages import Approve, Deal, Replace, Timeout, VoidRound
 
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
 
@@ -55,11 +57,29 @@ class PausingHost(Host):
         self.sequencer._publish = pausing
 
 
+async def leave_in_round(host: Host, peer: Peer, scope: trio.CancelScope, round_no: int,
+                         moves: int = 3) -> None:
+    """Once ``moves`` moves of round ``round_no`` are sequenced, ``peer``'s player quits for
+    good: its peer says ``bye`` and stops (the table sees the seat as left)."""
+    public = host.public
+    while public is None or public.public.round_no < round_no:
+        await trio.sleep(0.05)
+        public = host.public
+    begun = public.version
+    while public.version < begun + moves:
+        await trio.sleep(0.02)
+    await peer.leave()
+    scope.cancel()
+
+
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
-                               pause_at_end: bool = False):
+                               pause_at_end: bool = False, leaver: int | None = None,
+                               leave_in: int = 2):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
-    ``pause_at_end``: the client is stopped from its last message until the host has closed."""
+    ``pause_at_end``: the client is stopped from its last message until the host has closed.
+    ``leaver``: that seat's peer leaves for good in round ``leave_in`` (the others vote at once,
+    the host seats its stand-in bot)."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
                         record=record)
@@ -85,10 +105,15 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
             ended.set()
 
         async def peer(i: int) -> None:
-            await run_peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                           BotPlayer("basic", random.Random(seed * 100 + i)), name=f"bot{i}",
-                           random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
-                           on_table=lambda t: tables.__setitem__(t.seat, t))
+            peer = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                        BotPlayer("basic", random.Random(seed * 100 + i)), name=f"bot{i}",
+                        random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
+                        void_after=None if leaver is None else 60,
+                        on_table=lambda t: tables.__setitem__(t.seat, t))
+            with trio.CancelScope() as scope:
+                if i == leaver:
+                    nursery.start_soon(leave_in_round, host, peer, scope, leave_in)
+                await peer.run()
 
         for seat in range(4):  # seats are given in the order the players arrive
             if seat == client_seat:
@@ -147,3 +172,54 @@ async def test_the_client_ends_cleanly_when_the_game_s_end_and_the_close_arrive_
     assert host.public.finished and host.public.fault is None
     log = process.stderr.decode()
     assert process.returncode == 0 and "game over, no errors" in log, log
+
+
+async def test_the_client_bot_plays_on_when_a_peer_leaves_for_good_and_a_stand_in_takes_its_seat(
+        tmp_path):
+    """Seat 2's player quits in round 2 (it says bye and its program stops): the client and the
+    two other peers vote it gone (3 of 4), the round is void and seat 2 pays the leave penalty;
+    the host's stand-in bot is proposed, every seat still playing approves it, and it plays
+    seat 2 with its own keys from the deal of round 2's contract again (round 3).  The client
+    checks the stand-in's messages with its key and seals its key shares to its box key, plays
+    to the end, and its totals are the reference peers'."""
+    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+    record = tmp_path / "game.transcript"
+    with trio.fail_after(400):
+        host, tables, process = await game_with_the_client(0, 4, rules, record, leaver=2)
+    log = process.stderr.decode()
+    public = host.public
+    assert public.fault is None, public.fault
+    assert public.finished and public.public.phase is Phase.OVER
+    messages = read_transcript(record)[1:]
+    votes = [m for m in messages if isinstance(m.body, VoidRound)]
+    assert {m.author for m in votes} == {0, 1, 3} and {m.body.seat for m in votes} == {2}
+    replace = next(m for m in messages if isinstance(m.body, Replace))
+    approvals = {m.author for m in messages if isinstance(m.body, Approve)
+                 and m.body.seq == replace.seq}
+    assert approvals == {0, 1, 3}
+    stand_in = host.stand_ins[0]
+    assert replace.body.sign_key == stand_in.identity.sign_public
+    assert stand_in.result.table.finished and stand_in.result.table.fault is None
+    # the client sealed the stand-in its key shares in round 3: the stand-in opened them
+    assert any(m.author == 0 and isinstance(m.body, Deal) and m.body.step == "shares"
+               and m.body.data["round"] >= 3
+               and any(box["to"] == 2 for box in m.body.data["boxes"]) for m in messages)
+    result = public.public.result
+    assert len(result.rounds) == 3  # the voided round scores nothing
+    assert result.totals[2] >= public.rules.leave_penalty
+    for seat, table in tables.items():
+        if seat == 2:
+            continue  # the player who left
+        assert table.fault is None and table.finished, (seat, table.fault)
+        assert table.game.result.totals == result.totals
+    line = next(line for line in log.splitlines() if "result: totals" in line)
+    totals, winners = line.split("result: totals ", 1)[1].split(", winners ")
+    assert tuple(ast.literal_eval(totals)) == result.totals, log
+    assert tuple(ast.literal_eval(winners)) == result.winners, log
+    errors = [e for e in host.seats[0].errors_sent if e.code != "stale"]
+    assert errors == []
+    timeouts = [m for m in messages if isinstance(m.body, Timeout) and m.body.seat == 0]
+    assert timeouts == [], "the client left a claim window to the host's clock"
+    assert process.returncode == 0, log
+    report = verify(read_transcript(record))
+    assert report.ok, report.fault
