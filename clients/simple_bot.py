@@ -512,6 +512,8 @@ class Table:
         more (a message of ours in flight then may be refused through no fault of ours)."""
         self.rekeyed: list[int] = []
         """Seats a replacement took, for the seat to note (who is away there is news)."""
+        self.voided: set[int] = set()
+        """The rounds the table voted void."""
         self.reset()
         pick = start["first_dealer_pick"]
         if pick["method"] == "fixed":
@@ -712,6 +714,8 @@ class Table:
 
     def apply_body(self, seq: int, author: int, body: dict) -> None:
         kind = body["kind"]
+        if kind == "deal" and body["data"]["round"] in self.voided:
+            return  # a step of a round voided before it was sequenced: nothing depends on it
         if kind == "deal":
             getattr(self, "deal_" + body["step"])(author, body["data"])
         elif kind == "void_round":
@@ -940,6 +944,7 @@ class Table:
             self.pick = Pick(0, 1, self.n, list(range(self.n)), self.first_dealer,
                              self.random(32))
             return
+        self.voided.add(round_no)
         self.start_round(self.round_no + 1, again=True)
 
     def proposed(self, seq: int, body: dict) -> None:
