@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from shanghai_net.cli.conformance import leave_in_round
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
@@ -55,21 +56,6 @@ class PausingHost(Host):
             await publish(msg, origin)
 
         self.sequencer._publish = pausing
-
-
-async def leave_in_round(host: Host, peer: Peer, scope: trio.CancelScope, round_no: int,
-                         moves: int = 3) -> None:
-    """Once ``moves`` moves of round ``round_no`` are sequenced, ``peer``'s player quits for
-    good: its peer says ``bye`` and stops (the table sees the seat as left)."""
-    public = host.public
-    while public is None or public.public.round_no < round_no:
-        await trio.sleep(0.05)
-        public = host.public
-    begun = public.version
-    while public.version < begun + moves:
-        await trio.sleep(0.02)
-    await peer.leave()
-    scope.cancel()
 
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
