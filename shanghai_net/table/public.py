@@ -103,7 +103,7 @@ class PublicTable(StreamTable):
             if why is not None:
                 raise RemoteProtocolError("out_of_turn", why, None, msg.counter)
             self.chain.append(msg)
-            self._guarded(act)
+            self._guarded(lambda: (act(), self._settle()))
         elif isinstance(body, wm.Protest):
             try:
                 self._protest(msg.author, body)

@@ -71,7 +71,7 @@ class PeerTable(StreamTable):
         """Every seat's box key, what this seat seals its key shares to."""
         self._box_key = box_key
         self._random = random
-        self.participant = self._participant(0)
+        self.participant = self._participant(self.round)
         self.verdicts: dict[int, object] = {}
         self._deal_verdict: object = None
         """The running audit's verdict, until `_conclude_audit` shows it in ``verdicts``."""
