@@ -159,12 +159,13 @@ def contract_rules(name: str, contracts: str, **more) -> RuleSet:
     return preset(name).override(f"contracts={contracts}", **more)
 
 
-def run_bots(game: Game, bots, max_moves: int = 100_000, after=None) -> Game:
-    """Let ``bots`` (one a seat) play until the game is over; ``after(game)`` runs after each move."""
+def run_bots(game: Game, bots, max_moves: int = 100_000, after=None, until=None) -> Game:
+    """Let ``bots`` (one a seat) play until the game is over, or until ``until(game)``;
+    ``after(game)`` runs after each move."""
     from shanghai_net.engine import Phase, view_of
 
     for _ in range(max_moves):
-        if game.phase is Phase.OVER:
+        if game.phase is Phase.OVER or until is not None and until(game):
             return game
         seat = game.to_move()[0]
         game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))

@@ -61,6 +61,16 @@ def test_title_contract_and_words_of_each_preset():
     assert view_model(last).contract == "three runs (meld every card)"
 
 
+def test_the_title_counts_contracts_not_deals():
+    """Issue 22: a round voided and dealt again is the same contract in a new deal; the title's
+    "round N of 7" is the contract."""
+    _, game = a_view(DAVIS)
+    game.void_round(leaver=1, go_on=True)
+    again = view_of(game, 0)
+    assert (again.round_no, again.contract_no) == (2, 1)
+    assert view_model(again).title.startswith("davis · round 1 of 7")
+
+
 def test_money_for_marcelle_points_elsewhere():
     view, _ = a_view(preset("marcelle"))
     vm = view_model(view)

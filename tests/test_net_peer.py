@@ -54,7 +54,8 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     vote again (it would wake at once, for ever)."""
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
     peer.seat, peer.outbox, peer.absent = 0, object(), {2: 0.0}
-    peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={})
+    peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 vacant={})
     assert peer._vote_due() == 5.0
     peer.table.void_votes[3] = {0}
     assert peer._vote_due() == float("inf")

@@ -357,16 +357,17 @@ async def test_a_spectator_who_comes_late_is_sent_the_whole_game(tmp_path):
     assert not watched.errors
 
 
-async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(tmp_path):
-    """Seat 2 dies for good; seat 0 votes by itself (after ``void_after``), and seat 1 by hand
-    once the test has seen seat 0's votes out of place refused (a vote of seat 1's own, on a
-    timer, could end the game before those): the round scores nothing and the game ends with
-    the rounds played.  A vote out of place is refused and changes nothing."""
+async def test_a_player_who_never_returns_is_voted_gone_and_a_stand_in_plays_on(tmp_path):
+    """Seat 2 dies for good in round 2; seat 0 votes by itself (after ``void_after``), and seat
+    1 by hand once the test has seen seat 0's votes out of place refused.  The round scores
+    nothing, seat 2 pays the leave penalty, the host seats a stand-in bot that the others
+    approve, and round 2's contract is dealt again (round 3) and played to the game's end;
+    `shanghai verify` follows seat 2's keys to the stand-in's."""
     record = tmp_path / "voided.transcript"
     gone = trio.CancelScope()
     options = {0: {"void_after": 0.3}}
     keys = identities(3)
-    with trio.fail_after(90):
+    with trio.fail_after(120):
         async with table_of_three(tmp_path, b"h7", {"contracts": [[2, 0], [2, 0]]}, options, {2: gone},
                                   record=record) as (host, port, peers, results, _):
             while not in_round(host, 2):
@@ -377,24 +378,36 @@ async def test_the_table_votes_to_void_the_round_of_a_player_who_never_returns(t
             # seat 0 voted: its second vote, and a vote for another round, are refused
             refused = [await refused_vote(peers[0], keys[0], round_no) for round_no in (2, 1)]
             assert refused == ["out_of_turn"] * 2
-            assert not host.public.finished and host.public.void_votes.get(2) == {0}
-            assert peers[1].vote_void()
+            assert not host.public.vacant and host.public.void_votes.get(2) == {0}
+            assert peers[1].vote_void(2)
     public = host.public
-    assert public.finished and public.voided == 2 and public.fault is None
+    assert public.finished and public.fault is None and public.left == [(2, 2)]
+    assert public.voided is None and not public.vacant
+    stand_in = public.holders[2]
+    assert stand_in.kind == "bot" and stand_in.since == 3 and stand_in.describe() == "bot for bot2"
+    assert stand_in.sign_key != keys[2].sign_public and stand_in.before.sign_key == \
+        keys[2].sign_public
     result = public.public.result
-    assert len(result.rounds) == 1 and result.totals == result.rounds[0].totals
+    assert [r.round_no for r in result.rounds] == [1, 3]
+    penalty = public.rules.leave_penalty
+    assert penalty > 0 and result.totals[2] == sum(r.points[2] for r in result.rounds) + penalty
     for seat in (0, 1):
         table = results[seat].table
-        assert table.finished and table.voided == 2 and table.game.result == result
-        assert table.verdicts[1].clean
+        assert table.finished and table.left == [(2, 2)] and table.game.result == result
+        assert all(v.clean for v in table.verdicts.values()), table.verdicts
+        assert table.holders[2] == stand_in
+    (bot,) = host.stand_ins
+    assert bot.table.seat == 2 and bot.table.finished and bot.table.game.result == result
+    assert bot.table.verdicts[3].clean
     report = verify(read_transcript(record))
-    assert report.ok and report.voided == 2 and report.rounds == 1, report.summary()
-    assert "round 2 voided" in report.summary()
+    assert report.ok and report.left == ((2, 2),) and report.rounds == 2, report.summary()
+    assert "round 2 voided by the table's vote: bot2 left it" in report.summary()
+    assert "seat 2 played by bot (bot" in report.summary()
 
 
 async def refused_vote(peer, identity, round_no):
     """Send the seat's vote for ``round_no`` by hand; the code the host answers."""
-    vote = peer.table.chain.sign(identity.sign_key, peer.seat, VoidRound(round=round_no),
+    vote = peer.table.chain.sign(identity.sign_key, peer.seat, VoidRound(round=round_no, seat=2),
                                  peer.outbox.reserve())
     await peer._link.send(vote)
     while not [e for e in peer.errors if e.ref_counter == vote.counter]:

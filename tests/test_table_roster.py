@@ -22,25 +22,52 @@ from test_net_table import Table
 
 
 class Roster(Table):
-    """`Table` that keeps the stream, so that a replacement can follow it from the start."""
+    """`Table` that keeps the stream, so that a replacement can follow it from the start;
+    ``gone``: seats whose messages are never sent (a player who left)."""
 
     def __init__(self, *args, **kwargs):
         self.stream = []
+        self.gone: set[int] = set()
+        self.followers: dict[int, tuple[PublicTable, Identity]] = {}
         super().__init__(*args, **kwargs)
 
     def deliver(self, msg):
         msg = super().deliver(msg)
-        self.stream.append(msg)
+        self._after(msg)
         return msg
+
+    def _after(self, msg):
+        self.stream.append(msg)
+        for seat, (follower, who) in list(self.followers.items()):
+            follower.receive(msg)
+            if follower.holders[seat].sign_key == who.sign_public:  # our keys took the seat
+                del self.followers[seat]
+                table = PeerTable.taking_over(follower, seat, who.box_key,
+                                              seeded(b"stand-in %d" % seat))
+                self.seats[seat], self.boxes[seat] = table, Outbox(table, who.sign_key)
+                self.boxes[seat].push(table.start())
+
+    def follow(self, seat, who):
+        """``who`` follows the game from its start, to take ``seat`` when the stream says."""
+        follower = PublicTable(self.host.start_game)
+        for msg in self.stream:
+            follower.receive(msg)
+        self.followers[seat] = (follower, who)
+
+    def step(self, play=True):
+        for seat in self.gone:
+            self.boxes[seat].deal.clear()
+            self.boxes[seat].move = None
+        return super().step(play)
 
     def host_says(self, body):
         """The host signs ``body`` as the next message; every seat takes it."""
         msg = self.host.chain.sign(self.host_id.sign_key, HOST_AUTHOR, body)
         self.host.take_host(msg)
-        self.stream.append(msg)
         for table, box in zip(self.seats, self.boxes):
             box.push(table.receive(msg))
             box.sequenced(msg)
+        self._after(msg)
         return msg
 
     def relay(self, msg):
@@ -143,3 +170,72 @@ def test_a_host_cannot_propose_a_key_that_plays_another_seat_or_its_own():
     t2.run_until(lambda: t2.host.round == 1 and t2.host.settled)
     with pytest.raises(Fault, match="its own key"):
         t2.propose(1, t2.host_id)
+
+
+def vote_gone(t, seat, voters):
+    """``voters`` vote that ``seat`` left the running round; the last vote's message."""
+    for voter in voters:
+        msg = t.deliver(t.sign(voter, t.ids[voter].sign_key,
+                               wm.VoidRound(round=t.host.void_target, seat=seat)))
+    return msg
+
+
+def test_a_seat_voted_gone_is_played_by_a_replacement_from_the_next_deal_and_the_game_ends():
+    """Seat 1 leaves in round 2: the others vote it gone, the round is void, seat 1 pays the
+    leave penalty and its seat waits; the host proposes a newcomer, the three approve by
+    themselves, and at the next deal the newcomer plays seat 1 with its own keys from the
+    score seat 1 had: the game ends with every contract played, at every party alike."""
+    t = Roster(4, seed=8)
+    t.run_until(lambda: t.host.round == 2 and t.host.settled)
+    before = list(t.host.public.scores)
+    contract = t.host.public.contract_no
+    t.gone.add(1)
+    vote_gone(t, 1, (0, 2, 3))
+    assert t.host.vacant == {1: 2} and t.host.left == [(2, 1)] and not t.host.finished
+    penalty = t.host.rules.leave_penalty
+    assert t.host.public.scores == [s + penalty * (seat == 1) for seat, s in enumerate(before)]
+    assert t.host.public.contract_no == contract and t.host.public.round_no == 3
+    t.run_until(lambda: not t.step(play=False) or True)
+    assert t.host.round == 2 and not t.host.owed(), "the next deal waits for the seat"
+    late = t.sign(1, t.ids[1].sign_key, wm.Approve(seq=0))
+    with pytest.raises(RemoteProtocolError, match="voted gone"):
+        t.host.admit(late)
+    who = newcomer(4)
+    t.follow(1, who)
+    proposal = t.propose(1, who)
+    t.gone.discard(1)
+    t.run_until(lambda: t.host.round == 3)
+    assert t.host.proposals == {} and t.host.holders[1].sign_key == who.sign_public
+    assert t.host.holders[1].since == 3 and t.host.holders[1].before.sign_key == \
+        t.ids[1].sign_public
+    assert proposal.seq in {m.body.seq for m in t.stream if isinstance(m.body, wm.Approve)}
+    t.run_until(lambda: t.host.finished)
+    result = t.host.public.result
+    assert len(result.rounds) == t.host.rules.rounds and 2 not in [r.round_no for r in
+                                                                   result.rounds]
+    assert result.totals[1] == sum(r.points[1] for r in result.rounds) + penalty
+    for seat, table in enumerate(t.seats):
+        assert table.fault is None and table.finished and table.game.result == result, seat
+        assert all(v.clean for r, v in table.verdicts.items() if r >= 3), (seat, table.verdicts)
+    old = t.sign(1, t.ids[1].sign_key, wm.Approve(seq=0))
+    assert any(f is not None and f.culprit == HOST_AUTHOR for f in t.relay(old))
+
+
+def test_the_old_key_is_refused_after_its_seat_changed_hands():
+    t = Roster(3, seed=9)
+    t.run_until(lambda: t.host.round == 2 and t.host.settled)
+    t.gone.add(2)
+    vote_gone(t, 2, (0, 1))
+    who = newcomer(5)
+    t.follow(2, who)
+    t.propose(2, who)
+    t.gone.discard(2)
+    t.run_until(lambda: t.host.round == 3 and t.host.settled)
+    stale = t.sign(2, t.ids[2].sign_key, wm.Complaint(round=3, reason="still here"))
+    with pytest.raises(RemoteProtocolError, match="does not verify"):
+        t.host.admit(stale)
+    said = t.relay(stale)
+    assert said[0].culprit == HOST_AUTHOR and said[1].culprit == HOST_AUTHOR
+    assert "does not verify with seat 2's key" in said[0].reason
+    for seat in range(3):  # the newcomer's cards opened to no one else, nor theirs to it
+        assert_no_hidden_card_opened_to(t, seat)

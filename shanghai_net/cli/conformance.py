@@ -300,7 +300,7 @@ class Pushy:
 
     def choose(self, table):
         moves = table.legal_moves()
-        last = table.game.round_no >= len(KIT_RULES["contracts"])
+        last = table.game.contract_no >= len(KIT_RULES["contracts"])
         for kind in ((PassClaimMove,) if last else (CallShanghai, MayI)):
             for move in moves:
                 if isinstance(move, kind):

@@ -350,7 +350,7 @@ def view_model(
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,
-        title=f"{rules.name} · round {view.round_no} of {rules.rounds}",
+        title=f"{rules.name} · round {view.contract_no} of {rules.rounds}",
         contract=contract + (" (meld every card)" if view.meld_all else ""),
         status=status,
         tracker=tracker,

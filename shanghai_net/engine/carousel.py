@@ -117,11 +117,10 @@ class CarouselGame(DealtGame):
 
     # -- the flow ------------------------------------------------------------------------------
 
-    def _start_round(self) -> None:
-        self.round_no += 1
-        self._reset_round()
+    def _start_round(self, again: bool = False) -> None:
+        self._next_deal(again)
         self.phase = Phase.DEALING
-        self._emit(RoundStarted(self.round_no, self.dealer_seat, "meld, add and rearrange freely"))
+        self._emit(RoundStarted(self.round_no, self.dealer_seat, "meld, add and rearrange freely", again))
         self._new_generation(tuple(deck(self.rules.decks, self.rules.jokers)), self._deal)
 
     def _deal(self) -> None:

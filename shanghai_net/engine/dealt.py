@@ -82,6 +82,11 @@ class DealtGame(ABC):
         self.viewer = viewer
         self.dealer = dealer
         self.round_no = 0
+        """The deal, from 1: it names the deal's cryptographic context, so it moves on with every
+        deal, a voided round's deal again too, and no number is used twice."""
+        self.contract_no = 0
+        """The round as the rules count it, from 1 (a contract game's contract): a voided round
+        dealt again (`void_round`) keeps its number, so the rules never see a voided round."""
         self.dealer_seat: int | None = None
         self.turn = 0
         self.phase = Phase.STARTING
@@ -90,12 +95,13 @@ class DealtGame(ABC):
         self.rebuys = [0] * players
         self.pot = 0
         self.pot_paid = [0] * players
-        """What each seat has put into the pot still on the table (returned if nobody wins it)."""
+        """What goes back to each seat if nobody wins the pot still on the table: what it put in,
+        and its share of a leaver's penalty (`_fine_into_pot`)."""
         self.progress = [0] * players
         self._ledgers: list[tuple] = []
-        """Scores, money, rebuys, the pot and progress as each round began (`_reset_round`),
-        by round number (0: the game's start): a voided round is taken back to its own,
-        whatever it paid or scored."""
+        """Scores, money, rebuys, the pot and progress as each round began (`_reset_round`), and
+        its contract number and dealer, by round number (0: the game's start): a voided round is
+        taken back to its own, whatever it paid or scored, and dealt again from there."""
         self.results: list[RoundResult] = []
         self.result: GameResult | None = None
         self._pending: list[tuple[Request, Callable[..., None] | None]] = []
@@ -105,13 +111,14 @@ class DealtGame(ABC):
         self.log: list[Event] = []
         """Every event so far, in order (the table's log)."""
         self._reset_round()
-        self._entry(self._ask, Pick(players, tuple(range(players)), "first dealer"), self._first_dealer)
+        self._entry(self._pick_first_dealer)
 
     # -- what each game answers ----------------------------------------------------------------
 
     @abstractmethod
-    def _start_round(self) -> None:
-        """Deal the next round (asking for its shuffle)."""
+    def _start_round(self, again: bool = False) -> None:
+        """Deal the next round (asking for its shuffle); ``again``: the round just voided, dealt
+        again (`_next_deal`)."""
 
     @abstractmethod
     def _game_over(self) -> bool:
@@ -135,9 +142,18 @@ class DealtGame(ABC):
 
     # -- round state ---------------------------------------------------------------------------
 
+    def _next_deal(self, again: bool) -> None:
+        """Number the next deal and clear the table for it: a new ``round_no`` always, a new
+        ``contract_no`` unless the round is a voided one dealt again."""
+        self.round_no += 1
+        if not again:
+            self.contract_no += 1
+        self._reset_round()
+
     def _reset_round(self) -> None:
         self._ledgers.append((tuple(self.scores), tuple(self.money), tuple(self.rebuys), self.pot,
-                              tuple(self.pot_paid), tuple(self.progress)))
+                              tuple(self.pot_paid), tuple(self.progress), self.contract_no,
+                              self.dealer_seat))
         n = self.players
         self.generation = -1
         self.stock: list[Token] = []  # the top card is the last
@@ -249,6 +265,9 @@ class DealtGame(ABC):
 
     # -- the flow ------------------------------------------------------------------------------
 
+    def _pick_first_dealer(self) -> None:
+        self._ask(Pick(self.players, tuple(range(self.players)), "first dealer"), self._first_dealer)
+
     def _first_dealer(self, value: int) -> None:
         self.dealer_seat = value
         self._start_round()
@@ -305,6 +324,17 @@ class DealtGame(ABC):
         self.pot += amount
         self.pot_paid[seat] += amount
 
+    def _fine_into_pot(self, seat: int, amount: int) -> None:
+        """A penalty into the pot, for whoever wins it as any pot; if nobody ever does, it goes
+        back (`_return_pot`) to the other seats, never to the one that paid it: equal shares,
+        what does not divide one each to the seats after the payer, in turn."""
+        self._pay(seat, amount)
+        self.pot += amount
+        others = [(seat + k) % self.players for k in range(1, self.players)]
+        share, rest = divmod(amount, len(others))
+        for i, other in enumerate(others):
+            self.pot_paid[other] += share + (i < rest)
+
     def _return_pot(self) -> None:
         """A pot nobody won when the game ends goes back to whoever put it in (money is kept)."""
         if not self.pot:
@@ -341,30 +371,57 @@ class DealtGame(ABC):
             raise IllegalMoveError(f"{move!r}: not a move of this game")
         return self._entry(handler, self, move)
 
-    def void_round(self, scored: bool = False) -> list[Event]:
-        """The table voted the round void (a player left for good and the deal cannot go on
-        without its keys): it scores nothing and pays nothing (its ante and what it paid for
-        jokers go back), and the game ends with the rounds before it, a pot nobody won returned
-        as at any game's end.  ``scored``: the round is the one just scored, whose audit the
-        table was still waiting for when the vote came (the next one has begun, with no move):
-        its score is taken back."""
+    def void_round(self, scored: bool = False, *, leaver: int | None = None, go_on: bool = False) -> list[Event]:
+        """The table voids the running round: it scores nothing and pays nothing (its ante and
+        what it paid for jokers go back), every ledger taken back to where the round began.
+
+        ``leaver``: the seat whose leaving for good voided it (the deal cannot go on without its
+        keys) pays ``rules.leave_penalty`` (`_charge_leaver`), so that leaving never buys a bad
+        round back for free.  ``go_on``: the game goes on, a replacement in the seat: the same
+        contract is dealt again as the next ``round_no`` (a deal's number is never used twice)
+        with the same ``contract_no``, by the same dealer (the void round never happened, so
+        the deal does not pass on); carousel deals its next hand.  Else the game ends with the
+        rounds before it, a pot nobody won returned as at any game's end (a deal's audit
+        convicted a cheat).  ``scored``: the round is the one just scored, whose audit the
+        table was still waiting for when the vote came (the next one has begun, with no move,
+        or the game has ended): its score is taken back, and the next round's ante with it."""
         if self.phase is Phase.OVER and not scored:
             raise IllegalMoveError("void the round: the game is over")
+        if leaver is not None and not 0 <= leaver < self.players:
+            raise IllegalMoveError(f"void the round: there is no seat {leaver}")
         round_no = self.round_no
         if scored:
             if not self.results:
                 raise IllegalMoveError("void the round: no round has been scored")
-            round_no = self.results.pop().round_no  # the next round's ante goes back too
-        scores, money, rebuys, self.pot, pot_paid, progress = self._ledgers[round_no]
+            round_no = self.results.pop().round_no
+        scores, money, rebuys, self.pot, pot_paid, progress, contract_no, dealer = self._ledgers[round_no]
         self.scores, self.money, self.rebuys = list(scores), list(money), list(rebuys)
         self.pot_paid, self.progress = list(pot_paid), list(progress)
         self._pending.clear()
         self._requests.clear()
         self.window = None
-        self._emit(RoundVoided(round_no))
+        penalty = 0 if leaver is None else self._charge_leaver(leaver)
+        self._emit(RoundVoided(round_no, leaver, penalty, self.rules.money, go_on))
+        if go_on:
+            self.result = None
+            self.contract_no, self.dealer_seat = contract_no, dealer
+            if dealer is None:  # voided before the first deal: the first dealer is picked again
+                return self._entry(self._pick_first_dealer)
+            return self._entry(self._start_round, True)
         self._finish()
         out, self._events = self._events, []
         return out
+
+    def _charge_leaver(self, seat: int) -> int:
+        """What the seat that left pays, ``leave_penalty``: money into the pot (the next round's
+        winner takes it), else points on its score (the fewest points win every points game,
+        carousel's too; progression ranks by contracts first, where it only breaks a tie)."""
+        penalty = self.rules.leave_penalty
+        if self.rules.money:
+            self._fine_into_pot(seat, penalty)
+        else:
+            self.scores[seat] += penalty
+        return penalty
 
     def check(self, move: Move) -> None:
         """Raise the IllegalMoveError that ``apply`` would, changing nothing (it tries a copy)."""

@@ -78,9 +78,12 @@ class RoundStarted(Event):
     round_no: int
     dealer: int
     contract: str
+    again: bool = False
+    """A round was just voided (`RoundVoided`): its contract is dealt again, by its dealer."""
 
     def describe(self, w: Words = PLAIN) -> str:
-        return f"round {self.round_no}: {w.seat(self.dealer)} deals; contract: {self.contract}"
+        again = " again" if self.again else ""
+        return f"round {self.round_no}: {w.seat(self.dealer)} deals{again}; contract: {self.contract}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,12 +258,23 @@ _NOBODY_OUT = {
 
 @dataclass(frozen=True, slots=True)
 class RoundVoided(Event):
-    """The table voted the round void (a player left for good): it scores nothing."""
+    """The table voided the round (a player left for good, or its audit convicted a cheat): it
+    scores nothing.  ``leaver``, the seat that left, pays ``penalty`` (points, or with ``money``
+    into the pot); ``goes_on``: the round is dealt again (`RoundStarted.again`), else the game
+    ends."""
 
     round_no: int
+    leaver: int | None = None
+    penalty: int = 0
+    money: bool = False
+    goes_on: bool = False
 
     def describe(self, w: Words = PLAIN) -> str:
-        return f"round {self.round_no} voided by the table's vote: it scores nothing"
+        text = f"round {self.round_no} void, it scores nothing"
+        if self.leaver is not None:
+            paid = f"{self.penalty} into the pot" if self.money else f"{self.penalty} points"
+            text += f": {w.seat(self.leaver)} left and pays {paid}"
+        return text + ("; the round is dealt again" if self.goes_on else "; the game ends")
 
 
 @dataclass(frozen=True, slots=True)

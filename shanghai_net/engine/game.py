@@ -64,21 +64,20 @@ class Game(DealtGame):
 
     # -- the flow ------------------------------------------------------------------------------
 
-    def _start_round(self) -> None:
-        self.round_no += 1
-        self._reset_round()
+    def _start_round(self, again: bool = False) -> None:
+        self._next_deal(again)
         rules = self.rules
         if rules.money:
             for seat in range(self.players):
                 self._into_pot(seat, rules.ante)
         decks, jokers = rules.deck_size(self.players)
         self.phase = Phase.DEALING
-        self._emit(RoundStarted(self.round_no, self.dealer_seat, describe_contract(rules, self.contract(0))))
+        self._emit(RoundStarted(self.round_no, self.dealer_seat, describe_contract(rules, self.contract(0)), again))
         self._new_generation(tuple(deck(decks, jokers)), self._deal)
 
     def _deal(self) -> None:
         n = self.players
-        size = self.rules.hand_size if self.rules.progression else self.rules.deal_size(self.round_no)
+        size = self.rules.hand_size if self.rules.progression else self.rules.deal_size(self.contract_no)
         for i in range(size * n):
             seat = (self.dealer_seat + 1 + i) % n
             token = self.stock.pop()
@@ -134,7 +133,7 @@ class Game(DealtGame):
         """(sets, runs) this seat must lay down now."""
         if self.rules.progression:
             return self.rules.contracts[min(self.progress[seat], self.rules.rounds - 1)]
-        return self.rules.contract(max(self.round_no, 1))
+        return self.rules.contract(max(self.contract_no, 1))
 
     def final_contract(self, seat: int) -> bool:
         """True where the last contract is melded all at once (davis, good-miller round 7)."""
@@ -142,7 +141,7 @@ class Game(DealtGame):
             return False
         if self.rules.progression:
             return self.progress[seat] >= self.rules.rounds - 1
-        return self.round_no == self.rules.rounds
+        return self.contract_no == self.rules.rounds
 
     def _find_on_meld(self, meld: Meld, card: Card) -> Card | None:
         if card in meld.cards:
@@ -630,6 +629,6 @@ class Game(DealtGame):
     def _game_over(self) -> bool:
         rules = self.rules
         if not rules.progression:
-            return self.round_no >= rules.rounds
+            return self.contract_no >= rules.rounds
         limit = (rules.rounds - 1) * self.players + 1
-        return max(self.progress) >= rules.rounds or self.round_no >= limit
+        return max(self.progress) >= rules.rounds or self.contract_no >= limit

@@ -30,7 +30,8 @@ class PlayerView:
     seat: int
     players: int
     rules: RuleSet
-    round_no: int
+    round_no: int  # the deal (a voided round's deal again has its own)
+    contract_no: int  # the round as the rules count it (`DealtGame.contract_no`)
     dealer: int | None
     turn: int
     phase: Phase
@@ -76,6 +77,7 @@ def view_of(game: DealtGame, seat: int) -> PlayerView:
         players=game.players,
         rules=game.rules,
         round_no=game.round_no,
+        contract_no=game.contract_no,
         dealer=game.dealer_seat,
         turn=turn,
         phase=game.phase,

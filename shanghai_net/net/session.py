@@ -197,8 +197,12 @@ class NetSession(Session):
             return ()
         lobby = self.lobby
         bots = {s.seat for s in lobby.seats if s.bot} if lobby is not None else set()
+        if peer.table is not None:
+            bots |= {seat for seat, h in enumerate(peer.table.holders) if h.kind == "bot"}
         mine = _SEAT_CONNECTION.get(peer.status, Connection.CONNECTING)
-        if peer.start is not None:
+        if peer.table is not None:  # who plays each seat now: "bot for ann"
+            named = [(seat, h.describe()) for seat, h in enumerate(peer.table.holders)]
+        elif peer.start is not None:
             named = [(s.seat, s.name) for s in peer.start.seats]
         else:
             named = [(s.seat, s.name) for s in lobby.seats] if lobby is not None else []

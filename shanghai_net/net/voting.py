@@ -24,15 +24,26 @@ class Voting:
 
     def holding_up(self, now: float) -> set[int]:
         """The seats a person may vote against at trio time ``now``: away, or owing the deal a
-        step for `STALL_VOTE` seconds with nothing of theirs in the stream."""
-        return set(self.absent) | {seat for seat, since in self.stalling.items()
-                                   if now - since >= STALL_VOTE}
+        step for `STALL_VOTE` seconds with nothing of theirs in the stream (not a seat voted
+        gone already: the table waits for its replacement)."""
+        return (set(self.absent) | {seat for seat, since in self.stalling.items()
+                                    if now - since >= STALL_VOTE}) - set(self._vacant())
+
+    def _away(self) -> dict[int, float]:
+        """The seats away or silent while they owe the deal a step, and since when (not a seat
+        voted gone already)."""
+        vacant = self._vacant()
+        return {s: t for s, t in {**self.stalling, **self.absent}.items() if s not in vacant}
+
+    def _vacant(self) -> dict[int, int]:
+        table = self.table
+        return table.vacant if table is not None else {}
 
     def vote_void(self, seat: int | None = None) -> bool:
         """Vote to void the running round because ``seat`` is not coming back (None: the seat
         away or silent the longest); False if there is no round to void, no seat away, or this
         seat has voted already."""
-        away = {**self.stalling, **self.absent}
+        away = self._away()
         if seat is None and away:
             seat = min(away, key=lambda s: (s not in self.left, away[s], s))
         if seat is None or not self._may_vote():
@@ -56,7 +67,7 @@ class Voting:
         """When this seat votes by itself (``void_after``), on trio's clock: at once when a
         player away has quit, or when a person at the table has voted; else once a seat has
         been away, or silent while it owes the deal a step, ``void_after``."""
-        away = {**self.stalling, **self.absent}
+        away = self._away()
         if self.void_after is None or not away or not self._may_vote():
             return math.inf
         people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()

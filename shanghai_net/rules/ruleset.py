@@ -105,6 +105,7 @@ class RuleSet:
     ante: int = 5
     penny_per_card: int = 1
     stake: int = 30  # 4 nickels + 10 pennies
+    leave_penalty: int = 150  # a seat that leaves for good pays it: points, or money into the pot (docs/rules.md)
     # modes
     progression: bool = False  # Phase-10 style: each player advances through the contracts alone
     target_score: int = 25  # carousel: the hands go on until someone reaches it
@@ -406,6 +407,7 @@ MARCELLE = RuleSet(
     claim_penalty=1,
     joker_buy=True,
     money=True,
+    leave_penalty=20,  # four nickels: the cost of a bad round, ante and pennies (docs/rules.md)
     set_word="set",
     claim_word="claim",
 )
@@ -427,6 +429,7 @@ CAROUSEL = RuleSet(
     ace=Ace.LOW,
     claims_per_round=0,
     target_score=25,
+    leave_penalty=5,  # a bad hand's points (docs/rules.md)
 )
 
 PRESETS: dict[str, RuleSet] = {r.name: r for r in (DAVIS, GOOD_MILLER, MARCELLE, CAROUSEL)}

@@ -79,10 +79,11 @@ class Disputes:
         votes.add(author)
         if 2 * len(votes) <= self.players:
             return
-        self.voided = round_no
+        self.left.append((round_no, seat))
         self.vacant[seat] = round_no
         self._drop_round()
         self.public.void_round(False, leaver=seat, go_on=True)
+        self.replay.void(seat)
         self._void_own(False, seat)
 
     def _drop_round(self) -> None:

@@ -40,6 +40,13 @@ class FullReplay:
     def pick(self, value: int) -> None:
         self._picks.append(value)
 
+    def void(self, leaver: int) -> None:
+        """The running round was voided because ``leaver`` left, and the game goes on: its moves
+        will never be replayed (its decks never open), and this game voids it as every replica
+        does, a round behind them."""
+        self._inputs = []
+        self.game.void_round(False, leaver=leaver, go_on=True)
+
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
         (generation -> cards by position); a move the full game refuses is its author's fault."""

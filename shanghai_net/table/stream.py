@@ -150,8 +150,10 @@ class StreamTable(Owing, Disputes, Roster):
         """Engine round -> the seats that voted to void it."""
         self.gone_votes: dict[tuple[int, int], set[int]] = {}
         """(engine round, seat) -> the seats that voted that seat left that round."""
+        self.left: list[tuple[int, int]] = []
+        """(round, seat) for each round the table voided because that seat left."""
         self.voided: int | None = None
-        """The last round the table voided, if any."""
+        """The round a verdict voided (the game ended there), if any."""
         self._start_roster(start)
         self.audited = -1
         self.waiting_audit = False

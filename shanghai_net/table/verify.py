@@ -20,11 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..identity import fingerprint
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
 from .fault import Fault
 from .public import PublicTable
 from .disputes import Protested, final_result
+from .roster import Holder
 
 __all__ = ["Finding", "Report", "verify"]
 
@@ -63,8 +65,13 @@ class Report:
     totals: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
     voided: int | None = None
-    """The round voided (by the table's vote, or because its audit named a seat): the game
+    """The round voided because its audit named a seat or could not be completed: the game
     ended there."""
+    left: tuple[tuple[int, int], ...] = ()
+    """(round, seat): the table voted that the seat left that round (the round is void, the
+    seat pays the leave penalty, the game goes on)."""
+    holders: tuple[Holder, ...] = ()
+    """Who played each seat at the end (each `Holder` says who before, and from when)."""
     protests: tuple[Protested, ...] = ()
     """What seats said the host did to them (a timeout they protested)."""
     fault: Finding | None = None
@@ -79,9 +86,18 @@ class Report:
                  f"checked {self.messages} game messages: moves {self.moves}; rounds audited "
                  f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
                  f"with every card known {self.replayed}"]
+        for round_no, seat in self.left:
+            lines.append(f"round {round_no} voided by the table's vote: {self.names[seat]} "
+                         "left it; not scored, the leaver pays the leave penalty, the contract "
+                         "is dealt again")
+        for seat, holder in enumerate(self.holders):
+            while holder.before is not None:
+                lines.append(f"seat {seat} played by {holder.name} ({holder.kind}, key "
+                             f"{fingerprint(holder.sign_key)}) from round {holder.since}")
+                holder = holder.before
         if self.voided is not None:
-            why = "the table's vote" if self.fault is None else "its audit, which named a seat" \
-                if self.fault.culprit is not None else "its audit, which could not be completed"
+            why = "its audit, which named a seat" if self.fault is not None and \
+                self.fault.culprit is not None else "its audit, which could not be completed"
             lines.append(f"round {self.voided} voided by {why}: not scored; the game ended "
                          "there")
         for p in self.protests:
@@ -141,4 +157,6 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   totals=result.totals if result else (), ranking=result.ranking if result else (),
                   replayed=table.replay.moves if table else 0,
                   voided=table.voided if table else None, fault=fault,
+                  left=tuple(table.left) if table else (),
+                  holders=tuple(table.holders) if table else (),
                   protests=tuple(table.protests) if table else ())

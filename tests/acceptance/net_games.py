@@ -5,7 +5,9 @@ bot to play a whole game beside `shanghai bot` peers; a whole game is too long f
 
 - `shanghai host --players 3 --bots 3 --no-console` (davis, seven rounds);
 - `shanghai host --players 8 --bots 8 --no-console --preset marcelle` (the big table);
-- `shanghai host --players 4 --bots 3 --no-console` with `clients/simple_bot.py` in the fourth seat.
+- `shanghai host --players 4 --bots 3 --no-console` with `clients/simple_bot.py` in the fourth seat;
+- `shanghai host --players 4 --bots 0 --no-console` with four `shanghai bot` processes, one killed
+  with SIGKILL in round 2 (issue 22: the game goes on with a stand-in).
 
 Each host must exit 0 ("game over"), the client bot too, and `shanghai verify` must accept each
 transcript.  Each game gets its own config directory and a port the host picks (read from its
@@ -62,12 +64,72 @@ def host_game(name: str, work: Path, players: int, bots: int, preset: str = "dav
           f"verify: {verdict.stdout.strip().splitlines()[-1]}", flush=True)
 
 
+def round_of(record: Path) -> int:
+    """The deal round the game recorded in ``record`` has reached so far (0: none yet)."""
+    from shanghai_net.net.transcript import read_transcript
+    from shanghai_net.table.public import PublicTable
+
+    try:
+        messages = read_transcript(record)
+    except (OSError, ValueError):
+        return 0
+    if not messages:
+        return 0
+    table = PublicTable(messages[0])
+    for msg in messages[1:]:
+        table.receive(msg)
+    return table.round
+
+
+def lost_seat_game(work: Path) -> None:
+    """Issue 22: four separate `shanghai bot` processes; one is killed with SIGKILL once round 2
+    is dealt.  The others vote it gone, the host seats a stand-in bot, and all seven contracts
+    are played; `shanghai verify` accepts the record and names who played the seat."""
+    name = "lost-seat"
+    record = work / f"{name}.transcript"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(work / f"{name}-config")}
+    started = time.monotonic()
+    host = subprocess.Popen(
+        SHANGHAI + ["host", "--port", "0", "--bind", "127.0.0.1", "--players", "4", "--bots",
+                    "0", "--no-console", "--record", str(record)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    first = host.stdout.readline()
+    port = re.search(r"on port (\d+)", first)
+    if port is None:
+        host.kill()
+        raise SystemExit(f"{name}: the host did not say its port: {first!r}")
+    bots = [subprocess.Popen(SHANGHAI + ["bot", f"127.0.0.1:{port.group(1)}", "--name",
+                                         f"bot{i}", "--think", "0", "--void-after", "3"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, cwd=ROOT) for i in range(4)]
+    while round_of(record) < 2:
+        if host.poll() is not None or time.monotonic() - started > 600:
+            raise SystemExit(f"{name}: the game never reached round 2\n{host.stderr.read()}")
+        time.sleep(0.5)
+    bots[2].kill()
+    out, err = host.communicate(timeout=1200)
+    if host.returncode != 0 or "game over:" not in out:
+        raise SystemExit(f"{name}: the host exited {host.returncode}\n{first}{out}{err}")
+    for i in (0, 1, 3):
+        said, _ = bots[i].communicate(timeout=60)
+        if bots[i].returncode != 0:
+            raise SystemExit(f"{name}: bot{i} exited {bots[i].returncode}\n{said}")
+    verdict = subprocess.run(SHANGHAI + ["verify", str(record)], capture_output=True, text=True,
+                             cwd=ROOT)
+    if verdict.returncode != 0 or "voided by the table's vote" not in verdict.stdout or \
+            "played by bot" not in verdict.stdout:
+        raise SystemExit(f"{name}: shanghai verify\n{verdict.stdout}")
+    print(f"{name}: {out.strip().splitlines()[-1]} ({time.monotonic() - started:.0f} s); "
+          f"verify: {verdict.stdout.strip().splitlines()[-1]}", flush=True)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         host_game("three-peers", work, players=3, bots=3)
         host_game("eight-peers", work, players=8, bots=8, preset="marcelle")
         host_game("client-bot", work, players=4, bots=3, client=True)
+        lost_seat_game(work)
 
 
 if __name__ == "__main__":
