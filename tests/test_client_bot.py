@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from shanghai_net.cli.conformance import leave_in_round
+from shanghai_net.cli.conformance import leave_in_round, vote_gone
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
@@ -64,8 +64,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed.
-    ``leaver``: that seat's peer leaves for good in round ``leave_in`` (the others vote at once,
-    the host seats its stand-in bot)."""
+    ``leaver``: that seat's peer leaves for good in round ``leave_in`` (the other peers vote it
+    gone as people would, the host seats its stand-in bot)."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
                         record=record)
@@ -75,7 +75,7 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     else:
         host = Host(config)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    tables, client = {}, {}
+    tables, client, peers = {}, {}, []
     closed, ended = trio.Event(), trio.Event()
     async with trio.open_nursery() as nursery:
         async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -90,15 +90,19 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                 capture_stderr=True, check=False, task_status=started)
             ended.set()
 
+        async def leave(peer: Peer, scope: trio.CancelScope) -> None:
+            await leave_in_round(host, peer, scope, leave_in)
+            await vote_gone(host, [p for p in peers if p is not peer], leaver)
+
         async def peer(i: int) -> None:
             peer = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
                         BotPlayer("basic", random.Random(seed * 100 + i)), name=f"bot{i}",
                         random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
-                        void_after=None if leaver is None else 60,
                         on_table=lambda t: tables.__setitem__(t.seat, t))
+            peers.append(peer)
             with trio.CancelScope() as scope:
                 if i == leaver:
-                    nursery.start_soon(leave_in_round, host, peer, scope, leave_in)
+                    nursery.start_soon(leave, peer, scope)
                 await peer.run()
 
         for seat in range(4):  # seats are given in the order the players arrive

@@ -47,7 +47,7 @@ from ..net.peer import Peer
 from .options import seconds
 
 __all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "Outcome", "Relay", "leave_in_round",
-           "run_conformance", "add_conformance_command"]
+           "vote_gone", "run_conformance", "add_conformance_command"]
 
 KIT_RULES: dict[str, Any] = {
     "contracts": [[1, 0]] * 5,
@@ -77,8 +77,11 @@ SEAT_RULES: dict[str, Any] = {
     "final_round_meld_all": False,
     "max_turns": 16,
 }
-"""The games in which a seat changes hands (protocol.md 11.8): two one-book rounds, the first
-voided when a kit peer leaves in it and dealt again, with the new holder in the seat."""
+"""The games in which a seat changes hands (protocol.md 11.8): two one-book rounds, the second
+voided when a kit peer leaves in it (`LEAVE_IN`) and dealt again, with the new holder in the
+seat."""
+LEAVE_IN = 2
+"""The round in which a kit peer leaves for good, in the games where a seat changes hands."""
 REPLACED_PLAYERS = 5
 """The client and four kit peers: when one leaves, the other three are a majority without the
 client (a vote is the client's right, not its duty)."""
@@ -389,6 +392,18 @@ async def leave_in_round(host: Host, peer: Peer, scope: trio.CancelScope, round_
     scope.cancel()
 
 
+async def vote_gone(host: Host, peers: list[Peer], seat: int) -> None:
+    """Each of ``peers`` votes that ``seat`` left (as a person at a console does), until the
+    table has voted it gone.  Bots that vote by themselves (``void_after``) may vote against a
+    seat's new holder before the lobby shows it connected, since the seat's player said bye:
+    ours vote only here."""
+    while host.public is None or seat not in host.public.vacant:
+        for peer in peers:
+            if peer.seat != seat:
+                peer.vote_void(seat)  # False once it voted (or may not vote yet)
+        await trio.sleep(0.1)
+
+
 @dataclass
 class _Run:
     """What one scripted game saw."""
@@ -511,7 +526,7 @@ async def scripted_game(command: list[str], game_timeout: float, step: float) ->
 
 
 async def neighbour_replaced(command: list[str], game_timeout: float, step: float) -> _Run:
-    """The client and four kit peers; the kit peer after the client leaves for good in round 1
+    """The client and four kit peers; the kit peer after the client leaves for good in round 2
     (it says ``bye``); the three others vote it gone at once (a majority of five without the
     client), and the host seats its stand-in bot, which the client must approve and whose keys
     it must use from the next deal."""
@@ -521,7 +536,7 @@ async def neighbour_replaced(command: list[str], game_timeout: float, step: floa
 
     async def setup(game: _Game) -> None:
         game.start_client(command)
-        kit = await game.kit_peers(rnd, range(1, REPLACED_PLAYERS), step, void_after=step)
+        kit = await game.kit_peers(rnd, range(1, REPLACED_PLAYERS), step)
         game.nursery.start_soon(_neighbour_leaves, game, kit, step)
 
     return await _kit_game(host, game_timeout, step, setup)
@@ -547,7 +562,8 @@ async def _neighbour_leaves(game: _Game, kit: list[tuple[Peer, trio.CancelScope]
     neighbour = None if seat is None else (seat + 1) % host.players
     peer, scope = next(((p, s) for p, s in kit if p.seat == neighbour), kit[0])
     run.leaver = peer.seat
-    await leave_in_round(host, peer, scope, 1)
+    await leave_in_round(host, peer, scope, LEAVE_IN)
+    await vote_gone(host, [p for p, _ in kit], run.leaver)
     replace = await _until_sequenced(host, lambda m: isinstance(m.body, Replace)
                                      and m.body.seat == run.leaver)
     with trio.move_on_after(3 * step):  # without it the table waits for good
@@ -559,7 +575,7 @@ async def _neighbour_leaves(game: _Game, kit: list[tuple[Peer, trio.CancelScope]
 
 
 async def handed_a_seat(command: list[str], game_timeout: float, step: float) -> _Run:
-    """Four kit peers; one leaves for good in round 1 and the others vote it gone.  This host
+    """Four kit peers; one leaves for good in round 2 and the others vote it gone.  This host
     seats no bot of its own: the client is started then, and when its ``hello`` comes the host
     proposes its keys for the vacant seat (``replace``), so that the host lets it in as the
     seat's newcomer (a rejoin challenge); our peers approve, and the client must follow the game
@@ -569,7 +585,7 @@ async def handed_a_seat(command: list[str], game_timeout: float, step: float) ->
                            stand_in=None))
 
     async def setup(game: _Game) -> None:
-        kit = await game.kit_peers(rnd, range(1, PLAYERS + 1), step, void_after=step)
+        kit = await game.kit_peers(rnd, range(1, PLAYERS + 1), step)
         game.nursery.start_soon(_hand_the_seat_over, game, kit, command, step)
 
     return await _kit_game(host, game_timeout, step, setup)
@@ -581,9 +597,8 @@ async def _hand_the_seat_over(game: _Game, kit: list[tuple[Peer, trio.CancelScop
     await host.started.wait()
     peer, scope = kit[0]
     run.leaver = peer.seat
-    await leave_in_round(host, peer, scope, 1)
-    while run.leaver not in host.public.vacant:
-        await trio.sleep(0.05)
+    await leave_in_round(host, peer, scope, LEAVE_IN)
+    await vote_gone(host, [p for p, _ in kit], run.leaver)
     run.relay.on_hello = _propose_on_hello(host, run.leaver)
     game.start_client(command)
     replace = await _until_sequenced(host, lambda m: isinstance(m.body, Replace))
