@@ -155,8 +155,11 @@ class Relay:
         self.rejoined = trio.Event()
         self.on_hello: Callable[[dict], Awaitable[None]] | None = None
         """Awaited with each ``hello`` of the client before it goes on to the host."""
-        self.sent: dict[int, str] = {}
-        """The body kind of each game message the client sent, by its counter."""
+        self.sent: dict[int, tuple[str, int]] = {}
+        """Each game message the client sent, by its counter: its body kind, and the seq of the
+        last game message the client had been sent then."""
+        self.forwarded = -1
+        """The seq of the last game message sent to the client."""
 
     @property
     def current(self) -> _Pair:
@@ -196,7 +199,7 @@ class Relay:
                 pair.proved = True
             if kind == "game" and isinstance(message.get("counter"), int) \
                     and isinstance(message.get("body"), dict):
-                self.sent[message["counter"]] = str(message["body"].get("kind"))
+                self.sent[message["counter"]] = (str(message["body"].get("kind")), self.forwarded)
             if kind == "game" and pair.proved and pair.number > self._rejoin_after:
                 self.rejoined.set()
             await pair.host.send_all(frame)
@@ -217,6 +220,8 @@ class Relay:
             self.errors_to_client.append(message)
         if kind == "refused":
             self.refusals.append(str(message.get("code")))
+        if kind in ("placed", "game") and isinstance(message.get("seq"), int):
+            self.forwarded = max(self.forwarded, message["seq"])
         if kind == "placed" and isinstance(message.get("seq"), int):
             self.placed.append(message["seq"])
         body = message.get("body") if kind == "game" else None
@@ -689,14 +694,15 @@ def judged(run: _Run) -> list[Outcome]:
     return out
 
 
-def _clean_end(run: _Run) -> tuple[bool, str]:
+def _clean_end(run: _Run, void_seq: int | None = None) -> tuple[bool, str]:
     """Whether the game ended with every round audited and no complaint, the host answered the
-    client nothing but ``stale`` and the client exited 0; what was seen."""
+    client nothing but ``stale`` (or a refusal the vote at ``void_seq`` overtook) and the
+    client exited 0; what was seen."""
     public = run.host.public
     over = public is not None and public.finished and public.fault is None
     complaints = sum(isinstance(m.body, Complaint) for m in run.host.history.messages)
     errors = sorted({str(e.get("code")) for e in run.relay.errors_to_client
-                     if e.get("code") != "stale" and not _overtaken(run.relay, e)})
+                     if e.get("code") != "stale" and not _overtaken(run.relay, e, void_seq)})
     process = run.done.get("process")
     clean = over and not complaints and not errors and process is not None \
         and process.returncode == 0
@@ -708,11 +714,14 @@ def _clean_end(run: _Run) -> tuple[bool, str]:
     return clean, detail
 
 
-def _overtaken(relay: Relay, error: dict) -> bool:
-    """An ``out_of_turn`` refusal of the client's vote or approval: one the table's moving on
-    can overtake (the others' votes void the round first), so no fault of the client's."""
-    return error.get("code") == "out_of_turn" and \
-        relay.sent.get(error.get("ref_counter")) in ("void_round", "approve")
+def _overtaken(relay: Relay, error: dict, void_seq: int | None) -> bool:
+    """An ``out_of_turn`` refusal that the table's moving on overtook, no fault of the
+    client's: of its vote or approval (the others' votes void the round first), or of a
+    message it sent before it had been sent the vote that voided the round (at ``void_seq``),
+    a step the voided round no longer owes."""
+    kind, seen = relay.sent.get(error.get("ref_counter"), ("", -1))
+    return error.get("code") == "out_of_turn" and (
+        kind in ("void_round", "approve") or (void_seq is not None and seen < void_seq))
 
 
 def _replace_of(history, seat: int | None) -> GameMessage | None:
@@ -747,7 +756,7 @@ def judged_replaced(run: _Run) -> list[Outcome]:
               and m.body.step == "shares" and again is not None
               and m.body.data.get("round", 0) >= again
               and any(box.get("to") == leaver for box in m.body.data.get("boxes", ()))]
-    clean, detail = _clean_end(run)
+    clean, detail = _clean_end(run, void.seq if void is not None else None)
     out.append(Outcome(*SEAT_SITUATIONS[2], bool(sealed) and clean,
                        f"{len(sealed)} shares sealed to the new holder of seat {leaver}; {detail}"))
     return out
