@@ -1191,6 +1191,11 @@ class Seat:
                 return
             except LinkLost as again:
                 self.log(f"not back yet: {again}")
+            except BotStopped as refused:
+                if self.table is not None and self.seat in self.table.vacant:
+                    raise SeatTaken(f"the table voted seat {self.seat} gone, and the host no "
+                                    f"longer takes our key for it ({refused})") from None
+                raise
         raise BotStopped("could not get back to the host")
 
     def receive(self, timeout: float) -> dict | None:
@@ -1227,7 +1232,10 @@ class Seat:
                     raise  # in the lobby there is no seat to take back
                 self.rejoin(lost)
             except SeatTaken:
-                self.link.send({"type": "bye", "reason": "our seat went to another player"})
+                try:
+                    self.link.send({"type": "bye", "reason": "our seat went to another player"})
+                except LinkLost:
+                    pass  # the host had closed this connection already
                 self.link.close()
                 raise
         self.link.send({"type": "bye", "reason": "game over"})
