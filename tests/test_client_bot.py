@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from shanghai_net.cli.conformance import leave_in_round, vote_gone
+from shanghai_net.cli.conformance import leave_in_round, moves_into, vote_gone
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
@@ -59,13 +59,13 @@ class PausingHost(Host):
 
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
-                               pause_at_end: bool = False, leaver: int | None = None,
-                               leave_in: int = 2):
+                               pause_at_end: bool = False, script=None):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed.
-    ``leaver``: that seat's peer leaves for good in round ``leave_in`` (the other peers vote it
-    gone as people would, the host seats its stand-in bot)."""
+    ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
+    taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
+    client's process)."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
                         record=record)
@@ -75,7 +75,7 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     else:
         host = Host(config)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    tables, client, peers = {}, {}, []
+    tables, client, peers, scopes = {}, {}, {}, {}
     closed, ended = trio.Event(), trio.Event()
     async with trio.open_nursery() as nursery:
         async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -90,19 +90,12 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                 capture_stderr=True, check=False, task_status=started)
             ended.set()
 
-        async def leave(peer: Peer, scope: trio.CancelScope) -> None:
-            await leave_in_round(host, peer, scope, leave_in)
-            await vote_gone(host, [p for p in peers if p is not peer], leaver)
-
         async def peer(i: int) -> None:
-            peer = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                        BotPlayer("basic", random.Random(seed * 100 + i)), name=f"bot{i}",
-                        random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
-                        on_table=lambda t: tables.__setitem__(t.seat, t))
-            peers.append(peer)
-            with trio.CancelScope() as scope:
-                if i == leaver:
-                    nursery.start_soon(leave, peer, scope)
+            peer = peers[i] = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                                   BotPlayer("basic", random.Random(seed * 100 + i)),
+                                   name=f"bot{i}", random=seeded(b"peer %d %d" % (seed, i)),
+                                   timeout=20, on_table=lambda t: tables.__setitem__(t.seat, t))
+            with trio.CancelScope() as scopes[i]:
                 await peer.run()
 
         for seat in range(4):  # seats are given in the order the players arrive
@@ -112,6 +105,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                 nursery.start_soon(peer, seat)
             while host.seats[seat] is None:
                 await trio.sleep(0.01)
+        if script is not None:
+            nursery.start_soon(script, host, peers, scopes, started)
         await host.done.wait()
         if pause_at_end:
             await closed.wait()
@@ -174,8 +169,14 @@ async def test_the_client_bot_plays_on_when_a_peer_leaves_for_good_and_a_stand_i
     to the end, and its totals are the reference peers'."""
     rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
     record = tmp_path / "game.transcript"
+
+    async def seat_2_leaves(host, peers, scopes, started) -> None:
+        await leave_in_round(host, peers[2], scopes[2], 2)
+        await vote_gone(host, [peers[1], peers[3]], 2)
+
     with trio.fail_after(400):
-        host, tables, process = await game_with_the_client(0, 4, rules, record, leaver=2)
+        host, tables, process = await game_with_the_client(0, 4, rules, record,
+                                                           script=seat_2_leaves)
     log = process.stderr.decode()
     public = host.public
     assert public.fault is None, public.fault
@@ -213,3 +214,31 @@ async def test_the_client_bot_plays_on_when_a_peer_leaves_for_good_and_a_stand_i
     assert process.returncode == 0, log
     report = verify(read_transcript(record))
     assert report.ok, report.fault
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="pauses the client with SIGSTOP")
+async def test_the_client_bot_voted_gone_and_replaced_stops_cleanly(tmp_path):
+    """The client (seat 0) is stopped mid-round 2 (SIGSTOP); the three peers vote it gone and
+    the host's stand-in takes seat 0 at the next deal.  Let go again, the client reads that its
+    seat is vacant and another key plays it (or that the host no longer takes its key): it
+    stops with a line that says so, exit status 3, and the game goes on to its end without it."""
+    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+
+    async def client_voted_gone(host, peers, scopes, started) -> None:
+        await moves_into(host, 2)
+        key = host.start.seats[0].sign_key
+        started.process.send_signal(signal.SIGSTOP)
+        await vote_gone(host, list(peers.values()), 0)
+        while host.public.holders[0].sign_key == key:  # until the stand-in plays seat 0
+            await trio.sleep(0.05)
+        started.process.send_signal(signal.SIGCONT)
+
+    with trio.fail_after(400):
+        host, tables, process = await game_with_the_client(
+            0, 5, rules, tmp_path / "game.transcript", script=client_voted_gone)
+    log = process.stderr.decode()
+    assert process.returncode == 3, log
+    assert "stopped: seat 0 is played by 'bot'" in log or "voted seat 0 gone" in log, log
+    public = host.public
+    assert public.finished and public.fault is None, public.fault
+    assert public.holders[0].sign_key == host.stand_ins[0].identity.sign_public

@@ -46,8 +46,8 @@ from ..net.host import Host, HostConfig
 from ..net.peer import Peer
 from .options import seconds
 
-__all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "Outcome", "Relay", "leave_in_round",
-           "vote_gone", "run_conformance", "add_conformance_command"]
+__all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "Outcome", "Relay", "moves_into",
+           "leave_in_round", "vote_gone", "run_conformance", "add_conformance_command"]
 
 KIT_RULES: dict[str, Any] = {
     "contracts": [[1, 0]] * 5,
@@ -383,26 +383,34 @@ async def _cancellable(run: Callable[[], Awaitable[Any]],
         await run()
 
 
-async def leave_in_round(host: Host, peer: Peer, scope: trio.CancelScope, round_no: int,
-                         moves: int = 3) -> None:
-    """Once ``moves`` moves of round ``round_no`` are sequenced, ``peer``'s player quits for
-    good: its peer says ``bye`` (the table sees the seat as left) and stops."""
+async def moves_into(host: Host, round_no: int, moves: int = 3) -> None:
+    """Until ``moves`` moves of round ``round_no`` (or a later one) are sequenced."""
     while host.public is None or host.public.public.round_no < round_no:
         await trio.sleep(0.05)
     public = host.public
     begun = public.version
     while public.version < begun + moves:
         await trio.sleep(0.02)
+
+
+async def leave_in_round(host: Host, peer: Peer, scope: trio.CancelScope, round_no: int,
+                         moves: int = 3) -> None:
+    """Once ``moves`` moves of round ``round_no`` are sequenced, ``peer``'s player quits for
+    good: its peer says ``bye`` (the table sees the seat as left) and stops."""
+    await moves_into(host, round_no, moves)
     await peer.leave()
     scope.cancel()
 
 
 async def vote_gone(host: Host, peers: list[Peer], seat: int) -> None:
     """Each of ``peers`` votes that ``seat`` left (as a person at a console does), until the
-    table has voted it gone.  Bots that vote by themselves (``void_after``) may vote against a
+    table has voted it gone (once: not its replacement too, once that takes the seat).  Bots that vote by themselves (``void_after``) may vote against a
     seat's new holder before the lobby shows it connected, since the seat's player said bye:
     ours vote only here."""
-    while host.public is None or seat not in host.public.vacant:
+    while host.public is None:
+        await trio.sleep(0.05)
+    before = len(host.public.left)
+    while seat not in [s for _, s in host.public.left[before:]]:  # (round, seat) voided
         for peer in peers:
             if peer.seat != seat:
                 peer.vote_void(seat)  # False once it voted (or may not vote yet)
