@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 
 from shanghai_net.engine import LocalDealer, new_game
 from shanghai_net.deal.audit import Verdict
+from shanghai_net.table.roster import Holder
 from shanghai_net.identity import Identity
 from shanghai_net.net.peer import Peer
 from shanghai_net.net.session import NetSession
@@ -55,8 +56,9 @@ class FakePeer:
         pass
 
     holding_up = Peer.holding_up
+    _vacant = Peer._vacant
 
-    def vote_void(self):
+    def vote_void(self, seat=None):
         self.votes += 1
         return self.votes == 1
 
@@ -237,7 +239,9 @@ def a_started_table(players=3, seat=0, seed=4):
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
                             rules=rules, settled=True, finished=False, owed=dict,
-                            complaint=None, verdict=None, protests=[], waiting_audit=False)
+                            complaint=None, verdict=None, protests=[], waiting_audit=False,
+                            holders=[Holder(s.name, "player", s.sign_key, s.box_key)
+                                     for s in start.seats], vacant={})
     return start, table
 
 
@@ -264,7 +268,7 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
                    for line in c.screen()["players"].splitlines())
         assert "bot2 lost connection" in c.screen()["log"]
         await c.press("V", "y")
-        await c.until(lambda: "you voted to void" in c.screen()["message"])
+        await c.until(lambda: "you voted that seat 2 left" in c.screen()["message"])
         assert c.peer.votes == 1
         await c.press("V", "y")
         await c.until(lambda: "voted to void this round already" in c.screen()["message"])

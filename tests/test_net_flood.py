@@ -100,7 +100,7 @@ def test_a_body_may_carry_a_little_it_does_not_define_but_not_much():
     for pad, words in ((b"n" * 2000, "more than its known fields need"),
                        (b"n" * 70_000, "over the host's cap of 65536")):
         try:
-            check_body(padded(key, bytes(32), 1, VoidRound(round=1), pad), b"", *caps)
+            check_body(padded(key, bytes(32), 1, VoidRound(round=1, seat=2), pad), b"", *caps)
         except RemoteProtocolError as error:
             assert error.code == "bad_message" and words in error.reason and \
                 error.ref_counter == 1005
@@ -275,9 +275,9 @@ async def test_a_stale_flood_counts_towards_abuse():
             await super()._on_message(link, msg)
 
     class VotesOnceRefused(Peer):
-        """An honest seat that votes seat 0's round void only once seat 0 has come back and
-        been refused: the void ends this one-round game and the host with it, so a vote at
-        once (the seat has left) closes the table before seat 0's first retry reaches it."""
+        """An honest seat that votes seat 0 gone only once seat 0 has come back and been
+        refused: a vote at once (the seat has left) could let the stand-in take the seat, and
+        the game end, before seat 0's first retry reaches the host."""
 
         def _vote_due(self) -> float:
             return super()._vote_due() if refused.is_set() else math.inf
@@ -294,17 +294,23 @@ async def test_a_stale_flood_counts_towards_abuse():
     assert "abuse" in flooder.codes, flooder.codes[-5:]
     before = flooder.codes[:flooder.codes.index("abuse")]
     assert before.count("stale") >= HostConfig.stale_burst
-    # a seat closed for abuse has left the game: refused when it comes back, its round voided
-    # by the others' votes, the game over; no honest seat dropped
-    assert peers[0].seat == 0 and 0 in host.barred
+    # a seat closed for abuse has left the game: its key refused when it comes back, its round
+    # voided by the others' votes, the seat played on by the host's stand-in (not refused: its
+    # keys are its own), the contract dealt again, the game played to its end; no honest seat
+    # dropped
+    assert peers[0].seat == 0 and peers[0].identity.sign_public in host.barred
     assert [(r.code, r.reason) for r in refusals] == \
         [("abuse", "seat 0 was closed for abuse: it may not come back to this game")]
     assert peers[0].failed == f"refused: abuse: {refusals[0].reason}"
     public = host.public
-    assert public.fault is None and public.finished and public.voided == 1
+    assert public.fault is None and public.finished and public.left == [(1, 0)]
     assert public.void_votes[1] == {1, 2}
+    assert public.holders[0].kind == "bot" and public.holders[0].before.sign_key == \
+        peers[0].identity.sign_public
+    (stand_in,) = host.stand_ins
+    assert stand_in.status == "over" and stand_in.table.game.result == public.public.result
     for peer in peers[1:]:
-        assert peer.status == "over" and peer.table.voided == 1 and peer.table.fault is None
+        assert peer.status == "over" and peer.table.left == [(1, 0)] and peer.table.fault is None
     assert host.seats[1] is seated[1] and host.seats[2] is seated[2]
 
 
@@ -379,7 +385,7 @@ class Padder(BotPlayer):
             return []
         self.sent += 1
         return [padded(outbox.sign_key, table.chain.start, table.seat,
-                       VoidRound(round=table.round), b"p" * self.PADS[self.sent - 1])]
+                       VoidRound(round=table.round, seat=1), b"p" * self.PADS[self.sent - 1])]
 
     def on_error(self, error) -> None:
         self.errors.append(error)

@@ -26,7 +26,7 @@ class Parts:
     def __init__(self, players: int = 3) -> None:
         self.config = HostConfig(players=players, random=seeded(b"parts"))
         self.history = History(self.config.max_frame)
-        barred: set[int] = set()
+        barred: set[bytes] = set()
         self.started: list[StartGame] = []
         self.public: PublicTable | None = None
         self.connections = Connections(self.config, self.history, barred, None, None)
@@ -85,7 +85,7 @@ def a_game_of_three():
 def test_a_seat_closed_for_abuse_may_not_come_back_but_one_that_dropped_may():
     parts, people, clients = a_game_of_three()
     clients[1].abuse("a flood")
-    assert clients[1].left and parts.lobby.barred == {1}
+    assert clients[1].left and parts.lobby.barred == {people[1].sign_public}
     for client in clients[1:]:
         client.connected = False
         parts.lobby.closed(client)

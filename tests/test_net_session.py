@@ -131,7 +131,9 @@ async def test_a_second_seat_for_a_key_already_at_the_table_is_refused_with_the_
 async def test_a_player_who_quits_is_left_the_bots_follow_a_vote_at_once(quits):
     """The joiner goes: with `bye` (``quits``) the others see the seat as left, not lost, and
     the bot votes to void at once; without, as lost, and the bot follows our vote at once (not
-    after BOT_VOID_AFTER).  Our vote and the bot's make the majority: the game ends there."""
+    after BOT_VOID_AFTER).  Our vote and the bot's make the majority: the round is void, bea
+    pays the leave penalty, and the host's stand-in takes her seat for the round dealt again;
+    our players panel shows it as "bot for bea"."""
     from shanghai_net.identity import Identity
     from shanghai_net.net.session import NetSession
     from shanghai_net.session import Connection
@@ -161,7 +163,12 @@ async def test_a_player_who_quits_is_left_the_bots_follow_a_vote_at_once(quits):
             await until(ann, lambda: 1 in votes())
         else:
             assert 1 not in votes()
-        assert await ann.vote_void() != "everyone is here: there is nothing to vote on"
-        await until(ann, lambda: ann.table.voided is not None)
-        assert votes() == {0, 1}
+        target = ann.table.void_target
+        assert "seat 2 left this round" in await ann.vote_void()
+        await until(ann, lambda: ann.table.left == [(target, 2)])
+        assert ann.table.void_votes[target] == {0, 1}
+        assert ann.table.public.scores[2] == ann.table.rules.leave_penalty
+        await until(ann, lambda: ann.table.round > target)  # dealt again, with the stand-in
+        assert ann.seats[2].name == "bot for bea" and ann.seats[2].bot is not None
+        assert not ann.table.vacant and ann.table.fault is None
         nursery.cancel_scope.cancel()

@@ -65,7 +65,7 @@ async def test_a_vote_during_a_complaint_s_audit_is_refused_and_touches_no_other
             if self.seat != 1 and "vote" not in self.acted and self.accusation is not None \
                     and self.waiting_audit:
                 self.acted = self.acted | {"vote"}
-                out = [wm.VoidRound(round=self.round), *out]  # before its own seeds
+                out = [wm.VoidRound(round=self.round, seat=1), *out]  # before its own seeds
             return out
 
     tables_by_seat = {i: ComplainsThenVotes for i in range(3)}
@@ -367,8 +367,9 @@ class DropsComplaints(Host):
 
 async def test_a_complaint_the_host_keeps_from_the_table_does_not_hang_it(tmp_path):
     """Seat 1 complains (it then plays no more) and the host drops the complaint: seat 1 waits
-    the table's audit time, then leaves naming the host, and the others, seeing it gone, void
-    the round; no one is named for the deal, and no card opened."""
+    the table's audit time, then leaves naming the host, and the others, seeing it gone, vote it
+    gone: no one is named for the deal, no card opened, and a stand-in plays the seat from the
+    round dealt again to the game's end."""
     from shanghai_net.deal import seeded
     from shanghai_net.net.host import HostConfig
 
@@ -385,19 +386,20 @@ async def test_a_complaint_the_host_keeps_from_the_table_does_not_hang_it(tmp_pa
 
     record = tmp_path / "game.bin"
     host = DropsComplaints(HostConfig(players=3, record=record, audit_timeout=2.0,
+                                      rules={"contracts": [[2, 0]]},
                                       random=seeded(b"drops complaints")))
-    with trio.fail_after(90):
+    with trio.fail_after(120):
         tables, ends = await seat_three(tmp_path, host, lambda i: Complains, void_after=1.0)
     (complainer,) = [end for end in ends.values() if isinstance(end, Exception)]
     assert "has not sequenced our complaint" in str(complainer) and "leaving" in str(complainer)
     public = host.public
-    assert public.finished and public.voided == 1 and public.verdict is None and \
-        public.fault is None
+    assert public.finished and public.left == [(1, 1)] and public.verdict is None and \
+        public.fault is None and public.holders[1].kind == "bot"
     for seat, table in tables.items():
         if seat != 1:
-            assert table.finished and table.voided == 1 and table.verdict is None
+            assert table.finished and table.left == [(1, 1)] and table.verdict is None
     report = verify(read_transcript(record))
-    assert report.fault is None and report.voided == 1
+    assert report.fault is None and report.left == ((1, 1),), report.summary()
     assert_no_hidden_card_opened_to(tables, 1)
 
 

@@ -180,45 +180,52 @@ def vote_gone(t, seat, voters):
     return msg
 
 
-def test_a_seat_voted_gone_is_played_by_a_replacement_from_the_next_deal_and_the_game_ends():
-    """Seat 1 leaves in round 2: the others vote it gone, the round is void, seat 1 pays the
-    leave penalty and its seat waits; the host proposes a newcomer, the three approve by
-    themselves, and at the next deal the newcomer plays seat 1 with its own keys from the
-    score seat 1 had: the game ends with every contract played, at every party alike."""
+def test_a_leader_who_leaves_gains_nothing_and_a_replacement_plays_the_seat_to_the_end():
+    """The leader after round 1 leaves in round 2: the others vote it gone, the round is void,
+    the leader's seat pays the leave penalty (its lead shrinks by it; the game does not end
+    with it ahead) and waits; the host proposes a newcomer, the three approve by themselves,
+    and at the next deal the newcomer plays the seat with its own keys from the score it had:
+    the game ends with every contract played, at every party alike."""
     t = Roster(4, seed=8)
     t.run_until(lambda: t.host.round == 2 and t.host.settled)
     before = list(t.host.public.scores)
+    leader = min(range(4), key=lambda seat: (before[seat], seat))
+    others = [seat for seat in range(4) if seat != leader]
     contract = t.host.public.contract_no
-    t.gone.add(1)
-    vote_gone(t, 1, (0, 2, 3))
-    assert t.host.vacant == {1: 2} and t.host.left == [(2, 1)] and not t.host.finished
+    t.gone.add(leader)
+    vote_gone(t, leader, others)
+    assert t.host.vacant == {leader: 2} and t.host.left == [(2, leader)]
+    assert not t.host.finished and t.host.public.result is None
     penalty = t.host.rules.leave_penalty
-    assert t.host.public.scores == [s + penalty * (seat == 1) for seat, s in enumerate(before)]
+    assert penalty > 0 and t.host.public.scores == [
+        score + penalty * (seat == leader) for seat, score in enumerate(before)]
     assert t.host.public.contract_no == contract and t.host.public.round_no == 3
-    t.run_until(lambda: not t.step(play=False) or True)
+    while t.step(play=False):
+        pass
     assert t.host.round == 2 and not t.host.owed(), "the next deal waits for the seat"
-    late = t.sign(1, t.ids[1].sign_key, wm.Approve(seq=0))
+    late = t.sign(leader, t.ids[leader].sign_key, wm.Approve(seq=0))
     with pytest.raises(RemoteProtocolError, match="voted gone"):
         t.host.admit(late)
     who = newcomer(4)
-    t.follow(1, who)
-    proposal = t.propose(1, who)
-    t.gone.discard(1)
+    t.follow(leader, who)
+    proposal = t.propose(leader, who)
+    t.gone.discard(leader)
     t.run_until(lambda: t.host.round == 3)
-    assert t.host.proposals == {} and t.host.holders[1].sign_key == who.sign_public
-    assert t.host.holders[1].since == 3 and t.host.holders[1].before.sign_key == \
-        t.ids[1].sign_public
-    assert proposal.seq in {m.body.seq for m in t.stream if isinstance(m.body, wm.Approve)}
+    holder = t.host.holders[leader]
+    assert t.host.proposals == {} and holder.sign_key == who.sign_public and holder.since == 3
+    assert holder.before.sign_key == t.ids[leader].sign_public
+    assert {m.author for m in t.stream if isinstance(m.body, wm.Approve)
+            and m.body.seq == proposal.seq} == set(others)
     t.run_until(lambda: t.host.finished)
     result = t.host.public.result
     assert len(result.rounds) == t.host.rules.rounds and 2 not in [r.round_no for r in
                                                                    result.rounds]
-    assert result.totals[1] == sum(r.points[1] for r in result.rounds) + penalty
+    assert result.totals[leader] == sum(r.points[leader] for r in result.rounds) + penalty
     for seat, table in enumerate(t.seats):
         assert table.fault is None and table.finished and table.game.result == result, seat
         assert all(v.clean for r, v in table.verdicts.items() if r >= 3), (seat, table.verdicts)
-    old = t.sign(1, t.ids[1].sign_key, wm.Approve(seq=0))
-    assert any(f is not None and f.culprit == HOST_AUTHOR for f in t.relay(old))
+    old = t.sign(leader, t.ids[leader].sign_key, wm.Approve(seq=0))
+    assert all(f is not None and f.culprit == HOST_AUTHOR for f in t.relay(old))
 
 
 def test_the_old_key_is_refused_after_its_seat_changed_hands():
@@ -239,3 +246,34 @@ def test_the_old_key_is_refused_after_its_seat_changed_hands():
     assert "does not verify with seat 2's key" in said[0].reason
     for seat in range(3):  # the newcomer's cards opened to no one else, nor theirs to it
         assert_no_hidden_card_opened_to(t, seat)
+
+
+def test_a_vacant_seat_s_message_is_refused_and_a_host_relaying_it_is_named():
+    t = Roster(3, seed=10)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    t.gone.add(1)
+    vote_gone(t, 1, (0, 2))
+    vote = t.sign(1, t.ids[1].sign_key, wm.VoidRound(round=t.host.void_target, seat=0))
+    with pytest.raises(RemoteProtocolError, match="seat 1 was voted gone in round 1") as info:
+        t.host.admit(vote)
+    assert info.value.code == "wrong_state"
+    said = t.relay(vote)
+    assert all(f.culprit == HOST_AUTHOR and "voted gone" in f.reason for f in said)
+
+
+def test_a_vote_against_a_seat_gone_already_or_no_seat_is_refused():
+    t = Roster(4, seed=11)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    t.gone.add(3)
+    vote_gone(t, 3, (0, 1, 2))
+    for seat, why in ((3, "gone already"), (7, "no seat")):
+        vote = t.sign(0, t.ids[0].sign_key, wm.VoidRound(round=t.host.void_target, seat=seat))
+        with pytest.raises(RemoteProtocolError, match=why):
+            t.host.admit(vote)
+
+
+def test_a_host_cannot_propose_anyone_once_the_game_is_over():
+    t = Roster(3, seed=12)
+    t.run_until(lambda: t.host.finished)
+    with pytest.raises(Fault, match="after the game's end"):
+        t.propose(0, newcomer(6))

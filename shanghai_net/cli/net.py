@@ -269,7 +269,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
     _check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
-                        record=record, resume=resume, identity=identity)
+                        record=record, resume=resume, identity=identity,
+                        stand_in=None if args.no_stand_in else args.level)
     names = table_names(args.table, args.tables)
     if resume is not None and len(names) > 1:
         raise ValueError("--resume takes up one table's game: give no --tables with it")
@@ -560,6 +561,9 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="bot peers started here, over loopback (--resume starts the game's own "
                            "again by itself)")
     level_option(host, "the bots' level")
+    host.add_argument("--no-stand-in", action="store_true",
+                      help="leave a seat the table voted gone empty (default: a bot of --level "
+                           "plays it from the next deal, so that the game goes on)")
     host.add_argument("--no-console", action="store_true",
                       help="only host: start when every seat is filled and ready, exit 0 when "
                            "the game is over")

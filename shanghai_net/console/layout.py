@@ -418,9 +418,10 @@ class Screen:
         return [("class:overlay", "\n".join(lines))]
 
     def vote_text(self) -> StyleAndTextTuples:
-        return [("class:overlay.title", " Vote to void this round? "),
-                ("class:overlay", "  it scores nothing, and the game ends with the rounds "
-                                  "played once more than half the table has voted\n"
+        return [("class:overlay.title", " Vote that the player away left this round? "),
+                ("class:overlay", "  once more than half the table has voted, the round scores "
+                                  "nothing, that seat pays the leave penalty, a bot plays it "
+                                  "from the next deal, and the round is dealt again\n"
                                   "  y: vote   n / Esc: no ")]
 
     def quit_text(self) -> StyleAndTextTuples:

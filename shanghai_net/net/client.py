@@ -33,7 +33,7 @@ class Client:
     a slow one lags (until ``send_timeout``) without holding the sequencer up."""
 
     def __init__(self, number: int, stream: trio.abc.Stream, config: HostConfig, limits: Limits,
-                 history: History, barred: set[int], chats: TokenBucket | None = None) -> None:
+                 history: History, barred: set[bytes], chats: TokenBucket | None = None) -> None:
         self.number = number
         """This connection's own number: a seat that comes back is another connection."""
         self.stream = stream
@@ -148,14 +148,14 @@ class Client:
 
     def abuse(self, why: str) -> None:
         """Tell the peer it is being closed for abuse, and close once that is sent.  A seat of
-        the running game closed for abuse has left it: it may not come back, and the table
-        votes its round void at once (a seat that floods holds the table up as one that left
+        the running game closed for abuse has left it: its key may not come back (a replacement
+        with keys of its own may play the seat on), and the table votes it gone at once (a seat that floods holds the table up as one that left
         does: every card needs its keys)."""
         self.queue(Error(code="abuse", reason=why))
         self.closing = True
         if self.seat is not None and self.in_game:
             self.left = True
-            self.barred.add(self.seat)
+            self.barred.add(self.hello.sign_key)
 
     def drop(self, why: str) -> None:
         if self.connected:

@@ -67,7 +67,7 @@ class Host:
         self.started = trio.Event()
         if start is not None:
             self.started.set()
-        barred: set[int] = set()
+        barred: set[bytes] = set()
         self.connections = Connections(config, self.history, barred, self._on_message,
                                        self._closed)
         self.sequencer = Sequencer(config, self.identity.sign_key, self.history,
@@ -75,6 +75,7 @@ class Host:
         self.lobby = Lobby(config, self.identity, self.rules, self.players,
                            self.connections.clients, self.history, barred, start, self._begin,
                            self.sequencer.note_owed, lambda: self.sequencer.public)
+        self.sequencer.on_roster = self.lobby.changed
         self.port: int | None = None
         self.reach: tuple[tuple[str, int], str] | None = None
         """Where this host's own stand-in bots connect: an address of its listener, and the
@@ -99,7 +100,7 @@ class Host:
         return self.connections.clients
 
     @property
-    def barred(self) -> set[int]:
+    def barred(self) -> set[bytes]:
         return self.lobby.barred
 
     @property
@@ -130,8 +131,10 @@ class Host:
                 task_status.started(self.port)
                 await self.done.wait()
                 with trio.move_on_after(self.config.send_timeout):
-                    while self.connections.sending():
-                        await trio.sleep(0.01)  # let the history's tail and the byes go out
+                    while self.connections.sending() or any(
+                            bot.status not in ("over", "failed") for bot in self.stand_ins):
+                        await trio.sleep(0.01)  # let the history's tail and the byes go out,
+                        # and our own stand-ins read them
                 nursery.cancel_scope.cancel()
         finally:
             self.transcript.close()
@@ -142,11 +145,13 @@ class Host:
         this table; ``stream`` gives those bytes again)."""
         await self.connections.handle(stream)
 
-    def propose(self, seat: int, name: str, role: str, sign_key: bytes, box_key: bytes) -> None:
+    def propose(self, seat: int, name: str, role: str, sign_key: bytes,
+                box_key: bytes) -> trio.Event:
         """Propose that ``seat`` be played with these keys from the next round's deal; the seats
-        approve it (a seat the table voted gone: every seat still playing)."""
-        self.sequencer.propose(Replace(seat=seat, name=name, role=role, sign_key=sign_key,
-                                       box_key=box_key))
+        approve it (a seat the table voted gone: every seat still playing).  Set once the
+        proposal is sequenced: the lobby then lets the key in."""
+        return self.sequencer.propose(Replace(seat=seat, name=name, role=role,
+                                              sign_key=sign_key, box_key=box_key))
 
     async def _seat_stand_ins(self, nursery: trio.Nursery) -> None:
         """Seat a bot of ``config.stand_in``'s level, with fresh keys, in every seat the table
@@ -162,7 +167,8 @@ class Host:
                        join_code=self.config.join_code, table=table, random=self.config.random,
                        void_after=BOT_VOID_AFTER, worker_threads=self.config.worker_threads)
             self.stand_ins.append(bot)
-            self.propose(seat, "bot", "bot", identity.sign_public, identity.box_public)
+            await self.propose(seat, "bot", "bot", identity.sign_public,
+                               identity.box_public).wait()
             nursery.start_soon(self._run_stand_in, seat, bot)
 
     @staticmethod

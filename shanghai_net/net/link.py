@@ -37,7 +37,7 @@ class Connections:
     """Frames due to one client go out together up to this many bytes: one send and one wake-up
     of the reader for the shares a draw brings from every seat at once, not one each."""
 
-    def __init__(self, config: HostConfig, history: History, barred: set[int],
+    def __init__(self, config: HostConfig, history: History, barred: set[bytes],
                  on_message: Callable[[Client, Message], Awaitable[None]],
                  on_closed: Callable[[Client], None]) -> None:
         self.config = config

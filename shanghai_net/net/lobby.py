@@ -36,7 +36,7 @@ _ELSEWHERE = ": sit at another table of this host (shanghai join HOST --table NA
 
 class Lobby:
     def __init__(self, config: HostConfig, identity: Identity, rules: RuleSet, players: int,
-                 clients: set[Client], history: History, barred: set[int],
+                 clients: set[Client], history: History, barred: set[bytes],
                  start: StartGame | None, on_start: Callable[[StartGame], None],
                  note_owed: Callable[[], None], roster: Callable[[], Roster | None]) -> None:
         self.config = config
@@ -55,7 +55,8 @@ class Lobby:
         to (protocol.md 11.8): a replacement comes in as a seat's key does after a crash."""
         self.seats: list[Client | None] = [None] * players
         self.barred = barred
-        """Seats of the running game closed for abuse: they may not come back to it."""
+        """Keys of seats of the running game closed for abuse: they may not come back to it (a
+        replacement with keys of its own may play the seat on)."""
 
     def on_hello(self, client: Client, hello: Hello) -> None:
         client.hello = hello
@@ -150,8 +151,8 @@ class Lobby:
         self._follow_game(client)
 
     def _barred(self, client: Client, seat: int) -> bool:
-        """Refuse ``client`` the running game's ``seat`` if that seat was closed for abuse."""
-        if seat in self.barred:
+        """Refuse ``client`` the running game's ``seat`` if its key was closed for abuse."""
+        if client.hello.sign_key in self.barred:
             client.refuse("abuse", f"seat {seat} was closed for abuse: it may not come back to "
                           "this game")
             return True
@@ -197,6 +198,9 @@ class Lobby:
         roster = self.roster()
         for s, c in enumerate(self.seats):
             holder = roster.holders[s] if roster is not None else None
+            if c is not None and holder is not None and c.hello is not None and \
+                    roster.seat_of_key(c.hello.sign_key) != s:
+                c = None  # the connection of a key the seat is no longer played with
             if c is not None and c.hello is not None:
                 name = holder.describe() if holder is not None and \
                     holder.sign_key == c.hello.sign_key else c.name

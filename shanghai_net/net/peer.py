@@ -57,6 +57,10 @@ class PeerError(Exception):
     """The host refused us, or the game could not go on."""
 
 
+class _Unseated(Exception):
+    """The stream gave our seat to another key: our game is over, the table's goes on."""
+
+
 _NUDGE = object()
 
 
@@ -132,6 +136,8 @@ class Peer(Voting):
         self._watch: HostWatch | None = None
         self._complained_at: float | None = None
         """When this seat's complaint was first seen outstanding (trio time)."""
+        self._keys_seen: tuple[bytes, ...] = ()
+        """Each seat's signing key when `_holder_changed` last looked."""
         self._seat_random: RandomBytes = random
         """The seat's deal randomness (bound to the kept per-game secret, with a store)."""
         self._nonce: bytes | None = None
@@ -186,6 +192,12 @@ class Peer(Voting):
                     self._store.forget(self.table.game_id)
                 self._set("over", "the game is over")
                 return self.result
+            except _Unseated as gone:  # its secret has no more use: another plays the seat
+                if self._store is not None:
+                    self._store.forget(self.table.game_id)
+                self.result.unseated = str(gone)
+                self._set("over", str(gone))
+                return self.result
             except Lost as lost:
                 failure = lost
             except PeerError as error:
@@ -230,7 +242,7 @@ class Peer(Voting):
             nursery.start_soon(link.read, send)
             try:
                 await self._converse(link, inbox)
-            except (Lost, PeerError) as error:
+            except (Lost, PeerError, _Unseated) as error:
                 failure = error  # raised outside the nursery, as itself
             nursery.cancel_scope.cancel()
         if failure is not None:
@@ -420,8 +432,16 @@ class Peer(Voting):
 
     def _holder_changed(self) -> None:
         """After a message: take the seat the table gave our keys (a replacement following
-        until now), or stop playing one the table gave to someone else."""
+        until now), or stop playing one the table gave to someone else.  A seat that changed
+        hands is no longer away: whoever left it is not its player now (the host's next
+        `lobby_state` says whether the new one is here)."""
         table = self.table
+        keys = tuple(h.sign_key for h in table.holders)
+        changed = {s for s, (a, b) in enumerate(zip(self._keys_seen or keys, keys)) if a != b}
+        self._keys_seen = keys
+        if changed:
+            self.absent = {s: t for s, t in self.absent.items() if s not in changed}
+            self.left = self.left - changed
         if self.seat is None or table.finished:
             return
         ours = table.holders[self.seat].sign_key == self.identity.sign_public
@@ -430,8 +450,8 @@ class Peer(Voting):
                                                  self._seat_random)
             self._sit(seated, seated.start())
         elif not ours and self.outbox is not None:
-            raise PeerError(f"seat {self.seat} is played by "
-                            f"{table.holders[self.seat].describe()} now: the table voted us gone")
+            raise _Unseated(f"the table voted us gone: seat {self.seat} is played by "
+                            f"{table.holders[self.seat].describe()} now")
 
     def _host(self) -> str:
         """The host, as an error names it."""

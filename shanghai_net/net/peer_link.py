@@ -32,6 +32,9 @@ class PeerResult:
     bytes_in: int = 0
     bytes_out: int = 0
     chat: list[Chat] = field(default_factory=list)
+    unseated: str | None = None
+    """Why this seat stopped before the game's end: the table gave the seat to someone else
+    (it was voted gone), and its keys play no more."""
     _asked: dict = field(default_factory=dict, repr=False)
     """Stock cards requested for this seat and not yet in hand: token -> when (-1: dealt)."""
 

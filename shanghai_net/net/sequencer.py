@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import msgpack
 import trio
@@ -42,6 +43,12 @@ and this table's readers and writers, go on meanwhile (the curve arithmetic rele
 This table's sequencer waits for the answer, so nothing else changes its state meanwhile."""
 
 
+@dataclass(frozen=True)
+class _Proposal:
+    body: Replace
+    sequenced: trio.Event
+
+
 class Sequencer:
     def __init__(self, config: HostConfig, host_key: Any, history: History,
                  clients: set[Client], transcript: Transcript,
@@ -61,6 +68,9 @@ class Sequencer:
         self._vacancies, self.vacancies = trio.open_memory_channel[int](math.inf)
         """Each seat the table votes gone, as the vote is sequenced (`Host` seats a stand-in)."""
         self._vacant: set[tuple[int, int]] = set()
+        self.on_roster: Callable[[], None] = lambda: None
+        """Called when a seat changes hands (everyone hears who plays it now)."""
+        self._keys: tuple[bytes, ...] = ()
         self._window: object | None = None
         self._deadline = math.inf
         self._window_changed = trio.Event()
@@ -78,10 +88,12 @@ class Sequencer:
         await client.in_flight.acquire()
         self._inbox_send.send_nowait((client, msg))
 
-    def propose(self, body: Replace) -> None:
+    def propose(self, body: Replace) -> trio.Event:
         """Sequence the host's proposal of who plays a seat (protocol.md 11.8), in turn with
-        the seats' messages."""
-        self._inbox_send.send_nowait((None, body))
+        the seats' messages; set once it is sequenced."""
+        proposal = _Proposal(body, trio.Event())
+        self._inbox_send.send_nowait((None, proposal))
+        return proposal.sequenced
 
     def note_owed(self) -> None:
         self.history.note_owed(self.public, any(c.wants_owed and c.connected
@@ -98,8 +110,11 @@ class Sequencer:
     async def _sequence_all(self) -> None:
         async for client, item in self._inbox:
             try:
-                if client is None and isinstance(item, Replace):
-                    await self._sign(item)
+                if client is None and isinstance(item, _Proposal):
+                    try:
+                        await self._sign(item.body)
+                    finally:  # or refused: whoever waits for it goes on
+                        item.sequenced.set()
                 elif client is None:
                     await self._timeout(item)
                 else:
@@ -150,6 +165,10 @@ class Sequencer:
         if public.fault is not None:
             log.error("the game stopped: %s", public.fault)
         self._track_window()
+        keys = tuple(h.sign_key for h in public.holders)
+        if keys != self._keys:
+            self._keys = keys
+            self.on_roster()
         for seat, round_no in public.vacant.items():
             if (seat, round_no) not in self._vacant:
                 self._vacant.add((seat, round_no))

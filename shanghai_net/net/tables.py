@@ -21,7 +21,7 @@ import trio
 from ..identity import Identity
 from ..wire import HOST, NEED_DATA, Connection, ProtocolError
 from ..wire.messages import PROTOCOL_VERSION, Hello, Refused
-from .host import Host, HostConfig
+from .host import Host, HostConfig, loopback
 
 __all__ = ["Table", "TableServer", "check_table_name"]
 
@@ -85,6 +85,8 @@ class TableServer:
         self.opened: list[Table] = []
         """Every table opened, closed ones too (each with its host's game and ``crash``)."""
         self.port: int | None = None
+        self._address: tuple[str, int] | None = None
+        """An address of the listener that this machine reaches (`host.loopback`)."""
         self._changed = trio.Event()
         self._nursery: trio.Nursery | None = None
         self.first_host = self._host(self.names[0], first=True)  # checks preset, rules, seats
@@ -106,6 +108,7 @@ class TableServer:
 
     async def run(self, listeners: list[trio.SocketListener],
                   task_status=trio.TASK_STATUS_IGNORED) -> None:
+        self._address = loopback(listeners[0])
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             for i, name in enumerate(self.names):
@@ -135,6 +138,7 @@ class TableServer:
         """Run one table until its game is over; a crash closes it and nothing else."""
         self.tables[table.name] = table
         self.opened.append(table)
+        table.host.reach = (self._address, table.name)  # where its stand-in bots connect
         self._touch()
         try:
             async with trio.open_nursery() as nursery:

@@ -65,8 +65,9 @@ class Disputes:
         if author in self.void_votes.get(round_no, ()):
             return f"a second vote to void round {round_no}"
         if seat >= self.players or seat in self.vacant:
-            return f"a vote that seat {seat}, {'no seat' if seat >= self.players else 'gone already'}, left"
-        return self._gone(author)
+            return (f"a vote that seat {seat}, "
+                    f"{'no seat' if seat >= self.players else 'gone already'}, left")
+        return None
 
     def _vote(self, author: int, round_no: int, seat: int) -> None:
         """Count the vote; once more than half the seats voted that ``seat`` left round
@@ -156,7 +157,7 @@ class Disputes:
             return f"a complaint about round {round_no}; the deal is in round {self.round}"
         if self.waiting_audit:
             return "a complaint while the round is being audited"
-        return self._gone(author)
+        return None
 
     def _accuse(self, complainer: int | None, reason: str) -> None:
         """Stop the round: no further move or deal step, every seat opens its seeds now."""

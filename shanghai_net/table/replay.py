@@ -45,6 +45,7 @@ class FullReplay:
         will never be replayed (its decks never open), and this game voids it as every replica
         does, a round behind them."""
         self._inputs = []
+        self._answer(self.game.round_no, {})  # the first dealer's pick, if it waits for it
         self.game.void_round(False, leaver=leaver, go_on=True)
 
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:

@@ -90,7 +90,8 @@ class Roster:
 
     def _gone(self, author: int) -> str | None:
         """Why a message of seat ``author`` has no place while its seat is vacant (None: it
-        has): the key of a seat voted gone plays no more, unless the table seats it again."""
+        has): the key of a seat voted gone plays no more, unless the table seats it again.
+        Checked before any other (`StreamTable._dispatch`, `PublicTable.admit`)."""
         if author in self.vacant:
             return (f"seat {author} was voted gone in round {self.vacant[author]}: its key plays "
                     "no more until a replacement takes the seat")
@@ -98,8 +99,6 @@ class Roster:
 
     def _replace(self, seq: int, body: wm.Replace) -> None:
         """The host's proposal (Fault on one that breaks the rule)."""
-        if self.finished:
-            raise Fault(HOST_AUTHOR, "the host proposed a replacement after the game's end")
         for seat, holder in enumerate(self.holders):
             if body.sign_key == holder.sign_key and (seat != body.seat or seat not in self.vacant):
                 raise Fault(HOST_AUTHOR, f"the host proposed the key seat {seat} plays with for "
@@ -122,7 +121,7 @@ class Roster:
             return f"approves seq {seq}, which is no replacement waiting for approval"
         if author in proposal.approvals:
             return f"a second approval of seq {seq}"
-        return self._gone(author)
+        return None
 
     def _approve(self, author: int, seq: int) -> None:
         self.proposals[seq].approvals.add(author)
