@@ -46,6 +46,7 @@ class FullReplay:
         does, a round behind them."""
         self._inputs = []
         self._answer(self.game.round_no, {})  # the first dealer's pick, if it waits for it
+        self._picks.clear()  # the voided round's own picks (its SHANGHAI calls') are not replayed
         self.game.void_round(False, leaver=leaver, go_on=True)
 
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
