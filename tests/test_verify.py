@@ -296,3 +296,84 @@ def test_a_game_id_its_nonces_do_not_make_is_the_host_s_fault(recorded):
     report = verify([start, *messages[1:]])
     assert (report.fault.seq, report.fault.culprit) == (None, HOST_AUTHOR)
     assert "the game id is not the one its nonces make" in report.fault.reason
+
+
+def frame_ends(data):
+    """Where each whole frame of a record ends."""
+    ends, at = [], 0
+    while at < len(data):
+        at += 4 + int.from_bytes(data[at:at + 4], "big")
+        ends.append(at)
+    return ends
+
+
+def test_a_record_torn_mid_frame_verifies_what_is_whole_and_says_where_it_stops(
+        recorded, tmp_path, capsys):
+    """Issue 24: a record cut mid-frame by a crash (as `--resume` takes it) was refused as
+    `malformed_frame`.  Torn in a frame's header, in its body, a byte short of its end, and
+    after the game's end: the whole messages are verified, and the last line says how many and
+    that the rest was cut short, exit 1.  Torn in its first frame: one line, exit 2."""
+    data = recorded[0].read_bytes()
+    ends = frame_ends(data)
+    middle = len(ends) // 2
+    tears = {"a header": ends[middle] + 2, "a body": ends[middle] + 4 + 9,
+             "the last byte": len(data) - 1, "the start of a message": ends[3] + 1}
+    for where, at in tears.items():
+        torn = write_bytes(tmp_path / "torn.bin", data[:at])
+        whole = sum(1 for end in ends if end <= at) - 1  # game messages: start_game not counted
+        assert main(["verify", str(torn)]) == 1, where
+        out = capsys.readouterr().out
+        last = out.splitlines()[-1]
+        cut = at - max(e for e in ends if e <= at)
+        assert last.startswith(f"torn: {whole} whole game message{'s' * (whole != 1)} verified, "
+                               f"then {cut} byte{'s' * (cut != 1)} of a message cut short (the "
+                               "host stopped while writing it): the record ends before the game "
+                               "is over"), (where, last)
+        assert "malformed" not in out and "bad frame" not in out
+        assert f"checked {whole} game messages" in out
+    after = write_bytes(tmp_path / "after.bin", data + data[:7])
+    assert main(["verify", str(after)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == (f"torn: {len(ends) - 1} whole game messages verified, then 7 "
+                                    "bytes of a message cut short (the host stopped while "
+                                    "writing it), after the game's end")
+    assert "result: " in out  # the game itself checked out
+    for at in (2, ends[0] - 1):
+        with pytest.raises(SystemExit) as info:
+            main(["verify", str(write_bytes(tmp_path / "first.bin", data[:at]))])
+        assert info.value.code == 2
+        assert f"torn in its first message ({at} bytes, cut short): nothing to verify" in \
+            capsys.readouterr().err
+
+
+def test_a_torn_record_with_a_fault_before_the_tear_names_the_fault_first(recorded, tmp_path):
+    path, _, _ = recorded
+    messages = read_transcript(path)
+    index = find(messages, lambda m: m.body.KIND == "discard")
+    msg = messages[1 + index]
+    messages[1 + index] = dataclasses.replace(msg, sig=bytes([msg.sig[0] ^ 1]) + msg.sig[1:])
+    data = write(tmp_path / "flipped.bin", messages).read_bytes()
+    torn = write_bytes(tmp_path / "both.bin", data[:-3])
+    from shanghai_net.net.transcript import read_record
+
+    report = verify(*read_record(torn))
+    assert not report.ok and (report.fault.seq, report.fault.culprit) == (msg.seq, HOST_AUTHOR)
+    last = report.summary().splitlines()[-1]
+    assert last.startswith(f"seq {msg.seq}: fault by the host: ") and "torn" not in \
+        last.partition("; ")[0], last
+    cut = len(data) - 3 - frame_ends(data)[-2]
+    assert last.endswith(f"; the record is also torn at its end: {cut} bytes of a message cut "
+                         "short (the host stopped while writing it)"), last
+
+
+def test_a_frame_longer_than_the_cap_is_no_torn_frame(recorded, tmp_path):
+    data = recorded[0].read_bytes()
+    broken = write_bytes(tmp_path / "long.bin", data[:frame_ends(data)[2]] + b"\xff\xff\xff\xff!")
+    with pytest.raises(SystemExit) as info:
+        main(["verify", str(broken)])
+    assert info.value.code == 2
+
+
+def write_bytes(path, data):
+    path.write_bytes(data)
+    return path

@@ -527,16 +527,19 @@ def _browse_options(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from ..wire import ProtocolError, StartGame
-    from ..net.transcript import read_transcript
+    from ..net.transcript import read_record
     from ..table.verify import verify
 
     try:
-        messages = read_transcript(Path(args.file))
+        messages, torn = read_record(Path(args.file))
     except (OSError, ProtocolError) as error:
         raise ValueError(f"{args.file}: not a readable record: {error}") from None
+    if not messages and torn:
+        raise ValueError(f"{args.file}: torn in its first message ({torn} bytes, cut short): "
+                         "nothing to verify")
     if not messages or not isinstance(messages[0], StartGame):
         raise ValueError(f"{args.file}: not a record (it does not begin with start_game)")
-    report = verify(messages)
+    report = verify(messages, torn)
     print(report.summary())
     return 0 if report.ok else 1
 
