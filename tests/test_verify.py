@@ -377,3 +377,26 @@ def test_a_frame_longer_than_the_cap_is_no_torn_frame(recorded, tmp_path):
 def write_bytes(path, data):
     path.write_bytes(data)
     return path
+
+
+def test_a_host_resumed_from_a_torn_record_finds_its_bots_in_it(recorded, tmp_path, monkeypatch):
+    """`host --resume` of a record torn by the crash starts its own bots again: it found none
+    (the torn frame made the record unreadable to it), so their seats were never taken up."""
+    from cryptography.hazmat.primitives import serialization
+
+    from shanghai_net.cli.net import _bot_home, _bots_in
+    from shanghai_net.identity import Identity
+
+    path, _, keys = recorded
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for seat in range(3):
+        home = _bot_home(seat)
+        home.mkdir(parents=True, mode=0o700)
+        seed = keys[seat].private_bytes(serialization.Encoding.Raw,
+                                        serialization.PrivateFormat.Raw,
+                                        serialization.NoEncryption())
+        (home / "identity").write_text(Identity(seed, bytes(32)).to_json())
+        (home / "identity").chmod(0o600)
+    data = path.read_bytes()
+    assert _bots_in(path) == 3
+    assert _bots_in(write_bytes(tmp_path / "torn.bin", data[:frame_ends(data)[5] + 11])) == 3

@@ -59,10 +59,10 @@ def _bots_in(transcript: Path) -> int:
     transcript records: the host resumed from it starts them again."""
     from ..identity import FILE_NAME
     from ..wire import ProtocolError
-    from ..net.transcript import read_transcript
+    from ..net.transcript import read_record
 
-    try:
-        seated = {seat.sign_key for seat in read_transcript(transcript)[0].seats}
+    try:  # a transcript torn by the crash too: its start_game is whole
+        seated = {seat.sign_key for seat in read_record(transcript)[0][0].seats}
     except (OSError, ProtocolError, IndexError, AttributeError):
         return 0  # the host itself reports what is wrong with the file
     count = 0
