@@ -400,3 +400,28 @@ def test_a_host_resumed_from_a_torn_record_finds_its_bots_in_it(recorded, tmp_pa
     data = path.read_bytes()
     assert _bots_in(path) == 3
     assert _bots_in(write_bytes(tmp_path / "torn.bin", data[:frame_ends(data)[5] + 11])) == 3
+
+
+async def test_a_game_whose_only_round_was_voided_by_vote_says_so_and_no_more(tmp_path, capsys):
+    """Issue 24: a game whose every round was voided verified as "ok: every move and every
+    deal checks out" with a result (everyone 0) and no round audited.  It says who voted, that
+    no round was scored so nobody won, and that no deal was audited."""
+    from test_net_cheats import Stalling
+
+    record = tmp_path / "voided.bin"
+    with trio.fail_after(120):
+        host, _, _ = await play(3, record=record, tables_by_seat={2: Stalling}, void_after=1.0)
+    voters = sorted(host.public.void_votes[1])
+    report = verify(read_transcript(record))
+    assert report.ok and report.voided == 1 and report.scored == 0 and report.rounds == 0
+    assert report.voters == tuple(voters) and 2 * len(voters) > 3
+    lines = report.summary().splitlines()
+    names = " and ".join(f"bot{seat}" for seat in voters)
+    assert lines[2] == (f"round 1 voided by the table's vote ({names}, {len(voters)} of 3 seats: "
+                        "a table votes so when a seat has left or stopped answering): not "
+                        "scored; the game ended there")
+    assert lines[3] == "no result: no round was scored, so nobody won"
+    assert lines[4] == ("ok: every message is signed by its author and in its place, and every "
+                        "move was legal on the public table; but no deal was audited: round 1 "
+                        "was voided before its seeds were shown, so no hidden card was checked")
+    assert "every deal checks out" not in report.summary()

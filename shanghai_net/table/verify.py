@@ -70,6 +70,10 @@ class Report:
     voided: int | None = None
     """The round voided (by the table's vote, or because its audit named a seat): the game
     ended there."""
+    voters: tuple[int, ...] = ()
+    """The seats whose votes voided it (none: its audit did)."""
+    scored: int = 0
+    """Rounds scored (a voided one is not)."""
     protests: tuple[Protested, ...] = ()
     """What seats said the host did to them (a timeout they protested)."""
     fault: Finding | None = None
@@ -89,23 +93,48 @@ class Report:
                  f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
                  f"with every card known {self.replayed}"]
         if self.voided is not None:
-            why = "the table's vote" if self.fault is None else "its audit, which named a seat" \
-                if self.fault.culprit is not None else "its audit, which could not be completed"
+            why = "its audit, which named a seat" if self.fault is not None and \
+                self.fault.culprit is not None else "its audit, which could not be completed" \
+                if self.fault is not None else self._vote()
             lines.append(f"round {self.voided} voided by {why}: not scored; the game ended "
                          "there")
         for p in self.protests:
             lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
                          f"{p.reason}" + (" (with the claim it signed, which the host did not "
                                           "sequence)" if p.claim is not None else ""))
-        if self.ranking:
+        if self.ranking and not self.scored:
+            lines.append("no result: no round was scored, so nobody won")
+        elif self.ranking:
             lines.append("result: " + ", ".join(f"{self.names[seat]} {self.totals[seat]}"
                                                 for seat in self.ranking))
         if self.torn:
             lines.append(self._torn_line())
         else:
-            lines.append(str(self.fault) if self.fault else
-                         "ok: every move and every deal checks out")
+            lines.append(str(self.fault) if self.fault else self._ok_line())
         return "\n".join(lines)
+
+    def _vote(self) -> str:
+        """Who voided the round by their votes (a vote is how a table goes on without a seat
+        that left or stopped answering: the deal needs every seat's keys)."""
+        names = [self.names[seat] for seat in self.voters]
+        who = " and ".join(names) if len(names) < 3 else \
+            ", ".join(names[:-1]) + " and " + names[-1]
+        return (f"the table's vote ({who}, {len(names)} of {len(self.names)} seats: a table "
+                "votes so when a seat has left or stopped answering)")
+
+    def _ok_line(self) -> str:
+        """What a record with no fault shows, and no more: a round voided by a vote was never
+        audited (its seeds were not shown), so its hidden cards were never checked."""
+        if self.voided is None:
+            return "ok: every move and every deal checks out"
+        if not self.scored:
+            return ("ok: every message is signed by its author and in its place, and every move "
+                    "was legal on the public table; but no deal was audited: round "
+                    f"{self.voided} was voided before its seeds were shown, so no hidden card "
+                    "was checked")
+        return (f"ok: every move and the deal of every round scored check out; round "
+                f"{self.voided} was voided before its seeds were shown, so its deal was not "
+                "audited")
 
     def _torn_line(self) -> str:
         """The verdict on a torn record: how far it checks out, and where it stops."""
@@ -171,4 +200,7 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   totals=result.totals if result else (), ranking=result.ranking if result else (),
                   replayed=table.replay.moves if table else 0,
                   voided=table.voided if table else None, fault=fault,
+                  voters=tuple(sorted(table.void_votes.get(table.voided, ()))) if table and
+                  table.verdict is None else (),
+                  scored=len(result.rounds) if result else 0,
                   protests=tuple(table.protests) if table else ())
