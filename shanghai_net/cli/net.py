@@ -200,6 +200,8 @@ whole reconnection schedule, so a player whose link blinks is never voted out.""
 
 
 def game_over(names: list[str], result) -> str:
+    if not result.rounds:  # every round played was voided
+        return "game over: no round was scored, so nobody won"
     return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
 
 
