@@ -465,8 +465,25 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
+            if may_watch_instead(session.status):
+                print(f"shanghai join: you can watch its game instead: "
+                      f"{watch_command(*address, table, args.join_code)}", file=sys.stderr)
             return 1
     return code
+
+
+def may_watch_instead(status: str) -> bool:
+    """Whether a join refused so (a table whose game started without us, or with every seat
+    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
+    return "refused: table_full" in status and ("started without you" in status
+                                               or "no free seat" in status)
+
+
+def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
+    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
+    where = host if port == 7777 else f"{host}:{port}"
+    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
+        (f" --join-code {join_code}" if join_code else "")
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
