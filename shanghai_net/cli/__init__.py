@@ -183,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="with HOST: the code its host gave (default: none)")
     table_options(watch, "basic,basic,basic,basic")
     watch.add_argument("--rounds", type=count(0), default=1,
-                       help="rounds to show (0: the whole game)")
+                       help="rounds to show (0: the whole game; with HOST, the whole game)")
     watch.add_argument("--delay", type=seconds(zero=True), default=0.3,
                        help="seconds between moves")
     watch.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
