@@ -135,3 +135,36 @@ def test_a_card_left_on_the_pile_is_not_said_to_help_nothing_when_it_pairs_one_h
     assert isinstance(decision.move, DrawStock)
     assert decision.reason == ("draw: A♠ pairs A♥, but is not worth taking: it brings your "
                                "contract no closer")
+
+
+def test_the_status_line_shows_a_dropped_link_and_the_whole_last_message():
+    """A dropped link's line and the last message ran together on one line, and a message of
+    two lines lost its end under it; now "connection lost, ... · the message", broken between
+    words, each whole."""
+    from console_harness import grid_text
+
+    async def body(c):
+        start, table = a_started_table()
+        table.legal_moves = lambda: list(table.game.legal_moves(0))
+        table.can_move = lambda: True
+        await c.on_trio(lambda: c.peer.changed(status="playing", seat=0, welcome=welcome(),
+                                               lobby=lobby_state(ready=(True,) * 3), start=start,
+                                               table=table))
+        c.state.note("meld 1 of 2 picked: select the next and press g (u takes the last back, "
+                     "Esc clears) and so on to THE END")
+        await c.on_trio(lambda: c.peer.changed(status="reconnecting", detail="connection lost "
+                                               "(the host went silent); retrying in 8 s "
+                                               "(attempt 2 of 10)"))
+        screen = " ".join(grid_text(c.console).split())
+        assert "connection lost, retrying in 8 s (attempt 2 of 10) · meld 1 of 2 picked: " \
+            "select the next and press g (u takes the last back, Esc clears) and so on to THE " \
+            "END" in screen, screen
+        await c.press("h")  # a key's answer replaces the message, the link's line stays
+        await c.until(lambda: c.state.message.startswith("hint: "))
+        screen = " ".join(grid_text(c.console).split())
+        assert f"connection lost, retrying in 8 s (attempt 2 of 10) · {c.state.message}" in screen
+        await c.on_trio(lambda: c.peer.changed(status="playing", detail=""))
+        assert c.screen()["message"] == " " + c.state.message
+        await c.press("q", "y")
+
+    run(with_console, body)

@@ -9,6 +9,7 @@ fingerprints and ready flags, the rules, and what it waits for.
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 from prompt_toolkit.application.current import get_app
@@ -342,17 +343,16 @@ class Screen:
         return out
 
     def message(self) -> StyleAndTextTuples:
-        """The connection's trouble first (a dropped link retrying), then the last message."""
+        """The connection's trouble first (a dropped link retrying), then `·` and the last
+        message, as one text broken between words (`MESSAGE_ROWS` at most), so that neither
+        hides the other: the message's reason is never cut off by the connection's line."""
         state = self.state
-        out: StyleAndTextTuples = []
         vm = self.vm()
-        if vm is not None and vm.connection:
-            out.append(("class:lost", " " + vm.connection))
-        if state.message:  # broken between words: the second line shows the rest
-            text = "\n".join(textwrap.wrap(state.message, max(20, _width() - 2), initial_indent=" ",
-                                            subsequent_indent=" "))
-            out.append(("class:error" if state.error else "class:ok", text))
-        return out
+        connection = vm.connection if vm is not None else ""
+        styled = [(style, text) for style, text in (
+            ("class:lost", connection),
+            ("class:error" if state.error else "class:ok", state.message)) if text]
+        return _wrapped(styled, max(20, _width() - 2), MESSAGE_ROWS)
 
     def lobby_title(self) -> StyleAndTextTuples:
         return [("class:title", " " + self.state.lobby_model().title)]
@@ -468,6 +468,38 @@ class Screen:
         return out
 
 
+MESSAGE_ROWS = 3
+"""Rows the message line may take: a reason of two rows beside a dropped link's line."""
+
+
+def _wrapped(parts: list[tuple[str, str]], width: int, rows: int) -> StyleAndTextTuples:
+    """``parts`` (style, text) joined by " · ", broken between words into lines of ``width``
+    (each after a space), each part keeping its style; past ``rows`` lines, the last ends in
+    "…"."""
+    parts = [(style, " ".join(part.split())) for style, part in parts if part.strip()]
+    text = " · ".join(t for _, t in parts)
+    styles: list[str] = []  # each character's
+    for style, part in parts:
+        styles += [""] * (3 if styles else 0) + [style] * len(part)
+    lines = textwrap.wrap(text, width - 1, break_on_hyphens=False)
+    cut = len(lines) > rows
+    lines = lines[:rows]
+    out: StyleAndTextTuples = []
+    at = 0
+    for n, line in enumerate(lines):
+        if cut and n == rows - 1:
+            line = line[:width - 2]
+        at = text.index(line, at)  # past the spaces a break dropped
+        out.append(("", "\n " if n else " "))
+        for style, run in itertools.groupby(range(at, at + len(line)), key=styles.__getitem__):
+            run = list(run)
+            out.append((style, text[run[0]:run[-1] + 1]))
+        at += len(line)
+    if cut:
+        out.append(("", "…"))
+    return out
+
+
 def _text_window(fn, **kw) -> Window:
     return Window(FormattedTextControl(fn), **kw)
 
@@ -528,7 +560,8 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             filter=chat_open,
         ),
         # a message that does not fit goes on to a second line: its reason is never cut off
-        ConditionalContainer(_text_window(screen.message, height=D(min=1, max=2), wrap_lines=True),
+        ConditionalContainer(_text_window(screen.message, height=D(min=1, max=MESSAGE_ROWS),
+                                          wrap_lines=True),
                              filter=~chat_open),
         _text_window(screen.footer, height=D(min=1, max=2), wrap_lines=True),
     ], window_too_small=_text_window(lambda: screen.too_small(needed()), wrap_lines=True))
