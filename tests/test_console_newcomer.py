@@ -1,8 +1,12 @@
 """Issue 24, what was left of the newcomer's evening, mostly by keys on a console (pipe input,
 DummyOutput): a game whose every round was voided names no winner; the hint names the meld and
-the copy it means."""
+the copy it means; the status line shows a dropped link beside the whole last message; the
+players' wishes: the score sheet (S), the whole log (L), the rules card (R), and a claim window
+counting down under them."""
 
 from __future__ import annotations
+
+import re
 
 from prompt_toolkit.formatted_text import fragment_list_to_text
 
@@ -168,3 +172,124 @@ def test_the_status_line_shows_a_dropped_link_and_the_whole_last_message():
         await c.press("q", "y")
 
     run(with_console, body)
+
+
+
+def test_s_shows_the_score_sheet_round_by_round_and_l_the_whole_log_a_page_at_a_time():
+    """Players asked for a running score sheet and a log they can scroll, on a key, not only
+    between rounds: S and L open them over the table, the same key or Esc closes them."""
+    from console_harness import davis_session, grid_text, running
+    from test_console_app import _play_on
+
+    async def body():
+        async with running(davis_session()) as d:
+            await _play_on(d)
+            result = d.state.summary
+            await d.press("enter")
+            assert d.session.view.round_no == 2
+            await d.press("S")
+            text = grid_text(d.console)
+            assert "Score sheet · lowest total wins" in text
+            assert re.search(r"round +0 you +1 basic +2 basic", text), text
+            cells = "".join(f"{str(p) + ('*' if s == result.winner else ' '):>8}"
+                            for s, p in enumerate(result.points))
+            assert f" 1{'':10}{cells}" in text, text
+            assert " 2 playing" in text and "* went out" in text
+            assert f"total{'':7}" + "".join(f"{str(t) + ' ':>8}" for t in result.totals) in text
+            await d.press("S")
+            assert d.state.panel is None and "Score sheet" not in grid_text(d.console)
+
+            def page():
+                text = fragment_list_to_text(d.console.screen.panel_text())
+                first, last, total = map(int, re.search(r"lines (\d+)-(\d+) of (\d+)",
+                                                        text).groups())
+                return text, first, last, total
+
+            await d.press("L")  # the newest page, its last line the log panel's
+            text, first, last, total = page()
+            assert text.startswith(" Game log ") and last == total > 17, text
+            newest = " ".join(d.screen()["log"].split()[-4:])
+            assert newest in " ".join(text.split())
+            assert "round 1: basic bot deals; contract: two books" not in text
+            rows = last - first + 1
+            await d.press("home")
+            text, first, _, _ = page()
+            assert first == 1 and "round 1: basic bot deals; contract: two books" in text
+            await d.press("pagedown", "down")
+            assert page()[1] == min(1 + (rows - 1) + 1, total - rows + 1)
+            await d.press("pageup", "up")
+            assert page()[1] == 1
+            await d.press("end")
+            assert page()[2] == total
+            await d.press("esc")
+            assert d.state.panel is None
+
+    run(body)
+
+
+def test_r_shows_the_table_s_rules_in_plain_words_in_the_lobby_and_at_the_table():
+    """A rules card on a key, from the table's own RuleSet (house rules included): what
+    SHANGHAI does, where an ace goes, what may not be discarded."""
+    from console_harness import davis_session, running
+
+    def shown(d):
+        return " ".join(fragment_list_to_text(d.console.screen.panel_text()).split())
+
+    async def body():
+        async with running(davis_session(claim_timeout=6.0)) as d:
+            await d.press("R")
+            flat = shown(d)
+            assert flat.startswith("The rules of davis Davis family rules (seed 000)"), flat
+            assert "an ace is high only (Q-K-A, not A-2-3)" in flat
+            assert "a card taken from the pile may not go back on it in the same turn" in flat
+            assert "lines 1-17 of " in flat and "R or Esc closes" in flat
+            await d.press("pagedown")
+            flat = shown(d)
+            assert "a claim window waits 6 s for those who say nothing" in flat
+            assert "SHANGHAI: discard a card that plays on a meld declaring SHANGHAI (X)" in flat
+            assert "the lowest total wins" in flat
+            await d.press("R")
+            assert d.state.panel is None
+    run(body)
+
+    async def lobby(c):
+        await c.on_trio(lambda: c.peer.changed(
+            status="lobby", seat=0, welcome=welcome(),
+            lobby=lobby_state(house_rules={"contracts": [[2, 0]], "shanghai": False})))
+        await c.press("R")
+        await c.until(lambda: c.state.panel is not None)
+        title, lines = c.state.panel_lines(72)
+        flat = " ".join(" ".join(lines).split())
+        assert title == "The rules of davis" and "the rounds: 1 two books" in flat
+        assert "SHANGHAI" not in flat  # the house rule took it out
+        await c.press("esc")
+        await c.until(lambda: c.state.panel is None)
+        await c.press("q", "y")
+
+    run(with_console, lobby)
+
+
+def test_a_claim_window_under_a_panel_counts_down_there_and_is_answered_there():
+    """The claim timer is seen counting under the sheet, the log or the rules as on the table,
+    and m / p answer it without closing what is being read."""
+    from console_harness import davis_session, grid_text, running
+    from shanghai_net.engine import Phase
+
+    async def body():
+        async with running(davis_session(claim_timeout=5.0)) as d:
+            for _ in range(40):
+                if d.session.view.may_claim:
+                    break
+                await d.press("d" if d.session.view.phase is Phase.DRAW else "x")
+            assert d.state.may_claim
+            await d.press("L")
+            assert re.search(r"MAY I \S+\? m / p · 5s", grid_text(d.console))
+            await d.jump(2.2)
+            assert re.search(r"MAY I \S+\? m / p · 3s", grid_text(d.console))
+            claims = len([e for e in d.session.log if e.text.startswith("seat 0 claims")])
+            await d.press("m")
+            assert len([e for e in d.session.log if e.text.startswith("seat 0 claims")]) == \
+                claims + 1
+            assert d.state.panel is not None
+
+    run(body)

@@ -2,7 +2,8 @@
 
 Designed for 80x24 and wider: the table and the players side by side, the log and chat, the
 contract tracker, your hand with its cursor and marks, a message line and the key footer.  Help,
-quit, the round summary, the arrangements and the game-over table float over it.  Before a hand
+quit, the round summary, the arrangements, the game-over table and the panels (the score sheet,
+the whole log, the rules card: `ConsoleState.panel`, a page at a time) float over it.  Before a hand
 is dealt the lobby screen takes the table's place: the table, its seats with their key
 fingerprints and ready flags, the rules, and what it waits for.
 """
@@ -77,6 +78,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   a              the solver's best play, ready to commit (Enter)
   d  /  p        draw, or pass when the stock is empty: when nothing plays
   h              hint: what the expert would play now, and why
+  S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
   Esc            cancel / clear the selection / close this help
@@ -84,10 +86,9 @@ Keys (carousel: rebuild the table, then commit it as one move)
 
 HELP = """\
 Keys (every move of the game is a key)
-  {arrows} Home End move the cursor in your hand
+  {arrows} Home End move the cursor in your hand (s sorts by suit or rank)
   space          select / unselect the card and step to the next one
                  (a run goes down in the order you pick)
-  s              sort the hand by suit or by rank
   d  /  t        draw from the stock / take the discard
   m  /  p        claim the discard out of turn ({claim}) / let it go
 {auto}  g              the selected cards are the next meld; with the contract
@@ -101,6 +102,7 @@ Keys (every move of the game is a key)
   X              discard declaring SHANGHAI (it plays on the table)
   !  + number    call SHANGHAI: the last discard goes on that meld
   h              hint: what the expert would play now, and why
+  S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
   Enter  /  Esc  close the round summary / cancel, clear, close this help
@@ -423,6 +425,33 @@ class Screen:
                                   "played once more than half the table has voted\n"
                                   "  y: vote   n / Esc: no ")]
 
+    def panel_text(self) -> StyleAndTextTuples:
+        """The score sheet, the log or the rules card: a page of it, where it is in the whole,
+        its keys, and a claim window's countdown that opens meanwhile (answer it here)."""
+        state = self.state
+        if state.panel is None:
+            return []
+        size = get_app().output.get_size()
+        width = max(20, min(PANEL_WIDTH, size.columns - 6))
+        title, lines = state.panel_lines(width - 2)  # a column each side, in the box
+        lines = [" " + line for line in lines]
+        rows = max(3, size.rows - 7)  # the box, its title and its keys
+        top = len(lines) - rows if state.panel_top is None else state.panel_top
+        top = max(0, min(top, len(lines) - rows))
+        page = lines[top:top + rows]
+        state.panel_page = (top, rows)
+        where = f"lines {top + 1}-{top + len(page)} of {len(lines)}" if len(lines) > rows else ""
+        key = {"scores": "S", "log": "L", "rules": "R"}[state.panel]
+        keys = ("↑↓ PgUp PgDn Home End · " if where else "") + f"{key} or Esc closes"
+        out: StyleAndTextTuples = [("class:overlay.title", f" {title} "),
+                                   ("class:overlay", "\n" + "\n".join(page) + "\n"),
+                                   ("class:dim", f" {where}{' · ' if where else ''}{keys}")]
+        vm = state.view_model()
+        if state.may_claim and vm is not None and vm.claim_seconds is not None:
+            out.append(("class:countdown", f"\n {vm.claim_word} {vm.discard_top}? m / p · "
+                                           f"{_time_left(vm)}"))
+        return out
+
     def quit_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
 
@@ -467,6 +496,9 @@ class Screen:
             out.append(("class:overlay", "\n"))
         return out
 
+
+PANEL_WIDTH = 74
+"""The widest a panel's lines are (its box is two columns more)."""
 
 MESSAGE_ROWS = 3
 """Rows the message line may take: a reason of two rows beside a dropped link's line."""
@@ -522,7 +554,9 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     quit_open = Condition(lambda: state.quit_asked)
     vote_open = Condition(lambda: state.vote_asked)
     summary_open = Condition(lambda: state.summary is not None and not state.help_open)
-    over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open and not state.quit_asked)
+    over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open
+                          and not state.quit_asked and state.panel is None)
+    panel_open = Condition(lambda: state.panel is not None and not state.help_open)
     options_open = Condition(lambda: state.options is not None)
     chat_open = Condition(lambda: state.chat_open)
 
@@ -577,6 +611,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         overlay(screen.options_text, options_open, D(max=76)),
         overlay(screen.game_over_text, over_open, D(max=76)),
         overlay(screen.summary_text, summary_open, D(max=76)),
+        overlay(screen.panel_text, panel_open, D(max=PANEL_WIDTH + 2)),
         overlay(screen.help_text, help_open, D(max=76)),
         overlay(screen.quit_text, quit_open, None),
         overlay(screen.vote_text, vote_open, D(max=76)),
