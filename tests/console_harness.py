@@ -16,7 +16,8 @@ from shanghai_net.engine import LocalDealer, Pick, Shuffle
 from shanghai_net.rules import preset
 from shanghai_net.session import LocalSession
 
-KEYS = {"left": "\x1b[D", "right": "\x1b[C", "home": "\x1b[H", "end": "\x1b[F", "esc": "\x1b", "enter": "\r"}
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "home": "\x1b[H", "end": "\x1b[F", "esc": "\x1b", "enter": "\r",
+        "up": "\x1b[A", "down": "\x1b[B", "pageup": "\x1b[5~", "pagedown": "\x1b[6~"}
 
 
 class StackedDealer(LocalDealer):

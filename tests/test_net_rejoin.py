@@ -403,6 +403,9 @@ async def test_a_player_who_never_returns_is_voted_gone_and_a_stand_in_plays_on(
     assert report.ok and report.left == ((2, 2),) and report.rounds == 2, report.summary()
     assert "round 2 voided by the table's vote: bot2 left it" in report.summary()
     assert "seat 2 played by bot (bot" in report.summary()
+    assert report.summary().endswith("ok: every move and the deal of every round scored check "
+                                     "out; round 2 voided before its seeds were shown, so its "
+                                     "deal was not audited")  # issue 24: not "every deal"
 
 
 async def refused_vote(peer, identity, round_no):

@@ -22,6 +22,7 @@ from ..engine.moves import (
     TakeDiscard,
 )
 from ..engine.view import PlayerView
+from ..rules import MeldKind
 from ..rules.melds import plays_on
 from ..rules.scoring import card_points
 from .carousel_play import choose_play
@@ -130,8 +131,9 @@ class ExpertBot:
         down = view.down[view.seat]
         c = words.card
         if CallShanghai in by_kind and (down or not any(view.rules.is_wild(x) for x in hand)):
-            return Decision(by_kind[CallShanghai][0],
-                            f"SHANGHAI: {c(top)} plays on the table, and its discarder draws from your hand")
+            call = by_kind[CallShanghai][0]
+            return Decision(call, f"SHANGHAI: {c(top)} plays on {_meld_words(view, call.meld, words)}, "
+                                  "and its discarder draws from your hand")
         if TakeDiscard in by_kind and top is not None:
             if down and plays_on(view.rules, view.table, top):
                 return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: it lays off at once")
@@ -140,7 +142,8 @@ class ExpertBot:
                 if self._lowers_need(view, top, hand) or value >= self.TAKE_AT:
                     return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: " + self._helps(view, top, hand, words))
         if DrawStock in by_kind:
-            why = f"{c(top)} helps nothing you hold" if top is not None else "nothing on the pile"
+            why = "nothing on the pile" if top is None else self._not_worth(view, top, hand, words) \
+                if TakeDiscard in by_kind else f"{c(top)} may not be taken now"
             return Decision(by_kind[DrawStock][0], "draw: " + why)
         if MayI in by_kind and top is not None:
             claim = self._claim(reading, top, hand, words)
@@ -155,6 +158,22 @@ class ExpertBot:
         """Whether ``card`` brings the hand a card closer to its contract."""
         need = contract_need(view.rules, view.contract, hand)
         return contract_need(view.rules, view.contract, hand + [card]) < need
+
+    def _not_worth(self, view: PlayerView, card: Card, hand: list[Card], words: Words) -> str:
+        """Why the top discard is left: it helps nothing held, or what it would go with and that
+        it brings the contract no closer (a card that pairs one held is no help "to nothing")."""
+        rules = view.rules
+        naturals = [x for x in hand if not rules.is_wild(x)]
+        sets, runs = view.contract
+        mates = [x for x in naturals if x.rank == card.rank] if sets and not view.down[view.seat] \
+            else []
+        near = sorted((x for x in naturals if x.suit is card.suit and x.rank != card.rank
+                       and _gap(card.rank, x.rank) <= 2), key=lambda x: x.rank) \
+            if runs and not view.down[view.seat] and not rules.is_wild(card) else []
+        if not (mates or near):
+            return f"{words.card(card)} helps nothing you hold"
+        goes = f"pairs {words.cards(mates)}" if mates else f"goes with {words.cards(near)}"
+        return f"{words.card(card)} {goes}, but is not worth taking: it brings your contract no closer"
 
     def _helps(self, view: PlayerView, card: Card, hand: list[Card], words: Words) -> str:
         if view.rules.is_wild(card):
@@ -204,9 +223,10 @@ class ExpertBot:
     def _lay_off(self, view: PlayerView, options: list[Move], words: Words) -> Decision:
         freed = [m for m in options if m.card in view.must_lay_off]
         if freed:
-            return Decision(freed[0], f"lay off {words.card(freed[0].card)}: the freed joker must go")
+            return Decision(freed[0], f"lay off {words.card(freed[0].card)} on "
+                                      f"{_meld_words(view, freed[0].meld, words)}: the freed joker must go")
         best = max(options, key=lambda m: card_points(view.rules, m.card))
-        return Decision(best, f"lay off {words.card(best.card)} on meld {best.meld + 1}: "
+        return Decision(best, f"lay off {words.card(best.card)} on {_meld_words(view, best.meld, words)}: "
                               f"{card_points(view.rules, best.card)} points out of your hand")
 
     def _discard(self, reading: Reading, options: list[Move], hand: list[Card], words: Words) -> Decision:
@@ -235,10 +255,13 @@ class ExpertBot:
         chosen = min(plain, key=cost)
         best = chosen.card
         move = declared.get(best, chosen)
-        # a card as easy to spare that was kept because it would feed someone
-        spared = [m.card for m in plain if m.card is not best and not rules.is_wild(m.card)
+        # a card as easy to spare that was kept because it would feed someone (not a copy of it)
+        spared = [m.card for m in plain if m.card.face != best.face and not rules.is_wild(m.card)
                   and own(m.card) <= own(best) + 1.0 and feed(m.card).danger > 0]
-        c = words.card
+        which = _which_copy(best, hand, {m.card for m in options}, words)
+
+        def c(card: Card) -> str:
+            return words.card(card) + (which if card is best else "")
         if spared:
             kept = min(spared, key=own)
             return Decision(move, f"discard {c(best)}, not {c(kept)}: {feed(kept).why}")
@@ -253,3 +276,35 @@ class ExpertBot:
         if not reading.live_rank(best.rank) and view.contract[0]:
             return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
         return Decision(move, f"discard {c(best)}: it helps your hand least")
+
+
+def _meld_words(view: PlayerView, index: int, words: Words) -> str:
+    """A meld on the table as a hint names it: whose, what, and its number (which ``l``, ``!``
+    and the others take): "bea's run 4♠-7♠ (meld 3)", "your book of kings (meld 1)"."""
+    meld = view.table[index]
+    owner = view.meld_owners[index]
+    name = words.seat(owner)
+    whose = "your" if owner == view.seat or name == "you" else f"{name}'s"
+    if meld.kind is MeldKind.RUN:
+        suit = next((words.card(c)[-1] for c in meld.cards if c.suit is meld.suit
+                     and not c.is_joker), "")
+        what = f"run {_RANK_NAME.get(meld.rank, meld.rank)}{suit}-" \
+               f"{_RANK_NAME.get(meld.high, meld.high)}{suit}"
+    else:
+        what = f"{view.rules.set_word} of {_RANKS_NAME.get(meld.rank, f'{meld.rank}s')}"
+    return f"{whose} {what} (meld {index + 1})"
+
+
+_RANK_NAME = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANKS_NAME = {1: "aces", 11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
+
+
+def _which_copy(card: Card, hand: Sequence[Card], may: set[Card], words: Words) -> str:
+    """Which of two (or more) like cards in hand a hint means: not the one just taken from the
+    pile (it may not go back this turn; the hand marks it "new"); else either."""
+    twins = [x for x in hand if x is not card and x.face == card.face]
+    if not twins:
+        return ""
+    if any(x not in may for x in twins):
+        return " (not the one just taken)"
+    return " (either one)" if len(twins) == 1 else " (any of them)"

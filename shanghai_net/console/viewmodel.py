@@ -495,7 +495,8 @@ def game_over_table(result: GameResult, seats, me: int, rules: RuleSet, ascii: b
     it), every round's points (the latest rounds that fit ``width``) and the total."""
     unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
     winners = result.winners
-    lines = ["Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
+    lines = ["Game over: no round was scored, so nobody wins" if not result.rounds else
+             "Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
              + (" win" if len(winners) > 1 or me in winners else " wins")]
     names = {s: _seat_label(seats, s, me)[:14] for s in result.ranking}
     name_width = max(len(n) for n in names.values())
