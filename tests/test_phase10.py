@@ -18,6 +18,7 @@ import random
 from collections import Counter
 
 import pytest
+import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +37,8 @@ from shanghai_net.rules.ruleset import PHASES_10, PhaseContract, RuleSet, check_
 from shanghai_net.simulate import play_game, simulate
 
 from scenario import draw, play, stacked_game, table
+from test_net_game import assert_clean
+from test_net_game import play as play_over_sockets
 
 PHASE10 = preset("phase10")
 S, R, C = MeldKind.SET, MeldKind.RUN, MeldKind.SUIT
@@ -360,3 +363,18 @@ def test_the_console_describes_the_phase_and_tracks_it():
     game = stacked_game(PHASE10, ["", "", ""])
     vm = view_model(view_of(game, 0))
     assert vm.title == "phase10 · hand 1 · phase 1 of 10" and vm.contract == "two sets of 3"
+
+
+# -- over the network -------------------------------------------------------------------------------
+
+async def test_phase10_with_house_phases_over_sockets():
+    """The typed rules travel in start_game (a phases list as nested [kind, size] pairs); every
+    replica plays the same phases and agrees on each seat's progress."""
+    phases = [[["set", 3], ["run", 4]], [["suit", 7]], [["set", 5], ["set", 2]]]
+    with trio.fail_after(300):
+        host, tables, _ = await play_over_sockets(3, "phase10", rounds=3, rules={"phases": phases})
+    assert_clean(host, tables, 3)
+    public = host.public.public
+    assert public.rules.phases == RuleSet().override(phases=phases).phases and public.rules.runs_any_suit
+    assert all(table.game.progress == public.progress for table in tables.values())
+    assert public.round_no >= 3 and max(public.progress) >= 1
