@@ -22,8 +22,9 @@ from ..engine.moves import (
     TakeDiscard,
 )
 from ..engine.view import PlayerView
-from ..rules import MeldKind
-from ..rules.melds import plays_on
+from ..rules.contracts import kind_counts, least_size
+from ..rules.melds import plays_on, run_bounds
+from ..rules.ruleset import MeldKind
 from ..rules.scoring import card_points
 from .carousel_play import choose_play
 from .history import Memory
@@ -50,14 +51,20 @@ def keep_value(reading: Reading, card: Card, hand: Sequence[Card]) -> float:
     if rules.is_wild(card):
         return 100.0
     naturals = [c for c in hand if c is not card and not rules.is_wild(c)]
-    sets, runs = reading.view.contract
-    return (_set_value(reading, card, naturals) if sets else 0.0) + \
-        (_run_value(rules.min_run, card, naturals) if runs else 0.0)
+    contract = reading.view.contract
+    sets, runs, suits = kind_counts(contract)
+    value = (_set_value(reading, card, naturals) if sets else 0.0) + (
+        0.0 if not runs else _any_run_value(run_bounds(rules), least_size(rules, contract, MeldKind.RUN), card,
+                                            naturals, not sets)
+        if rules.runs_any_suit else _run_value(rules.min_run, card, naturals))
+    if suits:
+        value += _suit_value(card, naturals)
+    return value
 
 
 def _set_value(reading: Reading, card: Card, naturals: list[Card]) -> float:
     mates = sum(1 for c in naturals if c.rank == card.rank)
-    if mates >= reading.view.rules.min_set - 1:
+    if mates >= least_size(reading.view.rules, reading.view.contract, MeldKind.SET) - 1:
         return 12.0 + mates
     live = reading.live_rank(card.rank)
     if mates:
@@ -70,6 +77,36 @@ def _run_value(min_run: int, card: Card, naturals: list[Card]) -> float:
     near = sum(1 for r in suited if _gap(card.rank, r) <= 2)
     far = sum(1 for r in suited if _gap(card.rank, r) == 3)
     return 2.5 * near + 0.8 * far + (3.0 if near >= min_run - 2 else 0.0)
+
+
+def _any_run_value(bounds: tuple[int, int], size: int, card: Card, naturals: list[Card], spare_counts: bool) -> float:
+    """A run of any suits (Phase 10): the most other ranks held in a window of ``size`` places
+    through the card; a second card of a rank is worth little to it (``spare_counts``: nothing
+    else in the contract uses it)."""
+    lo, hi = bounds
+    ranks = {c.rank for c in naturals}
+    if spare_counts and card.rank in ranks:
+        return -2.0
+
+    def places(rank: int) -> list[int]:
+        return [p for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi]
+
+    held = {p for r in ranks for p in places(r)}
+    best = 0
+    for p in places(card.rank):
+        for low in range(max(lo, p - size + 1), min(p, hi - size + 1) + 1):
+            best = max(best, sum(1 for q in range(low, low + size) if q in held))
+    return 1.5 * best + (3.0 if best >= size - 2 else 0.0)
+
+
+def _suit_value(card: Card, naturals: list[Card]) -> float:
+    """Cards of one suit (Phase 10's colour): the others of its suit, the longest suit's most."""
+    by_suit: dict = {}
+    for c in naturals:
+        by_suit[c.suit] = by_suit.get(c.suit, 0) + 1
+    mates = by_suit.get(card.suit, 0)
+    longest = max(by_suit.values(), default=0)
+    return (3.0 if mates >= longest else 0.7) * mates
 
 
 class ExpertBot:
@@ -179,9 +216,13 @@ class ExpertBot:
         if view.rules.is_wild(card):
             return "a wild card fits any meld"
         mates = [x for x in hand if x.rank == card.rank and not view.rules.is_wild(x)]
-        if view.contract[0] and mates:
-            return f"with {words.cards(mates)} it makes a {view.rules.set_word}" if len(mates) >= view.rules.min_set - 1 \
+        sets, runs, suits = kind_counts(view.contract)
+        if sets and mates:
+            least = least_size(view.rules, view.contract, MeldKind.SET)
+            return f"with {words.cards(mates)} it makes a {view.rules.set_word}" if len(mates) >= least - 1 \
                 else f"it pairs {words.cards(mates)}"
+        if suits and not runs:
+            return "it adds to the suit you are collecting"
         return "it fits a run you are building"
 
     def _claim(self, reading: Reading, top: Card, hand: list[Card], words: Words) -> str:
@@ -273,7 +314,7 @@ class ExpertBot:
         if down:
             return Decision(move, f"discard {c(best)}: the most points you could be caught with "
                                   f"({card_points(rules, best)})")
-        if not reading.live_rank(best.rank) and view.contract[0]:
+        if not reading.live_rank(best.rank) and kind_counts(view.contract)[0]:
             return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
         return Decision(move, f"discard {c(best)}: it helps your hand least")
 

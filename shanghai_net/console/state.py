@@ -27,6 +27,7 @@ from ..engine import (
 )
 from ..engine.events import RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
+from ..rules.contracts import meld_count
 from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
 from ..bots import ExpertBot
@@ -328,7 +329,7 @@ class ConsoleState:
         if not self.selected:
             self.note("select the cards of a meld (space), then press g", True)
             return
-        need = sum(view.contract)
+        need = meld_count(view.contract)
         if arrange(view.rules, self.selected) is None:
             cards = " ".join(self._c(c) for c in self.selected)
             self.note(f"{cards} is no meld: {why_not_meld(view.rules, self.selected)}", True)
