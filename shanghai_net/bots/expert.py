@@ -201,7 +201,7 @@ class ExpertBot:
         it brings the contract no closer (a card that pairs one held is no help "to nothing")."""
         rules = view.rules
         naturals = [x for x in hand if not rules.is_wild(x)]
-        sets, runs = view.contract
+        sets, runs, _ = kind_counts(view.contract)
         mates = [x for x in naturals if x.rank == card.rank] if sets and not view.down[view.seat] \
             else []
         near = sorted((x for x in naturals if x.suit is card.suit and x.rank != card.rank
