@@ -3,13 +3,15 @@ the attack it stops."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import msgpack
 import pytest
 
-from shanghai_net.deal import MentalTable, seeded
+from shanghai_net.deal import MentalTable, PassOutput, seeded
 from shanghai_net.deal.group import multiply_all
+from shanghai_net.deal.messages import Context
 from shanghai_net.deal.proof import ROUNDS
 
 from test_deal_cheats import CARDS
@@ -61,3 +63,60 @@ def test_a_shuffle_proof_s_challenge_binds_the_context_author_input_output_and_e
         source, target = (inputs, z) if bit == 0 else (z, outputs)
         assert multiply_all(scalar, [source[i] for i in order]) == target
 
+
+
+# -- the roster (deal/participant.py Participant.receive) ----------------------------------------
+
+def broadcast(table, message):
+    """``message`` to every seat but its author."""
+    for p in table.participants:
+        if p.seat != message.author:
+            p.receive(message)
+
+
+def passes(table, phase):
+    """Every seat's pass ``phase`` of generation 0, in turn, each broadcast; the outputs."""
+    outputs = []
+    for sender in table.participants:
+        outputs.append(sender.make_pass(0))
+        assert outputs[-1].phase == phase
+        broadcast(table, outputs[-1])
+    return outputs
+
+
+def test_a_pass_from_a_seat_off_the_roster_is_refused_not_taken_as_another_seat_s():
+    """A relay hands seat 1 a pass 1 "from seat 3" of a three-seat table (its points valid and
+    distinct).  Taken, it would sit where seat 0's pass 2 goes (pass 1 of seat 3 is the fourth
+    step), and seat 0's honest pass 2 would then look like a second, different one: seat 0
+    framed for equivocation.  Seat 1 refuses it; seat 0's pass is then taken, the shuffle
+    completes at every seat and audits clean."""
+    table = MentalTable(3, seeded(b"roster"), cards=CARDS, deal=False)
+    for commitment in [p.start_generation(0, CARDS) for p in table.participants]:
+        broadcast(table, commitment)
+    outputs = passes(table, 1)
+    forged = PassOutput(outputs[-1].context, 3, 1, tuple(reversed(outputs[-1].points)))
+    with pytest.raises(ValueError, match="message from seat 3, not one of 3 seats"):
+        table.participants[1].receive(forged)
+    passes(table, 2)  # seat 0's pass 2 included: no one is named
+    assert len({p.final_deck(0) for p in table.participants}) == 1
+    assert table.audit().clean
+
+
+@pytest.mark.parametrize("where", ["another round", "another game"])
+def test_a_commitment_replayed_from_another_round_or_game_is_refused_and_frames_no_one(where):
+    """A relay hands seat 1, in round 2, seat 0's seed commitment of round 1 (or of another
+    game) before seat 0's own.  Taken, it would stand as seat 0's commitment of round 2, and
+    seat 0's real one would look like a second, different one: seat 0 framed for equivocation.
+    Seat 1 refuses it; then seat 0's commitment is taken, the shuffle completes, audits clean."""
+    table = MentalTable(3, seeded(b"replay"), cards=CARDS)
+    old = table.participants[0].generation(0).commitments[0]
+    table.new_round(2)
+    if where == "another game":
+        old = dataclasses.replace(old, context=Context(b"another game", 2, 0))
+    commitments = [p.start_generation(0, CARDS) for p in table.participants]
+    with pytest.raises(ValueError, match=r"message for game .* not game .* round 2"):
+        table.participants[1].receive(old)
+    for commitment in commitments:  # seat 0's of round 2 included: no one is named
+        broadcast(table, commitment)
+    passes(table, 1), passes(table, 2)
+    assert table.audit().clean

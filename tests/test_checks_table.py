@@ -205,3 +205,102 @@ def test_only_the_host_signs_a_timeout_and_it_signs_nothing_else():
     move = t.host.chain.sign(t.host_id.sign_key, wm.HOST_AUTHOR, move_to_body(MayI(seat)))
     for fault in sequenced_anyway(t, move):
         assert fault.culprit == wm.HOST_AUTHOR and "the host signed a may_i body" in fault.reason
+
+
+# -- what a lying host sequences without its checks (stream.py, deal/participant.py) --------------
+
+def relayed_anyway(t, msg):
+    """A lying host places ``msg`` without its checks and relays it: what each party makes of
+    it, by party: ``"host"`` (the host's own table, as a spectator's or `verify`'s), then each
+    seat; its `Fault`, or None if it took the message."""
+    msg = t.host.chain.place(msg)
+    outcomes = {}
+    for party, table in (("host", t.host), *enumerate(t.seats)):
+        try:
+            table.receive(msg)
+            outcomes[party] = None
+        except Fault as fault:
+            outcomes[party] = fault
+    return outcomes
+
+
+def refused_then_relayed(t, author, body, refusal):
+    """``author`` signs ``body``: the host refuses it (``refusal``), a lying host relays it
+    anyway; `relayed_anyway`'s outcomes."""
+    msg = t.seats[author].chain.sign(t.ids[author].sign_key, author, body)
+    with pytest.raises(RemoteProtocolError, match=refusal):
+        t.host.admit(msg)
+    return relayed_anyway(t, msg)
+
+
+def assert_named_by(outcomes, parties, culprit, why):
+    """Each of ``parties`` (keys of `relayed_anyway`'s outcomes) named ``culprit`` for ``why``."""
+    for party in parties:
+        fault = outcomes[party]
+        who = "the host's table" if party == "host" else f"seat {party}"
+        assert fault is not None, f"{who} took it: {why!r} went unnamed"
+        assert fault.culprit == culprit and why in fault.reason, f"{who}: {fault}"
+
+
+def test_a_seat_that_sends_a_second_seed_commitment_is_named_at_once():
+    """Seat 1's seed commitment is sequenced; it sends another, for another seed.  The host
+    refuses it; a lying host that sequences it anyway does not carry the table along: every
+    other seat names seat 1 for the two commitments (rather than play on in a stream the host's
+    own table, and `verify`, reject)."""
+    t = Table(3, seed=24)
+    cheat = 1
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records
+                          and cheat in t.host.records[0].commitments)
+    second = wm.Deal("commit", {"round": 1, "generation": 0, "digest": bytes(range(32))})
+    named = refused_then_relayed(t, cheat, second, "a second commitment")
+    assert_named_by(named, ["host"], cheat, "a second commitment")
+    assert_named_by(named, [0, 2], cheat, "seat 1: sent two different seed commitments")
+
+
+def test_a_seat_that_sends_a_second_pass_is_named_at_once_not_counted_as_the_next_seat_s():
+    """Seat 1's pass 1 is sequenced; it sends a second, different one (its points in another
+    order).  The host refuses it; sequenced anyway, every other seat names seat 1 at once.
+    Taken as a repeat instead, it would still be counted: every table one pass ahead of the
+    deal, seat 0 would never send its pass 2, and the deal would wait for ever, no one named."""
+    t = Table(3, seed=25)
+    cheat = 1
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records
+                          and len(t.host.records[0].passes) == 2)
+    first = t.host.records[0].passes[cheat]
+    assert first.author == cheat and first.phase == 1
+    second = wm.Deal("pass", {"round": 1, "generation": 0, "phase": 1,
+                              "points": list(reversed(first.points)), "proof": first.proof})
+    named = refused_then_relayed(t, cheat, second, "pass 1 of seat 1 out of turn")
+    assert_named_by(named, ["host"], cheat, "pass 1 of seat 1 out of turn")
+    assert_named_by(named, [0, 2], cheat, "seat 1: sent two different pass 1 outputs")
+
+
+def test_a_move_sequenced_before_the_deal_settled_names_its_author_at_every_party():
+    """The first discard's claim window is open in the public game while key shares of the
+    deal are still owed (every seat's own replica still waits for cards).  A lying host
+    sequences seat 2's claim then: every party, the host's own table included, names seat 2;
+    without the check the host's table (and `verify`) would take the claim while every seat
+    stopped naming no one."""
+    t = Table(3, seed=5)
+    t.run_until(lambda: t.host.outstanding and not t.host.public.waiting, play=False)
+    claimer = 2
+    assert claimer in t.host.public.to_move() and not t.host.settled
+    named = refused_then_relayed(t, claimer, move_to_body(MayI(claimer)), "the deal is not settled")
+    assert_named_by(named, ["host", 0, 1, 2], claimer,
+                    "seat 2: 'mayi' before the deal settled")
+    for seat in range(3):
+        assert_no_hidden_card_opened_to(t, seat)
+
+
+def test_a_deal_step_for_another_round_names_its_author_at_every_party():
+    """Round 1's shuffle waits for commitments; seat 1 signs its commitment as round 2's.  The
+    host refuses it; sequenced anyway, every party names seat 1, the seat itself and the host's
+    own table included (whose public record would otherwise take it as round 1's)."""
+    t = Table(3, seed=26)
+    cheat = 1
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records)
+    assert cheat not in t.host.records[0].commitments
+    body = wm.Deal("commit", {"round": 2, "generation": 0, "digest": bytes(range(32))})
+    named = refused_then_relayed(t, cheat, body, "round 2: the deal is in round 1")
+    assert_named_by(named, ["host", 0, 1, 2], cheat,
+                    "seat 1: commit for round 2; the deal is in round 1")
