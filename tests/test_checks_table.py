@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from shanghai_net.deal.group import multiply_all
+from shanghai_net.deal.messages import Context, PassOutput, PickReveal
 from shanghai_net.engine.moves import DrawStock, MayI
-from shanghai_net.table.bodies import move_to_body
+from shanghai_net.table.bodies import deal_body, move_to_body
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.watch import HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
@@ -136,7 +138,9 @@ def test_a_complaint_before_every_commitment_audits_no_shuffle_and_names_the_com
     complainer = next(s for s in range(3) if s not in uncommitted)
     t.deliver(t.seats[complainer].chain.sign(
         t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="nothing, really")))
-    deliver_one_at_a_time(t, lambda: t.host.finished)
+    deliver_one_at_a_time(t, lambda: not t.host.waiting_audit)
+    for party in (t.host, *t.seats):
+        assert party.verdict is not None, "the audit found the deal clean and named no one"
     assert_everyone_names(t, complainer, "every step of the deal matches its seed")
     for seat in range(3):
         assert_no_hidden_card_opened_to(t, seat)
@@ -304,3 +308,105 @@ def test_a_deal_step_for_another_round_names_its_author_at_every_party():
     named = refused_then_relayed(t, cheat, body, "round 2: the deal is in round 1")
     assert_named_by(named, ["host", 0, 1, 2], cheat,
                     "seat 1: commit for round 2; the deal is in round 1")
+
+
+def test_a_deal_step_relayed_after_the_round_stopped_names_the_host_not_its_author():
+    """Seat 0 complains while round 1's commitments come in; seat 2's commitment, sent before
+    the complaint was sequenced (deal steps commute), reaches the host after it.  The host
+    refuses it: only seeds are due.  A host that sequences it anyway is named by every party;
+    seat 2, which did nothing wrong, is not."""
+    t = Table(3, seed=21)
+
+    def commitments_partly_in():
+        commits = [s for s in t.host.owed_steps() if s.step == "commit"]
+        return t.host.round == 1 and 0 < len(commits) < t.host.players
+
+    deliver_one_at_a_time(t, commitments_partly_in)
+    late = next(s.seat for s in t.host.owed_steps() if s.step == "commit")
+    complainer = next(s for s in range(3) if s != late)
+    sent = t.boxes[late].poll()
+    assert sent.body.step == "commit"
+    t.deliver(t.seats[complainer].chain.sign(
+        t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="my card")))
+    with pytest.raises(RemoteProtocolError, match="the round is stopped for its audit"):
+        t.host.admit(sent)
+    assert_named_by(relayed_anyway(t, sent), ["host", 0, 1, 2], wm.HOST_AUTHOR,
+                    f"the host relayed seat {late}'s commit after the round was stopped")
+    for seat in range(3):
+        assert_no_hidden_card_opened_to(t, seat)
+
+
+def test_a_seat_may_not_protest_another_seat_s_timeout_to_pre_empt_its_protest():
+    """The host times seat S out; seat R protests that timeout first, with a reason of its own
+    (were it taken, S's own protest, with its claim as evidence, would be refused as a second
+    protest of one timeout).  The host refuses R's, takes S's; a host that sequences R's anyway
+    is named by no one but R, whom every party names."""
+    t = Table(3, seed=52)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    victim = t.host.open_window()[1][0]
+    rival = next(s for s in range(3) if s != victim)
+    timeout = t.time_out(victim)
+    pre_empt = wm.Protest(seq=timeout.seq, reason="the host is slow to me")
+    rivals = t.seats[rival].chain.sign(t.ids[rival].sign_key, rival, pre_empt)
+    with pytest.raises(RemoteProtocolError, match="which is no host timeout of its seat"):
+        t.host.admit(rivals)
+    t.deliver(t.seats[victim].chain.sign(t.ids[victim].sign_key, victim,
+                                         wm.Protest(seq=timeout.seq, reason="too soon")))
+    assert all([(p.seat, p.seq) for p in party.protests] == [(victim, timeout.seq)]
+               for party in (t.host, *t.seats))
+    assert_named_by(relayed_anyway(t, rivals), ["host", 0, 1, 2], rival,
+                    f"seat {rival}: protests seq {timeout.seq}, which is no host timeout of its "
+                    "seat")
+
+
+def test_a_pass_before_every_commitment_is_refused_and_named_at_every_party():
+    """Seat 0 makes its pass 1 of round 1 (keyed and permuted by its own seed, as honest as
+    can be) before every seat has committed to its seed: the seats still to commit would
+    commit knowing it.  The host refuses it; sequenced anyway, every party names seat 0."""
+    t = Table(3, seed=27)
+    hasty = 0
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records
+                          and hasty in t.host.records[0].commitments)
+    assert len(t.host.records[0].commitments) < 3
+    g = t.seats[hasty].participant.generation(0)
+    points = multiply_all(g.keys.pass_key, [g.step_input(0)[i] for i in g.keys.permutation])
+    early = deal_body(PassOutput(g.context, hasty, 1, tuple(points)))
+    named = refused_then_relayed(t, hasty, early, "a pass before every commitment")
+    assert_named_by(named, ["host"], hasty, "a pass before every commitment")
+    assert_named_by(named, [1, 2], hasty, "seat 0: pass: generation 0: no seed commitment yet")
+
+
+def test_a_seat_s_watch_protests_its_own_early_timeout_only():
+    """The host times seat S out the moment a claim window opens.  S's watch protests; every
+    other seat's watch, though that window opened for it at the same moment, says nothing (its
+    protest of another seat's timeout would be refused, and name it)."""
+    t = Watched(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    victim = t.host.open_window()[1][0]
+    timeout = t.time_out(victim)
+    assert t.watches[victim].judge(timeout, None, t.now) is not None
+    for seat in range(3):
+        if seat != victim:
+            assert t.watches[seat].judge(timeout, None, t.now) is None, \
+                f"seat {seat}'s watch protests seat {victim}'s timeout"
+
+
+def test_a_pick_nonce_before_every_party_s_commitment_is_refused_and_named_at_every_party():
+    """The first-dealer pick: seat S, its commitment sequenced, reveals its nonce before every
+    party has committed (a party still to commit could then choose its own nonce, and the
+    pick).  The host refuses it; sequenced anyway, every party names S."""
+    t = Table(3, seed=28)
+
+    def some_committed():
+        owing = [s for s in t.host.owed_steps() if s.step == "pick_commit"]
+        return 0 < len(owing) < len(owing[0].parties) if owing else False
+
+    deliver_one_at_a_time(t, some_committed)
+    owing = {s.seat for s in t.host.owed_steps() if s.step == "pick_commit"}
+    hasty = next(s for s in range(3) if s not in owing)
+    nonce = t.seats[hasty].participant._picks[0].nonce  # its own, committed to
+    early = deal_body(PickReveal(Context(t.host.game_id, 0, 0), 0, hasty, nonce))
+    named = refused_then_relayed(t, hasty, early, "pick nonce 0 out of turn")
+    assert_named_by(named, ["host"], hasty, "pick nonce 0 out of turn")
+    assert_named_by(named, [s for s in range(3) if s != hasty], hasty,
+                    f"seat {hasty}: pick_reveal: pick 0: no commitment yet from seats")
