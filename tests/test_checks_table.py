@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from shanghai_net.deal.group import multiply_all
-from shanghai_net.deal.messages import Context, PassOutput, PickReveal
+from shanghai_net.deal.messages import Context, PassOutput, PickReveal, SeedReveal
 from shanghai_net.engine.moves import DrawStock, MayI
-from shanghai_net.table.bodies import deal_body, move_to_body
+from shanghai_net.table.bodies import deal_body, move_to_body, seeds_body
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.watch import HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
@@ -410,3 +410,47 @@ def test_a_pick_nonce_before_every_party_s_commitment_is_refused_and_named_at_ev
     assert_named_by(named, ["host"], hasty, "pick nonce 0 out of turn")
     assert_named_by(named, [s for s in range(3) if s != hasty], hasty,
                     f"seat {hasty}: pick_reveal: pick 0: no commitment yet from seats")
+
+
+def stop_round_1(t, complainer=0):
+    """Play until round 1's deal settled, then ``complainer`` complains: every seat owes its
+    seeds of round 1."""
+    t.run_until(lambda: t.host.round == 1 and t.host.settled and t.host.generations, play=False)
+    t.deliver(t.seats[complainer].chain.sign(
+        t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="my card")))
+    assert t.host.waiting_audit
+
+
+def test_a_seeds_body_with_two_seeds_for_one_shuffle_names_its_author_at_every_party():
+    """Round 1 stops for its audit; seat 1's seeds body shows two seeds for shuffle 0, its own
+    and another.  The host sequences it as evidence, naming seat 1; so does every other seat
+    (rather than keep the first and audit on, while the host's table stopped)."""
+    t = Table(3, seed=31)
+    stop_round_1(t)
+    seed = t.seats[1].participant.generation(0).seed
+    context = t.seats[1].participant.generation(0).context
+    body = seeds_body(1, [SeedReveal(context, 1, seed), SeedReveal(context, 1, bytes(32))])
+    msg = t.host.admit(t.seats[1].chain.sign(t.ids[1].sign_key, 1, body))
+    assert t.host.fault.culprit == 1 and "two seeds for generation 0" in t.host.fault.reason
+    for table in (t.seats[0], t.seats[2]):
+        with pytest.raises(Fault) as info:
+            table.receive(msg)
+        assert info.value.culprit == 1 and "seat 1: revealed two seeds" in info.value.reason
+
+
+def test_a_seat_that_hides_its_seeds_in_an_empty_seeds_body_is_named_by_the_audit():
+    """Round 1 stops for its audit; seat 1 answers with a seeds body that shows no seed at all
+    (its seeds would show what it did).  The round is audited when the last seeds come, and the
+    host's table and every other seat name seat 1 for the seed it did not reveal (the audit
+    does not fail on the missing seed, leaving the table with no verdict)."""
+    t = Table(3, seed=32)
+    stop_round_1(t)
+    hidden = t.seats[1].chain.sign(t.ids[1].sign_key, 1, seeds_body(1, []))
+    t.boxes[1].sent_past(hidden)
+    t.deliver(hidden)
+    t.boxes[1].deal.clear()  # its honest seeds body is not sent
+    deliver_one_at_a_time(t, lambda: not t.host.waiting_audit)
+    for party in (t.host, t.seats[0], t.seats[2]):  # seat 1's own table knows its seeds
+        assert party.fault is None, party.fault
+        assert party.verdict is not None and party.verdict.culprit == 1, party.verdict
+        assert "seat 1: revealed no seed" in party.verdict.reason
