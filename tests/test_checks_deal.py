@@ -13,7 +13,7 @@ from shanghai_net.deal import (CheatDetected, KeyShare, MentalTable, Participant
                                PickReveal, seeded)
 from shanghai_net.deal.group import multiply, multiply_all
 from shanghai_net.deal.messages import Context
-from shanghai_net.deal.proof import ROUNDS
+from shanghai_net.deal.proof import ROUNDS, _challenge, verify_shuffle
 
 from test_deal_cheats import CARDS, cheater
 from test_deal_proof import CONTEXT, honest_shuffle
@@ -287,3 +287,37 @@ def test_a_shuffle_proof_of_no_rounds_proves_nothing():
         MentalTable(3, seeded(b"proof rounds"), cards=CARDS, shuffle_proof=True,
                     participant_types={1: MarkerWithoutProof})
     assert caught.value.culprit == 1
+
+
+def first_round_changed(proof, change, inputs, outputs):
+    """``proof`` with its first round changed by ``change(shuffle, answer, k)``; a changed
+    shuffle is chosen (over ``k``) so that the challenge, recomputed over it, asks that round
+    for the opening from the shuffle to the output: the side a verifier indexes the shuffle by."""
+    shuffles, answers = msgpack.unpackb(proof)
+    for k in range(len(inputs)):
+        z, answer = change(shuffles[0], answers[0], k)
+        changed = [z, *shuffles[1:]]
+        if z == shuffles[0] or _challenge(CONTEXT, 0, inputs, outputs, changed)[0] == 1:
+            return msgpack.packb([changed, [answer, *answers[1:]]])
+    raise AssertionError("no shorter shuffle asks for the second opening")
+
+
+MALFORMED = {
+    "a shuffle a point short": (lambda z, answer, k: (z[:32 * k] + z[32 * k + 32:], answer),
+                                "shuffle has 7 points, not 8"),
+    "an order that repeats an index": (lambda z, answer, k: (z, [answer[0], [0, *answer[1][1:]]]),
+                                       "opens to a malformed scalar or permutation"),
+    "a scalar that is zero": (lambda z, answer, k: (z, [bytes(32), answer[1]]),
+                              "opens to a malformed scalar or permutation"),
+}
+
+
+@pytest.mark.parametrize("malformed", MALFORMED)
+def test_a_shuffle_proof_with_a_malformed_round_is_refused_for_it(malformed):
+    """A proof one of whose rounds is malformed (its shuffle short of a point, its opening no
+    permutation or no scalar): the verifier says which round and what is wrong, rather than
+    fail on it (an index past the short shuffle) or judge it on what it happens to compute."""
+    inputs, outputs, proof = honest_shuffle()
+    change, why = MALFORMED[malformed]
+    bad = first_round_changed(proof, change, inputs, outputs)
+    assert verify_shuffle(CONTEXT, 0, inputs, outputs, bad) == f"round 0 {why}"
