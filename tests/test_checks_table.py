@@ -4,11 +4,15 @@ test_net_table), and asserts who is named and that nothing hidden opened."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from shanghai_net.bots import make_bot
 from shanghai_net.deal.group import multiply_all
 from shanghai_net.deal.messages import Context, PassOutput, PickReveal, SeedReveal
-from shanghai_net.engine.moves import DrawStock, MayI
+from shanghai_net.engine import view_of
+from shanghai_net.engine.moves import CallShanghai, DrawStock, MayI
 from shanghai_net.table.bodies import deal_body, move_to_body, seeds_body
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.watch import HostWatch
@@ -454,3 +458,59 @@ def test_a_seat_that_hides_its_seeds_in_an_empty_seeds_body_is_named_by_the_audi
         assert party.fault is None, party.fault
         assert party.verdict is not None and party.verdict.culprit == 1, party.verdict
         assert "seat 1: revealed no seed" in party.verdict.reason
+
+
+class Callers(Table):
+    """Seats that play random legal moves and call SHANGHAI whenever they may (so that a
+    SHANGHAI penalty, a pick between the caller and its victim, comes early)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.bots = [make_bot("random", random.Random(seat)) for seat in range(len(self.seats))]
+
+    def choose(self):
+        for seat, table in enumerate(self.seats):
+            if not self.boxes[seat].busy and table.can_move():
+                moves = table.legal_moves()
+                calls = [m for m in moves if isinstance(m, CallShanghai)]
+                move = calls[0] if calls else self.bots[seat].choose(view_of(table.game, seat),
+                                                                     moves)
+                self.boxes[seat].push(table.submit(move), move)
+
+    def run_one_at_a_time(self, done):
+        for _ in range(20000):
+            if done():
+                return
+            self.choose()
+            msg = next((m for m in (box.poll() for box in self.boxes) if m is not None), None)
+            assert msg is not None, "stuck: no seat has anything to send"
+            self.deliver(msg)
+        raise AssertionError("too long")
+
+
+def test_a_pick_commitment_that_leaves_out_a_party_is_named_by_the_seat_that_looks_on_too():
+    """A SHANGHAI penalty: a pick between the caller and its victim of which of the caller's
+    cards the victim gets.  One of the two commits to it as a pick among itself alone (its
+    nonce alone would choose the card).  The host sequences it as evidence, naming it; so does
+    the other party, and so must the seat that is no party to the pick (it knows the pick from
+    the stream, not from the first commitment it sees)."""
+    t = Callers(3, seed=1)
+
+    def penalty():
+        return any(len(p.parties) == 2 and not p.commitments for p in t.host._picks)
+
+    t.run_one_at_a_time(penalty)
+    pick = next(p for p in t.host._picks if len(p.parties) == 2)
+    cheat, other = pick.parties
+    onlooker = next(s for s in range(3) if s not in pick.parties)
+    alone = wm.Deal("pick_commit", {"round": t.host.round, "pick": pick.number,
+                                    "n": pick.request.n, "parties": [cheat],
+                                    "digest": bytes(range(32))})
+    msg = t.host.admit(t.seats[cheat].chain.sign(t.ids[cheat].sign_key, cheat, alone))
+    assert t.host.fault.culprit == cheat and "does not fit the pick" in t.host.fault.reason
+    for seat in (other, onlooker):
+        with pytest.raises(Fault) as info:
+            t.seats[seat].receive(msg)
+        assert info.value.culprit == cheat and f"pick {pick.number} is range({pick.request.n}) " \
+            f"among seats {list(pick.parties)}, not range" in info.value.reason, \
+            f"seat {seat}: {info.value}"
