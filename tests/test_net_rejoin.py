@@ -25,6 +25,8 @@ from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, 
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Error, Hello, Ping, Pong, Proof, Refused, StartGame,
                                         VoidRound, Welcome)
 
+from seating import start_seated, until
+
 RULES = {"contracts": [[2, 0]]}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
 
@@ -42,43 +44,17 @@ def identities(n):
 
 async def start_peers(nursery, port, keys, tmp_path, peers, results, options=None, kill=None):
     """A bot peer per key, in seat order: each is started once the host has seated the one
-    before (its welcome has come), so the host gives it the lowest free seat, its own;
+    before (`start_seated`), so the host gives it the lowest free seat, its own;
     ``options[seat]``: its `Peer` options; ``kill[seat]``: a cancel scope that kills that peer
     (a crash: its memory and connection are gone)."""
     for seat, identity in enumerate(keys):
-        seated = trio.Event()
+        peers[seat] = make_peer(port, identity, seat, tmp_path, **(options or {}).get(seat, {}))
 
-        def changed(seat=seat, seated=seated):
-            if peers[seat].seat is not None:
-                seated.set()
-
-        peers[seat] = make_peer(port, identity, seat, tmp_path, on_change=changed,
-                                **(options or {}).get(seat, {}))
-
-        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope(),
-                      seated=seated, task_status=trio.TASK_STATUS_IGNORED):
-            async def to_its_end():
+        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope()):
+            with scope:
                 results[seat] = await peers[seat].run()
 
-            with scope:
-                async with trio.open_nursery() as inner:  # a peer that fails first raises here
-                    inner.start_soon(to_its_end)
-                    await seated.wait()
-                    assert peers[seat].seat == seat, f"seat {seat} got {peers[seat].seat}"
-                    task_status.started()
-
-        await nursery.start(run)
-
-
-async def until(check, why, seconds=20.0):
-    """Wait, at most ``seconds``, for ``check()`` to hold (polled: the state is another
-    task's); fails saying ``why`` was not seen."""
-    try:
-        with trio.fail_after(seconds):
-            while not check():
-                await trio.sleep(0.01)
-    except trio.TooSlowError:
-        raise AssertionError(f"not within {seconds:g} s: {why}") from None
+        await start_seated(nursery, peers[seat], seat, run)
 
 
 @asynccontextmanager
