@@ -2,11 +2,14 @@
 
 `until` waits for another task's state within a bound and fails naming what was not seen;
 `start_seated` starts a peer and returns once the host has seated it, so that peers started
-one after another take the seats in that order (the host gives the lowest free seat)."""
+one after another take the seats in that order (the host gives the lowest free seat);
+`kept_in` runs a peer to its end, keeping its result or the PeerError that stopped it."""
 
 from __future__ import annotations
 
 import trio
+
+from shanghai_net.net.peer import PeerError
 
 POLL = 0.01
 """Seconds between looks at another task's state: how late a wait may see it, never whether."""
@@ -43,3 +46,14 @@ async def start_seated(nursery, peer, seat, run=None, seconds=20.0):
     assert peer.seat is not None, f"{peer.name} ended before the host seated it"
     assert peer.seat == seat, f"the host gave {peer.name} seat {peer.seat}, not {seat}"
 
+
+def kept_in(ends: dict, key, peer):
+    """A run of ``peer`` (for `start_seated`) that keeps what it ended with in ``ends[key]``:
+    its result, or the PeerError that stopped it."""
+    async def run():
+        try:
+            ends[key] = await peer.run()
+        except PeerError as error:
+            ends[key] = error
+
+    return run
