@@ -21,7 +21,12 @@ from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.wire.messages import Deal, Timeout
 
+from seating import until
+
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
+CLIENT_END = 60.0
+"""Seconds the client may take, once the host is done, to read the game's end and exit: it
+normally ends as soon as its process gets the CPU; the bound only catches one that never does."""
 
 
 class _Started:
@@ -95,17 +100,21 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                 nursery.start_soon(run_client)
             else:
                 nursery.start_soon(peer, seat)
-            while host.seats[seat] is None:
-                await trio.sleep(0.01)
+            name = "stranger" if seat == client_seat else f"bot{seat}"
+            await until(lambda: host.seats[seat] is not None, f"the host seated {name}",
+                        seconds=60)  # the client's process starts first
+            assert host.seats[seat].name == name, f"the host gave seat {seat} to another"
         await host.done.wait()
         if pause_at_end:
             await closed.wait()
             started.process.send_signal(signal.SIGCONT)
-        with trio.move_on_after(10):  # the client's own end of the game
+        with trio.move_on_after(CLIENT_END):  # the client's own end of the game
             await ended.wait()
         if not ended.is_set():  # ended here, so that its log tells why it did not end
             started.process.kill()
             await ended.wait()
+            raise AssertionError(f"the client did not end within {CLIENT_END:g} s of the "
+                                 f"game's end; its log:\n{client['process'].stderr.decode()}")
         nursery.cancel_scope.cancel()
     return host, tables, client["process"]
 
