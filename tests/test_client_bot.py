@@ -64,10 +64,11 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                                pause_at_end: bool = False):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
-    ``pause_at_end``: the client is stopped from its last message until the host has closed."""
+    ``pause_at_end``: the client is stopped from its last message until the host has closed,
+    and pinged every 0.2 s, so that pings it must answer wait for it with the game's end."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
-                        record=record)
+                        record=record, **({"ping_interval": 0.2} if pause_at_end else {}))
     started = _Started()
     if pause_at_end:
         host = PausingHost(config, started, client_seat, len(rules["contracts"]))
@@ -148,7 +149,10 @@ async def test_the_client_ends_cleanly_when_the_game_s_end_and_the_close_arrive_
         tmp_path):
     """The client gets no CPU from its last message until the host has sent the rest of the
     game and its bye and closed: it reads them and the end of the stream in one go, and takes
-    that end as the game's (issue 28), not as a lost link to rejoin through."""
+    that end as the game's (issue 28), not as a lost link to rejoin through.  Pings came
+    meanwhile: the client's pongs (and its own bye) go into a connection the host has closed,
+    the first draws a reset and the next ones fail, and still the client reads the game's end
+    that was already in its socket."""
     rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
     with trio.fail_after(300):  # a whole game against a subprocess, on a loaded machine
         host, _, process = await game_with_the_client(1, 3, rules, tmp_path / "game.transcript",
