@@ -275,6 +275,7 @@ async def test_a_player_s_hello_without_a_nonce_is_refused():
                     answer = event
             assert isinstance(answer, Refused) and answer.code == "bad_message"
             assert "nonce" in answer.reason and host.seats == [None, None, None]
+            await stream.aclose()  # the host's close of the connection waits for our end
             nursery.cancel_scope.cancel()
 
 

@@ -215,6 +215,8 @@ async def test_a_peer_whose_cable_the_host_has_not_missed_yet_tries_again_until_
                 await trio.sleep(0.002)
             while len(results) < 3:
                 await trio.sleep(0.01)
+            for hung in cable.hung:  # the host dropped them; its close waits for their end
+                await hung.aclose()
             nursery.cancel_scope.cancel()
     assert_finished(host, results)
     refused = [d for d in details if "not yet missed our old connection" in d]
@@ -480,6 +482,10 @@ class RawClient:
     async def send(self, msg):
         await self.stream.send_all(self.conn.send(msg))
 
+    async def aclose(self):
+        """Our end of the stream: the host's close of the connection waits for it."""
+        await self.stream.aclose()
+
     async def next(self, *types):
         """The next message of one of ``types`` (others are skipped); None once the host closed."""
         while True:
@@ -535,11 +541,13 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
             await impostor.send(sign_proof(mallory.sign_key, welcome.game_id, welcome.challenge))
             refused = await impostor.next(Refused, StartGame)
             assert isinstance(refused, Refused) and refused.code == "bad_signature"
+            await impostor.aclose()
 
             silent = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
             assert (await silent.next(Welcome)).challenge != welcome.challenge
             refused = await silent.next(Refused, StartGame)
             assert isinstance(refused, Refused) and refused.code == "timeout"
+            await silent.aclose()
             assert in_round(host, 1) and not host.done.is_set()
             go.set()
             for peer in peers.values():
@@ -566,4 +574,5 @@ async def test_a_proof_nobody_asked_for_is_answered_wrong_state(tmp_path):
             assert error.code == "wrong_state"
             await client.send(Ping(nonce=7))
             assert await client.next(Pong) == Pong(nonce=7)
+            await client.aclose()
             nursery.cancel_scope.cancel()

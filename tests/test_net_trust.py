@@ -526,6 +526,7 @@ async def test_fresh_connections_from_one_address_share_one_chat_budget():
                 await raw.stream.aclose()
             await listener.send(encode_frame({"type": "ping", "nonce": 1}))
             await listener.next("pong")  # every relayed chat came before it
+            await listener.stream.aclose()  # else the host waits for its end of stream
             nursery.cancel_scope.cancel()
     heard = [m for m in listener.got if m.TYPE == "chat" and m.name.startswith("visitor")]
     assert 5 <= len(heard) <= 6, [m.text for m in heard]
