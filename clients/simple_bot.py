@@ -1,6 +1,6 @@
 """A small shanghai-net bot, written from docs/protocol.md, docs/security.md and docs/rules.md.
 
-    python clients/simple_bot.py HOST:PORT [--name N] [--join-code C] [--quiet]
+    python clients/simple_bot.py HOST:PORT [--name N] [--join-code C] [--quiet] [--vote-after S]
 
 It joins a table as a bot, says it is ready and plays one game to its end. It imports nothing
 from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
@@ -16,12 +16,27 @@ What it does:
   shows, the picks of SHANGHAI calls (its own discards get called: it never declares), and at
   each round's end the reveal of its hand and its seeds;
 - enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
-  tokens in arrival order, the stock, the pile, claim windows, rounds and their end;
+  tokens in arrival order, the stock, the pile, claim windows, rounds and their end (a round
+  whose seeds the host timed out cannot be audited: the game ends there, 11.6);
 - bad input (protocol.md 2 and 9): a frame that is not one map with a string ``type`` is
   answered ``malformed_frame``, an unknown type ``unknown_message``, a field it reads of the
   wrong type ``bad_message``, and it reads on; a length over the cap closes the connection;
 - a dropped connection (11.5): it connects again with the same keys and ``resume``, signs the
   host's challenge (``proof``) and takes the game up from its replica;
+- seats that change hands (11.5, 11.8): it votes that a seat left (``void_round``) at once when
+  ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
+  seconds; it counts every vote per (round, seat), and when more than half the seats named the
+  same seat the round is void, that seat pays ``leave_penalty`` and is vacant, and the round's
+  contract is dealt again by the same dealer under the next round number; it approves by itself
+  every host ``replace`` of a vacant seat (``approve``), and at the start of a round's deal
+  seats every replacement approved by every seat not vacant: from then on it checks that seat's
+  messages with the new signing key and seals its key shares to the new box key.  If the
+  stream gives its own seat to another key, it says ``bye`` and stops (exit status 3).  It can
+  also be the replacement: a hello the host answers with a rejoin challenge for a seat of a
+  running game makes it prove its key, follow the game signing nothing, and play the seat from
+  the deal at which its keys take it;
+- the score: every round's hands, ``winner_bonus``, the leave penalty; at the end it logs the
+  totals and the winners;
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
   (``pass_claim``) when its answer matters, and discards its highest card.  It never takes the
   discard, claims, goes down or calls SHANGHAI; rounds end when another seat goes out or the
@@ -32,10 +47,13 @@ What it does not do:
   shares or shown cards beyond opening them, nor the game's rules (it trusts the sequenced
   stream for moves: the reference peers check them);
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
-  (its secrets live in memory only).
+  (its secrets live in memory only), a vote against a seat that stays connected but silent
+  (the reference bots vote against one that owes the deal a step for long; this bot waits for
+  the others to), and a first-dealer pick voided and held again (never seen: untested).
 
 Exit status: 0 when the game ended and the host answered nothing but ``stale``; 1 when the host
-answered another error; 2 when the bot stopped on a fault or an unhandled situation.
+answered another error; 2 when the bot stopped on a fault or an unhandled situation; 3 when the
+table gave its seat to another player.
 """
 
 from __future__ import annotations
@@ -58,10 +76,10 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 4
+VERSION = 5
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
-"""The author number of the host's own game messages (``timeout``)."""
+"""The author number of the host's own game messages (``timeout``, ``replace``)."""
 MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "call_shanghai",
                         "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
 """Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
@@ -76,6 +94,10 @@ GAME_ID_DOMAIN = b"shanghai-net v1 game id"
 PROOF_DOMAIN = b"shanghai-net v1 rejoin"
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
 """Seconds between attempts to get back to a host after the connection broke (11.5)."""
+VOTE_AFTER = 180.0
+"""Seconds another seat may be away (``lobby_state``: not connected) before this bot votes
+that it left; it votes at once for a seat whose player said ``bye`` (``left``).  Longer than a
+client's whole reconnection schedule, so a seat whose link blinks is never voted out."""
 
 
 class BotStopped(Exception):
@@ -84,6 +106,10 @@ class BotStopped(Exception):
 
 class LinkLost(BotStopped):
     """The connection broke (or a fatal frame came): worth connecting again to rejoin."""
+
+
+class SeatTaken(BotStopped):
+    """The table voted our seat gone and gave it to another key (11.8): we play no more."""
 
 
 class BadInput(Exception):
@@ -295,6 +321,16 @@ def card_ids(decks: int, jokers: int) -> list[int]:
     return [*range(52 * decks), *range(208, 208 + jokers)]
 
 
+def card_points(card: int, rules: dict) -> int:
+    """A card's penalty points left in a hand (rules.md "scoring"): 2-7 low, 8-K high, ace,
+    joker."""
+    if card >= 208:
+        return rules["points_joker"]
+    rank = card % 13 + 1
+    return rules["points_ace"] if rank == 1 else \
+        rules["points_low"] if rank <= 7 else rules["points_high"]
+
+
 def card_value(card: int) -> tuple[int, int]:
     """(penalty points, rank) for picking the highest card; a joker is kept, so ranks lowest."""
     if card >= 208:
@@ -316,8 +352,8 @@ def read_rules(preset: str, house_rules: dict) -> dict:
     if preset not in SUPPORTED:
         raise BotStopped(f"preset {preset!r} is not supported (only {', '.join(SUPPORTED)})")
     rules = {**json.loads(PRESETS_FILE.read_text())[preset], **house_rules}
-    if rules["progression"] or rules["big_table_players"] is not None:
-        raise BotStopped("progression play and big tables are not supported")
+    if rules["progression"] or rules["big_table_players"] is not None or rules["money"]:
+        raise BotStopped("progression play, big tables and money are not supported")
     rules["rounds"] = len(rules["contracts"])  # one round per contract
     return rules
 
@@ -420,25 +456,70 @@ class Pick:
         self.nonces: dict[int, bytes] = {}
 
 
+class Proposal:
+    """A host ``replace`` waiting for its approvals (protocol.md 11.8)."""
+
+    def __init__(self, seq: int, body: dict) -> None:
+        self.seq, self.body = seq, body
+        self.approvals: set[int] = set()
+
+
 class Table:
     """What the sequenced stream has done so far, and what this seat owes next.
 
     A hand is a list of tokens in the order the cards entered it (the order a SHANGHAI pick
     indexes): ``(generation, position)`` for a card from the deck, ``(-1, card)`` for one that
-    entered face up (a taken discard, a freed joker)."""
+    entered face up (a taken discard, a freed joker).
 
-    def __init__(self, start: dict, seat: int, box_secret: bytes, box_public: bytes,
-                 random) -> None:
+    ``seat`` is None while this client follows the game as a replacement whose keys do not
+    play a seat yet (protocol.md 11.8, "The newcomer"); ``taking`` is then the seat it waits
+    for, and ``sign_key`` the key that takes it."""
+
+    def __init__(self, start: dict, seat: int | None, box_secret: bytes, box_public: bytes,
+                 random, sign_key: bytes, taking: int | None = None) -> None:
         self.game_id: bytes = start["game_id"]
-        self.seat = seat
+        self.seat, self.taking, self.sign_key = seat, taking, sign_key
         self.box_secret, self.box_public = box_secret, box_public
         self.random = random
         """``random(n)``: n fresh random bytes (seeds, nonces)."""
         self.n = len(start["seats"])
+        self.sign_keys = {entry["seat"]: entry["sign_key"] for entry in start["seats"]}
+        """Who signs for each seat now (the host too, author 8): a seat's key changes when a
+        replacement takes it (11.8)."""
+        if start.get("host_key") is not None:
+            self.sign_keys[HOST_AUTHOR] = start["host_key"]
         self.box_keys = {entry["seat"]: entry["box_key"] for entry in start["seats"]}
+        """Each seat's box key now: its key shares are sealed to it."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
         self.finished = False
         self.round_no = 0
+        """The deal's number, from 1 (0: the first-dealer pick): it names the deal's context,
+        so a round voided and dealt again gets the next one (11.5)."""
+        self.contract = 0
+        """The contract being played, from 1 (``contracts[contract - 1]``): a voided round's
+        contract is dealt again."""
+        self.scores = [0] * self.n
+        self.waiting_seats = False
+        """The next round's deal waits for a seat voted gone to be played again (11.8)."""
+        self.vacant: dict[int, int] = {}
+        """Seats the table voted gone -> the round they were voted gone in."""
+        self.votes: dict[tuple[int, int], set[int]] = {}
+        """(round, seat that left) -> the seats that voted so."""
+        self.voters: dict[int, set[int]] = {}
+        """round -> the seats that voted to void it (one vote a seat a round)."""
+        self.proposals: dict[int, Proposal] = {}
+        """seq of a host ``replace`` still waiting -> its approvals."""
+        self.to_approve: list[int] = []
+        """The ``replace`` seqs this seat approves and has not yet seen its approval of."""
+        self.vote: tuple[int, int] | None = None
+        """A vote to send: (round, seat that left); the seat sets it (it sees who is away)."""
+        self.changes = 0
+        """Rounds voided and proposals dropped so far: what was owed before may be owed no
+        more (a message of ours in flight then may be refused through no fault of ours)."""
+        self.rekeyed: list[int] = []
+        """Seats a replacement took, for the seat to note (who is away there is news)."""
+        self.voided: set[int] = set()
+        """The rounds the table voted void."""
         self.reset()
         pick = start["first_dealer_pick"]
         if pick["method"] == "fixed":
@@ -473,7 +554,11 @@ class Table:
         self.reshuffles = self.turns = 0
         self.turn, self.phase, self.window = -1, "", None
         self.over = False
+        self.winner: int | None = None
+        """The seat that went out (None: nobody, or not yet)."""
         self.seeds_in: set[int] = set()
+        self.seeds_missing: set[int] = set()
+        """Seats the host timed out for their seeds (11.6): the round cannot be audited."""
 
     # ---- rounds and shuffles -----------------------------------------------------------
 
@@ -481,10 +566,44 @@ class Table:
         self.dealer = seat - 1  # start_round moves the deal on by one seat
         self.start_round(1)
 
-    def start_round(self, round_no: int) -> None:
-        self.round_no, self.dealer = round_no, (self.dealer + 1) % self.n
+    def start_round(self, round_no: int, again: bool = False) -> None:
+        """Deal round ``round_no``: the next contract by the next dealer, or (``again``) the
+        voided round's contract by the same dealer.  Its first shuffle waits while a seat is
+        vacant; approved replacements take their seats first (11.8)."""
+        self.round_no = round_no
+        if not again:
+            self.contract, self.dealer = self.contract + 1, (self.dealer + 1) % self.n
         self.reset()
+        self.waiting_seats = True
+        self.begin_deal()
+
+    def begin_deal(self) -> None:
+        """At the start of a round's deal, and after each message while it waits: seat every
+        fully approved replacement, in the order of its ``replace``; then deal unless a seat is
+        still vacant."""
+        for seq in sorted(self.proposals):
+            proposal = self.proposals[seq]
+            if self.needed(proposal):
+                continue
+            del self.proposals[seq]
+            body, seat = proposal.body, proposal.body["seat"]
+            self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
+            self.vacant.pop(seat, None)
+            self.rekeyed.append(seat)
+            if seat == self.seat and body["sign_key"] != self.sign_key:
+                raise SeatTaken(f"seat {seat} is played by {body['name']!r} with another key "
+                                f"from round {self.round_no}: the table voted us gone")
+            if seat == self.taking and body["sign_key"] == self.sign_key:
+                self.seat, self.taking = seat, None  # ours from this deal on
+        if self.vacant:
+            return
+        self.waiting_seats = False
         self.begin_shuffle(0, card_ids(self.rules["decks"], self.rules["jokers"]))
+
+    def needed(self, proposal: Proposal) -> set[int]:
+        """The seats whose approval ``proposal`` still waits for: every seat not vacant (the
+        replaced seat too, when it is not vacant)."""
+        return set(range(self.n)) - set(self.vacant) - proposal.approvals
 
     def begin_shuffle(self, number: int, cards: list[int]) -> None:
         self.gens[number] = Generation(self.game_id, self.round_no, number, cards, self.seat,
@@ -498,7 +617,7 @@ class Table:
         if number > 0:
             self.deliver()
             return
-        size = self.rules["last_round_hand_size" if self.round_no == self.rules["rounds"]
+        size = self.rules["last_round_hand_size" if self.contract == self.rules["rounds"]
                           else "hand_size"]
         for _ in range(self.n * size):  # one at a time, starting left of the dealer
             self.give((self.dealer + 1 + self.top) % self.n)
@@ -586,10 +705,34 @@ class Table:
 
     # ---- applying the sequenced stream ----------------------------------------------------
 
-    def apply(self, author: int, body: dict) -> None:
+    def apply(self, seq: int, author: int, body: dict) -> None:
+        """One sequenced message, its signature checked; then, while the next deal waits for
+        a seat to be played again, whether it can begin now."""
+        if author in self.vacant:
+            raise BotStopped(f"the host relayed seq {seq} of seat {author}, which the table "
+                             f"voted gone: its key plays no more (11.8)")
         kind = body["kind"]
+        if (kind in ("timeout", "replace")) != (author == HOST_AUTHOR):
+            raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
+        self.apply_body(seq, author, body)
+        if self.waiting_seats and not self.finished:
+            self.begin_deal()
+
+    def apply_body(self, seq: int, author: int, body: dict) -> None:
+        kind = body["kind"]
+        if kind == "deal" and body["data"]["round"] in self.voided:
+            return  # a step of a round voided before it was sequenced: nothing depends on it
         if kind == "deal":
             getattr(self, "deal_" + body["step"])(author, body["data"])
+        elif kind == "void_round":
+            self.voted(author, body["round"], body["seat"])
+        elif kind == "replace":
+            self.proposed(seq, body)
+        elif kind == "approve":
+            self.approved(author, body["seq"])
+        elif kind == "timeout" and body.get("what", "claim") == "seeds":
+            self.seeds_missing.add(body["seat"])
+            self.seeds_done()
         elif kind == "timeout":
             self.claim_answer(body["seat"], "pass")
         elif kind in ("may_i", "pass_claim"):
@@ -638,6 +781,7 @@ class Table:
         for card in cards:
             self.take_card(seat, card)
         if not self.hands[seat]:
+            self.winner = seat
             self.end_round()
 
     def discarded(self, seat: int, card: int, shanghai: bool) -> None:
@@ -706,7 +850,7 @@ class Table:
                     self.owed.pop((box["to"], number, position), None)
             if box["to"] == self.seat:
                 self.open_box(author, gen, box)
-        for token in self.hands[self.seat]:
+        for token in self.hands[self.seat] if self.seat is not None else ():
             if token[0] == number and token not in self.faces \
                     and (self.seat, *token) not in self.owed:
                 keys = [*gen.keys[token[1]].values(), gen.card_key(token[1])]
@@ -743,12 +887,102 @@ class Table:
 
     def deal_seeds(self, author: int, data: dict) -> None:
         self.seeds_in.add(author)
-        if len(self.seeds_in) < self.n:
+        self.seeds_done()
+
+    def seeds_done(self) -> None:
+        """Once every seat's seeds are in (or timed out): the round is audited and scored, and
+        the next round begins or the game is over.  A round whose seeds the host timed out
+        cannot be audited: it is void and the game ends with the rounds before it (11.6)."""
+        if len(self.seeds_in | self.seeds_missing) < self.n:
             return
-        if self.round_no == self.rules["rounds"]:
+        if self.seeds_missing:
+            self.finished = True
+            return
+        self.score_round()
+        if self.contract == self.rules["rounds"]:
             self.finished = True
         else:
             self.start_round(self.round_no + 1)
+
+    def score_round(self) -> None:
+        """Each hand's points (every card is shown by now): the winner scores ``winner_bonus``,
+        the others their cards; a round nobody went out of scores every hand only with
+        ``dead_round_scores`` (rules.md "Scoring")."""
+        for seat in range(self.n):
+            if seat == self.winner:
+                self.scores[seat] += self.rules["winner_bonus"]
+            elif self.winner is not None or self.rules["dead_round_scores"]:
+                self.scores[seat] += sum(card_points(self.face(t), self.rules)
+                                         for t in self.hands[seat])
+
+    def result(self) -> tuple[list[int], list[int]]:
+        """(totals, winners): the lowest total wins; ties share the win."""
+        best = min(self.scores)
+        return list(self.scores), [s for s in range(self.n) if self.scores[s] == best]
+
+    # ---- seats that change hands (protocol.md 11.5, 11.8) ---------------------------------
+
+    def auditing(self) -> bool:
+        """The round's audit waits for its seeds: no vote has a place (11.5)."""
+        return self.over and not any(map(self.hidden, range(self.n)))
+
+    def voted(self, author: int, round_no: int, seat: int) -> None:
+        """A seat's vote that ``seat`` left round ``round_no``: more than half the seats naming
+        the same seat void the round; the seat pays ``leave_penalty`` and is vacant, and the
+        round's contract is dealt again as the next round (once the seat is played again)."""
+        if self.finished or self.auditing() or round_no != self.round_no \
+                or author in self.voters.get(round_no, ()) \
+                or not 0 <= seat < self.n or seat in self.vacant:
+            raise BotStopped(f"the host sequenced seat {author}'s vote that seat {seat} left "
+                             f"round {round_no}, which has no place (we are in round "
+                             f"{self.round_no})")
+        self.voters.setdefault(round_no, set()).add(author)
+        votes = self.votes.setdefault((round_no, seat), set())
+        votes.add(author)
+        if 2 * len(votes) <= self.n:
+            return
+        self.vacant[seat] = round_no
+        self.scores[seat] += self.rules["leave_penalty"]
+        self.vote, self.changes = None, self.changes + 1
+        if self.round_no == 0:  # voided before the first deal: the first dealer is picked again
+            self.reset()
+            self.picks = 1  # the round's pick 0 was the one voided
+            self.pick = Pick(0, 1, self.n, list(range(self.n)), self.first_dealer,
+                             self.random(32))
+            return
+        self.voided.add(round_no)
+        self.start_round(self.round_no + 1, again=True)
+
+    def proposed(self, seq: int, body: dict) -> None:
+        """The host proposes who plays ``body["seat"]`` (a later one for the seat replaces an
+        earlier one still waiting).  This seat approves any proposal for a vacant seat, and
+        nothing else: nobody takes a seat from the one playing it."""
+        seat, key = body["seat"], body["sign_key"]
+        if self.finished or not 0 <= seat < self.n:
+            raise BotStopped(f"seq {seq}: the host proposed seat {seat} of a game over or none")
+        for other in range(self.n):
+            if self.sign_keys[other] == key and (other != seat or seat not in self.vacant):
+                raise BotStopped(f"seq {seq}: the host proposed the key seat {other} plays "
+                                 f"with for seat {seat}: one key, one seat")
+        if key == self.sign_keys.get(HOST_AUTHOR):
+            raise BotStopped(f"seq {seq}: the host proposed its own key for seat {seat}")
+        for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
+            del self.proposals[old]
+            self.changes += 1
+            if old in self.to_approve:
+                self.to_approve.remove(old)
+        self.proposals[seq] = Proposal(seq, body)
+        if seat in self.vacant and self.seat is not None and self.seat not in self.vacant:
+            self.to_approve.append(seq)
+
+    def approved(self, author: int, seq: int) -> None:
+        proposal = self.proposals.get(seq)
+        if proposal is None or author in proposal.approvals:
+            raise BotStopped(f"the host sequenced seat {author}'s approval of seq {seq}, which "
+                             "is no replace waiting for it (or a second one)")
+        proposal.approvals.add(author)
+        if author == self.seat and seq in self.to_approve:
+            self.to_approve.remove(seq)
 
     # ---- what this seat owes next ---------------------------------------------------------
 
@@ -759,8 +993,15 @@ class Table:
 
     def next_body(self) -> dict | None:
         """The next game body this seat must send at this point of the stream, if any."""
-        if self.finished:
-            return None
+        if self.finished or self.seat is None or self.seat in self.vacant:
+            return None  # not (or no longer) a seat: its messages would be refused
+        if self.vote is not None:
+            if self.vote[0] == self.round_no and not self.auditing() \
+                    and self.seat not in self.voters.get(self.round_no, ()):
+                return {"kind": "void_round", "round": self.vote[0], "seat": self.vote[1]}
+            self.vote = None
+        if self.to_approve:
+            return {"kind": "approve", "seq": self.to_approve[0]}
         if self.pick is not None:
             return self.pick_step(self.pick)
         if self.shuffling is not None:
@@ -876,7 +1117,8 @@ class Seat:
         box = PrivateKey(random(32))
         self.box_secret, self.box_public = bytes(box), bytes(box.public_key)
         self.table: Table | None = None
-        self.verify_keys: dict[int, VerifyKey] = {}
+        self.taking: int | None = None
+        """The seat the host let us in to take as a replacement (11.8), until the game starts."""
         self.next_seq, self.head = 0, bytes(32)
         self.links: list[bytes] = []
         """The chain hash after each seq: a move's basis names one (8.2)."""
@@ -894,6 +1136,14 @@ class Seat:
         self.moves_from = 0
         """No move is signed before this seq is in (the host said the game moved on there)."""
         self.errors: list[dict] = []
+        self.sent_changes = 0
+        """The table's ``changes`` when our pending message was signed: a round voided
+        meanwhile makes its refusal no error of ours."""
+        self.away: dict[int, float] = {}
+        """Seats the host shows not connected during the game, and since when (our clock)."""
+        self.left: set[int] = set()
+        """Of those, the seats whose player said ``bye``: they are not coming back."""
+        self.vote_after = VOTE_AFTER
 
     def join(self, resume: int | None = None) -> None:
         """Hello, and the welcome; ``resume``: rejoining our seat of the running game (5, 11.5)."""
@@ -908,6 +1158,17 @@ class Seat:
             raise BotStopped(f"not seated: {answer}")
         if answer["version"] != VERSION or answer["seat"] is None:
             raise BotStopped(f"unexpected welcome: {answer}")
+        if resume is None and isinstance(answer.get("challenge"), bytes):
+            # the game has begun and the host proposed our keys for a seat (11.8): prove them,
+            # then follow the game until the stream gives them the seat
+            if not isinstance(answer.get("game_id"), bytes):
+                raise BotStopped(f"a challenge that names no game: {answer}")
+            self.seat = self.taking = answer["seat"]
+            proof = self.sign_key.sign(PROOF_DOMAIN + answer["game_id"]
+                                       + answer["challenge"]).signature
+            self.link.send({"type": "proof", "sig": proof})
+            self.log(f"let in to take seat {self.seat} once the table approves it")
+            return
         if resume is None:
             self.seat = answer["seat"]
             self.log(f"seated at {self.seat}")
@@ -936,6 +1197,11 @@ class Seat:
                 return
             except LinkLost as again:
                 self.log(f"not back yet: {again}")
+            except BotStopped as refused:
+                if self.table is not None and self.seat in self.table.vacant:
+                    raise SeatTaken(f"the table voted seat {self.seat} gone, and the host no "
+                                    f"longer takes our key for it ({refused})") from None
+                raise
         raise BotStopped("could not get back to the host")
 
     def receive(self, timeout: float) -> dict | None:
@@ -971,6 +1237,13 @@ class Seat:
                 if self.table is None:
                     raise  # in the lobby there is no seat to take back
                 self.rejoin(lost)
+            except SeatTaken:
+                try:
+                    self.link.send({"type": "bye", "reason": "our seat went to another player"})
+                except LinkLost:
+                    pass  # the host had closed this connection already
+                self.link.close()
+                raise
         self.link.send({"type": "bye", "reason": "game over"})
 
     def handle(self, message: dict) -> None:
@@ -992,32 +1265,46 @@ class Seat:
             return  # the host says goodbye after the game's last message: the normal end
         elif kind in ("bye", "refused"):
             raise BotStopped(f"the host left: {message}")
-        # lobby_state, chat and pong need nothing from a bot
+        elif kind == "lobby_state" and self.table is not None:
+            self.lobby(message)
+        # chat and pong need nothing from a bot
+
+    def lobby(self, state: dict) -> None:
+        """Who is away during the game (``connected`` false), and who of them said ``bye``
+        (``left``): the seats this bot may vote gone (11.5)."""
+        now = time.monotonic()
+        away, left = {}, set()
+        for entry in state.get("seats") or ():
+            if not isinstance(entry, dict) or not isinstance(entry.get("seat"), int) \
+                    or entry.get("connected", True) is not False:
+                continue
+            away[entry["seat"]] = self.away.get(entry["seat"], now)
+            if entry.get("left") is True:
+                left.add(entry["seat"])
+        self.away, self.left = away, left
 
     def start(self, start: dict) -> None:
         if self.table is not None:  # rejoining: the same game goes on from our replica
             if start["game_id"] != self.game_id:
                 raise BotStopped("the host sent another game's start_game when we rejoined")
             return
-        mine = next(entry for entry in start["seats"] if entry["seat"] == self.seat)
-        if mine["sign_key"] != bytes(self.sign_key.verify_key):
-            raise BotStopped("start_game does not carry our key for our seat")
         nonces = start["nonces"]
         game_id = hashlib.sha256(GAME_ID_DOMAIN + start["host_nonce"] + b"".join(nonces)).digest()
         if len(nonces) != len(start["seats"]) or start["game_id"] != game_id[:16]:
             raise BotStopped("the host's game id does not commit to the seats' nonces")
-        if nonces[self.seat] != self.nonce:
-            raise BotStopped("start_game does not carry the nonce of our hello for our seat")
-        self.verify_keys = {entry["seat"]: VerifyKey(entry["sign_key"])
-                            for entry in start["seats"]}
-        if start.get("host_key") is not None:
-            self.verify_keys[HOST_AUTHOR] = VerifyKey(start["host_key"])
+        if self.taking is None:  # a seat from the start: our key and our hello's nonce
+            mine = next(entry for entry in start["seats"] if entry["seat"] == self.seat)
+            if mine["sign_key"] != bytes(self.sign_key.verify_key):
+                raise BotStopped("start_game does not carry our key for our seat")
+            if nonces[self.seat] != self.nonce:
+                raise BotStopped("start_game does not carry the nonce of our hello for our seat")
         self.game_id = start["game_id"]
         # the chain starts at the start digest (8.2): every message vouches for this start_game
         self.start_digest = hashlib.sha256(pack([START_DOMAIN, canonical(start)])).digest()
         self.head = self.start_digest
-        self.table = Table(start, self.seat, self.box_secret, self.box_public,
-                           self.random)
+        self.table = Table(start, None if self.taking is not None else self.seat,
+                           self.box_secret, self.box_public, self.random,
+                           bytes(self.sign_key.verify_key), self.taking)
         self.log(f"game starts: {start['preset']}, {len(start['seats'])} seats")
 
     def signed_bytes(self, author: int, counter: int, basis_seq: int | None,
@@ -1037,8 +1324,8 @@ class Seat:
         if basis_seq is not None and (basis_seq >= seq or self.links[basis_seq] != basis_head):
             raise BotStopped(f"broken_chain: seq {seq}'s basis is not a link of our chain")
         signed = self.signed_bytes(author, counter, basis_seq, basis_head, body)
-        try:
-            self.verify_keys[author].verify(signed, message["sig"])
+        try:  # with the key the stream gave the seat last (11.8)
+            VerifyKey(self.table.sign_keys[author]).verify(signed, message["sig"])
         except Exception:
             raise BotStopped(f"bad_signature at seq {seq} by {author}") from None
         link = pack([CHAIN_DOMAIN, seq, self.head])
@@ -1048,7 +1335,15 @@ class Seat:
         self.next_seq = seq + 1
         if author == self.seat and counter == self.pending:
             self.pending = self.sent = None  # ours was sequenced
-        self.table.apply(author, body)
+        was = self.table.seat
+        self.table.apply(seq, author, body)
+        for seat in self.table.rekeyed:  # a new holder: its predecessor's absence is not its own
+            self.left.discard(seat)
+            self.away.pop(seat, None)
+        self.table.rekeyed.clear()
+        if was is None and self.table.seat is not None:
+            self.taking = None
+            self.log(f"our keys play seat {self.table.seat} from round {self.table.round_no}")
 
     def answered(self, error: dict) -> None:
         """An error about our pending message: it was not sequenced.  ``stale`` is expected
@@ -1058,7 +1353,16 @@ class Seat:
             self.pending = self.sent = None
             if error["code"] == "stale" and error.get("ref_seq") is not None:
                 self.moves_from = error["ref_seq"] + 1
+            table = self.table
+            if table is not None and (table.changes != self.sent_changes
+                                      or self.seat in table.vacant):
+                # a round voided (or a proposal dropped, or our seat voted gone) after we
+                # signed it: what we sent is owed no more
+                self.log(f"our message was overtaken: {error['code']}: {error['reason']}")
+                return
         if error["code"] != "stale":
+            if error.get("ref_counter") is not None:  # refused: not again before the stream
+                self.hold_until = max(self.hold_until, self.next_seq + 1)  # has moved on
             self.errors.append(error)
             self.log(f"error from the host: {error['code']}: {error['reason']}")
 
@@ -1067,6 +1371,7 @@ class Seat:
         move names the chain's head as its basis."""
         if self.table is None or self.pending is not None or self.next_seq < self.hold_until:
             return
+        self.consider_vote()
         body = self.table.next_body()
         if body is None:
             return
@@ -1081,8 +1386,25 @@ class Seat:
         if is_move:  # nil fields are left off (6.3)
             self.sent.update(basis_seq=basis_seq, basis_head=basis_head)
         self.link.send(self.sent)
-        self.pending = self.counter
+        self.pending, self.sent_changes = self.counter, self.table.changes
         self.counter += 1
+
+    def consider_vote(self) -> None:
+        """Vote that a seat left (11.5): at once for one whose player said ``bye``, else once
+        it has been away ``vote_after`` seconds; one vote a round, none while the round's audit
+        waits for its seeds (the seeds decide it)."""
+        table = self.table
+        if table.vote is not None or table.seat is None or table.seat in table.vacant \
+                or table.finished or table.auditing() \
+                or table.seat in table.voters.get(table.round_no, ()):
+            return
+        now = time.monotonic()
+        gone = [s for s, since in sorted(self.away.items())
+                if s != table.seat and s not in table.vacant and 0 <= s < table.n
+                and (s in self.left or now - since >= self.vote_after)]
+        if gone:
+            table.vote = (table.round_no, gone[0])
+            self.log(f"voting that seat {gone[0]} left round {table.round_no}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1091,6 +1413,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default="simple bot")
     parser.add_argument("--join-code", default="")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--vote-after", type=float, default=VOTE_AFTER,
+                        help="seconds a seat may be away before this bot votes that it left")
     args = parser.parse_args(argv)
     host, _, port = args.address.rpartition(":")
 
@@ -1100,11 +1424,17 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         seat = Seat((host, int(port)), args.name, args.join_code, log)
+        seat.vote_after = args.vote_after
         seat.join()
         seat.play()
+    except SeatTaken as taken:
+        log(f"stopped: {taken}")
+        return 3
     except BotStopped as stop:
         log(f"stopped: {stop}")
         return 2
+    totals, winners = seat.table.result()
+    log(f"result: totals {totals}, winners {winners}")
     log("game over" + (f" with {len(seat.errors)} errors" if seat.errors else ", no errors"))
     return 1 if seat.errors else 0
 

@@ -4,6 +4,7 @@ document.  The bot runs as a script in a subprocess, as a stranger's client woul
 
 from __future__ import annotations
 
+import ast
 import random
 import signal
 import sys
@@ -12,14 +13,16 @@ from pathlib import Path
 import pytest
 import trio
 
+from shanghai_net.cli.conformance import leave_in_round, moves_into, vote_gone
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
-from shanghai_net.net.peer import run_peer
+from shanghai_net.net.peer import Peer
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
-from shanghai_net.wire.messages import Deal, Timeout
+from shanghai_net.table.verify import verify
+from shanghai_net.wire.messages import Approve, Deal, Replace, Timeout, VoidRound
 
 from seating import until
 
@@ -61,11 +64,14 @@ class PausingHost(Host):
 
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
-                               pause_at_end: bool = False):
+                               pause_at_end: bool = False, script=None):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed,
-    and pinged every 0.2 s, so that pings it must answer wait for it with the game's end."""
+    and pinged every 0.2 s, so that pings it must answer wait for it with the game's end.
+    ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
+    taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
+    client's process)."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
                         record=record, **({"ping_interval": 0.2} if pause_at_end else {}))
@@ -75,7 +81,7 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     else:
         host = Host(config)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    tables, client = {}, {}
+    tables, client, peers, scopes = {}, {}, {}, {}
     closed, ended = trio.Event(), trio.Event()
     async with trio.open_nursery() as nursery:
         async def run_host(task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -91,10 +97,12 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
             ended.set()
 
         async def peer(i: int) -> None:
-            await run_peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                           BotPlayer("basic", random.Random(seed * 100 + i)), name=f"bot{i}",
-                           random=seeded(b"peer %d %d" % (seed, i)), timeout=20,
-                           on_table=lambda t: tables.__setitem__(t.seat, t))
+            peer = peers[i] = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                                   BotPlayer("basic", random.Random(seed * 100 + i)),
+                                   name=f"bot{i}", random=seeded(b"peer %d %d" % (seed, i)),
+                                   timeout=20, on_table=lambda t: tables.__setitem__(t.seat, t))
+            with trio.CancelScope() as scopes[i]:
+                await peer.run()
 
         for seat in range(4):  # seats are given in the order the players arrive
             if seat == client_seat:
@@ -105,6 +113,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
             await until(lambda: host.seats[seat] is not None, f"the host seated {name}",
                         seconds=60)  # the client's process starts first
             assert host.seats[seat].name == name, f"the host gave seat {seat} to another"
+        if script is not None:
+            nursery.start_soon(script, host, peers, scopes, started)
         await host.done.wait()
         if pause_at_end:
             await closed.wait()
@@ -160,3 +170,88 @@ async def test_the_client_ends_cleanly_when_the_game_s_end_and_the_close_arrive_
     assert host.public.finished and host.public.fault is None
     log = process.stderr.decode()
     assert process.returncode == 0 and "game over, no errors" in log, log
+
+
+async def test_the_client_bot_plays_on_when_a_peer_leaves_for_good_and_a_stand_in_takes_its_seat(
+        tmp_path):
+    """Seat 2's player quits in round 2 (it says bye and its program stops): the client and the
+    two other peers vote it gone (3 of 4), the round is void and seat 2 pays the leave penalty;
+    the host's stand-in bot is proposed, every seat still playing approves it, and it plays
+    seat 2 with its own keys from the deal of round 2's contract again (round 3).  The client
+    checks the stand-in's messages with its key and seals its key shares to its box key, plays
+    to the end, and its totals are the reference peers'."""
+    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+    record = tmp_path / "game.transcript"
+
+    async def seat_2_leaves(host, peers, scopes, started) -> None:
+        await leave_in_round(host, peers[2], scopes[2], 2)
+        await vote_gone(host, [peers[1], peers[3]], 2)
+
+    with trio.fail_after(400):
+        host, tables, process = await game_with_the_client(0, 4, rules, record,
+                                                           script=seat_2_leaves)
+    log = process.stderr.decode()
+    public = host.public
+    assert public.fault is None, public.fault
+    assert public.finished and public.public.phase is Phase.OVER
+    messages = read_transcript(record)[1:]
+    votes = [m for m in messages if isinstance(m.body, VoidRound)]
+    assert {m.author for m in votes} == {0, 1, 3} and {m.body.seat for m in votes} == {2}
+    replace = next(m for m in messages if isinstance(m.body, Replace))
+    approvals = {m.author for m in messages if isinstance(m.body, Approve)
+                 and m.body.seq == replace.seq}
+    assert approvals == {0, 1, 3}
+    stand_in = host.stand_ins[0]
+    assert replace.body.sign_key == stand_in.identity.sign_public
+    assert stand_in.result.table.finished and stand_in.result.table.fault is None
+    # the client sealed the stand-in its key shares in round 3: the stand-in opened them
+    assert any(m.author == 0 and isinstance(m.body, Deal) and m.body.step == "shares"
+               and m.body.data["round"] >= 3
+               and any(box["to"] == 2 for box in m.body.data["boxes"]) for m in messages)
+    result = public.public.result
+    assert len(result.rounds) == 3  # the voided round scores nothing
+    assert result.totals[2] >= public.rules.leave_penalty
+    for seat, table in tables.items():
+        if seat == 2:
+            continue  # the player who left
+        assert table.fault is None and table.finished, (seat, table.fault)
+        assert table.game.result.totals == result.totals
+    line = next(line for line in log.splitlines() if "result: totals" in line)
+    totals, winners = line.split("result: totals ", 1)[1].split(", winners ")
+    assert tuple(ast.literal_eval(totals)) == result.totals, log
+    assert tuple(ast.literal_eval(winners)) == result.winners, log
+    errors = [e for e in host.seats[0].errors_sent if e.code != "stale"]
+    assert errors == []
+    timeouts = [m for m in messages if isinstance(m.body, Timeout) and m.body.seat == 0]
+    assert timeouts == [], "the client left a claim window to the host's clock"
+    assert process.returncode == 0, log
+    report = verify(read_transcript(record))
+    assert report.ok, report.fault
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="pauses the client with SIGSTOP")
+async def test_the_client_bot_voted_gone_and_replaced_stops_cleanly(tmp_path):
+    """The client (seat 0) is stopped mid-round 2 (SIGSTOP); the three peers vote it gone and
+    the host's stand-in takes seat 0 at the next deal.  Let go again, the client reads that its
+    seat is vacant and another key plays it (or that the host no longer takes its key): it
+    stops with a line that says so, exit status 3, and the game goes on to its end without it."""
+    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+
+    async def client_voted_gone(host, peers, scopes, started) -> None:
+        await moves_into(host, 2)
+        key = host.start.seats[0].sign_key
+        started.process.send_signal(signal.SIGSTOP)
+        await vote_gone(host, list(peers.values()), 0)
+        while host.public.holders[0].sign_key == key:  # until the stand-in plays seat 0
+            await trio.sleep(0.05)
+        started.process.send_signal(signal.SIGCONT)
+
+    with trio.fail_after(400):
+        host, tables, process = await game_with_the_client(
+            0, 5, rules, tmp_path / "game.transcript", script=client_voted_gone)
+    log = process.stderr.decode()
+    assert process.returncode == 3, log
+    assert "stopped: seat 0 is played by 'bot'" in log or "voted seat 0 gone" in log, log
+    public = host.public
+    assert public.finished and public.fault is None, public.fault
+    assert public.holders[0].sign_key == host.stand_ins[0].identity.sign_public

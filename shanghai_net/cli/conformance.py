@@ -10,6 +10,12 @@ connection are scripted. Nothing is rigged that a real table could not do: the k
 rules (`KIT_RULES`), its own peers' moves and the moments of its own frames; the deal is the
 real one, with the client's seeds in it.
 
+Two more games make seats change hands (protocol.md 11.8, `SEAT_SITUATIONS`): in one a kit peer
+beside the client leaves for good, the others vote it gone and the host's stand-in bot takes the
+seat (the client approves it and uses its keys from the next deal); in the other the client is
+handed a seat voted gone (the relay holds its ``hello`` back until the host has proposed its
+keys), follows the game and plays the seat from the next deal.
+
 Each situation prints one line with the protocol.md section it covers and PASS or FAIL; the
 exit status is 0 only if all pass (docs/protocol.md, "Testing a client: the conformance kit").
 """
@@ -23,7 +29,7 @@ import shutil
 import struct
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 import msgpack
 import trio
@@ -34,12 +40,14 @@ from ..engine.moves import CallShanghai, MayI, PassClaim as PassClaimMove
 from ..engine.view import view_of
 from ..identity import Identity
 from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
-from ..wire.messages import DEAL_STEPS, Deal, MayI as MayIBody, PassClaim, Timeout
+from ..wire.messages import (DEAL_STEPS, Approve, Complaint, Deal, GameMessage, MayI as MayIBody,
+                             PassClaim, Replace, Timeout, VoidRound)
 from ..net.host import Host, HostConfig
-from ..net.peer import run_peer
+from ..net.peer import Peer
 from .options import seconds
 
-__all__ = ["KIT_RULES", "Outcome", "Relay", "run_conformance", "add_conformance_command"]
+__all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "Outcome", "Relay", "moves_into",
+           "leave_in_round", "vote_gone", "run_conformance", "add_conformance_command"]
 
 KIT_RULES: dict[str, Any] = {
     "contracts": [[1, 0]] * 5,
@@ -63,6 +71,32 @@ with (protocol.md 9: not fatal, the client answers and reads on)."""
 TOO_LARGE = struct.pack(">I", DEFAULT_MAX_FRAME + 1)
 """A length prefix over the 1 MiB cap: fatal, the client closes (protocol.md 2)."""
 
+
+SEAT_RULES: dict[str, Any] = {
+    "contracts": [[1, 0]] * 2,
+    "final_round_meld_all": False,
+    "max_turns": 16,
+}
+"""The games in which a seat changes hands (protocol.md 11.8): two one-book rounds, the second
+voided when a kit peer leaves in it (`LEAVE_IN`) and dealt again, with the new holder in the
+seat."""
+LEAVE_IN = 2
+"""The round in which a kit peer leaves for good, in the games where a seat changes hands."""
+REPLACED_PLAYERS = 5
+"""The client and four kit peers: when one leaves, the other three are a majority without the
+client (a vote is the client's right, not its duty)."""
+
+SEAT_SITUATIONS = (
+    ("11.5", "a neighbour voted gone: the round is void and the client plays on"),
+    ("11.8", "approve: the client approves the host's replace of the vacant seat"),
+    ("11.8", "the replacement's keys from the next deal: its messages checked, the client's key "
+             "shares sealed to its box key"),
+    ("11.8", "handed a seat: hello, proof, then it follows the game and signs nothing"),
+    ("11.8", "plays the seat it was handed from the deal its keys take it (its commit) to the "
+             "game's end"),
+)
+"""The situations of the two games where a seat changes hands: (protocol.md section, what the
+client must do)."""
 
 SCRIPTED = tuple(("9", f"{code}: answered with error {code}") for code, _ in BAD_FRAMES) + (
     ("2", "frame_too_large: the client closes the connection"),
@@ -119,6 +153,13 @@ class Relay:
         self._moves: list[tuple[int, trio.Event]] = []
         self._rejoin_after = sys.maxsize
         self.rejoined = trio.Event()
+        self.on_hello: Callable[[dict], Awaitable[None]] | None = None
+        """Awaited with each ``hello`` of the client before it goes on to the host."""
+        self.sent: dict[int, tuple[str, int]] = {}
+        """Each game message the client sent, by its counter: its body kind, and the seq of the
+        last game message the client had been sent then."""
+        self.forwarded = -1
+        """The seq of the last game message sent to the client."""
 
     @property
     def current(self) -> _Pair:
@@ -148,12 +189,17 @@ class Relay:
             kind = message.get("type") if isinstance(message, dict) else None
             if kind == "hello" and self.hello is None:
                 self.hello = message
+            if kind == "hello" and self.on_hello is not None:
+                await self.on_hello(message)
             if kind == "error":
                 self.answers.append(str(message.get("code")))
                 self._answered.set()
                 self._answered = trio.Event()
             if kind == "proof":
                 pair.proved = True
+            if kind == "game" and isinstance(message.get("counter"), int) \
+                    and isinstance(message.get("body"), dict):
+                self.sent[message["counter"]] = (str(message["body"].get("kind")), self.forwarded)
             if kind == "game" and pair.proved and pair.number > self._rejoin_after:
                 self.rejoined.set()
             await pair.host.send_all(frame)
@@ -174,6 +220,8 @@ class Relay:
             self.errors_to_client.append(message)
         if kind == "refused":
             self.refusals.append(str(message.get("code")))
+        if kind in ("placed", "game") and isinstance(message.get("seq"), int):
+            self.forwarded = max(self.forwarded, message["seq"])
         if kind == "placed" and isinstance(message.get("seq"), int):
             self.placed.append(message["seq"])
         body = message.get("body") if kind == "game" else None
@@ -317,9 +365,56 @@ async def refused(command: list[str], code: str, timeout: float) -> Outcome:
     return Outcome("5", f"refused ({code}): the client stops", stopped, detail)
 
 
+def _kit_peer(port: int, rnd, i: int, step: float, **options) -> Peer:
+    return Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)), Pushy(random.Random(i)),
+                name=f"kit{i}", random=seeded(b"conformance kit peer %d" % i), timeout=step,
+                **options)
+
+
 async def _our_peer(port: int, rnd, i: int, step: float) -> None:
-    await run_peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)), Pushy(random.Random(i)),
-                   name=f"kit{i}", random=seeded(b"conformance kit peer %d" % i), timeout=step)
+    await _kit_peer(port, rnd, i, step).run()
+
+
+async def _cancellable(run: Callable[[], Awaitable[Any]],
+                       task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """``run()`` in a cancel scope of its own, handed to the caller as the task starts."""
+    with trio.CancelScope() as scope:
+        task_status.started(scope)
+        await run()
+
+
+async def moves_into(host: Host, round_no: int, moves: int = 3) -> None:
+    """Until ``moves`` moves of round ``round_no`` (or a later one) are sequenced."""
+    while host.public is None or host.public.public.round_no < round_no:
+        await trio.sleep(0.05)
+    public = host.public
+    begun = public.version
+    while public.version < begun + moves:
+        await trio.sleep(0.02)
+
+
+async def leave_in_round(host: Host, peer: Peer, scope: trio.CancelScope, round_no: int,
+                         moves: int = 3) -> None:
+    """Once ``moves`` moves of round ``round_no`` are sequenced, ``peer``'s player quits for
+    good: its peer says ``bye`` (the table sees the seat as left) and stops."""
+    await moves_into(host, round_no, moves)
+    await peer.leave()
+    scope.cancel()
+
+
+async def vote_gone(host: Host, peers: list[Peer], seat: int) -> None:
+    """Each of ``peers`` votes that ``seat`` left (as a person at a console does), until the
+    table has voted it gone (once: not its replacement too, once that takes the seat).  Bots that vote by themselves (``void_after``) may vote against a
+    seat's new holder before the lobby shows it connected, since the seat's player said bye:
+    ours vote only here."""
+    while host.public is None:
+        await trio.sleep(0.05)
+    before = len(host.public.left)
+    while seat not in [s for _, s in host.public.left[before:]]:  # (round, seat) voided
+        for peer in peers:
+            if peer.seat != seat:
+                peer.vote_void(seat)  # False once it voted (or may not vote yet)
+        await trio.sleep(0.1)
 
 
 @dataclass
@@ -333,6 +428,8 @@ class _Run:
     scripted: list[Outcome] = field(default_factory=list)
     stopped: str = ""
     """Why the kit stopped the game early (a scripted situation failed so it could not go on)."""
+    leaver: int | None = None
+    """The seat whose kit peer left for good (the games where a seat changes hands)."""
 
 
 async def _script(run: _Run, step: float, stop: Callable[[str], None]) -> None:
@@ -368,9 +465,43 @@ async def _script(run: _Run, step: float, stop: Callable[[str], None]) -> None:
             await relay.cut()
 
 
-async def scripted_game(command: list[str], game_timeout: float, step: float) -> _Run:
-    rnd = seeded(b"conformance kit")
-    host = Host(HostConfig(players=PLAYERS, preset="davis", rules=dict(KIT_RULES), random=rnd))
+@dataclass
+class _Game:
+    """What a scripted game's ``setup`` is given: the nursery it starts its tasks in, the
+    host's port (our peers') and the relay's (the client's), and ``stop(why)``."""
+
+    run: _Run
+    nursery: trio.Nursery
+    port: int
+    relay_port: int
+    stop: Callable[[str], None]
+
+    def start_client(self, command: list[str]) -> None:
+        """Start the client, through the relay; its end before the game's stops the game."""
+        run = self.run
+
+        async def client() -> None:
+            await _client(_command(command, self.relay_port), run.done)
+            run.client_ended.set()
+            if not run.host.done.is_set():
+                self.stop(f"the client ended before the game did ({_tail(run.done)})")
+
+        self.nursery.start_soon(client)
+
+    async def kit_peers(self, rnd, numbers: range, step: float, **options
+                        ) -> list[tuple[Peer, trio.CancelScope]]:
+        """Our peers ``numbers``, each in a cancel scope of its own (one may leave)."""
+        kit = []
+        for i in numbers:
+            peer = _kit_peer(self.port, rnd, i, step, **options)
+            kit.append((peer, await self.nursery.start(_cancellable, peer.run)))
+        return kit
+
+
+async def _kit_game(host: Host, game_timeout: float, step: float,
+                    setup: Callable[[_Game], Awaitable[None]]) -> _Run:
+    """Run ``host``'s table with the relay before it until the game is over (or
+    ``game_timeout``); ``setup`` starts the client and our peers and scripts the situations."""
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     relay_listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     run = _Run(host, None)  # type: ignore[arg-type]
@@ -383,17 +514,8 @@ async def scripted_game(command: list[str], game_timeout: float, step: float) ->
             port = await nursery.start(host.run, listeners)
             run.relay = Relay(port)
             await nursery.start(run.relay.serve, relay_listeners)
-            relay_port = relay_listeners[0].socket.getsockname()[1]
-            async def client() -> None:
-                await _client(_command(command, relay_port), run.done)
-                run.client_ended.set()
-                if not host.done.is_set():
-                    stop(f"the client ended before the game did ({_tail(run.done)})")
-
-            nursery.start_soon(client)
-            for i in range(1, PLAYERS):
-                nursery.start_soon(_our_peer, port, rnd, i, step)
-            nursery.start_soon(_script, run, step, stop)
+            await setup(_Game(run, nursery, port, relay_listeners[0].socket.getsockname()[1],
+                              stop))
             await host.done.wait()
             with trio.move_on_after(step):  # the client's own end of the game
                 await run.client_ended.wait()
@@ -401,6 +523,124 @@ async def scripted_game(command: list[str], game_timeout: float, step: float) ->
     if overall.cancelled_caught:
         run.stopped = f"the game did not end within {game_timeout:g} s"
     return run
+
+
+async def scripted_game(command: list[str], game_timeout: float, step: float) -> _Run:
+    rnd = seeded(b"conformance kit")
+    host = Host(HostConfig(players=PLAYERS, preset="davis", rules=dict(KIT_RULES), random=rnd))
+
+    async def setup(game: _Game) -> None:
+        game.start_client(command)
+        for i in range(1, PLAYERS):
+            game.nursery.start_soon(_our_peer, game.port, rnd, i, step)
+        game.nursery.start_soon(_script, game.run, step, game.stop)
+
+    return await _kit_game(host, game_timeout, step, setup)
+
+
+async def neighbour_replaced(command: list[str], game_timeout: float, step: float) -> _Run:
+    """The client and four kit peers; the kit peer after the client leaves for good in round 2
+    (it says ``bye``); the three others vote it gone at once (a majority of five without the
+    client), and the host seats its stand-in bot, which the client must approve and whose keys
+    it must use from the next deal."""
+    rnd = seeded(b"conformance kit replaced")
+    host = Host(HostConfig(players=REPLACED_PLAYERS, preset="davis", rules=dict(SEAT_RULES),
+                           random=rnd))
+
+    async def setup(game: _Game) -> None:
+        game.start_client(command)
+        kit = await game.kit_peers(rnd, range(1, REPLACED_PLAYERS), step)
+        game.nursery.start_soon(_neighbour_leaves, game, kit, step)
+
+    return await _kit_game(host, game_timeout, step, setup)
+
+
+async def _until_sequenced(host: Host, wanted: Callable[[GameMessage], bool]) -> GameMessage:
+    """The first game message the host sequenced (or sequences) that is ``wanted``."""
+    seen = 0
+    while True:
+        messages = host.history.messages
+        found = next((m for m in messages[seen:] if wanted(m)), None)
+        if found is not None:
+            return found
+        seen = len(messages)
+        await trio.sleep(0.05)
+
+
+async def _neighbour_leaves(game: _Game, kit: list[tuple[Peer, trio.CancelScope]],
+                            step: float) -> None:
+    run, host = game.run, game.run.host
+    await host.started.wait()
+    seat = _client_seat(run)
+    neighbour = None if seat is None else (seat + 1) % host.players
+    peer, scope = next(((p, s) for p, s in kit if p.seat == neighbour), kit[0])
+    run.leaver = peer.seat
+    await leave_in_round(host, peer, scope, LEAVE_IN)
+    await vote_gone(host, [p for p, _ in kit], run.leaver)
+    replace = await _until_sequenced(host, lambda m: isinstance(m.body, Replace)
+                                     and m.body.seat == run.leaver)
+    with trio.move_on_after(3 * step):  # without it the table waits for good
+        await _until_sequenced(host, lambda m: m.author == seat and isinstance(m.body, Approve)
+                               and m.body.seq == replace.seq)
+        return
+    game.stop(f"the client did not approve the replace at seq {replace.seq} within "
+              f"{3 * step:g} s")
+
+
+async def handed_a_seat(command: list[str], game_timeout: float, step: float) -> _Run:
+    """Four kit peers; one leaves for good in round 2 and the others vote it gone.  This host
+    seats no bot of its own: the client is started then, and when its ``hello`` comes the host
+    proposes its keys for the vacant seat (``replace``), so that the host lets it in as the
+    seat's newcomer (a rejoin challenge); our peers approve, and the client must follow the game
+    and play the seat from the next deal."""
+    rnd = seeded(b"conformance kit handed")
+    host = Host(HostConfig(players=PLAYERS, preset="davis", rules=dict(SEAT_RULES), random=rnd,
+                           stand_in=None))
+
+    async def setup(game: _Game) -> None:
+        kit = await game.kit_peers(rnd, range(1, PLAYERS + 1), step)
+        game.nursery.start_soon(_hand_the_seat_over, game, kit, command, step)
+
+    return await _kit_game(host, game_timeout, step, setup)
+
+
+async def _hand_the_seat_over(game: _Game, kit: list[tuple[Peer, trio.CancelScope]],
+                              command: list[str], step: float) -> None:
+    run, host = game.run, game.run.host
+    await host.started.wait()
+    peer, scope = kit[0]
+    run.leaver = peer.seat
+    await leave_in_round(host, peer, scope, LEAVE_IN)
+    await vote_gone(host, [p for p, _ in kit], run.leaver)
+    run.relay.on_hello = _propose_on_hello(host, run.leaver)
+    game.start_client(command)
+    replace = await _until_sequenced(host, lambda m: isinstance(m.body, Replace))
+    while host.public.holders[run.leaver].sign_key != replace.body.sign_key:
+        await trio.sleep(0.05)  # until our peers approved it and the next deal began
+    with trio.move_on_after(3 * step):
+        await _until_sequenced(host, lambda m: m.author == run.leaver and m.seq > replace.seq)
+        return
+    game.stop(f"the client did not play the seat it was handed within {3 * step:g} s")
+
+
+def _propose_on_hello(host: Host, seat: int) -> Callable[[dict], Awaitable[None]]:
+    """A hook for the relay: the host proposes the keys of the client's first hello for
+    ``seat``, and the hello goes on once that ``replace`` is sequenced."""
+
+    async def propose(hello: dict) -> None:
+        key, box = hello.get("sign_key"), hello.get("box_key")
+        public = host.public
+        if not (isinstance(key, bytes) and isinstance(box, bytes) and len(key) == len(box) == 32) \
+                or public.seat_of_key(key) is not None:
+            return  # nothing the host could seat, or proposed already (the client rejoins)
+        name = hello.get("name") if isinstance(hello.get("name"), str) else ""
+        host.propose(seat, name[:32] or "client", "bot" if hello.get("role") == "bot" else "player",
+                     key, box)
+        with trio.move_on_after(10):
+            while public.seat_of_key(key) is None:
+                await trio.sleep(0.02)
+
+    return propose
 
 
 # -- what the transcript shows -------------------------------------------------------------------
@@ -462,11 +702,107 @@ def judged(run: _Run) -> list[Outcome]:
     return out
 
 
+def _clean_end(run: _Run, void_seq: int | None = None) -> tuple[bool, str]:
+    """Whether the game ended with every round audited and no complaint, the host answered the
+    client nothing but ``stale`` (or a refusal the vote at ``void_seq`` overtook) and the
+    client exited 0; what was seen."""
+    public = run.host.public
+    over = public is not None and public.finished and public.fault is None
+    complaints = sum(isinstance(m.body, Complaint) for m in run.host.history.messages)
+    errors = sorted({str(e.get("code")) for e in run.relay.errors_to_client
+                     if e.get("code") != "stale" and not _overtaken(run.relay, e, void_seq)})
+    process = run.done.get("process")
+    clean = over and not complaints and not errors and process is not None \
+        and process.returncode == 0
+    detail = run.stopped or "; ".join(
+        ([f"the game stopped: {public.fault}"] if public is not None and public.fault else [])
+        + ([f"{complaints} complaints"] if complaints else [])
+        + ([f"errors answered to the client: {', '.join(errors)}"] if errors else [])
+        + [_tail(run.done)])
+    return clean, detail
+
+
+def _overtaken(relay: Relay, error: dict, void_seq: int | None) -> bool:
+    """An ``out_of_turn`` refusal that the table's moving on overtook, no fault of the
+    client's: of its vote or approval (the others' votes void the round first), or of a
+    message it sent before it had been sent the vote that voided the round (at ``void_seq``),
+    a step the voided round no longer owes."""
+    kind, seen = relay.sent.get(error.get("ref_counter"), ("", -1))
+    return error.get("code") == "out_of_turn" and (
+        kind in ("void_round", "approve") or (void_seq is not None and seen < void_seq))
+
+
+def _replace_of(history, seat: int | None) -> GameMessage | None:
+    return next((m for m in history if isinstance(m.body, Replace) and m.body.seat == seat), None)
+
+
+def judged_replaced(run: _Run) -> list[Outcome]:
+    """The game where the client's neighbour is voted gone and the host's bot replaces it."""
+    seat, leaver = _client_seat(run), run.leaver
+    history = run.host.history.messages
+    votes: set[int] = set()
+    void = None
+    for m in history:
+        if isinstance(m.body, VoidRound) and m.body.seat == leaver and leaver is not None:
+            votes.add(m.author)
+            if void is None and 2 * len(votes) > run.host.players:
+                void = m
+    voted = seat in votes
+    on = void is not None and any(m.author == seat and m.seq > void.seq for m in history)
+    out = [Outcome(*SEAT_SITUATIONS[0], on,
+                   f"seat {leaver} voted gone at seq {void.seq}; the client "
+                   f"{'voted' if voted else 'did not vote'}" if void is not None else
+                   f"no majority voted seat {leaver} gone: {run.stopped or 'the game ended'}")]
+    replace = _replace_of(history, leaver)
+    approved = replace is not None and any(m.author == seat and isinstance(m.body, Approve)
+                                           and m.body.seq == replace.seq for m in history)
+    out.append(Outcome(*SEAT_SITUATIONS[1], approved,
+                       f"replace at seq {replace.seq}" + ("" if approved else ": not approved")
+                       if replace is not None else "the host proposed no replacement"))
+    again = void.body.round + 1 if void is not None else None
+    sealed = [m.seq for m in history if m.author == seat and isinstance(m.body, Deal)
+              and m.body.step == "shares" and again is not None
+              and m.body.data.get("round", 0) >= again
+              and any(box.get("to") == leaver for box in m.body.data.get("boxes", ()))]
+    clean, detail = _clean_end(run, void.seq if void is not None else None)
+    out.append(Outcome(*SEAT_SITUATIONS[2], bool(sealed) and clean,
+                       f"{len(sealed)} shares sealed to the new holder of seat {leaver}; {detail}"))
+    return out
+
+
+def judged_handed(run: _Run) -> list[Outcome]:
+    """The game where the client is handed a seat voted gone."""
+    history = run.host.history.messages
+    hello, seat = run.relay.hello if run.relay else None, run.leaver
+    replace = _replace_of(history, seat)
+    ours = replace is not None and hello is not None and replace.body.sign_key == hello.get("sign_key")
+    proved = bool(run.relay and run.relay.pairs and run.relay.pairs[0].proved)
+    refused = sorted({str(e.get("code")) for e in run.relay.errors_to_client}) if run.relay else []
+    if hello is None or not ours:
+        seen = "the client never said hello" if hello is None else "its keys were never proposed"
+        seen += f" ({run.stopped or _tail(run.done)})"
+    else:
+        seen = ("proof sent" if proved else "no proof") + (
+            f"; the host refused what it sent: {', '.join(refused)}" if refused else "")
+    out = [Outcome(*SEAT_SITUATIONS[3], ours and proved and not refused, seen)]
+    first = next((m for m in history if replace is not None and m.seq > replace.seq
+                  and m.author == seat), None)
+    committed = first is not None and isinstance(first.body, Deal) and first.body.step == "commit"
+    clean, detail = _clean_end(run)
+    out.append(Outcome(*SEAT_SITUATIONS[4], ours and committed and clean,
+                       (f"its first message, at seq {first.seq}: {first.body.KIND} "
+                        f"{getattr(first.body, 'step', '')}; " if first is not None
+                        else "it never played the seat; ") + detail))
+    return out
+
+
 async def run_conformance(command: list[str], *, game_timeout: float = 600.0,
                           step: float = 20.0) -> list[Outcome]:
     """Every situation against the client ``command`` starts; one Outcome each."""
     outcomes = [await refused(command, code, step) for code in ("join_code", "table_full")]
     outcomes += judged(await scripted_game(command, game_timeout, step))
+    outcomes += judged_replaced(await neighbour_replaced(command, game_timeout, step))
+    outcomes += judged_handed(await handed_a_seat(command, game_timeout, step))
     return outcomes
 
 
@@ -491,7 +827,7 @@ def add_conformance_command(sub, **options) -> None:
                                               "print which sections of docs/protocol.md it passes",
                          **options)
     kit.add_argument("--timeout", type=seconds(), default=600.0,
-                     help="seconds the whole game may take")
+                     help="seconds each of the kit's three games may take")
     kit.add_argument("--step", type=seconds(), default=20.0,
                      help="seconds the client has to answer each scripted situation")
     kit.add_argument("command", nargs=argparse.REMAINDER,

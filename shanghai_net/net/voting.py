@@ -45,7 +45,7 @@ class Voting:
         seat has voted already."""
         away = self._away()
         if seat is None and away:
-            seat = min(away, key=lambda s: (away[s], s))
+            seat = min(away, key=lambda s: (s not in self.left, away[s], s))
         if seat is None or not self._may_vote():
             return False
         self._voted = self.table.void_target
