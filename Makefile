@@ -19,7 +19,7 @@ test: $(BIN)/shanghai
 
 # issues 2 and 6: 200 whole games of each preset between four basic bots, without error
 # (deterministic: same seed, same games).  CI runs it with -j2 after the tests.
-ACCEPT_PRESETS := davis good-miller marcelle carousel
+ACCEPT_PRESETS := davis good-miller marcelle carousel phase10
 acceptance: accept-net $(ACCEPT_PRESETS:%=accept-%)
 
 accept-%: $(BIN)/shanghai

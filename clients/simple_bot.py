@@ -147,9 +147,15 @@ class Link:
         self.buffer = b""
 
     def send(self, message: dict) -> None:
+        """Send one frame.  A connection the host has closed is not lost for what it sent
+        before closing (the game's end and its bye, say): our send into it fails (our first
+        one draws a reset, the next ones break the pipe), but that is left for the reader to
+        find after everything already here (issue 28)."""
         body = pack(message)
         try:
             self.sock.sendall(struct.pack(">I", len(body)) + body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the host closed: `receive` reads what came first, then the end
         except OSError as error:
             raise LinkLost(f"sending failed: {error}") from None
 

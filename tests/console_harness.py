@@ -16,7 +16,17 @@ from shanghai_net.engine import LocalDealer, Pick, Shuffle
 from shanghai_net.rules import preset
 from shanghai_net.session import LocalSession
 
-KEYS = {"left": "\x1b[D", "right": "\x1b[C", "home": "\x1b[H", "end": "\x1b[F", "esc": "\x1b", "enter": "\r"}
+KEYS = {"left": "\x1b[D", "right": "\x1b[C", "home": "\x1b[H", "end": "\x1b[F", "esc": "\x1b", "enter": "\r",
+        "up": "\x1b[A", "down": "\x1b[B", "pageup": "\x1b[5~", "pagedown": "\x1b[6~"}
+
+
+def keys_read(console, pipe) -> bool:
+    """Every key sent down ``pipe`` is read and handled by ``console``: no byte is left in the
+    pipe nor a key in the app's key processor's queue (it handles what it reads at once; a lone
+    Esc alone waits ``app.ttimeoutlen`` in the parser, which a test waits for apart)."""
+    count = array.array("i", [0])
+    fcntl.ioctl(pipe.fileno(), termios.FIONREAD, count)
+    return not count[0] and not console.app.key_processor.input_queue
 
 
 class StackedDealer(LocalDealer):
@@ -98,12 +108,6 @@ class Driver:
                 await asyncio.sleep(self.console.app.ttimeoutlen * 2)
             await self.settle()
 
-    def _unread(self) -> int:
-        """Bytes sent to the console that its input has not read yet."""
-        count = array.array("i", [0])
-        fcntl.ioctl(self.pipe.fileno(), termios.FIONREAD, count)
-        return count[0]
-
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the keys are read and handled, no move is in flight and no bot is due to
         move (read: none left in the pipe nor in the key processor's queue, so that a loaded
@@ -115,7 +119,7 @@ class Driver:
             await asyncio.sleep(0.002)
             game = self.game
             quiet = (
-                not self._unread() and not self.console.app.key_processor.input_queue
+                keys_read(self.console, self.pipe)
                 and not self.state.busy
                 and (game is None or self.session.waiting_for_ready or not bots & set(game.to_move()))
             )

@@ -4,18 +4,32 @@ without sockets."""
 
 from __future__ import annotations
 
-import pytest
+import dataclasses
+from types import SimpleNamespace
 
+import pytest
+import trio
+
+from shanghai_net.deal import seeded
 from shanghai_net.net.budget import Budget, Verdict
+from shanghai_net.net.config import HostConfig
+from shanghai_net.net.history import History
+from shanghai_net.net.peer import Peer, PeerError
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.sequencer import Sequencer
+from shanghai_net.net.transcript import Transcript
 from shanghai_net.table.bodies import shares_body
+from shanghai_net.table.outbox import Outbox
+from shanghai_net.table.public import PublicTable
+from shanghai_net.table.seat import PeerTable
 from shanghai_net.wire import RemoteProtocolError
-from shanghai_net.wire.messages import Refused
+from shanghai_net.wire.messages import Placed, Refused
 from shanghai_net.wire.signing import sign_proof
 
 from test_checks_table import deliver_one_at_a_time, sequenced_anyway
 from test_net_flood import LIMITS
 from test_net_host_parts import a_game_of_three, hello, sent
-from test_net_table import Table
+from test_net_table import Table, open_window
 
 
 def test_a_flood_of_small_messages_is_read_no_faster_than_its_message_rate():
@@ -66,3 +80,84 @@ def test_a_seat_closed_for_abuse_cannot_come_back_on_a_challenge_it_was_given_be
                                             challenge))
     assert [r.code for r in sent(second, Refused)] == ["abuse"]
     assert second.seat is None and parts.lobby.seats[1] is clients[1]
+
+
+# -- the sequencer (net/sequencer.py), in process: no sockets, no clock ---------------------------
+
+def sequencer(config, history, clients, public, host_key=None):
+    return Sequencer(config, host_key, history, clients, Transcript(None), public)
+
+
+async def test_a_connection_may_not_pass_off_another_seat_s_message_as_its_own():
+    """Seat 1's connection submits a message seat 2 signed (a copy it got hold of, sent to be
+    sequenced on seat 1's budget and answered to seat 1).  The host strikes seat 1's connection
+    (bad_signature, naming both seats) and sequences nothing; the same message from seat 2's own
+    connection is sequenced, and seat 2 told where it went."""
+    parts, people, clients = a_game_of_three()
+    start = parts.lobby.start
+    seq = sequencer(parts.config, parts.history, parts.connections.clients, PublicTable(start))
+    table = PeerTable(start, 2, people[2].box_key, seeded(b"seat 2"))
+    box = Outbox(table, people[2].sign_key)
+    box.push(table.start())
+    msg = box.poll()
+    await seq._sequence(clients[1], msg)
+    assert [(e.code, e.reason) for e in clients[1].errors_sent] == \
+        [("bad_signature", "author 2 is not your seat 1")] and clients[1].strikes == 1
+    assert parts.history.frames == [] and seq.public.chain.next_seq == 0
+    await seq._sequence(clients[2], msg)
+    assert len(parts.history.frames) == 1 and clients[2].errors_sent == []
+    told = {seat: [m for m, _ in iter(clients[seat].next_message, (None, None))] for seat in (1, 2)}
+    assert Placed(seq=0, counter=msg.counter) in told[2]
+    assert not [m for m in told[1] if isinstance(m, Placed)]
+
+
+async def test_the_host_times_out_every_silent_seat_of_a_claim_window_not_the_first_only():
+    """A claim window's time runs out with several seats silent: the host signs a timeout for
+    each of them, in one go, and the window closes (a host that stopped after the first would
+    leave the table waiting for seats it never times out)."""
+    t = Table(4, seed=6)
+    open_window(t)
+    window, silent = t.host.open_window()
+    assert len(silent) >= 2
+    seq = sequencer(HostConfig(players=4, random=seeded(b"timeouts")), History(1 << 20), set(),
+                    t.host, t.host_id.sign_key)
+    await seq._timeout(window)
+    assert seq.timeouts == len(silent), f"{seq.timeouts} of the {len(silent)} silent seats timed out"
+    assert t.host.open_window() is None or t.host.open_window()[0] is not window
+
+
+# -- the peer (net/peer.py) ---------------------------------------------------------------------
+
+async def test_a_seat_rejoined_to_another_game_names_the_host_at_once():
+    """Seat 0 drops and comes back mid-game; the host sends it the ``start_game`` of another
+    game (another id: another chain, other seeds).  The peer refuses it at once, naming the
+    host, and keeps its own table; it does not sit on waiting for a stream that cannot fit."""
+    t = Table(3, seed=29)
+    deliver_one_at_a_time(t, lambda: t.host.round == 1)
+    peer = Peer(("127.0.0.1", 9), t.ids[0], BotPlayer())
+    peer.start, peer.table = t.host.start_game, t.seats[0]
+    other = dataclasses.replace(t.host.start_game, game_id=bytes(reversed(t.host.game_id)))
+    with pytest.raises(PeerError, match="the host rejoined us to another game"):
+        await peer._on_message(None, other)
+    assert peer.table is t.seats[0] and peer.start is t.host.start_game
+
+
+async def test_the_claim_timer_runs_for_every_window_not_the_first_only(autojump_clock):
+    """The host's one timer: each claim window gets its ``claim_timeout`` from when it opened,
+    the second as the first (a timer that ended after its first window would leave every later
+    window open for ever, the table waiting on a silent seat)."""
+    public = SimpleNamespace(waiting_audit=False, claim_timeout=7.0, audit_timeout=60.0,
+                             window=None, open_window=lambda: (public.window, [1]))
+    seq = sequencer(HostConfig(players=3, random=seeded(b"timer")), History(1 << 20), set(),
+                    public)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(seq._claim_timer)
+        for window in ("first window", "second window"):
+            public.window = window
+            seq._track_window()
+            opened, client, timed_out = trio.current_time(), None, None
+            with trio.move_on_after(60):
+                client, timed_out = await seq._inbox.receive()
+            assert client is None and timed_out == window, f"the {window} was never timed out"
+            assert trio.current_time() - opened == pytest.approx(7.0)
+        nursery.cancel_scope.cancel()

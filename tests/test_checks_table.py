@@ -4,10 +4,16 @@ test_net_table), and asserts who is named and that nothing hidden opened."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from shanghai_net.engine.moves import DrawStock, MayI
-from shanghai_net.table.bodies import move_to_body
+from shanghai_net.bots import make_bot
+from shanghai_net.deal.group import multiply_all
+from shanghai_net.deal.messages import Context, PassOutput, PickReveal, SeedReveal
+from shanghai_net.engine import view_of
+from shanghai_net.engine.moves import CallShanghai, DrawStock, MayI
+from shanghai_net.table.bodies import deal_body, move_to_body, seeds_body
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.watch import HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
@@ -136,7 +142,9 @@ def test_a_complaint_before_every_commitment_audits_no_shuffle_and_names_the_com
     complainer = next(s for s in range(3) if s not in uncommitted)
     t.deliver(t.seats[complainer].chain.sign(
         t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="nothing, really")))
-    deliver_one_at_a_time(t, lambda: t.host.finished)
+    deliver_one_at_a_time(t, lambda: not t.host.waiting_audit)
+    for party in (t.host, *t.seats):
+        assert party.verdict is not None, "the audit found the deal clean and named no one"
     assert_everyone_names(t, complainer, "every step of the deal matches its seed")
     for seat in range(3):
         assert_no_hidden_card_opened_to(t, seat)
@@ -205,3 +213,304 @@ def test_only_the_host_signs_a_timeout_and_it_signs_nothing_else():
     move = t.host.chain.sign(t.host_id.sign_key, wm.HOST_AUTHOR, move_to_body(MayI(seat)))
     for fault in sequenced_anyway(t, move):
         assert fault.culprit == wm.HOST_AUTHOR and "the host signed a may_i body" in fault.reason
+
+
+# -- what a lying host sequences without its checks (stream.py, deal/participant.py) --------------
+
+def relayed_anyway(t, msg):
+    """A lying host places ``msg`` without its checks and relays it: what each party makes of
+    it, by party: ``"host"`` (the host's own table, as a spectator's or `verify`'s), then each
+    seat; its `Fault`, or None if it took the message."""
+    msg = t.host.chain.place(msg)
+    outcomes = {}
+    for party, table in (("host", t.host), *enumerate(t.seats)):
+        try:
+            table.receive(msg)
+            outcomes[party] = None
+        except Fault as fault:
+            outcomes[party] = fault
+    return outcomes
+
+
+def refused_then_relayed(t, author, body, refusal):
+    """``author`` signs ``body``: the host refuses it (``refusal``), a lying host relays it
+    anyway; `relayed_anyway`'s outcomes."""
+    msg = t.seats[author].chain.sign(t.ids[author].sign_key, author, body)
+    with pytest.raises(RemoteProtocolError, match=refusal):
+        t.host.admit(msg)
+    return relayed_anyway(t, msg)
+
+
+def assert_named_by(outcomes, parties, culprit, why):
+    """Each of ``parties`` (keys of `relayed_anyway`'s outcomes) named ``culprit`` for ``why``."""
+    for party in parties:
+        fault = outcomes[party]
+        who = "the host's table" if party == "host" else f"seat {party}"
+        assert fault is not None, f"{who} took it: {why!r} went unnamed"
+        assert fault.culprit == culprit and why in fault.reason, f"{who}: {fault}"
+
+
+def test_a_seat_that_sends_a_second_seed_commitment_is_named_at_once():
+    """Seat 1's seed commitment is sequenced; it sends another, for another seed.  The host
+    refuses it; a lying host that sequences it anyway does not carry the table along: every
+    other seat names seat 1 for the two commitments (rather than play on in a stream the host's
+    own table, and `verify`, reject)."""
+    t = Table(3, seed=24)
+    cheat = 1
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records
+                          and cheat in t.host.records[0].commitments)
+    second = wm.Deal("commit", {"round": 1, "generation": 0, "digest": bytes(range(32))})
+    named = refused_then_relayed(t, cheat, second, "a second commitment")
+    assert_named_by(named, ["host"], cheat, "a second commitment")
+    assert_named_by(named, [0, 2], cheat, "seat 1: sent two different seed commitments")
+
+
+def test_a_seat_that_sends_a_second_pass_is_named_at_once_not_counted_as_the_next_seat_s():
+    """Seat 1's pass 1 is sequenced; it sends a second, different one (its points in another
+    order).  The host refuses it; sequenced anyway, every other seat names seat 1 at once.
+    Taken as a repeat instead, it would still be counted: every table one pass ahead of the
+    deal, seat 0 would never send its pass 2, and the deal would wait for ever, no one named."""
+    t = Table(3, seed=25)
+    cheat = 1
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records
+                          and len(t.host.records[0].passes) == 2)
+    first = t.host.records[0].passes[cheat]
+    assert first.author == cheat and first.phase == 1
+    second = wm.Deal("pass", {"round": 1, "generation": 0, "phase": 1,
+                              "points": list(reversed(first.points)), "proof": first.proof})
+    named = refused_then_relayed(t, cheat, second, "pass 1 of seat 1 out of turn")
+    assert_named_by(named, ["host"], cheat, "pass 1 of seat 1 out of turn")
+    assert_named_by(named, [0, 2], cheat, "seat 1: sent two different pass 1 outputs")
+
+
+def test_a_move_sequenced_before_the_deal_settled_names_its_author_at_every_party():
+    """The first discard's claim window is open in the public game while key shares of the
+    deal are still owed (every seat's own replica still waits for cards).  A lying host
+    sequences seat 2's claim then: every party, the host's own table included, names seat 2;
+    without the check the host's table (and `verify`) would take the claim while every seat
+    stopped naming no one."""
+    t = Table(3, seed=5)
+    t.run_until(lambda: t.host.outstanding and not t.host.public.waiting, play=False)
+    claimer = 2
+    assert claimer in t.host.public.to_move() and not t.host.settled
+    named = refused_then_relayed(t, claimer, move_to_body(MayI(claimer)), "the deal is not settled")
+    assert_named_by(named, ["host", 0, 1, 2], claimer,
+                    "seat 2: 'mayi' before the deal settled")
+    for seat in range(3):
+        assert_no_hidden_card_opened_to(t, seat)
+
+
+def test_a_deal_step_for_another_round_names_its_author_at_every_party():
+    """Round 1's shuffle waits for commitments; seat 1 signs its commitment as round 2's.  The
+    host refuses it; sequenced anyway, every party names seat 1, the seat itself and the host's
+    own table included (whose public record would otherwise take it as round 1's)."""
+    t = Table(3, seed=26)
+    cheat = 1
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records)
+    assert cheat not in t.host.records[0].commitments
+    body = wm.Deal("commit", {"round": 2, "generation": 0, "digest": bytes(range(32))})
+    named = refused_then_relayed(t, cheat, body, "round 2: the deal is in round 1")
+    assert_named_by(named, ["host", 0, 1, 2], cheat,
+                    "seat 1: commit for round 2; the deal is in round 1")
+
+
+def test_a_deal_step_relayed_after_the_round_stopped_names_the_host_not_its_author():
+    """Seat 0 complains while round 1's commitments come in; seat 2's commitment, sent before
+    the complaint was sequenced (deal steps commute), reaches the host after it.  The host
+    refuses it: only seeds are due.  A host that sequences it anyway is named by every party;
+    seat 2, which did nothing wrong, is not."""
+    t = Table(3, seed=21)
+
+    def commitments_partly_in():
+        commits = [s for s in t.host.owed_steps() if s.step == "commit"]
+        return t.host.round == 1 and 0 < len(commits) < t.host.players
+
+    deliver_one_at_a_time(t, commitments_partly_in)
+    late = next(s.seat for s in t.host.owed_steps() if s.step == "commit")
+    complainer = next(s for s in range(3) if s != late)
+    sent = t.boxes[late].poll()
+    assert sent.body.step == "commit"
+    t.deliver(t.seats[complainer].chain.sign(
+        t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="my card")))
+    with pytest.raises(RemoteProtocolError, match="the round is stopped for its audit"):
+        t.host.admit(sent)
+    assert_named_by(relayed_anyway(t, sent), ["host", 0, 1, 2], wm.HOST_AUTHOR,
+                    f"the host relayed seat {late}'s commit after the round was stopped")
+    for seat in range(3):
+        assert_no_hidden_card_opened_to(t, seat)
+
+
+def test_a_seat_may_not_protest_another_seat_s_timeout_to_pre_empt_its_protest():
+    """The host times seat S out; seat R protests that timeout first, with a reason of its own
+    (were it taken, S's own protest, with its claim as evidence, would be refused as a second
+    protest of one timeout).  The host refuses R's, takes S's; a host that sequences R's anyway
+    is named by no one but R, whom every party names."""
+    t = Table(3, seed=52)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    victim = t.host.open_window()[1][0]
+    rival = next(s for s in range(3) if s != victim)
+    timeout = t.time_out(victim)
+    pre_empt = wm.Protest(seq=timeout.seq, reason="the host is slow to me")
+    rivals = t.seats[rival].chain.sign(t.ids[rival].sign_key, rival, pre_empt)
+    with pytest.raises(RemoteProtocolError, match="which is no host timeout of its seat"):
+        t.host.admit(rivals)
+    t.deliver(t.seats[victim].chain.sign(t.ids[victim].sign_key, victim,
+                                         wm.Protest(seq=timeout.seq, reason="too soon")))
+    assert all([(p.seat, p.seq) for p in party.protests] == [(victim, timeout.seq)]
+               for party in (t.host, *t.seats))
+    assert_named_by(relayed_anyway(t, rivals), ["host", 0, 1, 2], rival,
+                    f"seat {rival}: protests seq {timeout.seq}, which is no host timeout of its "
+                    "seat")
+
+
+def test_a_pass_before_every_commitment_is_refused_and_named_at_every_party():
+    """Seat 0 makes its pass 1 of round 1 (keyed and permuted by its own seed, as honest as
+    can be) before every seat has committed to its seed: the seats still to commit would
+    commit knowing it.  The host refuses it; sequenced anyway, every party names seat 0."""
+    t = Table(3, seed=27)
+    hasty = 0
+    deliver_one_at_a_time(t, lambda: t.host.round == 1 and 0 in t.host.records
+                          and hasty in t.host.records[0].commitments)
+    assert len(t.host.records[0].commitments) < 3
+    g = t.seats[hasty].participant.generation(0)
+    points = multiply_all(g.keys.pass_key, [g.step_input(0)[i] for i in g.keys.permutation])
+    early = deal_body(PassOutput(g.context, hasty, 1, tuple(points)))
+    named = refused_then_relayed(t, hasty, early, "a pass before every commitment")
+    assert_named_by(named, ["host"], hasty, "a pass before every commitment")
+    assert_named_by(named, [1, 2], hasty, "seat 0: pass: generation 0: no seed commitment yet")
+
+
+def test_a_seat_s_watch_protests_its_own_early_timeout_only():
+    """The host times seat S out the moment a claim window opens.  S's watch protests; every
+    other seat's watch, though that window opened for it at the same moment, says nothing (its
+    protest of another seat's timeout would be refused, and name it)."""
+    t = Watched(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    victim = t.host.open_window()[1][0]
+    timeout = t.time_out(victim)
+    assert t.watches[victim].judge(timeout, None, t.now) is not None
+    for seat in range(3):
+        if seat != victim:
+            assert t.watches[seat].judge(timeout, None, t.now) is None, \
+                f"seat {seat}'s watch protests seat {victim}'s timeout"
+
+
+def test_a_pick_nonce_before_every_party_s_commitment_is_refused_and_named_at_every_party():
+    """The first-dealer pick: seat S, its commitment sequenced, reveals its nonce before every
+    party has committed (a party still to commit could then choose its own nonce, and the
+    pick).  The host refuses it; sequenced anyway, every party names S."""
+    t = Table(3, seed=28)
+
+    def some_committed():
+        owing = [s for s in t.host.owed_steps() if s.step == "pick_commit"]
+        return 0 < len(owing) < len(owing[0].parties) if owing else False
+
+    deliver_one_at_a_time(t, some_committed)
+    owing = {s.seat for s in t.host.owed_steps() if s.step == "pick_commit"}
+    hasty = next(s for s in range(3) if s not in owing)
+    nonce = t.seats[hasty].participant._picks[0].nonce  # its own, committed to
+    early = deal_body(PickReveal(Context(t.host.game_id, 0, 0), 0, hasty, nonce))
+    named = refused_then_relayed(t, hasty, early, "pick nonce 0 out of turn")
+    assert_named_by(named, ["host"], hasty, "pick nonce 0 out of turn")
+    assert_named_by(named, [s for s in range(3) if s != hasty], hasty,
+                    f"seat {hasty}: pick_reveal: pick 0: no commitment yet from seats")
+
+
+def stop_round_1(t, complainer=0):
+    """Play until round 1's deal settled, then ``complainer`` complains: every seat owes its
+    seeds of round 1."""
+    t.run_until(lambda: t.host.round == 1 and t.host.settled and t.host.generations, play=False)
+    t.deliver(t.seats[complainer].chain.sign(
+        t.ids[complainer].sign_key, complainer, wm.Complaint(round=1, reason="my card")))
+    assert t.host.waiting_audit
+
+
+def test_a_seeds_body_with_two_seeds_for_one_shuffle_names_its_author_at_every_party():
+    """Round 1 stops for its audit; seat 1's seeds body shows two seeds for shuffle 0, its own
+    and another.  The host sequences it as evidence, naming seat 1; so does every other seat
+    (rather than keep the first and audit on, while the host's table stopped)."""
+    t = Table(3, seed=31)
+    stop_round_1(t)
+    seed = t.seats[1].participant.generation(0).seed
+    context = t.seats[1].participant.generation(0).context
+    body = seeds_body(1, [SeedReveal(context, 1, seed), SeedReveal(context, 1, bytes(32))])
+    msg = t.host.admit(t.seats[1].chain.sign(t.ids[1].sign_key, 1, body))
+    assert t.host.fault.culprit == 1 and "two seeds for generation 0" in t.host.fault.reason
+    for table in (t.seats[0], t.seats[2]):
+        with pytest.raises(Fault) as info:
+            table.receive(msg)
+        assert info.value.culprit == 1 and "seat 1: revealed two seeds" in info.value.reason
+
+
+def test_a_seat_that_hides_its_seeds_in_an_empty_seeds_body_is_named_by_the_audit():
+    """Round 1 stops for its audit; seat 1 answers with a seeds body that shows no seed at all
+    (its seeds would show what it did).  The round is audited when the last seeds come, and the
+    host's table and every other seat name seat 1 for the seed it did not reveal (the audit
+    does not fail on the missing seed, leaving the table with no verdict)."""
+    t = Table(3, seed=32)
+    stop_round_1(t)
+    hidden = t.seats[1].chain.sign(t.ids[1].sign_key, 1, seeds_body(1, []))
+    t.boxes[1].sent_past(hidden)
+    t.deliver(hidden)
+    t.boxes[1].deal.clear()  # its honest seeds body is not sent
+    deliver_one_at_a_time(t, lambda: not t.host.waiting_audit)
+    for party in (t.host, t.seats[0], t.seats[2]):  # seat 1's own table knows its seeds
+        assert party.fault is None, party.fault
+        assert party.verdict is not None and party.verdict.culprit == 1, party.verdict
+        assert "seat 1: revealed no seed" in party.verdict.reason
+
+
+class Callers(Table):
+    """Seats that play random legal moves and call SHANGHAI whenever they may (so that a
+    SHANGHAI penalty, a pick between the caller and its victim, comes early)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.bots = [make_bot("random", random.Random(seat)) for seat in range(len(self.seats))]
+
+    def choose(self):
+        for seat, table in enumerate(self.seats):
+            if not self.boxes[seat].busy and table.can_move():
+                moves = table.legal_moves()
+                calls = [m for m in moves if isinstance(m, CallShanghai)]
+                move = calls[0] if calls else self.bots[seat].choose(view_of(table.game, seat),
+                                                                     moves)
+                self.boxes[seat].push(table.submit(move), move)
+
+    def run_one_at_a_time(self, done):
+        for _ in range(20000):
+            if done():
+                return
+            self.choose()
+            msg = next((m for m in (box.poll() for box in self.boxes) if m is not None), None)
+            assert msg is not None, "stuck: no seat has anything to send"
+            self.deliver(msg)
+        raise AssertionError("too long")
+
+
+def test_a_pick_commitment_that_leaves_out_a_party_is_named_by_the_seat_that_looks_on_too():
+    """A SHANGHAI penalty: a pick between the caller and its victim of which of the caller's
+    cards the victim gets.  One of the two commits to it as a pick among itself alone (its
+    nonce alone would choose the card).  The host sequences it as evidence, naming it; so does
+    the other party, and so must the seat that is no party to the pick (it knows the pick from
+    the stream, not from the first commitment it sees)."""
+    t = Callers(3, seed=1)
+
+    def penalty():
+        return any(len(p.parties) == 2 and not p.commitments for p in t.host._picks)
+
+    t.run_one_at_a_time(penalty)
+    pick = next(p for p in t.host._picks if len(p.parties) == 2)
+    cheat, other = pick.parties
+    onlooker = next(s for s in range(3) if s not in pick.parties)
+    alone = wm.Deal("pick_commit", {"round": t.host.round, "pick": pick.number,
+                                    "n": pick.request.n, "parties": [cheat],
+                                    "digest": bytes(range(32))})
+    msg = t.host.admit(t.seats[cheat].chain.sign(t.ids[cheat].sign_key, cheat, alone))
+    assert t.host.fault.culprit == cheat and "does not fit the pick" in t.host.fault.reason
+    for seat in (other, onlooker):
+        with pytest.raises(Fault) as info:
+            t.seats[seat].receive(msg)
+        assert info.value.culprit == cheat and f"pick {pick.number} is range({pick.request.n}) " \
+            f"among seats {list(pick.parties)}, not range" in info.value.reason, \
+            f"seat {seat}: {info.value}"

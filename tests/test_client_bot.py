@@ -24,7 +24,12 @@ from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire.messages import Approve, Deal, Replace, Timeout, VoidRound
 
+from seating import until
+
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
+CLIENT_END = 60.0
+"""Seconds the client may take, once the host is done, to read the game's end and exit: it
+normally ends as soon as its process gets the CPU; the bound only catches one that never does."""
 
 
 class _Started:
@@ -62,13 +67,14 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                                pause_at_end: bool = False, script=None):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
-    ``pause_at_end``: the client is stopped from its last message until the host has closed.
+    ``pause_at_end``: the client is stopped from its last message until the host has closed,
+    and pinged every 0.2 s, so that pings it must answer wait for it with the game's end.
     ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
     client's process)."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
-                        record=record)
+                        record=record, **({"ping_interval": 0.2} if pause_at_end else {}))
     started = _Started()
     if pause_at_end:
         host = PausingHost(config, started, client_seat, len(rules["contracts"]))
@@ -103,19 +109,23 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                 nursery.start_soon(run_client)
             else:
                 nursery.start_soon(peer, seat)
-            while host.seats[seat] is None:
-                await trio.sleep(0.01)
+            name = "stranger" if seat == client_seat else f"bot{seat}"
+            await until(lambda: host.seats[seat] is not None, f"the host seated {name}",
+                        seconds=60)  # the client's process starts first
+            assert host.seats[seat].name == name, f"the host gave seat {seat} to another"
         if script is not None:
             nursery.start_soon(script, host, peers, scopes, started)
         await host.done.wait()
         if pause_at_end:
             await closed.wait()
             started.process.send_signal(signal.SIGCONT)
-        with trio.move_on_after(10):  # the client's own end of the game
+        with trio.move_on_after(CLIENT_END):  # the client's own end of the game
             await ended.wait()
         if not ended.is_set():  # ended here, so that its log tells why it did not end
             started.process.kill()
             await ended.wait()
+            raise AssertionError(f"the client did not end within {CLIENT_END:g} s of the "
+                                 f"game's end; its log:\n{client['process'].stderr.decode()}")
         nursery.cancel_scope.cancel()
     return host, tables, client["process"]
 
@@ -149,7 +159,10 @@ async def test_the_client_ends_cleanly_when_the_game_s_end_and_the_close_arrive_
         tmp_path):
     """The client gets no CPU from its last message until the host has sent the rest of the
     game and its bye and closed: it reads them and the end of the stream in one go, and takes
-    that end as the game's (issue 28), not as a lost link to rejoin through."""
+    that end as the game's (issue 28), not as a lost link to rejoin through.  Pings came
+    meanwhile: the client's pongs (and its own bye) go into a connection the host has closed,
+    the first draws a reset and the next ones fail, and still the client reads the game's end
+    that was already in its socket."""
     rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
     with trio.fail_after(300):  # a whole game against a subprocess, on a loaded machine
         host, _, process = await game_with_the_client(1, 3, rules, tmp_path / "game.transcript",

@@ -3,7 +3,9 @@
 Each digest covers a few seeded games per preset with one or two experts among basic bots:
 every move of every seat and every reason the expert gave, in order.  They were recorded from
 the expert before the speed work of issue 26 (davis and marcelle again after issue 25 changed
-their rules: davis turns the whole pile over, marcelle claims without a limit).  A change meant only to be faster leaves them all;
+their rules: davis turns the whole pile over, marcelle claims without a limit; davis,
+good-miller and marcelle again when issue 24 changed only the words of the reasons, naming the
+meld and the copy a hint means, with every move the same).  A change meant only to be faster leaves them all;
 a change meant to alter the expert's play changes them, and says so by updating them here
 (``python tests/test_expert_same.py GAMES`` prints them for more games)."""
 
@@ -20,9 +22,9 @@ from shanghai_net.engine import LocalDealer, Phase, new_game, view_of
 from shanghai_net.rules import PRESETS, preset
 
 RECORDED = {
-    "davis": "af51f1f14ea78c5ae9e4be81103ddea47aad0bf112458beb21f9e8d9590eb656",
-    "good-miller": "83ba7df8d2eb064d6939d1b3a649fa2966543778a8211bf17125abfe154e6f1b",
-    "marcelle": "bf554c948f3ec1a16c53df244e19cc8fd92616831b4ccc050b6c3a28563622f4",
+    "davis": "d49b9369d9afb6179270d1d52d23b9d54d8c6234f7fe14449b6e8cd5e2f0e599",
+    "good-miller": "a14fccf8c5de80d1ae2d4ea2ed0c14685b5dad4a30182c011502d11ddb7e281c",
+    "marcelle": "3ecc2d3e6569c9ae6d6c43fbbe04a1da915e1e2dd8eaca54808ef86f0d23e81c",
     "carousel": "06a0a503e1d21f0444e34327d02266168906f15c45733451def58bcd01f07677",
 }
 GAMES = 2

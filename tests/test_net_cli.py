@@ -47,9 +47,11 @@ def test_a_killed_host_resumes_from_its_transcript_with_its_bots(tmp_path):
                                         "--rule", "contracts=2s"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # bounds a wait the record's growth ends
         while not record.exists() or record.stat().st_size < 40_000:  # well into the round
-            assert first.poll() is None and time.monotonic() < deadline, "no game to kill"
+            assert first.poll() is None, "the first host ended before it could be killed"
+            assert time.monotonic() < deadline, "the first host's record did not reach 40 KB " \
+                "(well into the round) in 120 s"
             time.sleep(0.05)
     finally:
         first.kill()

@@ -25,6 +25,7 @@ from shanghai_net.wire.messages import (PROTOCOL_VERSION, Chat, DealerPick, Game
                                         PassClaim, Refused, StartGame, VoidRound)
 from shanghai_net.wire.signing import sign_wire
 
+from seating import start_seated
 from test_net_rejoin import HeldBot
 
 ONE_ROUND = {"contracts": [[2, 0]]}
@@ -171,8 +172,8 @@ async def run_peer_to_its_end(peer):
 
 
 async def run_table(attack, player=None, hold=True, peer_types=None, **config):
-    """A one-round game between three bot seats (``player``: seat 0's player; ``peer_types``:
-    seat -> its `Peer` class, `Peer` by default) while
+    """A one-round game between three bot seats, ``peers[i]`` seated at seat i (``player``:
+    seat 0's player; ``peer_types``: seat -> its `Peer` class, `Peer` by default) while
     ``attack(host, port)`` runs beside it; returns the host, the peers, and which connection
     each seat had when the game started, once the game is over and the attack has ended.  With
     ``hold``, the bots make no move in the play phase until the attack has ended, so the game
@@ -195,9 +196,7 @@ async def run_table(attack, player=None, hold=True, peer_types=None, **config):
                                    name=f"bot{i}", random=seeded(b"flood peer %d" % i),
                                    timeout=20, retry_delays=(0.05, 0.1, 0.2, 0.5, 1, 1, 1),
                                    void_after=600))
-            nursery.start_soon(run_peer_to_its_end, peers[i])
-            while sum(c is not None for c in host.seats) <= i:  # seats in order
-                await trio.sleep(0.005)
+            await start_seated(nursery, peers[i], i, lambda i=i: run_peer_to_its_end(peers[i]))
         await host.started.wait()
         seated = list(host.seats)
         async with trio.open_nursery() as attackers:

@@ -27,6 +27,8 @@ from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 
+from seating import kept_in, start_seated, until
+
 RULES = {"contracts": [[2, 0]]}
 DIGEST_A, DIGEST_B = bytes([0xA]) * 32, bytes([0xB]) * 32
 GAME = bytes(range(16))
@@ -144,29 +146,22 @@ async def play_until(host: Host, tmp_path, done) -> tuple[dict, list[Peer]]:
         port = await nursery.start(host.run, listeners)
         for seat, identity in enumerate(identities(3)):
             peer = make_peer(port, identity, seat, tmp_path)
-            peers.append(peer)
-
-            async def run(seat=seat, peer=peer):
-                try:
-                    outcomes[seat] = await peer.run()
-                except PeerError as error:
-                    outcomes[seat] = error
-
-            nursery.start_soon(run)
-            while host.seats[seat] is None:
-                await trio.sleep(0.005)  # seats in order
-        while not done(host, outcomes):
-            await trio.sleep(0.01)
+            peers.append(peer)            # the next peer connects once this one is seated: it takes the next seat
+            await start_seated(nursery, peer, seat, kept_in(outcomes, seat, peer))
+        await until(lambda: done(host, outcomes), done.__doc__ or "the test's end",
+                    seconds=50)
         nursery.cancel_scope.cancel()
     return outcomes, peers
 
 
 def in_round_one(host, outcomes):
+    """the game in round 1's play"""
     public = host.public
     return public is not None and public.round == 1 and public.public.phase is Phase.PLAY
 
 
 def all_refused(host, outcomes):
+    """every seat's run ended"""
     return len(outcomes) == 3
 
 
@@ -280,6 +275,7 @@ async def test_a_player_s_hello_without_a_nonce_is_refused():
                     answer = event
             assert isinstance(answer, Refused) and answer.code == "bad_message"
             assert "nonce" in answer.reason and host.seats == [None, None, None]
+            await stream.aclose()  # the host's close of the connection waits for our end
             nursery.cancel_scope.cancel()
 
 

@@ -20,6 +20,8 @@ from shanghai_net.net.player import BotPlayer
 from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.public import PublicTable
 
+from seating import start_seated
+
 
 async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, player=None,
                watch=None, extra=None, record=None, rules=None, until=None, tables_by_seat=None,
@@ -38,34 +40,24 @@ async def play(players, preset="davis", rounds=None, seed=1, claim_timeout=5.0, 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run, listeners)
 
-        async def peer(i: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
-            """Peer ``i``, started once the host has seated peers 0 to i-1: the host gives it
-            the lowest free seat, i, which ``start`` waits for (its welcome), so that ``player``,
-            ``tables_by_seat`` and ``identities`` are keyed by the seat the host gave."""
+        for i in range(players):
+            # peer i, started once the host has seated peers 0 to i-1, takes seat i, so that
+            # ``player``, ``tables_by_seat`` and ``identities`` are keyed by the seat it got
             bot = (player or {}).get(i) or BotPlayer("basic", random.Random(seed * 100 + i))
             seat_type = type("TestPeer", (peer_type,), {
                 "table_type": (tables_by_seat or {}).get(i, PeerTable)})
             identity = Identity(rnd(32), rnd(32))
             if identities is not None:
                 identities[i] = identity
-            seated = trio.Event()
             me = seat_type(
                 ("127.0.0.1", port), identity, bot, name=f"bot{i}",
                 random=seeded(b"peer %d %d" % (seed, i)), timeout=20, void_after=void_after,
-                on_table=lambda t: tables.__setitem__(t.seat, t),
-                on_change=lambda: me.seat is None or seated.set())
+                on_table=lambda t: tables.__setitem__(t.seat, t))
 
-            async def run() -> None:
-                results[me.seat] = await me.run()
+            async def run(i=i, me=me) -> None:
+                results[i] = await me.run()
 
-            async with trio.open_nursery() as inner:  # a peer that fails first raises here
-                inner.start_soon(run)
-                await seated.wait()
-                assert me.seat == i, f"the host gave peer {i} seat {me.seat}"
-                task_status.started()
-
-        for i in range(players):  # each one seated before the next one connects
-            await nursery.start(peer, i)
+            await start_seated(nursery, me, i, run)
         if extra is not None:
             nursery.start_soon(extra, host, port)
         while not host.done.is_set():

@@ -1,6 +1,7 @@
 """The host's limits, each checked directly over real sockets on 127.0.0.1 (issue 16): the join
-code, the count of bad messages before an ``abuse`` close, and how long a claim window stays open
-(on trio's mock clock, so the figure is the host's timer and not the machine's speed)."""
+code, the count of bad messages before an ``abuse`` close, how long a claim window stays open
+(on trio's mock clock, so the figure is the host's timer and not the machine's speed), and how
+long the host waits for a peer's end of the stream when it closes a connection."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from shanghai_net.deal import seeded
 from shanghai_net.engine.moves import DrawStock
 from shanghai_net.identity import Identity
 from shanghai_net.table.bodies import move_to_body
+from shanghai_net.net import link
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import PeerError, run_peer
 from shanghai_net.net.player import BotPlayer
@@ -25,10 +27,12 @@ from shanghai_net.wire.messages import (Error, GameMessage, Ready, Refused, Star
 from test_net_errors import frame
 from test_net_rejoin import RawClient
 from test_net_session import ONE_ROUND
+from seating import until
 
 
 OPEN: list[trio.SocketStream] = []
-"""Raw connections for `hosting` to close (else the host waits a second for each to close)."""
+"""Raw connections for `hosting` to close (else the host waits its ``send_timeout`` for each one's
+end of stream)."""
 
 
 async def join(port: int, name: str, role: str = "player", join_code: str = "",
@@ -140,3 +144,50 @@ async def test_a_claim_window_stays_open_for_the_claim_timeout(mock_clock):
                 nursery.cancel_scope.cancel()
     assert windows == pytest.approx([claim_timeout] * 3, abs=1e-6)
 
+
+
+def timed_closes(monkeypatch) -> list[float]:
+    """How long each of the host's closes (`link.close_gracefully`) took, as each one ends."""
+    closes: list[float] = []
+    close = link.close_gracefully
+
+    async def timed(stream):
+        start = trio.current_time()
+        try:
+            await close(stream)
+        finally:
+            closes.append(trio.current_time() - start)
+
+    monkeypatch.setattr(link, "close_gracefully", timed)
+    return closes
+
+
+async def test_a_peer_slow_to_take_its_refusal_is_waited_for_not_reset(monkeypatch):
+    """The host's close waits for the peer's end of the stream (what the peer sends meanwhile
+    is read and dropped), with ``send_timeout`` only its bound: a peer that answers 1.5 s after
+    the refusal (a loaded machine) is not reset (issue 28: a 1 s bound reset a slow client
+    that answered a ping or said bye after it), and the close ends with the peer's end."""
+    closes = timed_closes(monkeypatch)
+    with trio.fail_after(60):
+        async with hosting(players=3, join_code="cherry", send_timeout=30.0) as (host, port):
+            raw, refused = await join(port, "slow", join_code="plum")
+            assert isinstance(refused, Refused) and refused.code == "join_code"
+            await trio.sleep(1.5)
+            for _ in range(2):  # the first send into a closed socket draws a reset, the next fails
+                await raw.stream.send_all(frame({"type": "bye", "reason": "late"}))
+                await trio.sleep(0.1)
+            assert await raw.stream.receive_some(1) == b"", "not the host's end of stream"
+            await raw.stream.aclose()
+            await until(lambda: closes, "the host's close ending with the peer's end")
+
+
+async def test_a_peer_that_never_closes_is_closed_once_the_send_timeout_is_over(monkeypatch):
+    """The wait for a peer's end of stream is bounded: one that never closes (nor reads) is
+    closed by the host ``send_timeout`` after its refusal, not before and not never."""
+    closes = timed_closes(monkeypatch)
+    with trio.fail_after(60):
+        async with hosting(players=3, join_code="cherry", send_timeout=2.0) as (host, port):
+            _, refused = await join(port, "mute", join_code="plum")
+            assert isinstance(refused, Refused)
+            await until(lambda: closes, "the host's close at its bound")
+    assert closes[0] >= 2.0, f"closed after {closes[0]:.2f} s, before the send timeout"

@@ -25,14 +25,41 @@ from shanghai_net.wire import (CLIENT, NEED_DATA, Connection, ConnectionClosed, 
 from shanghai_net.wire.messages import (PROTOCOL_VERSION, Error, Hello, Ping, Pong, Proof, Refused, StartGame,
                                         VoidRound, Welcome)
 
+from seating import start_seated, until
+
 RULES = {"contracts": [[2, 0]]}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
 
 
-def make_peer(port, identity, seat, tmp_path, player=None, **options) -> Peer:
-    return Peer(("127.0.0.1", port), identity, player or BotPlayer("basic", random.Random(seat)),
-                name=f"bot{seat}", store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10,
-                retry_delays=FAST_RETRY, **options)
+def make_peer(port, identity, seat, tmp_path, player=None, watch=None, **options) -> Peer:
+    """A bot peer; ``watch(peer)`` (a `Shown`, say) is called after each of its changes."""
+    peer = Peer(("127.0.0.1", port), identity,
+                player or BotPlayer("basic", random.Random(seat)), name=f"bot{seat}",
+                store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10, retry_delays=FAST_RETRY,
+                on_change=None if watch is None else lambda: watch(peer), **options)
+    return peer
+
+
+class Shown:
+    """What a peer showed, change by change (its ``on_change``): a status or detail that lasts
+    a moment is kept however late the test looks, as a poll of it could miss one on a loaded
+    machine."""
+
+    def __init__(self) -> None:
+        self.statuses: list[str] = []
+        self.details: list[str] = []
+        self.absent: set[int] = set()
+        """Every seat it ever showed missing."""
+
+    def __call__(self, peer: Peer) -> None:
+        self.statuses.append(peer.status)
+        self.details.append(peer.detail)
+        self.absent |= set(peer.absent)
+
+    def only_playing_since(self, since: int) -> bool:
+        """From change ``since`` on, playing until the game's end ("over", its last)."""
+        seen = self.statuses[since:]
+        return bool(seen) and seen[-1] == "over" and set(seen[:-1]) == {"playing"}
 
 
 def identities(n):
@@ -42,43 +69,17 @@ def identities(n):
 
 async def start_peers(nursery, port, keys, tmp_path, peers, results, options=None, kill=None):
     """A bot peer per key, in seat order: each is started once the host has seated the one
-    before (its welcome has come), so the host gives it the lowest free seat, its own;
+    before (`start_seated`), so the host gives it the lowest free seat, its own;
     ``options[seat]``: its `Peer` options; ``kill[seat]``: a cancel scope that kills that peer
     (a crash: its memory and connection are gone)."""
     for seat, identity in enumerate(keys):
-        seated = trio.Event()
+        peers[seat] = make_peer(port, identity, seat, tmp_path, **(options or {}).get(seat, {}))
 
-        def changed(seat=seat, seated=seated):
-            if peers[seat].seat is not None:
-                seated.set()
-
-        peers[seat] = make_peer(port, identity, seat, tmp_path, on_change=changed,
-                                **(options or {}).get(seat, {}))
-
-        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope(),
-                      seated=seated, task_status=trio.TASK_STATUS_IGNORED):
-            async def to_its_end():
+        async def run(seat=seat, scope=(kill or {}).get(seat) or trio.CancelScope()):
+            with scope:
                 results[seat] = await peers[seat].run()
 
-            with scope:
-                async with trio.open_nursery() as inner:  # a peer that fails first raises here
-                    inner.start_soon(to_its_end)
-                    await seated.wait()
-                    assert peers[seat].seat == seat, f"seat {seat} got {peers[seat].seat}"
-                    task_status.started()
-
-        await nursery.start(run)
-
-
-async def until(check, why, seconds=20.0):
-    """Wait, at most ``seconds``, for ``check()`` to hold (polled: the state is another
-    task's); fails saying ``why`` was not seen."""
-    try:
-        with trio.fail_after(seconds):
-            while not check():
-                await trio.sleep(0.01)
-    except trio.TooSlowError:
-        raise AssertionError(f"not within {seconds:g} s: {why}") from None
+        await start_seated(nursery, peers[seat], seat, run)
 
 
 @asynccontextmanager
@@ -107,13 +108,6 @@ def assert_finished(host, results):
         assert table.chain.head == public.chain.head
 
 
-async def watch_statuses(peer, seat, results, statuses: set) -> None:
-    """Every status ``peer`` (at ``seat``) shows until its game is over."""
-    while seat not in results:
-        statuses.add(peer.status)
-        await trio.sleep(0.002)
-
-
 def in_round(host, round_no):
     public = host.public
     return public is not None and public.round == round_no and \
@@ -121,20 +115,21 @@ def in_round(host, round_no):
 
 
 async def test_a_dropped_connection_rejoins_and_the_game_finishes(tmp_path):
-    absent_seen = set()
+    shown = {0: Shown(), 1: Shown()}
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h1") as (host, port, peers, results, _):
-            while not in_round(host, 1):
-                await trio.sleep(0.01)
-            dropped = peers[1]
+        async with table_of_three(tmp_path, b"h1", options={
+                seat: {"watch": shown[seat]} for seat in shown}) as (host, port, peers, results, _):
+            await until(lambda: in_round(host, 1), "round 1 under way", seconds=60)
+            dropped, since = peers[1], len(shown[1].statuses)
             await dropped._link.stream.aclose()  # the cable is pulled
-            while dropped.status != "reconnecting":
-                await trio.sleep(0.005)
-            while dropped.status != "playing":
-                absent_seen |= set(peers[0].absent)
-                await trio.sleep(0.005)
+
+            def back() -> bool:
+                after = shown[1].statuses[since:]
+                return "reconnecting" in after and "playing" in after[after.index("reconnecting"):]
+
+            await until(back, "seat 1 reconnecting, then playing again", seconds=60)
     assert_finished(host, results)
-    assert 1 in absent_seen, "the others never saw seat 1 missing"
+    assert 1 in shown[0].absent, "the others never saw seat 1 missing"
     assert not peers[0].absent
 
 
@@ -160,19 +155,19 @@ async def test_the_same_key_joining_again_is_refused_and_the_seat_s_player_stays
     """Issue 24: the host's user joins their own table again without --fresh-identity (the same
     key and the same secrets on disk): refused at once, told what to do, and the seat's player
     never loses its connection."""
-    statuses = set()
+    shown = Shown()
     with trio.fail_after(60):
-        async with table_of_three(tmp_path, b"h10") as (host, port, peers, results, nursery):
-            while not in_round(host, 1):
-                await trio.sleep(0.01)
-            nursery.start_soon(watch_statuses, peers[0], 0, results, statuses)
+        async with table_of_three(tmp_path, b"h10", options={0: {"watch": shown}}) as (
+                host, port, peers, results, nursery):
+            await until(lambda: in_round(host, 1), "round 1 under way", seconds=50)
+            since = len(shown.statuses)
             twin = make_peer(port, identities(3)[0], 0, tmp_path)
             with pytest.raises(PeerError, match="--fresh-identity") as refused:
                 await twin.run()
             assert "refused: table_full: seat 0 (bot0)" in str(refused.value)
             assert twin.status == "failed" and host.seats[0].connected
     assert_finished(host, results)
-    assert statuses == {"playing"}, statuses
+    assert shown.only_playing_since(since), shown.statuses[since:]
 
 
 class Cable:
@@ -217,7 +212,7 @@ async def test_a_peer_whose_cable_the_host_has_not_missed_yet_tries_again_until_
     host = Host(HostConfig(players=3, rules=RULES, claim_timeout=2, ping_interval=0.2,
                            silence_timeout=1.5, random=seeded(b"h11")))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
-    peers, results, details = {}, {}, set()
+    peers, results, shown = {}, {}, Shown()
     with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
@@ -225,24 +220,22 @@ async def test_a_peer_whose_cable_the_host_has_not_missed_yet_tries_again_until_
             relayed = await nursery.start(cable.serve)
             keys = identities(3)
             await start_peers(nursery, port, keys[:2], tmp_path, peers, results)
-            peers[2] = make_peer(relayed, keys[2], 2, tmp_path)
+            peers[2] = make_peer(relayed, keys[2], 2, tmp_path, watch=shown)
 
             async def run_last():
                 results[2] = await peers[2].run()
 
             nursery.start_soon(run_last)
-            while not in_round(host, 1):
-                await trio.sleep(0.01)
+            await until(lambda: in_round(host, 1), "round 1 under way", seconds=60)
             cable.pull()
-            while peers[2].detail != "rejoined":
-                details.add(peers[2].detail)
-                await trio.sleep(0.002)
-            while len(results) < 3:
-                await trio.sleep(0.01)
+            await until(lambda: "rejoined" in shown.details, "seat 2 rejoined", seconds=60)
+            await until(lambda: len(results) == 3, "every seat's game over", seconds=60)
+            for hung in cable.hung:  # the host dropped them; its close waits for their end
+                await hung.aclose()
             nursery.cancel_scope.cancel()
     assert_finished(host, results)
-    refused = [d for d in details if "not yet missed our old connection" in d]
-    assert any("(attempt 2 of 10)" in d for d in refused), details  # each refusal counts
+    refused = [d for d in shown.details if "not yet missed our old connection" in d]
+    assert any("(attempt 2 of 10)" in d for d in refused), set(shown.details)  # each counts
 
 
 async def test_a_rejoin_without_the_secret_is_refused_clearly(tmp_path):
@@ -403,6 +396,9 @@ async def test_a_player_who_never_returns_is_voted_gone_and_a_stand_in_plays_on(
     assert report.ok and report.left == ((2, 2),) and report.rounds == 2, report.summary()
     assert "round 2 voided by the table's vote: bot2 left it" in report.summary()
     assert "seat 2 played by bot (bot" in report.summary()
+    assert report.summary().endswith("ok: every move and the deal of every round scored check "
+                                     "out; round 2 voided before its seeds were shown, so its "
+                                     "deal was not audited")  # issue 24: not "every deal"
 
 
 async def refused_vote(peer, identity, round_no):
@@ -517,6 +513,10 @@ class RawClient:
     async def send(self, msg):
         await self.stream.send_all(self.conn.send(msg))
 
+    async def aclose(self):
+        """Our end of the stream: the host's close of the connection waits for it."""
+        await self.stream.aclose()
+
     async def next(self, *types):
         """The next message of one of ``types`` (others are skipped); None once the host closed."""
         while True:
@@ -555,15 +555,15 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
     close that connection with the game's ``bye`` instead (issue 12)."""
     keys = identities(3)
     mallory = Identity(bytes(range(32)), bytes(range(1, 33)))
-    statuses = set()
+    shown = Shown()
     go = trio.Event()
     held = {seat: {"player": HeldBot(seat, go)} for seat in range(3)}
+    held[1]["watch"] = shown
     with trio.fail_after(90):
         async with table_of_three(tmp_path, b"h8", options=held, hello_timeout=10) as (
                 host, port, peers, results, nursery):
-            while not in_round(host, 1):
-                await trio.sleep(0.01)
-            nursery.start_soon(watch_statuses, peers[1], 1, results, statuses)
+            await until(lambda: in_round(host, 1), "round 1 under way", seconds=60)
+            since = len(shown.statuses)
             impostor = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
             welcome = await impostor.next(Welcome)
             assert welcome.seat == 1 and len(welcome.challenge) == 32
@@ -572,17 +572,19 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
             await impostor.send(sign_proof(mallory.sign_key, welcome.game_id, welcome.challenge))
             refused = await impostor.next(Refused, StartGame)
             assert isinstance(refused, Refused) and refused.code == "bad_signature"
+            await impostor.aclose()
 
             silent = await RawClient.hello(port, keys[1].sign_public, mallory.box_public)
             assert (await silent.next(Welcome)).challenge != welcome.challenge
             refused = await silent.next(Refused, StartGame)
             assert isinstance(refused, Refused) and refused.code == "timeout"
+            await silent.aclose()
             assert in_round(host, 1) and not host.done.is_set()
             go.set()
             for peer in peers.values():
                 peer.nudge()
     assert_finished(host, results)
-    assert statuses == {"playing"}, statuses
+    assert shown.only_playing_since(since), shown.statuses[since:]
     assert all(e.code == "stale" for e in results[1].errors), results[1].errors
 
 
@@ -603,4 +605,5 @@ async def test_a_proof_nobody_asked_for_is_answered_wrong_state(tmp_path):
             assert error.code == "wrong_state"
             await client.send(Ping(nonce=7))
             assert await client.next(Pong) == Pong(nonce=7)
+            await client.aclose()
             nursery.cancel_scope.cancel()

@@ -1,7 +1,8 @@
 """Several tables in one host process (`TableServer`), over real sockets on 127.0.0.1 port 0:
 whole games at two tables at once, each transcript accepted by `shanghai verify`; a crash at
 one table leaves the other playing; a hello naming no table the host holds is refused by name;
-a person opens a table.  Bots only; every wait is bounded by ``trio.fail_after``."""
+a person opens a table.  Bots only, seated one after another (`seating.start_seated`); every
+wait is on an event or a state, bounded by ``trio.fail_after``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from shanghai_net.net.peer import Peer, PeerError
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.tables import TableServer, check_table_name
 
+from seating import kept_in, start_seated
 from test_net_rejoin import HeldBot
 
 ONE_ROUND = {"contracts": [[2, 0]]}
@@ -38,20 +40,16 @@ def bot(port, table, seat, seed=1, player=None, **options) -> Peer:
 
 
 async def seat_bots(nursery, port, table, results, go=None, peers=None, **options) -> None:
-    """Four bot seats at ``table``; with ``go``, bots held in the play phase until it is set
-    (each peer is added to ``peers``, to be nudged then)."""
-    async def play(seat):
+    """Four bot seats at ``table``, each started once the host has seated the one before, so
+    that bot ``seat`` sits at ``seat``; ``results[seat]``: what its run ended with (its result
+    or its PeerError).  With ``go``, bots held in the play phase until it is set (each peer is
+    added to ``peers``, to be nudged then)."""
+    for seat in range(4):
         peer = bot(port, table, seat, player=HeldBot(seat, go) if go is not None else None,
                    **options)
         if peers is not None:
             peers.append(peer)
-        try:
-            results[seat] = await peer.run()
-        except PeerError as error:
-            results[seat] = error
-
-    for seat in range(4):
-        nursery.start_soon(play, seat)
+        await start_seated(nursery, peer, seat, kept_in(results, seat, peer))
 
 
 def verified(path) -> bool:
@@ -101,8 +99,8 @@ async def test_a_crash_at_one_table_leaves_the_other_playing(tmp_path):
             for name in results:
                 await seat_bots(nursery, port, name, results[name], reconnect=False)
             kitchen, porch = server.opened
-            while not (kitchen.host.started.is_set() and porch.host.started.is_set()):
-                await trio.sleep(0.01)
+            await kitchen.host.started.wait()
+            await porch.host.started.wait()
             kitchen.nursery.start_soon(crash)
             await kitchen.closed.wait()
             assert not porch.closed.is_set() and "porch" in server.tables
@@ -131,9 +129,8 @@ async def test_a_person_opens_a_table_and_sits_at_it(tmp_path):
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run, listeners)
-            nursery.start_soon(bot(port, "attic", 0, open_table=True, reconnect=False).run)
-            while "attic" not in server.tables or server.tables["attic"].host.seats[0] is None:
-                await trio.sleep(0.01)
+            opener = bot(port, "attic", 0, open_table=True, reconnect=False)
+            await start_seated(nursery, opener, 0)
             assert server.tables["attic"].host.seats[0].name == "attic0"
             assert server.tables["kitchen"].host.seats == [None] * 4
             with pytest.raises(PeerError, match="table_full: this host holds 2 tables already"):
@@ -160,7 +157,6 @@ async def test_a_host_that_cannot_announce_still_hosts(tmp_path, monkeypatch):
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run, listeners)
-            nursery.start_soon(bot(port, "kitchen", 0, reconnect=False).run)
-            while server.tables["kitchen"].host.seats[0] is None:
-                await trio.sleep(0.01)
+            await start_seated(nursery, bot(port, "kitchen", 0, reconnect=False), 0)
+            assert server.tables["kitchen"].host.seats[0].name == "kitchen0"
             nursery.cancel_scope.cancel()

@@ -17,6 +17,7 @@ from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal, GameMessage
 
+from seating import kept_in, start_seated, until
 from test_net_cheats import assert_no_hidden_card_opened_to
 from test_net_game import play
 
@@ -121,8 +122,8 @@ async def test_a_complaint_and_a_dropped_seeds_message_frame_no_one(tmp_path):
 
 async def seat_three(tmp_path, host, tables_by_seat, refusals_expected=("stale",),
                      **peer_options):
-    """Host ``host`` and three bot peers running the PeerTable class ``tables_by_seat(i)``
-    (each acts by the seat the host gives it); play until the host is done, failing at once
+    """Host ``host`` and three bot peers, peer ``i`` seated at ``i`` and running the
+    PeerTable class ``tables_by_seat(i)``; play until the host is done, failing at once
     if the host refuses a message with a code not in ``refusals_expected``.  The peers'
     tables by seat, and what each run ended with (its result, or the PeerError that stopped
     it)."""
@@ -130,7 +131,7 @@ async def seat_three(tmp_path, host, tables_by_seat, refusals_expected=("stale",
 
     from shanghai_net.deal import seeded
     from shanghai_net.identity import Identity
-    from shanghai_net.net.peer import Peer, PeerError
+    from shanghai_net.net.peer import Peer
     from shanghai_net.net.player import BotPlayer
 
     rnd = seeded(b"trust seats")
@@ -139,19 +140,13 @@ async def seat_three(tmp_path, host, tables_by_seat, refusals_expected=("stale",
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run, listeners)
 
-        async def peer(i):
+        for i in range(3):  # each started once the one before is seated: it takes seat i
             seat_type = type("TrustPeer", (Peer,), {"table_type": tables_by_seat(i)})
-            try:
-                ends[i] = await seat_type(
-                    ("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                    BotPlayer("basic", random.Random(i)), name=f"bot{i}",
-                    random=seeded(b"trust %d" % i), timeout=20, reconnect=False,
-                    on_table=lambda t: tables.__setitem__(t.seat, t), **peer_options).run()
-            except PeerError as error:
-                ends[i] = error
-
-        for i in range(3):
-            nursery.start_soon(peer, i)
+            peer = seat_type(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                             BotPlayer("basic", random.Random(i)), name=f"bot{i}",
+                             random=seeded(b"trust %d" % i), timeout=20, reconnect=False,
+                             on_table=lambda t: tables.__setitem__(t.seat, t), **peer_options)
+            await start_seated(nursery, peer, i, kept_in(ends, i, peer))
         heard, since = -1, trio.current_time()
         while not host.done.is_set():  # a refusal where evidence was due fails at once, not
             refused = [e for c in host.clients for e in c.errors_sent  # by the test's timeout
@@ -413,7 +408,6 @@ async def test_a_host_that_rolls_the_game_back_before_a_commitment_is_refused_by
     from shanghai_net.deal import seeded
     from shanghai_net.identity import Identity
     from shanghai_net.net.host import HostConfig
-    from shanghai_net.net.peer import PeerError
     from shanghai_net.wire import encode_frame
     from test_net_fresh import identities, make_peer
 
@@ -427,11 +421,9 @@ async def test_a_host_that_rolls_the_game_back_before_a_commitment_is_refused_by
         async with trio.open_nursery() as nursery:
             port = await nursery.start(first.run, listeners)
             for seat in range(3):
-                nursery.start_soon(make_peer(port, keys[seat], seat, tmp_path).run)
-                while first.seats[seat] is None:
-                    await trio.sleep(0.005)
-            while first.public is None or first.public.audited < 1:
-                await trio.sleep(0.01)
+                await start_seated(nursery, make_peer(port, keys[seat], seat, tmp_path), seat)
+            await until(lambda: first.public is not None and first.public.audited >= 1,
+                        "round 1 audited at the host", seconds=80)
             nursery.cancel_scope.cancel()  # the host stops after round 1's audit
     messages = read_transcript(record)
     cut = next(i for i, m in enumerate(messages[1:], 1) if isinstance(m.body, Deal) and
@@ -446,17 +438,11 @@ async def test_a_host_that_rolls_the_game_back_before_a_commitment_is_refused_by
     with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(second.run, listeners)
-
-            async def rejoin(seat):
-                try:
-                    outcomes[seat] = await make_peer(port, keys[seat], seat, tmp_path).run()
-                except PeerError as error:
-                    outcomes[seat] = error
-
-            for seat in range(3):
-                nursery.start_soon(rejoin, seat)
-            while len(outcomes) < 3 and len(second.history) == cut - 1:
-                await trio.sleep(0.01)
+            for seat in range(3):  # each rejoins the seat of its key, in any order
+                nursery.start_soon(kept_in(outcomes, seat, make_peer(port, keys[seat], seat,
+                                                                     tmp_path)))
+            await until(lambda: len(outcomes) == 3 or len(second.history) != cut - 1,
+                        "every seat's end, or a step of the rolled-back round", seconds=80)
             nursery.cancel_scope.cancel()
     why = "the host rolled the game back: a message of ours was sequenced at seq"
     assert len(outcomes) == 3 and all(why in str(o) for o in outcomes.values()), outcomes
@@ -542,6 +528,7 @@ async def test_fresh_connections_from_one_address_share_one_chat_budget():
                 await raw.stream.aclose()
             await listener.send(encode_frame({"type": "ping", "nonce": 1}))
             await listener.next("pong")  # every relayed chat came before it
+            await listener.stream.aclose()  # else the host waits for its end of stream
             nursery.cancel_scope.cancel()
     heard = [m for m in listener.got if m.TYPE == "chat" and m.name.startswith("visitor")]
     assert 5 <= len(heard) <= 6, [m.text for m in heard]

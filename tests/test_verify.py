@@ -296,3 +296,130 @@ def test_a_game_id_its_nonces_do_not_make_is_the_host_s_fault(recorded):
     report = verify([start, *messages[1:]])
     assert (report.fault.seq, report.fault.culprit) == (None, HOST_AUTHOR)
     assert "the game id is not the one its nonces make" in report.fault.reason
+
+
+def frame_ends(data):
+    """Where each whole frame of a record ends."""
+    ends, at = [], 0
+    while at < len(data):
+        at += 4 + int.from_bytes(data[at:at + 4], "big")
+        ends.append(at)
+    return ends
+
+
+def test_a_record_torn_mid_frame_verifies_what_is_whole_and_says_where_it_stops(
+        recorded, tmp_path, capsys):
+    """Issue 24: a record cut mid-frame by a crash (as `--resume` takes it) was refused as
+    `malformed_frame`.  Torn in a frame's header, in its body, a byte short of its end, and
+    after the game's end: the whole messages are verified, and the last line says how many and
+    that the rest was cut short, exit 1.  Torn in its first frame: one line, exit 2."""
+    data = recorded[0].read_bytes()
+    ends = frame_ends(data)
+    middle = len(ends) // 2
+    tears = {"a header": ends[middle] + 2, "a body": ends[middle] + 4 + 9,
+             "the last byte": len(data) - 1, "the start of a message": ends[3] + 1}
+    for where, at in tears.items():
+        torn = write_bytes(tmp_path / "torn.bin", data[:at])
+        whole = sum(1 for end in ends if end <= at) - 1  # game messages: start_game not counted
+        assert main(["verify", str(torn)]) == 1, where
+        out = capsys.readouterr().out
+        last = out.splitlines()[-1]
+        cut = at - max(e for e in ends if e <= at)
+        assert last.startswith(f"torn: {whole} whole game message{'s' * (whole != 1)} verified, "
+                               f"then {cut} byte{'s' * (cut != 1)} of a message cut short (the "
+                               "host stopped while writing it): the record ends before the game "
+                               "is over"), (where, last)
+        assert "malformed" not in out and "bad frame" not in out
+        assert f"checked {whole} game messages" in out
+    after = write_bytes(tmp_path / "after.bin", data + data[:7])
+    assert main(["verify", str(after)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == (f"torn: {len(ends) - 1} whole game messages verified, then 7 "
+                                    "bytes of a message cut short (the host stopped while "
+                                    "writing it), after the game's end")
+    assert "result: " in out  # the game itself checked out
+    for at in (2, ends[0] - 1):
+        with pytest.raises(SystemExit) as info:
+            main(["verify", str(write_bytes(tmp_path / "first.bin", data[:at]))])
+        assert info.value.code == 2
+        assert f"torn in its first message ({at} bytes, cut short): nothing to verify" in \
+            capsys.readouterr().err
+
+
+def test_a_torn_record_with_a_fault_before_the_tear_names_the_fault_first(recorded, tmp_path):
+    path, _, _ = recorded
+    messages = read_transcript(path)
+    index = find(messages, lambda m: m.body.KIND == "discard")
+    msg = messages[1 + index]
+    messages[1 + index] = dataclasses.replace(msg, sig=bytes([msg.sig[0] ^ 1]) + msg.sig[1:])
+    data = write(tmp_path / "flipped.bin", messages).read_bytes()
+    torn = write_bytes(tmp_path / "both.bin", data[:-3])
+    from shanghai_net.net.transcript import read_record
+
+    report = verify(*read_record(torn))
+    assert not report.ok and (report.fault.seq, report.fault.culprit) == (msg.seq, HOST_AUTHOR)
+    last = report.summary().splitlines()[-1]
+    assert last.startswith(f"seq {msg.seq}: fault by the host: ") and "torn" not in \
+        last.partition("; ")[0], last
+    cut = len(data) - 3 - frame_ends(data)[-2]
+    assert last.endswith(f"; the record is also torn at its end: {cut} bytes of a message cut "
+                         "short (the host stopped while writing it)"), last
+
+
+def test_a_frame_longer_than_the_cap_is_no_torn_frame(recorded, tmp_path):
+    data = recorded[0].read_bytes()
+    broken = write_bytes(tmp_path / "long.bin", data[:frame_ends(data)[2]] + b"\xff\xff\xff\xff!")
+    with pytest.raises(SystemExit) as info:
+        main(["verify", str(broken)])
+    assert info.value.code == 2
+
+
+def write_bytes(path, data):
+    path.write_bytes(data)
+    return path
+
+
+def test_a_host_resumed_from_a_torn_record_finds_its_bots_in_it(recorded, tmp_path, monkeypatch):
+    """`host --resume` of a record torn by the crash starts its own bots again: it found none
+    (the torn frame made the record unreadable to it), so their seats were never taken up."""
+    from cryptography.hazmat.primitives import serialization
+
+    from shanghai_net.cli.net import _bot_home, _bots_in
+    from shanghai_net.identity import Identity
+
+    path, _, keys = recorded
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    for seat in range(3):
+        home = _bot_home(seat)
+        home.mkdir(parents=True, mode=0o700)
+        seed = keys[seat].private_bytes(serialization.Encoding.Raw,
+                                        serialization.PrivateFormat.Raw,
+                                        serialization.NoEncryption())
+        (home / "identity").write_text(Identity(seed, bytes(32)).to_json())
+        (home / "identity").chmod(0o600)
+    data = path.read_bytes()
+    assert _bots_in(path) == 3
+    assert _bots_in(write_bytes(tmp_path / "torn.bin", data[:frame_ends(data)[5] + 11])) == 3
+
+
+async def test_a_round_voided_by_vote_is_said_and_its_deal_not_called_audited(tmp_path):
+    """Issue 24: a game with a round voided verified as "ok: every move and every deal checks
+    out", though that round's deal was never audited.  Issue 22: the round is voided because
+    a seat left (named), a stand-in plays the seat on (named, with its key), and the ok line
+    says which round's deal was not audited."""
+    from test_net_cheats import Stalling
+
+    record = tmp_path / "voided.bin"
+    with trio.fail_after(180):
+        host, _, _ = await play(3, record=record, tables_by_seat={2: Stalling}, void_after=1.0,
+                                rules={"contracts": [[2, 0]]})
+    report = verify(read_transcript(record))
+    assert report.ok and report.left == ((1, 2),) and report.scored == 1 and report.rounds == 1
+    lines = report.summary().splitlines()
+    assert lines[2] == ("round 1 voided by the table's vote: bot2 left it; not scored, the leaver "
+                        "pays the leave penalty, the contract is dealt again")
+    assert lines[3].startswith("seat 2 played by bot (bot, key ") and \
+        lines[3].endswith(") from round 2")
+    assert lines[-1] == ("ok: every move and the deal of every round scored check out; round 1 "
+                         "voided before its seeds were shown, so its deal was not audited")
+    assert "every deal checks out" not in report.summary()

@@ -13,7 +13,9 @@ from ..engine.moves import (
     TakeDiscard,
 )
 from ..engine.view import PlayerView
+from ..rules.contracts import kind_counts, least_size
 from ..rules.melds import plays_on, run_bounds
+from ..rules.ruleset import MeldKind
 from ..rules.scoring import points_by_rank
 from .carousel import choose_carousel
 
@@ -31,13 +33,15 @@ def usefulness(view: PlayerView, card: Card, hand: list[Card]) -> float:
 
 class _Keep:
     """`usefulness` of any card against one hand: the hand counted once (ranks, and each suit's
-    ranks as bits), then each card is a few lookups, as the bot asks it for every card it holds."""
+    ranks as bits), then each card is a few lookups, as the bot asks it for every card it holds.
+    Runs of any suits (Phase 10) count the ranks of every suit; a phase of cards of one suit
+    counts the cards of each suit, the longest suit most."""
 
     def __init__(self, view: PlayerView, hand: list[Card]):
         rules = view.rules
         self.hand = hand
         self.wild_twos = wild_twos = rules.wild_twos
-        sets, runs = view.contract
+        sets, runs, suits = kind_counts(view.contract)
         self.near = _near_ranks(*run_bounds(rules)) if runs else None
         ranks = [0] * 14  # cards of each rank
         self.suit_ranks = [0] * len(Suit)  # bit r: the hand holds rank r of the suit (not a wild two)
@@ -47,6 +51,24 @@ class _Keep:
             if c.suit is not None and not (wild_twos and rank == 2):
                 self.suit_ranks[c.suit] |= 1 << rank
         self.ranks = ranks if sets else None
+        self.any_ranks = None  # runs of any suits: the ranks held in any suit, as bits
+        if runs and rules.runs_any_suit:
+            self.any_ranks = self.suit_ranks[0] | self.suit_ranks[1] | self.suit_ranks[2] | self.suit_ranks[3]
+            # the ranks inside the windows of the run's size that hold most of them; a second card
+            # of a rank is no use to a run (only to a set, where the contract has one)
+            size = least_size(rules, view.contract, MeldKind.RUN)
+            self.in_window = _best_windows(self.any_ranks, *run_bounds(rules), size)
+            self.rank_held = ranks
+            self.spare_penalty = 0.0 if sets else 5.0
+        self.suited = None  # a phase of cards of one suit: each card's worth by its suit
+        if suits:
+            held = [0] * len(Suit)
+            for c in hand:
+                if c.suit is not None and not (wild_twos and c.rank == 2):
+                    held[c.suit] += 1
+            longest = max(held)
+            self.suited = [3.0 if n == longest else 0.5 for n in held]  # each other card of the suit
+            self.suit_held = held
 
     def __call__(self, card: Card) -> float:
         rank = card.rank
@@ -55,8 +77,15 @@ class _Keep:
         score = 0.0
         if self.ranks is not None:  # a card of a natural card's rank is natural too
             score += 3.0 * (self.ranks[rank] - (card in self.hand))
-        if self.near is not None:  # ranks of the suit within two places
-            score += 2.0 * (self.suit_ranks[card.suit] & self.near[rank]).bit_count()
+        if self.near is not None:  # ranks of the suit (any suit) within two places
+            if self.any_ranks is None:
+                score += 2.0 * (self.suit_ranks[card.suit] & self.near[rank]).bit_count()
+            else:
+                score += 2.0 * (self.any_ranks & self.near[rank]).bit_count() + 4.0 * (self.in_window >> rank & 1)
+                if self.rank_held[rank] - (card in self.hand) > 0:
+                    score -= self.spare_penalty
+        if self.suited is not None:  # the other cards of its suit, the longest suit's most
+            score += self.suited[card.suit] * (self.suit_held[card.suit] - (card in self.hand))
         return score
 
 
@@ -75,26 +104,57 @@ def _near_ranks(lo: int, hi: int) -> tuple[int, ...]:
     return tuple(table)
 
 
+@lru_cache(maxsize=65536)
+def _best_windows(ranks: int, lo: int, hi: int, size: int) -> int:
+    """The ranks (bits) inside the windows of ``size`` positions that hold the most of ``ranks``
+    (bits; an ace at either end the bounds allow)."""
+    held = 0
+    for rank in range(1, 14):
+        if ranks >> rank & 1:
+            for p in ((1, 14) if rank == 1 else (rank,)):
+                if lo <= p <= hi:
+                    held |= 1 << p
+    best, union = -1, 0
+    window = (1 << size) - 1
+    for low in range(lo, max(lo, hi - size + 1) + 1):
+        count = (held >> low & window).bit_count()
+        if count > best:
+            best, union = count, 0
+        if count == best:
+            union |= held & (window << low)
+    out = 0
+    for p in range(lo, hi + 1):
+        if union >> p & 1:
+            out |= 1 << (1 if p == 14 else p)
+    return out
+
+
 def completes_meld(view: PlayerView, card: Card, hand: list[Card]) -> bool:
     """Whether ``card`` turns what the hand holds into a meld of a kind the contract needs."""
     rules = view.rules
     if rules.is_wild(card):
         return True
-    sets, runs = view.contract
+    contract = view.contract
+    sets, runs, suits = kind_counts(contract)
     rank = card.rank  # not wild, so the hand's cards of its rank are natural too
-    if sets and sum(1 for c in hand if c.rank == rank) >= rules.min_set - 1:
+    if sets and sum(1 for c in hand if c.rank == rank) >= least_size(rules, contract, MeldKind.SET) - 1:
         return True
-    if runs:
+    if runs or suits:
         wild_twos, suit = rules.wild_twos, card.suit
-        wilds = 0
+        any_suit = rules.runs_any_suit
+        wilds = suited = 0
         have = 0  # bit p: the hand holds a natural of the card's suit at position p (an ace at 14)
         for c in hand:
             if c.rank == 0 or (c.rank == 2 and wild_twos):
                 wilds += 1
-            elif c.suit is suit:
+            elif c.suit is suit or any_suit:
                 have |= 1 << (14 if c.rank == 1 else c.rank)
+                suited += c.suit is suit
         allowed = min(wilds, rules.max_wilds_per_meld if rules.max_wilds_per_meld is not None else wilds)
-        return _completes_run(rank, have, allowed, *run_bounds(rules), rules.min_run)
+        if suits and suited + allowed >= least_size(rules, contract, MeldKind.SUIT) - 1:
+            return True
+        if runs:
+            return _completes_run(rank, have, allowed, *run_bounds(rules), least_size(rules, contract, MeldKind.RUN))
     return False
 
 

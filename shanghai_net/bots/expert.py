@@ -22,7 +22,9 @@ from ..engine.moves import (
     TakeDiscard,
 )
 from ..engine.view import PlayerView
-from ..rules.melds import plays_on
+from ..rules.contracts import kind_counts, least_size
+from ..rules.melds import plays_on, run_bounds
+from ..rules.ruleset import MeldKind
 from ..rules.scoring import card_points
 from .carousel_play import choose_play
 from .history import Memory
@@ -49,14 +51,20 @@ def keep_value(reading: Reading, card: Card, hand: Sequence[Card]) -> float:
     if rules.is_wild(card):
         return 100.0
     naturals = [c for c in hand if c is not card and not rules.is_wild(c)]
-    sets, runs = reading.view.contract
-    return (_set_value(reading, card, naturals) if sets else 0.0) + \
-        (_run_value(rules.min_run, card, naturals) if runs else 0.0)
+    contract = reading.view.contract
+    sets, runs, suits = kind_counts(contract)
+    value = (_set_value(reading, card, naturals) if sets else 0.0) + (
+        0.0 if not runs else _any_run_value(run_bounds(rules), least_size(rules, contract, MeldKind.RUN), card,
+                                            naturals, not sets)
+        if rules.runs_any_suit else _run_value(rules.min_run, card, naturals))
+    if suits:
+        value += _suit_value(card, naturals)
+    return value
 
 
 def _set_value(reading: Reading, card: Card, naturals: list[Card]) -> float:
     mates = sum(1 for c in naturals if c.rank == card.rank)
-    if mates >= reading.view.rules.min_set - 1:
+    if mates >= least_size(reading.view.rules, reading.view.contract, MeldKind.SET) - 1:
         return 12.0 + mates
     live = reading.live_rank(card.rank)
     if mates:
@@ -69,6 +77,36 @@ def _run_value(min_run: int, card: Card, naturals: list[Card]) -> float:
     near = sum(1 for r in suited if _gap(card.rank, r) <= 2)
     far = sum(1 for r in suited if _gap(card.rank, r) == 3)
     return 2.5 * near + 0.8 * far + (3.0 if near >= min_run - 2 else 0.0)
+
+
+def _any_run_value(bounds: tuple[int, int], size: int, card: Card, naturals: list[Card], spare_counts: bool) -> float:
+    """A run of any suits (Phase 10): the most other ranks held in a window of ``size`` places
+    through the card; a second card of a rank is worth little to it (``spare_counts``: nothing
+    else in the contract uses it)."""
+    lo, hi = bounds
+    ranks = {c.rank for c in naturals}
+    if spare_counts and card.rank in ranks:
+        return -2.0
+
+    def places(rank: int) -> list[int]:
+        return [p for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi]
+
+    held = {p for r in ranks for p in places(r)}
+    best = 0
+    for p in places(card.rank):
+        for low in range(max(lo, p - size + 1), min(p, hi - size + 1) + 1):
+            best = max(best, sum(1 for q in range(low, low + size) if q in held))
+    return 1.5 * best + (3.0 if best >= size - 2 else 0.0)
+
+
+def _suit_value(card: Card, naturals: list[Card]) -> float:
+    """Cards of one suit (Phase 10's colour): the others of its suit, the longest suit's most."""
+    by_suit: dict = {}
+    for c in naturals:
+        by_suit[c.suit] = by_suit.get(c.suit, 0) + 1
+    mates = by_suit.get(card.suit, 0)
+    longest = max(by_suit.values(), default=0)
+    return (3.0 if mates >= longest else 0.7) * mates
 
 
 class ExpertBot:
@@ -130,8 +168,9 @@ class ExpertBot:
         down = view.down[view.seat]
         c = words.card
         if CallShanghai in by_kind and (down or not any(view.rules.is_wild(x) for x in hand)):
-            return Decision(by_kind[CallShanghai][0],
-                            f"SHANGHAI: {c(top)} plays on the table, and its discarder draws from your hand")
+            call = by_kind[CallShanghai][0]
+            return Decision(call, f"SHANGHAI: {c(top)} plays on {_meld_words(view, call.meld, words)}, "
+                                  "and its discarder draws from your hand")
         if TakeDiscard in by_kind and top is not None:
             if down and plays_on(view.rules, view.table, top):
                 return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: it lays off at once")
@@ -140,7 +179,8 @@ class ExpertBot:
                 if self._lowers_need(view, top, hand) or value >= self.TAKE_AT:
                     return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: " + self._helps(view, top, hand, words))
         if DrawStock in by_kind:
-            why = f"{c(top)} helps nothing you hold" if top is not None else "nothing on the pile"
+            why = "nothing on the pile" if top is None else self._not_worth(view, top, hand, words) \
+                if TakeDiscard in by_kind else f"{c(top)} may not be taken now"
             return Decision(by_kind[DrawStock][0], "draw: " + why)
         if MayI in by_kind and top is not None:
             claim = self._claim(reading, top, hand, words)
@@ -156,13 +196,33 @@ class ExpertBot:
         need = contract_need(view.rules, view.contract, hand)
         return contract_need(view.rules, view.contract, hand + [card]) < need
 
+    def _not_worth(self, view: PlayerView, card: Card, hand: list[Card], words: Words) -> str:
+        """Why the top discard is left: it helps nothing held, or what it would go with and that
+        it brings the contract no closer (a card that pairs one held is no help "to nothing")."""
+        rules = view.rules
+        naturals = [x for x in hand if not rules.is_wild(x)]
+        sets, runs, _ = kind_counts(view.contract)
+        mates = [x for x in naturals if x.rank == card.rank] if sets and not view.down[view.seat] \
+            else []
+        near = sorted((x for x in naturals if x.suit is card.suit and x.rank != card.rank
+                       and _gap(card.rank, x.rank) <= 2), key=lambda x: x.rank) \
+            if runs and not view.down[view.seat] and not rules.is_wild(card) else []
+        if not (mates or near):
+            return f"{words.card(card)} helps nothing you hold"
+        goes = f"pairs {words.cards(mates)}" if mates else f"goes with {words.cards(near)}"
+        return f"{words.card(card)} {goes}, but is not worth taking: it brings your contract no closer"
+
     def _helps(self, view: PlayerView, card: Card, hand: list[Card], words: Words) -> str:
         if view.rules.is_wild(card):
             return "a wild card fits any meld"
         mates = [x for x in hand if x.rank == card.rank and not view.rules.is_wild(x)]
-        if view.contract[0] and mates:
-            return f"with {words.cards(mates)} it makes a {view.rules.set_word}" if len(mates) >= view.rules.min_set - 1 \
+        sets, runs, suits = kind_counts(view.contract)
+        if sets and mates:
+            least = least_size(view.rules, view.contract, MeldKind.SET)
+            return f"with {words.cards(mates)} it makes a {view.rules.set_word}" if len(mates) >= least - 1 \
                 else f"it pairs {words.cards(mates)}"
+        if suits and not runs:
+            return "it adds to the suit you are collecting"
         return "it fits a run you are building"
 
     def _claim(self, reading: Reading, top: Card, hand: list[Card], words: Words) -> str:
@@ -204,9 +264,10 @@ class ExpertBot:
     def _lay_off(self, view: PlayerView, options: list[Move], words: Words) -> Decision:
         freed = [m for m in options if m.card in view.must_lay_off]
         if freed:
-            return Decision(freed[0], f"lay off {words.card(freed[0].card)}: the freed joker must go")
+            return Decision(freed[0], f"lay off {words.card(freed[0].card)} on "
+                                      f"{_meld_words(view, freed[0].meld, words)}: the freed joker must go")
         best = max(options, key=lambda m: card_points(view.rules, m.card))
-        return Decision(best, f"lay off {words.card(best.card)} on meld {best.meld + 1}: "
+        return Decision(best, f"lay off {words.card(best.card)} on {_meld_words(view, best.meld, words)}: "
                               f"{card_points(view.rules, best.card)} points out of your hand")
 
     def _discard(self, reading: Reading, options: list[Move], hand: list[Card], words: Words) -> Decision:
@@ -235,10 +296,13 @@ class ExpertBot:
         chosen = min(plain, key=cost)
         best = chosen.card
         move = declared.get(best, chosen)
-        # a card as easy to spare that was kept because it would feed someone
-        spared = [m.card for m in plain if m.card is not best and not rules.is_wild(m.card)
+        # a card as easy to spare that was kept because it would feed someone (not a copy of it)
+        spared = [m.card for m in plain if m.card.face != best.face and not rules.is_wild(m.card)
                   and own(m.card) <= own(best) + 1.0 and feed(m.card).danger > 0]
-        c = words.card
+        which = _which_copy(best, hand, {m.card for m in options}, words)
+
+        def c(card: Card) -> str:
+            return words.card(card) + (which if card is best else "")
         if spared:
             kept = min(spared, key=own)
             return Decision(move, f"discard {c(best)}, not {c(kept)}: {feed(kept).why}")
@@ -250,6 +314,38 @@ class ExpertBot:
         if down:
             return Decision(move, f"discard {c(best)}: the most points you could be caught with "
                                   f"({card_points(rules, best)})")
-        if not reading.live_rank(best.rank) and view.contract[0]:
+        if not reading.live_rank(best.rank) and kind_counts(view.contract)[0]:
             return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
         return Decision(move, f"discard {c(best)}: it helps your hand least")
+
+
+def _meld_words(view: PlayerView, index: int, words: Words) -> str:
+    """A meld on the table as a hint names it: whose, what, and its number (which ``l``, ``!``
+    and the others take): "bea's run 4♠-7♠ (meld 3)", "your book of kings (meld 1)"."""
+    meld = view.table[index]
+    owner = view.meld_owners[index]
+    name = words.seat(owner)
+    whose = "your" if owner == view.seat or name == "you" else f"{name}'s"
+    if meld.kind is MeldKind.RUN:
+        suit = next((words.card(c)[-1] for c in meld.cards if c.suit is meld.suit
+                     and not c.is_joker), "")
+        what = f"run {_RANK_NAME.get(meld.rank, meld.rank)}{suit}-" \
+               f"{_RANK_NAME.get(meld.high, meld.high)}{suit}"
+    else:
+        what = f"{view.rules.set_word} of {_RANKS_NAME.get(meld.rank, f'{meld.rank}s')}"
+    return f"{whose} {what} (meld {index + 1})"
+
+
+_RANK_NAME = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANKS_NAME = {1: "aces", 11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
+
+
+def _which_copy(card: Card, hand: Sequence[Card], may: set[Card], words: Words) -> str:
+    """Which of two (or more) like cards in hand a hint means: not the one just taken from the
+    pile (it may not go back this turn; the hand marks it "new"); else either."""
+    twins = [x for x in hand if x is not card and x.face == card.face]
+    if not twins:
+        return ""
+    if any(x not in may for x in twins):
+        return " (not the one just taken)"
+    return " (either one)" if len(twins) == 1 else " (any of them)"

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..cards import Card
 from ..rules.melds import run_bounds
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import Contract, MeldKind, Need, PhaseContract, RuleSet
 
 __all__ = ["contract_need"]
 
@@ -35,14 +35,70 @@ class _Melds(NamedTuple):
     max_wilds_per_meld: int | None
 
 
-def contract_need(rules: RuleSet, contract: tuple[int, int], hand: Sequence[Card]) -> int:
+def contract_need(rules: RuleSet, contract: Contract, hand: Sequence[Card]) -> int:
     """Cards this hand lacks to hold ``contract`` (0: it may go down)."""
     wild_twos = rules.wild_twos
     # the natural cards' faces in order (a natural card has a suit); rules.is_wild, inlined: hot
     naturals = sorted([c.face for c in hand if not (c.is_joker or (wild_twos and c.rank == 2))])
     melds = _Melds(rules.min_set, rules.min_run, run_bounds(rules), rules.wilds_at_most_naturals,
                    rules.max_wilds_per_meld)
+    if isinstance(contract, PhaseContract):
+        return _phase_need(melds, rules.runs_any_suit, contract.melds, len(hand) - len(naturals), tuple(naturals))
     return _need(melds, contract, len(hand) - len(naturals), tuple(naturals))
+
+
+@lru_cache(maxsize=65536)
+def _phase_need(rules: _Melds, any_suit: bool, needs: tuple[Need, ...], wilds: int, naturals: tuple) -> int:
+    """`_need` for a phase (Phase 10): each meld it asks for at its own size, runs of any suits
+    counted by rank, cards of one suit by suit.  Parts are combined without using a card twice as
+    `_need` does; cards of one suit are only checked against each other's counts."""
+    ranks: Counter = Counter()
+    suits: Counter = Counter()
+    held: dict = {}  # suit: its ranks as bits
+    room = _GUARDS
+    for (rank, suit), n in Counter(naturals).items():
+        ranks[rank] += n
+        suits[suit] += n
+        held[suit] = held.get(suit, 0) | 1 << rank
+        room += n << _face_field(rank, suit)
+    for rank, n in ranks.items():
+        room += n << _rank_field(rank)
+    any_bits = 0
+    for bits in held.values():
+        any_bits |= bits
+    order = sorted(needs, key=lambda need: (list(MeldKind).index(need[0]), -need[1]))
+    lists = []
+    for kind, size in order:
+        if kind is MeldKind.SET:
+            parts = [(max(0, size - n), _fill(rules, size, n), min(n, size) << _rank_field(rank))
+                     for rank, n in ranks.items()]
+        elif kind is MeldKind.RUN and any_suit:
+            parts = list(_suit_runs(rules, None, any_bits, size))
+        elif kind is MeldKind.RUN:
+            parts = [part for suit, bits in held.items() for part in _suit_runs(rules, suit, bits, size)]
+        else:
+            parts = [(max(0, size - n), _fill(rules, size, n),
+                      sum(min(ranks_n, size) << _face_field(r, suit)
+                          for (r, s), ranks_n in Counter(naturals).items() if s == suit))
+                     for suit, n in suits.items()]
+        parts = sorted(parts, key=_MISSING)[: len(needs) + _SPARE]
+        parts.append((size, _fill(rules, size, 0), 0))  # not started
+        lists.append(parts)
+
+    def pick(step: int, start: int, missing: int, fill: int, uses: int, best: int) -> int:
+        if step == len(order):
+            return min(best, max(0, missing - min(wilds, fill)))
+        same = step > 0 and order[step] == order[step - 1]
+        parts = lists[step]
+        for i in range(start if same else 0, len(parts)):
+            part_missing, part_fill, part_uses = parts[i]
+            if max(0, missing + part_missing - wilds) >= best:
+                continue
+            if (room - uses - part_uses) & _GUARDS == _GUARDS:  # no card used twice
+                best = pick(step + 1, i, missing + part_missing, fill + part_fill, uses + part_uses, best)
+        return best
+
+    return pick(0, 0, 0, 0, 0, sum(size for _, size in needs))
 
 
 @lru_cache(maxsize=65536)
@@ -120,9 +176,10 @@ def _fill(rules: _Melds, size: int, naturals: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _suit_runs(rules: _Melds, suit: int, bits: int, size: int) -> tuple:
+def _suit_runs(rules: _Melds, suit: int | None, bits: int, size: int) -> tuple:
     """The windows of ``size`` positions holding at least one of the suit's ranks ``bits``,
-    lowest first."""
+    lowest first.  ``suit`` None: a run of any suits over the ranks of every suit, each rank used
+    once (counted by rank alone, whichever suit)."""
     lo, hi = rules.bounds
     at = {p: rank for rank in range(1, 14) if bits >> rank & 1
           for p in ((1, 14) if rank == 1 else (rank,)) if lo <= p <= hi}
@@ -130,6 +187,7 @@ def _suit_runs(rules: _Melds, suit: int, bits: int, size: int) -> tuple:
     for low in range(lo, hi - size + 2):
         inside = {at[p] for p in range(low, low + size) if p in at}
         if inside:
-            uses = sum((1 << _face_field(rank, suit)) + (1 << _rank_field(rank)) for rank in inside)
+            uses = sum((0 if suit is None else 1 << _face_field(rank, suit)) + (1 << _rank_field(rank))
+                       for rank in inside)
             parts.append((size - len(inside), _fill(rules, size, len(inside)), uses))
     return tuple(parts)

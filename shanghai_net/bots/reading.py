@@ -14,6 +14,7 @@ from functools import cached_property
 from ..cards import Card
 from ..engine.events import Words
 from ..engine.view import PlayerView
+from ..rules.contracts import kind_counts
 from ..rules.melds import plays_on
 from .history import RoundMemory
 
@@ -97,7 +98,7 @@ class Reading:
             return Feed(0.0)  # SHANGHAI: nobody may take it or call it
         if rules.is_wild(card):
             return Feed(30.0, "a wild card helps anyone")
-        sets, runs = view.contract
+        sets, runs, _ = kind_counts(view.contract)
         worst = Feed(0.0)
         playable = bool(view.table) and plays_on(rules, view.table, card)
         for seat in range(view.players):

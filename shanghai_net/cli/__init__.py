@@ -48,7 +48,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
-    """A game between bots, move by move: what `make play` shows until you sit down yourself."""
+    """A game between bots, move by move: what `make play` shows until you sit down yourself;
+    with an address, the game of a table on the LAN, as a spectator."""
+    if args.address is not None:
+        from .net import address
+        from .spectate import run_spectator
+
+        return run_spectator(address(args.address), table=args.table, join_code=args.join_code,
+                             ascii=args.ascii)
     from ..simulate import play_game
     from ..bots import make_bot
     import random
@@ -142,7 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     from .net import HelpWithDefaults, add_net_commands, level_option, seat_options
     from .conformance import add_conformance_command
     from ..net.config import HostConfig
-    from .options import Parser, count, seconds
+    from .options import Parser, count, seconds, text
 
     parser = Parser(prog="shanghai", description="Shanghai contract rummy over a LAN")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -164,10 +171,19 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the report as one JSON object")
     sim.set_defaults(func=_cmd_simulate)
 
-    watch = sub.add_parser("watch", help="watch bots play, move by move", **options)
+    watch = sub.add_parser("watch", help="watch bots play, move by move; or, given a host's "
+                           "address, follow the game of a table on the LAN", **options)
+    watch.add_argument("address", metavar="HOST[:PORT]", nargs="?",
+                       help="follow the game at this host as a spectator, a line per move "
+                            "anyone may see, to its end (port 7777 unless given); none: bots "
+                            "play here, as the options below say")
+    watch.add_argument("--table", default="", metavar="NAME",
+                       help="with HOST: the table there to watch (default: its first)")
+    watch.add_argument("--join-code", type=text(16, "a join code"), default="",
+                       help="with HOST: the code its host gave (default: none)")
     table_options(watch, "basic,basic,basic,basic")
     watch.add_argument("--rounds", type=count(0), default=1,
-                       help="rounds to show (0: the whole game)")
+                       help="rounds to show (0: the whole game; with HOST, the whole game)")
     watch.add_argument("--delay", type=seconds(zero=True), default=0.3,
                        help="seconds between moves")
     watch.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")

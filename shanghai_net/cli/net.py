@@ -60,10 +60,10 @@ def _bots_in(transcript: Path) -> int:
     transcript records: the host resumed from it starts them again."""
     from ..identity import FILE_NAME
     from ..wire import ProtocolError
-    from ..net.transcript import read_transcript
+    from ..net.transcript import read_record
 
-    try:
-        seated = {seat.sign_key for seat in read_transcript(transcript)[0].seats}
+    try:  # a transcript torn by the crash too: its start_game is whole
+        seated = {seat.sign_key for seat in read_record(transcript)[0][0].seats}
     except (OSError, ProtocolError, IndexError, AttributeError):
         return 0  # the host itself reports what is wrong with the file
     count = 0
@@ -198,6 +198,8 @@ followed (a bots-only table plays at full speed)."""
 
 
 def game_over(names: list[str], result) -> str:
+    if not result.rounds:  # every round played was voided
+        return "game over: no round was scored, so nobody won"
     return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
 
 
@@ -462,8 +464,25 @@ def _cmd_join(args: argparse.Namespace) -> int:
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
+            if may_watch_instead(session.status):
+                print(f"shanghai join: you can watch its game instead: "
+                      f"{watch_command(*address, table, args.join_code)}", file=sys.stderr)
             return 1
     return code
+
+
+def may_watch_instead(status: str) -> bool:
+    """Whether a join refused so (a table whose game started without us, or with every seat
+    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
+    return "refused: table_full" in status and ("started without you" in status
+                                               or "no free seat" in status)
+
+
+def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
+    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
+    where = host if port == 7777 else f"{host}:{port}"
+    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
+        (f" --join-code {join_code}" if join_code else "")
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -526,16 +545,19 @@ def _browse_options(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     from ..wire import ProtocolError, StartGame
-    from ..net.transcript import read_transcript
+    from ..net.transcript import read_record
     from ..table.verify import verify
 
     try:
-        messages = read_transcript(Path(args.file))
+        messages, torn = read_record(Path(args.file))
     except (OSError, ProtocolError) as error:
         raise ValueError(f"{args.file}: not a readable record: {error}") from None
+    if not messages and torn:
+        raise ValueError(f"{args.file}: torn in its first message ({torn} bytes, cut short): "
+                         "nothing to verify")
     if not messages or not isinstance(messages[0], StartGame):
         raise ValueError(f"{args.file}: not a record (it does not begin with start_game)")
-    report = verify(messages)
+    report = verify(messages, torn)
     print(report.summary())
     return 0 if report.ok else 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 
-from .state import ConsoleState, Target
+from .state import ConsoleState, Panel, Target
 
 __all__ = ["create_key_bindings"]
 
@@ -19,9 +19,10 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     summary = Condition(lambda: state.summary is not None)
     options = Condition(lambda: state.options is not None)
     lobby = Condition(lambda: state.in_lobby)
+    panel = Condition(lambda: state.panel is not None)
     # the screen's keys work when nothing floats over it and no chat line is open; the moves'
     # keys only at the table, once a hand is dealt
-    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options
+    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options & ~panel
     table = screen & ~lobby
 
     def on(*keys, filter=table, eager=False):
@@ -38,8 +39,10 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("s")(state.toggle_sort)
     on("d")(state.draw)
     on("t")(state.take)
-    # a claim window of the next round may open under the round summary: answer it there
-    claiming = summary & ~helping & ~quitting & ~voting & Condition(lambda: state.may_claim)
+    # a claim window of the next round may open under the round summary, and one under a
+    # panel: answer it there
+    claiming = (summary | panel) & ~helping & ~quitting & ~voting & \
+        Condition(lambda: state.may_claim)
     on("m", filter=table | claiming)(state.claim)
     on("p", filter=table | claiming)(state.pass_claim)
     on("P")(state.toggle_auto_pass)
@@ -62,6 +65,17 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("y", filter=voting & ~chat)(state.vote_void)
     on("n", filter=voting)(lambda: setattr(state, "vote_asked", False))
     on("h")(state.hint)
+    # the score sheet, the whole log, the rules card: the same key closes it (or Esc)
+    reading = panel & ~helping & ~quitting & ~voting & ~chat
+    on("S", filter=table | reading)(lambda: state.toggle_panel(Panel.SCORES))
+    on("L", filter=table | reading)(lambda: state.toggle_panel(Panel.LOG))
+    on("R", filter=screen | reading)(lambda: state.toggle_panel(Panel.RULES))
+    on("up", filter=reading)(lambda: state.scroll_panel(-1))
+    on("down", filter=reading)(lambda: state.scroll_panel(1))
+    on("pageup", filter=reading)(lambda: state.scroll_panel(pages=-1))
+    on("pagedown", filter=reading)(lambda: state.scroll_panel(pages=1))
+    on("home", filter=reading)(lambda: state.scroll_panel(to=0))
+    on("end", filter=reading)(lambda: state.scroll_panel(to=-1))
     on("?", filter=screen)(lambda: setattr(state, "help_open", True))
     for digit in "0123456789":
         on(digit, filter=(table & Condition(lambda: state.target is not None)) | (options & ~helping & ~quitting))(

@@ -2,13 +2,15 @@
 
 Designed for 80x24 and wider: the table and the players side by side, the log and chat, the
 contract tracker, your hand with its cursor and marks, a message line and the key footer.  Help,
-quit, the round summary, the arrangements and the game-over table float over it.  Before a hand
+quit, the round summary, the arrangements, the game-over table and the panels (the score sheet,
+the whole log, the rules card: `ConsoleState.panel`, a page at a time) float over it.  Before a hand
 is dealt the lobby screen takes the table's place: the table, its seats with their key
 fingerprints and ready flags, the rules, and what it waits for.
 """
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 from prompt_toolkit.application.current import get_app
@@ -76,6 +78,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   a              the solver's best play, ready to commit (Enter)
   d  /  p        draw, or pass when the stock is empty: when nothing plays
   h              hint: what the expert would play now, and why
+  S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
   Esc            cancel / clear the selection / close this help
@@ -83,10 +86,9 @@ Keys (carousel: rebuild the table, then commit it as one move)
 
 HELP = """\
 Keys (every move of the game is a key)
-  {arrows} Home End move the cursor in your hand
+  {arrows} Home End move the cursor in your hand (s sorts by suit or rank)
   space          select / unselect the card and step to the next one
                  (a run goes down in the order you pick)
-  s              sort the hand by suit or by rank
   d  /  t        draw from the stock / take the discard
   m  /  p        claim the discard out of turn ({claim}) / let it go
 {auto}  g              the selected cards are the next meld; with the contract
@@ -100,6 +102,7 @@ Keys (every move of the game is a key)
   X              discard declaring SHANGHAI (it plays on the table)
   !  + number    call SHANGHAI: the last discard goes on that meld
   h              hint: what the expert would play now, and why
+  S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
   Enter  /  Esc  close the round summary / cancel, clear, close this help
@@ -342,17 +345,16 @@ class Screen:
         return out
 
     def message(self) -> StyleAndTextTuples:
-        """The connection's trouble first (a dropped link retrying), then the last message."""
+        """The connection's trouble first (a dropped link retrying), then `·` and the last
+        message, as one text broken between words (`MESSAGE_ROWS` at most), so that neither
+        hides the other: the message's reason is never cut off by the connection's line."""
         state = self.state
-        out: StyleAndTextTuples = []
         vm = self.vm()
-        if vm is not None and vm.connection:
-            out.append(("class:lost", " " + vm.connection))
-        if state.message:  # broken between words: the second line shows the rest
-            text = "\n".join(textwrap.wrap(state.message, max(20, _width() - 2), initial_indent=" ",
-                                            subsequent_indent=" "))
-            out.append(("class:error" if state.error else "class:ok", text))
-        return out
+        connection = vm.connection if vm is not None else ""
+        styled = [(style, text) for style, text in (
+            ("class:lost", connection),
+            ("class:error" if state.error else "class:ok", state.message)) if text]
+        return _wrapped(styled, max(20, _width() - 2), MESSAGE_ROWS)
 
     def lobby_title(self) -> StyleAndTextTuples:
         return [("class:title", " " + self.state.lobby_model().title)]
@@ -424,6 +426,33 @@ class Screen:
                                   "from the next deal, and the round is dealt again\n"
                                   "  y: vote   n / Esc: no ")]
 
+    def panel_text(self) -> StyleAndTextTuples:
+        """The score sheet, the log or the rules card: a page of it, where it is in the whole,
+        its keys, and a claim window's countdown that opens meanwhile (answer it here)."""
+        state = self.state
+        if state.panel is None:
+            return []
+        size = get_app().output.get_size()
+        width = max(20, min(PANEL_WIDTH, size.columns - 6))
+        title, lines = state.panel_lines(width - 2)  # a column each side, in the box
+        lines = [" " + line for line in lines]
+        rows = max(3, size.rows - 7)  # the box, its title and its keys
+        top = len(lines) - rows if state.panel_top is None else state.panel_top
+        top = max(0, min(top, len(lines) - rows))
+        page = lines[top:top + rows]
+        state.panel_page = (top, rows)
+        where = f"lines {top + 1}-{top + len(page)} of {len(lines)}" if len(lines) > rows else ""
+        key = {"scores": "S", "log": "L", "rules": "R"}[state.panel]
+        keys = ("↑↓ PgUp PgDn Home End · " if where else "") + f"{key} or Esc closes"
+        out: StyleAndTextTuples = [("class:overlay.title", f" {title} "),
+                                   ("class:overlay", "\n" + "\n".join(page) + "\n"),
+                                   ("class:dim", f" {where}{' · ' if where else ''}{keys}")]
+        vm = state.view_model()
+        if state.may_claim and vm is not None and vm.claim_seconds is not None:
+            out.append(("class:countdown", f"\n {vm.claim_word} {vm.discard_top}? m / p · "
+                                           f"{_time_left(vm)}"))
+        return out
+
     def quit_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
 
@@ -469,6 +498,41 @@ class Screen:
         return out
 
 
+PANEL_WIDTH = 74
+"""The widest a panel's lines are (its box is two columns more)."""
+
+MESSAGE_ROWS = 3
+"""Rows the message line may take: a reason of two rows beside a dropped link's line."""
+
+
+def _wrapped(parts: list[tuple[str, str]], width: int, rows: int) -> StyleAndTextTuples:
+    """``parts`` (style, text) joined by " · ", broken between words into lines of ``width``
+    (each after a space), each part keeping its style; past ``rows`` lines, the last ends in
+    "…"."""
+    parts = [(style, " ".join(part.split())) for style, part in parts if part.strip()]
+    text = " · ".join(t for _, t in parts)
+    styles: list[str] = []  # each character's
+    for style, part in parts:
+        styles += [""] * (3 if styles else 0) + [style] * len(part)
+    lines = textwrap.wrap(text, width - 1, break_on_hyphens=False)
+    cut = len(lines) > rows
+    lines = lines[:rows]
+    out: StyleAndTextTuples = []
+    at = 0
+    for n, line in enumerate(lines):
+        if cut and n == rows - 1:
+            line = line[:width - 2]
+        at = text.index(line, at)  # past the spaces a break dropped
+        out.append(("", "\n " if n else " "))
+        for style, run in itertools.groupby(range(at, at + len(line)), key=styles.__getitem__):
+            run = list(run)
+            out.append((style, text[run[0]:run[-1] + 1]))
+        at += len(line)
+    if cut:
+        out.append(("", "…"))
+    return out
+
+
 def _text_window(fn, **kw) -> Window:
     return Window(FormattedTextControl(fn), **kw)
 
@@ -491,7 +555,9 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     quit_open = Condition(lambda: state.quit_asked)
     vote_open = Condition(lambda: state.vote_asked)
     summary_open = Condition(lambda: state.summary is not None and not state.help_open)
-    over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open and not state.quit_asked)
+    over_open = Condition(lambda: state.game_over and state.summary is None and not state.help_open
+                          and not state.quit_asked and state.panel is None)
+    panel_open = Condition(lambda: state.panel is not None and not state.help_open)
     options_open = Condition(lambda: state.options is not None)
     chat_open = Condition(lambda: state.chat_open)
 
@@ -529,7 +595,8 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             filter=chat_open,
         ),
         # a message that does not fit goes on to a second line: its reason is never cut off
-        ConditionalContainer(_text_window(screen.message, height=D(min=1, max=2), wrap_lines=True),
+        ConditionalContainer(_text_window(screen.message, height=D(min=1, max=MESSAGE_ROWS),
+                                          wrap_lines=True),
                              filter=~chat_open),
         _text_window(screen.footer, height=D(min=1, max=2), wrap_lines=True),
     ], window_too_small=_text_window(lambda: screen.too_small(needed()), wrap_lines=True))
@@ -545,6 +612,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         overlay(screen.options_text, options_open, D(max=76)),
         overlay(screen.game_over_text, over_open, D(max=76)),
         overlay(screen.summary_text, summary_open, D(max=76)),
+        overlay(screen.panel_text, panel_open, D(max=PANEL_WIDTH + 2)),
         overlay(screen.help_text, help_open, D(max=76)),
         overlay(screen.quit_text, quit_open, None),
         overlay(screen.vote_text, vote_open, D(max=76)),

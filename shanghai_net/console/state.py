@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import textwrap
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -26,17 +27,27 @@ from ..engine import (
 )
 from ..engine.events import RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
+from ..rules.contracts import meld_count
 from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
 from ..bots import ExpertBot
 from ..session import Accepted, Outcome, Session
+from .sheets import log_lines, rules_card, score_sheet
 from .viewmodel import (
     LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, describe_events, lobby_model,
-    reason_text,
+    money_text, reason_text,
     sort_hand, table_words, view_model,
 )
 
-__all__ = ["ConsoleState", "Target"]
+__all__ = ["ConsoleState", "Panel", "Target"]
+
+
+class Panel(StrEnum):
+    """What floats over the table on a key, a page at a time."""
+
+    SCORES = "scores"  # S: the score sheet, round by round
+    LOG = "log"  # L: the whole log, newest at the bottom
+    RULES = "rules"  # R: the rules card
 
 
 class Target(StrEnum):
@@ -76,6 +87,12 @@ class ConsoleState:
         self.digits = ""
         self.options: tuple[tuple[tuple[Card, ...], ...], ...] | None = None  # arrangements shown
         self.summary: RoundResult | None = None
+        self.panel: Panel | None = None
+        """The score sheet, the log or the rules card, open over the table."""
+        self.panel_top: int | None = None
+        """The panel's first line shown (None: its last page, where the log's newest is)."""
+        self.panel_page: tuple[int, int] = (0, 1)
+        """(first line, lines) of the page the screen last showed: scrolling goes from there."""
         self.groups: list[tuple[Card, ...]] | None = None  # carousel: the table being rebuilt
         self.loose: list[Card] = []  # carousel: the working area
         self.pick_meld: int | None = None  # carousel: the meld chosen, its card's place comes next
@@ -165,6 +182,41 @@ class ConsoleState:
                           ascii=self.ascii)
         return vm
 
+    @property
+    def rules(self):
+        """The table's rules: the game's, or before the deal the lobby's (None: not known)."""
+        view = self.view
+        return view.rules if view is not None else getattr(self.session, "rules", None)
+
+    def panel_lines(self, width: int) -> tuple[str, list[str]]:
+        """The open panel's title and its lines, each broken between words to ``width``."""
+        s, view, rules = self.session, self.view, self.rules
+        players = view.players if view is not None else getattr(s, "players", 0)
+        if self.panel is Panel.SCORES and rules is not None:
+            playing = view.round_no if view is not None and not self.game_over else None
+            lines = score_sheet(rules, s.log, s.seats, self.seat, players, playing,
+                                lambda cents: money_text(cents, self.ascii))
+            return lines[0], lines[1:]
+        if self.panel is Panel.LOG:
+            return "Game log", log_lines(s.log, self._log_text, width)
+        if self.panel is Panel.RULES and rules is not None:
+            card = rules_card(rules, players, getattr(s, "claim_timeout", None), self.ascii)
+            return f"The rules of {rules.name}", [
+                row for line in card for row in textwrap.wrap(line, width, subsequent_indent="  ")]
+        return "", []
+
+    def _log_text(self, entry) -> str:
+        """A log entry as the panel writes it: an event as the log panel does, a chat line
+        with its speaker."""
+        if entry.chat_from is not None:
+            seats = self.session.seats
+            who = "you" if entry.chat_from == self.seat else seats[entry.chat_from].name \
+                if entry.chat_from < len(seats) else f"seat {entry.chat_from}"
+            return f"{who}: {entry.text}"
+        if entry.event is None:
+            return entry.text
+        return describe_events([entry.event], self.session.seats, self.seat, self.ascii)[0]
+
     def lobby_model(self) -> LobbyModel:
         s = self.session
         return lobby_model(s.lobby, s.status, s.log)
@@ -206,6 +258,8 @@ class ConsoleState:
             self.help_open = False
         elif self.quit_asked or self.vote_asked:
             self.quit_asked = self.vote_asked = False
+        elif self.panel is not None:
+            self.panel = None
         elif self.target or self.options is not None:
             self.target, self.options, self.digits, self.pick_meld = None, None, "", None
             self.note("cancelled")
@@ -275,7 +329,7 @@ class ConsoleState:
         if not self.selected:
             self.note("select the cards of a meld (space), then press g", True)
             return
-        need = sum(view.contract)
+        need = meld_count(view.contract)
         if arrange(view.rules, self.selected) is None:
             cards = " ".join(self._c(c) for c in self.selected)
             self.note(f"{cards} is no meld: {why_not_meld(view.rules, self.selected)}", True)
@@ -603,6 +657,7 @@ class ConsoleState:
         if len(results) > self._summaries_seen:
             self._summaries_seen = len(results)
             self.summary = results[-1]
+            self.panel = None  # the summary says what the sheet would
             self.selected.clear()
             self.pending.clear()
             self.target, self.options = None, None
@@ -634,6 +689,26 @@ class ConsoleState:
         expert.follow([e.event for e in self.session.log if e.event is not None])
         words = table_words(self.session.seats, self.seat, self.ascii)
         self.note("hint: " + expert.decide(view, itertools.chain([first], moves), words).reason)
+
+    def toggle_panel(self, panel: Panel) -> None:
+        """``S``, ``L``, ``R``: open that panel (the log at its newest page, the others at their
+        top), or close it if it is the one open."""
+        if self.panel is panel:
+            self.panel = None
+            return
+        if panel is not Panel.LOG and self.rules is None:
+            self.note("the table's rules are not known yet", True)
+            return
+        self.panel = panel
+        self.panel_top = None if panel is Panel.LOG else 0
+
+    def scroll_panel(self, lines: int | None = None, pages: int = 0, to: int | None = None) -> None:
+        """↑ ↓ (``lines``), PgUp PgDn (``pages``), Home End (``to``: 0 the top, -1 the end)."""
+        top, rows = self.panel_page
+        if to is not None:
+            self.panel_top = None if to < 0 else 0
+        else:
+            self.panel_top = max(0, top + (lines or 0) + pages * max(1, rows - 1))
 
     def toggle_auto_pass(self) -> None:
         """``P``: pass claims that cannot help by themselves, or ask every time."""

@@ -20,8 +20,10 @@ from ..engine import GameResult, Phase, PlayerView, RoundResult, Words
 from ..engine.events import Claimed, Discarded, RoundStarted, TookDiscard
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
+from ..rules.contracts import kind_counts
 from ..rules.finder import contract_options
 from ..rules.melds import run_bounds
+from ..rules.ruleset import Contract, MeldKind, PhaseContract
 from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 
 __all__ = [
@@ -58,19 +60,22 @@ AUTO_PASS_RULE = ("a claim passes by itself when no card you hold has its rank (
 """What `claim_helps` checks, in the words of the help."""
 
 
-def claim_helps(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], card: Card) -> bool:
+def claim_helps(rules: RuleSet, hand: Sequence[Card], contract: Contract, card: Card) -> bool:
     """Whether claiming ``card`` could help this hand toward ``contract`` (`AUTO_PASS_RULE`): a
     wild card always could; else a natural of its rank (for a set) or, when the contract has
-    runs, one of its suit within two ranks."""
+    runs, one of its suit (of any suit, where runs are) within two ranks; or one of its suit,
+    when the contract has cards of one suit."""
     if rules.is_wild(card):
         return True
-    sets, runs = contract
+    sets, runs, suits = kind_counts(contract)
     naturals = [c for c in hand if not rules.is_wild(c)]
     if sets and any(c.rank == card.rank for c in naturals):
         return True
+    if suits and any(c.suit == card.suit for c in naturals):
+        return True
     if runs:
         ranks = {card.rank, _rank_value(rules, card.rank)}
-        return any(c.suit == card.suit and min(abs(r - q) for r in ranks
+        return any((c.suit == card.suit or rules.runs_any_suit) and min(abs(r - q) for r in ranks
                                                  for q in (c.rank, _rank_value(rules, c.rank))) <= 2
                    for c in naturals)
     return False
@@ -106,7 +111,7 @@ def fits(rules: RuleSet, table: Sequence[Meld], card: Card) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=64)
-def _options(rules: RuleSet, hand: tuple[Card, ...], contract: tuple[int, int], meld_all: bool, limit: int):
+def _options(rules: RuleSet, hand: tuple[Card, ...], contract: Contract, meld_all: bool, limit: int):
     return tuple(islice(contract_options(rules, hand, contract, meld_all), limit))
 
 
@@ -118,11 +123,62 @@ def arrangements(view: PlayerView, limit: int = 9) -> tuple[tuple[tuple[Card, ..
     return _options(view.rules, hand, view.contract, view.meld_all, limit)
 
 
-def contract_tracker(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], ascii: bool = False) -> list[str]:
+def _rank_name(rank: int) -> str:
+    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+
+
+def _phase_tracker(rules: RuleSet, hand: Sequence[Card], contract: PhaseContract, ascii: bool) -> list[str]:
+    """`contract_tracker` for a phase: each meld it asks for at its own size, the best the hand
+    holds toward it (sets of different ranks, runs by distinct ranks in their window, cards of
+    one suit by the longest suits)."""
+    naturals = [c for c in hand if not rules.is_wild(c)]
+    wilds = len(hand) - len(naturals)
+    out: list[str] = []
+    by_rank = Counter(c.rank for c in naturals)
+    set_ranks = sorted(by_rank.items(), key=lambda kv: (-kv[1], -_rank_value(rules, kv[0])))
+    by_suit = sorted(Counter(c.suit for c in naturals).items(), key=lambda kv: (-kv[1], SUIT_ORDER[kv[0]]))
+    lo, hi = run_bounds(rules)
+    for kind, size in sorted(contract.melds, key=lambda need: -need[1]):
+        if kind is MeldKind.SET:
+            if set_ranks:
+                rank, n = set_ranks.pop(0)
+                out.append(f"{_rank_name(rank)}s {min(n, size)}/{size}" + (" ok" if n >= size else ""))
+            else:
+                out.append(f"{rules.set_word} 0/{size}")
+        elif kind is MeldKind.SUIT:
+            if by_suit:
+                suit, n = by_suit.pop(0)
+                sym = suit.letter if ascii else suit.symbol
+                out.append(f"{sym} {min(n, size)}/{size}" + (" ok" if n >= size else ""))
+            else:
+                out.append(f"suit 0/{size}")
+        else:
+            best = (0, None, lo)
+            for suit in ((None,) if rules.runs_any_suit else tuple(Suit)):
+                held = {c.rank for c in naturals if suit is None or c.suit is suit}
+                if 1 in held:
+                    held |= {1, 14}
+                for low in range(lo, hi - size + 2):
+                    count = sum(1 for p in range(low, low + size) if p in held)
+                    if count > best[0]:
+                        best = (count, suit, low)
+            count, suit, low = best
+            sym = "" if suit is None else (suit.letter if ascii else suit.symbol) + " "
+            top = low + size - 1
+            out.append(f"run {sym}{_rank_name(1 if low == 14 else low)}-{_rank_name(1 if top == 14 else top)} "
+                       f"{count}/{size}" + (" ok" if count >= size else ""))
+    if wilds:
+        out.append(f"wild {wilds}")
+    return out
+
+
+def contract_tracker(rules: RuleSet, hand: Sequence[Card], contract: Contract, ascii: bool = False) -> list[str]:
     """What the hand already holds toward the contract: the best sets and runs so far, and wilds.
 
     ``["7s 3/3 ok", "9s 2/3", "run ♥ 4-7 3/4", "wild 1"]``
     """
+    if isinstance(contract, PhaseContract):
+        return _phase_tracker(rules, hand, contract, ascii)
     sets, runs = contract
     wilds = [c for c in hand if rules.is_wild(c)]
     naturals = [c for c in hand if not rules.is_wild(c)]
@@ -350,7 +406,9 @@ def view_model(
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,
-        title=f"{rules.name} · round {view.contract_no} of {rules.rounds}",
+        title=(f"{rules.name} · hand {view.round_no} · {'phase' if rules.phases else 'contract'} "
+               f"{min(view.progress[me] + 1, rules.rounds)} of {rules.rounds}" if rules.progression
+               else f"{rules.name} · round {view.contract_no} of {rules.rounds}"),
         contract=contract + (" (meld every card)" if view.meld_all else ""),
         status=status,
         tracker=tracker,
@@ -495,7 +553,8 @@ def game_over_table(result: GameResult, seats, me: int, rules: RuleSet, ascii: b
     it), every round's points (the latest rounds that fit ``width``) and the total."""
     unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
     winners = result.winners
-    lines = ["Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
+    lines = ["Game over: no round was scored, so nobody wins" if not result.rounds else
+             "Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
              + (" win" if len(winners) > 1 or me in winners else " wins")]
     names = {s: _seat_label(seats, s, me)[:14] for s in result.ranking}
     name_width = max(len(n) for n in names.values())

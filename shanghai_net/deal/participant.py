@@ -423,6 +423,11 @@ class Participant:
         state.commitments[self.seat] = commitment
         return commitment
 
+    def expect_pick(self, pick: int, n: int, parties: Sequence[int]) -> None:
+        """Pick ``pick`` as the table runs it, for a seat that is no party to it: a commitment
+        to another pick (say, among its author alone) is then refused, not taken as the pick."""
+        self._pick_state(pick, n, tuple(parties))
+
     def _on_pick_commitment(self, commitment: PickCommitment) -> None:
         state = self._pick_state(commitment.pick, commitment.n, commitment.parties)
         if commitment.author not in state.parties:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..cards import Card, Suit, deck
+from ..cards import Card, deck
 from ..errors import IllegalMoveError
 from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
-from ..rules.melds import End, Meld, extend, plays_on, replace_wild
-from ..rules.ruleset import MeldKind, RuleSet
+from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touching_faces
+from ..rules.ruleset import Contract, MeldKind, RuleSet
 from .dealer import Dealer, Pick
 from .dealt import ClaimWindow, DealtGame, Phase
 from .events import (
@@ -72,7 +72,7 @@ class Game(DealtGame):
                 self._into_pot(seat, rules.ante)
         decks, jokers = rules.deck_size(self.players)
         self.phase = Phase.DEALING
-        self._emit(RoundStarted(self.round_no, self.dealer_seat, describe_contract(rules, self.contract(0)), again))
+        self._emit(RoundStarted(self.round_no, self.dealer_seat, self._contract_text(), again))
         self._new_generation(tuple(deck(decks, jokers)), self._deal)
 
     def _deal(self) -> None:
@@ -129,11 +129,20 @@ class Game(DealtGame):
 
     # -- knowledge helpers ---------------------------------------------------------------------
 
-    def contract(self, seat: int) -> tuple[int, int]:
-        """(sets, runs) this seat must lay down now."""
+    def contract(self, seat: int) -> Contract:
+        """(sets, runs) this seat must lay down now, or its phase's melds (`RuleSet.phases`)."""
         if self.rules.progression:
-            return self.rules.contracts[min(self.progress[seat], self.rules.rounds - 1)]
+            return self.rules.contract(min(self.progress[seat], self.rules.rounds - 1) + 1)
         return self.rules.contract(max(self.contract_no, 1))
+
+    def _contract_text(self) -> str:
+        """The round's contract in words; with `progression` each seat's own, in seat order."""
+        rules = self.rules
+        if not rules.progression:
+            return describe_contract(rules, self.contract(0))
+        word = "phase" if rules.phases else "contract"
+        numbers = ", ".join(str(min(self.progress[seat] + 1, rules.rounds)) for seat in range(self.players))
+        return f"each player's own {word} ({numbers} by seat)"
 
     def final_contract(self, seat: int) -> bool:
         """True where the last contract is melded all at once (davis, good-miller round 7)."""
@@ -171,12 +180,7 @@ class Game(DealtGame):
         index = self._known_of_table()[2]
         if not index and self.table:
             for i, meld in enumerate(self.table):
-                if meld.kind is MeldKind.SET:
-                    faces = [(meld.rank, suit) for suit in Suit]
-                else:
-                    above = meld.rank + len(meld.cards)
-                    faces = [(meld.rank - 1, meld.suit), (1 if above == 14 else above, meld.suit)]
-                for face in faces:
+                for face in touching_faces(meld):
                     at = index.setdefault(face, [])
                     if not at or at[-1] != i:
                         at.append(i)
@@ -336,7 +340,7 @@ class Game(DealtGame):
 
     def _swap_ends(self, meld: Meld, joker: Card) -> tuple[End | None, ...]:
         """A joker at a run's end is surrounded: the extension goes on that end."""
-        if meld.kind is MeldKind.SET:
+        if meld.kind is not MeldKind.RUN:
             return (None,)
         i = meld.cards.index(joker)
         if i == 0:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..cards import Card
 from ..rules.finder import contract_options
 from ..rules.melds import Meld
-from ..rules.ruleset import RuleSet
+from ..rules.ruleset import Contract, RuleSet
 from .events import RoundResult
 from .moves import GoDown
 from .dealt import DealtGame, Phase
@@ -35,7 +35,7 @@ class PlayerView:
     dealer: int | None
     turn: int
     phase: Phase
-    contract: tuple[int, int]  # this seat's (sets, runs)
+    contract: Contract  # this seat's (sets, runs), or its phase's melds
     meld_all: bool  # this contract is melded all at once, no discard
     hand: tuple[Card, ...]
     table: tuple[Meld, ...]

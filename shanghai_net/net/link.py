@@ -86,7 +86,10 @@ class Connections:
             client.connected = False
             self.clients.discard(client)
             self.on_closed(client)
-            with trio.move_on_after(1) as scope:
+            # ended by the peer's end of the stream; the bound, the time a peer has to take
+            # what we send it, only catches a peer that never closes (issue 28: 1 s, a bound
+            # meant for the close alone, reset slow peers that answered after it)
+            with trio.move_on_after(self.config.send_timeout) as scope:
                 scope.shield = True
                 await close_gracefully(stream)
 
@@ -217,8 +220,9 @@ def peer_address(stream: trio.abc.Stream | None) -> str | None:
 
 async def close_gracefully(stream: trio.abc.HalfCloseableStream) -> None:
     """Close after the peer has read what we sent: our end of the stream first, then whatever
-    it still sends is read and dropped (closing on unread input would reset the connection and
-    could lose the last error we sent it)."""
+    it still sends is read and dropped until its own end (closing on unread input, or before
+    input still to come, would reset the connection and could lose the last error or game
+    messages we sent it).  The caller bounds the wait, for a peer that never closes."""
     try:
         await stream.send_eof()
         while await stream.receive_some(65536):

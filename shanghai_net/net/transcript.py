@@ -1,6 +1,7 @@
 """The host's transcript on disk: ``start_game``, then every sequenced game message, as frames,
-appended as the game grows (`Transcript`); read back to verify a game (`read_transcript`) or to
-take it up after a crash (`load_transcript`, every message checked again)."""
+appended as the game grows (`Transcript`); read back to verify a game (`read_record`, which
+keeps the whole frames of a record torn by a crash, or `read_transcript`) or to take it up after
+a crash (`load_transcript`, every message checked again)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from ..identity import Identity
 from ..table.fault import Fault
 from ..table.public import PublicTable
 from ..wire import FrameDecoder, decode_message
+from ..wire.errors import RemoteProtocolError
+from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE
 from ..wire.messages import GameMessage, Message, StartGame
 
-__all__ = ["Transcript", "load_transcript", "read_transcript"]
+__all__ = ["Transcript", "load_transcript", "read_record", "read_transcript"]
 
 log = logging.getLogger("shanghai_net.host")
 
@@ -85,6 +88,23 @@ def _whole_frames(path: Path) -> int:
                 break
             end += 4 + length
         return end
+
+
+def read_record(path: Path) -> tuple[list[Message], int]:
+    """The messages of a transcript's whole frames, and how many bytes of a last frame cut short
+    follow them (0: none): a host that died while writing a frame leaves its first bytes.  A
+    frame whose length is over the cap is no torn frame but a broken one: `ProtocolError`, as
+    for any frame that does not decode."""
+    whole = _whole_frames(path)
+    torn = path.stat().st_size - whole
+    if torn >= HEADER_SIZE:
+        with open(path, "rb") as stream:
+            stream.seek(whole)
+            (size,) = struct.unpack(">I", stream.read(HEADER_SIZE))
+        if size > DEFAULT_MAX_FRAME:
+            raise RemoteProtocolError("frame_too_large", f"a frame of {size} bytes at byte "
+                                      f"{whole}, over the cap of {DEFAULT_MAX_FRAME}")
+    return read_transcript(path, whole), torn
 
 
 def read_transcript(path: Path, length: int | None = None) -> list[Message]:

@@ -13,11 +13,12 @@ import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from ..cards import Card
 
-__all__ = ["Ace", "MeldKind", "RuleSet", "preset", "PRESETS", "CONTRACTS", "GAMES", "parse_rules", "typed_rules",
-           "check_rules", "rules_schema", "rule_text"]
+__all__ = ["Ace", "MeldKind", "Need", "PhaseContract", "Contract", "RuleSet", "preset", "PRESETS", "CONTRACTS",
+           "PHASES_10", "GAMES", "parse_rules", "typed_rules", "check_rules", "rules_schema", "rule_text"]
 
 
 class Ace(StrEnum):
@@ -31,6 +32,26 @@ class Ace(StrEnum):
 class MeldKind(StrEnum):
     SET = "set"
     RUN = "run"
+    SUIT = "suit"  # cards of one suit, any ranks: Phase 10's "colour" ("7 cards of the same suit", seed 000)
+
+
+Need = tuple[MeldKind, int]
+"""One meld a phase asks for: its kind and its least size (``(MeldKind.RUN, 7)``: a run of 7 or more)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseContract:
+    """A contract that names each meld's kind and size (the ``phases`` field), where a classic
+    contract is only (sets, runs) at ``min_set`` and ``min_run``: Phase 10's "1 set of 4 + 1 run
+    of 4" is ``PhaseContract(((SET, 4), (RUN, 4)))``.  Not a pair, so code that reads a contract
+    as (sets, runs) fails loudly on it: rules/contracts.py's `contract_needs` and `kind_counts`
+    read both."""
+
+    melds: tuple[Need, ...]
+
+
+Contract = tuple[int, int] | PhaseContract
+"""What a seat must lay down to go down: (sets, runs), or a phase's melds."""
 
 
 GAMES = ("contract", "carousel")
@@ -38,6 +59,21 @@ GAMES = ("contract", "carousel")
 
 CONTRACTS: tuple[tuple[int, int], ...] = ((2, 0), (1, 1), (0, 2), (3, 0), (2, 1), (1, 2), (0, 3))
 """(sets, runs) for rounds 1-7, the same in every contract seed."""
+
+_S, _R, _C = MeldKind.SET, MeldKind.RUN, MeldKind.SUIT
+PHASES_10: tuple[tuple[Need, ...], ...] = (
+    ((_S, 3), (_S, 3)),  # 1: 2 sets of 3
+    ((_S, 3), (_R, 4)),  # 2: 1 set of 3 + 1 run of 4
+    ((_S, 4), (_R, 4)),  # 3: 1 set of 4 + 1 run of 4
+    ((_R, 7),),  # 4: 1 run of 7
+    ((_R, 8),),  # 5: 1 run of 8
+    ((_R, 9),),  # 6: 1 run of 9
+    ((_S, 4), (_S, 4)),  # 7: 2 sets of 4
+    ((_C, 7),),  # 8: 7 cards of one colour (here: of one suit)
+    ((_S, 5), (_S, 2)),  # 9: 1 set of 5 + 1 set of 2
+    ((_S, 5), (_S, 3)),  # 10: 1 set of 5 + 1 set of 3
+)
+"""Commercial Phase 10's ten phases (Fundex), its "colour" read as a suit (docs/rules.md)."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +101,14 @@ class RuleSet:
     set_distinct_suits: bool = False
     min_run: int = 4
     max_run: int | None = None
+    runs_any_suit: bool = False  # Phase 10: "runs do not have to be all in the same suit" (seed 000)
     ace: Ace = Ace.HIGH
     ace_both_ends: bool = False  # A-2-...-K-A, the 14-card run
     # the contract
     contracts: tuple[tuple[int, int], ...] = CONTRACTS
+    # each round's (or phase's) melds as (kind, least size), replacing `contracts` when given; in
+    # a game of phases each meld's least size is its phase's (min_set and min_run are not read)
+    phases: tuple[tuple[Need, ...], ...] = ()
     contract_distinct_set_ranks: bool = False  # no two books of one rank
     contract_runs_apart: bool = False  # two runs of one suit must not join into one
     contract_minimum_melds: bool = False  # each contract meld at its minimum size
@@ -120,7 +160,8 @@ class RuleSet:
 
     @property
     def rounds(self) -> int:
-        return len(self.contracts)
+        """Rounds of the game: one a contract (with `progression`, contracts each player completes)."""
+        return len(self.phases) if self.phases else len(self.contracts)
 
     def deck_size(self, players: int) -> tuple[int, int]:
         """(decks, jokers) for a table of this many players."""
@@ -131,11 +172,39 @@ class RuleSet:
     def deal_size(self, round_no: int) -> int:
         return self.last_round_hand_size if round_no == self.rounds else self.hand_size
 
-    def contract(self, round_no: int) -> tuple[int, int]:
-        """(sets, runs) required in this round (1-based)."""
+    def contract(self, round_no: int) -> Contract:
+        """What this round (1-based) asks: (sets, runs), or its phase's melds where `phases` is set."""
         if not 1 <= round_no <= self.rounds:
             raise ValueError(f"round {round_no} is not between 1 and {self.rounds}")
+        if self.phases:
+            return self._phase_contracts[round_no - 1]
         return self.contracts[round_no - 1]
+
+    @cached_property
+    def _phase_contracts(self) -> tuple[PhaseContract, ...]:
+        return tuple(PhaseContract(tuple(phase)) for phase in self.phases)
+
+    def _least(self, kind: MeldKind) -> int | None:
+        sizes = [size for phase in self.phases for k, size in phase if k is kind]
+        return min(sizes) if sizes else None
+
+    @cached_property
+    def least_set(self) -> int:
+        """The fewest cards of a set: ``min_set``, or in a game of phases the smallest set a phase asks."""
+        least = self._least(MeldKind.SET) if self.phases else None
+        return self.min_set if least is None else least
+
+    @cached_property
+    def least_run(self) -> int:
+        """The fewest cards of a run: ``min_run``, or in a game of phases the smallest run a phase asks."""
+        least = self._least(MeldKind.RUN) if self.phases else None
+        return self.min_run if least is None else least
+
+    @cached_property
+    def least_suit(self) -> int | None:
+        """The fewest cards of a meld of one suit; None where no phase asks for one (then there is
+        no such meld: seven hearts are no meld in davis)."""
+        return self._least(MeldKind.SUIT)
 
     def is_wild(self, card: Card) -> bool:
         return card.is_joker or (self.wild_twos and card.rank == 2)
@@ -161,7 +230,8 @@ class RuleSet:
         out = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            out[f.name] = [list(c) for c in value] if f.name == "contracts" else value
+            out[f.name] = [list(c) for c in value] if f.name == "contracts" else (
+                _wire_value(value) if f.name == "phases" else value)
         return out
 
 
@@ -207,9 +277,12 @@ def _parse_field(name: str, kind, value):
                         raise ValueError
                 rounds.append((sets, runs))
             return tuple(rounds)
+        if name == "phases":
+            return _parse_phases(text)
         return text
     except ValueError:
-        raise ValueError(f"rule {name}: cannot read {value!r} as {getattr(kind, '__name__', kind)}") from None
+        what = "phases such as set3+run4,run7,suit7" if name == "phases" else getattr(kind, '__name__', kind)
+        raise ValueError(f"rule {name}: cannot read {value!r} as {what}") from None
 
 
 # -- rules on the wire: each value in its own type, checked against one schema ------------------
@@ -221,10 +294,30 @@ def _wire_value(value):
 
 
 def _held(name: str, value):
-    """A wire value as the RuleSet holds it (contracts as tuples, the ace as Ace)."""
+    """A wire value as the RuleSet holds it (contracts and phases as tuples, kinds as MeldKind, the ace as Ace)."""
     if name == "contracts":
         return tuple((s, r) for s, r in value)
+    if name == "phases":
+        return tuple(tuple((MeldKind(kind), size) for kind, size in phase) for phase in value)
     return Ace(value) if name == "ace" else value
+
+
+def _parse_phases(text: str) -> tuple[tuple[Need, ...], ...]:
+    """``set3+set3,set3+run4,...,suit7``: phases split by commas, each phase's melds by ``+``,
+    each meld its kind and least size; empty or ``none``: no phases (the contracts are played)."""
+    if text.lower() in ("", "none"):
+        return ()
+    phases = []
+    for part in text.split(","):
+        melds = []
+        for token in part.strip().lower().split("+"):
+            token = token.strip()
+            kind = token.rstrip("0123456789")
+            if kind not in {k.value for k in MeldKind} or kind == token:
+                raise ValueError(token)
+            melds.append((MeldKind(kind), int(token[len(kind):])))
+        phases.append(tuple(melds))
+    return tuple(phases)
 
 
 def parse_rules(assignments: Iterable[str]) -> dict[str, object]:
@@ -266,7 +359,8 @@ def check_rules(values: object, path: str = "rules") -> dict[str, object]:
         if schema is None:
             raise ValueError(f"{path}: no rule named {key!r:.40} (protocol/schema/rules.json)")
         if not _fits(schema, value):
-            raise ValueError(f"{path}.{key}: expected {_expected(schema)}, got {value!r:.60}")
+            expected = _PHASES_EXPECTED if key == "phases" else _expected(schema)
+            raise ValueError(f"{path}.{key}: expected {expected}, got {value!r:.60}")
     return dict(values)
 
 
@@ -284,11 +378,15 @@ def rule_text(name: str, value: object) -> str:
         return "true" if value else "false"
     if name == "contracts":
         return ",".join((f"{s}s" if s else "") + (f"{r}r" if r else "") or "0s" for s, r in value)
+    if name == "phases":
+        return ",".join("+".join(f"{kind}{size}" for kind, size in phase) for phase in value) or "none"
     return str(value)
 
 
 RULE_TEXT_LIMIT = 200
 INT_LIMIT = 2**31 - 1
+MAX_MELD = 64
+"""The largest size a phase may ask of a meld (more than any deck holds of one suit)."""
 
 
 def _type_schema(name: str, kind) -> dict[str, object]:
@@ -297,6 +395,15 @@ def _type_schema(name: str, kind) -> dict[str, object]:
                 "minItems": 2, "maxItems": 2}
         return {"type": "array", "items": pair, "minItems": 1, "maxItems": 16,
                 "description": "(sets, runs) of each round; the game has one round per entry"}
+    if name == "phases":
+        need = {"type": "array", "prefixItems": [{"type": "string", "enum": [k.value for k in MeldKind]},
+                                                 {"type": "integer", "minimum": 2, "maximum": MAX_MELD}],
+                "minItems": 2, "maxItems": 2}
+        phase = {"type": "array", "items": need, "minItems": 1, "maxItems": 8}
+        return {"type": "array", "items": phase, "minItems": 0, "maxItems": 16,
+                "description": "each round's melds (with progression, each phase's) as [kind, least size] "
+                               "pairs, replacing contracts when not empty: [[[\"set\", 3], [\"run\", 4]], "
+                               "[[\"suit\", 7]]] is a set of 3 and a run of 4, then 7 cards of one suit"}
     if isinstance(kind, types.UnionType):
         inner = next(a for a in typing.get_args(kind) if a is not type(None))
         return {"anyOf": [_type_schema(name, inner), {"type": "null"}]}
@@ -326,7 +433,12 @@ def _fits(schema: dict, value) -> bool:
                                            else len(value) <= schema["maxLength"])
     if not isinstance(value, (list, tuple)) or not schema["minItems"] <= len(value) <= schema["maxItems"]:
         return False
+    if "prefixItems" in schema:
+        return all(_fits(s, v) for s, v in zip(schema["prefixItems"], value))
     return all(_fits(schema["items"], v) for v in value)
+
+
+_PHASES_EXPECTED = "an array of phases, each an array of [kind, size] pairs (kind: set, run or suit)"
 
 
 def _expected(schema: dict) -> str:
@@ -432,11 +544,28 @@ CAROUSEL = RuleSet(
     leave_penalty=5,  # a bad hand's points (docs/rules.md)
 )
 
-PRESETS: dict[str, RuleSet] = {r.name: r for r in (DAVIS, GOOD_MILLER, MARCELLE, CAROUSEL)}
+PHASE10 = RuleSet(
+    name="phase10",
+    description="Phase 10 (seed 000): ten phases, each player on their own; runs of any suits, "
+                "7 cards of one suit; the first to complete all ten wins",
+    min_players=2,  # Phase 10: 2-6 players
+    max_players=6,
+    hand_size=10,  # Phase 10 deals 10
+    last_round_hand_size=10,
+    ace=Ace.HIGH,  # seed 000: "Aces are always high"
+    runs_any_suit=True,  # seed 000: "runs do not have to be all in the same suit"
+    phases=PHASES_10,
+    progression=True,  # "anyone who did not lay down two books or sets in the first round, has to try that for the second"
+    claims_per_round=0,  # Phase 10 has no out-of-turn draw
+    turn_pile_over=True,  # seed 000: "the discard pile is turned over to form the 'draw from' pile"
+    set_word="set",
+)
+
+PRESETS: dict[str, RuleSet] = {r.name: r for r in (DAVIS, GOOD_MILLER, MARCELLE, CAROUSEL, PHASE10)}
 
 
 def preset(name: str) -> RuleSet:
-    """The named preset: davis, good-miller, marcelle or carousel."""
+    """The named preset: davis, good-miller, marcelle, carousel or phase10."""
     try:
         return PRESETS[name.lower()]
     except KeyError:

@@ -347,6 +347,8 @@ class PeerTable(StreamTable):
         if self.seat in pick.parties:
             self._out.append(deal_body(self.participant.pick_commit(
                 pick.number, pick.request.n, pick.parties)))
+        else:  # looking on: the pick is the stream's, not whatever its first commitment says
+            self.participant.expect_pick(pick.number, pick.request.n, pick.parties)
 
     def _pick_reveal(self, pick: PickState) -> None:
         if self.seat in pick.parties:

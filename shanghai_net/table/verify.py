@@ -11,12 +11,15 @@ that is `PublicTable`, the same class the host runs, so the verifier names whom 
 The first fault stops the replay and is reported with the seq where it was found and the seat
 it names (the host for a message it should not have relayed, or that is not in the record).  A
 cheat the table caught (a round stopped by a complaint and audited, a seat that did not open its
-seeds in time) is reported the same way, at the message that decided it.
-No I/O: the caller reads the file (`shanghai_net.net.transcript.read_transcript`).
+seeds in time) is reported the same way, at the message that decided it.  A record whose last
+frame was cut short (the host died while writing it) is verified as far as its frames are whole,
+and the report says where it stops (``torn``).
+No I/O: the caller reads the file (`shanghai_net.net.transcript.read_record`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -39,6 +42,8 @@ class Finding:
     seq: int | None
     culprit: int | None
     reason: str
+    ending: bool = False
+    """The record ends before the game does (no fault of anyone's it shows)."""
 
     def __str__(self) -> str:
         where = "start_game" if self.seq is None else f"seq {self.seq}"
@@ -72,13 +77,19 @@ class Report:
     seat pays the leave penalty, the game goes on)."""
     holders: tuple[Holder, ...] = ()
     """Who played each seat at the end (each `Holder` says who before, and from when)."""
+    scored: int = 0
+    """Rounds scored (a voided one is not)."""
     protests: tuple[Protested, ...] = ()
     """What seats said the host did to them (a timeout they protested)."""
     fault: Finding | None = None
+    torn: int = 0
+    """Bytes of a message cut short after the record's whole messages (0: none): the host
+    stopped while writing it."""
 
     @property
     def ok(self) -> bool:
-        return self.fault is None
+        """Every message checks out and the record holds the whole game, and nothing more."""
+        return self.fault is None and not self.torn
 
     def summary(self) -> str:
         seats = ", ".join(f"{seat} {name}" for seat, name in enumerate(self.names))
@@ -104,16 +115,47 @@ class Report:
             lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
                          f"{p.reason}" + (" (with the claim it signed, which the host did not "
                                           "sequence)" if p.claim is not None else ""))
-        if self.ranking:
+        if self.ranking and not self.scored:
+            lines.append("no result: no round was scored, so nobody won")
+        elif self.ranking:
             lines.append("result: " + ", ".join(f"{self.names[seat]} {self.totals[seat]}"
                                                 for seat in self.ranking))
-        lines.append(str(self.fault) if self.fault else
-                     "ok: every move and every deal checks out")
+        if self.torn:
+            lines.append(self._torn_line())
+        else:
+            lines.append(str(self.fault) if self.fault else self._ok_line())
         return "\n".join(lines)
 
+    def _ok_line(self) -> str:
+        """What a record with no fault shows, and no more: a round voided by a vote was never
+        audited (its seeds were not shown), so its hidden cards were never checked."""
+        if not self.left:
+            return "ok: every move and every deal checks out"
+        rounds = " and ".join(str(round_no) for round_no, _ in self.left)
+        voided = f"round{'s' if len(self.left) > 1 else ''} {rounds}"
+        return (f"ok: every move and the deal of every round scored check out; {voided} voided "
+                "before its seeds were shown, so its deal was not audited")
 
-def verify(messages: Sequence[Message]) -> Report:
-    """Replay and audit a recorded game; the report says what was checked and the first fault."""
+    def _torn_line(self) -> str:
+        """The verdict on a torn record: how far it checks out, and where it stops."""
+        n = self.messages
+        whole = f"{n} whole game message{'s' if n != 1 else ''}"
+        cut = (f"{self.torn} byte{'s' if self.torn != 1 else ''} of a message cut short "
+               "(the host stopped while writing it)")
+        if self.fault is not None and not self.fault.ending:
+            return f"{self.fault}; the record is also torn at its end: {cut}"
+        where = f": {self.fault.reason}" if self.fault is not None else \
+            ", after the game's end"
+        return f"torn: {whole} verified, then {cut}{where}"
+
+
+def verify(messages: Sequence[Message], torn: int = 0) -> Report:
+    """Replay and audit a recorded game; the report says what was checked and the first fault.
+    ``torn``: bytes of a message cut short after ``messages`` (`read_record`), said at the end."""
+    return dataclasses.replace(_verify(messages), torn=torn)
+
+
+def _verify(messages: Sequence[Message]) -> Report:
     start = messages[0] if messages else None
     if not isinstance(start, StartGame):
         return Report(game_id=b"", names=(), preset="?", messages=0, moves=0, rounds=0, faces=0,
@@ -143,8 +185,9 @@ def verify(messages: Sequence[Message]) -> Report:
         return _report(start, table, checked, decided)
     if not table.finished:
         return _report(start, table, checked, Finding(
-            table.chain.next_seq, None, f"the record ends before the game is over (round "
-                                        f"{table.round} not audited)"))
+            table.chain.next_seq, None, "the record ends before the game is over (" + (
+                f"round {table.round} not audited)" if table.round else "no round dealt yet)"),
+            ending=True))
     return _report(start, table, checked, None)
 
 
@@ -159,4 +202,5 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   voided=table.voided if table else None, fault=fault,
                   left=tuple(table.left) if table else (),
                   holders=tuple(table.holders) if table else (),
+                  scored=len(result.rounds) if result else 0,
                   protests=tuple(table.protests) if table else ())

@@ -1,0 +1,84 @@
+"""``shanghai watch HOST[:PORT]``: follow a table on the LAN as a spectator, a line per public
+event (what every seat sees: draws from the stock without their card), then the result.  No key
+of a seat, nothing sent but ``hello``: a player the game started without can still follow it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+import trio
+
+from ..engine import GameEnded, Words
+from ..identity import Identity
+
+__all__ = ["run_spectator", "spectate"]
+
+
+async def spectate(address: tuple[str, int], *, table: str = "", join_code: str = "",
+                   ascii: bool = False, say: Callable[[str], None] = print,
+                   timeout: float = 30.0) -> int:
+    """Watch the table at ``address`` until its game is over: 0, or 1 if it could not be
+    reached or the game stopped on a fault (said on stderr)."""
+    from ..console.viewmodel import card_text
+    from ..net.peer import Peer, PeerError
+    from ..table.disputes import final_result
+    from .net import game_over
+
+    shown = {"events": 0, "audited": 0, "status": ""}
+    words: list[Words] = []
+
+    def changed() -> None:
+        if peer.status != shown["status"]:
+            shown["status"] = peer.status
+            if peer.status == "lobby":
+                say(f"watching {address[0]}:{address[1]}: the game has not started yet; "
+                    "waiting for it")
+            elif peer.status == "reconnecting":
+                say(peer.detail)
+        public = peer.table
+        if public is None:
+            return
+        if not words:
+            names = tuple(seat.name for seat in peer.start.seats)
+            words.append(Words(names, lambda card: card_text(card, ascii)))
+            say(f"watching {public.rules.name} at {address[0]}:{address[1]}: "
+                + ", ".join(f"{seat} {name}" for seat, name in enumerate(names)))
+        log = public.public.log
+        for event in log[shown["events"]:]:
+            if not isinstance(event, GameEnded):  # the result is said last, as the table ends it
+                say(event.describe(words[0]))
+        shown["events"] = len(log)
+        while shown["audited"] < public.rounds_audited:
+            shown["audited"] += 1
+            say(f"round {shown['audited']} audited: every step of its deal matches its seeds")
+
+    peer = Peer(address, Identity(os.urandom(32), os.urandom(32)), role="spectator",
+                name="watcher", table=table, join_code=join_code, timeout=timeout,
+                lobby_timeout=None, idle_timeout=max(600.0, timeout), on_change=changed)
+    try:
+        result = await peer.run()
+    except (PeerError, OSError) as error:
+        print(f"shanghai watch: {error}", file=sys.stderr)
+        return 1
+    public = result.table
+    if public.fault is not None:
+        print(f"shanghai watch: the game stopped: {public.fault}", file=sys.stderr)
+        return 1
+    if public.verdict is not None:
+        say(f"the round's audit named {_culprit(public.verdict.culprit, words[0])}: "
+            f"{public.verdict.reason}; the round is void and the game over")
+    say(game_over(list(words[0].names), final_result(public, public.public)))
+    return 0
+
+
+def _culprit(culprit: int | None, words: Words) -> str:
+    from ..wire.messages import HOST_AUTHOR
+
+    return "no one" if culprit is None else "the host" if culprit == HOST_AUTHOR else \
+        f"seat {culprit} ({words.seat(culprit)})"
+
+
+def run_spectator(address: tuple[str, int], **options) -> int:
+    return trio.run(lambda: spectate(address, **options))

@@ -1,0 +1,205 @@
+"""What the console's panels show, as lines of text (no prompt_toolkit): the score sheet (``S``,
+round by round per seat), the whole log (``L``, a page of it at a time) and the rules card
+(``R``, the table's `RuleSet` in plain words)."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from collections.abc import Callable, Sequence
+
+from ..engine.events import RoundEnded, RoundVoided
+from ..rules import PRESETS, Ace, RuleSet, describe_contract
+from ..session import LogEntry, SeatInfo
+
+__all__ = ["log_lines", "log_page", "rules_card", "score_sheet"]
+
+_TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times"}
+
+
+def _name(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
+    if seat == me:
+        return "you"
+    return seats[seat].name if seats and seat < len(seats) else f"seat {seat}"
+
+
+def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInfo] | None,
+                me: int, players: int, playing: int | None = None,
+                money: Callable[[int], str] = str) -> list[str]:
+    """Round by round, each seat's points (or money won and lost) and the totals: a line a
+    round scored or voided, then the round being played (``playing``), then the totals.  A
+    ``*`` marks who went out.  ``money``: how an amount of money is written."""
+    results = {}
+    for entry in log:
+        event = entry.event
+        if isinstance(event, RoundEnded):
+            results[event.result.round_no] = event.result
+        elif isinstance(event, RoundVoided):
+            results[event.round_no] = None
+    unit = money if rules.money else str
+    names = [f"{s} {_name(seats, s, me)}"[:7] for s in range(players)]
+    head = "most money wins" if rules.money else "lowest total wins"
+    lines = [f"Score sheet · {head}", f"{'round':<12}" + "".join(f"{n:>8}" for n in names)]
+    totals: tuple[int, ...] = (0,) * players
+    if rules.money:
+        totals = (rules.stake,) * players  # each seat sits down with its stake
+    for round_no in sorted(results):
+        result = results[round_no]
+        if result is None:
+            lines.append(f"{round_no:>2} voided   " + "".join(f"{'-':>8}" for _ in names))
+            continue
+        cells = [(f"{result.points[s]:+d}" if rules.money else str(result.points[s]))
+                 + ("*" if s == result.winner else " ") for s in range(players)]
+        lines.append(f"{round_no:>2}{'':10}" + "".join(f"{c:>8}" for c in cells))
+        totals = result.totals
+    if playing is not None and playing not in results:
+        lines.append(f"{playing:>2} playing")
+    lines.append(f"{'total':<12}" + "".join(f"{unit(t) + ' ':>8}" for t in totals))
+    if any(r is not None and r.winner is not None for r in results.values()):
+        lines.append("* went out")
+    return lines
+
+
+def log_lines(log: Sequence[LogEntry], text_of: Callable[[LogEntry], str],
+              width: int) -> list[str]:
+    """The whole log, every line broken between words to ``width``: ``text_of(entry)`` writes
+    an entry (an event in the table's words, a chat line with its speaker)."""
+    out: list[str] = []
+    for entry in log:
+        out += textwrap.wrap(text_of(entry), width, subsequent_indent="  ") or [""]
+    return out
+
+
+def log_page(lines: Sequence[str], rows: int, back: int) -> tuple[list[str], int]:
+    """The page of ``rows`` lines that ends ``back`` lines before the newest, and ``back`` as
+    far as it may go (the first page shows the oldest line at its top)."""
+    back = max(0, min(back, len(lines) - rows))
+    end = len(lines) - back
+    return list(lines[max(0, end - rows):end]), back
+
+
+def _range(least: int, most: int | None) -> str:
+    return f"{least} or more" if most is None else f"{least} to {most}"
+
+
+def _ace(rules: RuleSet) -> str:
+    if rules.ace is Ace.HIGH:
+        return "an ace is high only (Q-K-A, not A-2-3)"
+    if rules.ace is Ace.LOW:
+        return "an ace is low only (A-2-3, not Q-K-A)"
+    return "an ace is high or low" + (
+        ", and a run may have one at each end (A-2-...-K-A)" if rules.ace_both_ends else
+        "; a run never turns the corner (no Q-K-A-2)")
+
+
+def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
+               ascii: bool = False) -> list[str]:
+    """The table's rules in plain words, a line each (the card ``R`` shows)."""
+    cent = "c" if ascii else "¢"
+    decks, jokers = rules.deck_size(players)
+    cards = f"{decks} decks" + (f" and {jokers} jokers" if jokers else ", no jokers")
+    deal = f"{rules.hand_size} cards each" + (
+        f" ({rules.last_round_hand_size} in the last round)"
+        if rules.last_round_hand_size != rules.hand_size and rules.game != "carousel" else "")
+    lines = [_heading(rules), f"{players} players, {cards}; {deal}"]
+    if rules.game == "carousel":
+        return lines + _carousel_card(rules)
+    wild = "jokers" + (" and every 2" if rules.wild_twos else "")
+    limits = []
+    if rules.max_wilds_per_meld is not None:
+        limits.append(f"at most {rules.max_wilds_per_meld} in a meld")
+    if rules.wilds_at_most_naturals:
+        limits.append("no more wild cards than natural ones in a meld")
+    lines.append(f"wild cards: {wild}" + (f" ({'; '.join(limits)})" if limits else ""))
+    lines.append(f"a {rules.set_word}: {_range(rules.min_set, rules.max_set)} cards of one "
+                 "rank" + (", each of another suit" if rules.set_distinct_suits else ""))
+    lines.append(f"a run: {_range(rules.min_run, rules.max_run)} cards in order, of one suit; "
+                 + _ace(rules))
+    rounds = "; ".join(f"{n} {describe_contract(rules, c)}"
+                       for n, c in enumerate(rules.contracts, 1))
+    lines.append(("the contract, each player alone round by round: " if rules.progression else
+                  "the rounds: ") + rounds)
+    extras = []
+    if rules.contract_distinct_set_ranks:
+        extras.append(f"no two {rules.set_word}s of one rank")
+    if rules.contract_runs_apart:
+        extras.append("two runs of one suit must not join into one")
+    if rules.contract_minimum_melds:
+        extras.append("each meld of the contract at its least size")
+    if rules.final_round_meld_all:
+        extras.append("in the last round every card is melded at once, with no discard")
+    if extras:
+        lines.append("going down: " + "; ".join(extras))
+    lines.append("your turn: draw from the stock or take the top discard; go down with the "
+                 "round's contract; once down, lay off on any meld"
+                 + ("" if rules.lay_off_on_going_down_turn else " (from your next turn on)")
+                 + "; then discard")
+    lines.append("going out: " + ("only by discarding your last card" if rules.out_by_discard
+                                  else "by discarding or by playing your last card"))
+    if not rules.discard_taken_card:
+        lines.append("a card taken from the pile may not go back on it in the same turn (unless "
+                     "it is your last)")
+    claims = "as often as you like" if rules.claims_per_round is None else \
+        f"{_TIMES.get(rules.claims_per_round, f'{rules.claims_per_round} times')} a round"
+    lines.append(f"{rules.claim_word}: out of turn, claim the top discard with "
+                 f"{rules.claim_penalty} stock card{'s' if rules.claim_penalty != 1 else ''} "
+                 f"more, {claims}" + ("" if rules.claim_when_down else ", not once you are down")
+                 + (f"; a claim window waits {claim_timeout:g} s for those who say nothing"
+                    if claim_timeout is not None else ""))
+    if rules.shanghai:
+        lines.append("SHANGHAI: discard a card that plays on a meld declaring SHANGHAI (X), and "
+                     "nobody may take it; a card discarded that plays on a meld, undeclared, "
+                     "anyone but its discarder may call SHANGHAI on before the next draw (! and "
+                     "the meld's number): it goes on that meld, and its discarder draws a card "
+                     "from the caller's hand")
+    if rules.joker_swap:
+        lines.append("once down, swap a joker on the table for the natural card it stands for, "
+                     "with a card that extends the meld (w); the joker is laid off at once")
+    if rules.joker_buy:
+        lines.append(f"before going down, buy a joker on the table from its owner for "
+                     f"{rules.joker_price}{cent} with the natural card it stands for (b)")
+    lines.append("an empty stock: " + (
+        "the whole discard pile is turned over" if rules.turn_pile_over else
+        "the discard pile but its top card is shuffled into a new stock")
+        + ("" if rules.max_reshuffles is None else f", at most {rules.max_reshuffles} times"))
+    if rules.money:
+        lines.append(f"money: each player starts with {rules.stake}{cent} (another "
+                     f"{rules.stake}{cent} whenever that is spent) and puts {rules.ante}{cent} in "
+                     f"the pot each round; who does not go out pays {rules.penny_per_card}{cent} a "
+                     "card left in hand into it, and who goes out takes the pot; the most "
+                     "money wins")
+    else:
+        lines.append(f"points for the cards left in hand: 2-7 {rules.points_low}, 8-K "
+                     f"{rules.points_high}, ace {rules.points_ace}, joker {rules.points_joker}"
+                     + (f"; going out scores {rules.winner_bonus}" if rules.winner_bonus else "")
+                     + "; the lowest total wins")
+    return lines
+
+
+def _heading(rules: RuleSet) -> str:
+    """The preset's own words, unless house rules change it (then they would say what is not
+    played): the fields they change."""
+    base = PRESETS.get(rules.name)
+    if base is None:
+        return rules.description or rules.name
+    changed = [f.name for f in dataclasses.fields(RuleSet)
+               if f.compare and getattr(rules, f.name) != getattr(base, f.name)]
+    if not changed:
+        return rules.description or rules.name
+    return f"{rules.name} with house rules ({', '.join(changed)}), as played:"
+
+
+def _carousel_card(rules: RuleSet) -> list[str]:
+    return [
+        f"a set: {_range(rules.min_set, rules.max_set)} cards of one rank, each of another "
+        f"suit; a run: {_range(rules.min_run, rules.max_run)} cards in order, of one suit; "
+        + _ace(rules),
+        "no contract and no discard: each turn, meld, add to melds and rearrange the table "
+        "freely, so that every meld is whole at the end of the turn; no table card goes back "
+        "to a hand",
+        f"a hand that can play {rules.must_play} cards or more must play at least "
+        f"{rules.must_play}; one that can play one plays it; one that cannot draws until it can "
+        "(an empty stock: pass)",
+        f"a point for each card left in hand; the game ends with the hand in which someone "
+        f"reaches {rules.target_score} points, and the lowest total wins",
+    ]
