@@ -213,7 +213,7 @@ async def test_a_peer_whose_cable_the_host_has_not_missed_yet_tries_again_until_
                            silence_timeout=1.5, random=seeded(b"h11")))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     peers, results, shown = {}, {}, Shown()
-    with trio.fail_after(90):
+    with trio.fail_after(240):  # bounds only: each wait below ends on a state
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run, listeners)
             cable = Cable(port)
@@ -229,7 +229,8 @@ async def test_a_peer_whose_cable_the_host_has_not_missed_yet_tries_again_until_
             await until(lambda: in_round(host, 1), "round 1 under way", seconds=60)
             cable.pull()
             await until(lambda: "rejoined" in shown.details, "seat 2 rejoined", seconds=60)
-            await until(lambda: len(results) == 3, "every seat's game over", seconds=60)
+            # generous: under load the 1.5 s silence timeout drops and rejoins seats again
+            await until(lambda: len(results) == 3, "every seat's game over", seconds=150)
             for hung in cable.hung:  # the host dropped them; its close waits for their end
                 await hung.aclose()
             nursery.cancel_scope.cancel()
