@@ -771,22 +771,30 @@ def judged_replaced(run: _Run) -> list[Outcome]:
 
 
 def judged_handed(run: _Run) -> list[Outcome]:
-    """The game where the client is handed a seat voted gone."""
+    """The game where the client is handed a seat voted gone.  Until its first message in the
+    seat is sequenced it may sign nothing; after that the host may answer it ``stale`` (a
+    move that raced the game's moving on), as any seat, and nothing else (`_clean_end`)."""
     history = run.host.history.messages
     hello, seat = run.relay.hello if run.relay else None, run.leaver
     replace = _replace_of(history, seat)
     ours = replace is not None and hello is not None and replace.body.sign_key == hello.get("sign_key")
     proved = bool(run.relay and run.relay.pairs and run.relay.pairs[0].proved)
-    refused = sorted({str(e.get("code")) for e in run.relay.errors_to_client}) if run.relay else []
+    first = next((m for m in history if replace is not None and m.seq > replace.seq
+                  and m.author == seat), None)
+    sent = run.relay.sent if run.relay else {}
+    early = {counter: kind for counter, (kind, _) in sent.items()
+             if first is None or counter < first.counter}
+    refused = sorted({f"{e.get('code')} ({early[e['ref_counter']]})"
+                      for e in run.relay.errors_to_client if e.get("ref_counter") in early}) \
+        if run.relay else []
     if hello is None or not ours:
         seen = "the client never said hello" if hello is None else "its keys were never proposed"
         seen += f" ({run.stopped or _tail(run.done)})"
     else:
         seen = ("proof sent" if proved else "no proof") + (
-            f"; the host refused what it sent: {', '.join(refused)}" if refused else "")
-    out = [Outcome(*SEAT_SITUATIONS[3], ours and proved and not refused, seen)]
-    first = next((m for m in history if replace is not None and m.seq > replace.seq
-                  and m.author == seat), None)
+            f"; it signed {', '.join(sorted(set(early.values())))} before it played the seat"
+            if early else "") + (f"; the host refused: {', '.join(refused)}" if refused else "")
+    out = [Outcome(*SEAT_SITUATIONS[3], ours and proved and not early, seen)]
     committed = first is not None and isinstance(first.body, Deal) and first.body.step == "commit"
     clean, detail = _clean_end(run)
     out.append(Outcome(*SEAT_SITUATIONS[4], ours and committed and clean,
