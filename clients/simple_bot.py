@@ -35,6 +35,9 @@ What it does:
   also be the replacement: a hello the host answers with a rejoin challenge for a seat of a
   running game makes it prove its key, follow the game signing nothing, and play the seat from
   the deal at which its keys take it;
+- a seat handed over (11.9): from the message after another seat's ``hand_over`` it checks that
+  seat with the successor's signing key, and from the next round's deal seals its shares to the
+  successor's box key (it never hands its own seat over);
 - the score: every round's hands, ``winner_bonus``, the leave penalty; at the end it logs the
   totals and the winners;
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
@@ -76,7 +79,7 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 5
+VERSION = 6
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``, ``replace``)."""
@@ -518,6 +521,9 @@ class Table:
         more (a message of ours in flight then may be refused through no fault of ours)."""
         self.rekeyed: list[int] = []
         """Seats a replacement took, for the seat to note (who is away there is news)."""
+        self.boxes_due: dict[int, bytes] = {}
+        """Seat -> the box key its shares are sealed to from the next round's deal (the
+        successor's, after a ``hand_over``)."""
         self.voided: set[int] = set()
         """The rounds the table voted void."""
         self.reset()
@@ -581,6 +587,8 @@ class Table:
         """At the start of a round's deal, and after each message while it waits: seat every
         fully approved replacement, in the order of its ``replace``; then deal unless a seat is
         still vacant."""
+        self.box_keys.update(self.boxes_due)
+        self.boxes_due.clear()
         for seq in sorted(self.proposals):
             proposal = self.proposals[seq]
             if self.needed(proposal):
@@ -730,6 +738,8 @@ class Table:
             self.proposed(seq, body)
         elif kind == "approve":
             self.approved(author, body["seq"])
+        elif kind == "hand_over":
+            self.handed(seq, author, body)
         elif kind == "timeout" and body.get("what", "claim") == "seeds":
             self.seeds_missing.add(body["seat"])
             self.seeds_done()
@@ -974,6 +984,21 @@ class Table:
         self.proposals[seq] = Proposal(seq, body)
         if seat in self.vacant and self.seat is not None and self.seat not in self.vacant:
             self.to_approve.append(seq)
+
+    def handed(self, seq: int, author: int, body: dict) -> None:
+        """Seat ``author`` hands itself over: its next messages are signed with the successor's
+        key (a key new to the table), its shares sealed to the successor's box key from the
+        next round's deal."""
+        key = body["sign_key"]
+        if key in self.sign_keys.values() or any(p.body["sign_key"] == key
+                                                 for p in self.proposals.values()):
+            raise BotStopped(f"seq {seq}: seat {author} handed over to a key already at the "
+                             "table: one key, one seat")
+        self.sign_keys[author] = key
+        self.boxes_due[author] = body["box_key"]
+        self.rekeyed.append(author)
+        if author == self.seat:
+            raise SeatTaken(f"seq {seq}: our seat {author} was handed over to {body['name']!r}")
 
     def approved(self, author: int, seq: int) -> None:
         proposal = self.proposals.get(seq)

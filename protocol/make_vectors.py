@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from shanghai_net.deal.box import BOX_TAG, associated_data, seal
+from shanghai_net.table.secret import HANDOVER_TAG, SeatSecret, seal_secrets
 from shanghai_net.deal.group import CARD_TAG, card_point, multiply_all
 from shanghai_net.deal.messages import Commitment, Context
 from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest,
@@ -197,6 +198,30 @@ def deal_vectors() -> dict:
                            keys.pass_key, [points[i] for i in keys.permutation])]}},
         "sealed_share": sealed_share_vector(context, keys),
         "pick": pick_vector(context),
+        "hand_over": hand_over_vector(),
+    }
+
+
+def hand_over_vector() -> dict:
+    """Seat 1's secrets (its first holder's, then its own) sealed to a successor (protocol.md
+    11.9), with the box key and the deal randomness key each secret gives."""
+    secrets = [SeatSecret(fixed_seed("seat secret", i)) for i in (1, 2)]
+    successor = SeatSecret(fixed_seed("seat secret", 3))
+    sign = public_bytes(sign_key(3))
+    ephemeral = fixed_seed("hand-over ephemeral", 1)
+    sealed = seal_secrets(secrets, successor.box_public, GAME_ID, 1, sign, ephemeral)
+    digest = bytes(range(32))
+    return {
+        "seat": 1, "game_id": GAME_ID.hex(), "start_digest": digest.hex(),
+        "secrets": [{"secret": s.value.hex(), "box_key": s.box_public.hex(),
+                     "randomness_key": hashlib.sha256(b"shanghai-net v1 game secret" + GAME_ID
+                                                      + digest + s.value).hexdigest()}
+                    for s in secrets],
+        "successor": {"secret": successor.value.hex(), "box_key": successor.box_public.hex(),
+                      "sign_key": sign.hex()},
+        "ephemeral": ephemeral.hex(),
+        "associated_data": (HANDOVER_TAG + GAME_ID + bytes([1]) + sign).hex(),
+        "sealed": sealed.hex(),
     }
 
 

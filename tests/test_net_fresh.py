@@ -24,6 +24,7 @@ from shanghai_net.net.peer import Peer, PeerError
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.resume import MAX_AGE, GameSecrets, ReusedGame
 from shanghai_net.table.public import PublicTable
+from shanghai_net.table.secret import SeatSecret
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 
@@ -45,49 +46,53 @@ class Clock:
         return self.now
 
 
+ONE, TWO = SeatSecret(bytes([1]) * 32), SeatSecret(bytes([2]) * 32)
+
+
 def test_a_kept_secret_is_bound_to_its_start(tmp_path):
-    store = GameSecrets(tmp_path, seeded(b"store"))
-    key = store.key_for(GAME, DIGEST_A, fresh=True)
+    store = GameSecrets(tmp_path)
+    assert store.kept(GAME, DIGEST_A) is None
+    store.keep(GAME, DIGEST_A, [ONE])
     assert (tmp_path / f"{GAME.hex()}.secret").stat().st_mode & 0o777 == 0o600
-    again = GameSecrets(tmp_path, seeded(b"another process"))
-    assert again.key_for(GAME, DIGEST_A, fresh=False) == key, "a crashed seat rejoins its game"
-    assert again.key_for(GAME, DIGEST_A, fresh=True) == key, "the same start, joined again"
-    for fresh in (True, False):
-        with pytest.raises(ReusedGame, match="the host is reusing a game id"):
-            again.key_for(GAME, DIGEST_B, fresh=fresh)
-    other = bytes(16)
-    assert again.key_for(other, DIGEST_B, fresh=True) != key
-    with pytest.raises(ValueError, match="no secret of game"):
-        again.key_for(bytes([7]) * 16, DIGEST_A, fresh=False)
+    again = GameSecrets(tmp_path)
+    assert again.kept(GAME, DIGEST_A) == [ONE], "a crashed seat rejoins its game"
+    with pytest.raises(ReusedGame, match="the host is reusing a game id"):
+        again.kept(GAME, DIGEST_B)
+    again.keep(GAME, DIGEST_A, [ONE, TWO])  # handed seat 1's secret, then our own
+    assert GameSecrets(tmp_path).kept(GAME, DIGEST_A) == [ONE, TWO]
+    assert again.kept(bytes(16), DIGEST_A) is None
 
 
-def test_the_key_depends_on_game_start_and_secret(tmp_path):
-    """Two machines (two secrets) never share a key; one machine's key for a game is fixed."""
-    one = GameSecrets(tmp_path / "one", seeded(b"one")).key_for(GAME, DIGEST_A, fresh=True)
-    two = GameSecrets(tmp_path / "two", seeded(b"two")).key_for(GAME, DIGEST_A, fresh=True)
-    same = GameSecrets(tmp_path / "three", seeded(b"one")).key_for(GAME, DIGEST_A, fresh=True)
-    assert one != two and one == same and len(one) == 32
+def test_the_randomness_depends_on_game_start_and_secret():
+    """Two secrets never draw alike; one secret's draws in a game are fixed."""
+    head = lambda: bytes(32)  # noqa: E731 - the chain's head, here fixed
+    draws = [secret.randomness(game, digest, head)(32) for secret, game, digest in
+             ((ONE, GAME, DIGEST_A), (TWO, GAME, DIGEST_A), (ONE, GAME, DIGEST_B),
+              (ONE, bytes(16), DIGEST_A))]
+    assert len(set(draws)) == 4
+    assert ONE.randomness(GAME, DIGEST_A, head)(32) == draws[0]
+    assert ONE.box_public != TWO.box_public and len(ONE.box_public) == 32
 
 
 def test_a_damaged_or_old_secret_is_not_used(tmp_path):
     (tmp_path / f"{GAME.hex()}.secret").write_bytes(bytes(32))  # the old format: no digest
     with pytest.raises(ValueError, match="damaged or of an older version"):
-        GameSecrets(tmp_path).key_for(GAME, DIGEST_A, fresh=True)
+        GameSecrets(tmp_path).kept(GAME, DIGEST_A)
 
 
 def test_a_stopped_game_s_secret_is_swept_after_its_age_and_use_keeps_it(tmp_path):
     clock = Clock(1_000_000.0)
-    store = GameSecrets(tmp_path, seeded(b"sweep"), now=clock)
+    store = GameSecrets(tmp_path, now=clock)
     kept, stale = bytes([1]) * 16, bytes([2]) * 16
-    store.key_for(kept, DIGEST_A, fresh=True)
-    store.key_for(stale, DIGEST_A, fresh=True)
+    store.keep(kept, DIGEST_A, [ONE])
+    store.keep(stale, DIGEST_A, [TWO])
     for game in (kept, stale):  # written at the clock's time
         path = tmp_path / f"{game.hex()}.secret"
         os.utime(path, (clock.now, clock.now))
     (tmp_path / "notes.txt").write_text("not ours")
     os.utime(tmp_path / "notes.txt", (0, 0))
     clock.now += MAX_AGE - 60
-    store.key_for(kept, DIGEST_A, fresh=False)  # a rejoin: in use, its age starts again
+    assert store.kept(kept, DIGEST_A) == [ONE]  # a rejoin: in use, its age starts again
     clock.now += 120  # the other one is now older than MAX_AGE
     assert GameSecrets(tmp_path, now=clock).directory == tmp_path  # opening sweeps
     assert not (tmp_path / f"{stale.hex()}.secret").exists()
@@ -99,11 +104,11 @@ def test_a_stopped_game_s_secret_is_swept_after_its_age_and_use_keeps_it(tmp_pat
 
 
 def test_the_end_of_a_game_forgets_its_secret(tmp_path):
-    store = GameSecrets(tmp_path, seeded(b"forget"))
-    store.key_for(GAME, DIGEST_A, fresh=True)
+    store = GameSecrets(tmp_path)
+    store.keep(GAME, DIGEST_A, [ONE])
     store.forget(GAME)
     assert not list(tmp_path.iterdir())
-    store.key_for(GAME, DIGEST_B, fresh=True)  # a forgotten id binds nothing
+    assert store.kept(GAME, DIGEST_B) is None  # a forgotten id binds nothing
 
 
 # -- draws bound to the chain ----------------------------------------------------------------------

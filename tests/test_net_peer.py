@@ -107,12 +107,15 @@ def test_start_game_must_carry_our_keys_and_the_keys_the_lobby_showed():
                                                 box_key=i.box_public)
                                      for s, i in enumerate((seat0, seat1))))
 
-    check_keys(start(me, other), 0, me, shown)
+    mine = me.sign_public, {me.box_public}
+    check_keys(start(me, other), 0, *mine, shown)
     with pytest.raises(ValueError, match="does not give seat 0 our keys"):
-        check_keys(start(impostor, other), 0, me, shown)
+        check_keys(start(impostor, other), 0, *mine, shown)
+    with pytest.raises(ValueError, match="does not give seat 0 our keys"):  # not our box key
+        check_keys(start(me, other), 0, me.sign_public, {other.box_public}, shown)
     with pytest.raises(ValueError, match="seat 1 a key the lobby did not show"):
-        check_keys(start(me, impostor), 0, me, shown)
-    check_keys(start(impostor, other), None, me, {})  # a spectator has no keys of its own
+        check_keys(start(me, impostor), 0, *mine, shown)
+    check_keys(start(impostor, other), None, *mine, {})  # a spectator has no keys of its own
 
 
 async def test_a_game_the_peer_cannot_play_is_a_clear_error_not_a_crash():

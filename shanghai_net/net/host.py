@@ -167,8 +167,7 @@ class Host:
                        join_code=self.config.join_code, table=table, random=self.config.random,
                        void_after=BOT_VOID_AFTER, worker_threads=self.config.worker_threads)
             self.stand_ins.append(bot)
-            await self.propose(seat, "bot", "bot", identity.sign_public,
-                               identity.box_public).wait()
+            await self.propose(seat, "bot", "bot", identity.sign_public, bot.box_public).wait()
             nursery.start_soon(self._run_stand_in, seat, bot)
 
     @staticmethod

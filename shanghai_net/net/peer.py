@@ -24,18 +24,19 @@ from typing import Callable
 
 import trio
 
-from ..deal.randomness import RandomBytes, chained
+from ..deal.randomness import RandomBytes
 from ..errors import IllegalMoveError
 from ..identity import Identity
 from ..table.fault import Fault
 from ..table.outbox import Outbox
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
+from ..table.secret import SeatSecret, open_secrets, seal_secrets
 from ..table.start import check_claim_timeout, check_fresh, check_keys
 from ..table.watch import HostWatch
 from ..wire import LocalProtocolError
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
-                             Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
+                             HandOver, Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
                              StartGame, Welcome)
 from ..wire.signing import sign_proof, start_digest
 from ..wire.state import State
@@ -61,6 +62,11 @@ class _Unseated(Exception):
     """The stream gave our seat to another key: our game is over, the table's goes on."""
 
 
+class _Reseat(Exception):
+    """A seat was handed to us while we watched: join again as its holder, and replay the game
+    as the seat from its first message with the secrets we were handed."""
+
+
 _NUDGE = object()
 
 
@@ -84,6 +90,7 @@ class Peer(Voting):
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
                  void_after: float | None = None, worker_threads: bool = True,
+                 successor: bool = False,
                  on_change: Callable[[], None] | None = None,
                  on_table: Callable[[PeerTable], None] | None = None) -> None:
         self.address = address
@@ -103,6 +110,15 @@ class Peer(Voting):
         a console's screen and the pings go on meanwhile.  Off for tests on trio's autojump
         clock, to which a thread's work is no wait at all."""
         self._random, self._store = random, store
+        self._own = SeatSecret(random(32))
+        """Our secret in this game: the box key of our hello, and the deal randomness of any
+        seat we play (`table.secret`)."""
+        self._secrets: list[SeatSecret] = [self._own]
+        """The seat's secrets: those of the holders it was handed from, then our own."""
+        self.waiting = successor
+        """Watching until a seat is handed to us (`hand_over` on a holder's side)."""
+        self._held = False
+        """Our key has signed for the seat: one that loses it to another key stops playing."""
         self._on_change, self._on_table = on_change, on_table
         self.result = PeerResult(None, None)
         self.seat: int | None = None
@@ -138,12 +154,31 @@ class Peer(Voting):
         """When this seat's complaint was first seen outstanding (trio time)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
-        self._seat_random: RandomBytes = random
-        """The seat's deal randomness (bound to the kept per-game secret, with a store)."""
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
     # -- for the front end -----------------------------------------------------------------------
+
+    @property
+    def box_public(self) -> bytes:
+        """The box key of our hello: what a holder seals its seat's secrets to for us."""
+        return self._own.box_public
+
+    def hand_over(self, name: str, role: str, sign_key: bytes, box_key: bytes) -> bool:
+        """Hand our seat to a successor watching the game (its hello's keys): our secrets go
+        sealed to its ``box_key``, and from that message's seq it signs for the seat with
+        ``sign_key`` while we stop (protocol.md 11.9).  False if we play no seat now, or
+        keep no secrets (no store: our draws do not come from them)."""
+        table, outbox = self.table, self.outbox
+        if outbox is None or self._store is None or not isinstance(table, PeerTable) \
+                or table.finished:
+            return False
+        sealed = seal_secrets(self._secrets, box_key, table.game_id, table.seat, sign_key,
+                              self._random(32))
+        outbox.push([HandOver(name=name[:32] or "?", role=role, sign_key=sign_key,
+                              box_key=box_key, sealed=sealed)])
+        self.nudge()
+        return True
 
     def nudge(self) -> None:
         """The player may have a move now: ask it at once (sync, on the trio thread)."""
@@ -198,6 +233,11 @@ class Peer(Voting):
                 self.result.unseated = str(gone)
                 self._set("over", str(gone))
                 return self.result
+            except _Reseat as handed:
+                self.table = self.start = self.outbox = self._watch = None
+                self._quiet_until, self._welcomed = 0, False
+                self._set("reconnecting", str(handed))
+                continue
             except Lost as lost:
                 failure = lost
             except PeerError as error:
@@ -242,7 +282,7 @@ class Peer(Voting):
             nursery.start_soon(link.read, send)
             try:
                 await self._converse(link, inbox)
-            except (Lost, PeerError, _Unseated) as error:
+            except (Lost, PeerError, _Unseated, _Reseat) as error:
                 failure = error  # raised outside the nursery, as itself
             nursery.cancel_scope.cancel()
         if failure is not None:
@@ -253,8 +293,8 @@ class Peer(Voting):
         self._nonce = self._random(32)  # a new one for every hello: see _check_fresh
         await link.send(Hello(protocol=PROTOCOL_NAME, version=PROTOCOL_VERSION,
                               name=self.name, sign_key=self.identity.sign_public,
-                              box_key=self.identity.box_public, join_code=self.join_code,
-                              role=self.role, resume=resume, nonce=self._nonce,
+                              box_key=self._own.box_public, join_code=self.join_code,
+                              role=self._hello_role, resume=resume, nonce=self._nonce,
                               table=self.table_name, open=self.open_table))
         if self.outbox is not None:
             self.outbox.reconnected()
@@ -319,7 +359,7 @@ class Peer(Voting):
         elif isinstance(msg, Welcome):
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
             self._quiet_until = msg.sequenced
-            if msg.seat is None and self.role != "spectator":
+            if msg.seat is None and self._hello_role != "spectator":
                 raise PeerError("the host gave us no seat")
             if msg.challenge is not None:  # our seat in a running game: prove its key is ours
                 game_id = self.table.game_id if self.table is not None else msg.game_id
@@ -330,7 +370,7 @@ class Peer(Voting):
             self._welcomed = True
             self._set("lobby" if self.start is None else "playing",
                       "rejoined" if self.start is not None else "")
-            if self.auto_ready and self.role != "spectator" and self.start is None and \
+            if self.auto_ready and self._hello_role != "spectator" and self.start is None and \
                     not msg.table.get("started"):  # a spectator has no seat to be ready in
                 await link.send(Ready(ready=True))
         elif isinstance(msg, StartGame):
@@ -371,6 +411,10 @@ class Peer(Voting):
             if self.table is None or not self.table.finished:
                 raise PeerError(f"the host ended the game: {msg.reason}")
 
+    @property
+    def _hello_role(self) -> str:
+        return "spectator" if self.waiting else self.role
+
     def _on_start(self, start: StartGame) -> None:
         if self.table is not None:
             if start.game_id != self.table.game_id:
@@ -382,41 +426,76 @@ class Peer(Voting):
         shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and joined else {}
         replacing = not joined and self.seat is not None and \
             start.seats[self.seat].sign_key != self.identity.sign_public
-        try:
-            check_keys(start, None if replacing else self.seat, self.identity, shown)
-        except ValueError as error:
-            raise PeerError(str(error)) from None
-        shown = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
+        timeout = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
         try:
             check_fresh(start, self.seat if joined else None, self._nonce)
-            check_claim_timeout(start, float(shown) if isinstance(shown, (int, float)) else None)
+            check_claim_timeout(start, float(timeout) if isinstance(timeout, (int, float))
+                                else None)
         except ValueError as error:
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
+        if self.seat is not None:
+            self._secrets = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
+        try:
+            check_keys(start, None if replacing else self.seat, self.identity.sign_public,
+                       {s.box_public for s in self._secrets}, shown)
+        except ValueError as error:
+            raise PeerError(str(error)) from None
         self.start = start
-        if self.seat is None:  # a spectator: the public table only, nothing to send
-            self.table = self.result.table = PublicTable(start)
-            self.table.audit_elsewhere = self.worker_threads
-            self._set("playing", "watching")
-            return
-        table: PeerTable | PublicTable | None = None
-        if self._store is not None:
-            try:  # a replacement's secret is fresh until it plays (then kept, as any seat's)
-                key = self._store.key_for(start.game_id, start_digest(start.to_wire()),
-                                          fresh=self._quiet_until == 0 or replacing)
-            except ValueError as error:
-                raise PeerError(f"refusing the game {self._host()} started: {error}") from None
-            self._seat_random = chained(key, lambda: table.chain.head)
-        elif self._quiet_until > 0 and not replacing:
-            raise PeerError("cannot rejoin a running game without its secrets (no store given)")
-        else:
-            self._seat_random = self._random
-        if replacing:  # followed as a spectator does, until our keys take the seat
+        first = self._secret_of(start.seats[self.seat].box_key) if self.seat is not None else None
+        if first is None:  # a spectator, or a seat our keys take later: the public table
             table = self.table = self.result.table = PublicTable(start)
             table.audit_elsewhere = self.worker_threads
-            self._set("playing", f"waiting to take seat {self.seat} at the next round's deal")
+            self._set("playing", "watching" if self.seat is None else
+                      f"waiting to take seat {self.seat} at the next round's deal")
             return
-        table = self.table_type(start, self.seat, self.identity.box_key, self._seat_random)
+        table = self.table = self._seated(
+            self.table_type(start, self.seat, first.box_key, self._randomness(first)), first)
         self._sit(table, table.start())
+
+    def _kept_secrets(self, start: StartGame, fresh: bool) -> list[SeatSecret]:
+        """The seat's secrets for the game of ``start``: kept on disk (a seat that crashed,
+        or was handed to us), else ours, kept now (``fresh``: nothing of ours is in the game
+        yet).  Without a store only ``fresh`` ones can play: a crash loses the game's deal."""
+        if self._store is None:
+            if not fresh:
+                raise PeerError("cannot rejoin a running game without its secrets (no store "
+                                "given)")
+            return self._secrets
+        digest = start_digest(start.to_wire())
+        try:
+            kept = self._store.kept(start.game_id, digest)
+        except ValueError as error:
+            raise PeerError(f"refusing the game {self._host()} started: {error}") from None
+        if kept is None and not fresh:
+            raise PeerError(f"refusing the game {self._host()} started: no secret of game "
+                            f"{start.game_id.hex()} on this machine: it cannot rejoin the "
+                            "game's deal")
+        if kept is None:
+            self._store.keep(start.game_id, digest, self._secrets)
+        return kept or self._secrets
+
+    def _secret_of(self, box_key: bytes) -> SeatSecret | None:
+        """Our secret of the seat whose shares are sealed to ``box_key``, if we hold it."""
+        return next((s for s in self._secrets if s.box_public == box_key), None)
+
+    def _randomness(self, secret: SeatSecret) -> RandomBytes:
+        """The seat's deal randomness from ``secret``, bound to the chain of the table we
+        follow (a seat's table and the public one it was forked from share it).  With no
+        store our own draws are the injected randomness itself: such a seat can neither
+        rejoin after a crash nor be handed over, and a test's seeded game plays the same
+        whatever order the host sequenced the seats' steps in."""
+        if self._store is None and secret is self._own:
+            return self._random
+        return secret.randomness(self.start.game_id, start_digest(self.start.to_wire()),
+                                 lambda: self.table.chain.head)
+
+    def _seated(self, table: PeerTable, secret: SeatSecret) -> PeerTable:
+        """``table`` playing from ``secret``, and from the keys we hold after it as the
+        table seals the seat's shares to them."""
+        later = self._secrets[self._secrets.index(secret) + 1:]
+        for after in later:
+            table.hold(after.box_key, self._randomness(after))
+        return table
 
     def _sit(self, table: PeerTable, first: list) -> None:
         """Play ``table``'s seat from here; ``first``: the bodies it owes now."""
@@ -432,9 +511,9 @@ class Peer(Voting):
 
     def _holder_changed(self) -> None:
         """After a message: take the seat the table gave our keys (a replacement following
-        until now), or stop playing one the table gave to someone else.  A seat that changed
-        hands is no longer away: whoever left it is not its player now (the host's next
-        `lobby_state` says whether the new one is here)."""
+        until now, or a successor the seat was just handed to), or stop playing one the table
+        gave to someone else.  A seat that changed hands is no longer away: whoever left it is
+        not its player now (the host's next `lobby_state` says whether the new one is here)."""
         table = self.table
         keys = tuple(h.sign_key for h in table.holders)
         changed = {s for s, (a, b) in enumerate(zip(self._keys_seen or keys, keys)) if a != b}
@@ -442,16 +521,42 @@ class Peer(Voting):
         if changed:
             self.absent = {s: t for s, t in self.absent.items() if s not in changed}
             self.left = self.left - changed
-        if self.seat is None or table.finished:
+        if table.finished:
             return
-        ours = table.holders[self.seat].sign_key == self.identity.sign_public
-        if ours and self.outbox is None:
-            seated = self.table_type.taking_over(table, self.seat, self.identity.box_key,
-                                                 self._seat_random)
+        if self.seat is None:
+            if self.waiting:
+                self._handed_to_us(table)
+            return
+        holder = table.holders[self.seat]
+        ours = holder.sign_key == self.identity.sign_public
+        self._held = self._held or ours
+        secret = self._secret_of(holder.box_key)
+        if secret is not None and self.outbox is None:
+            seated = self._seated(self.table_type.taking_over(
+                table, self.seat, secret.box_key, self._randomness(secret)), secret)
             self._sit(seated, seated.start())
-        elif not ours and self.outbox is not None:
-            raise _Unseated(f"the table voted us gone: seat {self.seat} is played by "
-                            f"{table.holders[self.seat].describe()} now")
+        elif not ours and self._held and self.outbox is not None:
+            how = f"we handed seat {self.seat} over: it" if self.seat in table.handovers \
+                else f"the table voted us gone: seat {self.seat}"
+            raise _Unseated(f"{how} is played by {holder.describe()} now")
+
+    def _handed_to_us(self, table: PublicTable) -> None:
+        """A successor watching: if a ``hand_over`` names our key, open the secrets it seals
+        to us, keep them, and join again as the seat (`_Reseat`)."""
+        seat, body = next(((s, b) for s, b in table.handovers.items()
+                           if b.sign_key == self.identity.sign_public), (None, None))
+        if body is None:
+            return
+        try:
+            handed = open_secrets(body.sealed, self._own.box_key, table.game_id, seat,
+                                  body.sign_key)
+        except ValueError as error:
+            raise PeerError(str(error)) from None
+        self._secrets = [*handed, self._own]
+        if self._store is not None:
+            self._store.keep(table.game_id, start_digest(self.start.to_wire()), self._secrets)
+        self.waiting, self.seat, self.result.seat = False, seat, seat
+        raise _Reseat(f"seat {seat} was handed to us: joining as its holder")
 
     def _host(self) -> str:
         """The host, as an error names it."""

@@ -1,12 +1,13 @@
-"""The per-game secret a seat keeps on disk, so that it can rejoin after a crash, and never uses
+"""The per-game secrets a seat keeps on disk, so that it can rejoin after a crash, and never uses
 for another game.
 
-A seat's deal secrets (seeds, pick nonces, proof blinds) all come from its injected randomness.
-A peer with a store draws them from a key derived from a 32-byte secret that never leaves this
-machine, bound to the game's id and to the digest of its ``start_game``
-(`deal.randomness.chained`), so a restarted peer that replays the game's messages from the start
-computes exactly the steps it had sent, and can go on.  The secret is written (and flushed to
-disk) with that digest before the first step of the game is sent.
+A seat's deal secrets (seeds, pick nonces, proof blinds) all come from a key derived from a
+32-byte secret (`table.secret.SeatSecret`), bound to the game's id and to the digest of its
+``start_game`` (`deal.randomness.chained`), so a restarted peer that replays the game's messages
+from the start computes exactly the steps it had sent, and can go on.  The secret leaves this
+machine only sealed to a successor the player hands the seat to; a successor keeps the secrets
+it was handed before its own (the seat's earlier rounds were drawn from them).  They are written
+(and flushed to disk) with that digest before the first step of the game is sent.
 
 A secret serves one start only: a fresh ``start_game`` for a game id this machine already holds
 a secret for is refused (a host reusing an id would otherwise have the seat draw again the seeds
@@ -25,21 +26,18 @@ refuses, naming the host.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from pathlib import Path
 from typing import Callable
 
-from ..deal.randomness import RandomBytes
+from ..table.secret import SECRET_BYTES, SeatSecret
 
 __all__ = ["GameSecrets", "KeptTrail", "ReusedGame", "MAX_AGE"]
 
-SECRET_BYTES = 32
 DIGEST_BYTES = 32
 MAX_AGE = 48 * 3600.0
 """Seconds a stopped game's secret is kept after its last use."""
-_KEY_DOMAIN = b"shanghai-net v1 game secret"
 
 
 class ReusedGame(ValueError):
@@ -51,10 +49,9 @@ class GameSecrets:
     file holds the secret and the digest of the ``start_game`` it belongs to.  ``now``: the
     wall clock the age of a kept secret is measured with (seconds, as file times are)."""
 
-    def __init__(self, directory: Path, random: RandomBytes = os.urandom, *,
-                 max_age: float = MAX_AGE, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, directory: Path, *, max_age: float = MAX_AGE,
+                 now: Callable[[], float] = time.time) -> None:
         self.directory = Path(directory)
-        self._random = random
         self.max_age = max_age
         self._now = now
         self.sweep()
@@ -62,30 +59,30 @@ class GameSecrets:
     def _path(self, game_id: bytes) -> Path:
         return self.directory / f"{game_id.hex()}.secret"
 
-    def key_for(self, game_id: bytes, start_digest: bytes, fresh: bool) -> bytes:
-        """The key of the seat's randomness in this game (see `deal.randomness.chained`): from
-        the kept secret of this very start, or (``fresh``: nothing of this seat's is in the
-        game yet) from a new secret kept now.  `ReusedGame` when the kept secret belongs to
-        another start of this id; ValueError when rejoining without a secret."""
+    def kept(self, game_id: bytes, start_digest: bytes) -> list[SeatSecret] | None:
+        """The seat's secrets in the game of this very start (`keep`), or None if none are
+        kept here.  `ReusedGame` when the kept ones belong to another start of this id."""
         self.sweep()
         path = self._path(game_id)
-        if path.exists():
+        try:
             kept = path.read_bytes()
-            if len(kept) != SECRET_BYTES + DIGEST_BYTES:
-                raise ValueError(f"{path} is damaged or of an older version ({len(kept)} bytes)")
-            secret, digest = kept[:SECRET_BYTES], kept[SECRET_BYTES:]
-            if digest != start_digest:
-                raise ReusedGame(f"game id {game_id.hex()} is already in use here for another "
-                                 "start_game: the host is reusing a game id")
-            used = self._now()
-            os.utime(path, (used, used))  # in use: not to be swept
-        elif not fresh:
-            raise ValueError(f"no secret of game {game_id.hex()} on this machine: it cannot "
-                             "rejoin the game's deal")
-        else:
-            secret = self._random(SECRET_BYTES)
-            self._keep(path, secret + start_digest)
-        return hashlib.sha256(_KEY_DOMAIN + game_id + start_digest + secret).digest()
+        except FileNotFoundError:
+            return None
+        if len(kept) < SECRET_BYTES + DIGEST_BYTES or len(kept) % SECRET_BYTES:
+            raise ValueError(f"{path} is damaged or of an older version ({len(kept)} bytes)")
+        secrets, digest = kept[:-DIGEST_BYTES], kept[-DIGEST_BYTES:]
+        if digest != start_digest:
+            raise ReusedGame(f"game id {game_id.hex()} is already in use here for another "
+                             "start_game: the host is reusing a game id")
+        used = self._now()
+        os.utime(path, (used, used))  # in use: not to be swept
+        return [SeatSecret(secrets[i:i + SECRET_BYTES]) for i in range(0, len(secrets),
+                                                                        SECRET_BYTES)]
+
+    def keep(self, game_id: bytes, start_digest: bytes, secrets: list[SeatSecret]) -> None:
+        """Keep the seat's ``secrets`` for the game of this start (flushed to disk before it
+        returns): its own, after those of the holders it took the seat over from."""
+        self._keep(self._path(game_id), b"".join(s.value for s in secrets) + start_digest)
 
     def _keep(self, path: Path, data: bytes) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -98,10 +98,13 @@ class Disputes:
     def _void_own(self, scored: bool, leaver: int | None = None) -> None:
         """Hook: a seat voids its own replica's round too (``leaver``: the round goes on)."""
 
-    def _any_time(self, author: int, body: wm.VoidRound | wm.Complaint | wm.Approve
+    def _any_time(self, author: int, body: wm.VoidRound | wm.Complaint | wm.Approve | wm.HandOver
                   ) -> tuple[str | None, Callable[[], None]]:
-        """A vote to void the round, a complaint or an approval, the bodies valid whether or
-        not the deal is settled: why it has no place here (None: it has), and what it does."""
+        """A vote to void the round, a complaint, an approval or a hand-over, the bodies valid
+        whether or not the deal is settled: why it has no place here (None: it has), and what
+        it does."""
+        if isinstance(body, wm.HandOver):
+            return (self._handover_refused(author, body), lambda: self._hand_over(author, body))
         if isinstance(body, wm.VoidRound):
             return (self._vote_refused(author, body.round, body.seat),
                     lambda: self._vote(author, body.round, body.seat))

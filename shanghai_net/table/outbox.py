@@ -29,7 +29,7 @@ class Trail(Protocol):
 
 def _due_in_audit(body: Body) -> bool:
     """A body a seat still sends once its round is stopped for the audit."""
-    return isinstance(body, (wm.VoidRound, wm.Approve)) or (
+    return isinstance(body, (wm.VoidRound, wm.Approve, wm.HandOver)) or (
         isinstance(body, Deal) and body.step == "seeds")
 
 
@@ -89,9 +89,8 @@ class Outbox:
                 self.deal.appendleft(body)
                 if self.move is not None:
                     self._drop_move("the deal went wrong: this seat complained")
-            elif isinstance(body, (Deal, wm.VoidRound, wm.Protest, wm.Approve)):  # in order,
-                # settled or not
-                self.deal.append(body)
+            elif isinstance(body, (Deal, wm.VoidRound, wm.Protest, wm.Approve, wm.HandOver)):
+                self.deal.append(body)  # in order, settled or not
             else:
                 self.move = (move, body, self.table.version, self.table.game.window)
 
@@ -135,6 +134,8 @@ class Outbox:
                 self._drop_move("the round was stopped for its audit")
         if self.trail is not None:
             self._check_trail()
+        if any(isinstance(msg.body, wm.HandOver) for msg in self.flying):
+            return None  # from its seq the seat is signed for with the successor's key
         if self.deal:
             if len(self.flying) >= self.MAX_FLYING:
                 return None

@@ -23,7 +23,7 @@ from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame
 from .fault import Fault, ProvenCheat
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .stream import HOST_BODIES, PickState, StreamTable
+from .stream import ANY_TIME_BODIES, HOST_BODIES, PickState, StreamTable
 
 
 OBSERVER = -1
@@ -98,7 +98,7 @@ class PublicTable(StreamTable):
         gone = self._gone(msg.author)
         if gone is not None:
             raise RemoteProtocolError("wrong_state", gone, None, msg.counter)
-        if isinstance(body, (wm.VoidRound, wm.Complaint, wm.Approve)):
+        if isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(msg.author, body)
             if why is not None:
                 raise RemoteProtocolError("out_of_turn", why, None, msg.counter)

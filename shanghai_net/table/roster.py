@@ -16,6 +16,7 @@ signature, and cannot unseat a present player at all; the seat's new keys are in
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ..wire import messages as wm
@@ -69,6 +70,9 @@ class Roster:
         self.proposals: dict[int, _Proposal] = {}
         """seq of a host ``replace`` -> its approvals so far (a later one for the same seat
         takes its place)."""
+        self.handovers: dict[int, wm.HandOver] = {}
+        """Seat -> its latest ``hand_over``, until the next round's deal seals the seat's
+        shares to the successor's box key."""
 
     def seat_of_key(self, sign_key: bytes) -> int | None:
         """The seat played with ``sign_key``, or proposed to be played with it."""
@@ -96,6 +100,29 @@ class Roster:
             return (f"seat {author} was voted gone in round {self.vacant[author]}: its key plays "
                     "no more until a replacement takes the seat")
         return None
+
+    def _handover_refused(self, author: int, body: wm.HandOver) -> str | None:
+        """Why seat ``author``'s ``hand_over`` has no place (None: it has): its successor's
+        key must be new to the table."""
+        for seat, holder in enumerate(self.holders):
+            if body.sign_key == holder.sign_key:
+                return (f"hands seat {author} over to the key seat {seat} plays with: one key, "
+                        "one seat")
+        if any(p.body.sign_key == body.sign_key for p in self.proposals.values()):
+            return "hands the seat over to a key the host proposed for a seat: one key, one seat"
+        if body.sign_key == self.start_game.host_key:
+            return "hands the seat over to the host's key"
+        return None
+
+    def _hand_over(self, author: int, body: wm.HandOver) -> None:
+        """From the next message seat ``author`` signs with the successor's key; its shares
+        are sealed to the successor's box key from the next round's deal (this round's are
+        sealed to the box key the handed secrets open)."""
+        old = self.holders[author]
+        self.holders[author] = Holder(body.name, body.role, body.sign_key, old.box_key,
+                                      self.round, old)
+        self.handovers[author] = body
+        self.chain.rekey(author, body.sign_key)
 
     def _replace(self, seq: int, body: wm.Replace) -> None:
         """The host's proposal (Fault on one that breaks the rule)."""
@@ -129,6 +156,10 @@ class Roster:
     def _seat_replacements(self, round_no: int) -> bool:
         """At the start of round ``round_no``'s deal: seat every approved replacement; whether
         the deal may begin (no seat left vacant)."""
+        for seat, body in sorted(self.handovers.items()):
+            self.holders[seat] = dataclasses.replace(self.holders[seat], box_key=body.box_key)
+            self._rekeyed(seat)
+        self.handovers = {}
         for seq, proposal in sorted(self.proposals.items()):
             if self.needed(proposal):
                 continue

@@ -8,6 +8,7 @@ from typing import Iterable
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..cards import Card
+from ..deal.box import raw_public
 from ..deal.errors import CheatDetected
 from ..deal.messages import KeyReveal
 from ..deal.participant import Participant
@@ -71,6 +72,8 @@ class PeerTable(StreamTable):
         """Every seat's box key, what this seat seals its key shares to."""
         self._box_key = box_key
         self._random = random
+        self._later: dict[bytes, tuple[X25519PrivateKey, RandomBytes]] = {}
+        """Keys this seat plays with once the table seals its shares to them (`hold`)."""
         self.participant = self._participant(self.round)
         self.verdicts: dict[int, object] = {}
         self._deal_verdict: object = None
@@ -177,9 +180,17 @@ class PeerTable(StreamTable):
         if body.seat in self.vacant and self.seat not in self.vacant:
             self._out.append(wm.Approve(seq=seq))
 
+    def hold(self, box_key: X25519PrivateKey, random: RandomBytes) -> None:
+        """Play with ``box_key`` and ``random`` from the deal at which the table seals this
+        seat's shares to ``box_key`` (a seat handed to us: our own keys after the handed ones,
+        protocol.md 11.9)."""
+        self._later[raw_public(box_key.public_key())] = (box_key, random)
+
     def _rekeyed(self, seat: int) -> None:
         self.roster = [*self.roster]  # the rounds before keep theirs
         self.roster[seat] = X25519PublicKey.from_public_bytes(self.holders[seat].box_key)
+        if seat == self.seat and self.holders[seat].box_key in self._later:
+            self._box_key, self._random = self._later.pop(self.holders[seat].box_key)
 
     def _learn_public(self, token: Token, card: Card) -> None:
         super()._learn_public(token, card)

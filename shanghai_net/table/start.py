@@ -3,7 +3,7 @@ check raises ``ValueError`` saying what is wrong, and the peer refuses the game.
 
 from __future__ import annotations
 
-from ..identity import Identity, fingerprint
+from ..identity import fingerprint
 from ..rules.ruleset import RuleSet, preset
 from ..wire.messages import StartGame, game_id_of
 
@@ -20,15 +20,16 @@ def rules_of(start: StartGame) -> RuleSet:
     return rules.override(**start.rules) if start.rules else rules
 
 
-def check_keys(start: StartGame, seat: int | None, identity: Identity,
+def check_keys(start: StartGame, seat: int | None, sign_key: bytes, box_keys: set[bytes],
                shown: dict[int, str]) -> None:
     """The keys the game will be checked against are the ones the lobby showed (``shown``:
-    seat -> fingerprint), and ``seat``'s are ours: a host that put its own keys in would read
-    sealed cards or sign for a seat."""
+    seat -> fingerprint), and ``seat``'s are ours (``sign_key``, and one of the ``box_keys`` we
+    hold the secrets of): a host that put its own keys in would read sealed cards or sign for
+    a seat."""
     by_seat = {p.seat: p for p in start.seats}
     mine = by_seat.get(seat) if seat is not None else None
-    if seat is not None and (mine is None or mine.sign_key != identity.sign_public
-                             or mine.box_key != identity.box_public):
+    if seat is not None and (mine is None or mine.sign_key != sign_key
+                             or mine.box_key not in box_keys):
         raise ValueError(f"start_game does not give seat {seat} our keys")
     for other, player in by_seat.items():
         if other in shown and fingerprint(player.sign_key) != shown[other]:

@@ -83,6 +83,8 @@ def check_move(game: Game, move: Move) -> None:
 
 HOST_BODIES = (Timeout, wm.Replace)
 """The bodies only the host signs (author ``HOST_AUTHOR``)."""
+ANY_TIME_BODIES = (wm.VoidRound, wm.Complaint, wm.Approve, wm.HandOver)
+"""A seat's bodies with a place whether or not the deal is settled (`Disputes._any_time`)."""
 
 
 @dataclass
@@ -265,7 +267,7 @@ class StreamTable(Owing, Disputes, Roster):
                                      f"{self._gone(author)}")
         elif isinstance(body, wm.Protest):
             self._protest(author, body)
-        elif isinstance(body, (wm.VoidRound, wm.Complaint, wm.Approve)):
+        elif isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(author, body)
             if why is not None:
                 raise Fault(author, f"seat {author}: {why}")

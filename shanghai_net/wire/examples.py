@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from .messages import (PROTOCOL_VERSION, Approve, Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
                        Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
-                       Ready, Rearrange, Refused, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
+                       HandOver, Ready, Rearrange, Refused, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
                        Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 
@@ -67,6 +67,8 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Replace(seat=1, name="bot", role="bot", sign_key=bytes(range(32, 64)),
             box_key=bytes(range(64, 96))),
     Approve(seq=44),
+    HandOver(name="bea", role="player", sign_key=bytes(range(96, 128)),
+             box_key=bytes(range(128, 160)), sealed=bytes(range(80))),
     Timeout(seat=1, what="seeds"),
     Complaint(round=2, reason="position 17 of generation 0 does not open to a card of its deck"),
     Protest(seq=41, reason="timed out 0.2 s after the claim window opened (agreed: 10 s)"),

@@ -128,6 +128,27 @@ class Blob(Spec):
         }
 
 
+class Bytes(Spec):
+    """Between ``min_len`` and ``max_len`` bytes (msgpack bin; never a str)."""
+
+    def __init__(self, min_len: int, max_len: int) -> None:
+        self.min_len, self.max_len = min_len, max_len
+
+    def check(self, value, path):
+        if not isinstance(value, bytes) or not self.min_len <= len(value) <= self.max_len:
+            raise bad(path, f"{self.min_len}..{self.max_len} bytes (msgpack bin)", value)
+        return value
+
+    def schema(self):
+        lo, hi = 2 * self.min_len, 2 * self.max_len
+        return {
+            "$comment": f"msgpack bin of {self.min_len}..{self.max_len} bytes, written in JSON "
+                        "as {\"$bin\": hex}",
+            "type": "object", "required": ["$bin"], "additionalProperties": False,
+            "properties": {"$bin": {"type": "string", "pattern": f"^[0-9a-f]{{{lo},{hi}}}$"}},
+        }
+
+
 class Nullable(Spec):
     def __init__(self, inner: Spec) -> None:
         self.inner = inner

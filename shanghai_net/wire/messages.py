@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Sequence
 from ..cards import MAX_DECKS, MAX_JOKERS, deck
 from ..rules.ruleset import check_rules, rules_schema
 from .errors import RemoteProtocolError
-from .fields import (AnyMap, Blob, Bool, Float, Int, ListOf, Nullable, OneOf, RecordOf, Spec, Text,
+from .fields import (AnyMap, Blob, Bool, Bytes, Float, Int, ListOf, Nullable, OneOf, RecordOf, Spec, Text,
                      bad, decode_fields, fields_to_wire, wire_field)
 
 __all__ = [
@@ -23,16 +23,18 @@ __all__ = [
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "Replace", "Approve",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
     "HOST_AUTHOR",
     "NOTICES", "OwedStep", "Owed",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
+SEALED_MIN, SEALED_MAX = 32 + 16 + 32, 32 + 16 + 30 * 32
+"""A ``hand_over``'s sealed secrets: a key, a tag and 1 to 30 secrets of 32 bytes."""
 
 SEAT = Int(0, MAX_SEATS - 1)
 HOST_AUTHOR = MAX_SEATS
@@ -511,6 +513,20 @@ class Approve(Body):
     """A seat agrees to the host's ``replace`` sequenced at ``seq``."""
 
     seq: int = wire_field(SEQ)
+
+
+@body_kind("hand_over")
+class HandOver(Body):
+    """A seat hands itself over (protocol.md 11.9): from the next message its author's seat is
+    signed for with ``sign_key`` by ``name``; from the next round's deal its shares are sealed
+    to ``box_key``; ``sealed`` carries the seat's secrets, sealed to ``box_key`` (only the
+    successor can open them)."""
+
+    name: str = wire_field(NAME)
+    role: str = wire_field(OneOf("player", "bot"))
+    sign_key: bytes = wire_field(KEY)
+    box_key: bytes = wire_field(KEY)
+    sealed: bytes = wire_field(Bytes(SEALED_MIN, SEALED_MAX))
 
 
 # -- any time ------------------------------------------------------------------------------------

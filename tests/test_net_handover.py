@@ -1,0 +1,89 @@
+"""Handing a seat over mid-round (issue 22, protocol.md 11.9), over real sockets on 127.0.0.1:
+the holder seals its secrets to a successor watching the game and signs a ``hand_over``; the
+successor joins again as the seat, replays the game from its first message as the seat with
+those secrets, and plays on from the very turn; from the next deal the seat's cards are sealed
+to the successor's own box key, which the one who handed it over cannot open."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from shanghai_net.deal.box import unseal
+from shanghai_net.identity import Identity
+from shanghai_net.net.peer import Peer
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.resume import GameSecrets
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.table.bodies import parse_deal
+from shanghai_net.table.verify import verify
+from shanghai_net.wire import messages as wm
+
+from seating import until
+from test_net_rejoin import FAST_RETRY, assert_finished, in_round, table_of_three
+
+TWO_ROUNDS = {"contracts": [[2, 0], [2, 0]]}
+
+
+def successor(port, tmp_path, name="bea") -> tuple[Peer, Identity]:
+    identity = Identity(bytes([7]) * 32, bytes([8]) * 32)
+    peer = Peer(("127.0.0.1", port), identity, BotPlayer("basic", random.Random(7)), name=name,
+                role="bot", successor=True, store=GameSecrets(tmp_path / name), timeout=10,
+                retry_delays=FAST_RETRY)
+    return peer, identity
+
+
+def moved_in_round(host, round_no, moves):
+    """Round ``round_no`` is under way with ``moves`` moves played in it: mid-round."""
+    return in_round(host, round_no) and host.public.public.turns >= moves
+
+
+async def test_a_seat_handed_over_mid_round_is_played_on_by_its_successor(tmp_path):
+    record = tmp_path / "handed.transcript"
+    results = {}
+    with trio.fail_after(150):
+        async with table_of_three(tmp_path, b"hand over", TWO_ROUNDS, record=record,
+                                  stand_in=None) as (host, port, peers, seats, nursery):
+            bea, bea_id = successor(port, tmp_path)
+
+            async def watch():
+                results["bea"] = await bea.run()
+
+            nursery.start_soon(watch)
+            await until(lambda: bea.table is not None, "bea following the game as a spectator")
+            await until(lambda: moved_in_round(host, 1, 2), "round 1 two turns in", seconds=60)
+            handing = peers[1]
+            own = handing._secrets[-1]
+            assert handing.hand_over("bea", "bot", bea_id.sign_public, bea.box_public)
+    public = host.public
+    assert_finished(host, {s: r for s, r in seats.items() if s != 1})
+    assert "we handed seat 1 over: it is played by bea for bot1 now" in seats[1].unseated
+    mine = results["bea"].table
+    assert mine.seat == 1 and mine.finished and mine.fault is None
+    assert mine.game.result == public.public.result and all(v.clean for v in
+                                                            mine.verdicts.values())
+    holder = public.holders[1]
+    assert holder.sign_key == bea_id.sign_public and holder.since == 1
+    assert holder.box_key == bea.box_public and holder.before.box_key == own.box_public
+    history = host.history.messages
+    handed = next(m for m in history if isinstance(m.body, wm.HandOver))
+    assert handed.author == 1 and handed.body.sign_key == bea_id.sign_public
+    round_two = next(m.seq for m in history if isinstance(m.body, wm.Deal)
+                     and m.body.data.get("round") == 2)
+    assert any(m.author == 1 and handed.seq < m.seq < round_two for m in history), \
+        "the successor played on in the round it was handed"
+    boxes = [box for m in history if isinstance(m.body, wm.Deal) and m.body.step == "shares"
+             for box in parse_deal(m.body, public.game_id, m.author).sealed
+             if box.recipient == 1 and box.context.round == 2]
+    assert boxes, "round 2 dealt seat 1 no cards"
+    for box in boxes:  # sealed to bea: the one who handed the seat over opens none of them
+        unseal(bea._own.box_key, box)
+        try:
+            unseal(own.box_key, box)
+        except ValueError:
+            continue
+        raise AssertionError("the old holder opened a round-2 box of seat 1")
+    report = verify(read_transcript(record))
+    assert report.ok, report.summary()
+    assert "seat 1 played by bea (bot, key" in report.summary()
