@@ -17,6 +17,7 @@ from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.resume import GameSecrets
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.bodies import parse_deal
+from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 
@@ -26,12 +27,21 @@ from test_net_rejoin import FAST_RETRY, assert_finished, in_round, table_of_thre
 TWO_ROUNDS = {"contracts": [[2, 0], [2, 0]]}
 
 
-def successor(port, tmp_path, name="bea") -> tuple[Peer, Identity]:
+def successor(port, tmp_path, name="bea") -> tuple[Peer, Identity, dict]:
+    """A bot peer that watches until a seat is handed to it; and its hand after each message
+    once it plays the seat (seq -> the cards it holds, as its own replica shows them)."""
     identity = Identity(bytes([7]) * 32, bytes([8]) * 32)
+    hands: dict[int, list] = {}
+
+    def seen() -> None:
+        table = peer.table
+        if isinstance(table, PeerTable) and not table.game.waiting:
+            hands[table.chain.next_seq - 1] = sorted(map(str, table.game.hand(table.seat)))
+
     peer = Peer(("127.0.0.1", port), identity, BotPlayer("basic", random.Random(7)), name=name,
                 role="bot", successor=True, store=GameSecrets(tmp_path / name), timeout=10,
-                retry_delays=FAST_RETRY)
-    return peer, identity
+                retry_delays=FAST_RETRY, on_change=seen)
+    return peer, identity, hands
 
 
 def moved_in_round(host, round_no, moves):
@@ -45,7 +55,7 @@ async def test_a_seat_handed_over_mid_round_is_played_on_by_its_successor(tmp_pa
     with trio.fail_after(150):
         async with table_of_three(tmp_path, b"hand over", TWO_ROUNDS, record=record,
                                   stand_in=None) as (host, port, peers, seats, nursery):
-            bea, bea_id = successor(port, tmp_path)
+            bea, bea_id, hands = successor(port, tmp_path)
 
             async def watch():
                 results["bea"] = await bea.run()
@@ -69,6 +79,9 @@ async def test_a_seat_handed_over_mid_round_is_played_on_by_its_successor(tmp_pa
     history = host.history.messages
     handed = next(m for m in history if isinstance(m.body, wm.HandOver))
     assert handed.author == 1 and handed.body.sign_key == bea_id.sign_public
+    last = seats[1].table  # where the one who handed it over stopped: at the hand-over
+    assert last.chain.next_seq == handed.seq + 1
+    assert hands[handed.seq] == sorted(map(str, last.game.hand(1))), "the same hand goes on"
     round_two = next(m.seq for m in history if isinstance(m.body, wm.Deal)
                      and m.body.data.get("round") == 2)
     assert any(m.author == 1 and handed.seq < m.seq < round_two for m in history), \

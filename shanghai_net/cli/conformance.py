@@ -28,7 +28,9 @@ import shlex
 import shutil
 import struct
 import sys
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import msgpack
@@ -41,9 +43,10 @@ from ..engine.view import view_of
 from ..identity import Identity
 from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
 from ..wire.messages import (DEAL_STEPS, Approve, Complaint, Deal, GameMessage, MayI as MayIBody,
-                             PassClaim, Replace, Timeout, VoidRound)
+                             HandOver, PassClaim, Replace, Timeout, VoidRound)
 from ..net.host import Host, HostConfig
 from ..net.peer import Peer
+from ..net.resume import GameSecrets
 from .options import seconds
 
 __all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "Outcome", "Relay", "moves_into",
@@ -94,6 +97,8 @@ SEAT_SITUATIONS = (
     ("11.8", "handed a seat: hello, proof, then it follows the game and signs nothing"),
     ("11.8", "plays the seat it was handed from the deal its keys take it (its commit) to the "
              "game's end"),
+    ("11.9", "a kit seat handed over mid-round: the successor's key checked from the next "
+             "message, its box key sealed to from the next deal"),
 )
 """The situations of the two games where a seat changes hands: (protocol.md section, what the
 client must do)."""
@@ -430,6 +435,9 @@ class _Run:
     """Why the kit stopped the game early (a scripted situation failed so it could not go on)."""
     leaver: int | None = None
     """The seat whose kit peer left for good (the games where a seat changes hands)."""
+    handed: int | None = None
+    """The seat a kit peer handed over mid-round (the game where the client's neighbour is
+    replaced)."""
 
 
 async def _script(run: _Run, step: float, stop: Callable[[str], None]) -> None:
@@ -488,11 +496,14 @@ class _Game:
 
         self.nursery.start_soon(client)
 
-    async def kit_peers(self, rnd, numbers: range, step: float, **options
-                        ) -> list[tuple[Peer, trio.CancelScope]]:
-        """Our peers ``numbers``, each in a cancel scope of its own (one may leave)."""
+    async def kit_peers(self, rnd, numbers: range, step: float, stores: Path | None = None,
+                        **options) -> list[tuple[Peer, trio.CancelScope]]:
+        """Our peers ``numbers``, each in a cancel scope of its own (one may leave), each
+        keeping its secrets under ``stores`` if given (one may hand its seat over)."""
         kit = []
         for i in numbers:
+            if stores is not None:
+                options["store"] = GameSecrets(stores / f"kit{i}")
             peer = _kit_peer(self.port, rnd, i, step, **options)
             kit.append((peer, await self.nursery.start(_cancellable, peer.run)))
         return kit
@@ -546,13 +557,37 @@ async def neighbour_replaced(command: list[str], game_timeout: float, step: floa
     rnd = seeded(b"conformance kit replaced")
     host = Host(HostConfig(players=REPLACED_PLAYERS, preset="davis", rules=dict(SEAT_RULES),
                            random=rnd))
+    with tempfile.TemporaryDirectory(prefix="shanghai-conformance-") as stores:
+        async def setup(game: _Game) -> None:
+            game.start_client(command)
+            kit = await game.kit_peers(rnd, range(1, REPLACED_PLAYERS), step, Path(stores))
+            game.nursery.start_soon(_neighbour_leaves, game, kit, step)
+            game.nursery.start_soon(_hand_over_in_round_one, game, kit, step, Path(stores))
 
-    async def setup(game: _Game) -> None:
-        game.start_client(command)
-        kit = await game.kit_peers(rnd, range(1, REPLACED_PLAYERS), step)
-        game.nursery.start_soon(_neighbour_leaves, game, kit, step)
+        return await _kit_game(host, game_timeout, step, setup)
 
-    return await _kit_game(host, game_timeout, step, setup)
+
+async def _hand_over_in_round_one(game: _Game, kit: list[tuple[Peer, trio.CancelScope]],
+                                  step: float, stores: Path) -> None:
+    """The kit peer two seats after the client hands its seat, three moves into round 1, to a
+    kit successor that watched the game from its start."""
+    run, host = game.run, game.run.host
+    await host.started.wait()
+    seat = _client_seat(run)
+    handing = (seat + 2) % host.players if seat is not None else None
+    peer = next((p for p, _ in kit if p.seat == handing), None)
+    if peer is None:
+        return
+    rnd = seeded(b"conformance kit successor")
+    successor = Peer(("127.0.0.1", game.port), Identity(rnd(32), rnd(32)), Pushy(random.Random(9)),
+                     name="kit heir", random=rnd, timeout=step, successor=True,
+                     store=GameSecrets(stores / "heir"))
+    game.nursery.start_soon(successor.run)
+    await moves_into(host, 1)
+    while successor.table is None:
+        await trio.sleep(0.05)
+    run.handed = handing
+    peer.hand_over(successor.name, "bot", successor.identity.sign_public, successor.box_public)
 
 
 async def _until_sequenced(host: Host, wanted: Callable[[GameMessage], bool]) -> GameMessage:
@@ -767,7 +802,26 @@ def judged_replaced(run: _Run) -> list[Outcome]:
     clean, detail = _clean_end(run, void.seq if void is not None else None)
     out.append(Outcome(*SEAT_SITUATIONS[2], bool(sealed) and clean,
                        f"{len(sealed)} shares sealed to the new holder of seat {leaver}; {detail}"))
+    out.append(_judged_hand_over(run, seat, clean, detail))
     return out
+
+
+def _judged_hand_over(run: _Run, seat: int | None, clean: bool, detail: str) -> Outcome:
+    """A kit seat handed over in round 1: its successor played on, the client sealed its
+    shares of a later round to the successor, and the game ended clean."""
+    history, handed = run.host.history.messages, run.handed
+    over = next((m for m in history if isinstance(m.body, HandOver) and m.author == handed), None)
+    if over is None:
+        return Outcome(*SEAT_SITUATIONS[5], False, f"no kit seat was handed over "
+                                                     f"({run.stopped or 'the game ended'})")
+    played = sum(m.author == handed and m.seq > over.seq for m in history)
+    later = [m.seq for m in history if m.author == seat and isinstance(m.body, Deal)
+             and m.body.step == "shares" and m.body.data.get("round", 0) > 1
+             and any(box.get("to") == handed for box in m.body.data.get("boxes", ()))]
+    return Outcome(*SEAT_SITUATIONS[5], bool(played) and bool(later) and clean,
+                   f"seat {handed} handed over at seq {over.seq}; {played} messages of its "
+                   f"successor; {len(later)} shares of the client's sealed to it in later "
+                   f"rounds; {detail}")
 
 
 def judged_handed(run: _Run) -> list[Outcome]:
