@@ -162,3 +162,34 @@ def test_a_person_refused_a_seat_is_told_to_sit_at_another_table_or_open_one():
     assert reasons[1].startswith("the game at this table has started without you: ")
     assert all(r.endswith("(shanghai join HOST --table NAME), or open one (--table NAME --open)")
                for r in reasons)
+
+
+def test_a_proposed_key_takes_no_seat_from_its_live_player_and_a_successor_takes_it():
+    """A key the host proposed for a seat still played proves it holds its key: refused, the
+    seat's player keeps its connection (only a seat voted gone, or one handed to that key, is
+    taken from a live connection); the successor a ``hand_over`` named takes it at once."""
+    from shanghai_net.table.roster import Holder
+    from shanghai_net.wire import sign_proof
+    from shanghai_net.wire.messages import Replace
+
+    parts, people, clients = a_game_of_three()
+    game_id = parts.lobby.start.game_id
+    newcomer = Identity(bytes([9]) * 32, bytes([9]) * 32)
+    parts.public._replace(0, Replace(seat=1, name="x", role="player",
+                                     sign_key=newcomer.sign_public, box_key=newcomer.box_public))
+
+    def prove():
+        client = parts.connect()
+        parts.lobby.on_hello(client, hello(newcomer, "x"))
+        challenge = sent(client, Welcome)[0].challenge
+        parts.lobby.on_proof(client, sign_proof(newcomer.sign_key, game_id, challenge))
+        return client
+
+    refused = prove()
+    assert [r.code for r in sent(refused, Refused)] == ["table_full"]
+    assert parts.lobby.seats[1] is clients[1] and not clients[1].closing
+    held = parts.public.holders[1]  # a hand-over to the newcomer: the seat is its key's now
+    parts.public.holders[1] = Holder("x", "player", newcomer.sign_public, held.box_key, 1, held)
+    successor = prove()
+    assert not sent(successor, Refused) and parts.lobby.seats[1] is successor
+    assert clients[1].closing
