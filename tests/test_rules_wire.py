@@ -35,7 +35,7 @@ def test_the_command_line_edge_parses_strings_to_the_fields_types():
 
 @pytest.mark.parametrize("rules, words", [
     ({"final_round_meld_all": "false"}, ["start_game.rules.final_round_meld_all", "boolean"]),
-    ({"max_turns": "24"}, ["start_game.rules.max_turns", "integer or nil"]),
+    ({"max_turns": "24"}, ["start_game.rules.max_turns", "integer of at least 1 or nil"]),
     ({"contracts": "2s"}, ["start_game.rules.contracts", "[sets, runs] pairs"]),
     ({"contracts": [[2, 0, 1]]}, ["start_game.rules.contracts"]),
     ({"ace": "sideways"}, ["start_game.rules.ace", "'either'"]),
@@ -61,3 +61,20 @@ def test_a_python_caller_gets_the_same_check():
     with pytest.raises(ValueError, match="shanghai: expected a boolean"):
         preset("davis").override(shanghai="off")
     assert preset("davis").override("shanghai=off", claims_per_round=1).shanghai is False
+
+
+@pytest.mark.parametrize("rule,value,least", [
+    ("hand_size", -3, 1), ("decks", 0, 1), ("claims_per_round", -1, 0), ("leave_penalty", -150, 0),
+    ("min_set", 1, 2), ("points_joker", -50, 0), ("max_turns", 0, 1)])
+def test_a_count_below_its_least_is_refused_naming_the_least(rule, value, least):
+    """A hand of -3 cards, a negative penalty or a set of one: nonsense, refused at the edge and
+    on the wire (it was played before, as a game of nonsense)."""
+    with pytest.raises(ValueError, match=f"rules.{rule}: expected an integer of at least {least}"):
+        preset("davis").override(**{rule: value})
+    with pytest.raises(ValueError, match=f"at least {least}"):
+        parse_rules([f"{rule}={value}"])
+
+
+def test_only_the_winner_bonus_may_be_negative():
+    assert preset("davis").override(winner_bonus=-10).winner_bonus == -10
+    assert preset("good-miller").winner_bonus == -10

@@ -385,6 +385,12 @@ def rule_text(name: str, value: object) -> str:
 
 RULE_TEXT_LIMIT = 200
 INT_LIMIT = 2**31 - 1
+_LEAST = {"winner_bonus": -INT_LIMIT, "min_players": 2, "max_players": 2, "big_table_players": 2,
+          "min_set": 2, "max_set": 2, "min_run": 2, "max_run": 2, "decks": 1,
+          "big_table_decks": 1, "hand_size": 1, "last_round_hand_size": 1, "max_turns": 1,
+          "target_score": 1}
+"""The least value of an integer rule other than 0: a count below it means nothing (a hand of
+-3 cards); only ``winner_bonus`` may be negative (good-miller's -10 takes points off)."""
 MAX_MELD = 64
 """The largest size a phase may ask of a meld (more than any deck holds of one suit)."""
 
@@ -410,7 +416,7 @@ def _type_schema(name: str, kind) -> dict[str, object]:
     if kind is bool:
         return {"type": "boolean"}
     if kind is int:
-        return {"type": "integer", "minimum": -INT_LIMIT, "maximum": INT_LIMIT}
+        return {"type": "integer", "minimum": _LEAST.get(name, 0), "maximum": INT_LIMIT}
     if kind is Ace:
         return {"type": "string", "enum": [a.value for a in Ace]}
     if name == "game":
@@ -447,8 +453,11 @@ def _expected(schema: dict) -> str:
     kind = schema["type"]
     if "enum" in schema:
         return "one of " + ", ".join(map(repr, schema["enum"]))
+    if kind == "integer":
+        least = schema["minimum"]
+        return f"an integer of at least {least}" if least > -INT_LIMIT else "an integer"
     return {"null": "nil", "boolean": "a boolean (true or false)",
-            "integer": "an integer", "string": f"a string of at most {RULE_TEXT_LIMIT} characters",
+            "string": f"a string of at most {RULE_TEXT_LIMIT} characters",
             }.get(kind, "an array of [sets, runs] pairs")
 
 
