@@ -295,7 +295,7 @@ class Peer(Voting):
                               name=self.name, sign_key=self.identity.sign_public,
                               box_key=self._own.box_public, join_code=self.join_code,
                               role=self._hello_role, resume=resume, nonce=self._nonce,
-                              table=self.table_name, open=self.open_table))
+                              table=self.table_name, open=self.open_table, offer=self._offer))
         if self.outbox is not None:
             self.outbox.reconnected()
         deadline = trio.current_time() + self.timeout
@@ -414,6 +414,12 @@ class Peer(Voting):
     @property
     def _hello_role(self) -> str:
         return "spectator" if self.waiting else self.role
+
+    @property
+    def _offer(self) -> str | None:
+        """What our hello offers while we watch for a seat to be handed to us: to play it as
+        our role does (the lobby lists the offer, so that the seats see our keys)."""
+        return self.role if self.waiting and self.role in ("player", "bot") else None
 
     def _on_start(self, start: StartGame) -> None:
         if self.table is not None:
