@@ -27,7 +27,7 @@ import trio
 
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
-from ..net.config import BOT_VOID_AFTER
+from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
 from .options import count, name, port, seconds, text
 
@@ -190,9 +190,6 @@ def address_to_give(bind: str) -> str:
     return socket.gethostname()
 
 
-BOT_THINK = 0.6
-"""Seconds a bot at a table with a person waits before each decision, so the play can be
-followed (a bots-only table plays at full speed)."""
 
 
 

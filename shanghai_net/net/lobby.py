@@ -108,6 +108,7 @@ class Lobby:
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
             "claim_timeout": self.claim_timeout, "started": self.start is not None,
+            **({"stand_in": self.config.stand_in} if self.config.stand_in else {}),
             **_notices_sent(hello)},
             sequenced=len(self.history), challenge=challenge,
             game_id=None if challenge is None else self.start.game_id))
