@@ -456,7 +456,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         raise ValueError("--open needs the new table's name: --table NAME")
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
-                         store=store)
+                         store=store, take_over=args.take_over)
     code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
@@ -638,6 +638,10 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                            "the one `host` uses: a second player on one machine needs another)")
     join.add_argument("--fresh-identity", action="store_true",
                       help="throwaway keys for this game (no rejoin after a crash)")
+    join.add_argument("--take-over", action="store_true",
+                      help="watch the game and offer to take a seat: a player hands you theirs "
+                           "(H in their console, after comparing your key out loud) and you play "
+                           "on with their hand")
     seat_options(join)
     join.set_defaults(func=_cmd_join, console=run_console, pick=pick_table)
 

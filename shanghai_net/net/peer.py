@@ -427,9 +427,11 @@ class Peer(Voting):
                 raise PeerError("the host rejoined us to another game")
             return
         joined = self.welcome is not None and self.welcome.challenge is None
-        # a seat the host let us in to take, or one whose keys the table changed: the lobby
-        # shows who plays each seat now, the chain vouches for the start
-        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and joined else {}
+        # a seat the host let us in to take, or one whose keys the table changed, and a game
+        # under way when we came to watch it: the lobby shows who plays each seat now (a seat
+        # handed over or replaced since the start too), the chain vouches for the start
+        before = joined and not self.welcome.table.get("started")
+        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and before else {}
         replacing = not joined and self.seat is not None and \
             start.seats[self.seat].sign_key != self.identity.sign_public
         timeout = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
