@@ -119,3 +119,47 @@ async def test_a_seat_handed_mid_turn_to_a_person_who_joined_to_take_it_over(tmp
     report = verify(read_transcript(record))
     assert report.ok, report.summary()
     assert f"seat {seat} played by bea (player, key" in report.summary()
+
+
+async def test_a_seat_from_the_lobby_refuses_a_start_that_swaps_a_key_the_lobby_showed(tmp_path):
+    """The fingerprints the lobby showed bind the start for those who sat (or watched) in the
+    lobby: a host that puts another key in seat 1 is refused by seat 0, which compared.  (One who
+    comes to a game under way compares nothing with the lobby, which shows who plays each seat
+    now: `test_a_seat_handed_mid_turn_to_a_person_who_joined_to_take_it_over`, whose watcher
+    after the hand-over was refused so.)"""
+    import dataclasses
+
+    from shanghai_net.deal import seeded
+    from shanghai_net.net.host import Host
+    from shanghai_net.net.peer import Peer, PeerError
+
+    from seating import kept_in, start_seated, until as until_state
+
+    rnd = seeded(b"swapped key")
+    impostor = Identity(rnd(32), rnd(32))
+    host = Host(HostConfig(players=3, rules={"contracts": [[2, 0]]}, random=seeded(b"swap")))
+    begin = host.lobby.on_start
+
+    def swapped(start):
+        seats = list(start.seats)
+        seats[1] = dataclasses.replace(seats[1], sign_key=impostor.sign_public)
+        host.lobby.start = dataclasses.replace(start, seats=tuple(seats))
+        begin(host.lobby.start)  # what the lobby then sends every client
+
+    host.lobby.on_start = swapped
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    ends = {}
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            peers = [Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                          BotPlayer("basic", random.Random(s)), name=f"p{s}", timeout=10,
+                          reconnect=False) for s in range(3)]
+            for seat, peer in enumerate(peers):
+                await start_seated(nursery, peer, seat, kept_in(ends, seat, peer))
+            await until_state(lambda: len(ends) == 3, "every seat's answer to the start")
+            nursery.cancel_scope.cancel()
+    for seat in (0, 2):
+        assert isinstance(ends[seat], PeerError) and \
+            "start_game gives seat 1 a key the lobby did not show" in str(ends[seat])
+    assert isinstance(ends[1], PeerError) and "does not give seat 1 our keys" in str(ends[1])
