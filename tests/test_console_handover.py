@@ -164,7 +164,12 @@ def test_b_asks_the_bot_s_level_and_says_where_the_bot_runs(tmp_path):
         await c.press("B", "enter")
         await c.until(lambda: asked == ["easy", None])
         await c.until(lambda: flat(c.screen()["message"]) == "handing your seat to bot…")
-        await c.press("q", "y")
+        c.session.successors.append(SimpleNamespace(status="playing"))  # a bot playing here
+        await c.press("q")
+        await c.until(lambda: c.state.quit_asked)
+        assert "the bot playing your hand runs here: it stops too" in text(
+            c.console.screen.quit_text())
+        await c.press("y")
 
     run(console_on, net_session(tmp_path), body)
 

@@ -514,7 +514,11 @@ class Screen:
                                   "playing ")]
 
     def quit_text(self) -> StyleAndTextTuples:
-        return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
+        bots = [bot for bot in getattr(self.state.session, "successors", ())
+                if bot.status not in ("over", "failed")]
+        stops = "\n  the bot playing your hand runs here: it stops too\n" if bots else ""
+        return [("class:overlay.title", " Quit the game? "),
+                ("class:overlay", stops + "  y: quit   n / Esc: stay ")]
 
     def summary_text(self) -> StyleAndTextTuples:
         state = self.state
