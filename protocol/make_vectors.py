@@ -108,6 +108,11 @@ def bad_frame_vectors() -> list[dict]:
         ("sign_key as str", raw({**hello, "sign_key": "k" * 32}), "bad_message"),
         ("notices as a str, not an array of str", raw({**hello, "notices": "owed"}),
          "bad_message"),
+        ("an offer to take a seat as a spectator, not as a player or bot",
+         raw({**hello, "role": "spectator", "offer": "spectator"}), "bad_message"),
+        ("an offer without its box key",
+         raw({**lobby, "offers": [{k: v for k, v in lobby["offers"][0].items()
+                                   if k != "box_key"}]}), "bad_message"),
         ("seat 8", raw({"type": "welcome", "version": 5, "seat": 8, "table": {}}),
          "bad_message"),
         ("chat too long", raw({"type": "chat", "text": "x" * 501}), "bad_message"),

@@ -93,6 +93,7 @@ class Lobby:
     host_fingerprint: str
     join_code: str
     you: int | None  # our seat, None until the host has seated us
+    offers: tuple[tuple[str, str], ...] = ()  # (name, key fingerprint) of who offers to take a seat
 
     @property
     def ready(self) -> bool:
@@ -242,6 +243,43 @@ class Session(abc.ABC):
         """The player quits the game (the console's ``q`` ``y``): a networked table is told, so
         that it sees a seat left rather than a link lost.  A local table: nothing to tell."""
         await trio.lowlevel.checkpoint()
+
+    # -- handing the seat over (a networked table: protocol.md 11.9) ----------------------------
+
+    hands_over = False
+    """Whether this table's seats change hands (``H``, ``B``): a networked table's do."""
+
+    @property
+    def watching(self) -> str | None:
+        """Set while this console follows the game without a seat (waiting to be handed one,
+        or after handing its own over): what it is doing, in words.  None: it plays a seat."""
+        return None
+
+    @property
+    def offers(self) -> tuple:
+        """Who offers to take a seat (`shanghai_net.wire.messages.Offer`: name, fingerprint,
+        keys, kind), as the table's host lists them."""
+        return ()
+
+    @property
+    def stand_in(self) -> str:
+        """The bot level that `let_bot_finish` starts unless told another: the host's."""
+        return "basic"
+
+    def hand_over_refused(self) -> str | None:
+        """Why this seat cannot be handed over now, in words (None: it can)."""
+        return "this table is played on this machine: there is no one to hand your seat to"
+
+    async def hand_over(self, offer) -> str:
+        """Hand this seat to a watcher who offers to take it; what happened, in words."""
+        await trio.lowlevel.checkpoint()
+        return self.hand_over_refused() or ""
+
+    async def let_bot_finish(self, level: str | None = None) -> str:
+        """Start a bot (of ``level``, default `stand_in`) in this program and hand this seat to
+        it once it follows the game; what happened, in words."""
+        await trio.lowlevel.checkpoint()
+        return self.hand_over_refused() or ""
 
     @abc.abstractmethod
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

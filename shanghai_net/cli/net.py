@@ -27,7 +27,7 @@ import trio
 
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
-from ..net.config import BOT_VOID_AFTER
+from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
 from .options import count, name, port, seconds, text
 
@@ -190,9 +190,6 @@ def address_to_give(bind: str) -> str:
     return socket.gethostname()
 
 
-BOT_THINK = 0.6
-"""Seconds a bot at a table with a person waits before each decision, so the play can be
-followed (a bots-only table plays at full speed)."""
 
 
 
@@ -459,7 +456,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
         raise ValueError("--open needs the new table's name: --table NAME")
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
-                         store=store)
+                         store=store, take_over=args.take_over)
     code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
         print(f"shanghai join: {session.status}", file=sys.stderr)
@@ -641,6 +638,10 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                            "the one `host` uses: a second player on one machine needs another)")
     join.add_argument("--fresh-identity", action="store_true",
                       help="throwaway keys for this game (no rejoin after a crash)")
+    join.add_argument("--take-over", action="store_true",
+                      help="watch the game and offer to take a seat: a player hands you theirs "
+                           "(H in their console, after comparing your key out loud) and you play "
+                           "on with their hand")
     seat_options(join)
     join.set_defaults(func=_cmd_join, console=run_console, pick=pick_table)
 

@@ -75,6 +75,8 @@ class ConsoleApp:
         state.send_ready = lambda: self._to_trio(self._ready)
         state.send_vote = lambda: self._to_trio(self._vote)
         state.send_lobby_ready = lambda ready: self._to_trio(self._set_ready, ready)
+        state.send_hand_over = lambda offer: self._to_trio(self._hand_over, offer)
+        state.send_bot = lambda level: self._to_trio(self._let_bot_finish, level)
         self._token: trio.lowlevel.TrioToken | None = None
         self._cancel: trio.CancelScope | None = None
         self._trio_done: asyncio.Future | None = None
@@ -233,6 +235,14 @@ class ConsoleApp:
 
     async def _ready(self) -> None:
         await self.session.ready()
+        self.app.invalidate()
+
+    async def _hand_over(self, offer) -> None:
+        self.state.handed(await self.session.hand_over(offer))
+        self.app.invalidate()
+
+    async def _let_bot_finish(self, level: str | None) -> None:
+        self.state.handed(await self.session.let_bot_finish(level))
         self.app.invalidate()
 
     async def _set_ready(self, ready: bool) -> None:

@@ -20,12 +20,18 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     options = Condition(lambda: state.options is not None)
     lobby = Condition(lambda: state.in_lobby)
     panel = Condition(lambda: state.panel is not None)
+    handing = Condition(lambda: state.handing_over)
+    offers = Condition(lambda: state.offers_shown is not None)
+    confirming = Condition(lambda: state.hand_to is not None)
+    bot = Condition(lambda: state.bot_asked)
+    watching = Condition(lambda: state.watching is not None)
     # the screen's keys work when nothing floats over it and no chat line is open; the moves'
-    # keys only at the table, once a hand is dealt
-    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options & ~panel
+    # keys only at the table, once a hand is dealt, and to a seat (a watcher has none)
+    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options & ~panel & ~handing
     table = screen & ~lobby
+    play = table & ~watching
 
-    def on(*keys, filter=table, eager=False):
+    def on(*keys, filter=play, eager=False):
         def register(handler):
             kb.add(*keys, filter=filter, eager=eager)(lambda event: handler())
             return handler
@@ -43,8 +49,8 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     # panel: answer it there
     claiming = (summary | panel) & ~helping & ~quitting & ~voting & \
         Condition(lambda: state.may_claim)
-    on("m", filter=table | claiming)(state.claim)
-    on("p", filter=table | claiming)(state.pass_claim)
+    on("m", filter=play | claiming)(state.claim)
+    on("p", filter=play | claiming)(state.pass_claim)
     on("P")(state.toggle_auto_pass)
     on("g")(state.add_meld)
     on("u")(state.undo_meld)
@@ -65,6 +71,17 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("y", filter=voting & ~chat)(state.vote_void)
     on("n", filter=voting)(lambda: setattr(state, "vote_asked", False))
     on("h")(state.hint)
+    # the seat changes hands: to a watcher who offers (its number if several, then y beside its
+    # name and key), or to a bot this program starts (its level, or Enter for the host's)
+    on("H")(state.ask_hand_over)
+    on("B")(state.ask_bot)
+    asking = ~chat & ~helping & ~quitting
+    for digit in "123456789":
+        on(digit, filter=offers & asking)(lambda d=digit: state.pick_offer(d))
+        on(digit, filter=bot & asking)(lambda d=digit: state.pick_level(d))
+    on("y", filter=confirming & asking)(state.confirm_hand_over)
+    on("enter", filter=bot & asking)(state.start_bot)
+    on("n", filter=handing & asking)(state.clear)
     # the score sheet, the whole log, the rules card: the same key closes it (or Esc)
     reading = panel & ~helping & ~quitting & ~voting & ~chat
     on("S", filter=table | reading)(lambda: state.toggle_panel(Panel.SCORES))

@@ -81,14 +81,14 @@ Keys (carousel: rebuild the table, then commit it as one move)
   S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
+  H  /  B        hand your seat to a watcher who offers / a bot finishes it
   Esc            cancel / clear the selection / close this help
   ?              this help          q  quit (y confirms)"""
 
 HELP = """\
 Keys (every move of the game is a key)
   {arrows} Home End move the cursor in your hand (s sorts by suit or rank)
-  space          select / unselect the card and step to the next one
-                 (a run goes down in the order you pick)
+  space          select / unselect a card (a run goes down in that order)
   d  /  t        draw from the stock / take the discard
   m  /  p        claim the discard out of turn ({claim}) / let it go
 {auto}  g              the selected cards are the next meld; with the contract
@@ -101,10 +101,10 @@ Keys (every move of the game is a key)
   x              discard the selected card (or the one under the cursor)
   X              discard declaring SHANGHAI (it plays on the table)
   !  + number    call SHANGHAI: the last discard goes on that meld
-  h              hint: what the expert would play now, and why
+  h  /  c        hint: the expert's play now, and why / chat (Enter sends)
   S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
-  c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
+  H  /  B        hand your seat to a watcher who offers / a bot finishes it
   Enter  /  Esc  close the round summary / cancel, clear, close this help
   ?              this help          q  quit (y confirms)"""
 
@@ -282,7 +282,9 @@ class Screen:
                 out.append(("class:dim", " empty · k/j pick up from the table"))
             return out
         out: StyleAndTextTuples = [("class:heading", "Contract"), ("", f" {vm.contract}: ")]
-        if vm.down:
+        if vm.watching:
+            out[-1] = ("", f" {vm.contract} · you hold no hand")
+        elif vm.down:
             out.append(("class:ok", "you are down"))
         else:
             for i, item in enumerate(vm.tracker):
@@ -294,9 +296,17 @@ class Screen:
         return out
 
     def hand_rows(self) -> int:
-        """The rows `hand` takes: two per line of cards (none before the deal)."""
+        """The rows `hand` takes: two per line of cards (none before the deal); a watcher's,
+        the lines of what it does instead."""
         vm = self.vm()
+        if vm is not None and vm.watching:
+            return max(2, len(self._watching_lines(vm)))
         return 0 if vm is None else 2 * -(-max(len(vm.hand), 1) // _cards_per_line())
+
+    @staticmethod
+    def _watching_lines(vm: ViewModel) -> list[str]:
+        return textwrap.wrap(vm.watching, max(20, _width() - 2), initial_indent=" ",
+                             subsequent_indent=" ")
 
     def too_small(self, needed: int) -> StyleAndTextTuples:
         """What shows instead of a table that does not fit: the size it needs."""
@@ -309,6 +319,8 @@ class Screen:
         vm = self.vm()
         if vm is None:
             return []
+        if vm.watching:  # no hand: what this console does instead
+            return [("class:key", "\n".join(self._watching_lines(vm)))]
         per_line = _cards_per_line()
         out: StyleAndTextTuples = []
         cards = vm.hand
@@ -369,6 +381,12 @@ class Screen:
             out.append(("", "\n"))
             for row in lm.seats:
                 out.append(("class:you" if row[3:].startswith("you ") else "", f" {row}\n"))
+        if lm.offers:
+            out.append(("", "\n"))
+            out.append(("class:heading", f" {'offers to take a seat':<24}{'key fingerprint'}"))
+            out.append(("", "\n"))
+            for row in lm.offers:
+                out.append(("", f"    {row}\n"))
         out.append(("", "\n"))
         out.append(("class:countdown" if lm.ready else "class:key", f" {lm.status}\n\n"))
         for line in lm.news:
@@ -403,7 +421,7 @@ class Screen:
         claim = rules.claim_word if rules else "MAY I"
         arrows = "<- ->" if self.state.ascii else "← →  "
         if rules is not None and rules.game == "carousel":
-            return [("class:overlay", CAROUSEL_HELP.format(arrows=arrows))]
+            return [("class:overlay", self._seat_keys(CAROUSEL_HELP.format(arrows=arrows)))]
         auto = "\n".join(textwrap.wrap(
             f"auto-pass ({'on' if self.state.auto_pass else 'off'}): {AUTO_PASS_RULE}",
             initial_indent="  P              ", subsequent_indent=" " * 17, width=74)) + "\n"
@@ -417,7 +435,13 @@ class Screen:
             if not rules.joker_buy:
                 drop.add("  b ")
             lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
-        return [("class:overlay", "\n".join(lines))]
+        return [("class:overlay", self._seat_keys("\n".join(lines)))]
+
+    def _seat_keys(self, help: str) -> str:
+        """``help`` without the keys that hand the seat over at a table on this machine."""
+        if getattr(self.state.session, "hands_over", False):
+            return help
+        return "\n".join(line for line in help.splitlines() if not line.startswith("  H  /  B "))
 
     def vote_text(self) -> StyleAndTextTuples:
         return [("class:overlay.title", " Vote that the player away left this round? "),
@@ -453,8 +477,48 @@ class Screen:
                                            f"{_time_left(vm)}"))
         return out
 
+    def offers_text(self) -> StyleAndTextTuples:
+        """``H`` with several watchers offering: whom to hand the seat to."""
+        offers = self.state.offers_shown or ()
+        out: StyleAndTextTuples = [("class:overlay.title", " Hand your seat to: (1-9, Esc cancels) "),
+                                   ("class:overlay", "\n")]
+        for i, offer in enumerate(offers, 1):
+            who = "a bot" if offer.kind == "bot" else "a person"
+            out.append(("class:overlay", f" {i}. {offer.name} ({who}) · key {offer.fingerprint}\n"))
+        return out
+
+    def confirm_text(self) -> StyleAndTextTuples:
+        """``H``: the watcher the seat goes to, with the key to compare out loud."""
+        offer = self.state.hand_to
+        if offer is None:
+            return []
+        return [("class:overlay.title", f" Hand your seat to {offer.name}? "),
+                ("class:overlay", f"\n {offer.name} plays it from this very turn, with your hand, "
+                                  "and you watch the game to its end.\n\n"),
+                ("class:overlay", f" {offer.name}'s key: "), ("class:countdown", offer.fingerprint),
+                ("class:overlay", f"\n Ask {offer.name} to read out the key on their screen: it "
+                                  "must be this one (else someone else would get your hand).\n\n"
+                                  " y: hand it over   n / Esc: keep it ")]
+
+    def bot_text(self) -> StyleAndTextTuples:
+        """``B``: the bot's level, and where the bot runs."""
+        state = self.state
+        levels = "  ".join(f"{i} {level}" for i, level in enumerate(state.bot_levels, 1))
+        default = state.session.stand_in
+        return [("class:overlay.title", " Let a bot finish your hand? "),
+                ("class:overlay", "\n A bot starts in this program and plays your seat from this "
+                                  "very turn; you watch the game to its end.\n"
+                                  " The bot runs in this program: closing it (q) stops the bot, "
+                                  "and the table then votes its seat gone.\n\n"
+                                  f" {levels} · Enter: {default} (the host's)   Esc: keep "
+                                  "playing ")]
+
     def quit_text(self) -> StyleAndTextTuples:
-        return [("class:overlay.title", " Quit the game? "), ("class:overlay", "  y: quit   n / Esc: stay ")]
+        bots = [bot for bot in getattr(self.state.session, "successors", ())
+                if bot.status not in ("over", "failed")]
+        stops = "\n  the bot playing your hand runs here: it stops too\n" if bots else ""
+        return [("class:overlay.title", " Quit the game? "),
+                ("class:overlay", stops + "  y: quit   n / Esc: stay ")]
 
     def summary_text(self) -> StyleAndTextTuples:
         state = self.state
@@ -559,6 +623,9 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
                           and not state.quit_asked and state.panel is None)
     panel_open = Condition(lambda: state.panel is not None and not state.help_open)
     options_open = Condition(lambda: state.options is not None)
+    offers_open = Condition(lambda: state.offers_shown is not None and not state.help_open)
+    confirm_open = Condition(lambda: state.hand_to is not None and not state.help_open)
+    bot_open = Condition(lambda: state.bot_asked and not state.help_open)
     chat_open = Condition(lambda: state.chat_open)
 
     # the hand is never cut: a terminal too small for it and the rest shows `too_small`
@@ -613,6 +680,9 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
         overlay(screen.game_over_text, over_open, D(max=76)),
         overlay(screen.summary_text, summary_open, D(max=76)),
         overlay(screen.panel_text, panel_open, D(max=PANEL_WIDTH + 2)),
+        overlay(screen.offers_text, offers_open, D(max=76)),
+        overlay(screen.confirm_text, confirm_open, D(max=76)),
+        overlay(screen.bot_text, bot_open, D(max=76)),
         overlay(screen.help_text, help_open, D(max=76)),
         overlay(screen.quit_text, quit_open, None),
         overlay(screen.vote_text, vote_open, D(max=76)),

@@ -10,6 +10,12 @@ table as the player is rebuilding it (None: untouched), ``loose`` the working ar
 up from the table (or taken back off a new meld).  Hand cards join with ``g`` (a new meld from the
 selection) or ``l`` (added to a meld); Enter commits the whole arrangement as one `Rearrange`.  A
 refused arrangement keeps the working area with the engine's reason; ``u`` puts everything back.
+
+A networked seat changes hands on a key (protocol.md 11.9): ``H`` hands it to a watcher who
+offers to take it (one picked by its number when several do, then confirmed with ``y`` beside
+its name and key fingerprint, which the two people compare out loud), ``B`` lets a bot finish
+the hand (a level picked, Enter for the host's); a console without a seat (``watching``) shows
+the game and offers no move.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from ..rules import End, MeldKind, arrange, extend, replace_wild
 from ..rules.contracts import meld_count
 from ..rules.melds import why_not_meld
 from ..rules.carousel_solver import best_play
-from ..bots import ExpertBot
+from ..bots import LEVELS, ExpertBot
 from ..session import Accepted, Outcome, Session
 from .sheets import log_lines, rules_card, score_sheet
 from .viewmodel import (
@@ -108,6 +114,14 @@ class ConsoleState:
         self.send_vote: Callable[[], None] | None = None
         self.send_lobby_ready: Callable[[bool], None] | None = None
         """Tells a networked table (in its lobby) that this seat is or is not ready."""
+        self.offers_shown: tuple | None = None
+        """``H`` with several watchers offering: the offers to pick from by number."""
+        self.hand_to = None
+        """The offer ``H`` hands the seat to once ``y`` confirms it (its name and key shown)."""
+        self.bot_asked = False
+        """``B``: the bot's level to pick (Enter: the host's), or Esc to keep playing."""
+        self.send_hand_over: Callable[[object], None] | None = None
+        self.send_bot: Callable[[str | None], None] | None = None
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -124,6 +138,16 @@ class ConsoleState:
         """A claim window is open to this seat now."""
         view = self.view
         return view is not None and view.may_claim
+
+    @property
+    def watching(self) -> str | None:
+        """This console follows the game without a seat: what it does, in words."""
+        return getattr(self.session, "watching", None)
+
+    @property
+    def handing_over(self) -> bool:
+        """A question about handing the seat over floats over the table."""
+        return self.offers_shown is not None or self.hand_to is not None or self.bot_asked
 
     @property
     def in_lobby(self) -> bool:
@@ -175,6 +199,7 @@ class ConsoleState:
             view, seats=s.seats, log=s.log, claim=s.claim, now=s.now(), cursor=self.cursor,
             selected=self.selected, pending=self.pending, sort=self.sort, ascii=self.ascii,
             message=self.message, error=self.error, log_lines=log_lines, connection=s.status,
+            watching=self.watching,
         )
         if self.carousel:
             carousel_view(vm, view, groups=self.table_groups(), hand=self.hand(), loose=self.loose,
@@ -219,7 +244,7 @@ class ConsoleState:
 
     def lobby_model(self) -> LobbyModel:
         s = self.session
-        return lobby_model(s.lobby, s.status, s.log)
+        return lobby_model(s.lobby, s.status, s.log, watching=self.watching)
 
     @property
     def game_over(self) -> bool:
@@ -256,6 +281,9 @@ class ConsoleState:
         """Esc: close what is open, else drop the selection and the melds picked."""
         if self.help_open:
             self.help_open = False
+        elif self.handing_over:
+            self.offers_shown, self.hand_to, self.bot_asked = None, None, False
+            self.note("you keep your seat")
         elif self.quit_asked or self.vote_asked:
             self.quit_asked = self.vote_asked = False
         elif self.panel is not None:
@@ -734,6 +762,66 @@ class ConsoleState:
         if self.send_lobby_ready is not None:
             self.send_lobby_ready(not lobby.ready)
             self.note("not ready" if lobby.ready else "ready: the game starts when everyone is")
+
+    # -- the seat changing hands ------------------------------------------------------------------
+
+    def ask_hand_over(self) -> None:
+        """``H``: hand the seat to a watcher who offers to take it: the one there is, or one
+        picked by number; `confirm_hand_over` (``y``) once its name and key are shown."""
+        why = self.session.hand_over_refused()
+        offers = tuple(self.session.offers)
+        if why is None and not offers:
+            why = ("nobody offers to take your seat: the one who will joins with shanghai join "
+                   "HOST --take-over, then H hands it to them")
+        if why is not None:
+            self.note(why, True)
+            return
+        if len(offers) == 1:
+            self.hand_to = offers[0]
+        else:
+            self.offers_shown = offers[:9]
+
+    def pick_offer(self, digit: str) -> None:
+        """A number in the list of offers: that watcher, to confirm."""
+        offers, n = self.offers_shown or (), int(digit)
+        if 1 <= n <= len(offers):
+            self.offers_shown, self.hand_to = None, offers[n - 1]
+
+    def confirm_hand_over(self) -> None:
+        """``y``: hand the seat to the watcher shown; the session answers in `handed`."""
+        offer, self.hand_to = self.hand_to, None
+        if offer is not None and self.send_hand_over is not None:
+            self.note(f"handing your seat to {offer.name}…")
+            self.send_hand_over(offer)
+
+    def ask_bot(self) -> None:
+        """``B``: let a bot finish the hand: its level next (`start_bot`)."""
+        why = self.session.hand_over_refused()
+        if why is not None:
+            self.note(why, True)
+            return
+        self.bot_asked = True
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        return LEVELS
+
+    def start_bot(self, level: str | None = None) -> None:
+        """A level picked (None: the host's): the session starts the bot and hands it the
+        seat once it follows the game; its answer comes to `handed`."""
+        self.bot_asked = False
+        if self.send_bot is not None:
+            self.note(f"starting a {level or self.session.stand_in} bot to finish your hand…")
+            self.send_bot(level)
+
+    def pick_level(self, digit: str) -> None:
+        n = int(digit)
+        if 1 <= n <= len(self.bot_levels):
+            self.start_bot(self.bot_levels[n - 1])
+
+    def handed(self, answer: str) -> None:
+        """The session's word on a hand-over asked for."""
+        self.note(answer, not answer.startswith("handing"))
 
     def ask_vote(self) -> None:
         """``V``: ask before voting to void the round (a vote is not taken back)."""

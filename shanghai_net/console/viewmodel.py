@@ -292,6 +292,7 @@ class ViewModel:
     work: list[str] = field(default_factory=list)  # carousel: the working area's cards
     edited: bool = False  # carousel: the table shown is your working arrangement
     connection: str = ""  # the session's connection in words, when it needs attention
+    watching: str | None = None  # no seat of ours: what this console does instead (no hand)
 
 
 def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
@@ -366,7 +367,10 @@ def view_model(
     error: bool = False,
     log_lines: int = 50,
     connection: str = "",
+    watching: str | None = None,
 ) -> ViewModel:
+    """``view`` of seat -1 (with ``watching``, what the console does instead): the game as a
+    watcher sees it, with no hand, no contract of ours and no move."""
     rules = view.rules
     me = view.seat
     selected = set(selected)
@@ -393,9 +397,11 @@ def view_model(
         score = money_text(view.money[s], ascii) if rules.money else str(view.scores[s])
         rows.append(SeatRow(s, _seat_name(seats, s, me), s == me, view.hand_sizes[s], view.down[s],
                             view.claims_left[s], conn, score, s == to_move, s == view.dealer))
-    down = view.down[me]
-    ways = 0 if down else len(arrangements(view))
-    tracker = ["down"] if down else contract_tracker(rules, view.hand, view.contract, ascii)
+    watcher = me < 0
+    down = not watcher and view.down[me]
+    ways = 0 if down or watcher else len(arrangements(view))
+    tracker = [] if watcher else ["down"] if down else \
+        contract_tracker(rules, view.hand, view.contract, ascii)
     seconds = None
     if claim is not None:
         seconds = max(0, math.ceil(claim.deadline - now))
@@ -406,7 +412,8 @@ def view_model(
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,
-        title=(f"{rules.name} · hand {view.round_no} · {'phase' if rules.phases else 'contract'} "
+        title=(f"{rules.name} · hand {view.round_no}" if rules.progression and watcher else
+               f"{rules.name} · hand {view.round_no} · {'phase' if rules.phases else 'contract'} "
                f"{min(view.progress[me] + 1, rules.rounds)} of {rules.rounds}" if rules.progression
                else f"{rules.name} · round {view.contract_no} of {rules.rounds}"),
         contract=contract + (" (meld every card)" if view.meld_all else ""),
@@ -434,9 +441,15 @@ def view_model(
         phase=view.phase,
         my_turn=view.my_turn,
         connection=connection,
+        watching=watching if watcher else None,
     )
-    vm.keys = footer_keys(view, vm)
+    vm.keys = WATCHER_KEYS if watcher else footer_keys(view, vm)
     return vm
+
+
+WATCHER_KEYS = [("S", "scores"), ("L", "log"), ("R", "rules"), ("c", "chat"), ("?", "help"),
+                ("q", "quit")]
+"""The footer of a console that watches: it has no move to make."""
 
 
 def carousel_view(vm: ViewModel, view: PlayerView, *, groups: Sequence[Sequence[Card]], hand: Sequence[Card],
@@ -583,13 +596,17 @@ class LobbyModel:
     status: str  # the connection in words, or what the table waits for
     news: list[str]  # notices and chat, newest last
     keys: list[tuple[str, str]]
+    offers: list[str] = field(default_factory=list)  # who offers to take a seat, with their key
 
 
 def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] = (),
-                lines: int = 8) -> LobbyModel:
+                lines: int = 8, watching: str | None = None) -> LobbyModel:
+    """``watching``: this console has no seat (it offers to take one): no ready key, and that
+    instead of what the table waits for."""
     news = [e.text if e.chat_from is None else f"{_lobby_name(lobby, e.chat_from)}: {e.text}"
             for e in log][-lines:]
-    keys = [("r", "ready"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    keys = [("c", "chat"), ("?", "help"), ("q", "quit")] if watching else \
+        [("r", "ready"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     if lobby is None:
         return LobbyModel("shanghai · joining a table", "", [], False, status or "connecting…", news,
                           [("?", "help"), ("q", "quit")])
@@ -613,8 +630,9 @@ def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] =
                "starting…")
     if lobby.ready:
         keys[0] = ("r", "not ready")
+    offers = [f"{name[:20]:<21}{key}" for name, key in lobby.offers]
     return LobbyModel(f"{lobby.preset} table · {lobby.players} seats · host key {lobby.host_fingerprint}",
-                      rules, rows, lobby.ready, status or waiting, news, keys)
+                      rules, rows, lobby.ready, status or watching or waiting, news, keys, offers)
 
 
 def _lobby_name(lobby: Lobby | None, seat: int) -> str:

@@ -10,11 +10,15 @@ from typing import Any, Callable
 
 from ..identity import Identity
 
-__all__ = ["HostConfig", "BOT_VOID_AFTER"]
+__all__ = ["HostConfig", "BOT_THINK", "BOT_VOID_AFTER"]
 
 BOT_VOID_AFTER = 180.0
 """Seconds a player may be away before a bot votes to void the round: longer than a peer's
 whole reconnection schedule, so a player whose link blinks is never voted out."""
+
+BOT_THINK = 0.6
+"""Seconds a bot at a table with a person waits before each decision, so the play can be
+followed (a bots-only table plays at full speed)."""
 
 
 @dataclass

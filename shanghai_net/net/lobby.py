@@ -17,8 +17,8 @@ from ..identity import Identity, fingerprint
 from ..rules.ruleset import RuleSet
 from ..table.roster import Roster
 from ..wire import RemoteProtocolError, check_proof
-from ..wire.messages import (NOTICES, PROTOCOL_VERSION, DealerPick, Hello, LobbyState, PlayerSeat,
-                             Proof, SeatInfo, StartGame, Welcome, game_id_of)
+from ..wire.messages import (MAX_OFFERS, NOTICES, PROTOCOL_VERSION, DealerPick, Hello, LobbyState,
+                             Offer, PlayerSeat, Proof, SeatInfo, StartGame, Welcome, game_id_of)
 from ..wire.state import State
 from .client import Client
 from .config import HostConfig
@@ -63,6 +63,10 @@ class Lobby:
         if self.config.join_code and hello.join_code != self.config.join_code:
             client.refuse("join_code", "the join code is wrong")
             return
+        if hello.offer is not None and hello.role != "spectator":
+            client.refuse("bad_message", "hello.offer: only a spectator offers to take a seat "
+                          "(role \"spectator\"): a seat is handed to someone watching the game")
+            return
         if hello.role != "spectator" and hello.nonce is None:
             client.refuse("bad_message", "hello.nonce: a player's or bot's hello needs 32 fresh "
                           "bytes (the game id commits to them)")
@@ -104,6 +108,7 @@ class Lobby:
             "preset": self.rules.name, "players": self.players,
             "host_fingerprint": self.identity.fingerprint,
             "claim_timeout": self.claim_timeout, "started": self.start is not None,
+            **({"stand_in": self.config.stand_in} if self.config.stand_in else {}),
             **_notices_sent(hello)},
             sequenced=len(self.history), challenge=challenge,
             game_id=None if challenge is None else self.start.game_id))
@@ -170,6 +175,8 @@ class Lobby:
             if self.start is None:
                 self.seats[client.seat] = None
             self.changed()
+        elif client.hello is not None and client.hello.offer is not None:
+            self.changed()  # its offer is gone with it
 
     def _rejoin(self, client: Client, seat: int) -> None:
         """Give ``seat`` of the running game to ``client``, which proved it holds its key; its
@@ -214,7 +221,28 @@ class Lobby:
                                       kind=holder.kind))
         rules = self.start.rules if self.start is not None else self.config.rules
         return LobbyState(seats=tuple(seats), preset=self.rules.name, rules=dict(rules),
-                          join_code=self.config.join_code)
+                          join_code=self.config.join_code, offers=self._offers(roster))
+
+    def _offers(self, roster: Roster | None) -> tuple[Offer, ...]:
+        """The watchers connected now who offer to take a seat (`Hello.offer`), oldest first,
+        one a key: only keys a ``hand_over`` may name (protocol.md 11.9), so that no seat is
+        shown an offer the host would refuse to sequence: none that plays a seat or sits in the
+        lobby, is proposed for a seat, or is the host's own."""
+        seated = {c.hello.sign_key for c in self.seats if c is not None and c.hello is not None}
+        taken = {self.identity.sign_public}
+        offers = []
+        for client in sorted(self.clients, key=lambda c: c.number):
+            hello = client.hello
+            if hello is None or hello.offer is None or not client.connected or client.closing:
+                continue
+            key = hello.sign_key
+            if key in taken or key in seated or (roster is not None and
+                                                 roster.seat_of_key(key) is not None):
+                continue
+            taken.add(key)
+            offers.append(Offer(name=hello.name, fingerprint=fingerprint(key), sign_key=key,
+                                box_key=hello.box_key, kind=hello.offer))
+        return tuple(offers[:MAX_OFFERS])
 
     def changed(self) -> None:
         """Everyone hears who sits where and who is connected (in a game: who left or came back)."""

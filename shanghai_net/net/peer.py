@@ -295,7 +295,7 @@ class Peer(Voting):
                               name=self.name, sign_key=self.identity.sign_public,
                               box_key=self._own.box_public, join_code=self.join_code,
                               role=self._hello_role, resume=resume, nonce=self._nonce,
-                              table=self.table_name, open=self.open_table))
+                              table=self.table_name, open=self.open_table, offer=self._offer))
         if self.outbox is not None:
             self.outbox.reconnected()
         deadline = trio.current_time() + self.timeout
@@ -415,15 +415,23 @@ class Peer(Voting):
     def _hello_role(self) -> str:
         return "spectator" if self.waiting else self.role
 
+    @property
+    def _offer(self) -> str | None:
+        """What our hello offers while we watch for a seat to be handed to us: to play it as
+        our role does (the lobby lists the offer, so that the seats see our keys)."""
+        return self.role if self.waiting and self.role in ("player", "bot") else None
+
     def _on_start(self, start: StartGame) -> None:
         if self.table is not None:
             if start.game_id != self.table.game_id:
                 raise PeerError("the host rejoined us to another game")
             return
         joined = self.welcome is not None and self.welcome.challenge is None
-        # a seat the host let us in to take, or one whose keys the table changed: the lobby
-        # shows who plays each seat now, the chain vouches for the start
-        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and joined else {}
+        # a seat the host let us in to take, or one whose keys the table changed, and a game
+        # under way when we came to watch it: the lobby shows who plays each seat now (a seat
+        # handed over or replaced since the start too), the chain vouches for the start
+        before = joined and not self.welcome.table.get("started")
+        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and before else {}
         replacing = not joined and self.seat is not None and \
             start.seats[self.seat].sign_key != self.identity.sign_public
         timeout = self.welcome.table.get("claim_timeout") if self.welcome is not None else None

@@ -13,10 +13,19 @@ replica, and never sent.
 Between rounds the network game does not wait for anyone to read the round summary: ``ready()``
 only closes it here.  A claim window counts down from when this seat saw it open, by the host's
 claim timeout (from ``welcome``).
+
+A session may also follow the game without a seat (``watching``), on the public table a
+spectator has: one that joined to take a seat handed to it (``take_over``: a `Peer` with
+``successor=True`` that offers to, until a ``hand_over`` names its key and it plays the seat),
+and one whose seat changed hands: it handed it to a watcher who offers (`hand_over`), or to a
+bot it starts in this program (`let_bot_finish`), and a spectator's connection of its own then
+shows the game to its end.  While a new table replays the game from its first message (the
+seat handed to us, or the spectator's), the table before stays on screen.
 """
 
 from __future__ import annotations
 
+import random as random_module
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,10 +41,14 @@ from ..session import (
     Accepted, ClaimInfo, Connection, Lobby, LobbySeat, LogEntry, Outcome, Refused, SeatInfo,
     Session, redact,
 )
+from ..bots import LEVELS
+from .config import BOT_THINK, BOT_VOID_AFTER
 from .host import HostConfig
 from .peer import Peer, PeerError
+from .player import BotPlayer
 from .resume import GameSecrets
-from ..wire.messages import HOST_AUTHOR
+from ..wire.messages import HOST_AUTHOR, Offer
+from ..table.public import PublicTable
 from ..table.seat import PeerTable
 from ..table.disputes import final_result
 from ..table.stream import check_move, moment_passed
@@ -101,14 +114,17 @@ class NetSession(Session):
     `set_ready` (the lobby's key).  ``store``: where the game's secret is kept, so that the seat
     rejoins its game after a crash (None: only after a dropped connection).  ``address`` may be
     set after construction, before `run` (a table hosted in the same run learns its port late).
-    ``peer_type``: the `Peer` class (tests pass a fake one).
+    ``peer_type``: the `Peer` class (tests pass a fake one).  ``take_over``: watch the game and
+    offer to take a seat a player hands us (`Peer` ``successor``).  ``think``: seconds the bot
+    `let_bot_finish` starts waits before each decision while a person sits at the table.
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
                  join_code: str = "", table: str = "", open_table: bool = False,
                  auto_ready: bool = False, timeout: float = 30.0,
                  reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
-                 store: GameSecrets | None = None, peer_type: Callable = Peer) -> None:
+                 store: GameSecrets | None = None, peer_type: Callable = Peer,
+                 take_over: bool = False, think: float = BOT_THINK) -> None:
         super().__init__()
         self.address = address
         self.identity = identity
@@ -116,10 +132,29 @@ class NetSession(Session):
         self._peer_options = dict(name=name, role="player", join_code=join_code, table=table,
                                   open_table=open_table, random=random,
                                   store=store, timeout=timeout, auto_ready=auto_ready,
-                                  reconnect=reconnect, lobby_timeout=None)  # people chat a while
+                                  reconnect=reconnect, lobby_timeout=None,  # people chat a while
+                                  **({"successor": True} if take_over else {}))
         self._peer_type = peer_type
+        self._store, self._random, self._think = store, random, think
         self.peer = None
-        """The `Peer` (None until `run`)."""
+        """The `Peer` shown (None until `run`): the seat's, then, once the seat has changed
+        hands, a spectator's that follows the game to its end."""
+        self.successors: list[Peer] = []
+        """The bots this session started to finish its hand (`let_bot_finish`): they run in
+        this program, and stop with it."""
+        self._table: PeerTable | PublicTable | None = None
+        self._nursery: trio.Nursery | None = None
+        self._handing: str | None = None
+        """Whom the seat is on its way to (a hand-over sent, not yet in the stream)."""
+        self._handed_to: str | None = None
+        """Who plays the seat we had, once it changed hands (we watch)."""
+        self._taking = False
+        """A seat was handed to us: the peer replays the game as the seat."""
+        self._offers_seen: set[bytes] = set()
+        self._errors_seen = 0
+        self._audits: dict[int, str] = {}
+        """Each round's audit in words, as the tables shown so far concluded it."""
+        self._audits_counted = 0
         self._player = _SeatPlayer()
         self._log: list[LogEntry] = []
         self._clock: trio.abc.Clock | None = None
@@ -143,12 +178,17 @@ class NetSession(Session):
     # -- what the seat sees ----------------------------------------------------------------------
 
     @property
-    def table(self) -> PeerTable | None:
-        return self.peer.table if self.peer is not None else None
+    def table(self) -> PeerTable | PublicTable | None:
+        """The table shown: the seat's, or a watcher's public one."""
+        return self._table
 
     @property
     def seat(self) -> int:
-        """The seat the host gave us (0 until it has)."""
+        """The seat the table shown plays (-1: a watcher's table, of no seat); before the game,
+        the seat the host gave us (0 until it has)."""
+        table = self.table
+        if table is not None:
+            return -1 if table.seat is None else table.seat
         seat = self.peer.seat if self.peer is not None else None
         return 0 if seat is None else seat
 
@@ -171,6 +211,8 @@ class NetSession(Session):
         start = self.peer.start if self.peer is not None else None
         if start is not None:
             return len(start.seats)
+        if self.table is not None:
+            return len(self.table.holders)
         lobby = self.lobby
         return lobby.players if lobby is not None else 0
 
@@ -180,11 +222,14 @@ class NetSession(Session):
         table = self.table
         if table is None or not self._dealt:
             return None
+        if table.seat is None:
+            return _watched(table.game)
         return view_of(table.game, table.seat)
 
     def legal_moves(self) -> list[Move]:
         table = self.table
-        return table.legal_moves() if table is not None and self._dealt and table.can_move() else []
+        return table.legal_moves() if table is not None and table.seat is not None and \
+            self._dealt and table.can_move() else []
 
     @property
     def log(self) -> Sequence[LogEntry]:
@@ -196,12 +241,13 @@ class NetSession(Session):
         if peer is None:
             return ()
         lobby = self.lobby
+        table = self.table
         bots = {s.seat for s in lobby.seats if s.bot} if lobby is not None else set()
-        if peer.table is not None:
-            bots |= {seat for seat, h in enumerate(peer.table.holders) if h.kind == "bot"}
+        if table is not None:
+            bots |= {seat for seat, h in enumerate(table.holders) if h.kind == "bot"}
         mine = _SEAT_CONNECTION.get(peer.status, Connection.CONNECTING)
-        if peer.table is not None:  # who plays each seat now: "bot for ann"
-            named = [(seat, h.describe()) for seat, h in enumerate(peer.table.holders)]
+        if table is not None:  # who plays each seat now: "bot for ann"
+            named = [(seat, h.describe()) for seat, h in enumerate(table.holders)]
         elif peer.start is not None:
             named = [(s.seat, s.name) for s in peer.start.seats]
         else:
@@ -249,7 +295,8 @@ class NetSession(Session):
                      players=int(info.get("players", len(seats))),
                      house_rules=tuple(sorted((k, rule_text(k, v)) for k, v in rules.items())),
                      seats=seats, host_fingerprint=str(info.get("host_fingerprint", "")),
-                     join_code=state.join_code if state else "", you=peer.seat)
+                     join_code=state.join_code if state else "", you=peer.seat,
+                     offers=tuple((o.name, o.fingerprint) for o in self.offers))
 
     @property
     def status(self) -> str:
@@ -260,6 +307,8 @@ class NetSession(Session):
             return f"connection failed: {self._failure}"
         if peer.status == "connecting":
             return "connecting to {}:{}…".format(*self.address)
+        if peer.status == "reconnecting" and self._taking:
+            return "taking the seat handed to you: your program replays the game as that seat…"
         if peer.status == "reconnecting":  # the peer's detail: "...(why); retrying in 2 s (...)"
             retry = peer.detail.rpartition("; ")[2]
             retry = retry if retry.startswith("retrying") else "retrying…"
@@ -272,9 +321,12 @@ class NetSession(Session):
         table = self.table
         if table is None:
             return None
-        verdict = table.verdicts.get(round_no)
+        verdicts = getattr(table, "verdicts", {})  # a watcher's public table keeps none
+        verdict = verdicts.get(round_no)
         if verdict is not None:
             return "clean" if verdict.clean else f"fault by seat {verdict.culprit}: {verdict.reason}"
+        if round_no in self._audits:
+            return self._audits[round_no]
         if table.fault is not None:
             return str(table.fault)
         return "pending…"
@@ -297,6 +349,8 @@ class NetSession(Session):
         table = self.table
         if table is None or not self._dealt:
             return Refused(move, f"{move.text()!r}: the game has not started")
+        if table.seat is None:
+            return Refused(move, f"{move.text()!r}: you watch this game: you play no seat")
         if move.seat != table.seat:
             return Refused(move, f"{move.text()!r}: you play seat {table.seat}, not seat {move.seat}")
         if self._player.held is not None:
@@ -374,19 +428,172 @@ class NetSession(Session):
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Connect, wait in the lobby, play; returns when the game is over or the connection
-        failed for good (the reason stays in ``status``; nothing is raised to the console)."""
+        failed for good (the reason stays in ``status``; nothing is raised to the console).
+        A seat that changed hands watches the game to its end; the bots this session started
+        play theirs out before it returns."""
         if self.address is None:
             raise ValueError("NetSession.run: no address to connect to")
         self._clock = trio.lowlevel.current_clock()
         self.peer = self._peer_type(self.address, self.identity, self._player,
                                     on_change=self._changed, **self._peer_options)
-        task_status.started()
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            self._changed()
+            result = await self._follow(self.peer)
+            unseated = getattr(result, "unseated", None)
+            if unseated and self.table is not None and not self.table.finished:
+                self._unseated(unseated)
+                await self._watch()
         self._changed()
+
+    async def _follow(self, peer):
+        """Run ``peer`` to its end: its result, or None if it failed (said in ``status``)."""
         try:
-            await self.peer.run()
+            return await peer.run()
         except (PeerError, OSError, trio.TooSlowError) as error:
             self._failure = str(error) or type(error).__name__
+            return None
+
+    # -- the seat changing hands -----------------------------------------------------------------
+
+    hands_over = True
+
+    @property
+    def watching(self) -> str | None:
+        peer, table = self.peer, self.table
+        if peer is None:
+            return None
+        if getattr(peer, "waiting", False):
+            return ("you watch, and offer to take a seat: a player hands you theirs with H on "
+                    f"their console, once you have read out your key {self.identity.fingerprint}")
+        if self._handed_to is not None:
+            bots = " · the bot runs in this program: closing it (q) stops the bot, and the " \
+                "table then votes its seat gone" if any(
+                    bot.status not in _GONE for bot in self.successors) else ""
+            return f"your seat is {self._handed_to}'s now: you watch the game to its end" + bots
+        if table is not None and table.seat is None:
+            if peer.seat is not None:
+                return f"seat {peer.seat} was handed to you: your program replays the game as it"
+            return "you watch this game"
+        return None
+
+    @property
+    def offers(self) -> tuple[Offer, ...]:
+        lobby = self.peer.lobby if self.peer is not None else None
+        return tuple(lobby.offers) if lobby is not None else ()
+
+    @property
+    def stand_in(self) -> str:
+        welcome = self.peer.welcome if self.peer is not None else None
+        level = welcome.table.get("stand_in") if welcome is not None else None
+        return level if level in LEVELS else "basic"
+
+    def hand_over_refused(self) -> str | None:
+        peer, table = self.peer, self.table
+        if peer is None or table is None or not self._dealt:
+            return "the game has not started: you have no hand to hand over yet"
+        if table.seat is None:
+            return "you watch this game: you have no seat to hand over"
+        if table.finished or table.fault is not None:
+            return "the game is over"
+        if self._handing is not None:
+            return f"your seat is on its way to {self._handing} already"
+        if self._store is None:
+            return ("your seat keeps no secret of its game on this machine (a join with "
+                    "--fresh-identity, or shanghai play): it cannot be handed over")
+        if peer.status != "playing":
+            return f"not now: {self.status or peer.status}"
+        return None
+
+    async def hand_over(self, offer: Offer) -> str:
+        await trio.lowlevel.checkpoint()
+        why = self.hand_over_refused()
+        if why is not None:
+            return why
+        if offer.sign_key not in {o.sign_key for o in self.offers}:
+            return f"{offer.name} no longer offers to take a seat"
+        return self._hand_to(offer.name, offer.kind, offer.sign_key, offer.box_key,
+                             offer.fingerprint)
+
+    async def let_bot_finish(self, level: str | None = None) -> str:
+        await trio.lowlevel.checkpoint()
+        why = self.hand_over_refused()
+        if why is not None:
+            return why
+        level = level or self.stand_in
+        if level not in LEVELS:
+            return f"there is no {level} bot: {', '.join(LEVELS)}"
+        options = self._peer_options
+        identity = Identity(self._random(32), self._random(32))
+        following = trio.Event()
+
+        def changed() -> None:
+            if bot.table is not None or bot.status in _GONE:
+                following.set()
+
+        bot = Peer(self.address, identity, BotPlayer(level, random_module.Random(
+            self._random(16)), think=self._think), name="bot", role="bot", successor=True,
+            store=GameSecrets(self._store.directory / "successors" / identity.fingerprint),
+            join_code=options["join_code"], table=options["table"], random=self._random,
+            timeout=options["timeout"], void_after=BOT_VOID_AFTER, on_change=changed)
+        self.successors.append(bot)
+        self._handing = f"a {level} bot"
+        self.notice(f"starting a {level} bot in this program to finish your hand…")
+        scope = trio.CancelScope()
+        self._nursery.start_soon(self._run_bot, bot, scope)
+        with trio.move_on_after(options["timeout"]):
+            await following.wait()  # a spectator of the game: it will see the hand-over
+        if bot.table is None:
+            scope.cancel()
+            self._handing = None
+            self.notice(f"the bot could not join the table ({bot.detail or 'not in time'}): "
+                        "you keep your seat")
+            return "the bot could not join the table: you keep your seat"
+        self._handing = None
+        return self._hand_to("bot", "bot", identity.sign_public, bot.box_public,
+                             identity.fingerprint)
+
+    def _hand_to(self, name: str, kind: str, sign_key: bytes, box_key: bytes,
+                 fingerprint: str) -> str:
+        """Sign the hand-over; the hand-over's news in the log once the stream has it."""
+        seat = self.table.seat
+        if not self.peer.hand_over(name, kind, sign_key, box_key):
+            return "your seat cannot be handed over now"
+        self._handing = name
+        self._errors_seen = len(self.peer.errors)
+        self.notice(f"you hand seat {seat} to {name} (key {fingerprint}): they play on from "
+                    "this very turn")
+        return f"handing your seat to {name}…"
+
+    async def _run_bot(self, bot: Peer, scope: trio.CancelScope) -> None:
+        with scope:
+            try:
+                await bot.run()
+            except PeerError as error:
+                self.notice(f"the bot that took your hand stopped: {error}")
         self._changed()
+
+    def _unseated(self, why: str) -> None:
+        """Our seat changed hands (we handed it over, or the table voted us gone)."""
+        table = self.table
+        holder = table.holders[table.seat]
+        self._handing, self._handed_to = None, holder.name
+        self._add(f"seat {table.seat} is played by {holder.describe()} now: you watch the game "
+                  "to its end" + (" (the table voted you gone)" if "voted" in why else ""))
+        self._notify()
+
+    async def _watch(self) -> None:
+        """Follow the game to its end as a spectator (the seat we had is someone else's)."""
+        options = self._peer_options
+        self.peer = self._peer_type(
+            self.address, Identity(self._random(32), self._random(32)), None,
+            on_change=self._changed, name=self.name, role="spectator",
+            join_code=options["join_code"], table=options["table"], random=self._random,
+            timeout=options["timeout"], lobby_timeout=None, reconnect=options["reconnect"])
+        self._seen_chat = 0  # its chat is its own, from what the host relays after its hello
+        self._changed()
+        await self._follow(self.peer)
 
     # -- inside ----------------------------------------------------------------------------------
 
@@ -394,12 +601,13 @@ class NetSession(Session):
         """The peer changed (on the trio thread): bring the log and the claim clock up to date,
         then tell the listeners."""
         peer = self.peer
-        table = peer.table
         self._note_status(peer)
+        table = self._show(peer)
+        self._note_offers(peer)
         if table is not None:
             if not self._dealt and table.settled and table.game.phase in (Phase.DRAW, Phase.PLAY):
                 self._dealt = True
-            self._take_events(table.events)
+            self._take_events(_events(table))
             self._note_waiting(peer, table)
             self._note_audits(table)
             self._track_window(table)
@@ -408,11 +616,48 @@ class NetSession(Session):
             self._player.give_up(self.status or f"the game is {peer.status}")
         self._notify()
 
+    def _show(self, peer) -> PeerTable | PublicTable | None:
+        """The table to show: the peer's, unless it replays the game into a new table (a seat
+        handed to us, or a spectator's after ours changed hands) while another is on screen:
+        that one stays until the new one has caught up, whose replay is then no news."""
+        current, shown = peer.table, self._table
+        if current is None or current is shown or (
+                shown is not None and getattr(peer, "replaying", False)):
+            return shown
+        self._table = current
+        if shown is not None:
+            self._seen_events = len(_events(current))
+            self._audits_counted = getattr(current, "rounds_audited", 0)
+            self._seen_verdicts |= set(getattr(current, "verdicts", {}))
+            self._fault_seen, self._verdict_seen = current.fault is not None, \
+                current.verdict is not None
+            self._protests_seen = len(current.protests)
+            if current.seat is not None:
+                self._taking = False
+                self._add(f"seat {current.seat} is yours now: you play on from this very turn")
+        return current
+
+    def _note_offers(self, peer) -> None:
+        """A watcher offering to take a seat, news to a seated player; a hand-over the host
+        refused."""
+        if peer.seat is not None and not getattr(peer, "waiting", False):
+            for offer in self.offers:
+                if offer.sign_key not in self._offers_seen:
+                    self._add(f"{offer.name} offers to take a seat (key {offer.fingerprint}): "
+                              "H hands yours to them")
+        self._offers_seen |= {o.sign_key for o in self.offers}
+        if self._handing is not None and self._handed_to is None:
+            for error in peer.errors[self._errors_seen:]:
+                if "hands" in error.reason:  # the table's refusal of our hand_over
+                    self._add(f"the host refused to hand your seat over: {error.reason}")
+                    self._handing = None
+            self._errors_seen = len(peer.errors)
+
     def _add(self, text: str, event: Event | None = None, chat_from: int | None = None) -> None:
         self._log.append(LogEntry(self.now(), text, event, chat_from))
 
     def _take_events(self, events: Sequence[Event]) -> None:
-        seat = self.table.seat
+        seat = self.seat
         for event in events[self._seen_events:]:
             seen = redact(event, seat)
             self._add(str(seen), seen)
@@ -439,12 +684,20 @@ class NetSession(Session):
         if status == self._status_seen:
             return
         before, self._status_seen = self._status_seen, status
-        if status == "reconnecting":  # the countdown and the attempts are the status line's
+        if self._handed_to is not None and status != "failed":
+            return  # our own spectator's connection: only its failure is news
+        if status == "reconnecting" and "handed to us" in peer.detail:
+            self._taking = True
+            self._add(f"seat {peer.seat} was handed to you: your program replays the game as "
+                      "that seat, then you play on")
+        elif status == "reconnecting":  # the countdown and the attempts are the status line's
             self._add(peer.detail.partition("; retrying")[0] or "connection lost")
         elif status == "playing" and before == "reconnecting":
-            self._add("reconnected")
+            if not self._taking:
+                self._add("reconnected")
         elif status == "lobby" and before in ("", "connecting"):
-            self._add(f"joined the table as seat {peer.seat}")
+            self._add(f"joined the table as seat {peer.seat}" if peer.seat is not None else
+                      "joined the table as a watcher")
         elif status == "playing" and before in ("", "connecting", "lobby"):
             self._add("the game starts")
         elif status == "failed":
@@ -466,14 +719,20 @@ class NetSession(Session):
                       "they do not come back)")
         self._waiting_seen = waiting
 
-    def _note_audits(self, table: PeerTable) -> None:
-        for round_no in sorted(set(table.verdicts) - self._seen_verdicts):
+    def _note_audits(self, table: PeerTable | PublicTable) -> None:
+        for round_no in sorted(set(getattr(table, "verdicts", {})) - self._seen_verdicts):
             self._seen_verdicts.add(round_no)
+            self._audits[round_no] = self.audit(round_no)
             self._add(f"round {round_no} audited: {self.audit(round_no)}")
+        audited = getattr(table, "rounds_audited", 0)  # a watcher's: its rounds audited clean
+        if audited > self._audits_counted:
+            self._audits_counted = audited
+            self._audits[table.round] = "clean"
+            self._add(f"round {table.round} audited: clean")
         if table.fault is not None and not self._fault_seen:
             self._fault_seen = True
             self._add(f"the game stopped: {table.fault}")
-        if table.complaint is not None and not self._complained:
+        if getattr(table, "complaint", None) is not None and not self._complained:
             self._complained = True
             self._add(f"the deal went wrong for you ({table.complaint}): you complained, and "
                       "the round is audited now")
@@ -501,3 +760,18 @@ class NetSession(Session):
         elif window is not self._window:
             self._window = window
             self._deadline = self.now() + self.claim_timeout
+
+
+def _events(table) -> Sequence[Event]:
+    """The events of a table shown: the seat's replica's, or a watcher's public game's."""
+    events = getattr(table, "events", None)
+    return events if events is not None else table.game.log
+
+
+def _watched(game) -> PlayerView:
+    """The game as a watcher sees it: every public fact, no hand, no seat of its own (seat -1:
+    the console names no one "you" and offers no move)."""
+    view = view_of(game, 0)
+    view.seat, view.hand, view.must_lay_off = -1, (), ()
+    view.may_claim = view.may_call_shanghai = view.went_down_now = False
+    return view

@@ -17,10 +17,11 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import (PROTOCOL_VERSION, Approve, Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
-                       Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
+                       Offer, Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
                        HandOver, Ready, Rearrange, Refused, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
                        Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
+from ..identity import fingerprint
 
 __all__ = ["GAME_ID", "HOST_NONCE", "NONCES", "CHALLENGE", "fixed_seed", "sign_key", "box_key", "public_bytes", "EXAMPLE_BODIES",
            "example_messages"]
@@ -50,6 +51,10 @@ def public_bytes(key: Ed25519PrivateKey | X25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
+OFFER_SIGN_KEY, OFFER_BOX_KEY = bytes(range(96, 128)), bytes(range(128, 160))
+"""The keys of "bea", who watches the example game and offers to take a seat (the lobby's
+``offers``), and is handed one (``hand_over``)."""
+
 EXAMPLE_BODIES: tuple[Body, ...] = (
     DrawStock(),
     TakeDiscard(),
@@ -67,8 +72,8 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Replace(seat=1, name="bot", role="bot", sign_key=bytes(range(32, 64)),
             box_key=bytes(range(64, 96))),
     Approve(seq=44),
-    HandOver(name="bea", role="player", sign_key=bytes(range(96, 128)),
-             box_key=bytes(range(128, 160)), sealed=bytes(range(80))),
+    HandOver(name="bea", role="player", sign_key=OFFER_SIGN_KEY, box_key=OFFER_BOX_KEY,
+             sealed=bytes(range(80))),
     Timeout(seat=1, what="seeds"),
     Complaint(round=2, reason="position 17 of generation 0 does not open to a card of its deck"),
     Protest(seq=41, reason="timed out 0.2 s after the claim window opened (agreed: 10 s)"),
@@ -106,7 +111,9 @@ def example_messages() -> tuple[Message, ...]:
                    SeatInfo(seat=1, name="Bob", fingerprint="0f1e-2d3c-4b5a-6978", ready=False,
                             connected=True, kind="bot")),
             preset="classic", rules={"jokers": 4, "claims_per_round": 3, "joker_buy": True},
-            join_code="PLUM-42"),
+            join_code="PLUM-42",
+            offers=(Offer(name="bea", fingerprint=fingerprint(OFFER_SIGN_KEY),
+                          sign_key=OFFER_SIGN_KEY, box_key=OFFER_BOX_KEY, kind="player"),)),
         start,
         Chat(text="good luck!", name="Ann"),
         dataclasses.replace(sign_game(sign_key(0), start_digest(start.to_wire()), 0, 7,

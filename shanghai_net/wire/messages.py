@@ -20,11 +20,11 @@ from .fields import (AnyMap, Blob, Bool, Bytes, Float, Int, ListOf, Nullable, On
 __all__ = [
     "PROTOCOL_NAME", "PROTOCOL_VERSION", "CARD_COUNT", "MAX_SEATS",
     "Message", "Body", "MESSAGE_TYPES", "BODY_KINDS", "decode_message",
-    "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "LobbyState", "PlayerSeat", "DealerPick",
+    "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "Offer", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
     "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
-    "HOST_AUTHOR",
+    "HOST_AUTHOR", "MAX_OFFERS",
     "NOTICES", "OwedStep", "Owed",
 ]
 
@@ -159,6 +159,11 @@ class Hello(Message):
     notices: tuple[str, ...] = wire_field(ListOf(Text(32, min_len=1), 16), default=())
     """The host notices the client asks for (`NOTICES`); a name the host does not know is
     ignored, so a client may ask for notices of a newer protocol."""
+    offer: str | None = wire_field(Nullable(OneOf("player", "bot")), default=None)
+    """A spectator offers to take a seat a player hands it (protocol.md 11.9), to play it as a
+    person (``"player"``) or a bot; the host lists the offer in `LobbyState.offers`, so that
+    the seats see its keys.  None: no offer (a host that knows nothing of offers ignores it,
+    and the client simply watches)."""
 
 
 @message_type("welcome")
@@ -216,6 +221,22 @@ class SeatInfo:
     left: bool = wire_field(Bool(), default=False)  # said `bye` in a running game: gone for good
 
 
+MAX_OFFERS = 16
+"""The most offers a ``lobby_state`` lists (the oldest first)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Offer:
+    """A watcher offering to take a seat handed to it: the keys a ``hand_over`` to it names,
+    and the fingerprint of its signing key, which the holder compares out loud."""
+
+    name: str = wire_field(NAME)
+    fingerprint: str = wire_field(Text(19))
+    sign_key: bytes = wire_field(KEY)
+    box_key: bytes = wire_field(KEY)
+    kind: str = wire_field(OneOf("player", "bot"))
+
+
 @message_type("lobby_state")
 class LobbyState(Message):
     """Host -> clients, whenever the lobby changes (and during a game, for who is connected)."""
@@ -224,6 +245,10 @@ class LobbyState(Message):
     preset: str = wire_field(PRESET)
     rules: dict = wire_field(RULES)
     join_code: str = wire_field(JOIN_CODE)
+    offers: tuple[Offer, ...] = wire_field(ListOf(RecordOf(Offer), MAX_OFFERS), default=())
+    """The watchers connected now who offer to take a seat (`Hello.offer`), oldest first: only
+    keys a ``hand_over`` may name (none that plays a seat, is proposed for one, or is the
+    host's)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
