@@ -321,6 +321,13 @@ class Peer(Voting):
             self._quiet_until = msg.sequenced
             if msg.seat is None and self.role != "spectator":
                 raise PeerError("the host gave us no seat")
+            if msg.challenge is not None and msg.table.get("replacing") is True and \
+                    self.outbox is not None:  # our seat's table is of no use: another key
+                # played the seat since; follow the game from its start, as a replacement does
+                self.table = self.outbox = None
+                self._keys_seen = ()
+                raise Lost(f"seat {self.seat} changed hands while we were away: following "
+                           "the game from its start to take it back")
             if msg.challenge is not None:  # our seat in a running game: prove its key is ours
                 game_id = self.table.game_id if self.table is not None else msg.game_id
                 if game_id is None:
@@ -380,8 +387,9 @@ class Peer(Voting):
         # a seat the host let us in to take, or one whose keys the table changed: the lobby
         # shows who plays each seat now, the chain vouches for the start
         shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and joined else {}
-        replacing = not joined and self.seat is not None and \
+        replacing = not joined and self.seat is not None and (
             start.seats[self.seat].sign_key != self.identity.sign_public
+            or self.welcome.table.get("replacing") is True)  # ours, played by others since
         try:
             check_keys(start, None if replacing else self.seat, self.identity, shown)
         except ValueError as error:
@@ -422,6 +430,7 @@ class Peer(Voting):
         """Play ``table``'s seat from here; ``first``: the bodies it owes now."""
         self.table = self.result.table = table
         table.audit_elsewhere = self.worker_threads
+        table.yields_seat = self.role == "bot"  # a stand-in hands its seat on
         self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
             table.game_id) if self._store is not None else None)
         self._watch = HostWatch(table)
@@ -445,7 +454,7 @@ class Peer(Voting):
         if self.seat is None or table.finished:
             return
         ours = table.holders[self.seat].sign_key == self.identity.sign_public
-        if ours and self.outbox is None:
+        if ours and self.outbox is None and self.seat in changed:
             seated = self.table_type.taking_over(table, self.seat, self.identity.box_key,
                                                  self._seat_random)
             self._sit(seated, seated.start())

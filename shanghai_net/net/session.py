@@ -144,7 +144,11 @@ class NetSession(Session):
 
     @property
     def table(self) -> PeerTable | None:
-        return self.peer.table if self.peer is not None else None
+        """The seat's table; None before the game, and while the peer follows the game to take
+        its seat at the next deal (its table is then the public one: `status` says so)."""
+        table = self.peer.table if self.peer is not None else None
+        return table if table is not None and table.seat is not None else None  # a follower's
+        # table is the public one, of no seat
 
     @property
     def seat(self) -> int:
@@ -266,6 +270,8 @@ class NetSession(Session):
             return f"connection lost, {retry}"  # a peer that never got in does not retry
         if peer.status == "failed":
             return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
+        if peer.status == "playing" and peer.table is not None and self.table is None:
+            return peer.detail  # "waiting to take seat 2 at the next round's deal"
         return ""
 
     def audit(self, round_no: int) -> str | None:
@@ -334,9 +340,9 @@ class NetSession(Session):
     def away(self) -> tuple[int, ...]:
         """The seats the table waits for that a vote may void the round against: away, or
         connected and silent while they owe the deal a step (read in trio, after a key)."""
-        peer = self.peer
-        return tuple(sorted(peer.holding_up(trio.current_time()))) if peer.table is not None \
-            and not peer.table.finished else ()
+        peer, table = self.peer, self.table  # a seat's: one that follows has no vote yet
+        return tuple(sorted(peer.holding_up(trio.current_time()))) if table is not None \
+            and not table.finished else ()
 
     async def vote_void(self) -> str:
         await trio.lowlevel.checkpoint()
@@ -394,7 +400,7 @@ class NetSession(Session):
         """The peer changed (on the trio thread): bring the log and the claim clock up to date,
         then tell the listeners."""
         peer = self.peer
-        table = peer.table
+        table = self.table
         self._note_status(peer)
         if table is not None:
             if not self._dealt and table.settled and table.game.phase in (Phase.DRAW, Phase.PLAY):

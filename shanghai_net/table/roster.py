@@ -9,6 +9,19 @@ not vacant, the replaced seat included when it is not vacant (nobody takes a sea
 person playing it).  From then on every party checks that seat's messages with the new signing
 key and seals its key shares to the new box key; the seat's score and money carry over.
 
+The host may not propose a key that plays another seat, the seat's own key while it is played,
+a key another seat's waiting proposal names (one key, one seat), or its own key
+(`replace_refused`).
+
+**Which seats approve (the reference seats' rule, `PeerTable._proposed`).** Any ``replace`` of
+a seat that is vacant or played by a bot a ``replace`` seated (a stand-in: `up_for_taking`),
+whoever it names: the host chose that holder already.  So a seat's first holder takes it back
+from the stand-in at a later round's start (the host proposes its keys when it says hello
+again, `net.lobby`), and a person who arrives late takes a stand-in's seat.  The stand-in
+approves handing its own seat on (its client is a bot: ``yields_seat``); a person's seat is
+handed on only by the person's own word (the reference client never gives it), so a first
+holder does not take back a seat a person plays now.
+
 What the rule buys: a host cannot seat a key of its own choosing without every present seat's
 signature, and cannot unseat a present player at all; the seat's new keys are in the chain, so
 `shanghai verify` follows them too.
