@@ -246,7 +246,7 @@ def a_started_table(players=3, seat=0, seed=4):
                             rules=rules, settled=True, finished=False, owed=dict,
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
-                                     for s in start.seats], vacant={})
+                                     for s in start.seats], vacant={}, left=[])
     return start, table
 
 
@@ -538,10 +538,12 @@ def test_a_seat_that_follows_the_game_to_take_its_seat_says_so_and_then_plays():
         assert c.session.status == "waiting to take seat 0 at the next round's deal"
         assert c.session.seats[0].name == "bot for ann" and c.session.away == ()
         assert "waiting to take seat 0 at the next round's deal" in c.screen()["lobby"]
+        table.left = [(1, 0)]  # the stream's word on who left (its log has no event of it)
         await c.on_trio(lambda: c.peer.changed(table=table, detail="rejoined"))
         screen = c.screen()
         assert "davis · round 1 of 7" in screen["title"] and screen["hand"].strip()
         assert c.session.status == ""
+        assert c.session.penalties == {0: table.rules.leave_penalty}
         await c.press("q", "y")
 
     run(with_console, body)

@@ -232,6 +232,18 @@ class NetSession(Session):
         return final_result(table, table.game) if table is not None else None
 
     @property
+    def penalties(self) -> dict[int, int]:
+        """What each seat paid for leaving, from the stream (``left``): a seat that took its
+        place after the vote has no event of it in its own log."""
+        table = self.table
+        if table is None:
+            return super().penalties
+        paid: dict[int, int] = {}
+        for _, seat in table.left:
+            paid[seat] = paid.get(seat, 0) + table.rules.leave_penalty
+        return paid
+
+    @property
     def waiting_for_ready(self) -> bool:
         """The round summary is open here (the table itself goes on)."""
         return self._hold
