@@ -376,3 +376,22 @@ def test_a_person_who_took_a_stand_in_s_seat_keeps_it_unless_they_agree():
     t.run_until(lambda: t.host.round == 5 and t.host.settled)
     assert t.host.holders[2].sign_key == late.sign_public
     assert t.host.proposals[back.seq].approvals == set()
+
+
+def test_a_seat_voted_gone_owes_nothing_so_its_newcomer_is_not_voted_out_at_once():
+    """Seat 2 leaves as round 2's deal begins, before its commitment: the others vote it gone.
+    While the seat is vacant no party says it owes anything (the voided round's commitment
+    is due from no one): a seat that counts how long another owes a step would otherwise carry
+    the old holder's silence on to the newcomer and vote it gone the moment it took the seat
+    (`shanghai host` with `shanghai bot` processes voted stand-in after stand-in gone, every
+    round, until the round number overflowed)."""
+    t = Roster(3, seed=19)
+    t.run_until(lambda: t.host.round == 2)
+    assert not t.host._commits and t.boxes[2].deal, "seat 2's commitment is not sent yet"
+    t.gone.add(2)
+    t.run_until(lambda: set(t.host.owed()) == {2})
+    assert "commitment" in t.host.owed()[2]
+    vote_gone(t, 2, (0, 1))
+    assert t.host.vacant == {2: 2}
+    for table in [t.host, *t.seats]:
+        assert table.owed() == {} and table.owed_steps() == [], table.owed()
