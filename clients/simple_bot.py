@@ -28,7 +28,9 @@ What it does:
   seconds; it counts every vote per (round, seat), and when more than half the seats named the
   same seat the round is void, that seat pays ``leave_penalty`` and is vacant, and the round's
   contract is dealt again by the same dealer under the next round number; it approves by itself
-  every host ``replace`` of a vacant seat (``approve``), and at the start of a round's deal
+  every host ``replace`` of a vacant seat or of one a stand-in bot plays (a ``replace`` with
+  role ``bot`` seated it), its own seat's too when it plays as such a stand-in (``approve``);
+  it names a host that proposes one key for two seats; and at the start of a round's deal
   seats every replacement approved by every seat not vacant: from then on it checks that seat's
   messages with the new signing key and seals its key shares to the new box key.  If the
   stream gives its own seat to another key, it says ``bye`` and stops (exit status 3).  It can
@@ -52,7 +54,9 @@ What it does not do:
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
-  the others to), and a first-dealer pick voided and held again (never seen: untested).
+  the others to), a first-dealer pick voided and held again (never seen: untested), and taking
+  back a seat it played before (a ``welcome`` with ``replacing``: it plays only a seat whose
+  keys the start gave it, or one it follows from the start as a newcomer).
 
 Exit status: 0 when the game ended and the host answered nothing but ``stale``; 1 when the host
 answered another error; 2 when the bot stopped on a fault or an unhandled situation; 3 when the
@@ -493,6 +497,9 @@ class Table:
             self.sign_keys[HOST_AUTHOR] = start["host_key"]
         self.box_keys = {entry["seat"]: entry["box_key"] for entry in start["seats"]}
         """Each seat's box key now: its key shares are sealed to it."""
+        self.roles = {entry["seat"]: "player" for entry in start["seats"]}
+        """Each seat's holder's role now (a ``replace``'s role once one seated it): a seat a
+        bot plays as a stand-in may be handed on without a person's word (11.8)."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
         self.finished = False
         self.round_no = 0
@@ -596,6 +603,7 @@ class Table:
             del self.proposals[seq]
             body, seat = proposal.body, proposal.body["seat"]
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
+            self.roles[seat] = body["role"]
             self.vacant.pop(seat, None)
             self.rekeyed.append(seat)
             if seat == self.seat and body["sign_key"] != self.sign_key:
@@ -965,8 +973,9 @@ class Table:
 
     def proposed(self, seq: int, body: dict) -> None:
         """The host proposes who plays ``body["seat"]`` (a later one for the seat replaces an
-        earlier one still waiting).  This seat approves any proposal for a vacant seat, and
-        nothing else: nobody takes a seat from the one playing it."""
+        earlier one still waiting).  This seat approves any proposal for a vacant seat or one
+        a stand-in bot plays (its own too, when it is that stand-in: it is a bot), and nothing
+        else: nobody takes a seat from the person playing it."""
         seat, key = body["seat"], body["sign_key"]
         if self.finished or not 0 <= seat < self.n:
             raise BotStopped(f"seq {seq}: the host proposed seat {seat} of a game over or none")
@@ -974,6 +983,10 @@ class Table:
             if self.sign_keys[other] == key and (other != seat or seat not in self.vacant):
                 raise BotStopped(f"seq {seq}: the host proposed the key seat {other} plays "
                                  f"with for seat {seat}: one key, one seat")
+        for other in self.proposals.values():
+            if other.body["sign_key"] == key and other.body["seat"] != seat:
+                raise BotStopped(f"seq {seq}: the host proposed for seat {seat} the key it "
+                                 f"proposed for seat {other.body['seat']}: one key, one seat")
         if key == self.sign_keys.get(HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: the host proposed its own key for seat {seat}")
         for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
@@ -982,7 +995,8 @@ class Table:
             if old in self.to_approve:
                 self.to_approve.remove(old)
         self.proposals[seq] = Proposal(seq, body)
-        if seat in self.vacant and self.seat is not None and self.seat not in self.vacant:
+        if self.seat is not None and self.seat not in self.vacant and (
+                seat in self.vacant or self.roles[seat] == "bot"):
             self.to_approve.append(seq)
 
     def handed(self, seq: int, author: int, body: dict) -> None:

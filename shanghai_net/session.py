@@ -43,6 +43,7 @@ from .engine import (
     Drew, Event, Game, GameEnded, GameResult, LocalDealer, Move, PassClaim, Phase, PlayerView,
     RoundEnded, RoundResult, ShanghaiPenalty, new_game, view_of,
 )
+from .engine.events import RoundVoided
 from .engine.dealer import Dealer
 from .rules import RuleSet
 
@@ -193,6 +194,17 @@ class Session(abc.ABC):
     def lobby(self) -> Lobby | None:
         """The lobby of a networked table (None: no lobby, or not joined yet)."""
         return None
+
+    @property
+    def penalties(self) -> dict[int, int]:
+        """What each seat paid for leaving: seat -> the points added to its score, or the money
+        it paid into the pot (here: from the log's voided rounds)."""
+        paid: dict[int, int] = {}
+        for entry in self.log:
+            event = entry.event
+            if isinstance(event, RoundVoided) and event.leaver is not None and event.penalty:
+                paid[event.leaver] = paid.get(event.leaver, 0) + event.penalty
+        return paid
 
     @property
     def status(self) -> str:

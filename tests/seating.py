@@ -15,16 +15,18 @@ POLL = 0.01
 """Seconds between looks at another task's state: how late a wait may see it, never whether."""
 
 
-async def until(check, why, seconds=20.0):
+async def until(check, why, seconds=20.0, state=None):
     """Wait, at most ``seconds``, for ``check()`` to hold (polled: the state is another
-    task's); fails saying ``why`` was not seen.  The bound only catches a hang: on a loaded
-    machine a state the test waits for may come late, never not at all."""
+    task's); fails saying ``why`` was not seen (and ``state()``, what was seen instead).  The
+    bound only catches a hang: on a loaded machine a state the test waits for may come late,
+    never not at all."""
     try:
         with trio.fail_after(seconds):
             while not check():
                 await trio.sleep(POLL)
     except trio.TooSlowError:
-        raise AssertionError(f"not within {seconds:g} s: {why}") from None
+        seen = f"; instead: {state()}" if state is not None else ""
+        raise AssertionError(f"not within {seconds:g} s: {why}{seen}") from None
 
 
 async def start_seated(nursery, peer, seat, run=None, seconds=20.0):

@@ -255,3 +255,38 @@ async def test_the_client_bot_voted_gone_and_replaced_stops_cleanly(tmp_path):
     public = host.public
     assert public.finished and public.fault is None, public.fault
     assert public.holders[0].sign_key == host.stand_ins[0].identity.sign_public
+
+
+def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_key_for_two():
+    """Issue 22, the client's own table (no sockets): it approves the host's ``replace`` of a
+    seat a stand-in bot plays (a first holder coming back, a late arrival) as of a vacant seat,
+    and of its own seat when it is that stand-in; not of a seat a person plays; and it stops,
+    naming the host, on one key proposed for two seats."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("simple_bot_under_test", BOT)
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    keys = [bytes([k]) * 32 for k in range(1, 5)]
+    start = {"game_id": bytes(16), "preset": "davis", "rules": {}, "host_key": bytes([9]) * 32,
+             "first_dealer_pick": {"method": "fixed", "seat": 0},
+             "seats": [{"seat": s, "name": f"p{s}", "sign_key": keys[s], "box_key": keys[s]}
+                       for s in range(4)]}
+    rnd = seeded(b"client table")
+
+    def replace(seat, key, role="player"):
+        return {"seat": seat, "name": "x", "role": role, "sign_key": key, "box_key": key}
+
+    table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    table.roles[2] = "bot"  # a stand-in plays seat 2, a person seat 3
+    table.vacant[1] = 1  # seat 1 was voted gone
+    table.proposed(10, replace(2, bytes([20]) * 32))
+    table.proposed(11, replace(3, bytes([21]) * 32))
+    table.proposed(12, replace(1, bytes([22]) * 32, "bot"))
+    assert table.to_approve == [10, 12]
+    with pytest.raises(bot.BotStopped, match="one key, one seat"):
+        table.proposed(13, replace(2, bytes([22]) * 32))
+    stand_in = bot.Table(start, 2, rnd(32), rnd(32), rnd, keys[2])
+    stand_in.roles[2] = "bot"
+    stand_in.proposed(10, replace(2, bytes([30]) * 32))  # its first holder's key comes back
+    assert stand_in.to_approve == [10]

@@ -246,7 +246,7 @@ def a_started_table(players=3, seat=0, seed=4):
                             rules=rules, settled=True, finished=False, owed=dict,
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
-                                     for s in start.seats], vacant={})
+                                     for s in start.seats], vacant={}, left=[])
     return start, table
 
 
@@ -516,3 +516,34 @@ def test_shanghai_play_is_a_game_in_one_command():
     assert "hosting davis on port" in seen[0]  # the lobby's notice, before the deal
     # on 127.0.0.1 with every seat taken, nobody else can join: it does not say they can
     assert "you and 3 bots, every seat taken" in seen[0] and "others join" not in seen[0]
+
+
+def test_a_seat_that_follows_the_game_to_take_its_seat_says_so_and_then_plays():
+    """Issue 22: a person who comes back to take their seat from the stand-in (or who arrived
+    late) follows the game on the public table until the next deal: the console shows the
+    table's seats ("bot for ann") and the peer's word, with no hand; once the stream gives its
+    keys the seat, the game screen."""
+    from shanghai_net.table.roster import Holder
+
+    async def body(c: Console):
+        start, table = a_started_table()
+        stand_in = Holder("bot", "bot", b"\5" * 32, b"\6" * 32, 3, table.holders[0])
+        follower = SimpleNamespace(seat=None, holders=[stand_in, *table.holders[1:]],
+                                   finished=False, vacant={})
+        await c.on_trio(lambda: c.peer.changed(
+            status="playing", seat=0, welcome=welcome(replacing=True),
+            lobby=lobby_state(ready=(True,) * 3), start=start, table=follower,
+            detail="waiting to take seat 0 at the next round's deal"))
+        assert c.session.view is None and c.session.table is None
+        assert c.session.status == "waiting to take seat 0 at the next round's deal"
+        assert c.session.seats[0].name == "bot for ann" and c.session.away == ()
+        assert "waiting to take seat 0 at the next round's deal" in c.screen()["lobby"]
+        table.left = [(1, 0)]  # the stream's word on who left (its log has no event of it)
+        await c.on_trio(lambda: c.peer.changed(table=table, detail="rejoined"))
+        screen = c.screen()
+        assert "davis · round 1 of 7" in screen["title"] and screen["hand"].strip()
+        assert c.session.status == ""
+        assert c.session.penalties == {0: table.rules.leave_penalty}
+        await c.press("q", "y")
+
+    run(with_console, body)

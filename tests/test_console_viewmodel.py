@@ -268,3 +268,33 @@ def test_the_copy_taken_from_the_pile_is_marked_until_the_seat_discards():
     assert marked(TookDiscard(1, taken)) == []  # another seat's take
     assert marked(TookDiscard(0, taken), Discarded(0, view.hand[1], False)) == []
     assert marked(TookDiscard(0, taken), RoundStarted(2, 0, "a book and a run")) == []
+
+
+def test_the_final_table_names_who_plays_each_seat_now_and_shows_the_leave_penalty():
+    """Issue 22: a seat that changed hands shows as its holder is ("bot for bea"), and a seat
+    whose player left pays the leave penalty: the final table has a ``left`` column, so a row's
+    rounds and penalty add up to its total; the score sheet's voided round shows it too, and a
+    local session reads it from its log."""
+    from shanghai_net.console.sheets import score_sheet
+    from shanghai_net.engine import GameResult
+    from shanghai_net.engine.events import RoundEnded, RoundVoided
+    from shanghai_net.session import LocalSession
+    from types import SimpleNamespace
+
+    seats = [SeatInfo(s, n, None, Connection.LOCAL) for s, n in enumerate(["me", "bob", "bot for bea"])]
+    rounds = (RoundResult(1, 1, ((),) * 3, (10, 0, 5), (10, 0, 5)),
+              RoundResult(3, 0, ((),) * 3, (0, 15, 5), (10, 15, 60)))
+    log = [LogEntry(0, "", RoundEnded(rounds[0])), LogEntry(0, "", RoundVoided(2, 2, 50, False, True)),
+           LogEntry(0, "", RoundEnded(rounds[1]))]
+    paid = {2: 50}  # Session.penalties
+    lines = game_over_table(GameResult((10, 15, 60), (0, 1, 2), (0,), rounds), seats, 0, DAVIS,
+                            penalties=paid)
+    assert lines[1].split() == ["R1", "R3", "left", "total"]
+    assert [line.split() for line in lines[2:]] == [
+        ["1.", "0", "you", "10", "0", "10", "pts"], ["2.", "1", "bob", "0", "15", "15", "pts"],
+        ["3.", "2", "bot", "for", "bea", "5", "5", "+50", "60", "pts"]]
+    assert game_over_table(GameResult((10, 15, 60), (0, 1, 2), (0,), rounds), seats, 0,
+                           DAVIS)[1].split() == ["R1", "R3", "total"]  # no one left: no column
+    assert LocalSession.penalties.fget(SimpleNamespace(log=log)) == paid
+    sheet = score_sheet(DAVIS, log, seats, 0, 3)
+    assert [line.split() for line in sheet if line.startswith(" 2")] == [["2", "voided", "-", "-", "+50"]]

@@ -165,9 +165,9 @@ def test_a_person_refused_a_seat_is_told_to_sit_at_another_table_or_open_one():
 
 
 def test_a_proposed_key_takes_no_seat_from_its_live_player_and_a_successor_takes_it():
-    """A key the host proposed for a seat still played proves it holds its key: refused, the
-    seat's player keeps its connection (only a seat voted gone, or one handed to that key, is
-    taken from a live connection); the successor a ``hand_over`` named takes it at once."""
+    """A key the host proposed for a seat still played proves it holds its key: the seat's
+    player keeps its connection (only a seat voted gone, or one handed to that key, is taken
+    from a live connection); the successor a ``hand_over`` named takes it at once."""
     from shanghai_net.table.roster import Holder
     from shanghai_net.wire import sign_proof
     from shanghai_net.wire.messages import Replace
@@ -178,18 +178,80 @@ def test_a_proposed_key_takes_no_seat_from_its_live_player_and_a_successor_takes
     parts.public._replace(0, Replace(seat=1, name="x", role="player",
                                      sign_key=newcomer.sign_public, box_key=newcomer.box_public))
 
-    def prove():
+    def prove(who):
         client = parts.connect()
-        parts.lobby.on_hello(client, hello(newcomer, "x"))
+        parts.lobby.on_hello(client, hello(who, "x"))
         challenge = sent(client, Welcome)[0].challenge
-        parts.lobby.on_proof(client, sign_proof(newcomer.sign_key, game_id, challenge))
+        parts.lobby.on_proof(client, sign_proof(who.sign_key, game_id, challenge))
         return client
 
-    refused = prove()
-    assert [r.code for r in sent(refused, Refused)] == ["table_full"]
+    waiting = prove(newcomer)  # it waits beside the seat's player until the stream seats it
     assert parts.lobby.seats[1] is clients[1] and not clients[1].closing
-    held = parts.public.holders[1]  # a hand-over to the newcomer: the seat is its key's now
-    parts.public.holders[1] = Holder("x", "player", newcomer.sign_public, held.box_key, 1, held)
-    successor = prove()
+    assert waiting is not parts.lobby.seats[1]
+    bea = Identity(bytes([10]) * 32, bytes([10]) * 32)
+    held = parts.public.holders[1]  # a hand-over to bea: the seat is her key's now
+    parts.public.holders[1] = Holder("bea", "player", bea.sign_public, held.box_key, 1, held)
+    successor = prove(bea)
     assert not sent(successor, Refused) and parts.lobby.seats[1] is successor
     assert clients[1].closing
+
+
+def test_the_lobby_offers_a_stand_in_s_seat_to_its_first_holder_or_a_late_person_one_at_a_time():
+    """Issue 22, in process: seat 2 was voted gone and a stand-in bot plays it.  Seat 2's first
+    holder says hello: the lobby asks the host to propose its keys for seat 2, and while that
+    proposal is on its way offers the seat to no one else (a late person is refused).  Once it
+    is sequenced the hello is answered as a rejoin that says the seat changed hands; the proof
+    puts the connection in ``waiting`` (the stand-in plays on) with the game from its start, and
+    when the stream gives seat 2 its keys at the next deal it is the seat's connection.  A key
+    closed for abuse is offered nothing."""
+    from shanghai_net.wire import sign_proof
+    from shanghai_net.wire.messages import Replace
+    from test_table_roster import Roster, newcomer, stand_in_plays
+
+    t = Roster(3, seed=16)
+    t.run_until(lambda: t.host.round == 2 and t.host.settled)
+    stand_in_plays(t, 2, newcomer(12))
+    config = HostConfig(players=3, random=seeded(b"parts"))
+    connections = Connections(config, History(config.max_frame), set(), None, None)
+
+    def lobby(barred=()):
+        return Lobby(config, t.host_id, preset("davis"), 3, connections.clients,
+                     connections.history, set(barred), t.host.start_game, None, lambda: None,
+                     lambda: t.host)
+
+    def connect():
+        client = connections.new_client(None)
+        connections.clients.add(client)
+        return client
+
+    closed = lobby(barred=[t.ids[2].sign_public])
+    barred = connect()
+    assert closed.on_hello(barred, hello(t.ids[2], "p2")) is None
+    assert [r.code for r in sent(barred, Refused)] == ["abuse"]
+
+    table, first, late = lobby(), connect(), connect()
+    offer = table.on_hello(first, hello(t.ids[2], "p2"))
+    assert offer == Replace(seat=2, name="p2", role="player", sign_key=t.ids[2].sign_public,
+                            box_key=t.ids[2].box_public)
+    assert table.offering == {2: first} and not first.outq
+    assert table.on_hello(late, hello(newcomer(13), "late")) is None
+    assert "started without you" in sent(late, Refused)[0].reason
+
+    t.follow(2, t.ids[2])
+    t.host_says(offer)
+    table.offering.clear()  # as the host does once the proposal is sequenced
+    later = connect()  # a person's proposal waits for seat 2: it is not offered again
+    assert table.on_hello(later, hello(newcomer(14), "later")) is None and sent(later, Refused)
+    assert table.on_hello(first, hello(t.ids[2], "p2"), offered=True) is None
+    (welcome,) = sent(first, Welcome)
+    assert welcome.seat == 2 and welcome.table["replacing"] is True and first.replacing
+    bot = table.seats[2] = connect()  # the stand-in's live connection
+    bot.seat, bot.hello = 2, hello(newcomer(12), "bot")
+    table.on_proof(first, sign_proof(t.ids[2].sign_key, t.host.game_id, welcome.challenge))
+    assert table.waiting == {2: first} and first.seat == 2 and first.in_game
+    assert first.cursor == 0 and table.seats[2] is bot and bot.connected and not bot.closing
+    t.run_until(lambda: t.host.round == 4)
+    table.changed()  # the host's sequencer calls it when a seat's keys change
+    assert table.waiting == {} and table.seats[2] is first and bot.seat is None
+    state = table.lobby_state()
+    assert [s.name for s in state.seats if s.seat == 2] == ["p2"]

@@ -31,9 +31,11 @@ RULES = {"contracts": [[2, 0]]}  # one round keeps each test short
 FAST_RETRY = (0.05, 0.1, 0.2, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5)
 
 
-def make_peer(port, identity, seat, tmp_path, player=None, watch=None, **options) -> Peer:
-    """A bot peer; ``watch(peer)`` (a `Shown`, say) is called after each of its changes."""
-    peer = Peer(("127.0.0.1", port), identity,
+def make_peer(port, identity, seat, tmp_path, player=None, watch=None, kind=Peer,
+              **options) -> Peer:
+    """A bot peer (of class ``kind``); ``watch(peer)`` (a `Shown`, say) is called after each
+    of its changes."""
+    peer = kind(("127.0.0.1", port), identity,
                 player or BotPlayer("basic", random.Random(seat)), name=f"bot{seat}",
                 store=GameSecrets(tmp_path / f"seat{seat}"), timeout=10, retry_delays=FAST_RETRY,
                 on_change=None if watch is None else lambda: watch(peer), **options)

@@ -5,6 +5,8 @@ seats a key of its own choosing, a host that relays the old key after a replacem
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from shanghai_net.deal import seeded
@@ -28,7 +30,7 @@ class Roster(Table):
     def __init__(self, *args, **kwargs):
         self.stream = []
         self.gone: set[int] = set()
-        self.followers: dict[int, tuple[PublicTable, Identity]] = {}
+        self.followers: dict[int, tuple[PublicTable, Identity, bool]] = {}
         super().__init__(*args, **kwargs)
 
     def deliver(self, msg):
@@ -38,21 +40,24 @@ class Roster(Table):
 
     def _after(self, msg):
         self.stream.append(msg)
-        for seat, (follower, who) in list(self.followers.items()):
+        for seat, (follower, who, yields) in list(self.followers.items()):
             follower.receive(msg)
             if follower.holders[seat].sign_key == who.sign_public:  # our keys took the seat
                 del self.followers[seat]
                 table = PeerTable.taking_over(follower, seat, who.box_key,
-                                              seeded(b"stand-in %d" % seat))
+                                              seeded(b"stand-in %d " % seat + who.sign_public))
+                table.yields_seat = yields
                 self.seats[seat], self.boxes[seat] = table, Outbox(table, who.sign_key)
                 self.boxes[seat].push(table.start())
 
-    def follow(self, seat, who):
-        """``who`` follows the game from its start, to take ``seat`` when the stream says."""
+    def follow(self, seat, who, yields=False):
+        """``who`` follows the game from its start, to take ``seat`` when the stream gives it
+        its keys (after now: a first holder follows while another plays its seat); ``yields``:
+        it is a bot, which hands its seat on (`PeerTable.yields_seat`)."""
         follower = PublicTable(self.host.start_game)
         for msg in self.stream:
             follower.receive(msg)
-        self.followers[seat] = (follower, who)
+        self.followers[seat] = (follower, who, yields)
 
     def step(self, play=True):
         for seat in self.gone:
@@ -84,8 +89,8 @@ class Roster(Table):
                 said.append(fault)
         return said
 
-    def propose(self, seat, who, role="bot"):
-        return self.host_says(wm.Replace(seat=seat, name="bot", role=role,
+    def propose(self, seat, who, role="bot", name="bot"):
+        return self.host_says(wm.Replace(seat=seat, name=name, role=role,
                                          sign_key=who.sign_public, box_key=who.box_public))
 
     def sign(self, seat, key, body):
@@ -277,3 +282,116 @@ def test_a_host_cannot_propose_anyone_once_the_game_is_over():
     t.run_until(lambda: t.host.finished)
     with pytest.raises(Fault, match="after the game's end"):
         t.propose(0, newcomer(6))
+
+
+def test_one_key_proposed_for_two_vacant_seats_is_refused_and_a_host_sequencing_it_is_named():
+    """Two seats voted gone, and the host proposes one newcomer's key for both: one party would
+    play two hands (and the lobby could not tell which seat its key comes for).  The host's
+    own check refuses it before signing; a host that sequences it anyway is named at every
+    seat, and the first proposal stands."""
+    t = Roster(5, seed=13)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    t.gone |= {3, 4}
+    vote_gone(t, 4, (0, 1, 2))
+    vote_gone(t, 3, (0, 1, 2))
+    assert set(t.host.vacant) == {3, 4}
+    who = newcomer(7)
+    first = t.propose(3, who)
+    twice = wm.Replace(seat=4, name="bot", role="bot", sign_key=who.sign_public,
+                       box_key=who.box_public)
+    assert "one key, one seat" in t.host.replace_refused(twice)
+    said = t.relay(t.host.chain.sign(t.host_id.sign_key, HOST_AUTHOR, twice))
+    for seat in (0, 1, 2):
+        assert said[seat].culprit == HOST_AUTHOR and "it proposed for seat 3" in \
+            said[seat].reason, said[seat]
+    assert [p.body.seat for p in t.host.proposals.values()] == [3]
+    assert t.host.proposals[first.seq].body.sign_key == who.sign_public
+    # another key for seat 4, or the same key for seat 3 again (it takes the first's place)
+    assert t.host.replace_refused(wm.Replace(seat=4, name="bot", role="bot",
+                                             sign_key=newcomer(8).sign_public,
+                                             box_key=newcomer(8).box_public)) is None
+    assert t.host.replace_refused(dataclasses.replace(twice, seat=3)) is None
+
+
+def stand_in_plays(t, seat, bot):
+    """Seat ``seat`` is voted gone by every other seat and ``bot`` (a stand-in, which hands
+    its seat on) plays it from the next deal; play on until that deal is settled."""
+    t.gone.add(seat)
+    vote_gone(t, seat, [s for s in range(t.host.players) if s != seat])
+    t.follow(seat, bot, yields=True)
+    t.propose(seat, bot)
+    t.gone.discard(seat)
+    round_no = t.host.round
+    t.run_until(lambda: t.host.round > round_no and t.host.settled)
+    assert t.host.holders[seat].sign_key == bot.sign_public
+
+
+def test_a_first_holder_takes_its_seat_back_from_the_stand_in_at_the_next_deal():
+    """Seat 2 leaves in round 2 and a stand-in bot plays it in round 3; seat 2's first holder
+    comes back with its own keys: the host proposes them, every seat approves by itself (the
+    two others, and the bot, which hands its seat on), and at the next deal the first holder
+    plays its seat again from the stream it followed, its score carried over; the bot's key
+    is refused from then on."""
+    t = Roster(3, seed=14)
+    t.run_until(lambda: t.host.round == 2 and t.host.settled)
+    bot, first = newcomer(9), t.ids[2]
+    stand_in_plays(t, 2, bot)
+    assert t.host.holders[2].describe() == "bot for p2" and t.host.round == 3
+    t.follow(2, first)
+    proposal = t.propose(2, first, role="player", name="p2")
+    t.run_until(lambda: t.host.round == 4 and t.host.settled)
+    assert {m.author for m in t.stream if isinstance(m.body, wm.Approve)
+            and m.body.seq == proposal.seq} == {0, 1, 2}
+    for table in [t.host, *t.seats]:
+        holder = table.holders[2]
+        assert (holder.sign_key, holder.kind, holder.since) == (first.sign_public, "player", 4)
+        assert holder.before.sign_key == bot.sign_public and holder.describe() == "p2"
+        assert holder.before.before.sign_key == first.sign_public
+    assert t.seats[2].seat == 2 and t.seats[2].game.viewer == 2
+    t.run_until(lambda: t.host.audited == 4)
+    for seat, table in enumerate(t.seats):
+        assert table.fault is None and table.verdicts[4].clean, seat
+        assert table.game.scores == t.host.public.scores
+    late = t.sign(2, bot.sign_key, wm.Complaint(round=t.host.round, reason="still mine"))
+    with pytest.raises(RemoteProtocolError, match="does not verify"):
+        t.host.admit(late)
+    for seat in range(3):
+        assert_no_hidden_card_opened_to(t, seat)
+
+
+def test_a_person_who_took_a_stand_in_s_seat_keeps_it_unless_they_agree():
+    """A person who arrived late takes the stand-in's seat (the bot and the others approve);
+    when the seat's first holder then comes back, no reference seat approves by itself: the
+    seat is a person's now, and only their word hands it on."""
+    t = Roster(3, seed=15)
+    t.run_until(lambda: t.host.round == 2 and t.host.settled)
+    stand_in_plays(t, 2, newcomer(10))
+    late = newcomer(11)
+    t.follow(2, late)
+    t.propose(2, late, role="player", name="late")
+    t.run_until(lambda: t.host.round == 4 and t.host.settled)
+    assert t.host.holders[2].sign_key == late.sign_public
+    assert t.host.holders[2].describe() == "late for p2"
+    back = t.propose(2, t.ids[2], role="player", name="p2")
+    t.run_until(lambda: t.host.round == 5 and t.host.settled)
+    assert t.host.holders[2].sign_key == late.sign_public
+    assert t.host.proposals[back.seq].approvals == set()
+
+
+def test_a_seat_voted_gone_owes_nothing_so_its_newcomer_is_not_voted_out_at_once():
+    """Seat 2 leaves as round 2's deal begins, before its commitment: the others vote it gone.
+    While the seat is vacant no party says it owes anything (the voided round's commitment
+    is due from no one): a seat that counts how long another owes a step would otherwise carry
+    the old holder's silence on to the newcomer and vote it gone the moment it took the seat
+    (`shanghai host` with `shanghai bot` processes voted stand-in after stand-in gone, every
+    round, until the round number overflowed)."""
+    t = Roster(3, seed=19)
+    t.run_until(lambda: t.host.round == 2)
+    assert not t.host._commits and t.boxes[2].deal, "seat 2's commitment is not sent yet"
+    t.gone.add(2)
+    t.run_until(lambda: set(t.host.owed()) == {2})
+    assert "commitment" in t.host.owed()[2]
+    vote_gone(t, 2, (0, 1))
+    assert t.host.vacant == {2: 2}
+    for table in [t.host, *t.seats]:
+        assert table.owed() == {} and table.owed_steps() == [], table.owed()

@@ -543,7 +543,8 @@ class Screen:
         if result is None:
             return []
         lines = game_over_table(result, state.session.seats, state.seat, state.view.rules, state.ascii,
-                                width=min(74, _width() - 6))
+                                width=min(74, _width() - 6),
+                                penalties=state.session.penalties)
         return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + "\n".join(lines[1:]) + "\n\n q: quit")]
 
     def options_text(self) -> StyleAndTextTuples:

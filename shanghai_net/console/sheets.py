@@ -28,14 +28,17 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
                 money: Callable[[int], str] = str) -> list[str]:
     """Round by round, each seat's points (or money won and lost) and the totals: a line a
     round scored or voided, then the round being played (``playing``), then the totals.  A
-    ``*`` marks who went out.  ``money``: how an amount of money is written."""
+    ``*`` marks who went out; a voided round shows what its leaver paid.  ``money``: how an
+    amount of money is written."""
     results = {}
+    voided: dict[int, RoundVoided] = {}
     for entry in log:
         event = entry.event
         if isinstance(event, RoundEnded):
             results[event.result.round_no] = event.result
         elif isinstance(event, RoundVoided):
             results[event.round_no] = None
+            voided[event.round_no] = event
     unit = money if rules.money else str
     names = [f"{s} {_name(seats, s, me)}"[:7] for s in range(players)]
     head = "most money wins" if rules.money else "lowest total wins"
@@ -46,7 +49,11 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
     for round_no in sorted(results):
         result = results[round_no]
         if result is None:
-            lines.append(f"{round_no:>2} voided   " + "".join(f"{'-':>8}" for _ in names))
+            void = voided.get(round_no)
+            fine = {} if void is None or void.leaver is None or not void.penalty else {
+                void.leaver: money(-void.penalty) if rules.money else f"+{void.penalty}"}
+            lines.append(f"{round_no:>2} voided   " + "".join(
+                f"{fine[s] + ' ' if s in fine else '-':>8}" for s in range(players)))
             continue
         cells = [(f"{result.points[s]:+d}" if rules.money else str(result.points[s]))
                  + ("*" if s == result.winner else " ") for s in range(players)]

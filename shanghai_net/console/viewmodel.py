@@ -561,27 +561,36 @@ def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int
 
 
 def game_over_table(result: GameResult, seats, me: int, rules: RuleSet, ascii: bool = False,
-                    width: int = 74) -> list[str]:
+                    width: int = 74, penalties: dict[int, int] | None = None) -> list[str]:
     """The final score sheet: a line per player, best first, with the place (tied totals share
-    it), every round's points (the latest rounds that fit ``width``) and the total."""
+    it), every round's points (the latest rounds that fit ``width``), what a seat paid for
+    leaving (``penalties``, `Session.penalties`: a ``left`` column when any seat did) and the
+    total.  A seat's name is its holder's as ``seats`` gives it ("bot for ann")."""
     unit = (lambda v: money_text(v, ascii)) if rules.money else (lambda v: f"{v} pts")
+    paid = {s: p for s, p in (penalties or {}).items() if p}
+    left_width = 6 if paid else 0
     winners = result.winners
     lines = ["Game over: no round was scored, so nobody wins" if not result.rounds else
              "Game over: " + " and ".join(_seat_named(seats, s, me) for s in winners)
              + (" win" if len(winners) > 1 or me in winners else " wins")]
     names = {s: _seat_label(seats, s, me)[:14] for s in result.ranking}
     name_width = max(len(n) for n in names.values())
-    room = max(0, (width - 4 - name_width - 2 - 10) // 5)
+    room = max(0, (width - 4 - name_width - 2 - left_width - 10) // 5)
     rounds = list(result.rounds)[-room:] if room else []
     skipped = "… " if len(rounds) < len(result.rounds) else "  "
     lines.append(f"{'':4}{'':<{name_width}}{skipped}" + "".join(f"{'R' + str(r.round_no):>5}" for r in rounds)
-                 + f"{'total':>10}")
+                 + (f"{'left':>{left_width}}" if paid else "") + f"{'total':>10}")
     place = 0
     for i, s in enumerate(result.ranking):
         if i == 0 or result.totals[s] != result.totals[result.ranking[i - 1]]:
             place = i + 1
+        left = ""
+        if paid:
+            fine = paid.get(s, 0)
+            left = "" if not fine else money_text(-fine, ascii) if rules.money else f"+{fine}"
+            left = f"{left:>{left_width}}"
         lines.append(f"{str(place) + '.':<4}{names[s]:<{name_width}}  "
-                     + "".join(f"{r.points[s]:>5}" for r in rounds) + f"{unit(result.totals[s]):>10}")
+                     + "".join(f"{r.points[s]:>5}" for r in rounds) + left + f"{unit(result.totals[s]):>10}")
     return lines
 
 

@@ -67,6 +67,9 @@ class Client:
         self.rejoining: tuple[int, bytes] | None = None
         """(seat, challenge): the Hello named this seat of the running game; waiting for the
         `Proof` that this connection holds its key."""
+        self.replacing = False
+        """The hello's key comes (back) to a seat that other keys played: its client follows
+        the game from its start until its keys take the seat (``welcome.table.replacing``)."""
         self.owed_sent: Owed | None = None
         """The last ``owed`` notice sent (only to a client whose hello asked for it)."""
 

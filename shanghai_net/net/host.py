@@ -82,6 +82,7 @@ class Host:
         table name their hello gives."""
         self.stand_ins: list[Peer] = []
         """The bots this host seated in seats the table voted gone."""
+        self._stand_in_scopes: dict[Peer, trio.CancelScope] = {}
 
     @property
     def start(self) -> StartGame | None:
@@ -161,6 +162,9 @@ class Host:
             if self.reach is None:
                 log.warning("seat %d is vacant, and this host has no address its bots reach", seat)
                 continue
+            if seat in self.lobby.offering or any(
+                    p.body.seat == seat for p in self.public.proposals.values()):
+                continue  # its first holder, or a late arrival, is taking it already
             address, table = self.reach
             identity = Identity(self.config.random(32), self.config.random(32))
             bot = Peer(address, identity, BotPlayer(self.config.stand_in), name="bot",
@@ -170,12 +174,40 @@ class Host:
             await self.propose(seat, "bot", "bot", identity.sign_public, bot.box_public).wait()
             nursery.start_soon(self._run_stand_in, seat, bot)
 
-    @staticmethod
-    async def _run_stand_in(seat: int, bot: Peer) -> None:
+    async def _run_stand_in(self, seat: int, bot: Peer) -> None:
+        if self.public.seat_of_key(bot.identity.sign_public) is None:
+            self.stand_ins.remove(bot)  # another's proposal took the place of its own
+            return
+        with trio.CancelScope() as scope:
+            self._stand_in_scopes[bot] = scope
+            try:
+                await bot.run()
+            except PeerError as error:  # the table goes on: the seat is voted gone again
+                log.warning("the stand-in for seat %d stopped: %s", seat, error)
+        self._stand_in_scopes.pop(bot, None)
+
+    def _retire_stand_ins(self) -> None:
+        """Stop the stand-ins whose key no longer plays a seat or is proposed for one (a
+        first holder's or a late arrival's proposal took the place of theirs before the deal
+        seated them; one that played its seat stops by itself when the stream unseats it)."""
+        for bot, scope in list(self._stand_in_scopes.items()):
+            if self.public.seat_of_key(bot.identity.sign_public) is None:
+                scope.cancel()
+                del self._stand_in_scopes[bot]
+                self.stand_ins.remove(bot)
+
+    async def _offer(self, client: Client, hello: Hello, body: Replace) -> None:
+        """Propose ``body`` (the lobby's: a first holder coming back to its seat, or a late
+        arrival taking a stand-in's), then answer ``hello`` as the lobby does a proposed key's
+        (protocol.md 11.8)."""
+        log.info("proposing %s (%s) for seat %d", hello.name, hello.role, body.seat)
         try:
-            await bot.run()
-        except PeerError as error:  # the table goes on: the seat is voted gone again
-            log.warning("the stand-in for seat %d stopped: %s", seat, error)
+            await self.sequencer.propose(body).wait()
+        finally:
+            self.lobby.offering.pop(body.seat, None)
+        self._retire_stand_ins()
+        if client.connected and not client.closing:
+            self.lobby.on_hello(client, hello, offered=True)
 
     def _begin(self, start: StartGame) -> None:
         self.sequencer.begin(start)
@@ -187,7 +219,9 @@ class Host:
     async def _on_message(self, client: Client, msg: Message) -> None:
         """Route what a client sent to the part that owns it."""
         if isinstance(msg, Hello):
-            self.lobby.on_hello(client, msg)
+            offer = self.lobby.on_hello(client, msg)
+            if offer is not None:
+                await self._offer(client, msg, offer)
         elif isinstance(msg, Proof):
             self.lobby.on_proof(client, msg)
         elif isinstance(msg, Ready):

@@ -6,6 +6,14 @@ the host's.  During the game: a seat's key comes back only with a `proof` that i
 (a rejoin), only to a seat whose connection is gone (a live one keeps its seat: one key, one
 seat) and never to a seat closed for abuse; spectators, up to a cap, follow from the start.
 Everyone hears who sits where (`lobby_state`).
+
+A seat that changes hands (protocol.md 11.8): a key that played a seat before (its first
+holder) says hello while the table voted the seat gone or a stand-in bot plays it, and the lobby
+asks the host to propose it back (`on_hello` returns the ``replace``); a person (role
+``player``) who arrives once the game has started is offered the first such seat the same way.
+Once the proposal is sequenced the hello is answered as a rejoin; a proposed key whose seat is
+still played by a live connection waits (``waiting``) and follows the game until its keys take
+the seat at a deal's start, when it becomes the seat's connection.
 """
 
 from __future__ import annotations
@@ -17,8 +25,9 @@ from ..identity import Identity, fingerprint
 from ..rules.ruleset import RuleSet
 from ..table.roster import Roster
 from ..wire import RemoteProtocolError, check_proof
-from ..wire.messages import (MAX_OFFERS, NOTICES, PROTOCOL_VERSION, DealerPick, Hello, LobbyState,
-                             Offer, PlayerSeat, Proof, SeatInfo, StartGame, Welcome, game_id_of)
+from ..wire.messages import (MAX_OFFERS, NOTICES, PROTOCOL_VERSION, Bye, DealerPick, Hello,
+                             LobbyState, Offer, PlayerSeat, Proof, Replace, SeatInfo, StartGame,
+                             Welcome, game_id_of)
 from ..wire.state import State
 from .client import Client
 from .config import HostConfig
@@ -54,35 +63,52 @@ class Lobby:
         """Who plays the running game's seats (the host's public table), and who is proposed
         to (protocol.md 11.8): a replacement comes in as a seat's key does after a crash."""
         self.seats: list[Client | None] = [None] * players
+        self.waiting: dict[int, Client] = {}
+        """Seat -> the connection of the key proposed for it, while another key's connection
+        plays it: it follows the game, and takes the seat's place in ``seats`` once the
+        stream gives its key the seat (`_promote`)."""
+        self.offering: dict[int, Client] = {}
+        """Seat -> the connection whose key the host is proposing for it now (one at a time)."""
         self.barred = barred
         """Keys of seats of the running game closed for abuse: they may not come back to it (a
         replacement with keys of its own may play the seat on)."""
 
-    def on_hello(self, client: Client, hello: Hello) -> None:
+    def on_hello(self, client: Client, hello: Hello, offered: bool = False) -> Replace | None:
+        """Answer ``hello``; or, during the game, the ``replace`` the host is to propose first
+        (a first holder coming back, a late arrival: see the module), after which it calls
+        again with ``offered``."""
         client.hello = hello
         if self.config.join_code and hello.join_code != self.config.join_code:
             client.refuse("join_code", "the join code is wrong")
-            return
+            return None
         if hello.offer is not None and hello.role != "spectator":
             client.refuse("bad_message", "hello.offer: only a spectator offers to take a seat "
                           "(role \"spectator\"): a seat is handed to someone watching the game")
-            return
+            return None
         if hello.role != "spectator" and hello.nonce is None:
             client.refuse("bad_message", "hello.nonce: a player's or bot's hello needs 32 fresh "
                           "bytes (the game id commits to them)")
-            return
+            return None
         seat = challenge = None
         if self.start is not None and hello.role != "spectator":
-            seat = self.roster().seat_of_key(hello.sign_key)
+            roster = self.roster()
+            seat = roster.seat_of_key(hello.sign_key)
+            played = seat if seat is not None else next(
+                (s for s in range(self.players) if roster.played_before(s, hello.sign_key)), None)
+            if played is not None and self._barred(client, played):
+                return None
+            offer = None if offered else self._offer(roster, hello, seat)
+            if offer is not None:
+                self.offering[offer.seat] = client
+                return offer
             if seat is None:
-                client.refuse("table_full", "the game at this table has started without "
-                              f"you{_ELSEWHERE}")
-                return
-            if self._barred(client, seat):
-                return
+                client.refuse("table_full", self._no_seat(roster, hello))
+                return None
             # its public key is no secret: the seat is handed over only on a `proof`
             challenge = self.config.random(32)
             client.rejoining = (seat, challenge)  # proved with its hello's key
+            client.replacing = roster.holders[seat].sign_key != hello.sign_key or (
+                not hello.resume and roster.changed_hands(seat, hello.sign_key))
         elif hello.role != "spectator":
             twin = next((s for s, c in enumerate(self.seats) if c is not None and c.hello is not None
                          and c.hello.sign_key == hello.sign_key), None)
@@ -109,13 +135,49 @@ class Lobby:
             "host_fingerprint": self.identity.fingerprint,
             "claim_timeout": self.claim_timeout, "started": self.start is not None,
             **({"stand_in": self.config.stand_in} if self.config.stand_in else {}),
-            **_notices_sent(hello)},
+            **({"replacing": True} if client.replacing else {}), **_notices_sent(hello)},
             sequenced=len(self.history), challenge=challenge,
             game_id=None if challenge is None else self.start.game_id))
         if challenge is None:
             self.changed()
             if self.start is not None:  # a spectator: the start, then the history
                 self._follow_game(client)
+        return None
+
+    def _offer(self, roster: Roster, hello: Hello, seat: int | None) -> Replace | None:
+        """The ``replace`` to propose before answering ``hello`` during the game, if any: its
+        key played a seat that is now voted gone or played by a stand-in bot (its first holder
+        comes back); or, a person who never played here, the lowest such seat (a late
+        arrival).  A seat a person is being proposed for is not offered again."""
+        key = hello.sign_key
+        if seat is not None:  # its own seat, voted gone, and no other key proposed yet for it
+            if seat in roster.vacant and roster.holders[seat].sign_key == key and not any(
+                    p.body.sign_key == key for p in roster.proposals.values()) and \
+                    seat not in self.offering:
+                return _replace(seat, hello)
+            return None
+        taken = set(self.offering) | {p.body.seat for p in roster.proposals.values()
+                                      if p.body.role != "bot"}
+        open_seats = [s for s in range(self.players)
+                      if roster.up_for_taking(s) and s not in taken]
+        before = [s for s in range(self.players) if roster.played_before(s, key)]
+        back = [s for s in before if s in open_seats]
+        if back:
+            return _replace(back[0], hello)
+        if hello.role == "player" and not before and open_seats:
+            return _replace(open_seats[0], hello)
+        return None
+
+    def _no_seat(self, roster: Roster, hello: Hello) -> str:
+        """Why a key that has no seat of the running game gets none."""
+        before = [s for s in range(self.players) if roster.played_before(s, hello.sign_key)]
+        if before:
+            seat = before[0]
+            return (f"seat {seat}, which you played, is played by "
+                    f"{roster.holders[seat].describe()[:64]} now: a person's seat is theirs "
+                    "until they hand it on (or another is being proposed for it)")
+        return f"the game at this table has started without you{_ELSEWHERE}"  # and no seat
+        # of it is a stand-in's that a person could take
 
     @property
     def claim_timeout(self) -> float:
@@ -137,6 +199,10 @@ class Lobby:
         except RemoteProtocolError as error:
             log.warning("%s failed to prove it holds seat %d's key", client.name, seat)
             client.refuse(error.code, error.reason)
+            return
+        roster = self.roster()
+        if roster.holders[seat].sign_key != client.hello.sign_key and seat not in roster.vacant:
+            self._wait(client, seat)  # proposed for a seat another key plays until the deal
             return
         held = self.seats[seat]
         if held is not None and held is not client and held.connected and not held.closing \
@@ -171,6 +237,8 @@ class Lobby:
     def closed(self, client: Client) -> None:
         """``client``'s connection ended: in the lobby its seat is free again; in a game the
         seat waits for its key to come back."""
+        if client.seat is not None and self.waiting.get(client.seat) is client:
+            del self.waiting[client.seat]
         if client.seat is not None and self.seats[client.seat] is client:
             if self.start is None:
                 self.seats[client.seat] = None
@@ -182,14 +250,41 @@ class Lobby:
         """Give ``seat`` of the running game to ``client``, which proved it holds its key; its
         old connection, if any, is no longer live (it said ``bye``, or is closing), and is
         closed."""
-        old = self.seats[seat]
-        if old is not None and old is not client:
-            old.drop("the seat rejoined on a new connection")
-            old.closing = True
+        _in_place_of(self.seats[seat], client, seat, "the seat rejoined on a new connection")
         self.seats[seat] = client
-        client.seat = seat
-        client.ready = True
         log.info("seat %d (%s) rejoined from seq %d", seat, client.name, client.hello.resume or 0)
+
+    def _wait(self, client: Client, seat: int) -> None:
+        """``client``'s key is proposed for ``seat``, which another key's connection plays
+        until the next deal: it follows the game meanwhile (`_promote` seats it)."""
+        _in_place_of(self.waiting.get(seat), client, seat,
+                     "the seat's newcomer came back on a new connection")
+        self.waiting[seat] = client
+        log.info("%s follows the game to take seat %d at a deal's start", client.name, seat)
+        self.changed()
+        self._follow_game(client)
+
+    def _promote(self) -> None:
+        """A waiting connection whose key the stream gave its seat is the seat's connection
+        now (the old one's messages are refused: its key plays no more); one whose proposal
+        another took the place of is told so, after the history it was sent."""
+        roster = self.roster()
+        if roster is None:
+            return
+        for seat, client in list(self.waiting.items()):
+            key = client.hello.sign_key
+            if roster.holders[seat].sign_key == key:
+                del self.waiting[seat]
+                old = self.seats[seat]
+                if old is not None and old is not client:
+                    old.seat = None
+                self.seats[seat] = client
+                log.info("%s plays seat %d from round %d's deal", client.name, seat,
+                         roster.holders[seat].since)
+            elif roster.seat_of_key(key) != seat:
+                del self.waiting[seat]
+                client.seat = None
+                client.finish(Bye(reason=f"the host proposed another for seat {seat}"))
 
     def _follow_game(self, client: Client) -> None:
         """Send the running game to ``client``: the start, then the history from its cursor."""
@@ -245,7 +340,9 @@ class Lobby:
         return tuple(offers[:MAX_OFFERS])
 
     def changed(self) -> None:
-        """Everyone hears who sits where and who is connected (in a game: who left or came back)."""
+        """Everyone hears who sits where and who is connected (in a game: who left or came back,
+        and who plays a seat that changed hands)."""
+        self._promote()
         state = self.lobby_state()
         for client in list(self.clients):
             if client.hello is not None and client.conn.our_state in (State.ANSWER, State.LOBBY,
@@ -273,6 +370,22 @@ class Lobby:
                 client.in_game = client.queue(self.start)
         self.note_owed()
         log.info("game %s started: %d seats", self.start.game_id.hex(), len(players))
+
+
+def _in_place_of(old: Client | None, client: Client, seat: int, why: str) -> None:
+    """``client`` is ``seat``'s connection (or waits for it) in place of ``old``, which is
+    closed if it is another."""
+    if old is not None and old is not client:
+        old.drop(why)
+        old.closing = True
+    client.seat = seat
+    client.ready = True
+
+
+def _replace(seat: int, hello: Hello) -> Replace:
+    """The host's proposal that ``hello``'s keys play ``seat``."""
+    return Replace(seat=seat, name=hello.name, role=hello.role, sign_key=hello.sign_key,
+                   box_key=hello.box_key)
 
 
 def _notices_sent(hello: Hello) -> dict[str, list[str]]:

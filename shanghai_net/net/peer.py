@@ -361,6 +361,13 @@ class Peer(Voting):
             self._quiet_until = msg.sequenced
             if msg.seat is None and self._hello_role != "spectator":
                 raise PeerError("the host gave us no seat")
+            if msg.challenge is not None and msg.table.get("replacing") is True and \
+                    self.outbox is not None:  # our seat's table is of no use: another key
+                # played the seat since; follow the game from its start, as a replacement does
+                self.table = self.outbox = None
+                self._keys_seen = ()
+                raise Lost(f"seat {self.seat} changed hands while we were away: following "
+                           "the game from its start to take it back")
             if msg.challenge is not None:  # our seat in a running game: prove its key is ours
                 game_id = self.table.game_id if self.table is not None else msg.game_id
                 if game_id is None:
@@ -432,8 +439,9 @@ class Peer(Voting):
         # handed over or replaced since the start too), the chain vouches for the start
         before = joined and not self.welcome.table.get("started")
         shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and before else {}
-        replacing = not joined and self.seat is not None and \
+        replacing = not joined and self.seat is not None and (
             start.seats[self.seat].sign_key != self.identity.sign_public
+            or self.welcome.table.get("replacing") is True)  # ours, played by others since
         timeout = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
         try:
             check_fresh(start, self.seat if joined else None, self._nonce)
@@ -443,6 +451,12 @@ class Peer(Voting):
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
         if self.seat is not None:
             self._secrets = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
+            if replacing and self._secrets != [self._own] and len(self._secrets) == 1:
+                # our seat, played by other keys since: we follow the game and play it again
+                # with the keys of this join from the deal the stream gives them the seat
+                self._secrets = [self._own]
+                if self._store is not None:
+                    self._store.keep(start.game_id, start_digest(start.to_wire()), self._secrets)
         try:
             check_keys(start, None if replacing else self.seat, self.identity.sign_public,
                        {s.box_public for s in self._secrets}, shown)
@@ -509,6 +523,7 @@ class Peer(Voting):
         """Play ``table``'s seat from here; ``first``: the bodies it owes now."""
         self.table = self.result.table = table
         table.audit_elsewhere = self.worker_threads
+        table.yields_seat = self.role == "bot"  # a stand-in hands its seat on
         self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
             table.game_id) if self._store is not None else None)
         self._watch = HostWatch(table)
@@ -537,9 +552,9 @@ class Peer(Voting):
             return
         holder = table.holders[self.seat]
         ours = holder.sign_key == self.identity.sign_public
-        self._held = self._held or ours
+        self._held = self._held or (ours and self.outbox is not None)
         secret = self._secret_of(holder.box_key)
-        if secret is not None and self.outbox is None:
+        if secret is not None and self.outbox is None and self.seat in changed:
             seated = self._seated(self.table_type.taking_over(
                 table, self.seat, secret.box_key, self._randomness(secret)), secret)
             self._sit(seated, seated.start())

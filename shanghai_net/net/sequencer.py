@@ -112,7 +112,12 @@ class Sequencer:
             try:
                 if client is None and isinstance(item, _Proposal):
                     try:
-                        await self._sign(item.body)
+                        why = self._proposal_refused(item.body)
+                        if why is None:
+                            await self._sign(item.body)
+                        else:
+                            log.warning("not proposing a holder for seat %d: %s", item.body.seat,
+                                        why)
                     finally:  # or refused: whoever waits for it goes on
                         item.sequenced.set()
                 elif client is None:
@@ -220,6 +225,15 @@ class Sequencer:
             await self._sign(Timeout(seat=seat))
             if public.open_window() is None or public.fault is not None:
                 break
+
+    def _proposal_refused(self, body: Replace) -> str | None:
+        """Why the host does not sign ``body``: the game is over or stopped, or the proposal
+        breaks the table's rule (`Roster.replace_refused`), for which every party would name
+        the host (and the host's own table would stop at it)."""
+        public = self.public
+        if public is None or public.finished or public.fault is not None:
+            return "no game is running"
+        return public.replace_refused(body)
 
     async def _sign(self, body: Timeout | Replace) -> None:
         """Sign, apply and sequence a message of the host's own."""

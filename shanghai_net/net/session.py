@@ -274,6 +274,18 @@ class NetSession(Session):
         return final_result(table, table.game) if table is not None else None
 
     @property
+    def penalties(self) -> dict[int, int]:
+        """What each seat paid for leaving, from the stream (``left``): a seat that took its
+        place after the vote has no event of it in its own log."""
+        table = self.table
+        if table is None:
+            return super().penalties
+        paid: dict[int, int] = {}
+        for _, seat in table.left:
+            paid[seat] = paid.get(seat, 0) + table.rules.leave_penalty
+        return paid
+
+    @property
     def waiting_for_ready(self) -> bool:
         """The round summary is open here (the table itself goes on)."""
         return self._hold
@@ -315,6 +327,8 @@ class NetSession(Session):
             return f"connection lost, {retry}"  # a peer that never got in does not retry
         if peer.status == "failed":
             return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
+        if peer.status == "playing" and peer.table is not None and self.table is None:
+            return peer.detail  # "waiting to take seat 2 at the next round's deal"
         return ""
 
     def audit(self, round_no: int) -> str | None:
@@ -388,9 +402,9 @@ class NetSession(Session):
     def away(self) -> tuple[int, ...]:
         """The seats the table waits for that a vote may void the round against: away, or
         connected and silent while they owe the deal a step (read in trio, after a key)."""
-        peer = self.peer
-        return tuple(sorted(peer.holding_up(trio.current_time()))) if peer.table is not None \
-            and not peer.table.finished else ()
+        peer, table = self.peer, self.table  # a seat's: one that follows has no vote yet
+        return tuple(sorted(peer.holding_up(trio.current_time()))) if table is not None \
+            and not table.finished else ()
 
     async def vote_void(self) -> str:
         await trio.lowlevel.checkpoint()

@@ -38,6 +38,14 @@ class Owing:
         return first
 
     def _owing(self) -> Iterator[OwedStep]:
+        """Every step owed, but none of a seat the table voted gone (protocol.md 11.8): its
+        key plays no more, and what its voided round's deal waited for is due from no one (a
+        seat that counted the old holder's silence on into the newcomer's would vote the
+        newcomer gone the moment it took the seat)."""
+        vacant = self.vacant
+        return (step for step in self._deal_owing() if step.seat not in vacant)
+
+    def _deal_owing(self) -> Iterator[OwedStep]:
         if self.finished or self.fault is not None:
             return iter(())
         if self.waiting_audit:

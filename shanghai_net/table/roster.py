@@ -9,6 +9,19 @@ not vacant, the replaced seat included when it is not vacant (nobody takes a sea
 person playing it).  From then on every party checks that seat's messages with the new signing
 key and seals its key shares to the new box key; the seat's score and money carry over.
 
+The host may not propose a key that plays another seat, the seat's own key while it is played,
+a key another seat's waiting proposal names (one key, one seat), or its own key
+(`replace_refused`).
+
+**Which seats approve (the reference seats' rule, `PeerTable._proposed`).** Any ``replace`` of
+a seat that is vacant or played by a bot a ``replace`` seated (a stand-in: `up_for_taking`),
+whoever it names: the host chose that holder already.  So a seat's first holder takes it back
+from the stand-in at a later round's start (the host proposes its keys when it says hello
+again, `net.lobby`), and a person who arrives late takes a stand-in's seat.  The stand-in
+approves handing its own seat on (its client is a bot: ``yields_seat``); a person's seat is
+handed on only by the person's own word (the reference client never gives it), so a first
+holder does not take back a seat a person plays now.
+
 What the rule buys: a host cannot seat a key of its own choosing without every present seat's
 signature, and cannot unseat a present player at all; the seat's new keys are in the chain, so
 `shanghai verify` follows them too.
@@ -88,6 +101,36 @@ class Roster:
         return self.holders[seat].sign_key == sign_key or (
             seat in self.vacant and self.seat_of_key(sign_key) == seat)
 
+    def played_before(self, seat: int, sign_key: bytes) -> bool:
+        """Whether ``sign_key`` played ``seat`` before the holder it has now (or holds it while
+        the table voted it gone): a former holder, who may take the seat back."""
+        holder = self.holders[seat]
+        if seat in self.vacant and holder.sign_key == sign_key:
+            return True
+        holder = holder.before
+        while holder is not None:
+            if holder.sign_key == sign_key:
+                return True
+            holder = holder.before
+        return False
+
+    def up_for_taking(self, seat: int) -> bool:
+        """Whether the seat may go to someone else without its player's word: voted gone, or
+        played by a bot a ``replace`` seated (a stand-in: the host chose it already)."""
+        return seat in self.vacant or self.holders[seat].kind == "bot"
+
+    def changed_hands(self, seat: int, sign_key: bytes) -> bool:
+        """Whether ``seat`` was played by another key than ``sign_key`` at any time since the
+        game's start (a client of ``sign_key`` then follows the game from its start until its
+        keys take the seat, as a replacement does: it holds no secret of the other keys'
+        rounds)."""
+        holder: Holder | None = self.holders[seat]
+        while holder is not None:
+            if holder.sign_key != sign_key:
+                return True
+            holder = holder.before
+        return False
+
     def needed(self, proposal: _Proposal) -> set[int]:
         """The seats whose approval ``proposal`` waits for."""
         return {s for s in range(self.players) if s not in self.vacant} - proposal.approvals
@@ -124,14 +167,28 @@ class Roster:
         self.handovers[author] = body
         self.chain.rekey(author, body.sign_key)
 
-    def _replace(self, seq: int, body: wm.Replace) -> None:
-        """The host's proposal (Fault on one that breaks the rule)."""
+    def replace_refused(self, body: wm.Replace) -> str | None:
+        """Why the host may not propose ``body`` now (None: it may): one key, one seat.  The
+        host asks before it signs one (`net.sequencer`); every party names a host that
+        sequences one anyway (`_replace`)."""
         for seat, holder in enumerate(self.holders):
             if body.sign_key == holder.sign_key and (seat != body.seat or seat not in self.vacant):
-                raise Fault(HOST_AUTHOR, f"the host proposed the key seat {seat} plays with for "
-                                         f"seat {body.seat}: one key, one seat")
+                return (f"the host proposed the key seat {seat} plays with for seat {body.seat}: "
+                        "one key, one seat")
+        for proposal in self.proposals.values():
+            if body.sign_key == proposal.body.sign_key and proposal.body.seat != body.seat:
+                return (f"the host proposed for seat {body.seat} the key it proposed for seat "
+                        f"{proposal.body.seat} (seq {proposal.seq}), still waiting: one key, "
+                        "one seat")
         if body.sign_key == self.start_game.host_key:
-            raise Fault(HOST_AUTHOR, f"the host proposed its own key for seat {body.seat}")
+            return f"the host proposed its own key for seat {body.seat}"
+        return None
+
+    def _replace(self, seq: int, body: wm.Replace) -> None:
+        """The host's proposal (Fault on one that breaks the rule)."""
+        why = self.replace_refused(body)
+        if why is not None:
+            raise Fault(HOST_AUTHOR, why)
         for old in [s for s, p in self.proposals.items() if p.body.seat == body.seat]:
             del self.proposals[old]
         self.proposals[seq] = _Proposal(seq, body)

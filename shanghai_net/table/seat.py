@@ -39,6 +39,12 @@ class PeerTable(StreamTable):
     are on their way (the engine draws one owed card at a time for its viewer), never past a move.
     """
 
+    yields_seat = False
+    """Whether this seat approves a ``replace`` of its own seat while the stream names it a bot
+    (`_proposed`): a bot's client sets it (a stand-in gives the seat back to its first holder,
+    or to a person who arrived late); a person's seat is never given away by the client
+    alone."""
+
     def __init__(self, start: StartGame, seat: int, box_key: X25519PrivateKey,
                  random: RandomBytes) -> None:
         super().__init__(start)
@@ -175,9 +181,18 @@ class PeerTable(StreamTable):
         self.events.extend(self.game.void_round(scored, leaver=leaver, go_on=True))
 
     def _proposed(self, seq: int, body: wm.Replace) -> None:
-        """A seat approves anyone the host seats in a seat the table voted gone, never in its
-        own or another seat still played (that takes the player's own hand-over)."""
-        if body.seat in self.vacant and self.seat not in self.vacant:
+        """The reference seat's rule (protocol.md 11.8): it approves anyone the host proposes
+        for a seat the table voted gone or one a stand-in bot plays (`Roster.up_for_taking`:
+        its first holder coming back, or a person who arrived late), and hands its own seat on
+        only when it is such a bot itself (``yields_seat``); never a person's seat, its own or
+        another's (that takes the player's own word)."""
+        if self.seat in self.vacant:
+            return
+        if body.seat == self.seat:
+            approves = self.yields_seat and self.holders[self.seat].kind == "bot"
+        else:
+            approves = self.up_for_taking(body.seat)
+        if approves:
             self._out.append(wm.Approve(seq=seq))
 
     def hold(self, box_key: X25519PrivateKey, random: RandomBytes) -> None:
