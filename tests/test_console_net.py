@@ -528,13 +528,13 @@ def test_a_seat_that_follows_the_game_to_take_its_seat_says_so_and_then_plays():
     async def body(c: Console):
         start, table = a_started_table()
         stand_in = Holder("bot", "bot", b"\5" * 32, b"\6" * 32, 3, table.holders[0])
-        follower = SimpleNamespace(seat=None, holders=[stand_in, *table.holders[1:]],
-                                   finished=False, vacant={})
+        follower = SimpleNamespace(**{**vars(table), "seat": None, "settled": False,  # public
+                                      "holders": [stand_in, *table.holders[1:]]})
         await c.on_trio(lambda: c.peer.changed(
             status="playing", seat=0, welcome=welcome(replacing=True),
             lobby=lobby_state(ready=(True,) * 3), start=start, table=follower,
             detail="waiting to take seat 0 at the next round's deal"))
-        assert c.session.view is None and c.session.table is None
+        assert c.session.table is follower and c.session.table.seat is None
         assert c.session.status == "waiting to take seat 0 at the next round's deal"
         assert c.session.seats[0].name == "bot for ann" and c.session.away == ()
         assert "waiting to take seat 0 at the next round's deal" in c.screen()["lobby"]

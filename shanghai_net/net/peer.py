@@ -451,7 +451,7 @@ class Peer(Voting):
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
         if self.seat is not None:
             self._secrets = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
-            if replacing and self._secrets != [self._own] and len(self._secrets) == 1:
+            if replacing and len(self._secrets) == 1 and self._secrets != [self._own]:
                 # our seat, played by other keys since: we follow the game and play it again
                 # with the keys of this join from the deal the stream gives them the seat
                 self._secrets = [self._own]
@@ -463,7 +463,10 @@ class Peer(Voting):
         except ValueError as error:
             raise PeerError(str(error)) from None
         self.start = start
-        first = self._secret_of(start.seats[self.seat].box_key) if self.seat is not None else None
+        # a seat played by other keys since the start follows the game, unless it was handed
+        # to us: then the secrets we hold replay it (our own after those we were handed)
+        follows = self.seat is None or (replacing and len(self._secrets) == 1)
+        first = None if follows else self._secret_of(start.seats[self.seat].box_key)
         if first is None:  # a spectator, or a seat our keys take later: the public table
             table = self.table = self.result.table = PublicTable(start)
             table.audit_elsewhere = self.worker_threads

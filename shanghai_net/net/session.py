@@ -327,7 +327,8 @@ class NetSession(Session):
             return f"connection lost, {retry}"  # a peer that never got in does not retry
         if peer.status == "failed":
             return f"connection failed: {peer.detail}" if peer.detail else "connection failed"
-        if peer.status == "playing" and peer.table is not None and self.table is None:
+        if peer.status == "playing" and peer.seat is not None and peer.table is not None \
+                and peer.table.seat is None:  # a seat's keys following the game to take it
             return peer.detail  # "waiting to take seat 2 at the next round's deal"
         return ""
 
