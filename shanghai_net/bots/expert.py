@@ -4,8 +4,9 @@ It remembers the round from the public log (`history`), counts the cards that ar
 what the other seats collect from what they take and let go (`reading`), keeps its discards away
 from the next seat and from anyone close to going out, claims out of turn only when the card is
 worth its penalty cards, dumps its points when someone is about to go out, and never leaves a
-card on the pile that someone could call SHANGHAI on.  Every decision comes with a short reason
-(the console's hint key shows it).
+card on the pile that someone could call SHANGHAI on.  Where its weights leave two discards close,
+it plays both out in sampled deals of the hands it cannot see (`search`) and keeps the better.
+Every decision comes with a short reason (the console's hint key shows it).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .carousel_play import choose_play
 from .history import Memory
 from .need import contract_need
 from .reading import Reading
+from .search import Outcome, search
 
 __all__ = ["ExpertBot", "Decision", "keep_value"]
 
@@ -122,6 +124,14 @@ class ExpertBot:
     """What each card the hand lacks for its contract weighs in a discard (`contract_need`)."""
     DUMP = (0.3, 0.5)
     """A card's points weigh this much in the discard, far from and close to someone's going out."""
+    CLOSE = 2.0
+    """Discards whose weighed costs lie this close to the cheapest one's are played out in sampled
+    deals (`search`) rather than chosen by the weights alone."""
+    CANDIDATES = 2
+    """Discards played out at most (the cheapest ones of different faces)."""
+    SAMPLES = 8
+    """Sampled deals each candidate is played out in: a search costs CANDIDATES * SAMPLES
+    play-outs of a few milliseconds each."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -293,7 +303,16 @@ class ExpertBot:
         def cost(move: Discard) -> tuple:
             return (rules.is_wild(move.card), own(move.card) + feed(move.card).danger, self.rng.random())
 
-        chosen = min(plain, key=cost)
+        costs = sorted(((cost(m), m) for m in plain), key=lambda weighed: weighed[0])
+        chosen = costs[0][1]
+        close = _close(costs, self.CLOSE, self.CANDIDATES)
+        if len(close) > 1 and not view.meld_all:
+            outcomes = search(view, reading.memory, close, self.SAMPLES, random.Random(self.rng.getrandbits(64)))
+            found = max(outcomes, key=lambda o: o.gain)
+            if found.move is not chosen:
+                weighed = next(o for o in outcomes if o.move is chosen)
+                move = declared.get(found.move.card, found.move)
+                return Decision(move, _searched(found, weighed, self.SAMPLES, view, words))
         best = chosen.card
         move = declared.get(best, chosen)
         # a card as easy to spare that was kept because it would feed someone (not a copy of it)
@@ -317,6 +336,32 @@ class ExpertBot:
         if not reading.live_rank(best.rank) and kind_counts(view.contract)[0]:
             return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
         return Decision(move, f"discard {c(best)}: it helps your hand least")
+
+
+def _close(costs: list[tuple], margin: float, most: int) -> list[Discard]:
+    """The cheapest discards, of different faces, whose cost lies within ``margin`` of the
+    cheapest (a wild card only where nothing else may go)."""
+    (wild, least, _), _ = costs[0]
+    close: dict = {}
+    for (w, value, _), move in costs:
+        if w == wild and value - least <= margin and len(close) < most:
+            close.setdefault(move.card.face, move)
+    return list(close.values())
+
+
+def _searched(found: Outcome, weighed: Outcome, samples: int, view: PlayerView, words: Words) -> str:
+    """The search's reason for overruling the weights, one line: what the play-outs gained, and
+    the seat that went out most less often."""
+    c = words.card
+    gain = found.gain - weighed.gain
+    better = f"{gain:.0f}¢ more" if view.rules.money else f"{gain:.1f} points better"
+    why = (f"discard {c(found.move.card)}, not {c(weighed.move.card)}: in {samples} sampled deals it "
+           f"ended the round {better}")
+    fewer = max((s for s in range(len(found.out)) if s != view.seat),
+                key=lambda s: weighed.out[s] - found.out[s])
+    if weighed.out[fewer] > found.out[fewer]:
+        why += f", {words.seat(fewer)} going out in {found.out[fewer]} of them, not {weighed.out[fewer]}"
+    return why
 
 
 def _meld_words(view: PlayerView, index: int, words: Words) -> str:
