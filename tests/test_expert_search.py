@@ -14,23 +14,23 @@ from shanghai_net.bots import BasicBot, ExpertBot
 from shanghai_net.bots.history import Memory
 from shanghai_net.bots.search import deal_game, sample_deal, search
 from shanghai_net.cards import deck
-from shanghai_net.engine import Discard, LocalDealer, Phase, new_game, view_of
+from shanghai_net.engine import Discard, DrawStock, LocalDealer, Phase, TakeDiscard, new_game, view_of
 from shanghai_net.rules import preset
 from shanghai_net.session import redact
 
 from scenario import discard_turn, draw, play, stacked_game
 
 
-def seat_zero_discards(name: str, seed: int, turns: int):
-    """A game of basic bots stopped at each of seat 0's first ``turns`` discards: (game, view,
-    memory from the whole log, memory from seat 0's replica's log) at each."""
+def seat_zero_discards(name: str, seed: int, turns: int, phase: Phase = Phase.PLAY):
+    """A game of basic bots stopped at each of seat 0's first ``turns`` discards (or draws): (game,
+    view, memory from the whole log, memory from seat 0's replica's log) at each."""
     game = new_game(preset(name), 4, LocalDealer(seed))
     bot = BasicBot(random.Random(seed))
     while turns and game.phase is not Phase.OVER:
         seat = game.to_move()[0]
-        if seat == 0 and game.phase is Phase.PLAY and not game.must_lay_off:
+        if seat == 0 and game.turn == 0 and game.phase is phase and not game.must_lay_off:
             view = view_of(game, 0)
-            if any(isinstance(m, Discard) for m in game.legal_moves(0)):
+            if phase is Phase.DRAW or any(isinstance(m, Discard) for m in game.legal_moves(0)):
                 redacted = [redact(e, 0) for e in game.log]
                 yield game, view, Memory().follow(game.log, 4), Memory().follow(redacted, 4)
                 turns -= 1
@@ -98,10 +98,27 @@ def test_the_game_laid_out_from_a_deal_offers_the_real_games_moves_and_plays_out
         assert [o.move for o in outcomes] == moves and all(sum(o.out) <= 2 for o in outcomes)
 
 
+@pytest.mark.parametrize("name", ["davis", "good-miller", "marcelle"])
+def test_the_game_laid_out_at_a_draw_offers_every_seat_the_real_games_moves(name):
+    """The claim window on the top discard too: who may claim it, and SHANGHAI where it plays."""
+    for game, view, memory, _ in seat_zero_discards(name, 8, 10, Phase.DRAW):
+        real = sample_deal(view, memory, random.Random(0))
+        real = type(real)(tuple(tuple(game.hand(s)) for s in range(4)), real.pile, real.stock, real.seed)
+        laid = deal_game(view, memory, real)
+        assert laid.to_move() == game.to_move()
+        for seat in range(4):
+            assert list(laid.legal_moves(seat)) == list(game.legal_moves(seat))
+        search(view, memory, [m for m in game.legal_moves(0) if isinstance(m, (DrawStock, TakeDiscard))], 1,
+               random.Random(1))
+
+
 def test_a_search_is_the_same_for_the_same_seed():
     _, view, memory, _ = list(seat_zero_discards("davis", 6, 5))[-1]
     moves = [Discard(0, card) for card in view.hand[:2]]
     assert search(view, memory, moves, 3, random.Random(9)) == search(view, memory, moves, 3, random.Random(9))
+
+
+MOVE = r"(discard \S+|draw|take \S+)"
 
 
 def test_the_expert_plays_out_close_discards_and_says_in_one_line_what_the_play_outs_showed():
@@ -124,5 +141,5 @@ def test_the_expert_plays_out_close_discards_and_says_in_one_line_what_the_play_
         game.apply(move)
     assert searched
     for reason in searched:
-        assert re.fullmatch(r"discard \S+, not \S+: in 8 sampled deals it ended the round [0-9.]+ points better"
+        assert re.fullmatch(MOVE + ", not " + MOVE + r": in 8 sampled deals it ended the round [0-9.]+ points better"
                             r"(, [\w ]+ going out in \d+ of them, not \d+)?", reason), reason

@@ -117,6 +117,9 @@ class ExpertBot:
     thousands)."""
     TAKE_AT = 5.0
     """A discard worth this much to the hand (`keep_value`) is taken rather than a stock card."""
+    TAKE_CLOSE = 2.0
+    """A discard worth this close to TAKE_AT, that brings the contract no closer, is taken or left
+    as the two play out in sampled deals (`search`)."""
     CLAIM_COST = 7.0
     """A claim is made while its cost stays below this: each penalty card costs 1, up to 6 when
     someone may go out next turn and catch it in hand (and more for a hand already long)."""
@@ -130,7 +133,7 @@ class ExpertBot:
     CANDIDATES = 2
     """Discards played out at most (the cheapest ones of different faces)."""
     SAMPLES = 8
-    """Sampled deals each candidate is played out in: a search costs CANDIDATES * SAMPLES
+    """Sampled deals each candidate is played out in: a search costs its candidates times this
     play-outs of a few milliseconds each."""
 
     def __init__(self, rng: random.Random):
@@ -186,7 +189,15 @@ class ExpertBot:
                 return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: it lays off at once")
             if not down:
                 value = keep_value(reading, top, hand + [top])
-                if self._lowers_need(view, top, hand) or value >= self.TAKE_AT:
+                lowers = self._lowers_need(view, top, hand)
+                take = lowers or value >= self.TAKE_AT
+                if not lowers and DrawStock in by_kind and abs(value - self.TAKE_AT) <= self.TAKE_CLOSE \
+                        and not view.meld_all:
+                    pair = [by_kind[TakeDiscard][0], by_kind[DrawStock][0]]
+                    searched = self._search(reading, pair if take else pair[::-1], words)
+                    if searched is not None:
+                        return searched
+                if take:
                     return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: " + self._helps(view, top, hand, words))
         if DrawStock in by_kind:
             why = "nothing on the pile" if top is None else self._not_worth(view, top, hand, words) \
@@ -254,6 +265,16 @@ class ExpertBot:
             return "pass: it brings your contract no closer"
         return f"pass: someone is close to going out, {view.rules.claim_penalty} penalty card(s) could be caught"
 
+    def _search(self, reading: Reading, candidates: list[Move], words: Words) -> Decision | None:
+        """The candidate that plays out best in sampled deals, with the search's reason, where it is
+        not the first (the weights' choice): None where the weights stand."""
+        view = reading.view
+        outcomes = search(view, reading.memory, candidates, self.SAMPLES, random.Random(self.rng.getrandbits(64)))
+        found = max(outcomes, key=lambda o: o.gain)
+        if found.move is candidates[0]:
+            return None
+        return Decision(found.move, _searched(found, outcomes[0], self.SAMPLES, view, words))
+
     # -- the play ------------------------------------------------------------------------------
 
     def _go_down(self, reading: Reading, options: list[Move], hand: list[Card], words: Words) -> Decision:
@@ -307,12 +328,9 @@ class ExpertBot:
         chosen = costs[0][1]
         close = _close(costs, self.CLOSE, self.CANDIDATES)
         if len(close) > 1 and not view.meld_all:
-            outcomes = search(view, reading.memory, close, self.SAMPLES, random.Random(self.rng.getrandbits(64)))
-            found = max(outcomes, key=lambda o: o.gain)
-            if found.move is not chosen:
-                weighed = next(o for o in outcomes if o.move is chosen)
-                move = declared.get(found.move.card, found.move)
-                return Decision(move, _searched(found, weighed, self.SAMPLES, view, words))
+            searched = self._search(reading, close, words)
+            if searched is not None:
+                return Decision(declared.get(searched.move.card, searched.move), searched.reason)
         best = chosen.card
         move = declared.get(best, chosen)
         # a card as easy to spare that was kept because it would feed someone (not a copy of it)
@@ -338,6 +356,12 @@ class ExpertBot:
         return Decision(move, f"discard {c(best)}: it helps your hand least")
 
 
+def _say(move: Move, view: PlayerView, words: Words) -> str:
+    if isinstance(move, Discard):
+        return f"discard {words.card(move.card)}"
+    return f"take {words.card(view.discard_top)}" if isinstance(move, TakeDiscard) else "draw"
+
+
 def _close(costs: list[tuple], margin: float, most: int) -> list[Discard]:
     """The cheapest discards, of different faces, whose cost lies within ``margin`` of the
     cheapest (a wild card only where nothing else may go)."""
@@ -352,11 +376,10 @@ def _close(costs: list[tuple], margin: float, most: int) -> list[Discard]:
 def _searched(found: Outcome, weighed: Outcome, samples: int, view: PlayerView, words: Words) -> str:
     """The search's reason for overruling the weights, one line: what the play-outs gained, and
     the seat that went out most less often."""
-    c = words.card
     gain = found.gain - weighed.gain
     better = f"{gain:.0f}¢ more" if view.rules.money else f"{gain:.1f} points better"
-    why = (f"discard {c(found.move.card)}, not {c(weighed.move.card)}: in {samples} sampled deals it "
-           f"ended the round {better}")
+    why = (f"{_say(found.move, view, words)}, not {_say(weighed.move, view, words)}: in {samples} sampled "
+           f"deals it ended the round {better}")
     fewer = max((s for s in range(len(found.out)) if s != view.seat),
                 key=lambda s: weighed.out[s] - found.out[s])
     if weighed.out[fewer] > found.out[fewer]:

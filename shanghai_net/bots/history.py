@@ -39,6 +39,10 @@ class RoundMemory:
     a card known to its caller may have gone to its victim: the look-ahead allows for that.)"""
     taken: Card | None = None
     """The discard the seat to play took this turn (it may not throw it straight back)."""
+    discarder: int | None = None
+    """The seat that threw the top discard, while it is the top (SHANGHAI is called on it)."""
+    passed: set[int] = field(default_factory=set)
+    """The seats that let the open claim window's card go."""
     turns: int = 0
     """Discards this round (the engine's turn count)."""
     reshuffles: int = 0
@@ -52,6 +56,9 @@ class RoundMemory:
 
     def read(self, event: Event) -> None:
         held = self.held
+        if isinstance(event, (Discarded, TookDiscard, Claimed, ShanghaiCalled)):
+            self.passed = set()  # a new window, or none
+            self.discarder = event.seat if isinstance(event, Discarded) else None
         if isinstance(event, Discarded):
             self.pile.append(event.card)
             self.discarded[event.seat].append(event.card)
@@ -69,6 +76,7 @@ class RoundMemory:
         elif isinstance(event, ShanghaiCalled):
             self._pop(event.card)
         elif isinstance(event, ClaimPassed):
+            self.passed.add(event.seat)
             if self.pile:
                 self.refused[event.seat].append(self.pile[-1])
         elif isinstance(event, Drew):

@@ -106,7 +106,8 @@ class _Idle:
 
 
 def deal_game(view: PlayerView, memory: RoundMemory, deal: Deal) -> Game:
-    """A game that sees every card, laid out as the view shows the table and ``deal`` the rest."""
+    """A game that sees every card, laid out as the view shows the table and ``deal`` the rest, at
+    the seat's own turn (a claim window open on the top discard: the drawer has not chosen yet)."""
     game = Game(view.rules, view.players, _Idle())
     game._pending.clear()  # the first dealer's pick: the round is laid out below
     game.dealer = _RoundDealer(deal.seed, view.round_no)
@@ -135,6 +136,12 @@ def deal_game(view: PlayerView, memory: RoundMemory, deal: Deal) -> Game:
     game.down, game.claims_left = list(view.down), list(view.claims_left)
     game.must_lay_off, game.went_down_now = set(view.must_lay_off), view.went_down_now
     game.turns, game.reshuffles, game.taken = memory.turns, memory.reshuffles, memory.taken
+    game.discarder = memory.discarder
+    if view.claim_open:
+        game._open_window()
+    if game.window is not None:
+        game.window.passed = memory.passed & set(game.window.order)
+        game.window.claimed = set(view.claimants)
     return game
 
 
