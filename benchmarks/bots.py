@@ -37,6 +37,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout this script is in
@@ -44,10 +45,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout 
 from shanghai_net.bots import make_bot  # noqa: E402
 from shanghai_net.cli.progress import progress  # noqa: E402
 from shanghai_net.engine import Move, PlayerView  # noqa: E402
-from shanghai_net.rules import PRESETS, preset  # noqa: E402
+from shanghai_net.rules import preset  # noqa: E402
 from shanghai_net.simulate import play_game  # noqa: E402
 
 PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class Table:
+    """One figure of issue 26: ``level`` in ``seats`` seats (opposite each other, rotating with
+    the game) against ``against`` in the rest; a game is won when any of its seats wins."""
+
+    preset: str
+    level: str = "expert"
+    seats: int = 1
+    against: str = "basic"
+
+    @property
+    def name(self) -> str:
+        mine = self.level if self.seats == 1 else f"{self.seats} {self.level}"
+        return f"{self.preset}: {mine} against {PLAYERS - self.seats} {self.against}"
+
+    def measured(self, game: int) -> tuple[int, ...]:
+        return tuple((game + k * PLAYERS // self.seats) % PLAYERS for k in range(self.seats))
+
+
+TABLES = (Table("davis"), Table("good-miller"), Table("marcelle"), Table("carousel"),
+          Table("davis", seats=2), Table("davis", level="basic", against="easy"))
+"""The figures the issue asks for, in order."""
 
 
 class Timed:
@@ -84,39 +109,45 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def run(name: str, games: int, seed: int, level: str) -> str:
-    rules = preset(name)
+def run(table: Table, games: int, seed: int) -> str:
+    rules = preset(table.preset)
     times: list[float] = []
     wins, mine, theirs = 0, 0.0, 0.0
     start, cpu = time.perf_counter(), time.process_time()
-    with progress(games, f"{name}: {level} against basic") as done:  # on a terminal only
+    with progress(games, table.name) as done:  # on a terminal only
         for i in range(games):
-            rng = random.Random(f"{seed}:{name}:{i}")
-            seat = i % PLAYERS
-            bots = [make_bot("basic", random.Random(rng.random())) for _ in range(PLAYERS)]
-            bots[seat] = Timed(make_bot(level, random.Random(rng.random())), times)
+            rng = random.Random(f"{seed}:{table.preset}:{i}")
+            seats = table.measured(i)
+            bots = [make_bot(table.against, random.Random(rng.random())) for _ in range(PLAYERS)]
+            for seat in seats:
+                bots[seat] = Timed(make_bot(table.level, random.Random(rng.random())), times)
             result = play_game(rules, bots, rng.randrange(2**63)).result
-            wins += seat in result.winners
-            mine += result.totals[seat]
-            theirs += sum(t for s, t in enumerate(result.totals) if s != seat) / (PLAYERS - 1)
+            wins += any(seat in result.winners for seat in seats)
+            mine += sum(result.totals[s] for s in seats) / len(seats)
+            theirs += sum(t for s, t in enumerate(result.totals) if s not in seats) / (PLAYERS - len(seats))
             done()
     cpu = time.process_time() - cpu
     low, high = wilson(wins, games)
-    return (f"{name:<12} games={games} wins={wins / games:6.1%} [{low:.1%}, {high:.1%}] "
-            f"mean_score={mine / games:.1f} (basic {theirs / games:.1f}) "
+    return (f"{table.name:<34} games={games} wins={wins / games:6.1%} [{low:.1%}, {high:.1%}] "
+            f"mean_score={mine / games:.1f} ({table.against} {theirs / games:.1f}) "
             f"decision_ms p50={1000 * percentile(times, 0.5):.1f} p99={1000 * percentile(times, 0.99):.1f} "
-            f"games_per_cpu_second={games / cpu:.1f} ({len(times)} decisions, {time.perf_counter() - start:.0f} s)")
+            f"games_per_cpu_second={games / cpu:.2f} ({len(times)} decisions, {time.perf_counter() - start:.0f} s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000, help="games a preset")
+    parser.add_argument("--games", type=int, default=1000, help="games a table")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated")
-    parser.add_argument("--level", default="expert", help="the bot measured against three basic bots")
+    parser.add_argument("--presets", help="comma-separated: one table a preset of --level against "
+                                          "--against instead of the issue's tables")
+    parser.add_argument("--level", default="expert", help="the bot measured (with --presets)")
+    parser.add_argument("--seats", type=int, default=1, help="seats it plays (with --presets)")
+    parser.add_argument("--against", default="basic", help="the bot in the other seats (with --presets)")
     args = parser.parse_args()
-    for name in args.presets.split(","):
-        print(run(name.strip(), args.games, args.seed, args.level), flush=True)
+    tables = TABLES if args.presets is None else [
+        Table(name.strip(), args.level, args.seats, args.against) for name in args.presets.split(",")]
+    for table in tables:
+        print(run(table, args.games, args.seed), flush=True)
 
 
 if __name__ == "__main__":
