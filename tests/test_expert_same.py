@@ -26,7 +26,7 @@ from shanghai_net.rules import PRESETS, preset
 RECORDED = {
     "davis": "11b5998e1450937bb09911be80db6c61b9ec6d32959eb3df791b0e544296a424",
     "good-miller": "c4f55d5e3ea79f51df244bda988083b07b4387fcd9f441334efd6dca73a6919e",
-    "marcelle": "e149bff5f9ecc8e1022dd52ac7b2b8b4f8c3f635529db7e0218a6bcc558edb29",
+    "marcelle": "3f5765dfbd23491e25190e484aa40813e791aa324b31042e70824ef3dbf5852a",
     "carousel": "06a0a503e1d21f0444e34327d02266168906f15c45733451def58bcd01f07677",
 }
 GAMES = 2

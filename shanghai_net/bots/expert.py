@@ -31,7 +31,7 @@ from .carousel_play import choose_play
 from .history import Memory
 from .need import contract_need
 from .reading import Reading
-from .search import Outcome, search
+from .search import Outcome, affordable, search
 
 __all__ = ["ExpertBot", "Decision", "keep_value"]
 
@@ -133,8 +133,8 @@ class ExpertBot:
     CANDIDATES = 2
     """Discards played out at most (the cheapest ones of different faces)."""
     SAMPLES = 8
-    """Sampled deals each candidate is played out in: a search costs its candidates times this
-    play-outs of a few milliseconds each."""
+    """Sampled deals each candidate is played out in at most (`affordable`: fewer where the
+    play-outs cost more)."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -269,11 +269,12 @@ class ExpertBot:
         """The candidate that plays out best in sampled deals, with the search's reason, where it is
         not the first (the weights' choice): None where the weights stand."""
         view = reading.view
-        outcomes = search(view, reading.memory, candidates, self.SAMPLES, random.Random(self.rng.getrandbits(64)))
+        samples = affordable(view, len(candidates), self.SAMPLES)
+        outcomes = search(view, reading.memory, candidates, samples, random.Random(self.rng.getrandbits(64)))
         found = max(outcomes, key=lambda o: o.gain)
         if found.move is candidates[0]:
             return None
-        return Decision(found.move, _searched(found, outcomes[0], self.SAMPLES, view, words))
+        return Decision(found.move, _searched(found, outcomes[0], samples, view, words))
 
     # -- the play ------------------------------------------------------------------------------
 
