@@ -86,7 +86,9 @@ def sample_deal(view: PlayerView, memory: RoundMemory, rng: random.Random) -> De
         if seat == view.seat:
             hands.append(tuple(view.hand))
             continue
-        dealt = [unseen.pop() for _ in range(view.hand_sizes[seat] - len(known[seat]))]
+        # as many as are left: a memory that missed part of the round (a rejoined replica's) may
+        # place a card that has moved on, leaving fewer unseen cards than the hands hold
+        dealt = [unseen.pop() for _ in range(min(len(unseen), view.hand_sizes[seat] - len(known[seat])))]
         hands.append(tuple(known[seat] + dealt))
     bottom = [unseen.pop() for _ in range(min(len(unseen), view.discard_size - len(pile)))]
     return Deal(tuple(hands), tuple(bottom + pile), tuple(unseen), rng.getrandbits(64))
