@@ -24,9 +24,9 @@ from shanghai_net.engine import LocalDealer, Phase, new_game, view_of
 from shanghai_net.rules import PRESETS, preset
 
 RECORDED = {
-    "davis": "11b5998e1450937bb09911be80db6c61b9ec6d32959eb3df791b0e544296a424",
-    "good-miller": "c4f55d5e3ea79f51df244bda988083b07b4387fcd9f441334efd6dca73a6919e",
-    "marcelle": "3f5765dfbd23491e25190e484aa40813e791aa324b31042e70824ef3dbf5852a",
+    "davis": "01b986d324281d27636605ffa62b1e92b0c123aaa7df713721aba901e364b175",
+    "good-miller": "ad5538834400001794efc046a74b9fce938bc519d88452f1888443c9360af723",
+    "marcelle": "1d076d594e786d963a2dec8ce7c02c11a2d4798012c87e09a8e94f6309ea1c11",
     "carousel": "06a0a503e1d21f0444e34327d02266168906f15c45733451def58bcd01f07677",
 }
 GAMES = 2

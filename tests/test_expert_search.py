@@ -12,7 +12,7 @@ import pytest
 
 from shanghai_net.bots import BasicBot, ExpertBot
 from shanghai_net.bots.history import Memory
-from shanghai_net.bots.search import deal_game, sample_deal, search
+from shanghai_net.bots.search import agrees, deal_game, sample_deal, search
 from shanghai_net.cards import deck
 from shanghai_net.engine import Discard, DrawStock, LocalDealer, Phase, TakeDiscard, new_game, view_of
 from shanghai_net.rules import preset
@@ -69,14 +69,21 @@ def test_a_sampled_deal_reads_no_hidden_card():
         sample_deal(second, Memory().follow([], 4), random.Random(5))
 
 
-def test_a_card_taken_from_the_pile_is_in_the_takers_hand_in_every_sampled_deal():
-    game = stacked_game("davis", ["9S 4H", "9D 9C", "", ""], up="2D", stock="QH KD")
+def bob_takes_the_nine(ours: str, his: str, stock: str):
+    """Seat 0 throws the 9♠, seat 1 (bob) takes it and throws the 9♦, the others draw and throw,
+    and seat 0 has drawn again."""
+    game = stacked_game("davis", [ours, his, "", ""], up="2D", stock=stock)
     draw(game)
     play(game, 0, "discard 9S")
     play(game, 1, "take", "discard 9D")
-    discard_turn(game, 2, str(game.hand(2)[0]))
-    discard_turn(game, 3, str(game.hand(3)[0]))
+    for seat in (2, 3):
+        discard_turn(game, seat, str(game.hand(seat)[0]))
     draw(game)
+    return game
+
+
+def test_a_card_taken_from_the_pile_is_in_the_takers_hand_in_every_sampled_deal():
+    game = bob_takes_the_nine("9S 4H", "9D 9C", "QH KD")
     memory = Memory().follow(game.log, 4)
     nine = next(c for c in game.hand(1) if str(c) == "9S")
     assert memory.held == {nine: 1}
@@ -143,3 +150,29 @@ def test_the_expert_plays_out_close_discards_and_says_in_one_line_what_the_play_
     for reason in searched:
         assert re.fullmatch(MOVE + ", not " + MOVE + r": in \d+ sampled deals it ended the round [0-9.]+ points better"
                             r"(, [\w ]+ going out in \d+ of them, not \d+)?", reason), reason
+
+
+def test_a_sampled_hand_agrees_with_what_its_seat_took_and_let_go():
+    """bob took the 9♠ for the two nines he held and let the 7♦ go: a hand agrees where the 9♠
+    goes with it (two nines more: davis's first contract is two books) and the 7♦ completes no
+    book in it; most sampled hands of his then hold two more nines, where a random hand seldom
+    does."""
+    game = bob_takes_the_nine("9S 7D 4H", "9D 9C 9H", "QH KD 5S 6S 8S 3D")
+    play(game, 0, "discard 7D")
+    draw(game)  # bob lets the 7♦ go
+    play(game, 1, f"discard {game.hand(1)[-1]}")
+    discard_turn(game, 2, str(game.hand(2)[0]))
+    discard_turn(game, 3, str(game.hand(3)[0]))
+    draw(game)
+    view, memory = view_of(game, 0), Memory().follow(game.log, 4)
+    nine, seven = (next(c for c in memory.held if c.rank == 9), next(c for c in memory.refused[1] if c.rank == 7))
+    assert memory.held[nine] == 1 and seven in memory.refused[1][-3:]
+    nines = [c for c in deck(2, 4) if c.rank == 9 and c is not nine][:2]
+    sevens = [c for c in deck(2, 4) if c.rank == 7 and c is not seven][:2]
+    filler = [c for c in deck(2, 4) if c.rank in (4, 12, 13)][:8]
+    assert agrees(view, [nine, *nines, *filler], [nine], [seven])
+    assert not agrees(view, [nine, *filler[:2], *nines[:1]], [nine], [seven])  # one nine: no book
+    assert not agrees(view, [nine, *nines, *sevens, *filler], [nine], [seven])  # the 7♦ made a book
+    held = [sum(c.rank == 9 for c in sample_deal(view, memory, random.Random(seed)).hands[1]) >= 3
+            for seed in range(20)]
+    assert sum(held) >= 10

@@ -26,14 +26,19 @@ from ..engine.moves import Move
 from ..engine.view import PlayerView, view_of
 from ..rules.contracts import kind_counts
 from ..rules.scoring import penalty
-from .basic import BasicBot
+from .basic import BasicBot, completes_meld, usefulness
 from .history import RoundMemory
 
-__all__ = ["Outcome", "sample_deal", "deal_game", "search", "affordable"]
+__all__ = ["Outcome", "agrees", "sample_deal", "deal_game", "search", "affordable"]
 
 MOVES = 60
 """Moves a play-out runs before the round is judged from the hands as they stand (a round where
 nobody goes down can run for hundreds)."""
+TRIES = 8
+"""Hands drawn for a seat until one agrees with what it took and let go (else the last is kept)."""
+LET_GO = 3
+"""The discards a seat let go last that its hand is judged against (earlier ones, many draws ago,
+say little of the hand now)."""
 WORK = 200
 """What one search may cost: its play-outs times the contract melds still sought.  The finder
 looks for a go-down at every turn of a seat not yet down, which dominates a play-out: 16 of them
@@ -64,8 +69,19 @@ class Outcome:
     out: tuple[int, ...]
 
 
+def agrees(view: PlayerView, hand: Sequence[Card], took: Sequence[Card], refused: Sequence[Card]) -> bool:
+    """Whether a seat not yet down could have taken and let go what it did, holding ``hand``, for
+    the reasons a player has: a card taken goes with the hand, a card let go completes no meld in
+    it (judged on the hand it holds now, a few draws after)."""
+    for card in took:
+        if not (completes_meld(view, card, [c for c in hand if c is not card]) or usefulness(view, card, hand) >= 4):
+            return False
+    return not any(completes_meld(view, card, hand) for card in refused)
+
+
 def sample_deal(view: PlayerView, memory: RoundMemory, rng: random.Random) -> Deal:
-    """The unseen cards dealt at random around what the seat knows."""
+    """The unseen cards dealt at random around what the seat knows: each other hand drawn again
+    (up to `TRIES` times) until it `agrees` with what its seat took and let go."""
     rules = view.rules
     on_table = {c for meld in view.table for c in meld.cards}
     pile = list(memory.pile)
@@ -88,8 +104,17 @@ def sample_deal(view: PlayerView, memory: RoundMemory, rng: random.Random) -> De
             continue
         # as many as are left: a memory that missed part of the round (a rejoined replica's) may
         # place a card that has moved on, leaving fewer unseen cards than the hands hold
-        dealt = [unseen.pop() for _ in range(min(len(unseen), view.hand_sizes[seat] - len(known[seat])))]
-        hands.append(tuple(known[seat] + dealt))
+        n = min(len(unseen), view.hand_sizes[seat] - len(known[seat]))
+        refused = [c for c in memory.refused[seat][-LET_GO:] if not rules.is_wild(c)]
+        inferred = not (view.down[seat] or rules.progression)  # one contract for all, still sought
+        for attempt in range(TRIES if inferred else 1):
+            if attempt:
+                rng.shuffle(unseen)
+            hand = known[seat] + unseen[len(unseen) - n:]
+            if not inferred or agrees(view, hand, known[seat], refused):
+                break
+        del unseen[len(unseen) - n:]
+        hands.append(tuple(hand))
     bottom = [unseen.pop() for _ in range(min(len(unseen), view.discard_size - len(pile)))]
     return Deal(tuple(hands), tuple(bottom + pile), tuple(unseen), rng.getrandbits(64))
 
