@@ -60,9 +60,13 @@ def raw_public(key: X25519PublicKey) -> bytes:
     return key.public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-def _cipher(shared: bytes, epk: bytes, recipient: bytes) -> ChaCha20Poly1305:
+def box_cipher(shared: bytes, epk: bytes, recipient: bytes, tag: bytes = BOX_TAG
+               ) -> ChaCha20Poly1305:
+    """The AEAD of one box: its key is HKDF-SHA256 over the X25519 ``shared`` secret, bound to
+    ``tag`` (what is sealed: key shares, or a seat's secrets handed over), ``epk`` and the
+    recipient's public key."""
     key = HKDF(algorithm=hashes.SHA256(), length=KEY_BYTES, salt=b"",
-               info=BOX_TAG + epk + recipient).derive(shared)
+               info=tag + epk + recipient).derive(shared)
     return ChaCha20Poly1305(key)
 
 
@@ -77,7 +81,7 @@ def seal(secret: bytes, recipient_key: X25519PublicKey, context: Context, sender
     """Seal ``plaintext`` for ``recipient_key`` under the box secret ``secret`` (32 bytes)."""
     ephemeral = X25519PrivateKey.from_private_bytes(secret)
     epk = raw_public(ephemeral.public_key())
-    cipher = _cipher(ephemeral.exchange(recipient_key), epk, raw_public(recipient_key))
+    cipher = box_cipher(ephemeral.exchange(recipient_key), epk, raw_public(recipient_key))
     ad = associated_data(context, sender, recipient, positions)
     return SealedShare(context, sender, recipient, positions, epk,
                        cipher.encrypt(NONCE, plaintext, ad))
@@ -122,7 +126,7 @@ def _open(shared: bytes | None, sealed: SealedShare, recipient: bytes) -> bytes:
     try:
         if shared is None:
             raise ValueError("no shared secret")
-        return _cipher(shared, sealed.epk, recipient).decrypt(NONCE, sealed.ciphertext, ad)
+        return box_cipher(shared, sealed.epk, recipient).decrypt(NONCE, sealed.ciphertext, ad)
     except (InvalidTag, ValueError):
         raise ValueError(f"sealed share from seat {sealed.author} to seat {sealed.recipient} for "
                          f"positions {list(sealed.positions)} does not authenticate: altered, "

@@ -21,12 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from ..deal.box import raw_public
+from ..deal.box import box_cipher, raw_public
 from ..deal.randomness import RandomBytes, chained
 from ..wire.messages import SEALED_MAX
 
@@ -71,11 +68,6 @@ class SeatSecret:
         return chained(key, head)
 
 
-def _cipher(shared: bytes, epk: bytes, recipient: bytes) -> ChaCha20Poly1305:
-    return ChaCha20Poly1305(HKDF(algorithm=hashes.SHA256(), length=32, salt=b"",
-                                 info=HANDOVER_TAG + epk + recipient).derive(shared))
-
-
 def _associated(game_id: bytes, seat: int, sign_key: bytes) -> bytes:
     return HANDOVER_TAG + game_id + bytes([seat]) + sign_key
 
@@ -90,7 +82,8 @@ def seal_secrets(secrets: Sequence[SeatSecret], box_key: bytes, game_id: bytes, 
                          f"{len(secrets)}")
     e = X25519PrivateKey.from_private_bytes(ephemeral)
     epk = raw_public(e.public_key())
-    cipher = _cipher(e.exchange(X25519PublicKey.from_public_bytes(box_key)), epk, box_key)
+    cipher = box_cipher(e.exchange(X25519PublicKey.from_public_bytes(box_key)), epk, box_key,
+                        HANDOVER_TAG)
     return epk + cipher.encrypt(bytes(12), b"".join(s.value for s in secrets),
                                 _associated(game_id, seat, sign_key))
 
@@ -103,8 +96,8 @@ def open_secrets(sealed: bytes, box_key: X25519PrivateKey, game_id: bytes, seat:
     mine = raw_public(box_key.public_key())
     try:
         shared = box_key.exchange(X25519PublicKey.from_public_bytes(epk))
-        plain = _cipher(shared, epk, mine).decrypt(bytes(12), ciphertext,
-                                                   _associated(game_id, seat, sign_key))
+        plain = box_cipher(shared, epk, mine, HANDOVER_TAG).decrypt(
+            bytes(12), ciphertext, _associated(game_id, seat, sign_key))
     except (InvalidTag, ValueError):
         raise ValueError(f"the hand-over of seat {seat} does not open with our box key: it was "
                          "not sealed to us for this seat and game") from None
