@@ -246,6 +246,8 @@ def test_a_person_lets_a_bot_finish_the_hand_by_keys_and_watches_to_the_end(tmp_
         assert "d draw" not in screen["footer"] and "q quit" in screen["footer"]
         log = " ".join(screen["log"].split())
         assert f"seat {seat} is played by bot for ann now" in log
+        await c.until(lambda: not c.state.message, "the word 'handing your seat to bot…' "
+                      "gone once the seat is the bot's", 60)
         await c.until(lambda: session.result is not None and session.table.finished,
                       "the game's end, its last round audited", 240)
         assert session.seats[seat].name == "bot for ann"

@@ -126,6 +126,11 @@ async def test_a_seat_handed_mid_turn_to_a_person_who_joined_to_take_it_over(tmp
     assert bea.result == ann.result == host.public.result
     assert [s.name for s in ann.seats][seat] == "bea for ann"
     assert any(f"seat {seat} is played by bea for ann now" in e.text for e in ann.log)
+    for session in (ann, bea):  # the seat passes: its absence is no loss, nothing to vote on
+        said = [e.text for e in session.log]
+        assert f"seat {seat} passes to bea for ann" in said, "\n".join(said)
+        assert f"bea for ann takes seat {seat}" in said, "\n".join(said)
+        assert not [line for line in said if "lost connection" in line or "V votes" in line]
     report = verify(read_transcript(record))
     assert report.ok, report.summary()
     assert f"seat {seat} played by bea (player, key" in report.summary()

@@ -120,6 +120,8 @@ class ConsoleState:
         """The offer ``H`` hands the seat to once ``y`` confirms it (its name and key shown)."""
         self.bot_asked = False
         """``B``: the bot's level to pick (Enter: the host's), or Esc to keep playing."""
+        self._handing_said = False
+        """The message line says a hand-over is on its way (until the seat is the successor's)."""
         self.send_hand_over: Callable[[object], None] | None = None
         self.send_bot: Callable[[str | None], None] | None = None
 
@@ -664,6 +666,9 @@ class ConsoleState:
         view, seen = self.view, self._view_seen
         if view is None:
             return
+        if self._handing_said and self.watching is not None:  # the seat is the successor's:
+            self._handing_said = False  # the watching line says so
+            self.note("")
         shown = self.hand(seen) if seen is not None and seen.round_no == view.round_no else []
         under = shown[self.cursor] if 0 <= self.cursor < len(shown) else None
         self._view_seen = view
@@ -822,6 +827,7 @@ class ConsoleState:
     def handed(self, answer: str) -> None:
         """The session's word on a hand-over asked for."""
         self.note(answer, not answer.startswith("handing"))
+        self._handing_said = not self.error
 
     def ask_vote(self) -> None:
         """``V``: ask before voting to void the round (a vote is not taken back)."""

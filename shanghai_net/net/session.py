@@ -34,7 +34,7 @@ import trio
 
 from ..engine import Event, Move, Phase, PlayerView, RoundEnded, view_of
 from ..errors import IllegalMoveError
-from ..identity import Identity
+from ..identity import Identity, fingerprint
 from ..rules import RuleSet
 from ..rules.ruleset import preset, rule_text
 from ..session import (
@@ -169,6 +169,10 @@ class NetSession(Session):
         self._status_seen = ""
         self._absent_seen: frozenset[int] = frozenset()
         self._waiting_seen: frozenset[int] = frozenset()
+        self._passing: set[int] = set()
+        """Seats handed over whose successor has not come yet: their absence is no loss."""
+        self._arrived: set[bytes] = set()
+        """The keys of successors that came to the seats handed to them."""
         self._fault_seen = False
         self._complained = False
         self._verdict_seen = False
@@ -722,17 +726,41 @@ class NetSession(Session):
         """Seats that dropped or came back, and a dropped seat the table is waiting for."""
         absent = frozenset(peer.absent)
         for seat in sorted(absent - self._absent_seen):
-            self._add(f"{self._name(seat)} " + ("left the game" if seat in peer.left else "lost connection"))
+            taker = self._taker(seat, peer, table)
+            if taker is not None:  # its successor replays the game first, then plays on
+                self._passing.add(seat)
+                self._add(f"seat {seat} passes to {taker}")
+            else:
+                self._add(f"{self._name(seat)} " + ("left the game" if seat in peer.left
+                                                   else "lost connection"))
         for seat in sorted(self._absent_seen - absent):
-            self._add(f"{self._name(seat)} is back")
+            if seat in self._passing:
+                self._passing.discard(seat)
+                self._arrived.add(table.holders[seat].sign_key)
+                self._add(f"{self._name(seat)} takes seat {seat}")
+            else:
+                self._add(f"{self._name(seat)} is back")
         self._absent_seen = absent
         owed = table.owed()
-        waiting = frozenset(absent & (set(table.game.to_move()) | set(owed)))
+        waiting = frozenset(absent & (set(table.game.to_move()) | set(owed)) - self._passing)
         for seat in sorted(waiting - self._waiting_seen):
             what = f": {owed[seat]}" if seat in owed else ""
             self._add(f"waiting for {self._name(seat)}{what} (V votes to void the round if "
                       "they do not come back)")
         self._waiting_seen = waiting
+
+    def _taker(self, seat: int, peer, table: PeerTable) -> str | None:
+        """Who takes ``seat``, if it is changing hands rather than lost: the stream handed it
+        to a key that has not come yet, or the host already lists another key for it than
+        the one our replica has reached (the hand-over is on its way to us)."""
+        body = table.handovers.get(seat)
+        if body is not None and body.sign_key not in self._arrived:
+            return self._name(seat)
+        shown = next((s for s in peer.lobby.seats if s.seat == seat), None) \
+            if peer.lobby is not None else None
+        if shown is not None and shown.fingerprint != fingerprint(table.holders[seat].sign_key):
+            return shown.name
+        return None
 
     def _note_audits(self, table: PeerTable | PublicTable) -> None:
         for round_no in sorted(set(getattr(table, "verdicts", {})) - self._seen_verdicts):
