@@ -24,9 +24,9 @@ from shanghai_net.engine import LocalDealer, Phase, new_game, view_of
 from shanghai_net.rules import PRESETS, preset
 
 RECORDED = {
-    "davis": "01b986d324281d27636605ffa62b1e92b0c123aaa7df713721aba901e364b175",
-    "good-miller": "ad5538834400001794efc046a74b9fce938bc519d88452f1888443c9360af723",
-    "marcelle": "1d076d594e786d963a2dec8ce7c02c11a2d4798012c87e09a8e94f6309ea1c11",
+    "davis": "a098f3569b33c1186ff9b6850add691b67584df317001c8ed9f2d432d1ee8536",
+    "good-miller": "027c4b37b6d94863c376ec4a3a644efbc7dfd841559aace90d9526a4f66f7e65",
+    "marcelle": "6fe3a3e66f05b4017994e5b3c980d064a1bb105c70648e64c56ce8d1b847cc69",
     "carousel": "06a0a503e1d21f0444e34327d02266168906f15c45733451def58bcd01f07677",
 }
 GAMES = 2

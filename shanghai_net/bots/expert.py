@@ -132,6 +132,9 @@ class ExpertBot:
     deals (`search`) rather than chosen by the weights alone."""
     CANDIDATES = 2
     """Discards played out at most (the cheapest ones of different faces)."""
+    SURE = 1.0
+    """The search overrules the weights only where its choice gained more by this many standard
+    errors of the deal-by-deal differences (a few deals leave much to luck)."""
     SAMPLES = 8
     """Sampled deals each candidate is played out in at most (`affordable`: fewer where the
     play-outs cost more)."""
@@ -272,7 +275,7 @@ class ExpertBot:
         samples = affordable(view, len(candidates), self.SAMPLES)
         outcomes = search(view, reading.memory, candidates, samples, random.Random(self.rng.getrandbits(64)))
         found = max(outcomes, key=lambda o: o.gain)
-        if found.move is candidates[0]:
+        if found.move is candidates[0] or not found.beats(outcomes[0], self.SURE):
             return None
         return Decision(found.move, _searched(found, outcomes[0], samples, view, words))
 

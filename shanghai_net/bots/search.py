@@ -2,7 +2,8 @@
 
 The cards this seat has not seen are dealt at random into the other hands, the pile's unseen
 bottom and the stock (a "sampled deal"), keeping every card the public log places: what each
-seat took from the pile and has not melded or discarded stays in its hand.  Each candidate move
+seat took from the pile and has not melded or discarded stays in its hand, and a hand is drawn
+again until it agrees with what its seat took and let go (`agrees`).  Each candidate move
 is then played out to the round's end in every sampled deal by basic bots in every seat, the
 candidates meeting the same deals and the same draws (so the difference between them is the
 move, not the luck), and the move with the best mean outcome is chosen: the determinized Monte
@@ -45,6 +46,7 @@ looks for a go-down at every turn of a seat not yet down, which dominates a play
 took 158 ms in davis's fifth round with nobody down (12 melds sought), and 672 ms in marcelle's
 seventh, where wild twos make the finder's search wider (hence `WILD_COST`)."""
 WILD_COST = 3
+"""How much dearer a play-out is where twos are wild, in `WORK`'s units."""
 PROGRESS = 100.0
 """What a contract made is worth against points, where contracts rank first (Phase 10)."""
 
@@ -61,12 +63,24 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A candidate's play-outs: its mean gain (points better than the other seats' mean, money
-    won, contracts made) and how often each seat went out first."""
+    """A candidate's play-outs: its gain in each sampled deal (points better than the other seats'
+    mean, money won, contracts made) and how often each seat went out first."""
 
     move: Move
-    gain: float
+    gains: tuple[float, ...]
     out: tuple[int, ...]
+
+    @property
+    def gain(self) -> float:
+        return sum(self.gains) / len(self.gains)
+
+    def beats(self, other: Outcome, z: float) -> bool:
+        """Whether it gained more than ``other`` by ``z`` standard errors of their differences,
+        deal by deal (the two met the same deals, so most of the luck cancels)."""
+        diffs = [a - b for a, b in zip(self.gains, other.gains)]
+        mean = sum(diffs) / len(diffs)
+        spread = sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)
+        return mean > z * (spread / len(diffs)) ** 0.5
 
 
 def agrees(view: PlayerView, hand: Sequence[Card], took: Sequence[Card], refused: Sequence[Card]) -> bool:
@@ -216,7 +230,7 @@ def affordable(view: PlayerView, candidates: int, most: int) -> int:
 def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], samples: int,
            rng: random.Random) -> list[Outcome]:
     """Each candidate (a move of the seat now) played out in ``samples`` sampled deals."""
-    gains = [0.0] * len(candidates)
+    gains: list[list[float]] = [[] for _ in candidates]
     outs = [[0] * view.players for _ in candidates]
     for _ in range(samples):
         deal = sample_deal(view, memory, rng)
@@ -224,7 +238,7 @@ def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], sa
             game = deal_game(view, memory, deal)
             game.apply(move)
             gain, winner = _play_out(game, view.seat, BasicBot(random.Random(deal.seed)))
-            gains[i] += gain
+            gains[i].append(gain)
             if winner is not None:
                 outs[i][winner] += 1
-    return [Outcome(move, gain / samples, tuple(out)) for move, gain, out in zip(candidates, gains, outs)]
+    return [Outcome(move, tuple(gain), tuple(out)) for move, gain, out in zip(candidates, gains, outs)]
