@@ -17,8 +17,10 @@ __all__ = ["EasyBot"]
 
 
 class EasyBot:
-    SLIP = 0.3
-    """The chance of each slip where one can happen."""
+    SLIP = 0.5
+    """The chance of each slip where one can happen: at 0.3 basic won only 61.8% [56.9%, 66.4%] of
+    davis and 39.5% [34.8%, 44.4%] of marcelle against three easy bots (400 games each, seed 1),
+    short of the 60% a level a child beats asks (issue 26)."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng

@@ -4,8 +4,9 @@ It remembers the round from the public log (`history`), counts the cards that ar
 what the other seats collect from what they take and let go (`reading`), keeps its discards away
 from the next seat and from anyone close to going out, claims out of turn only when the card is
 worth its penalty cards, dumps its points when someone is about to go out, and never leaves a
-card on the pile that someone could call SHANGHAI on.  Every decision comes with a short reason
-(the console's hint key shows it).
+card on the pile that someone could call SHANGHAI on.  Where its weights leave two discards close,
+it plays both out in sampled deals of the hands it cannot see (`search`) and keeps the better.
+Every decision comes with a short reason (the console's hint key shows it).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .carousel_play import choose_play
 from .history import Memory
 from .need import contract_need
 from .reading import Reading
+from .search import Outcome, affordable, search
 
 __all__ = ["ExpertBot", "Decision", "keep_value"]
 
@@ -115,6 +117,9 @@ class ExpertBot:
     thousands)."""
     TAKE_AT = 5.0
     """A discard worth this much to the hand (`keep_value`) is taken rather than a stock card."""
+    TAKE_CLOSE = 2.0
+    """A discard worth this close to TAKE_AT, that brings the contract no closer, is taken or left
+    as the two play out in sampled deals (`search`)."""
     CLAIM_COST = 7.0
     """A claim is made while its cost stays below this: each penalty card costs 1, up to 6 when
     someone may go out next turn and catch it in hand (and more for a hand already long)."""
@@ -122,6 +127,17 @@ class ExpertBot:
     """What each card the hand lacks for its contract weighs in a discard (`contract_need`)."""
     DUMP = (0.3, 0.5)
     """A card's points weigh this much in the discard, far from and close to someone's going out."""
+    CLOSE = 2.0
+    """Discards whose weighed costs lie this close to the cheapest one's are played out in sampled
+    deals (`search`) rather than chosen by the weights alone."""
+    CANDIDATES = 2
+    """Discards played out at most (the cheapest ones of different faces)."""
+    SURE = 1.0
+    """The search overrules the weights only where its choice gained more by this many standard
+    errors of the deal-by-deal differences (a few deals leave much to luck)."""
+    SAMPLES = 8
+    """Sampled deals each candidate is played out in at most (`affordable`: fewer where the
+    play-outs cost more)."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -176,7 +192,15 @@ class ExpertBot:
                 return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: it lays off at once")
             if not down:
                 value = keep_value(reading, top, hand + [top])
-                if self._lowers_need(view, top, hand) or value >= self.TAKE_AT:
+                lowers = self._lowers_need(view, top, hand)
+                take = lowers or value >= self.TAKE_AT
+                if not lowers and DrawStock in by_kind and abs(value - self.TAKE_AT) <= self.TAKE_CLOSE \
+                        and not view.meld_all:
+                    pair = [by_kind[TakeDiscard][0], by_kind[DrawStock][0]]
+                    searched = self._search(reading, pair if take else pair[::-1], words)
+                    if searched is not None:
+                        return searched
+                if take:
                     return Decision(by_kind[TakeDiscard][0], f"take {c(top)}: " + self._helps(view, top, hand, words))
         if DrawStock in by_kind:
             why = "nothing on the pile" if top is None else self._not_worth(view, top, hand, words) \
@@ -244,6 +268,17 @@ class ExpertBot:
             return "pass: it brings your contract no closer"
         return f"pass: someone is close to going out, {view.rules.claim_penalty} penalty card(s) could be caught"
 
+    def _search(self, reading: Reading, candidates: list[Move], words: Words) -> Decision | None:
+        """The candidate that plays out best in sampled deals, with the search's reason, where it is
+        not the first (the weights' choice): None where the weights stand."""
+        view = reading.view
+        samples = affordable(view, len(candidates), self.SAMPLES)
+        outcomes = search(view, reading.memory, candidates, samples, random.Random(self.rng.getrandbits(64)))
+        found = max(outcomes, key=lambda o: o.gain)
+        if found.move is candidates[0] or not found.beats(outcomes[0], self.SURE):
+            return None
+        return Decision(found.move, _searched(found, outcomes[0], samples, view, words))
+
     # -- the play ------------------------------------------------------------------------------
 
     def _go_down(self, reading: Reading, options: list[Move], hand: list[Card], words: Words) -> Decision:
@@ -293,7 +328,13 @@ class ExpertBot:
         def cost(move: Discard) -> tuple:
             return (rules.is_wild(move.card), own(move.card) + feed(move.card).danger, self.rng.random())
 
-        chosen = min(plain, key=cost)
+        costs = sorted(((cost(m), m) for m in plain), key=lambda weighed: weighed[0])
+        chosen = costs[0][1]
+        close = _close(costs, self.CLOSE, self.CANDIDATES)
+        if len(close) > 1 and not view.meld_all:
+            searched = self._search(reading, close, words)
+            if searched is not None:
+                return Decision(declared.get(searched.move.card, searched.move), searched.reason)
         best = chosen.card
         move = declared.get(best, chosen)
         # a card as easy to spare that was kept because it would feed someone (not a copy of it)
@@ -317,6 +358,37 @@ class ExpertBot:
         if not reading.live_rank(best.rank) and kind_counts(view.contract)[0]:
             return Decision(move, f"discard {c(best)}: no card of its rank is left to pair it")
         return Decision(move, f"discard {c(best)}: it helps your hand least")
+
+
+def _say(move: Move, view: PlayerView, words: Words) -> str:
+    if isinstance(move, Discard):
+        return f"discard {words.card(move.card)}"
+    return f"take {words.card(view.discard_top)}" if isinstance(move, TakeDiscard) else "draw"
+
+
+def _close(costs: list[tuple], margin: float, most: int) -> list[Discard]:
+    """The cheapest discards, of different faces, whose cost lies within ``margin`` of the
+    cheapest (a wild card only where nothing else may go)."""
+    (wild, least, _), _ = costs[0]
+    close: dict = {}
+    for (w, value, _), move in costs:
+        if w == wild and value - least <= margin and len(close) < most:
+            close.setdefault(move.card.face, move)
+    return list(close.values())
+
+
+def _searched(found: Outcome, weighed: Outcome, samples: int, view: PlayerView, words: Words) -> str:
+    """The search's reason for overruling the weights, one line: what the play-outs gained, and
+    the seat that went out most less often."""
+    gain = found.gain - weighed.gain
+    better = f"{gain:.0f}¢ more" if view.rules.money else f"{gain:.1f} points better"
+    why = (f"{_say(found.move, view, words)}, not {_say(weighed.move, view, words)}: in {samples} sampled "
+           f"deals it ended the round {better}")
+    fewer = max((s for s in range(len(found.out)) if s != view.seat),
+                key=lambda s: weighed.out[s] - found.out[s])
+    if weighed.out[fewer] > found.out[fewer]:
+        why += f", {words.seat(fewer)} going out in {found.out[fewer]} of them, not {weighed.out[fewer]}"
+    return why
 
 
 def _meld_words(view: PlayerView, index: int, words: Words) -> str:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ..cards import Card
 from ..engine.events import (
-    Claimed, ClaimPassed, Discarded, Drew, Event, Reshuffled, RoundStarted, ShanghaiCalled,
-    TookDiscard,
+    Claimed, ClaimPassed, Discarded, Drew, Event, JokerBought, JokerSwapped, LaidOff, Reshuffled,
+    RoundStarted, ShanghaiCalled, TookDiscard, WentDown,
 )
 
 __all__ = ["RoundMemory", "Memory"]
@@ -33,6 +33,19 @@ class RoundMemory:
     refused: list[list[Card]] = field(default_factory=list)
     """By seat: the discards it let go (chose the stock over, or passed a claim on)."""
     discarded: list[list[Card]] = field(default_factory=list)
+    held: dict[Card, int] = field(default_factory=dict)
+    """The cards a seat is known to hold, and the seat: a discard it took and a joker it won back,
+    until it melds or discards them.  (A SHANGHAI penalty card's face is the two parties' only, so
+    a card known to its caller may have gone to its victim: the look-ahead allows for that.)"""
+    taken: Card | None = None
+    """The discard the seat to play took this turn (it may not throw it straight back)."""
+    discarder: int | None = None
+    """The seat that threw the top discard, while it is the top (SHANGHAI is called on it)."""
+    passed: set[int] = field(default_factory=set)
+    """The seats that let the open claim window's card go."""
+    turns: int = 0
+    """Discards this round (the engine's turn count)."""
+    reshuffles: int = 0
     _offered: tuple[int, Card] | None = None  # (the seat to draw next, the card it may take)
 
     def __post_init__(self) -> None:
@@ -42,26 +55,50 @@ class RoundMemory:
         self.discarded = [[] for _ in range(n)]
 
     def read(self, event: Event) -> None:
+        held = self.held
+        if isinstance(event, (Discarded, TookDiscard, Claimed, ShanghaiCalled)):
+            self.passed = set()  # a new window, or none
+            self.discarder = event.seat if isinstance(event, Discarded) else None
         if isinstance(event, Discarded):
             self.pile.append(event.card)
             self.discarded[event.seat].append(event.card)
+            held.pop(event.card, None)
+            self.turns += 1
+            self.taken = None
             self._offered = ((event.seat + 1) % self.players, event.card)
         elif isinstance(event, (TookDiscard, Claimed)):
             self.took[event.seat].append(event.card)
+            held[event.card] = event.seat
             self._pop(event.card)
+            self.taken = event.card if isinstance(event, TookDiscard) else None
             if isinstance(event, TookDiscard):
                 self._offered = None
         elif isinstance(event, ShanghaiCalled):
             self._pop(event.card)
         elif isinstance(event, ClaimPassed):
+            self.passed.add(event.seat)
             if self.pile:
                 self.refused[event.seat].append(self.pile[-1])
         elif isinstance(event, Drew):
             if self._offered is not None and self._offered[0] == event.seat:
                 self.refused[event.seat].append(self._offered[1])
                 self._offered = None
+        elif isinstance(event, WentDown):
+            for meld in event.melds:
+                for card in meld.cards:
+                    held.pop(card, None)
+        elif isinstance(event, LaidOff):
+            held.pop(event.card, None)
+        elif isinstance(event, JokerSwapped):
+            for card in event.cards:
+                held.pop(card, None)
+            held[event.joker] = event.seat
+        elif isinstance(event, JokerBought):
+            held.pop(event.card, None)
+            held[event.joker] = event.seat
         elif isinstance(event, Reshuffled):
             self.pile = self.pile[event.cards:]  # the cards turned over left the pile from the bottom
+            self.reshuffles += 1
 
     def _pop(self, card: Card) -> None:
         if self.pile and self.pile[-1] == card:
