@@ -12,12 +12,13 @@ import trio
 
 from shanghai_net.deal.box import unseal
 from shanghai_net.identity import Identity
-from shanghai_net.net.peer import Peer
+from shanghai_net.net.peer import Peer, PeerError
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.resume import GameSecrets
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.bodies import parse_deal
 from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.secret import seal_secrets
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 
@@ -100,3 +101,58 @@ async def test_a_seat_handed_over_mid_round_is_played_on_by_its_successor(tmp_pa
     report = verify(read_transcript(record))
     assert report.ok, report.summary()
     assert "seat 1 played by bea (bot, key" in report.summary()
+
+
+VOTING = {0: {"void_after": 0.5}, 2: {"void_after": 0.5}}
+"""Seats 0 and 2 vote by themselves to void the round of a seat away that owes a step, as
+`shanghai bot` does."""
+
+
+async def test_a_successor_handed_secrets_it_cannot_open_says_so_leaves_and_the_table_goes_on(
+        tmp_path):
+    """The holder of seat 1 signs a hand-over to bea whose secrets are sealed to another key
+    (the relay, the host and the other seats cannot tell: only bea's box key opens them).  bea
+    says which seat's hand-over does not open, leaves the seat, and the table goes on: the seat
+    is voted gone (as a seat lost for good: nobody can tell the two apart) and a stand-in plays
+    it from the next deal.  Nobody is named a cheat (nothing
+    public proves it) and bea opened no card of the seat."""
+    record = tmp_path / "garbled.transcript"
+    results = {}
+    with trio.fail_after(150):
+        async with table_of_three(tmp_path, b"garbled", TWO_ROUNDS, options=VOTING,
+                                  record=record) as (host, port, peers, seats, nursery):
+            bea, bea_id, hands = successor(port, tmp_path)
+
+            async def watch():
+                try:
+                    results["bea"] = await bea.run()
+                except PeerError as error:
+                    results["bea"] = error
+
+            nursery.start_soon(watch)
+            await until(lambda: bea.table is not None, "bea following the game as a spectator")
+            await until(lambda: moved_in_round(host, 1, 2), "round 1 two turns in", seconds=60)
+            handing = peers[1]
+            table = handing.table
+            elsewhere = Identity(bytes([9]) * 32, bytes([10]) * 32).box_public
+            sealed = seal_secrets(handing._secrets, elsewhere, table.game_id, 1,
+                                  bea_id.sign_public, bytes(32))
+            handing.outbox.push([wm.HandOver(name="bea", role="bot", sign_key=bea_id.sign_public,
+                                             box_key=bea.box_public, sealed=sealed)])
+            handing.nudge()
+            await until(lambda: "bea" in results, "bea's word on the hand-over", seconds=60)
+            await until(lambda: host.public.finished, "the game's end", seconds=60, state=lambda: (
+                host.public.holders, host.public.vacant, host.public.owed(),
+                host.public.public.phase, host.public.game.to_move(), results,
+                [(s, p.absent, p.status) for s, p in peers.items()]))
+    error = results["bea"]
+    assert isinstance(error, PeerError), error
+    assert "the hand-over of seat 1 does not open with our box key" in str(error)
+    assert hands == {}, "bea played the seat without its secrets"
+    public = host.public
+    assert_finished(host, {s: r for s, r in seats.items() if s != 1})
+    assert public.holders[1].kind == "bot" and public.holders[1].name == "bot", \
+        "a stand-in plays the seat"
+    assert public.holders[1].sign_key not in (bea_id.sign_public, peers[1].identity.sign_public)
+    report = verify(read_transcript(record))
+    assert report.ok, report.summary()
