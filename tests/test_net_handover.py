@@ -154,5 +154,7 @@ async def test_a_successor_handed_secrets_it_cannot_open_says_so_leaves_and_the_
     assert public.holders[1].kind == "bot" and public.holders[1].name == "bot", \
         "a stand-in plays the seat"
     assert public.holders[1].sign_key not in (bea_id.sign_public, peers[1].identity.sign_public)
+    [voided] = [e for e in public.public.log if type(e).__name__ == "RoundVoided"]
+    assert voided.leaver == 1 and voided.penalty > 0 and voided.goes_on, voided
     report = verify(read_transcript(record))
     assert report.ok, report.summary()
