@@ -141,7 +141,9 @@ async def test_a_seat_from_the_lobby_refuses_a_start_that_swaps_a_key_the_lobby_
     lobby: a host that puts another key in seat 1 is refused by seat 0, which compared.  (One who
     comes to a game under way compares nothing with the lobby, which shows who plays each seat
     now: `test_a_seat_handed_mid_turn_to_a_person_who_joined_to_take_it_over`, whose watcher
-    after the hand-over was refused so.)"""
+    after the hand-over was refused so.)  A seat that refuses the start keeps no secret of
+    its game: the host chose that game id, and a later start of it would be refused as a
+    game id reused."""
     import dataclasses
 
     from shanghai_net.deal import seeded
@@ -169,7 +171,8 @@ async def test_a_seat_from_the_lobby_refuses_a_start_that_swaps_a_key_the_lobby_
             port = await nursery.start(host.run, listeners)
             peers = [Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
                           BotPlayer("basic", random.Random(s)), name=f"p{s}", timeout=10,
-                          reconnect=False) for s in range(3)]
+                          reconnect=False, store=GameSecrets(tmp_path / f"p{s}"))
+                     for s in range(3)]
             for seat, peer in enumerate(peers):
                 await start_seated(nursery, peer, seat, kept_in(ends, seat, peer))
             await until_state(lambda: len(ends) == 3, "every seat's answer to the start")
@@ -178,3 +181,5 @@ async def test_a_seat_from_the_lobby_refuses_a_start_that_swaps_a_key_the_lobby_
         assert isinstance(ends[seat], PeerError) and \
             "start_game gives seat 1 a key the lobby did not show" in str(ends[seat])
     assert isinstance(ends[1], PeerError) and "does not give seat 1 our keys" in str(ends[1])
+    kept = [path.name for path in tmp_path.glob("p*/*")]
+    assert kept == [], f"a seat that refused the start kept a secret of its game: {kept}"

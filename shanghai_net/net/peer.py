@@ -449,19 +449,21 @@ class Peer(Voting):
                                 else None)
         except ValueError as error:
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
+        keep = False
         if self.seat is not None:
-            self._secrets = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
-            if replacing and len(self._secrets) == 1 and self._secrets != [self._own]:
-                # our seat, played by other keys since: we follow the game and play it again
-                # with the keys of this join from the deal the stream gives them the seat
-                self._secrets = [self._own]
-                if self._store is not None:
-                    self._store.keep(start.game_id, start_digest(start.to_wire()), self._secrets)
+            kept = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
+            # our seat, played by other keys since: we follow the game and play it again with
+            # the keys of this join from the deal the stream gives them the seat
+            afresh = replacing and kept is not None and len(kept) == 1 and kept != [self._own]
+            keep = kept is None or afresh
+            self._secrets = [self._own] if afresh else kept or self._secrets
         try:
             check_keys(start, None if replacing else self.seat, self.identity.sign_public,
                        {s.box_public for s in self._secrets}, shown)
         except ValueError as error:
             raise PeerError(str(error)) from None
+        if keep and self._store is not None:  # only for a start we play: its id is the host's
+            self._store.keep(start.game_id, start_digest(start.to_wire()), self._secrets)
         self.start = start
         # a seat played by other keys since the start follows the game, unless it was handed
         # to us: then the secrets we hold replay it (our own after those we were handed)
@@ -477,27 +479,25 @@ class Peer(Voting):
             self.table_type(start, self.seat, first.box_key, self._randomness(first)), first)
         self._sit(table, table.start())
 
-    def _kept_secrets(self, start: StartGame, fresh: bool) -> list[SeatSecret]:
-        """The seat's secrets for the game of ``start``: kept on disk (a seat that crashed,
-        or was handed to us), else ours, kept now (``fresh``: nothing of ours is in the game
-        yet).  Without a store only ``fresh`` ones can play: a crash loses the game's deal."""
+    def _kept_secrets(self, start: StartGame, fresh: bool) -> list[SeatSecret] | None:
+        """The seat's secrets kept on disk for the game of ``start`` (a seat that crashed, or
+        was handed to us), or None: ours play (``fresh``: nothing of ours is in the game yet),
+        to be kept once the start is checked.  Without a store only ``fresh`` ones can play: a
+        crash loses the game's deal."""
         if self._store is None:
             if not fresh:
                 raise PeerError("cannot rejoin a running game without its secrets (no store "
                                 "given)")
-            return self._secrets
-        digest = start_digest(start.to_wire())
+            return None
         try:
-            kept = self._store.kept(start.game_id, digest)
+            kept = self._store.kept(start.game_id, start_digest(start.to_wire()))
         except ValueError as error:
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
         if kept is None and not fresh:
             raise PeerError(f"refusing the game {self._host()} started: no secret of game "
                             f"{start.game_id.hex()} on this machine: it cannot rejoin the "
                             "game's deal")
-        if kept is None:
-            self._store.keep(start.game_id, digest, self._secrets)
-        return kept or self._secrets
+        return kept
 
     def _secret_of(self, box_key: bytes) -> SeatSecret | None:
         """Our secret of the seat whose shares are sealed to ``box_key``, if we hold it."""
