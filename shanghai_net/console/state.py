@@ -121,6 +121,7 @@ class ConsoleState:
         self.bot_asked = False
         """``B``: the bot's level to pick (Enter: the host's), or Esc to keep playing."""
         self.send_hand_over: Callable[[object], None] | None = None
+        self.send_rematch: Callable[[], None] | None = None
         self.send_bot: Callable[[str | None], None] | None = None
 
     # -- reading -------------------------------------------------------------------------------
@@ -662,7 +663,8 @@ class ConsoleState:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and
         the selection valid, notice a round's end."""
         view, seen = self.view, self._view_seen
-        if view is None:
+        if view is None:  # the lobby (a rematch's too): its first deal is news again
+            self._view_seen, self.summary = None, None
             return
         shown = self.hand(seen) if seen is not None and seen.round_no == view.round_no else []
         under = shown[self.cursor] if 0 <= self.cursor < len(shown) else None
@@ -752,6 +754,18 @@ class ConsoleState:
             self.send_ready()
 
     # -- the rest ------------------------------------------------------------------------------
+
+    @property
+    def rematch_line(self) -> str | None:
+        """Once the game is over at a table that stays: where the rematch stands (``r``)."""
+        return self.session.rematch_line if self.game_over else None
+
+    def ask_rematch(self) -> None:
+        """``r`` once the game is over: ask for the next game with the same seats."""
+        if self.rematch_line is None:
+            self.note("no rematch at this table", True)
+        elif self.send_rematch is not None:
+            self.send_rematch()
 
     def toggle_ready(self) -> None:
         """``r`` in the lobby: say ready (or take it back); the game starts when all are."""
