@@ -45,7 +45,7 @@ from .player import BotPlayer, Player
 from .resume import GameSecrets
 from .voting import Voting
 
-__all__ = ["Peer", "PeerError", "run_peer"]
+__all__ = ["Peer", "PeerError", "run_peer", "play_on"]
 
 log = logging.getLogger("shanghai_net.peer")
 
@@ -756,7 +756,12 @@ async def run_peer(address: tuple[str, int], identity: Identity, player: Player 
                    **options) -> PeerResult:
     """Join the table at ``address`` and play its game (a `Peer`, see its options), and, with
     ``rematch=True``, every rematch the table plays after it; the last game's result."""
-    peer = Peer(address, identity, player, **options)
+    return await play_on(Peer(address, identity, player, **options))
+
+
+async def play_on(peer: Peer) -> PeerResult:
+    """Run ``peer``'s game, then each next game at the table it goes on to (`next_game`); the
+    last game's result."""
     while True:
         result = await peer.run()
         if peer.next_game is None:
