@@ -119,6 +119,7 @@ class Peer(Voting):
         self._secrets: list[SeatSecret] = [self._own]
         """The seat's secrets: those of the holders it was handed from, then our own."""
         self.waiting = successor
+        """Watching until a seat is handed to us (`hand_over` on a holder's side)."""
         self.rematch = rematch
         """Once the game is over at a table that stays (its welcome says ``rematch``): ask for
         the next game at once (True: a bot agrees at once), let the front end ask
@@ -128,7 +129,6 @@ class Peer(Voting):
         self._asked = False
         self.unasked: NextGame | None = None
         """A `next_game` the host sent though this seat never asked (a forged vote): ignored."""
-        """Watching until a seat is handed to us (`hand_over` on a holder's side)."""
         self._held = False
         """Our key has signed for the seat: one that loses it to another key stops playing."""
         self._on_change, self._on_table = on_change, on_table
