@@ -129,9 +129,10 @@ class Lobby:
             free = [kept] if kept is not None else [
                 s for s, c in enumerate(self.seats) if c is None and self._kept(s) is None]
             if not free:
+                also = ", some kept for the last game's players" if self.config.previous \
+                    else ""
                 client.refuse("table_full", f"no free seat at this table (its {self.players} seats "
-                              "are taken, or kept for the last game's players)"
-                              f"{_ELSEWHERE}")
+                              f"are taken{also}){_ELSEWHERE}")
                 return
             seat = free[0]
             self.seats[seat] = client
