@@ -2,7 +2,8 @@
 
     python clients/simple_bot.py HOST:PORT [--name N] [--join-code C] [--quiet] [--vote-after S]
 
-It joins a table as a bot, says it is ready and plays one game to its end. It imports nothing
+It joins a table as a bot, says it is ready and plays its game to its end; at a table that
+stays (protocol.md 6.6) it asks for a rematch at once and plays every game the table plays. It imports nothing
 from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
 (HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.
 
@@ -42,6 +43,10 @@ What it does:
   successor's box key (it never hands its own seat over);
 - the score: every round's hands, ``winner_bonus``, the leave penalty; at the end it logs the
   totals and the winners;
+- the next game (6.6): at a table that stays (its ``welcome`` says ``rematch``) it asks for a
+  rematch at once when the game is over, and at the host's ``next_game`` joins the table it
+  names with the same signing key and a fresh box key and nonce, and plays that game too; a
+  host's ``bye`` (no rematch) ends it;
 - a minimal legal strategy: it draws from the stock, lets every claim window pass
   (``pass_claim``) when its answer matters, and discards its highest card.  It never takes the
   discard, claims, goes down or calls SHANGHAI; rounds end when another seat goes out or the
@@ -83,7 +88,7 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 6
+VERSION = 7
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``, ``replace``)."""
@@ -215,6 +220,7 @@ FIELDS = {
     "error": {"code": str, "reason": str},
     "ping": {"nonce": int},
     "bye": {},
+    "next_game": {"table": str, "game": int},
     "lobby_state": {}, "chat": {}, "pong": {}, "hello": {}, "ready": {}, "proof": {},
 }
 """The messages a client is sent (section 6), with the fields this bot reads and their types
@@ -1148,11 +1154,15 @@ class Seat:
     """One bot seat: handshake, lobby, then the game loop (protocol.md sections 5-8)."""
 
     def __init__(self, address: tuple[str, int], name: str, join_code: str, log,
-                 random=os.urandom) -> None:
+                 random=os.urandom, table: str = "", sign_key: SigningKey | None = None) -> None:
         self.address, self.name, self.join_code, self.log = address, name, join_code, log
+        self.table_name = table
+        """The host's table to sit at (``hello.table``; empty: its first)."""
         self.link = Link(address)
         self.random = random
-        self.sign_key = SigningKey(random(32))
+        self.sign_key = sign_key or SigningKey(random(32))
+        self.stays = False
+        """The host keeps the table once the game is over (its welcome's ``rematch``, 6.6)."""
         box = PrivateKey(random(32))
         self.box_secret, self.box_public = bytes(box), bytes(box.public_key)
         self.table: Table | None = None
@@ -1191,12 +1201,14 @@ class Seat:
         self.link.send({"type": "hello", "protocol": "shanghai-net", "version": VERSION,
                         "name": self.name, "sign_key": bytes(self.sign_key.verify_key),
                         "box_key": self.box_public, "join_code": self.join_code,
-                        "role": "bot", "nonce": self.nonce, "resume": resume})
+                        "role": "bot", "nonce": self.nonce, "resume": resume,
+                        "table": self.table_name})
         answer = self.receive(30)
         if answer is None or answer["type"] != "welcome":
             raise BotStopped(f"not seated: {answer}")
         if answer["version"] != VERSION or answer["seat"] is None:
             raise BotStopped(f"unexpected welcome: {answer}")
+        self.stays = isinstance(answer.get("table"), dict) and answer["table"].get("rematch") is True
         if resume is None and isinstance(answer.get("challenge"), bytes):
             # the game has begun and the host proposed our keys for a seat (11.8): prove them,
             # then follow the game until the stream gives them the seat
@@ -1283,7 +1295,30 @@ class Seat:
                     pass  # the host had closed this connection already
                 self.link.close()
                 raise
-        self.link.send({"type": "bye", "reason": "game over"})
+
+    def next_game(self, wait: float = 900.0) -> Seat | None:
+        """The game is over.  At a table that stays (6.6) a bot agrees at once: ask for the
+        rematch and wait for the host's word; the seat of the next game (the same signing key,
+        a fresh box key and nonce, at the table ``next_game`` names), or None when the table
+        closes (its ``bye``) or does not stay (we say ``bye``)."""
+        try:
+            if not self.stays:
+                self.link.send({"type": "bye", "reason": "game over"})
+                return None
+            self.link.send({"type": "rematch"})
+            while True:
+                message = self.receive(wait)
+                kind = None if message is None else message["type"]
+                if kind == "ping":
+                    self.link.send({"type": "pong", "nonce": message["nonce"]})
+                elif kind == "next_game":
+                    self.log(f"rematch: game {message['game']} at table {message['table']}")
+                    return Seat(self.address, self.name, self.join_code, self.log, self.random,
+                                message["table"], self.sign_key)
+                elif kind in (None, "bye"):
+                    return None
+        except LinkLost:
+            return None  # the host closed the table: the game was over
 
     def handle(self, message: dict) -> None:
         kind = message.get("type")
@@ -1464,16 +1499,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         seat = Seat((host, int(port)), args.name, args.join_code, log)
         seat.vote_after = args.vote_after
-        seat.join()
-        seat.play()
+        while True:
+            seat.join()
+            seat.play()
+            totals, winners = seat.table.result()
+            log(f"result: totals {totals}, winners {winners}")
+            following = seat.next_game()
+            if following is None:
+                break
+            following.vote_after, following.errors = seat.vote_after, seat.errors
+            seat.link.close()
+            seat = following
     except SeatTaken as taken:
         log(f"stopped: {taken}")
         return 3
     except BotStopped as stop:
         log(f"stopped: {stop}")
         return 2
-    totals, winners = seat.table.result()
-    log(f"result: totals {totals}, winners {winners}")
     log("game over" + (f" with {len(seat.errors)} errors" if seat.errors else ", no errors"))
     return 1 if seat.errors else 0
 

@@ -95,6 +95,7 @@ class Lobby:
     join_code: str
     you: int | None  # our seat, None until the host has seated us
     offers: tuple[tuple[str, str], ...] = ()  # (name, key fingerprint) of who offers to take a seat
+    last_game: tuple[tuple[int, int], ...] = ()  # (seat, total) of the table's game before
 
     @property
     def ready(self) -> bool:
@@ -257,6 +258,17 @@ class Session(abc.ABC):
         await trio.lowlevel.checkpoint()
 
     # -- handing the seat over (a networked table: protocol.md 11.9) ----------------------------
+
+    @property
+    def rematch_line(self) -> str | None:
+        """Once the game is over at a table that stays for a rematch: where the rematch stands,
+        in words (``r`` asks for one).  None: no rematch to ask for (a local table's game)."""
+        return None
+
+    async def ask_rematch(self) -> str:
+        """Ask for the next game at this table, with the same seats; what happened, in words."""
+        await trio.lowlevel.checkpoint()
+        return "this table plays one game: start another with shanghai play"
 
     hands_over = False
     """Whether this table's seats change hands (``H``, ``B``): a networked table's do."""

@@ -45,7 +45,8 @@ from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
 from ..wire.messages import (DEAL_STEPS, Approve, Complaint, Deal, GameMessage, MayI as MayIBody,
                              HandOver, PassClaim, Replace, Timeout, VoidRound)
 from ..net.host import Host, HostConfig
-from ..net.peer import Peer
+from ..net.peer import Peer, play_on
+from ..net.tables import TableServer
 from ..net.resume import GameSecrets
 from .options import seconds
 
@@ -102,6 +103,16 @@ SEAT_SITUATIONS = (
 )
 """The situations of the two games where a seat changes hands: (protocol.md section, what the
 client must do)."""
+
+REMATCH_PLAYERS = 3
+"""The client, a kit bot (it asks for a rematch at once) and a kit person (it asks once the
+client has: the rematch is the client's own choice, not the kit's)."""
+REMATCH_SITUATIONS = (
+    ("6.6", "rematch: asks for one once the game is over at a table that stays"),
+    ("6.6", "the next game: joins the table `next_game` names with the same key (a fresh "
+            "nonce), sits at its seat again and plays it to its end"),
+)
+"""The situations of the game at a table that stays (protocol.md 6.6)."""
 
 SCRIPTED = tuple(("9", f"{code}: answered with error {code}") for code, _ in BAD_FRAMES) + (
     ("2", "frame_too_large: the client closes the connection"),
@@ -165,6 +176,8 @@ class Relay:
         last game message the client had been sent then."""
         self.forwarded = -1
         """The seq of the last game message sent to the client."""
+        self.rematches = 0
+        """The ``rematch`` messages the client sent."""
 
     @property
     def current(self) -> _Pair:
@@ -202,6 +215,8 @@ class Relay:
                 self._answered = trio.Event()
             if kind == "proof":
                 pair.proved = True
+            if kind == "rematch":
+                self.rematches += 1
             if kind == "game" and isinstance(message.get("counter"), int) \
                     and isinstance(message.get("body"), dict):
                 self.sent[message["counter"]] = (str(message["body"].get("kind")), self.forwarded)
@@ -858,6 +873,119 @@ def judged_handed(run: _Run) -> list[Outcome]:
     return out
 
 
+@dataclass
+class _Rematch:
+    """What the game at a table that stays saw: its server (each game's `Host` in ``opened``)."""
+
+    server: TableServer
+    relay: Relay | None = None
+    done: dict = field(default_factory=dict)
+    stopped: str = ""
+
+
+async def rematch_game(command: list[str], game_timeout: float, step: float) -> _Rematch:
+    """The client, a kit bot and a kit person at a table that stays (protocol.md 6.6): one
+    short game; the kit bot asks for a rematch at once, the kit person once the client has (or
+    it leaves ``step`` seconds after the game's end); the next game is played to its end, and
+    then the kit person leaves, so that the table closes."""
+    rnd = seeded(b"conformance kit rematch")
+    server = TableServer(HostConfig(players=REMATCH_PLAYERS, preset="davis",
+                                    rules=dict(SEAT_RULES), random=rnd), ["kit"])
+    run = _Rematch(server)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    relay_listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.move_on_after(game_timeout) as overall:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run, listeners)
+            run.relay = relay = Relay(port)
+            await nursery.start(relay.serve, relay_listeners)
+            ended = trio.Event()
+
+            async def client() -> None:
+                await _client(_command(command, relay_listeners[0].socket.getsockname()[1]),
+                              run.done)
+                ended.set()
+
+            first = server.first_host
+            nursery.start_soon(client)
+            for i in (1, 2):  # one at a time, so that the client sits first
+                while sum(c is not None for c in first.seats) < i and not ended.is_set():
+                    await trio.sleep(0.05)
+                if i == 1:
+                    nursery.start_soon(play_on, _kit_peer(port, rnd, i, step, rematch=True))
+            person = _kit_peer(port, rnd, 2, step, role="player", rematch=None)
+            nursery.start_soon(person.run)
+            while first.start is None and not ended.is_set():
+                await trio.sleep(0.05)
+            if first.start is None:
+                run.stopped = f"the client ended before the game started ({_tail(run.done)})"
+            else:
+                await _person_asks_after_the_client(person, relay, step)
+                await _kit_person_plays_on(person, nursery)
+                with trio.move_on_after(step):  # the client's own end, once the table closes
+                    await ended.wait()
+            nursery.cancel_scope.cancel()
+    if overall.cancelled_caught:
+        run.stopped = f"the games did not end within {game_timeout:g} s"
+    return run
+
+
+async def _person_asks_after_the_client(person: Peer, relay: Relay, step: float) -> None:
+    """Once the game is over, the kit person asks for a rematch after the client has, or says
+    ``bye`` if the client has not within ``step`` seconds."""
+    while not person.may_rematch and person.status not in ("over", "failed"):
+        await trio.sleep(0.05)
+    with trio.move_on_after(step):
+        while not relay.rematches:
+            await trio.sleep(0.05)
+    if relay.rematches:
+        await person.ask_rematch()
+    else:
+        await person.leave()
+
+
+async def _kit_person_plays_on(person: Peer, nursery: trio.Nursery) -> None:
+    """Once the host named the next game: the kit person plays it, then leaves."""
+    while person.status not in ("over", "failed"):
+        await trio.sleep(0.05)
+    if person.next_game is None:
+        return
+    again = person.next_peer()
+    nursery.start_soon(again.run)
+    while not again.may_rematch and again.status not in ("over", "failed"):
+        await trio.sleep(0.05)
+    await again.leave()
+
+
+def judged_rematch(run: _Rematch) -> list[Outcome]:
+    """The client asked for the rematch, and played the next game at its seat, with its key
+    and a fresh nonce, to its end (every round audited, nothing but ``stale`` answered to it,
+    exit 0)."""
+    relay, opened = run.relay, run.server.opened
+    asked = relay is not None and relay.rematches > 0
+    out = [Outcome(*REMATCH_SITUATIONS[0], asked,
+                   "" if asked else run.stopped or "the client sent no rematch")]
+    key = relay.hello.get("sign_key") if relay is not None and relay.hello else None
+    starts = [t.host.start for t in opened if t.host.start is not None]
+    seats = [next((s.seat for s in start.seats if s.sign_key == key), None) for start in starts]
+    second = opened[1].host if len(opened) > 1 else None
+    over = second is not None and second.public is not None and second.public.finished \
+        and second.public.fault is None
+    again = len(seats) == 2 and seats[0] is not None and seats[0] == seats[1] and \
+        starts[0].nonces[seats[0]] != starts[1].nonces[seats[1]]
+    errors = sorted({str(e.get("code")) for e in relay.errors_to_client} - {"stale"}) \
+        if relay is not None else []
+    process = run.done.get("process")
+    clean = over and again and not errors and process is not None and process.returncode == 0
+    detail = run.stopped or "; ".join(
+        ([] if again else [f"its seat in each game: {seats}"])
+        + ([] if over else ["the next game did not end"])
+        + ([f"errors answered to the client: {', '.join(errors)}"] if errors else [])
+        + [_tail(run.done)])
+    out.append(Outcome(*REMATCH_SITUATIONS[1], clean, detail))
+    return out
+
+
 async def run_conformance(command: list[str], *, game_timeout: float = 600.0,
                           step: float = 20.0) -> list[Outcome]:
     """Every situation against the client ``command`` starts; one Outcome each."""
@@ -865,6 +993,7 @@ async def run_conformance(command: list[str], *, game_timeout: float = 600.0,
     outcomes += judged(await scripted_game(command, game_timeout, step))
     outcomes += judged_replaced(await neighbour_replaced(command, game_timeout, step))
     outcomes += judged_handed(await handed_a_seat(command, game_timeout, step))
+    outcomes += judged_rematch(await rematch_game(command, game_timeout, step))
     return outcomes
 
 
@@ -889,7 +1018,7 @@ def add_conformance_command(sub, **options) -> None:
                                               "print which sections of docs/protocol.md it passes",
                          **options)
     kit.add_argument("--timeout", type=seconds(), default=600.0,
-                     help="seconds each of the kit's three games may take")
+                     help="seconds each of the kit's games may take")
     kit.add_argument("--step", type=seconds(), default=20.0,
                      help="seconds the client has to answer each scripted situation")
     kit.add_argument("command", nargs=argparse.REMAINDER,

@@ -377,7 +377,7 @@ async def _quiet_bot(address, bot, index, join_code, home: Path | None,
     name = bot_name(bot, index)
     try:
         await run_peer(address, identity, bot, name=name, join_code=join_code,
-                       void_after=BOT_VOID_AFTER, **options)
+                       void_after=BOT_VOID_AFTER, rematch=True, **options)
     except Exception as error:  # a bot's failure is reported, the host goes on
         print(f"{name}: {error}", file=sys.stderr)
 
@@ -497,7 +497,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     try:
         result = trio.run(lambda: run_peer(host, identity, player, name=args.name,
                                            join_code=args.join_code, store=store,
-                                           void_after=args.void_after, table=args.table))
+                                           void_after=args.void_after, table=args.table,
+                                           rematch=True))
     except PeerError as error:
         print(f"shanghai bot: {error}", file=sys.stderr)
         return 1

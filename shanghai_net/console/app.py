@@ -77,6 +77,7 @@ class ConsoleApp:
         state.send_lobby_ready = lambda ready: self._to_trio(self._set_ready, ready)
         state.send_hand_over = lambda offer: self._to_trio(self._hand_over, offer)
         state.send_bot = lambda level: self._to_trio(self._let_bot_finish, level)
+        state.send_rematch = lambda: self._to_trio(self._rematch)
         self._token: trio.lowlevel.TrioToken | None = None
         self._cancel: trio.CancelScope | None = None
         self._trio_done: asyncio.Future | None = None
@@ -243,6 +244,10 @@ class ConsoleApp:
 
     async def _let_bot_finish(self, level: str | None) -> None:
         self.state.handed(await self.session.let_bot_finish(level))
+        self.app.invalidate()
+
+    async def _rematch(self) -> None:
+        self.state.note(await self.session.ask_rematch())
         self.app.invalidate()
 
     async def _set_ready(self, ready: bool) -> None:

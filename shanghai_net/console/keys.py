@@ -67,6 +67,8 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("X")(lambda: state.discard(shanghai=True))
     on("enter")(state.confirm_target)
     on("r", filter=screen & lobby)(state.toggle_ready)
+    over = Condition(lambda: state.game_over) & ~lobby & ~chat & ~helping & ~quitting
+    on("r", filter=over)(state.ask_rematch)
     on("V")(state.ask_vote)
     on("y", filter=voting & ~chat)(state.vote_void)
     on("n", filter=voting)(lambda: setattr(state, "vote_asked", False))

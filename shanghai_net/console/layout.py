@@ -81,6 +81,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
   S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
   r  /  V y      lobby: ready or not / vote to void when a player has left
+  r              game over: a rematch, the same seats (once all ask)
   H  /  B        hand your seat to a watcher who offers / a bot finishes it
   Esc            cancel / clear the selection / close this help
   ?              this help          q  quit (y confirms)"""
@@ -104,6 +105,7 @@ Keys (every move of the game is a key)
   h  /  c        hint: the expert's play now, and why / chat (Enter sends)
   S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   r  /  V y      lobby: ready or not / vote to void when a player has left
+  r              game over: a rematch, the same seats (once all ask)
   H  /  B        hand your seat to a watcher who offers / a bot finishes it
   Enter  /  Esc  close the round summary / cancel, clear, close this help
   ?              this help          q  quit (y confirms)"""
@@ -399,6 +401,8 @@ class Screen:
             keys = self.state.lobby_model().keys
         else:
             keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
+            if self.state.rematch_line is not None:
+                keys = [("r", "rematch"), *keys]
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
@@ -545,7 +549,9 @@ class Screen:
         lines = game_over_table(result, state.session.seats, state.seat, state.view.rules, state.ascii,
                                 width=min(74, _width() - 6),
                                 penalties=state.session.penalties)
-        return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + "\n".join(lines[1:]) + "\n\n q: quit")]
+        rematch = state.rematch_line
+        return [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + "\n".join(lines[1:]) + (
+            f"\n\n {rematch}" if rematch is not None else "") + "\n\n q: quit")]
 
     def options_text(self) -> StyleAndTextTuples:
         state = self.state

@@ -123,6 +123,7 @@ class ConsoleState:
         self._handing_said = False
         """The message line says a hand-over is on its way (until the seat is the successor's)."""
         self.send_hand_over: Callable[[object], None] | None = None
+        self.send_rematch: Callable[[], None] | None = None
         self.send_bot: Callable[[str | None], None] | None = None
 
     # -- reading -------------------------------------------------------------------------------
@@ -664,7 +665,8 @@ class ConsoleState:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and
         the selection valid, notice a round's end."""
         view, seen = self.view, self._view_seen
-        if view is None:
+        if view is None:  # the lobby (a rematch's too): its first deal is news again
+            self._view_seen, self.summary = None, None
             return
         if self._handing_said and self.watching is not None:  # the seat is the successor's:
             self._handing_said = False  # the watching line says so
@@ -757,6 +759,18 @@ class ConsoleState:
             self.send_ready()
 
     # -- the rest ------------------------------------------------------------------------------
+
+    @property
+    def rematch_line(self) -> str | None:
+        """Once the game is over at a table that stays: where the rematch stands (``r``)."""
+        return self.session.rematch_line if self.game_over else None
+
+    def ask_rematch(self) -> None:
+        """``r`` once the game is over: ask for the next game with the same seats."""
+        if self.rematch_line is None:
+            self.note("no rematch at this table", True)
+        elif self.send_rematch is not None:
+            self.send_rematch()
 
     def toggle_ready(self) -> None:
         """``r`` in the lobby: say ready (or take it back); the game starts when all are."""

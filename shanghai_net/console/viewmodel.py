@@ -629,6 +629,9 @@ def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] =
         who = "you" if seat == lobby.you else s.name + (" (bot)" if s.bot else "")
         state = ("ready" if s.ready else "not ready") + ("" if s.connected else " · lost")
         rows.append(f"{seat:<3}{who[:20]:<21}{s.fingerprint:<21}{state}")
+    if lobby.last_game:  # a rematch's lobby: the game before at this table
+        rows.append("last game: " + ", ".join(f"{_lobby_name(lobby, seat)} {total}"
+                                              for seat, total in lobby.last_game))
     house = ", ".join(f"{k}={v}" for k, v in lobby.house_rules)
     rules = f"rules: {lobby.preset}" + (f" with {house}" if house else " as the preset has them")
     if lobby.join_code:

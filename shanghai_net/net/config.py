@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..identity import Identity
+from .rematch import Previous
 
 __all__ = ["HostConfig", "BOT_THINK", "BOT_VOID_AFTER"]
 
@@ -89,5 +90,11 @@ class HostConfig:
     stale_burst: float = 1000.0
     patience: int = 200
     """Messages dropped over budget before the connection is closed (``abuse``)."""
+    rematch_wait: float = 600.0
+    """Seconds a finished game's table waits for its seats to ask for a rematch (at a host
+    that keeps its tables: `tables.TableServer`) before it closes."""
+    previous: Previous | None = None
+    """A rematch's table: the game before it (its seats kept for the same keys, its result
+    shown in the lobby)."""
     random: Callable[[int], bytes] = os.urandom
     identity: Identity | None = None

@@ -15,6 +15,7 @@ The host holds no secret of any seat: its only replica of the game is a `PublicT
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -22,8 +23,9 @@ from ..identity import Identity
 from ..rules.ruleset import preset as get_preset
 from ..table.public import PublicTable
 from ..table.start import MIN_CLAIM_TIMEOUT
-from ..wire.messages import Bye, Chat, Error, GameMessage, Hello, Message, Ping, Pong, Proof, \
-    Ready, Replace, StartGame
+from ..wire import RemoteProtocolError
+from ..wire.messages import Bye, Chat, Error, GameMessage, Hello, Message, NextGame, Ping, Pong, \
+    Proof, Ready, Rematch, Replace, StartGame
 from ..wire.state import State
 from .client import Client
 from .config import BOT_VOID_AFTER, HostConfig
@@ -32,6 +34,7 @@ from .link import Connections
 from .lobby import Lobby
 from .peer import Peer, PeerError
 from .player import BotPlayer
+from .rematch import Previous, RematchVotes
 from .sequencer import Sequencer
 from .transcript import Transcript, load_transcript
 
@@ -42,9 +45,15 @@ log = logging.getLogger("shanghai_net.host")
 
 
 class Host:
-    """One table: a lobby, then one game.  ``await host.run(listeners)`` or use `serve`."""
+    """One table: a lobby, then one game.  ``await host.run(listeners)`` or use `serve`.
 
-    def __init__(self, config: HostConfig) -> None:
+    ``next_table``: where a rematch is played (`tables.TableServer` opens a table for the
+    `Previous` game and gives its name).  With it, the table stays once its game is over: its
+    seats may ask for a rematch (protocol.md 6.6), and when every seat still there has, each is
+    told the table of the next game; without it, the host says ``bye`` at the game's end."""
+
+    def __init__(self, config: HostConfig,
+                 next_table: Callable[[Previous], Awaitable[str]] | None = None) -> None:
         self.config = config
         self.identity = config.identity or Identity(config.random(32), config.random(32))
         self.history = History(config.max_frame)
@@ -76,6 +85,12 @@ class Host:
                            self.connections.clients, self.history, barred, start, self._begin,
                            self.sequencer.note_owed, lambda: self.sequencer.public)
         self.sequencer.on_roster = self.lobby.changed
+        self.next_table = next_table
+        self.lobby.rematch = self.sequencer.keeps_table = next_table is not None
+        self.game = config.previous.game if config.previous is not None else 1
+        """This game's number at the table (a rematch's is one more than the game before)."""
+        self._settled = trio.Event()
+        """The seats agreed on a rematch, or nobody is left to ask."""
         self.port: int | None = None
         self.reach: tuple[tuple[str, int], str] | None = None
         """Where this host's own stand-in bots connect: an address of its listener, and the
@@ -131,6 +146,8 @@ class Host:
                     nursery.start_soon(self._seat_stand_ins, nursery)
                 task_status.started(self.port)
                 await self.done.wait()
+                if self.sequencer.keeps_table and self.public.finished:
+                    await self._after_game()
                 with trio.move_on_after(self.config.send_timeout):
                     while self.connections.sending() or any(
                             bot.status not in ("over", "failed") for bot in self.stand_ins):
@@ -209,12 +226,71 @@ class Host:
         if client.connected and not client.closing:
             self.lobby.on_hello(client, hello, offered=True)
 
+    async def _after_game(self) -> None:
+        """The game is over and the table stays: wait for the seats to ask for a rematch (or to
+        leave, or for ``rematch_wait``), then send each seat that asked where the next game is,
+        and everyone ``bye``."""
+        votes = self._votes()
+        self.lobby.changed()  # the result, and who asks for a rematch
+        self._settle()
+        with trio.move_on_after(self.config.rematch_wait):
+            await self._settled.wait()
+        if votes.agreed:
+            previous = votes.previous(self.players, self.lobby.result, self.game)
+            table = await self.next_table(previous)
+            log.info("rematch: game %d at table %s", previous.game, table)
+        for client in list(self.clients):
+            if client.seat is None or self.seats[client.seat] is not client:
+                continue  # told at the game's end
+            if votes.agreed and client.seat in votes.votes:
+                client.queue(NextGame(table=table, game=previous.game))
+                client.finish(Bye(reason="rematch"))
+            else:
+                client.finish(Bye(reason="game over"))
+
+    def _votes(self) -> RematchVotes:
+        """Who asks for a rematch: opened with the seats still at the table."""
+        lobby = self.lobby
+        if lobby.votes is None:
+            lobby.votes = RematchVotes({
+                s: (c.hello.sign_key, c.hello.role == "player") for s, c in enumerate(self.seats)
+                if c is not None and c.connected and not c.closing and c.hello is not None})
+            result = self.public.game.result
+            lobby.result = tuple(result.totals) if result is not None else ()
+        return lobby.votes
+
+    def _rematch(self, client: Client) -> None:
+        """A seat asks for a rematch; a vote that may not be is refused, and the table goes
+        on."""
+        public = self.public
+        try:
+            if not self.sequencer.keeps_table or public is None or not public.finished:
+                raise ValueError("no game is over at this table: a rematch is asked for once "
+                                 "the game is, at a host that keeps its tables")
+            self._votes().vote(client.seat if client.seat is not None and
+                               self.seats[client.seat] is client else None)
+        except ValueError as error:
+            client.error(RemoteProtocolError("wrong_state", f"rematch: {error}"))
+            return
+        self.lobby.changed()
+        self._settle()
+
+    def _settle(self) -> None:
+        votes = self.lobby.votes
+        if votes is not None and (votes.agreed or votes.hopeless):
+            self._settled.set()
+
     def _begin(self, start: StartGame) -> None:
         self.sequencer.begin(start)
         self.started.set()
 
     def _closed(self, client: Client) -> None:
         self.lobby.closed(client)
+        votes = self.lobby.votes
+        if votes is not None and client.seat is not None and self.seats[client.seat] is client:
+            votes.leave(client.seat)  # it is not at the table for a rematch
+            self.lobby.changed()
+            self._settle()
 
     async def _on_message(self, client: Client, msg: Message) -> None:
         """Route what a client sent to the part that owns it."""
@@ -235,6 +311,8 @@ class Host:
                     other.queue(relayed)
         elif isinstance(msg, GameMessage):
             await self.sequencer.submit(client, msg)
+        elif isinstance(msg, Rematch):
+            self._rematch(client)
         elif isinstance(msg, Ping):
             client.queue(Pong(nonce=msg.nonce))
         elif isinstance(msg, Bye):

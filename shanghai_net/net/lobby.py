@@ -32,6 +32,7 @@ from ..wire.state import State
 from .client import Client
 from .config import HostConfig
 from .history import History
+from .rematch import RematchVotes
 
 __all__ = ["Lobby"]
 
@@ -72,6 +73,13 @@ class Lobby:
         self.barred = barred
         """Keys of seats of the running game closed for abuse: they may not come back to it (a
         replacement with keys of its own may play the seat on)."""
+        self.rematch = False
+        """Once the game is over the table stays, and its seats may ask for a rematch (the
+        host has somewhere to open it: `tables.TableServer`)."""
+        self.votes: RematchVotes | None = None
+        """Once the game is over at a table that stays: who asked for the next game."""
+        self.result: tuple[int, ...] = config.previous.totals if config.previous else ()
+        """The final totals of the last game at this table, which the lobby shows."""
 
     def on_hello(self, client: Client, hello: Hello, offered: bool = False) -> Replace | None:
         """Answer ``hello``; or, during the game, the ``replace`` the host is to propose first
@@ -117,10 +125,14 @@ class Lobby:
                               "player needs an identity of their own (shanghai join "
                               "--fresh-identity, or --identity DIR)")
                 return
-            free = [s for s, c in enumerate(self.seats) if c is None]
+            kept = self._kept_for(hello.sign_key)  # a rematch: its seat of the last game
+            free = [kept] if kept is not None else [
+                s for s, c in enumerate(self.seats) if c is None and self._kept(s) is None]
             if not free:
+                also = ", some kept for the last game's players" if self.config.previous \
+                    else ""
                 client.refuse("table_full", f"no free seat at this table (its {self.players} seats "
-                              f"are taken){_ELSEWHERE}")
+                              f"are taken{also}){_ELSEWHERE}")
                 return
             seat = free[0]
             self.seats[seat] = client
@@ -135,7 +147,9 @@ class Lobby:
             "host_fingerprint": self.identity.fingerprint,
             "claim_timeout": self.claim_timeout, "started": self.start is not None,
             **({"stand_in": self.config.stand_in} if self.config.stand_in else {}),
-            **({"replacing": True} if client.replacing else {}), **_notices_sent(hello)},
+            **({"replacing": True} if client.replacing else {}), **_notices_sent(hello),
+            **({"rematch": True} if self.rematch else {}),
+            **({"game": self.config.previous.game} if self.config.previous else {})},
             sequenced=len(self.history), challenge=challenge,
             game_id=None if challenge is None else self.start.game_id))
         if challenge is None:
@@ -143,6 +157,17 @@ class Lobby:
             if self.start is not None:  # a spectator: the start, then the history
                 self._follow_game(client)
         return None
+
+    def _kept(self, seat: int) -> bytes | None:
+        """The key ``seat`` is kept for: a rematch keeps each seat for the key that asked for
+        it, so the seats play again in the same order."""
+        previous = self.config.previous
+        return previous.keys[seat] if previous is not None and seat < len(previous.keys) \
+            else None
+
+    def _kept_for(self, key: bytes) -> int | None:
+        """The seat of this rematch kept for ``key``, if any."""
+        return next((s for s in range(self.players) if self._kept(s) == key), None)
 
     def _offer(self, roster: Roster, hello: Hello, seat: int | None) -> Replace | None:
         """The ``replace`` to propose before answering ``hello`` during the game, if any: its
@@ -316,7 +341,9 @@ class Lobby:
                                       kind=holder.kind))
         rules = self.start.rules if self.start is not None else self.config.rules
         return LobbyState(seats=tuple(seats), preset=self.rules.name, rules=dict(rules),
-                          join_code=self.config.join_code, offers=self._offers(roster))
+                          join_code=self.config.join_code, offers=self._offers(roster),
+                          result=self.result, rematch=None if self.votes is None
+                          else tuple(sorted(self.votes.votes)))
 
     def _offers(self, roster: Roster | None) -> tuple[Offer, ...]:
         """The watchers connected now who offer to take a seat (`Hello.offer`), oldest first,

@@ -36,8 +36,8 @@ from ..table.start import check_claim_timeout, check_fresh, check_keys
 from ..table.watch import HostWatch
 from ..wire import LocalProtocolError
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
-                             HandOver, Hello, LobbyState, Message, Ping, Placed, Pong, Ready, Refused,
-                             StartGame, Welcome)
+                             HandOver, Hello, LobbyState, Message, NextGame, Ping, Placed, Pong, Ready,
+                             Refused, Rematch, StartGame, Welcome)
 from ..wire.signing import sign_proof, start_digest
 from ..wire.state import State
 from .peer_link import Lost, PeerLink, PeerResult
@@ -45,7 +45,7 @@ from .player import BotPlayer, Player
 from .resume import GameSecrets
 from .voting import Voting
 
-__all__ = ["Peer", "PeerError", "run_peer"]
+__all__ = ["Peer", "PeerError", "run_peer", "play_on"]
 
 log = logging.getLogger("shanghai_net.peer")
 
@@ -90,9 +90,12 @@ class Peer(Voting):
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
                  void_after: float | None = None, worker_threads: bool = True,
-                 successor: bool = False,
+                 successor: bool = False, rematch: bool | None = False,
                  on_change: Callable[[], None] | None = None,
                  on_table: Callable[[PeerTable], None] | None = None) -> None:
+        self._options = {name: value for name, value in locals().items() if name != "self"}
+        """What this peer was made with: the next game's peer is made with the same
+        (`next_peer`)."""
         self.address = address
         self.identity = identity
         self.player = player or BotPlayer()
@@ -117,6 +120,15 @@ class Peer(Voting):
         """The seat's secrets: those of the holders it was handed from, then our own."""
         self.waiting = successor
         """Watching until a seat is handed to us (`hand_over` on a holder's side)."""
+        self.rematch = rematch
+        """Once the game is over at a table that stays (its welcome says ``rematch``): ask for
+        the next game at once (True: a bot agrees at once), let the front end ask
+        (None: `ask_rematch`), or say bye and go (False)."""
+        self.next_game: NextGame | None = None
+        """Where the next game at the table is, once the host says (`next_peer` joins it)."""
+        self._asked = False
+        self.unasked: NextGame | None = None
+        """A `next_game` the host sent though this seat never asked (a forged vote): ignored."""
         self._held = False
         """Our key has signed for the seat: one that loses it to another key stops playing."""
         self._on_change, self._on_table = on_change, on_table
@@ -180,6 +192,31 @@ class Peer(Voting):
         self.nudge()
         return True
 
+    @property
+    def may_rematch(self) -> bool:
+        """The game is over, our seat's table stays, and the next game is not settled yet: we
+        may ask for a rematch."""
+        return self.welcome is not None and self.welcome.table.get("rematch") is True and \
+            isinstance(self.table, PeerTable) and self.table.finished and \
+            self.next_game is None and self._link is not None
+
+    async def ask_rematch(self) -> bool:
+        """The player wants the next game at this table with the same seats: ask the host
+        (once).  False if there is no game over to ask it of (or no connection)."""
+        self.rematch = True
+        if self._asked or not self.may_rematch:
+            return self._asked
+        self._asked = await self._tell(Rematch())
+        self._changed()
+        return self._asked
+
+    def next_peer(self) -> Peer:
+        """A peer for the next game at the table the host named (`next_game`): the same keys,
+        player and options; a fresh secret, box key and nonce, as for any game; ready at once
+        (it asked for this game)."""
+        return type(self)(**{**self._options, "table": self.next_game.table,
+                             "open_table": False, "successor": False, "auto_ready": True})
+
     def nudge(self) -> None:
         """The player may have a move now: ask it at once (sync, on the trio thread)."""
         if self._inbox is not None:
@@ -225,7 +262,8 @@ class Peer(Voting):
                 await self._connection()
                 if self._store is not None:
                     self._store.forget(self.table.game_id)
-                self._set("over", "the game is over")
+                self._set("over", "the game is over" if self.next_game is None else
+                          f"the next game is at table {self.next_game.table}")
                 return self.result
             except _Unseated as gone:  # its secret has no more use: another plays the seat
                 if self._store is not None:
@@ -334,9 +372,8 @@ class Peer(Voting):
                 if item is not _NUDGE:
                     heard = True
                     await self._on_message(link, item)
-                if self.table is not None and self.table.finished:
-                    with trio.move_on_after(2):
-                        await link.send(Bye(reason="game over"))
+                if self.table is not None and self.table.finished and \
+                        not await self._stay(link):
                     return
                 try:
                     item = inbox.receive_nowait()
@@ -344,6 +381,23 @@ class Peer(Voting):
                     item = None
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
+
+    async def _stay(self, link: PeerLink) -> bool:
+        """The game is over: stay at a table that stays for a rematch (asking for one, if the
+        player wants it at once), or say bye and go (False)."""
+        if self.next_game is not None:
+            return False  # the host closes: the next game is at the table it named
+        if self.rematch is False or not self.may_rematch:
+            with trio.move_on_after(2):
+                await link.send(Bye(reason="game over"))
+            return False
+        if self.rematch and not self._asked:
+            self._asked = True
+            try:
+                await link.send(Rematch())
+            except Lost:
+                return False  # the host closed the table meanwhile: nothing is lost
+        return True
 
     def _patience(self) -> float:
         if self.start is None:
@@ -413,6 +467,14 @@ class Peer(Voting):
             await link.send(Pong(nonce=msg.nonce))
         elif isinstance(msg, Chat):
             self.chat.append(msg)
+            self._changed()
+        elif isinstance(msg, NextGame):
+            if not self._asked:  # the host's word is no seat's: we go (protocol.md 6.6)
+                log.warning("%s named a next game (table %s) this seat did not ask for",
+                            self._host(), msg.table)
+                self.unasked = msg
+                return
+            self.next_game = msg
             self._changed()
         elif isinstance(msg, Bye):
             if self.table is None or not self.table.finished:
@@ -692,6 +754,16 @@ class Peer(Voting):
 
 async def run_peer(address: tuple[str, int], identity: Identity, player: Player | None = None,
                    **options) -> PeerResult:
-    """Join the table at ``address`` and play one game (a `Peer`, see its options); the result
-    when it is over."""
-    return await Peer(address, identity, player, **options).run()
+    """Join the table at ``address`` and play its game (a `Peer`, see its options), and, with
+    ``rematch=True``, every rematch the table plays after it; the last game's result."""
+    return await play_on(Peer(address, identity, player, **options))
+
+
+async def play_on(peer: Peer) -> PeerResult:
+    """Run ``peer``'s game, then each next game at the table it goes on to (`next_game`); the
+    last game's result."""
+    while True:
+        result = await peer.run()
+        if peer.next_game is None:
+            return result
+        peer = peer.next_peer()

@@ -62,6 +62,8 @@ class Sequencer:
         self.timeouts = 0
         self.done = trio.Event()
         """The game is over, or stopped by a fault: the byes are on their way."""
+        self.keeps_table = False
+        """The seats stay connected once the game is over, to ask for a rematch (`Host`)."""
         self._inbox_send, self._inbox = trio.open_memory_channel[Any](math.inf)
         """Game messages for the sequencer (each connection has at most ``in_flight`` in it)
         and the claim timer's windows."""
@@ -179,9 +181,10 @@ class Sequencer:
                 self._vacant.add((seat, round_no))
                 self._vacancies.send_nowait(seat)
         if public.finished or public.fault is not None:
-            for client in list(self.clients):
-                client.finish(Bye(reason="game over" if public.finished
-                                  else str(public.fault)[:500]))
+            for client in list(self.clients):  # a table that stays keeps its seats for a rematch
+                if not (public.finished and self.keeps_table and client.seat is not None):
+                    client.finish(Bye(reason="game over" if public.finished
+                                      else str(public.fault)[:500]))
             self.done.set()
         await trio.lowlevel.checkpoint()
 

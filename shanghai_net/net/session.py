@@ -133,6 +133,7 @@ class NetSession(Session):
                                   open_table=open_table, random=random,
                                   store=store, timeout=timeout, auto_ready=auto_ready,
                                   reconnect=reconnect, lobby_timeout=None,  # people chat a while
+                                  rematch=None,  # asked for with `ask_rematch` (the console's r)
                                   **({"successor": True} if take_over else {}))
         self._peer_type = peer_type
         self._store, self._random, self._think = store, random, think
@@ -142,8 +143,16 @@ class NetSession(Session):
         self.successors: list[Peer] = []
         """The bots this session started to finish its hand (`let_bot_finish`): they run in
         this program, and stop with it."""
-        self._table: PeerTable | PublicTable | None = None
         self._nursery: trio.Nursery | None = None
+        self._player = _SeatPlayer()
+        self._log: list[LogEntry] = []
+        self._clock: trio.abc.Clock | None = None
+        self._new_game()
+
+    def _new_game(self) -> None:
+        """What the session keeps of one game, afresh (the first, or a rematch's: the log and
+        the player stay)."""
+        self._table: PeerTable | PublicTable | None = None
         self._handing: str | None = None
         """Whom the seat is on its way to (a hand-over sent, not yet in the stream)."""
         self._handed_to: str | None = None
@@ -155,9 +164,6 @@ class NetSession(Session):
         self._audits: dict[int, str] = {}
         """Each round's audit in words, as the tables shown so far concluded it."""
         self._audits_counted = 0
-        self._player = _SeatPlayer()
-        self._log: list[LogEntry] = []
-        self._clock: trio.abc.Clock | None = None
         self._rules: RuleSet | None = None
         self._dealt = False
         self._hold = False
@@ -312,7 +318,8 @@ class NetSession(Session):
                      house_rules=tuple(sorted((k, rule_text(k, v)) for k, v in rules.items())),
                      seats=seats, host_fingerprint=str(info.get("host_fingerprint", "")),
                      join_code=state.join_code if state else "", you=peer.seat,
-                     offers=tuple((o.name, o.fingerprint) for o in self.offers))
+                     offers=tuple((o.name, o.fingerprint) for o in self.offers),
+                     last_game=tuple(enumerate(state.result)) if state is not None else ())
 
     @property
     def status(self) -> str:
@@ -460,11 +467,49 @@ class NetSession(Session):
             task_status.started()
             self._changed()
             result = await self._follow(self.peer)
+            while getattr(self.peer, "next_game", None) is not None:
+                self._rematch()
+                result = await self._follow(self.peer)
             unseated = getattr(result, "unseated", None)
             if unseated and self.table is not None and not self.table.finished:
                 self._unseated(unseated)
                 await self._watch()
         self._changed()
+
+    def _rematch(self) -> None:
+        """The host opened the next game at the table: the same seat plays it, with a fresh
+        peer (a fresh secret and nonce), from its lobby."""
+        game = self.peer.next_game
+        self.peer = self.peer.next_peer()
+        self._new_game()
+        self._add(f"game {game.game} at this table: the same seats, a fresh deal")
+        self._changed()
+
+    @property
+    def rematch_line(self) -> str | None:
+        peer = self.peer
+        if peer is None or not getattr(peer, "may_rematch", False):
+            return None
+        lobby = peer.lobby
+        asked = set(lobby.rematch or ()) if lobby is not None else set()
+        here = [s.seat for s in lobby.seats if s.connected] if lobby is not None else []
+        if peer.rematch:
+            waiting = [self._name(s) for s in here if s not in asked and s != peer.seat]
+            return "you asked for a rematch" + (
+                f": waiting for {', '.join(waiting)}" if waiting else "")
+        others = [self._name(s) for s in sorted(asked) if s != peer.seat]
+        return "r: play again, the same seats" + (
+            f" ({', '.join(others)} asked)" if others else "")
+
+    async def ask_rematch(self) -> str:
+        peer = self.peer
+        if peer is None or not getattr(peer, "may_rematch", False):
+            await trio.lowlevel.checkpoint()
+            return "no rematch here: the game is not over, or this host closes its table after it"
+        if not await peer.ask_rematch():
+            return "not connected to the host: no rematch"
+        self._notify()
+        return "you asked for a rematch: the next game starts once everyone at the table has"
 
     async def _follow(self, peer):
         """Run ``peer`` to its end: its result, or None if it failed (said in ``status``)."""

@@ -22,6 +22,7 @@ from ..identity import Identity
 from ..wire import HOST, NEED_DATA, Connection, ProtocolError
 from ..wire.messages import PROTOCOL_VERSION, Hello, Refused
 from .host import Host, HostConfig, loopback
+from .rematch import Previous
 
 __all__ = ["Table", "TableServer", "check_table_name"]
 
@@ -92,14 +93,25 @@ class TableServer:
         self.first_host = self._host(self.names[0], first=True)  # checks preset, rules, seats
         """The first table's `Host` (a console seat sits at it)."""
 
-    def _host(self, name: str, first: bool = False) -> Host:
+    def _host(self, name: str, first: bool = False, previous: Previous | None = None) -> Host:
+        """A table's host; a rematch's (``previous``: the game before it at the table) records
+        its game in a file of its own, the table's with ``-N`` (the game's number) added."""
         config = self.config
-        if not first:
+        if not first or previous is not None:
             record = config.record
-            if record is not None:
+            if record is not None and (previous is None or name != self.names[0]):
                 record = record.with_name(f"{record.stem}-{name}{record.suffix}")
-            config = dataclasses.replace(config, record=record, resume=None)
-        return Host(config)
+            if record is not None and previous is not None:
+                record = record.with_name(f"{record.stem}-{previous.game}{record.suffix}")
+            config = dataclasses.replace(config, record=record, resume=None, previous=previous)
+        return Host(config, next_table=lambda previous: self._rematch(name, previous))
+
+    async def _rematch(self, name: str, previous: Previous) -> str:
+        """Open the next game at table ``name`` in place of the one just over (its seats kept
+        for the keys that asked for it); the name to join it by."""
+        await self._nursery.start(self._run_table, Table(name, self._host(name, previous=previous)))
+        log.info("table %s: game %d opened (a rematch)", name, previous.game)
+        return name
 
     @property
     def first(self) -> Table | None:

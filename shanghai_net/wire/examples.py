@@ -16,9 +16,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import (PROTOCOL_VERSION, Approve, Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
-                       Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message,
+                       Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message, NextGame,
                        Offer, Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
-                       HandOver, Ready, Rearrange, Refused, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
+                       HandOver, Ready, Rearrange, Refused, Rematch, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
                        Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 from ..identity import fingerprint
@@ -131,4 +131,6 @@ def example_messages() -> tuple[Message, ...]:
         Ping(nonce=12345),
         Pong(nonce=12345),
         Bye(reason="game over"),
+        Rematch(),
+        NextGame(table="kitchen", game=2),
     )

@@ -22,6 +22,7 @@ __all__ = [
     "Message", "Body", "MESSAGE_TYPES", "BODY_KINDS", "decode_message",
     "Hello", "Welcome", "Proof", "Refused", "Ready", "SeatInfo", "Offer", "LobbyState", "PlayerSeat", "DealerPick",
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
+    "Rematch", "NextGame",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
     "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
     "HOST_AUTHOR", "MAX_OFFERS",
@@ -29,7 +30,7 @@ __all__ = [
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
@@ -56,6 +57,7 @@ KEY = Blob(32)
 GAME_NONCE = Blob(32)
 TIMEOUT = Float(0.0, 86400.0)
 NONCE = Int(0, 2**64 - 1)
+TOTAL = Int(-(2**31), 2**31 - 1)
 
 
 class RuleValues(Spec):
@@ -249,6 +251,13 @@ class LobbyState(Message):
     """The watchers connected now who offer to take a seat (`Hello.offer`), oldest first: only
     keys a ``hand_over`` may name (none that plays a seat, is proposed for one, or is the
     host's)."""
+    result: tuple[int, ...] = wire_field(ListOf(TOTAL, MAX_SEATS), default=())
+    """The final totals, by seat, of the last game played at this table (empty: none yet):
+    after a game, and in the lobby of its rematch (the host's word; every seat computed its
+    own)."""
+    rematch: tuple[int, ...] | None = wire_field(Nullable(ListOf(SEAT, MAX_SEATS)), default=None)
+    """Once the game is over at a host that keeps the table: the seats that asked for a rematch
+    (`Rematch`), so far; None: no game over, or no rematch offered."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -586,6 +595,25 @@ class Bye(Message):
     """The sender will send nothing more and closes once the other side has answered Bye."""
 
     reason: str = wire_field(REASON)
+
+
+# -- after a game: the next one at the same table ------------------------------------------------
+
+@message_type("rematch")
+class Rematch(Message):
+    """Client -> host, a seat once its game is over (at a host whose ``welcome.table`` said
+    ``rematch``): this seat wants to play the next game at the table, with the same seats.  A
+    wish, not consent: the seat agrees to a game only by its own fresh hello in its lobby."""
+
+
+@message_type("next_game")
+class NextGame(Message):
+    """Host -> each seat that asked for the rematch, once every seat still at the table did:
+    the next game waits in the lobby of ``table`` (the same seats kept for the same keys, in
+    the same order), the ``game``-th at this table; the host then says ``bye`` and closes."""
+
+    table: str = wire_field(Text(32, min_len=1))
+    game: int = wire_field(Int(2, 2**31 - 1))
 
 
 # -- host notices (only to a client that asked for them in its hello) -----------------------------

@@ -58,7 +58,7 @@ EVENT_TRIGGERED: dict[Role, dict[State, dict[str, State]]] = {
         HELLO: {"hello": ANSWER},
         ANSWER: {},
         LOBBY: _stay(LOBBY, "ready", "proof"),
-        GAME: _stay(GAME, "game"),
+        GAME: _stay(GAME, "game", "rematch"),
         CLOSED: {},
         ERROR: {},
     },
@@ -66,7 +66,7 @@ EVENT_TRIGGERED: dict[Role, dict[State, dict[str, State]]] = {
         HELLO: {"refused": CLOSED},
         ANSWER: {"welcome": LOBBY, "refused": CLOSED},
         LOBBY: {**_stay(LOBBY, "lobby_state"), "start_game": GAME, "refused": CLOSED},
-        GAME: _stay(GAME, "lobby_state", "game", "placed", "start_game", "owed"),
+        GAME: _stay(GAME, "lobby_state", "game", "placed", "start_game", "owed", "next_game"),
         CLOSED: {},
         ERROR: {},
     },
@@ -81,7 +81,7 @@ STATE_TRIGGERED: dict[tuple[State, State], dict[Role, State]] = {
 }
 """(client state, host state) -> the states they move to at once."""
 
-SPECTATOR_FORBIDDEN = frozenset({"ready", "game", "proof"})
+SPECTATOR_FORBIDDEN = frozenset({"ready", "game", "proof", "rematch"})
 """What a client whose Hello said role "spectator" may never send."""
 
 

@@ -1,0 +1,265 @@
+"""The next game at the same table (protocol.md 6.6): once a game is over at a `TableServer`
+the table stays, the seats ask for a rematch (bots at once, a person when they choose), and
+the host opens the next game, with the same seats in the same order, fresh nonces and a fresh
+game id, each game recorded in its own file that `shanghai verify` accepts.  Then the
+adversaries, played with our own classes: a host that forges a vote, one that drops it, a
+stranger after a kept seat, a vote before the game is over.  Real sockets on 127.0.0.1 port 0;
+every wait is on a state (`seating.until`), bounded."""
+
+from __future__ import annotations
+
+import random
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+import trio
+
+from shanghai_net.cli import main
+from shanghai_net.deal import seeded
+from shanghai_net.identity import Identity
+from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.peer import Peer, PeerError
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.rematch import RematchVotes
+from shanghai_net.net.tables import TableServer
+from shanghai_net.wire.messages import Rematch
+
+from seating import start_seated, until
+
+BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
+
+ONE_ROUND = {"contracts": [[2, 0]]}
+
+
+def server_for(tmp_path, seed=b"rematch", server=TableServer, **config) -> TableServer:
+    config = HostConfig(players=3, rules=ONE_ROUND, claim_timeout=5.0, random=seeded(seed),
+                        record=tmp_path / "game.bin", **config)
+    return server(config, ["kitchen"])
+
+
+def peer_for(port, seat, role="bot", rematch=True, table="kitchen", **options) -> Peer:
+    rnd = seeded(b"rematch peer %d" % seat)
+    return Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
+                BotPlayer("basic", random.Random(seat)), name=f"{role}{seat}", role=role,
+                table=table, random=rnd, timeout=20, rematch=rematch, **options)
+
+
+@asynccontextmanager
+async def serving(server, seconds):
+    """``server`` on 127.0.0.1, port 0, the test's nursery and the port; ``seconds`` bounds
+    the whole of it (it only catches a hang)."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(seconds):
+        async with trio.open_nursery() as nursery:
+            yield nursery, await nursery.start(server.run, listeners)
+
+
+async def follow(peer, seat, games):
+    """Run ``peer``'s game and every rematch after it; ``games[seat]``: each game's peer."""
+    while True:
+        games.setdefault(seat, []).append(peer)
+        await peer.run()
+        if peer.next_game is None:
+            return
+        peer = peer.next_peer()
+
+
+async def seat_table(nursery, port, games, seats=(0, 1)):
+    """Bots at ``seats`` (they ask for a rematch at once and play every game the table plays),
+    a person at seat 2 (it asks when the test says); ``games[seat]``: each game's peer of that
+    seat, in order.  The person's peer is returned."""
+    for seat in seats:
+        peer = peer_for(port, seat)
+        await start_seated(nursery, peer, seat, lambda p=peer, s=seat: follow(p, s, games))
+    person = peer_for(port, 2, role="player", rematch=None)
+    await start_seated(nursery, person, 2, lambda: follow(person, 2, games))
+    return person
+
+
+def totals(peer) -> tuple[int, ...]:
+    return tuple(peer.table.game.result.totals)
+
+
+async def test_a_rematch_plays_the_next_game_with_the_same_seats_and_fresh_ids(tmp_path):
+    """The bots ask at once and the lobby shows it, with the result; once the person asks, the
+    host opens game 2 at the same table: every seat's key at its seat again, fresh nonces and
+    box keys, a fresh game id, the last game's result in its lobby; game 2 in a file of its own.
+    When the person then leaves, only bots are left: the table closes."""
+    server = server_for(tmp_path)
+    games: dict[int, list[Peer]] = {}
+    async with serving(server, 240) as (nursery, port):
+        person = await seat_table(nursery, port, games)
+        await until(lambda: person.lobby is not None and person.lobby.rematch == (0, 1),
+                    "the lobby shows that both bots asked for a rematch", 120,
+                    lambda: person.lobby)
+        first = server.opened[0].host
+        assert person.may_rematch and person.next_game is None
+        assert person.lobby.result == totals(person) == tuple(first.public.game.result.totals)
+        assert await person.ask_rematch()
+        await until(lambda: len(games[2]) == 2 and games[2][1].lobby is not None,
+                    "the person sits in the rematch's lobby", 60)
+        again = games[2][1]
+        assert again.welcome.table["game"] == 2 and again.lobby.result == totals(person)
+        await until(lambda: again.may_rematch, "the person's second game is over", 120)
+        assert again.lobby.result == totals(again) != totals(person)
+        await again.leave()  # the person goes home: the bots alone do not play on
+    one, two = server.opened
+    assert (one.name, two.name) == ("kitchen", "kitchen") and two.host.game == 2
+    assert not server.tables and one.crash is None and two.crash is None
+    a, b = one.host.start, two.host.start
+    assert two.host.public.finished and a.game_id != b.game_id
+    assert [s.sign_key for s in a.seats] == [s.sign_key for s in b.seats]
+    assert not set(a.nonces) & set(b.nonces) and a.host_nonce != b.host_nonce
+    assert not {s.box_key for s in a.seats} & {s.box_key for s in b.seats}
+    assert [len(games[s]) for s in range(3)] == [2, 2, 2]  # no third game: no person asked
+    assert all(games[s][1].next_game is None for s in range(3))
+    assert main(["verify", str(tmp_path / "game.bin")]) == 0
+    assert main(["verify", str(tmp_path / "game-2.bin")]) == 0
+
+
+class ForgingHost(Host):
+    """A host that counts a vote for every seat still at the table, asked or not."""
+
+    def _votes(self) -> RematchVotes:
+        votes = super()._votes()
+        votes.votes |= set(votes.seated)
+        return votes
+
+
+class ForgingServer(TableServer):
+    def _host(self, name, first=False, previous=None):
+        host = super()._host(name, first, previous)
+        host.__class__ = ForgingHost if previous is None else Host
+        return host
+
+
+async def test_a_forged_vote_opens_a_lobby_the_seat_never_comes_to(tmp_path):
+    """The host says the person asked for a rematch when it did not: the person's peer takes
+    no `next_game` it did not ask for and goes; the next table keeps its seat for its key, so
+    no game starts without it (its fresh nonce, its signatures): the forgery gains nothing."""
+    server = server_for(tmp_path, seed=b"forged", server=ForgingServer)
+    games: dict[int, list[Peer]] = {}
+    async with serving(server, 240) as (nursery, port):
+        person = await seat_table(nursery, port, games)
+        await until(lambda: len(server.opened) == 2 and
+                    sum(c is not None for c in server.opened[1].host.seats) == 2,
+                    "the bots sit in the forged rematch's lobby", 120)
+        await until(lambda: person.status == "over", "the person's peer has gone", 20,
+                    lambda: person.status)
+        second = server.opened[1].host
+        assert person.next_game is None and len(games[2]) == 1
+        assert person.unasked is not None  # the host's forgery, seen and ignored
+        assert second.seats[2] is None and second.start is None  # kept, empty, not started
+        assert second.lobby._kept(2) == person.identity.sign_public
+        nursery.cancel_scope.cancel()
+
+
+class DroppingServer(TableServer):
+    """A host whose tables never count seat 2's vote."""
+
+    def _host(self, name, first=False, previous=None):
+        host = super()._host(name, first, previous)
+        rematch = host._rematch
+        host._rematch = lambda client: None if client.seat == 2 else rematch(client)
+        return host
+
+
+async def test_a_dropped_vote_only_closes_the_table_and_the_seat_sees_it(tmp_path):
+    """The host drops the person's vote: the lobby it shows never lists seat 2 among those who
+    asked (the person sees that), and the table closes after its wait, as any host may close
+    its table; no game is played that a seat did not agree to."""
+    server = server_for(tmp_path, seed=b"dropped", server=DroppingServer, rematch_wait=3.0)
+    games: dict[int, list[Peer]] = {}
+    async with serving(server, 240) as (nursery, port):
+        person = await seat_table(nursery, port, games)
+        await until(lambda: person.may_rematch, "the game is over", 120)
+        assert await person.ask_rematch()
+    assert len(server.opened) == 1 and person.next_game is None
+    assert 2 not in person.lobby.rematch and set(person.lobby.rematch) == {0, 1}
+    assert [len(games[s]) for s in range(3)] == [1, 1, 1]
+
+
+async def test_a_kept_seat_is_refused_to_a_stranger(tmp_path):
+    """In a rematch's lobby the seats are kept for the keys that asked: a stranger who comes
+    before the person is refused, naming the kept seats, and the person then takes its own."""
+    server = server_for(tmp_path, seed=b"kept")
+    games: dict[int, list[Peer]] = {}
+    async with serving(server, 240) as (nursery, port):
+        for seat in (0, 1):
+            peer = peer_for(port, seat)
+            await start_seated(nursery, peer, seat)
+        person = peer_for(port, 2, role="player")  # asks at once; the test joins it later
+        await start_seated(nursery, person, 2)
+        await until(lambda: person.status == "over", "the first game is over", 120)
+        assert person.next_game is not None and person.next_game.table == "kitchen"
+        rnd = seeded(b"stranger")
+        stranger = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)), BotPlayer(),
+                        name="stranger", role="player", table="kitchen", random=rnd,
+                        timeout=20)
+        with pytest.raises(PeerError, match="table_full.*some kept for the last game's players"):
+            await stranger.run()
+        again = person.next_peer()
+        await start_seated(nursery, again, 2)
+        assert server.opened[1].host.seats[2].hello.sign_key == person.identity.sign_public
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_vote_before_the_game_is_over_is_refused_and_the_game_goes_on(tmp_path):
+    """A rematch asked for during the game, or at a host that does not keep its tables, is
+    answered ``error`` ``wrong_state`` naming why; the game goes on to its end."""
+    config = HostConfig(players=3, rules=ONE_ROUND, claim_timeout=5.0,
+                        random=seeded(b"early"))
+    host = Host(config)  # one table, closed at the game's end: no rematch here
+    async with serving(host, 120) as (nursery, port):
+        peers = [peer_for(port, seat, table="") for seat in range(3)]
+        for seat, peer in enumerate(peers):
+            await start_seated(nursery, peer, seat)
+        await until(lambda: peers[0]._link is not None and peers[0].start is not None,
+                    "seat 0 is in the game")
+        await peers[0]._link.send(Rematch())
+        await until(lambda: any(e.code == "wrong_state" and "rematch" in e.reason
+                                for e in peers[0].errors), "the early vote refused")
+        await host.done.wait()
+    assert host.public.finished and all(p.status == "over" for p in peers)
+    assert all(p.next_game is None and not p.may_rematch for p in peers)
+    assert "rematch" not in peers[0].welcome.table
+
+
+async def test_the_client_bot_agrees_to_a_rematch_and_plays_the_second_game(tmp_path):
+    """clients/simple_bot.py (written from the protocol document) asks for the rematch at once
+    and plays game 2 at its seat of game 1 with the same signing key; it exits cleanly when
+    the table closes after game 2 (the person left), and both records verify."""
+    server = server_for(tmp_path, seed=b"client bot")
+    games: dict[int, list[Peer]] = {}
+    ended = trio.Event()
+    process = {}
+    async with serving(server, 300) as (nursery, port):
+
+        async def run_client() -> None:
+            process["done"] = await trio.run_process(
+                [sys.executable, str(BOT), f"127.0.0.1:{port}", "--name", "stranger"],
+                capture_stderr=True, check=False)
+            ended.set()
+
+        nursery.start_soon(run_client)
+        first = server.opened[0].host
+        await until(lambda: first.seats[0] is not None, "the client sits at seat 0", 60)
+
+        person = await seat_table(nursery, port, games, seats=(1,))
+        await until(lambda: person.lobby is not None and person.lobby.rematch == (0, 1),
+                    "the client and the bot asked for a rematch", 120)
+        assert await person.ask_rematch()
+        await until(lambda: len(games[2]) == 2 and games[2][1].may_rematch,
+                    "the second game is over", 120)
+        await games[2][1].leave()
+        await ended.wait()  # the table closed: no person left to ask
+    log = process["done"].stderr.decode()
+    assert process["done"].returncode == 0, log
+    assert "rematch: game 2 at table kitchen" in log
+    one, two = (t.host for t in server.opened)
+    assert two.public.finished and one.start.seats[0].sign_key == two.start.seats[0].sign_key
+    assert one.start.seats[0].box_key != two.start.seats[0].box_key
+    assert main(["verify", str(tmp_path / "game.bin")]) == 0
+    assert main(["verify", str(tmp_path / "game-2.bin")]) == 0
