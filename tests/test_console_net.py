@@ -15,7 +15,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 from shanghai_net.engine import LocalDealer, new_game
 from shanghai_net.deal.audit import Verdict
 from shanghai_net.table.roster import Holder
-from shanghai_net.identity import Identity
+from shanghai_net.identity import Identity, fingerprint
 from shanghai_net.net.peer import Peer
 from shanghai_net.net.session import NetSession
 from shanghai_net.rules import preset
@@ -23,7 +23,9 @@ from shanghai_net.wire.messages import PROTOCOL_VERSION, Chat, LobbyState, Playe
 
 from console_harness import KEYS, keys_read, run
 
-FINGERPRINTS = ["a1b2-c3d4-e5f6-0718", "0f0f-1e1e-2d2d-3c3c", "9999-8888-7777-6666"]
+SIGN_KEYS = [bytes([3 + s]) * 32 for s in range(3)]
+FINGERPRINTS = [fingerprint(key) for key in SIGN_KEYS]
+"""The seats' keys as the lobby shows them, the same as the started table's holders'."""
 
 
 class FakePeer:
@@ -239,14 +241,14 @@ def a_started_table(players=3, seat=0, seed=4):
     game = new_game(rules, players, LocalDealer(seed))
     start = StartGame(game_id=b"\0" * 16, host_nonce=bytes(32), nonces=(), claim_timeout=10.0,
                       audit_timeout=60.0, seats=tuple(
-        PlayerSeat(seat=s, name=n, sign_key=b"\3" * 32, box_key=b"\4" * 32)
+        PlayerSeat(seat=s, name=n, sign_key=SIGN_KEYS[s], box_key=b"\4" * 32)
         for s, n in enumerate(["ann", "bot1", "bot2"][:players])), preset="davis", rules={},
         first_dealer_pick=None, host_key=None)
     table = SimpleNamespace(game=game, seat=seat, events=list(game.log), verdicts={}, fault=None,
                             rules=rules, settled=True, finished=False, owed=dict,
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
-                                     for s in start.seats], vacant={}, left=[])
+                                     for s in start.seats], vacant={}, left=[], handovers={})
     return start, table
 
 
