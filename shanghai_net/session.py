@@ -183,6 +183,11 @@ class Session(abc.ABC):
         """The final result once the game is over."""
 
     @property
+    def over(self) -> bool:
+        """Nothing more of the game rests on this seat: quitting now loses nothing."""
+        return self.result is not None
+
+    @property
     @abc.abstractmethod
     def waiting_for_ready(self) -> bool:
         """True between rounds until this seat says it has read the round summary."""

@@ -21,6 +21,7 @@ class FakeSession:
         self.log = []
         self.claim = None
         self.result = None
+        self.over = False
 
     def now(self):
         return 0.0
@@ -100,3 +101,16 @@ def test_outcomes_keep_or_clear_the_selection():
     state.selected = [card(state, "9S"), card(state, "4D")]
     state.discard()
     assert state.error and "select one card" in state.message and len(sent) == 1
+
+
+def test_q_quits_at_once_only_once_the_game_is_over_and_audited():
+    """Between the last hand and its audit the seat's seeds may not be out yet: quitting then
+    would lose the round's score, so q asks first and says why; once audited, q quits."""
+    state, _ = state_for("davis", "3H 4H")
+    state.session.result = object()  # the last hand is over: its audit runs
+    state.ask_quit()
+    assert state.quit_asked and not state.exit_requested
+    state.quit_asked = False
+    state.session.over = True
+    state.ask_quit()
+    assert state.exit_requested and not state.quit_asked

@@ -121,7 +121,8 @@ async def test_a_seat_handed_mid_turn_to_a_person_who_joined_to_take_it_over(tmp
                 ann.watching
             assert isinstance(await ann.submit(DrawStock(seat)), Refused)
             await play_it_out(bea)
-            await until(ann, lambda: ann.result is not None, timeout=120)
+            for session in (ann, bea):  # the last round audited too: bea's seeds are out
+                await until(session, lambda: session.over, timeout=120)
             await bea.leave()  # no rematch: the table stays for one until its person goes
     host = hosted.host.public
     assert bea.result == ann.result == host.public.result

@@ -521,8 +521,10 @@ class Screen:
         bots = [bot for bot in getattr(self.state.session, "successors", ())
                 if bot.status not in ("over", "failed")]
         stops = "\n  the bot playing your hand runs here: it stops too\n" if bots else ""
+        auditing = "\n  the last round is being audited: a seat that quits before its " \
+            "seeds go out\n  loses that round's score\n" if self.state.game_over else ""
         return [("class:overlay.title", " Quit the game? "),
-                ("class:overlay", stops + "  y: quit   n / Esc: stay ")]
+                ("class:overlay", auditing + stops + "  y: quit   n / Esc: stay ")]
 
     def summary_text(self) -> StyleAndTextTuples:
         state = self.state

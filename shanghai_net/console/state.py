@@ -867,8 +867,9 @@ class ConsoleState:
             self.send_chat(text)
 
     def ask_quit(self) -> None:
-        """Ask "Quit the game?"; once the game is over there is nothing to lose: quit."""
-        if self.game_over:
+        """Ask "Quit the game?"; once the game is over and audited there is nothing to lose:
+        quit."""
+        if self.session.over:
             self.exit_requested = True
         else:
             self.quit_asked = True

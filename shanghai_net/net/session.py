@@ -284,6 +284,12 @@ class NetSession(Session):
         return final_result(table, table.game) if table is not None else None
 
     @property
+    def over(self) -> bool:
+        """The last round is audited too: a seat that quits between its last hand and the
+        audit has not shown its seeds, and the table takes that round's score back."""
+        return self.result is not None and self.table.finished
+
+    @property
     def penalties(self) -> dict[int, int]:
         """What each seat paid for leaving, from the stream (``left``): a seat that took its
         place after the vote has no event of it in its own log."""
