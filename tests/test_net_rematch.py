@@ -22,7 +22,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import Peer, PeerError
 from shanghai_net.net.player import BotPlayer
-from shanghai_net.net.rematch import RematchVotes
+from shanghai_net.net.rematch import KeptSeats, RematchVotes
 from shanghai_net.net.tables import TableServer
 from shanghai_net.wire.messages import Rematch
 
@@ -263,3 +263,37 @@ async def test_the_client_bot_agrees_to_a_rematch_and_plays_the_second_game(tmp_
     assert one.start.seats[0].box_key != two.start.seats[0].box_key
     assert main(["verify", str(tmp_path / "game.bin")]) == 0
     assert main(["verify", str(tmp_path / "game-2.bin")]) == 0
+
+
+# -- the rematch's lobby: kept seats, open seats, our bots (pure) -----------------------------
+
+A, B = b"a" * 32, b"b" * 32
+
+
+def test_open_seats_are_filled_only_once_every_kept_seat_is_back():
+    """Seat 0 open (its player left), 1 and 2 kept: no bot while a kept seat is empty; a person
+    who comes first takes the open seat (held), and then no bot is needed; bots on their way
+    count, so a second look sends none twice."""
+    kept = KeptSeats((None, A, B))
+    assert kept.to_fill(held=set(), coming=0) == 0
+    assert kept.to_fill(held={1}, coming=0) == 0  # seat 2's player is not back
+    assert kept.to_fill(held={1, 2}, coming=0) == 1
+    assert kept.to_fill(held={1, 2}, coming=1) == 0  # our bot is on its way
+    assert kept.to_fill(held={0, 1, 2}, coming=0) == 0  # a person took it first
+    assert kept.kept(0) is None and kept.kept(1) == A and kept.kept(5) is None
+
+
+def test_a_kept_seat_is_open_after_the_wait_and_never_kept_again():
+    """Before the deadline a kept seat's player may leave and come back; at it, every kept
+    seat not held is open (and filled); after it, a kept seat whose player leaves is open at
+    once; a lobby with no person left then closes, never before the deadline."""
+    kept = KeptSeats((None, A, B))
+    assert not kept.left(1) and kept.kept(1) == A  # before the deadline: still kept
+    assert not kept.abandoned(people=0)
+    assert kept.expire(held={1}) == [2]
+    assert kept.kept(2) is None and kept.kept(1) == A
+    assert kept.to_fill(held={1}, coming=0) == 2
+    assert kept.left(1) and kept.kept(1) is None
+    assert not kept.left(1)  # open already
+    assert kept.abandoned(people=0) and not kept.abandoned(people=1)
+

@@ -3,7 +3,9 @@
 Sans IO: `RematchVotes` takes the seats still at the table once a game is over and each seat's
 `rematch`, and says when the table has agreed (every seat still there asked, a person among
 them) or has nobody left to ask; `Previous` is what the next table keeps of the game before it
-(each seat's key, in the same order, and the final totals the lobby shows).
+(each seat's key, in the same order, and the final totals the lobby shows); `KeptSeats`, the
+next table's lobby: which seats wait for their player, until when, and which the host's bots
+fill.
 
 A vote is a wish, not consent: nothing of the next game rests on it.  Each seat agrees to the
 next game as to any game, with a fresh hello (whose nonce its game id commits to) and its own
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Previous", "RematchVotes"]
+__all__ = ["KeptSeats", "Previous", "RematchVotes"]
 
 
 @dataclass(frozen=True)
@@ -65,3 +67,50 @@ class RematchVotes:
         """The next table's seats: each voter's key at its seat."""
         keys = tuple(self.seated[s][0] if s in self.votes else None for s in range(players))
         return Previous(keys=keys, totals=totals, game=game + 1)
+
+
+class KeptSeats:
+    """A rematch's lobby: which seats are kept for whom, and what the host does with the others.
+
+    ``keys``: the key each seat is kept for (`Previous.keys`; None: open).  A person (or any
+    key) who comes takes an open seat first, as at any lobby; once every kept seat is held
+    again, the host fills the seats still open with bots of its own (`to_fill`).  A kept seat
+    whose player is not back by the host's deadline (`expire`) is open from then on, and so is
+    one whose player leaves after it (`left`): the lobby never waits for a seat twice.  Once the
+    deadline is over, a lobby where no person sits closes (`abandoned`): bots alone do not play
+    on, as at the end of a game (`RematchVotes.hopeless`)."""
+
+    def __init__(self, keys: tuple[bytes | None, ...]) -> None:
+        self.keys = list(keys)
+        self.expired = False
+
+    def kept(self, seat: int) -> bytes | None:
+        """The key ``seat`` is kept for (None: open to anyone)."""
+        return self.keys[seat] if seat < len(self.keys) else None
+
+    def expire(self, held: set[int]) -> list[int]:
+        """The deadline is over: every kept seat not ``held`` now is open; those seats."""
+        self.expired = True
+        released = [s for s, key in enumerate(self.keys) if key is not None and s not in held]
+        for seat in released:
+            self.keys[seat] = None
+        return released
+
+    def left(self, seat: int) -> bool:
+        """``seat``'s connection left the lobby; whether the seat is open now (after the
+        deadline: it is not kept again)."""
+        if not self.expired or self.kept(seat) is None:
+            return False
+        self.keys[seat] = None
+        return True
+
+    def to_fill(self, held: set[int], coming: int) -> int:
+        """How many more bots the host seats, ``held`` the seats taken and ``coming`` its bots
+        on their way: none while a kept seat is empty, else one for each open seat left."""
+        if any(key is not None and s not in held for s, key in enumerate(self.keys)):
+            return 0
+        return max(0, len(self.keys) - len(held) - coming)
+
+    def abandoned(self, people: int) -> bool:
+        """The lobby closes: the deadline is over and no person (role ``player``) sits in it."""
+        return self.expired and people == 0
