@@ -8,6 +8,7 @@ every wait is on a state (`seating.until`), bounded."""
 
 from __future__ import annotations
 
+import logging
 import random
 import sys
 from contextlib import asynccontextmanager
@@ -297,3 +298,132 @@ def test_a_kept_seat_is_open_after_the_wait_and_never_kept_again():
     assert not kept.left(1)  # open already
     assert kept.abandoned(people=0) and not kept.abandoned(people=1)
 
+
+# -- the rematch's lobby over sockets: open seats filled, kept seats released -----------------
+
+def stranger_for(port, name="stranger") -> Peer:
+    """A person who did not play the last game, who comes to the rematch's lobby."""
+    rnd = seeded(name.encode())
+    return Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)), BotPlayer(), name=name,
+                role="player", table="kitchen", random=rnd, timeout=20)
+
+
+async def first_game_then_lobby(server, nursery, port, leavers, games):
+    """Game 1: bots at ``leavers`` go at its end (their seats open), the other bots below
+    seat 2 play every game, and a person at seat 2 asks at once but comes back only when the
+    test brings its returned peer; the rematch's host, once its lobby holds the staying bots,
+    and the person's peer."""
+    for seat in (0, 1):
+        peer = peer_for(port, seat, rematch=seat not in leavers)
+        await start_seated(nursery, peer, seat, None if seat in leavers
+                           else lambda p=peer, s=seat: follow(p, s, games))
+    person = peer_for(port, 2, role="player")
+    await start_seated(nursery, person, 2)
+    await until(lambda: person.status == "over" and len(server.opened) == 2,
+                "the first game is over and the rematch opened", 120, lambda: person.status)
+    second = server.opened[1].host
+    await until(lambda: all(second.seats[s] is not None for s in (0, 1) if s not in leavers),
+                "the bots that asked are back", 60, lambda: second.seats)
+    return second, person
+
+
+def back(person) -> Peer:
+    """The person's peer for the rematch: it plays it, and then asks for no other."""
+    again = person.next_peer()
+    again.rematch = None
+    return again
+
+
+async def test_a_person_takes_an_open_seat_first_and_our_bots_fill_the_rest(tmp_path):
+    """Seats 0 and 1 were bots that went at the game's end: open in the rematch.  While the
+    person's kept seat 2 is empty no bot of the host comes; a person who comes takes seat 0;
+    once the person is back, one bot of the host's stand-in level fills seat 1 (fresh keys,
+    none of game 1's), and game 2 plays to its end and verifies."""
+    server = server_for(tmp_path, seed=b"filled")
+    async with serving(server, 240) as (nursery, port):
+        second, person = await first_game_then_lobby(server, nursery, port, (0, 1), {})
+        stranger = stranger_for(port)
+        await start_seated(nursery, stranger, 0)
+        assert not second.fillers and second.seats[1] is None  # seat 2 is not back yet
+        again = back(person)
+        await start_seated(nursery, again, 2)
+        await until(lambda: second.start is not None, "game 2 starts", 60,
+                    lambda: second.seats)
+        (bot,) = second.fillers
+        keys = [s.sign_key for s in second.start.seats]
+        first = [s.sign_key for s in server.opened[0].host.start.seats]
+        assert keys == [stranger.identity.sign_public, bot.identity.sign_public,
+                        person.identity.sign_public]
+        assert keys[1] not in first and bot.role == "bot" and bot.player.level == "basic"
+        await until(lambda: again.may_rematch, "game 2 is over", 120)
+        await again.leave()
+    assert second.public.finished and not server.tables
+    assert main(["verify", str(tmp_path / "game-2.bin")]) == 0
+
+
+async def test_no_bot_fills_an_open_seat_at_a_host_without_stand_ins(tmp_path):
+    """``stand_in`` None: the open seat waits for a person, as the host's own setting says."""
+    server = server_for(tmp_path, seed=b"no stand-ins", stand_in=None)
+    async with serving(server, 240) as (nursery, port):
+        second, person = await first_game_then_lobby(server, nursery, port, (0,), {})
+        await start_seated(nursery, back(person), 2)
+        assert second.seats[0] is None and not second.fillers and second.start is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_kept_seat_whose_person_never_comes_back_is_filled_after_the_wait(tmp_path,
+                                                                                   caplog):
+    """Seat 1's person asked and never comes back: after ``rematch_wait`` (the timer under
+    test, short here) its seat is open, the log says so, a bot of the host takes it, and the
+    next game plays with the other person."""
+    caplog.set_level(logging.INFO, logger="shanghai_net")
+    server = server_for(tmp_path, seed=b"released", rematch_wait=5.0)
+    async with serving(server, 240) as (nursery, port):
+        bot = peer_for(port, 0)
+        games: dict[int, list[Peer]] = {}
+        await start_seated(nursery, bot, 0, lambda: follow(bot, 0, games))
+        gone = peer_for(port, 1, role="player")  # asks at once, and is not seen again
+        await start_seated(nursery, gone, 1)
+        person = peer_for(port, 2, role="player")
+        await start_seated(nursery, person, 2)
+        await until(lambda: person.status == "over" and len(server.opened) == 2,
+                    "the first game is over and the rematch opened", 120)
+        second = server.opened[1].host
+        again = back(person)
+        await start_seated(nursery, again, 2)
+        assert second.lobby._kept(1) == gone.identity.sign_public, "back within the wait"
+        await until(lambda: second.start is not None, "game 2 starts without seat 1's person",
+                    60, lambda: second.seats)
+        (filler,) = second.fillers
+        assert second.start.seats[1].sign_key == filler.identity.sign_public
+        assert "seat 1 is open, its player did not come back within 5 s" in caplog.text
+        await until(lambda: again.may_rematch, "game 2 is over", 120)
+        await again.leave()
+    assert second.public.finished and not server.tables
+
+
+async def test_a_rematch_lobby_left_without_a_person_closes_after_the_wait(tmp_path, caplog):
+    """The only person asked and never comes back: once the wait is over its seat is open,
+    and with bots alone in the lobby the table closes (they are told ``bye``); no game 2."""
+    caplog.set_level(logging.INFO, logger="shanghai_net")
+    server = server_for(tmp_path, seed=b"abandoned", rematch_wait=1.0)
+    ends: dict[int, Exception] = {}
+
+    async def bot_follows(peer, seat):
+        try:
+            await follow(peer, seat, {})
+        except PeerError as error:
+            ends[seat] = error
+
+    async with serving(server, 240) as (nursery, port):
+        for seat in (0, 1):
+            peer = peer_for(port, seat)
+            await start_seated(nursery, peer, seat, lambda p=peer, s=seat: bot_follows(p, s))
+        person = peer_for(port, 2, role="player")
+        await start_seated(nursery, person, 2)
+        await until(lambda: len(server.opened) == 2 and server.opened[1].closed.is_set(),
+                    "the rematch's table closed", 120)
+    second = server.opened[1].host
+    assert second.start is None and not second.fillers and not server.tables
+    assert "seat 2 is open" in caplog.text and "no person is left" in caplog.text
+    assert sorted(ends) == [0, 1] and all("game over" in str(e) for e in ends.values())

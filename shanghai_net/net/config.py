@@ -92,7 +92,8 @@ class HostConfig:
     """Messages dropped over budget before the connection is closed (``abuse``)."""
     rematch_wait: float = 600.0
     """Seconds a finished game's table waits for its seats to ask for a rematch (at a host
-    that keeps its tables: `tables.TableServer`) before it closes."""
+    that keeps its tables: `tables.TableServer`) before it closes; and a rematch's lobby for a
+    kept seat's player to come back before the seat is open to anyone (protocol.md 6.6)."""
     previous: Previous | None = None
     """A rematch's table: the game before it (its seats kept for the same keys, its result
     shown in the lobby)."""

@@ -98,6 +98,11 @@ class Host:
         self.stand_ins: list[Peer] = []
         """The bots this host seated in seats the table voted gone."""
         self._stand_in_scopes: dict[Peer, trio.CancelScope] = {}
+        self.fillers: list[Peer] = []
+        """The bots this host sent to a rematch's open seats (`_fill`)."""
+        self._nursery: trio.Nursery | None = None
+        self._waiting = trio.CancelScope()
+        """Waits for the game; cancelled when a rematch's lobby closes before it starts."""
 
     @property
     def start(self) -> StartGame | None:
@@ -137,6 +142,7 @@ class Host:
         self.transcript.open()
         try:
             async with trio.open_nursery() as nursery:
+                self._nursery = nursery
                 nursery.start_soon(self.sequencer.run)
                 if listeners:  # else `tables.TableServer` listens and hands connections in
                     nursery.start_soon(trio.serve_listeners, self.connections.handle, listeners)
@@ -144,13 +150,18 @@ class Host:
                     self.reach = (loopback(listeners[0]), "")
                 if self.config.stand_in is not None:
                     nursery.start_soon(self._seat_stand_ins, nursery)
+                if self.lobby.kept is not None:
+                    nursery.start_soon(self._release_kept)
                 task_status.started(self.port)
-                await self.done.wait()
-                if self.sequencer.keeps_table and self.public.finished:
+                with self._waiting:
+                    await self.done.wait()
+                if self.sequencer.keeps_table and self.public is not None and \
+                        self.public.finished:
                     await self._after_game()
                 with trio.move_on_after(self.config.send_timeout):
                     while self.connections.sending() or any(
-                            bot.status not in ("over", "failed") for bot in self.stand_ins):
+                            bot.status not in ("over", "failed")
+                            for bot in self.stand_ins + self.fillers):
                         await trio.sleep(0.01)  # let the history's tail and the byes go out,
                         # and our own stand-ins read them
                 nursery.cancel_scope.cancel()
@@ -182,14 +193,68 @@ class Host:
             if seat in self.lobby.offering or any(
                     p.body.seat == seat for p in self.public.proposals.values()):
                 continue  # its first holder, or a late arrival, is taking it already
-            address, table = self.reach
-            identity = Identity(self.config.random(32), self.config.random(32))
-            bot = Peer(address, identity, BotPlayer(self.config.stand_in), name="bot",
-                       join_code=self.config.join_code, table=table, random=self.config.random,
-                       void_after=BOT_VOID_AFTER, worker_threads=self.config.worker_threads)
+            bot = self._stand_in()
             self.stand_ins.append(bot)
-            await self.propose(seat, "bot", "bot", identity.sign_public, bot.box_public).wait()
+            await self.propose(seat, "bot", "bot", bot.identity.sign_public,
+                               bot.box_public).wait()
             nursery.start_soon(self._run_stand_in, seat, bot)
+
+    def _stand_in(self) -> Peer:
+        """A bot of ``config.stand_in``'s level with fresh keys, which connects to this table
+        over ``reach`` as any other bot does."""
+        address, table = self.reach
+        identity = Identity(self.config.random(32), self.config.random(32))
+        return Peer(address, identity, BotPlayer(self.config.stand_in), name="bot",
+                    join_code=self.config.join_code, table=table, random=self.config.random,
+                    void_after=BOT_VOID_AFTER, worker_threads=self.config.worker_threads)
+
+    def _fill(self) -> None:
+        """A rematch's lobby changed: once every kept seat is held again, send a bot of our
+        own to each seat still open (protocol.md 6.6; `KeptSeats.to_fill`)."""
+        kept = self.lobby.kept
+        if kept is None or self.start is not None or self.config.stand_in is None or \
+                self.reach is None or self._nursery is None:
+            return
+        seated = {c.hello.sign_key for c in self.seats if c is not None and c.hello is not None}
+        coming = sum(bot.status not in ("over", "failed") and bot.identity.sign_public
+                     not in seated for bot in self.fillers)
+        for _ in range(kept.to_fill(self.lobby.held, coming)):
+            bot = self._stand_in()
+            self.fillers.append(bot)
+            log.info("rematch: a bot of ours (%s) comes to an open seat", self.config.stand_in)
+            self._nursery.start_soon(self._run_filler, bot)
+
+    async def _run_filler(self, bot: Peer) -> None:
+        try:
+            await bot.run()
+        except PeerError as error:  # a person took the seat first, say: the lobby goes on
+            log.info("our bot for an open seat stopped: %s", error)
+
+    async def _release_kept(self) -> None:
+        """A rematch's lobby: a kept seat whose player is not back within ``rematch_wait`` is
+        open from then on (our bots fill it); a lobby with no person in it then closes."""
+        with trio.move_on_after(self.config.rematch_wait):
+            await self.started.wait()
+        if self.started.is_set():
+            return
+        for seat in self.lobby.kept.expire(self.lobby.held):
+            log.info("rematch: seat %d is open, its player did not come back within %g s",
+                     seat, self.config.rematch_wait)
+        self.lobby.changed()
+        self._after_lobby_change()
+
+    def _after_lobby_change(self) -> None:
+        """Fill a rematch's open seats, or close its lobby if no person is left in it."""
+        kept = self.lobby.kept
+        if kept is None or self.start is not None or self._waiting.cancel_called:
+            return
+        if not kept.abandoned(self.lobby.people):
+            self._fill()
+            return
+        log.info("rematch: no person is left in the lobby after the wait: the table closes")
+        for client in list(self.clients):
+            client.finish(Bye(reason="game over"))
+        self._waiting.cancel()
 
     async def _run_stand_in(self, seat: int, bot: Peer) -> None:
         if self.public.seat_of_key(bot.identity.sign_public) is None:
@@ -286,6 +351,7 @@ class Host:
 
     def _closed(self, client: Client) -> None:
         self.lobby.closed(client)
+        self._after_lobby_change()
         votes = self.lobby.votes
         if votes is not None and client.seat is not None and self.seats[client.seat] is client:
             votes.leave(client.seat)  # it is not at the table for a rematch
@@ -298,6 +364,7 @@ class Host:
             offer = self.lobby.on_hello(client, msg)
             if offer is not None:
                 await self._offer(client, msg, offer)
+            self._after_lobby_change()
         elif isinstance(msg, Proof):
             self.lobby.on_proof(client, msg)
         elif isinstance(msg, Ready):

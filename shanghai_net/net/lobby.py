@@ -32,7 +32,7 @@ from ..wire.state import State
 from .client import Client
 from .config import HostConfig
 from .history import History
-from .rematch import RematchVotes
+from .rematch import KeptSeats, RematchVotes
 
 __all__ = ["Lobby"]
 
@@ -80,6 +80,9 @@ class Lobby:
         """Once the game is over at a table that stays: who asked for the next game."""
         self.result: tuple[int, ...] = config.previous.totals if config.previous else ()
         """The final totals of the last game at this table, which the lobby shows."""
+        self.kept = KeptSeats(config.previous.keys) if config.previous is not None else None
+        """A rematch's lobby: the seats kept for the last game's keys, until the host's wait
+        is over (`Host._release_kept`)."""
 
     def on_hello(self, client: Client, hello: Hello, offered: bool = False) -> Replace | None:
         """Answer ``hello``; or, during the game, the ``replace`` the host is to propose first
@@ -160,10 +163,19 @@ class Lobby:
 
     def _kept(self, seat: int) -> bytes | None:
         """The key ``seat`` is kept for: a rematch keeps each seat for the key that asked for
-        it, so the seats play again in the same order."""
-        previous = self.config.previous
-        return previous.keys[seat] if previous is not None and seat < len(previous.keys) \
-            else None
+        it, so the seats play again in the same order (until the host's wait is over)."""
+        return self.kept.kept(seat) if self.kept is not None else None
+
+    @property
+    def held(self) -> set[int]:
+        """The seats someone sits in (before the game: in the lobby)."""
+        return {s for s, c in enumerate(self.seats) if c is not None}
+
+    @property
+    def people(self) -> int:
+        """How many seats a person (role ``player``) sits in."""
+        return sum(c is not None and c.hello is not None and c.hello.role == "player"
+                   for c in self.seats)
 
     def _kept_for(self, key: bytes) -> int | None:
         """The seat of this rematch kept for ``key``, if any."""
@@ -267,6 +279,9 @@ class Lobby:
         if client.seat is not None and self.seats[client.seat] is client:
             if self.start is None:
                 self.seats[client.seat] = None
+                if self.kept is not None and self.kept.left(client.seat):
+                    log.info("seat %d is open: its player left the rematch's lobby after the "
+                             "wait for the kept seats", client.seat)
             self.changed()
         elif client.hello is not None and client.hello.offer is not None:
             self.changed()  # its offer is gone with it
