@@ -3,8 +3,11 @@ the table stays, the seats ask for a rematch (bots at once, a person when they c
 the host opens the next game, with the same seats in the same order, fresh nonces and a fresh
 game id, each game recorded in its own file that `shanghai verify` accepts.  Then the
 adversaries, played with our own classes: a host that forges a vote, one that drops it, a
-stranger after a kept seat, a vote before the game is over.  Real sockets on 127.0.0.1 port 0;
-every wait is on a state (`seating.until`), bounded."""
+stranger after a kept seat, a vote before the game is over.  Last, the rematch's lobby
+(`KeptSeats`): a person takes an open seat first, the host's bots fill the rest once the kept
+seats are back, a kept seat not back within ``rematch_wait`` (short here: the timer is what is
+tested) is open and filled, and a lobby of bots alone then closes.  Real sockets on 127.0.0.1
+port 0; every wait is on a state (`seating.until`), bounded."""
 
 from __future__ import annotations
 
