@@ -26,7 +26,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import Peer, PeerError
 from shanghai_net.net.player import BotPlayer
-from shanghai_net.net.rematch import KeptSeats, RematchVotes
+from shanghai_net.net.rematch import KeptSeats, Previous, RematchVotes
 from shanghai_net.net.tables import TableServer
 from shanghai_net.wire.messages import Rematch
 
@@ -376,11 +376,13 @@ async def test_no_bot_fills_an_open_seat_at_a_host_without_stand_ins(tmp_path):
 
 async def test_a_kept_seat_whose_person_never_comes_back_is_filled_after_the_wait(tmp_path,
                                                                                    caplog):
-    """Seat 1's person asked and never comes back: after ``rematch_wait`` (the timer under
-    test, short here) its seat is open, the log says so, a bot of the host takes it, and the
-    next game plays with the other person."""
+    """Seat 1's person asked and never comes back: once the wait for the kept seats is over
+    (`Host.release_kept`, which its timer calls; called here once seat 2's person is back, so
+    that no machine's speed decides who was back in time) its seat is open, the log says so,
+    a bot of the host takes it, and the next game plays with the other person.  The timer
+    itself: `test_a_rematch_lobby_left_without_a_person_closes_after_the_wait`."""
     caplog.set_level(logging.INFO, logger="shanghai_net")
-    server = server_for(tmp_path, seed=b"released", rematch_wait=5.0)
+    server = server_for(tmp_path, seed=b"released", rematch_wait=600.0)
     async with serving(server, 240) as (nursery, port):
         bot = peer_for(port, 0)
         games: dict[int, list[Peer]] = {}
@@ -394,22 +396,44 @@ async def test_a_kept_seat_whose_person_never_comes_back_is_filled_after_the_wai
         second = server.opened[1].host
         again = back(person)
         await start_seated(nursery, again, 2)
-        assert second.lobby._kept(1) == gone.identity.sign_public, "back within the wait"
+        assert second.lobby._kept(1) == gone.identity.sign_public and not second.fillers
+        second.release_kept()
         await until(lambda: second.start is not None, "game 2 starts without seat 1's person",
                     60, lambda: second.seats)
         (filler,) = second.fillers
         assert second.start.seats[1].sign_key == filler.identity.sign_public
-        assert "seat 1 is open, its player did not come back within 5 s" in caplog.text
+        assert "seat 1 is open, its player did not come back" in caplog.text
         await until(lambda: again.may_rematch, "game 2 is over", 120)
         await again.leave()
     assert second.public.finished and not server.tables
 
 
+@pytest.mark.parametrize("starts", [False, True])
+async def test_the_kept_seats_are_released_once_the_wait_is_over_unless_the_game_started(
+        autojump_clock, starts):
+    """`Host._release_kept`, the timer: ``rematch_wait`` after a rematch's table opens it
+    releases the kept seats (`Host.release_kept`), not a moment before, and never once the
+    game has started."""
+    host = Host(HostConfig(players=3, rematch_wait=30.0,
+                           previous=Previous(keys=(b"\1" * 32, None, None), totals=(0, 0, 0),
+                                             game=2)))
+    released = []
+    host.release_kept = lambda: released.append(trio.current_time())
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(host._release_kept)
+        await trio.sleep(29.9)
+        assert not released
+        if starts:
+            host.started.set()
+    assert released == ([] if starts else [30.0])
+
+
 async def test_a_rematch_lobby_left_without_a_person_closes_after_the_wait(tmp_path, caplog):
-    """The only person asked and never comes back: once the wait is over its seat is open,
-    and with bots alone in the lobby the table closes (they are told ``bye``); no game 2."""
+    """The only person asked and never comes back: once the wait is over (called here once
+    both bots are back in the lobby: the timer is the test above) its seat is open, and with
+    bots alone in the lobby the table closes (they are told ``bye``); no game 2."""
     caplog.set_level(logging.INFO, logger="shanghai_net")
-    server = server_for(tmp_path, seed=b"abandoned", rematch_wait=1.0)
+    server = server_for(tmp_path, seed=b"abandoned", rematch_wait=600.0)
     ends: dict[int, Exception] = {}
 
     async def bot_follows(peer, seat):
@@ -424,8 +448,10 @@ async def test_a_rematch_lobby_left_without_a_person_closes_after_the_wait(tmp_p
             await start_seated(nursery, peer, seat, lambda p=peer, s=seat: bot_follows(p, s))
         person = peer_for(port, 2, role="player")
         await start_seated(nursery, person, 2)
-        await until(lambda: len(server.opened) == 2 and server.opened[1].closed.is_set(),
-                    "the rematch's table closed", 120)
+        await until(lambda: len(server.opened) == 2 and server.opened[1].host.lobby.held ==
+                    {0, 1}, "both bots back in the rematch's lobby", 120)
+        server.opened[1].host.release_kept()
+        await until(lambda: server.opened[1].closed.is_set(), "the rematch's table closed", 60)
     second = server.opened[1].host
     assert second.start is None and not second.fillers and not server.tables
     assert "seat 2 is open" in caplog.text and "no person is left" in caplog.text

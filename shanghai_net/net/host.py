@@ -231,15 +231,20 @@ class Host:
             log.info("our bot for an open seat stopped: %s", error)
 
     async def _release_kept(self) -> None:
-        """A rematch's lobby: a kept seat whose player is not back within ``rematch_wait`` is
-        open from then on (our bots fill it); a lobby with no person in it then closes."""
+        """A rematch's lobby: the kept seats whose players are not back within
+        ``rematch_wait`` are released (`release_kept`)."""
         with trio.move_on_after(self.config.rematch_wait):
             await self.started.wait()
-        if self.started.is_set():
-            return
+        if not self.started.is_set():
+            log.info("rematch: the wait of %g s for the kept seats is over",
+                     self.config.rematch_wait)
+            self.release_kept()
+
+    def release_kept(self) -> None:
+        """A rematch's lobby: every kept seat nobody holds is open from now on (our bots fill
+        it); a lobby with no person in it then closes."""
         for seat in self.lobby.kept.expire(self.lobby.held):
-            log.info("rematch: seat %d is open, its player did not come back within %g s",
-                     seat, self.config.rematch_wait)
+            log.info("rematch: seat %d is open, its player did not come back", seat)
         self.lobby.changed()
         self._after_lobby_change()
 
