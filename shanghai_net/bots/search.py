@@ -228,11 +228,19 @@ def affordable(view: PlayerView, candidates: int, most: int) -> int:
 
 
 def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], samples: int,
-           rng: random.Random) -> list[Outcome]:
-    """Each candidate (a move of the seat now) played out in ``samples`` sampled deals."""
+           rng: random.Random, settle_after: int | None = None) -> list[Outcome]:
+    """Each candidate (a move of the seat now) played out in ``samples`` sampled deals, or fewer:
+    from ``settle_after`` deals on, the search stops once no candidate has gained more than the
+    first (the weights' choice).  One behind after a few deals seldom overtakes it by the margin
+    that overrules the weights (`Outcome.beats`), and most close decisions end so: in davis 2
+    deals settle two thirds of them, the play-outs fall from 8 a candidate to 3.4, and 286 of
+    299 decisions stay as with all 8 (issue 26: 8 games, seed 1)."""
     gains: list[list[float]] = [[] for _ in candidates]
     outs = [[0] * view.players for _ in candidates]
-    for _ in range(samples):
+    for done in range(samples):
+        if settle_after is not None and done >= settle_after and \
+                all(sum(g) <= sum(gains[0]) for g in gains[1:]):
+            break
         deal = sample_deal(view, memory, rng)
         for i, move in enumerate(candidates):
             game = deal_game(view, memory, deal)
