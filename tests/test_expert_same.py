@@ -7,7 +7,7 @@ their rules: davis turns the whole pile over, marcelle claims without a limit; d
 good-miller and marcelle again when issue 24 changed only the words of the reasons, naming the
 meld and the copy a hint means, with every move the same; davis, good-miller and marcelle again
 when the look-ahead over hidden hands of issue 26 began to decide close discards and draws, and
-again when its searches began to stop once settled).  A
+again when its searches began to stop once settled and to play out 40 moves, not 60).  A
 change meant only to be faster leaves them all; a change meant to alter the expert's play
 changes them, and says so by updating them here (``python tests/test_expert_same.py GAMES``
 prints them for more games)."""
@@ -25,9 +25,9 @@ from shanghai_net.engine import LocalDealer, Phase, new_game, view_of
 from shanghai_net.rules import PRESETS, preset
 
 RECORDED = {
-    "davis": "3bbb9d2853a66af3005f38abc1709c7d3346366d8fbb8b240208bda57c655b4b",
-    "good-miller": "b7bd84370c1bef4dab8f5f5055caedc14c114f6d2e3b56c6fe0f4ab1cbec9de8",
-    "marcelle": "ec57ed0767ec007d56c354be330d4dbbc56e62a0a877ea99dda4108161d0b9c7",
+    "davis": "b06e0d4251220a8545b86a617fa46e2cef18c47657c86ac5794b9dcd6ee7791e",
+    "good-miller": "d26ee93c629db087a11c52d3661086d438e69aafe85e721d6db0a2823fd22a67",
+    "marcelle": "2dff889aa42ae3264a804975bd8324724221cafcaab33326cef6aef0ea62f2bf",
     "carousel": "06a0a503e1d21f0444e34327d02266168906f15c45733451def58bcd01f07677",
 }
 GAMES = 2
