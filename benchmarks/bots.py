@@ -13,20 +13,31 @@ Aims (issue 26): one expert against three basic wins >= 60% in davis, >= 65% in 
 wins >= 60% against three easy; decisions p50 <= 10 ms, p99 <= 300 ms; >= 10 games a second at
 the one-expert table.
 
-Measured 2026-12-01 with the look-ahead over hidden hands as it stands (sampled hands agreeing
-with what each seat took and let go; the weights overruled by a margin of one standard error),
-seed 1, two cores under a load of 2 to 5, so fewer games than 1,000 (each run near ten minutes):
+Measured 2026-12-01 after the speed work (a search stops once the weights' choice is not behind
+after 2 sampled deals; play-outs of 40 moves, not 60), seed 1, CPU time, two cores under a load
+of 2.5 to 4 (other helpers' test suites), so fewer games than 1,000:
+  davis        expert 51.0% [41.3%, 60.6%] (100 games; seed 2: 55.0% [45.2%, 64.4%]), mean 237
+               against 341, p50 0.1 ms, p99 64 ms, 0.75 games/s (seed 2: 0.69)
+                                                      aim 60%: not shown (interval spans it)
+  good-miller  expert 70.0% [57.5%, 80.1%] (60 games), mean 174 against 355, p50 0.2 ms, p99 96 ms,
+               0.60 games/s                                    aim 65%: met at the point estimate
+  marcelle     expert 48.3% [36.2%, 60.7%] (60 games), money 68.9 against 17.0, p99 140 ms,
+               0.57 games/s                                  aim 62%: not shown (interval spans it)
+  davis        two experts 77.5% [62.5%, 87.7%] (40 games), p99 100 ms, 0.26 games/s
+                                                               aim 75%: met at the point estimate
+Before the speed work (the same code at 88ada1d, the same 100 games): davis 60.0% [50.2%, 69.1%]
+(seed 2: 44.0% [34.7%, 53.8%]; the two together 52.0%, 200 games, against 53.0% after), mean
+208 against 347, p99 106 ms, 0.31 games/s (seed 2: 0.27); and in the runs of 60 games a table:
   davis        expert 51.7% [39.3%, 63.8%] (60 games), mean 216 against 346, p50 0.2 ms, p99 158 ms,
-               0.22 games/s                                  aim 60%: not shown (interval spans it)
+               0.22 games/s
   good-miller  expert 58.3% [45.7%, 69.9%] (60 games), mean 181 against 345, p99 152 ms, 0.28 games/s
-                                                             aim 65%: not shown (interval spans it)
   marcelle     expert 58.3% [45.7%, 69.9%] (60 games), money 71.3 against 16.2, p99 183 ms,
-               0.40 games/s                                  aim 62%: not shown (interval spans it)
+               0.40 games/s
+  davis        two experts 80.0% [65.2%, 89.5%] (40 games), p99 155 ms, 0.11 games/s
+The tables without a search, unchanged by the speed work (2026-12-01, seed 1, load 2 to 5):
   carousel     expert 30.0% [24.1%, 36.7%] (200 games), p50 1.5 ms, p99 15 ms, 1.34 games/s
                (no search: the expert's own carousel play; KEEP 2.5 instead of 1.5: 27.0%
                [21.3%, 33.5%], 200 games)                                      aim 35%: not reached
-  davis        two experts 80.0% [65.2%, 89.5%] (40 games), p99 155 ms, 0.11 games/s
-                                                               aim 75%: met at the point estimate
   davis        basic against three easy 87.7% [83.5%, 90.9%] (300 games; marcelle 69.7% [64.2%,
                74.6%]), easy slipping half the time; at 0.3 it was 61.8% and 39.5%        aim met
 Earlier forms of the search, the same seed: overruling the weights on any margin, davis 55.0%
@@ -38,14 +49,24 @@ Before the search (the same expert's weights alone, 2026-12-01, 100 games, carou
 46.0% [36.6%, 55.7%], good-miller 62.0% [52.2%, 70.9%], marcelle 47.0% [37.5%, 56.7%], 3.2-4.7
 games/s, p99 3.3-4.3 ms.  Head to head in davis (30 games, seed 3, two experts searching their
 discards against two without): 18 wins to 13, mean 309 points to 319.
-What limits them: the search decides only close discards and take-or-draws (about 45 a game,
-~100 ms each), in 8 sampled deals (2-8 in marcelle, `search.affordable`) played out by basic
-bots, whose play in the expert's own seat is weaker than the expert's; going down, claiming and
-laying off stay the weights'.  Those searches are what the table's speed went to: 0.2-0.4 games
-a second against the 10 asked (the weights alone: 3.2-4.7), while the decision aims hold
-(p50 0.2 ms, p99 152-183 ms across the tables with a search, 300 asked), so 1,000
-games a preset take about 1.5 hours of CPU and the figures above rest on 40-200 games, their
-intervals 20-30 points wide.  Carousel has no search: a play-out there runs the solver every turn.
+What limits the strength: the search decides only close discards and take-or-draws (40-48 a
+game), in 2-8 sampled deals played out by basic bots, whose play in the expert's own seat is
+weaker than the expert's; going down, claiming and laying off stay the weights'.  The figures
+rest on 40-200 games, their intervals 20-30 points wide: none of the changes above is shown to
+gain or lose.
+What limits the speed (0.7 games a second against the 10 asked; the decision aims hold, p50
+0.1 ms, p99 64-140 ms against 300): profiled (cProfile, davis, seed 1, 4 games), 88% of the table's
+time is the search's play-outs, ~47 searches a game x ~7.7 play-outs x ~38 moves, some 14,000
+engine moves a game at ~0.08 ms each: `legal_moves` 54% of a move (the finder's go-down search
+30%, the SHANGHAI test of each discard 8%), `apply` 17%, `view_of` 12%, the basic bot's own
+weighing the rest, no function's own time above 5%.  The engine and the finder keep their
+answers already (by face, by table, by rank and suit); indexing the SHANGHAI test by the melds a
+card touches measured no faster.  Ten games a second leave 0.1 s a game for everything, where
+four basic bots alone take 0.05 s and a table of the expert's weights alone 0.2-0.3 s: it asks for a
+play-out some 20-50 times cheaper than a move of the engine (a policy that lists no legal moves
+and asks the finder only when a hand could go down), or far fewer searched decisions, and a
+faster expert without the search.  Carousel has no search: a play-out there runs the solver every
+turn.
 """
 
 from __future__ import annotations

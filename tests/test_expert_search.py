@@ -125,6 +125,24 @@ def test_a_search_is_the_same_for_the_same_seed():
     assert search(view, memory, moves, 3, random.Random(9)) == search(view, memory, moves, 3, random.Random(9))
 
 
+def test_a_settled_search_stops_only_where_no_candidate_leads_the_first():
+    """With ``settle_after`` the search plays the same deals as without, and stops before its
+    samples only where no candidate has gained more than the weights' choice (the first)."""
+    stopped = 0
+    for game, view, memory, _ in seat_zero_discards("davis", 6, 8):
+        plain = [m for m in game.legal_moves(0) if isinstance(m, Discard) and not m.shanghai]
+        moves = list({m.card.face: m for m in plain}.values())[:2]
+        whole = search(view, memory, moves, 6, random.Random(5))
+        settled = search(view, memory, moves, 6, random.Random(5), settle_after=2)
+        played = len(settled[0].gains)
+        assert 2 <= played <= 6 and all(len(o.gains) == played for o in settled)
+        assert [o.gains for o in settled] == [o.gains[:played] for o in whole]
+        if played < 6:
+            stopped += 1
+            assert sum(settled[1].gains) <= sum(settled[0].gains)
+    assert stopped
+
+
 MOVE = r"(discard \S+|draw|take \S+)"
 
 
