@@ -15,7 +15,7 @@ from shanghai_net.engine import view_of
 from shanghai_net.engine.moves import CallShanghai, DrawStock, MayI
 from shanghai_net.table.bodies import deal_body, move_to_body, seeds_body
 from shanghai_net.table.fault import Fault
-from shanghai_net.table.watch import HostWatch
+from shanghai_net.table.watch import EARLY, HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
 from shanghai_net.wire import messages as wm
 
@@ -48,7 +48,7 @@ def sequenced_anyway(t, msg):
 # -- a protest's evidence (table/disputes.py Disputes._evidence_of_claim) -------------------------
 
 EVIDENCE = ["another seat's claim", "a move that is no claim", "a claim signed after the timeout",
-            "a claim that names no basis"]
+            "a claim that names no basis", "a claim signed with another seat's key"]
 
 
 @pytest.mark.parametrize("evidence", EVIDENCE)
@@ -69,17 +69,20 @@ def test_a_protest_whose_claim_is_not_its_own_answer_to_the_window_is_refused_an
         body = move_to_body(DrawStock(seat))
     elif evidence == "a claim that names no basis":
         basis = None
+    elif evidence == "a claim signed with another seat's key":  # in the seat's name: forged
+        key = t.ids[other].sign_key
     claim = sign_game(key, t.host.chain.start, author, 99, body, basis)
     timeout = t.time_out(seat)
     if evidence == "a claim signed after the timeout":
         claim = sign_game(key, t.host.chain.start, author, 99, body, t.host.chain.basis)
     protest = t.seats[seat].chain.sign(
         t.ids[seat].sign_key, seat, wm.Protest(seq=timeout.seq, reason="x", claim=claim.to_wire()))
-    with pytest.raises(RemoteProtocolError, match="is not its answer to the window") as info:
+    why = "is no message it signed" if "key" in evidence else "is not its answer to the window"
+    with pytest.raises(RemoteProtocolError, match=why) as info:
         t.host.admit(protest)
     assert info.value.code == "bad_message"
     for fault in sequenced_anyway(t, protest):
-        assert fault.culprit == seat and "is not its answer to the window" in fault.reason
+        assert fault.culprit == seat and why in fault.reason
     assert not any(party.protests for party in (t.host, *t.seats))
 
 
@@ -123,6 +126,20 @@ def test_an_early_timeout_in_a_later_claim_window_is_protested_too():
     t.deliver(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat, protest))
     assert all([(p.seat, p.seq) for p in party.protests] == [(seat, timeout.seq)]
                for party in (t.host, *t.seats))
+
+
+def test_a_timeout_at_half_the_agreed_time_is_on_time_and_one_a_moment_sooner_is_early():
+    """protocol.md 11.4: a timeout sooner than half the agreed claim time after the window
+    opened is early; at half it is not (the half is the room left for the network's delays and
+    a busy machine, and an honest host at that edge is not to be protested)."""
+    t = Watched(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    opened, seat = t.now, t.host.open_window()[1][0]
+    timeout = t.time_out(seat)
+    half = EARLY * t.host.claim_timeout
+    assert t.watches[seat].judge(timeout, None, opened + half) is None
+    early = t.watches[seat].judge(timeout, None, opened + half - 0.1)
+    assert early is not None and f"timed out {half - 0.1:.1f} s after" in early.reason
 
 
 # -- a complaint's audit (table/disputes.py Disputes._accuse) ------------------------------------
