@@ -531,3 +531,22 @@ def test_a_pick_commitment_that_leaves_out_a_party_is_named_by_the_seat_that_loo
         assert info.value.culprit == cheat and f"pick {pick.number} is range({pick.request.n}) " \
             f"among seats {list(pick.parties)}, not range" in info.value.reason, \
             f"seat {seat}: {info.value}"
+
+
+# -- the final result of a game whose audit named a seat (table/disputes.py final_result) --------
+
+@pytest.mark.parametrize("totals, winners", [((5, 40, 40, 90), (1, 2)), ((5, 40, 60, 90), (1,))])
+def test_a_convicted_leader_is_ranked_last_and_the_best_of_the_others_win(totals, winners):
+    """Seat 0 had the best total, and the audit named it: it is ranked last and wins nothing;
+    the others keep their order, and every one of them with the best total among them wins
+    (two, when two tie)."""
+    from types import SimpleNamespace
+
+    from shanghai_net.engine.events import GameResult
+    from shanghai_net.table.disputes import final_result
+
+    result = GameResult(totals=totals, ranking=(0, 1, 2, 3), winners=(0,), rounds=())
+    table = SimpleNamespace(verdict=Fault(0, "round 3 audit: seat 0 marked a card"))
+    ended = final_result(table, SimpleNamespace(result=result))
+    assert ended.ranking == (1, 2, 3, 0) and ended.winners == winners
+    assert ended.totals == totals
