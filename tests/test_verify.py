@@ -19,7 +19,7 @@ from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import GameMessage, encode_frame, sign_wire
-from shanghai_net.wire.messages import HOST_AUTHOR, Timeout
+from shanghai_net.wire.messages import HOST_AUTHOR, Ping, Timeout
 from shanghai_net.wire.signing import chain_hash, start_digest
 
 from test_net_game import play
@@ -196,6 +196,25 @@ def test_a_file_that_is_no_record_is_refused_clearly(tmp_path):
         main(["verify", str(path)])
     assert info.value.code == 2
     assert not verify([]).ok
+
+
+def test_a_start_game_whose_rules_no_table_plays_is_the_host_s_fault():
+    """The game id is the one its nonces make, but the rules the host signed play no game (a
+    hand of -3 cards): the host is named, before any message is replayed."""
+    messages = read_transcript(sample_game.PATH)
+    start = dataclasses.replace(messages[0], rules={**messages[0].rules, "hand_size": -3})
+    report = verify([start, *messages[1:]])
+    assert (report.fault.seq, report.fault.culprit) == (None, HOST_AUTHOR)
+    assert report.fault.reason.startswith("start_game: ") and "hand_size" in report.fault.reason
+
+
+def test_a_message_that_is_no_game_message_in_a_record_is_the_host_s_fault():
+    """A record holds the game's messages only: a ping recorded among them is named as the
+    host's, at the seq where it stands."""
+    messages = read_transcript(sample_game.PATH)
+    report = verify([*messages[:5], Ping(nonce=bytes(8)), *messages[5:]])
+    assert (report.fault.seq, report.fault.culprit) == (messages[4].seq + 1, HOST_AUTHOR)
+    assert report.fault.reason == "a ping message in a game's record"
 
 
 def test_a_second_game_in_one_file_is_named():
