@@ -22,7 +22,7 @@ from shanghai_net.table.secret import seal_secrets
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 
-from seating import until
+from seating import kept_in, until
 from test_net_rejoin import FAST_RETRY, assert_finished, in_round, table_of_three
 
 TWO_ROUNDS = {"contracts": [[2, 0], [2, 0]]}
@@ -50,26 +50,31 @@ def moved_in_round(host, round_no, moves):
     return in_round(host, round_no) and host.public.public.turns >= moves
 
 
+async def watching_mid_round(host, port, nursery, tmp_path, ends) -> tuple[Peer, Identity, dict]:
+    """bea (`successor`) following the game from its start, run to its end into
+    ``ends["bea"]`` (its result, or the PeerError that stopped it); once round 1 is two turns
+    in."""
+    bea, bea_id, hands = successor(port, tmp_path)
+    nursery.start_soon(kept_in(ends, "bea", bea))
+    await until(lambda: bea.table is not None, "bea following the game as a spectator")
+    await until(lambda: moved_in_round(host, 1, 2), "round 1 two turns in", seconds=60)
+    return bea, bea_id, hands
+
+
 async def test_a_seat_handed_over_mid_round_is_played_on_by_its_successor(tmp_path):
     record = tmp_path / "handed.transcript"
     results = {}
     with trio.fail_after(150):
         async with table_of_three(tmp_path, b"hand over", TWO_ROUNDS, record=record,
                                   stand_in=None) as (host, port, peers, seats, nursery):
-            bea, bea_id, hands = successor(port, tmp_path)
-
-            async def watch():
-                results["bea"] = await bea.run()
-
-            nursery.start_soon(watch)
-            await until(lambda: bea.table is not None, "bea following the game as a spectator")
-            await until(lambda: moved_in_round(host, 1, 2), "round 1 two turns in", seconds=60)
+            bea, bea_id, hands = await watching_mid_round(host, port, nursery, tmp_path, results)
             handing = peers[1]
             own = handing._secrets[-1]
             assert handing.hand_over("bea", "bot", bea_id.sign_public, bea.box_public)
     public = host.public
     assert_finished(host, {s: r for s, r in seats.items() if s != 1})
     assert "we handed seat 1 over: it is played by bea for bot1 now" in seats[1].unseated
+    assert not isinstance(results["bea"], PeerError), results["bea"]
     mine = results["bea"].table
     assert mine.seat == 1 and mine.finished and mine.fault is None
     assert mine.game.result == public.public.result and all(v.clean for v in
@@ -114,24 +119,14 @@ async def test_a_successor_handed_secrets_it_cannot_open_says_so_leaves_and_the_
     (the relay, the host and the other seats cannot tell: only bea's box key opens them).  bea
     says which seat's hand-over does not open, leaves the seat, and the table goes on: the seat
     is voted gone (as a seat lost for good: nobody can tell the two apart) and a stand-in plays
-    it from the next deal.  Nobody is named a cheat (nothing
-    public proves it) and bea opened no card of the seat."""
+    it from the next deal.  Nobody is named a cheat (nothing public proves it) and bea
+    opened no card of the seat."""
     record = tmp_path / "garbled.transcript"
     results = {}
     with trio.fail_after(150):
         async with table_of_three(tmp_path, b"garbled", TWO_ROUNDS, options=VOTING,
                                   record=record) as (host, port, peers, seats, nursery):
-            bea, bea_id, hands = successor(port, tmp_path)
-
-            async def watch():
-                try:
-                    results["bea"] = await bea.run()
-                except PeerError as error:
-                    results["bea"] = error
-
-            nursery.start_soon(watch)
-            await until(lambda: bea.table is not None, "bea following the game as a spectator")
-            await until(lambda: moved_in_round(host, 1, 2), "round 1 two turns in", seconds=60)
+            bea, bea_id, hands = await watching_mid_round(host, port, nursery, tmp_path, results)
             handing = peers[1]
             table = handing.table
             elsewhere = Identity(bytes([9]) * 32, bytes([10]) * 32).box_public
