@@ -109,44 +109,37 @@ class OneOf(Spec):
         return {"type": "string", "enum": list(self.choices)}
 
 
-class Blob(Spec):
-    """Exactly ``size`` bytes (msgpack bin; never a str)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-    def check(self, value, path):
-        if not isinstance(value, bytes) or len(value) != self.size:
-            raise bad(path, f"{self.size} bytes (msgpack bin)", value)
-        return value
-
-    def schema(self):
-        return {
-            "$comment": f"msgpack bin of {self.size} bytes, written in JSON as {{\"$bin\": hex}}",
-            "type": "object", "required": ["$bin"], "additionalProperties": False,
-            "properties": {"$bin": {"type": "string", "pattern": f"^[0-9a-f]{{{2 * self.size}}}$"}},
-        }
-
-
 class Bytes(Spec):
     """Between ``min_len`` and ``max_len`` bytes (msgpack bin; never a str)."""
 
     def __init__(self, min_len: int, max_len: int) -> None:
         self.min_len, self.max_len = min_len, max_len
 
+    def _size(self) -> tuple[str, str]:
+        """The size as said to a person, and as a hex pattern's count of digits."""
+        if self.min_len == self.max_len:
+            return f"{self.min_len}", f"{2 * self.min_len}"
+        return f"{self.min_len}..{self.max_len}", f"{2 * self.min_len},{2 * self.max_len}"
+
     def check(self, value, path):
         if not isinstance(value, bytes) or not self.min_len <= len(value) <= self.max_len:
-            raise bad(path, f"{self.min_len}..{self.max_len} bytes (msgpack bin)", value)
+            raise bad(path, f"{self._size()[0]} bytes (msgpack bin)", value)
         return value
 
     def schema(self):
-        lo, hi = 2 * self.min_len, 2 * self.max_len
+        said, digits = self._size()
         return {
-            "$comment": f"msgpack bin of {self.min_len}..{self.max_len} bytes, written in JSON "
-                        "as {\"$bin\": hex}",
+            "$comment": f"msgpack bin of {said} bytes, written in JSON as {{\"$bin\": hex}}",
             "type": "object", "required": ["$bin"], "additionalProperties": False,
-            "properties": {"$bin": {"type": "string", "pattern": f"^[0-9a-f]{{{lo},{hi}}}$"}},
+            "properties": {"$bin": {"type": "string", "pattern": f"^[0-9a-f]{{{digits}}}$"}},
         }
+
+
+class Blob(Bytes):
+    """Exactly ``size`` bytes (msgpack bin; never a str)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size, size)
 
 
 class Nullable(Spec):
