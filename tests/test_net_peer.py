@@ -207,3 +207,45 @@ async def test_the_retry_count_starts_afresh_once_the_peer_got_back_in(autojump_
         await peer.run()
     attempts = [re.search(r"attempt (\d+) of 10", d)[1] for d in shown if "attempt" in d]
     assert attempts == ["1", "2", "3", "1", "2"]
+
+
+async def test_a_claim_dropped_on_its_way_out_is_chosen_again_at_once():
+    """A seat's claim goes out on one discard; the turn moves on and a new claim window opens
+    before the host sequenced it.  Its outbox drops the old claim when it next polls, and the
+    peer asks its player again in the same breath: nothing else would wake it, and the host
+    would wait for the seat until its claim timeout (issue 28: the conformance kit's peers sat
+    out a ping interval after a SHANGHAI call that lost the race)."""
+    from test_net_table import Table, open_window, signed
+    from shanghai_net.engine.moves import Discard, PassClaim, TakeDiscard
+    from shanghai_net.wire import messages as wm
+    from shanghai_net.wire.state import State
+
+    t = Table(4, seed=6)
+    game = open_window(t)
+    taker, discarder = game.turn, (game.turn - 1) % 4
+    claimer = next(s for s in game.window.undecided() if s not in (taker, (taker + 1) % 4))
+    t.boxes[claimer].push(t.seats[claimer].submit(PassClaim(claimer)), PassClaim(claimer))
+    lost = t.boxes[claimer].poll()
+    assert lost is not None and isinstance(lost.body, wm.PassClaim)  # on its way, never sequenced
+    t.deliver(signed(t, taker, TakeDiscard(taker), t.host.chain.basis))
+    discard = next(m for m in t.seats[taker].legal_moves() if isinstance(m, Discard))
+    t.boxes[taker].push(t.seats[taker].submit(discard), discard)
+    while (msg := t.boxes[taker].poll()) is not None or t.boxes[taker].busy:
+        assert msg is not None, "the taker's discard is stuck"
+        t.deliver(msg)
+    window = t.seats[claimer].game.window
+    assert window is not None and claimer in window.undecided()
+
+    sent = []
+    link = SimpleNamespace(conn=SimpleNamespace(our_state=State.GAME))
+
+    async def send(msg):
+        sent.append(msg)
+    link.send = send
+    peer = Peer(("127.0.0.1", 9), t.ids[claimer], BotPlayer())
+    peer.seat, peer.table, peer.outbox = claimer, t.seats[claimer], t.boxes[claimer]
+    await peer._act(link)
+    answers = [m for m in sent if isinstance(m, wm.GameMessage)
+               and isinstance(m.body, (wm.PassClaim, wm.MayI))]
+    assert len(answers) == 1 and answers[0].basis_seq == t.seats[claimer].chain.next_seq - 1
+    assert t.boxes[claimer].dropped == [lost.body]

@@ -716,25 +716,38 @@ class Peer(Voting):
                 if isinstance(item, GameMessage):
                     outbox.sent_past(item)
                 await (link.send_raw(item) if isinstance(item, bytes) else link.send(item))
-        if not outbox.busy and table.can_move() and self._thought(table):
-            move = self.player.choose(table)
-            if move is not None:
-                try:
-                    outbox.push(table.submit(move), move)
-                except IllegalMoveError as error:
-                    log.warning("seat %d chose an illegal move: %s", table.seat, error)
-                    outcome = getattr(self.player, "outcome", None)
-                    if outcome is not None:
-                        outcome(move, str(error))
         sends = []
-        try:
-            while (msg := outbox.poll()) is not None:
-                sends.append(msg)
-        except Fault as fault:  # the host's stream asks for what this seat must not send
-            raise PeerError(str(fault)) from None
+        for _ in range(2):
+            self._choose(table, outbox)
+            busy = outbox.busy
+            try:
+                while (msg := outbox.poll()) is not None:
+                    sends.append(msg)
+            except Fault as fault:  # the host's stream asks for what this seat must not send
+                raise PeerError(str(fault)) from None
+            if not busy or outbox.busy:
+                break
+            # the outbox dropped a move whose moment passed on its way (a claim on an earlier
+            # discard, a call another seat's beat): choose again now, for nothing else wakes
+            # this loop while the table waits for this seat
         self._report()
         for msg in sends:
             await link.send(msg)
+
+    def _choose(self, table: PeerTable, outbox: Outbox) -> None:
+        """Ask the player for a move, if the seat may make one and none is on its way."""
+        if outbox.busy or not table.can_move() or not self._thought(table):
+            return
+        move = self.player.choose(table)
+        if move is None:
+            return
+        try:
+            outbox.push(table.submit(move), move)
+        except IllegalMoveError as error:
+            log.warning("seat %d chose an illegal move: %s", table.seat, error)
+            outcome = getattr(self.player, "outcome", None)
+            if outcome is not None:
+                outcome(move, str(error))
 
 
     def _thought(self, table: PeerTable) -> bool:
