@@ -27,6 +27,9 @@ from shanghai_net.wire.messages import Approve, Deal, Replace, Timeout, VoidRoun
 from seating import until
 
 BOT = Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"
+THREE_ROUNDS = {"contracts": [[2, 0], [1, 1], [0, 2]], "max_turns": 48}
+"""Three rounds, each stopped at 48 turns if no one has gone out, to keep the tests quick: the
+client's seeds (fresh each run) make every deal another, and some went past 150 turns."""
 CLIENT_END = 60.0
 """Seconds the client may take, once the host is done, to read the game's end and exit: it
 normally ends as soon as its process gets the CPU; the bound only catches one that never does."""
@@ -68,13 +71,15 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed,
-    and pinged every 0.2 s, so that pings it must answer wait for it with the game's end.
+    and pinged every 0.2 s, so that pings it must answer wait for it with the game's end (the
+    host gives up waiting for its end of the stream after a ``send_timeout`` of 3 s).
     ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
     client's process)."""
     rnd = seeded(b"client test %d" % seed)
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
-                        record=record, **({"ping_interval": 0.2} if pause_at_end else {}))
+                        record=record, **({"ping_interval": 0.2, "send_timeout": 3.0}
+                                                         if pause_at_end else {}))
     started = _Started()
     if pause_at_end:
         host = PausingHost(config, started, client_seat, len(rules["contracts"]))
@@ -132,7 +137,7 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
 
 @pytest.mark.parametrize("client_seat,seed", [(0, 1), (2, 2)])
 async def test_the_client_bot_plays_a_whole_game(client_seat, seed, tmp_path):
-    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}  # three rounds, to keep the test quick
+    rules = THREE_ROUNDS
     record = tmp_path / "game.transcript"
     with trio.fail_after(300):  # a whole game against a subprocess, on a loaded machine
         host, tables, process = await game_with_the_client(client_seat, seed, rules, record)
@@ -163,7 +168,7 @@ async def test_the_client_ends_cleanly_when_the_game_s_end_and_the_close_arrive_
     meanwhile: the client's pongs (and its own bye) go into a connection the host has closed,
     the first draws a reset and the next ones fail, and still the client reads the game's end
     that was already in its socket."""
-    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+    rules = THREE_ROUNDS
     with trio.fail_after(300):  # a whole game against a subprocess, on a loaded machine
         host, _, process = await game_with_the_client(1, 3, rules, tmp_path / "game.transcript",
                                                       pause_at_end=True)
@@ -180,7 +185,7 @@ async def test_the_client_bot_plays_on_when_a_peer_leaves_for_good_and_a_stand_i
     seat 2 with its own keys from the deal of round 2's contract again (round 3).  The client
     checks the stand-in's messages with its key and seals its key shares to its box key, plays
     to the end, and its totals are the reference peers'."""
-    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+    rules = THREE_ROUNDS
     record = tmp_path / "game.transcript"
 
     async def seat_2_leaves(host, peers, scopes, started) -> None:
@@ -235,7 +240,7 @@ async def test_the_client_bot_voted_gone_and_replaced_stops_cleanly(tmp_path):
     the host's stand-in takes seat 0 at the next deal.  Let go again, the client reads that its
     seat is vacant and another key plays it (or that the host no longer takes its key): it
     stops with a line that says so, exit status 3, and the game goes on to its end without it."""
-    rules = {"contracts": [[2, 0], [1, 1], [0, 2]]}
+    rules = THREE_ROUNDS
 
     async def client_voted_gone(host, peers, scopes, started) -> None:
         await moves_into(host, 2)

@@ -563,7 +563,7 @@ async def test_an_impostor_with_a_seats_public_key_is_refused_and_the_player_sta
     held = {seat: {"player": HeldBot(seat, go)} for seat in range(3)}
     held[1]["watch"] = shown
     with trio.fail_after(90):
-        async with table_of_three(tmp_path, b"h8", options=held, hello_timeout=10) as (
+        async with table_of_three(tmp_path, b"h8", options=held, hello_timeout=3) as (
                 host, port, peers, results, nursery):
             await until(lambda: in_round(host, 1), "round 1 under way", seconds=60)
             since = len(shown.statuses)

@@ -27,13 +27,13 @@ class Table:
     """A host's PublicTable and every seat's PeerTable, fed by an in-process sequencer;
     ``kinds``: seat -> the PeerTable class that seat runs (a cheat, in tests)."""
 
-    def __init__(self, players=4, preset="davis", seed=1, kinds=None):
+    def __init__(self, players=4, preset="davis", seed=1, kinds=None, rules=None):
         rnd = seeded(b"table test %d" % seed)
         self.ids = [Identity(rnd(32), rnd(32)) for _ in range(players)]
         self.host_id = Identity(rnd(32), rnd(32))
         """The host's identity: it signs ``timeout`` bodies (`time_out`)."""
         start = StartGame(game_id=rnd(16), host_nonce=bytes(32), nonces=(), preset=preset,
-                          rules={}, claim_timeout=10.0, audit_timeout=60.0,
+                          rules=rules or {}, claim_timeout=10.0, audit_timeout=60.0,
                           seats=tuple(PlayerSeat(seat=i, name=f"p{i}", sign_key=x.sign_public,
                                                  box_key=x.box_public)
                                       for i, x in enumerate(self.ids)),

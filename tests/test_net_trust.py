@@ -285,18 +285,23 @@ async def test_a_start_whose_claim_timeout_is_not_the_one_shown_or_too_short_is_
 
 
 class StaleThenTimeout(Host):
-    """Answers every claim of seat 1 ``stale``, naming the seq the timeout of it will take, and
-    times claim windows out at 0.6 of the agreed time: later than the watch calls early, and
-    with no claim of seat 1's left on its way."""
+    """Answers seat 1's first ``REFUSED`` claims ``stale``, naming the seq the timeout of it
+    will take, and times claim windows out at 0.6 of the agreed time: later than the watch
+    calls early, and with no claim of seat 1's left on its way."""
+
+    REFUSED = 3
 
     def _begin(self, start):
         super()._begin(start)
         sequencer = self.sequencer
         sequencer.public.claim_timeout = 0.6 * start.claim_timeout  # its own clock
         sequence = sequencer._sequence
+        self.refused = 0
 
         async def sequence_or_stale(client, msg):
-            if client.seat == 1 and isinstance(msg.body, (wm.MayI, wm.PassClaim)):
+            if client.seat == 1 and isinstance(msg.body, (wm.MayI, wm.PassClaim)) \
+                    and self.refused < self.REFUSED:
+                self.refused += 1
                 from shanghai_net.wire import RemoteProtocolError
                 client.error(RemoteProtocolError("stale", "the game moved on",
                                                  sequencer.public.chain.next_seq, msg.counter))
@@ -308,15 +313,16 @@ class StaleThenTimeout(Host):
 
 async def test_a_claim_answered_stale_then_timed_out_before_the_agreed_time_is_protested(
         tmp_path):
-    """The host keeps seat 1 from ever claiming: each claim is refused ``stale`` naming the
-    coming timeout, and the timeout comes at 0.6 of the agreed time.  The claim was in the
-    host's hands: seat 1 protests each such timeout with the claim it signed, every party
-    records it, and `verify` lists it; the game goes on."""
+    """The host keeps seat 1 from claiming: each of its first claims is refused ``stale``
+    naming the coming timeout, and the timeout comes at 0.6 of the agreed time.  The claim was
+    in the host's hands: seat 1 protests each such timeout with the claim it signed, every
+    party records it, and `verify` lists it; the game goes on."""
     record = tmp_path / "game.bin"
     with trio.fail_after(120):
         host, tables, _ = await play(3, record=record, rounds=1, claim_timeout=2.0,
                                      host_type=StaleThenTimeout)
     protests = [p for p in host.public.protests if p.seat == 1]
+    assert host.refused == StaleThenTimeout.REFUSED
     assert protests, "seat 1 never protested"
     assert all(p.claim is not None and "was on its way" in p.reason for p in protests), protests
     for table in tables.values():

@@ -278,7 +278,7 @@ def test_a_vote_against_a_seat_gone_already_or_no_seat_is_refused():
 
 
 def test_a_host_cannot_propose_anyone_once_the_game_is_over():
-    t = Roster(3, seed=12)
+    t = Roster(3, seed=12, rules={"contracts": [[2, 0]]})  # a game of one round
     t.run_until(lambda: t.host.finished)
     with pytest.raises(Fault, match="after the game's end"):
         t.propose(0, newcomer(6))
