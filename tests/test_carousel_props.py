@@ -209,9 +209,9 @@ def test_games_end_for_3_4_and_5_players():
 
 
 def test_simulate_plays_carousel():
-    report = simulate(preset("carousel"), ["basic"] * 4, games=20, seed=1)
-    assert report.games == 20 and report.preset == "carousel"
-    assert sum(report.wins) >= 20
+    report = simulate(preset("carousel"), ["basic"] * 4, games=8, seed=1)  # CI plays 200
+    assert report.games == 8 and report.preset == "carousel"
+    assert sum(report.wins) >= 8
     assert all(0 <= score for score in report.mean_score)
     assert max(report.mean_score) >= 25 / 4  # someone reached the target every game
 

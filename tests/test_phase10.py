@@ -282,9 +282,9 @@ def test_the_expert_plays_phase10_to_its_end():
     assert game.phase is Phase.OVER and max(game.progress) == 10
 
 
-def test_fifty_games_through_the_simulator_without_error():
-    report = simulate(PHASE10, ["basic"] * 4, 50, 2026)
-    assert report.games == 50 and sum(report.wins) >= 50
+def test_twenty_games_through_the_simulator_without_error():  # CI's acceptance plays 200
+    report = simulate(PHASE10, ["basic"] * 4, 20, 2026)
+    assert report.games == 20 and sum(report.wins) >= 20
     assert report.turn_limit <= 3  # the bots' safeguard, not the rule: a rare stalled round
 
 

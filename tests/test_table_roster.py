@@ -190,8 +190,9 @@ def test_a_leader_who_leaves_gains_nothing_and_a_replacement_plays_the_seat_to_t
     the leader's seat pays the leave penalty (its lead shrinks by it; the game does not end
     with it ahead) and waits; the host proposes a newcomer, the three approve by themselves,
     and at the next deal the newcomer plays the seat with its own keys from the score it had:
-    the game ends with every contract played, at every party alike."""
-    t = Roster(4, seed=8)
+    the game ends with every contract played, at every party alike (three contracts: the
+    void round's is played again)."""
+    t = Roster(4, seed=8, rules={"contracts": [[2, 0], [1, 1], [0, 2]]})
     t.run_until(lambda: t.host.round == 2 and t.host.settled)
     before = list(t.host.public.scores)
     leader = min(range(4), key=lambda seat: (before[seat], seat))
