@@ -139,9 +139,12 @@ async def test_first_round_over_sockets(players, preset):
 
 
 async def test_a_whole_game_between_four_bots_over_sockets(tmp_path):
+    """A game of three contracts (CI's acceptance plays whole davis games from the command
+    line, every one checked by `verify`)."""
     record = tmp_path / "game.transcript"
     with trio.fail_after(170):
-        host, tables, results = await play(4, "davis", record=record)
+        host, tables, results = await play(4, "davis", record=record,
+                                           rules={"contracts": [[2, 0], [1, 1], [0, 2]]})
     rules_rounds = host.rules.rounds
     assert host.public.finished and host.public.public.phase is Phase.OVER
     assert_clean(host, tables, rules_rounds)
