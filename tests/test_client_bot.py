@@ -77,9 +77,9 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
     client's process)."""
     rnd = seeded(b"client test %d" % seed)
+    paused = {"ping_interval": 0.2, "send_timeout": 3.0} if pause_at_end else {}
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
-                        record=record, **({"ping_interval": 0.2, "send_timeout": 3.0}
-                                                         if pause_at_end else {}))
+                        record=record, **paused)
     started = _Started()
     if pause_at_end:
         host = PausingHost(config, started, client_seat, len(rules["contracts"]))

@@ -222,7 +222,7 @@ async def test_a_claim_dropped_on_its_way_out_is_chosen_again_at_once():
 
     t = Table(4, seed=6)
     game = open_window(t)
-    taker, discarder = game.turn, (game.turn - 1) % 4
+    taker = game.turn  # takes the discard; the seat after it draws next, so claims nothing
     claimer = next(s for s in game.window.undecided() if s not in (taker, (taker + 1) % 4))
     t.boxes[claimer].push(t.seats[claimer].submit(PassClaim(claimer)), PassClaim(claimer))
     lost = t.boxes[claimer].poll()

@@ -717,6 +717,9 @@ class Peer(Voting):
                     outbox.sent_past(item)
                 await (link.send_raw(item) if isinstance(item, bytes) else link.send(item))
         sends = []
+        # twice if polling dropped the move on its way (its moment passed: a claim on an
+        # earlier discard, a call another seat's beat): choose again now, for nothing else
+        # wakes this loop while the table waits for this seat; a new move is never dropped
         for _ in range(2):
             self._choose(table, outbox)
             busy = outbox.busy
@@ -727,9 +730,6 @@ class Peer(Voting):
                 raise PeerError(str(fault)) from None
             if not busy or outbox.busy:
                 break
-            # the outbox dropped a move whose moment passed on its way (a claim on an earlier
-            # discard, a call another seat's beat): choose again now, for nothing else wakes
-            # this loop while the table waits for this seat
         self._report()
         for msg in sends:
             await link.send(msg)
@@ -748,7 +748,6 @@ class Peer(Voting):
             outcome = getattr(self.player, "outcome", None)
             if outcome is not None:
                 outcome(move, str(error))
-
 
     def _thought(self, table: PeerTable) -> bool:
         """Whether the player's think time (``player.think``) for this decision has passed;
