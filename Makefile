@@ -14,8 +14,12 @@ $(BIN)/shanghai: pyproject.toml
 play: $(BIN)/shanghai
 	$(BIN)/shanghai play
 
+# One pytest worker per core (pytest-xdist), each taking whole test files: the suite is CPU-bound
+# and a file's tests share its helpers' state.  TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
+
 test: $(BIN)/shanghai
-	$(BIN)/pytest -rs
+	$(BIN)/pytest -rs -n $(TEST_WORKERS) --dist loadfile
 
 # issues 2 and 6: 200 whole games of each preset between four basic bots, without error
 # (deterministic: same seed, same games).  CI runs it with -j2 after the tests.
