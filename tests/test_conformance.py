@@ -4,12 +4,14 @@ against a client that does nothing, every situation fails (so each line can fail
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import trio
 
-from shanghai_net.cli import main
+from shanghai_net.cli import conformance, main
 from shanghai_net.cli.conformance import REMATCH_SITUATIONS, SCRIPTED, SEAT_SITUATIONS, \
-    run_conformance
+    run_conformance, unoffered
+from shanghai_net.wire.messages import Deal
 
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"),
        "--quiet", "{host}:{port}"]
@@ -52,3 +54,53 @@ def test_a_client_that_cannot_be_run_is_named(capsys):
     else:
         raise AssertionError("a missing client was tried")
     assert "no program '/nonexistent/client'" in capsys.readouterr().err
+
+
+CLIENT_KEY = b"\x07" * 32
+
+
+def finished_run(*steps: tuple[int, str, dict], stopped: str = "") -> SimpleNamespace:
+    """A scripted game's run as `unoffered` reads it: the client in seat 0 (its hello's key),
+    a game that ended without a fault, and the deal steps ``(author, step, data)``."""
+    seats = [SimpleNamespace(seat=0, sign_key=CLIENT_KEY)] + [
+        SimpleNamespace(seat=s, sign_key=bytes([s]) * 32) for s in (1, 2, 3)]
+    history = [SimpleNamespace(author=author, body=Deal(step=step, data=data))
+               for author, step, data in steps]
+    host = SimpleNamespace(start=SimpleNamespace(seats=seats),
+                           public=SimpleNamespace(finished=True, fault=None),
+                           history=SimpleNamespace(messages=history))
+    return SimpleNamespace(host=host, relay=SimpleNamespace(hello={"sign_key": CLIENT_KEY}),
+                           stopped=stopped)
+
+
+CALLED = (2, "pick_commit", {"round": 1, "pick": 0, "n": 11, "parties": [0, 2]})
+RESHUFFLED = (1, "commit", {"round": 5, "generation": 1})
+
+
+def test_a_game_that_called_no_discard_of_the_client_s_or_reshuffled_nothing_offered_neither():
+    assert unoffered(finished_run(CALLED, RESHUFFLED)) == []
+    first_dealer = (2, "pick_commit", {"round": 0, "pick": 0, "n": 4, "parties": [0, 1, 2, 3]})
+    between_our_peers = (2, "pick_commit", {"round": 1, "pick": 0, "n": 11, "parties": [1, 2]})
+    assert unoffered(finished_run(first_dealer, between_our_peers, RESHUFFLED)) == [
+        "SHANGHAI call on the client's discard"]
+    first_deal = (1, "commit", {"round": 5, "generation": 0})
+    assert unoffered(finished_run(CALLED, first_deal)) == ["reshuffle"]
+
+
+def test_a_game_the_kit_stopped_is_judged_as_it_is_not_played_again():
+    assert unoffered(finished_run(stopped="the client did not answer")) == []
+
+
+async def test_the_scripted_game_is_played_again_until_it_gives_the_client_every_chance(monkeypatch):
+    runs = [finished_run(RESHUFFLED), finished_run(CALLED), finished_run(CALLED, RESHUFFLED)]
+    judged_runs = []
+    monkeypatch.setattr(conformance, "judged", lambda run: judged_runs.append(run) or [
+        conformance.Outcome("5", "handshake", True)])
+
+    async def play(command, game_timeout, step):
+        return runs.pop(0)
+
+    outcomes = await conformance.scripted_games([], 1, 1, play=play)
+    assert runs == [] and len(judged_runs) == 1 and judged_runs[0].host.history.messages[1].body.step == "commit"
+    assert outcomes[0].detail == ("scripted game 3: game 1 brought about no SHANGHAI call on the "
+                                  "client's discard; game 2 brought about no reshuffle")
