@@ -242,10 +242,13 @@ async def test_a_claim_dropped_on_its_way_out_is_chosen_again_at_once():
     async def send(msg):
         sent.append(msg)
     link.send = send
-    peer = Peer(("127.0.0.1", 9), t.ids[claimer], BotPlayer())
+    player, told = BotPlayer(), []
+    player.outcome = lambda move, why: told.append((move, why))
+    peer = Peer(("127.0.0.1", 9), t.ids[claimer], player)
     peer.seat, peer.table, peer.outbox = claimer, t.seats[claimer], t.boxes[claimer]
     await peer._act(link)
     answers = [m for m in sent if isinstance(m, wm.GameMessage)
                and isinstance(m.body, (wm.PassClaim, wm.MayI))]
     assert len(answers) == 1 and answers[0].basis_seq == t.seats[claimer].chain.next_seq - 1
     assert t.boxes[claimer].dropped == [lost.body]
+    assert told[:1] == [(PassClaim(claimer), "the claim window it answered has closed: choose again")]

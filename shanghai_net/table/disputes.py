@@ -54,9 +54,8 @@ class Disputes:
         """Why this vote has no place here, or None.  A vote needs no settled deal: it is how a
         table stuck waiting for a seat that never comes back gets out.  But never once a round's
         audit has begun: the seeds decide it (the host times out a seat that does not open
-        them), so that no vote lets a seat the audit would name escape it."""
-        if self.finished:
-            return "a vote to void a round of a game that is over"
+        them), so that no vote lets a seat the audit would name escape it.  (Once the game is
+        over, the host refuses and a seat faults any message before this is asked.)"""
         if self.waiting_audit:
             return (f"a vote to void round {round_no} while round {self.round}'s audit waits "
                     "for its seeds")
@@ -153,9 +152,7 @@ class Disputes:
 
     def _complaint_refused(self, author: int, round_no: int) -> str | None:
         """Why a complaint has no place here, or None: it names the running round, whose deal
-        has begun and is not being audited already."""
-        if self.finished:
-            return "a complaint about a game that is over"
+        has begun and is not being audited already (the game's end: see `_vote_refused`)."""
         if round_no != self.round or not self.generations:
             return f"a complaint about round {round_no}; the deal is in round {self.round}"
         if self.waiting_audit:
