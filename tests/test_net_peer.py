@@ -251,4 +251,5 @@ async def test_a_claim_dropped_on_its_way_out_is_chosen_again_at_once():
                and isinstance(m.body, (wm.PassClaim, wm.MayI))]
     assert len(answers) == 1 and answers[0].basis_seq == t.seats[claimer].chain.next_seq - 1
     assert t.boxes[claimer].dropped == [lost.body]
-    assert told[:1] == [(PassClaim(claimer), "the claim window it answered has closed: choose again")]
+    assert told[:1] == [(PassClaim(claimer),
+                         "the claim window it answered has closed: choose again")]

@@ -268,37 +268,37 @@ def test_a_vacant_seat_s_message_is_refused_and_a_host_relaying_it_is_named():
     assert all(f.culprit == HOST_AUTHOR and "voted gone" in f.reason for f in said)
 
 
+def vote_refused(t, author, round_no, seat, why):
+    """The host refuses ``author``'s vote that ``seat`` left round ``round_no``, saying ``why``."""
+    vote = t.sign(author, t.ids[author].sign_key, wm.VoidRound(round=round_no, seat=seat))
+    with pytest.raises(RemoteProtocolError, match=re.escape(why)):
+        t.host.admit(vote)
+
+
 def test_a_vote_against_a_seat_gone_already_or_no_seat_is_refused():
     t = Roster(4, seed=11)
     t.run_until(lambda: t.host.round == 1 and t.host.settled)
     t.gone.add(3)
     vote_gone(t, 3, (0, 1, 2))
     for seat, why in ((3, "gone already"), (7, "no seat")):
-        vote = t.sign(0, t.ids[0].sign_key, wm.VoidRound(round=t.host.void_target, seat=seat))
-        with pytest.raises(RemoteProtocolError, match=why):
-            t.host.admit(vote)
+        vote_refused(t, 0, t.host.void_target, seat, why)
 
 
 def test_each_vote_out_of_place_is_refused_saying_why():
     """A seat's vote that has no place (for another round, a second one, once the audit has
     begun, once the game is over) is refused with a reason that names what was wrong, so that
     the seat and its player can tell (protocol.md 11.5)."""
-    def refused(t, author, round_no, why):
-        vote = t.sign(author, t.ids[author].sign_key, wm.VoidRound(round=round_no, seat=3))
-        with pytest.raises(RemoteProtocolError, match=re.escape(why)):
-            t.host.admit(vote)
-
     t = Roster(4, seed=11, rules={"contracts": [[2, 0], [1, 1]]})
     t.run_until(lambda: t.host.round == 1 and t.host.settled)
     now = t.host.void_target
-    refused(t, 0, now + 1, f"a vote to void round {now + 1}; the table is in round {now}")
+    vote_refused(t, 0, now + 1, 3, f"a vote to void round {now + 1}; the table is in round {now}")
     vote_gone(t, 3, (0,))
-    refused(t, 0, now, f"a second vote to void round {now}")
+    vote_refused(t, 0, now, 3, f"a second vote to void round {now}")
     t.run_until(lambda: t.host.waiting_audit)
-    refused(t, 1, now, f"a vote to void round {now} while round {t.host.round}'s audit waits for "
-                       "its seeds")
+    vote_refused(t, 1, now, 3, f"a vote to void round {now} while round {t.host.round}'s audit "
+                               "waits for its seeds")
     t.run_until(lambda: t.host.finished)
-    refused(t, 1, t.host.void_target, "wrong_state: the game is over")
+    vote_refused(t, 1, t.host.void_target, 3, "wrong_state: the game is over")
 
 
 def test_a_host_cannot_propose_anyone_once_the_game_is_over():
