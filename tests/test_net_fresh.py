@@ -24,7 +24,9 @@ from shanghai_net.net.peer import Peer, PeerError
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.resume import MAX_AGE, GameSecrets, ReusedGame
 from shanghai_net.table.public import PublicTable
+from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.secret import SeatSecret
+from shanghai_net.table.start import check_fresh
 from shanghai_net.wire import CLIENT, NEED_DATA, Connection
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello, Refused, StartGame, game_id_of
 
@@ -72,6 +74,23 @@ def test_the_randomness_depends_on_game_start_and_secret():
     assert len(set(draws)) == 4
     assert ONE.randomness(GAME, DIGEST_A, head)(32) == draws[0]
     assert ONE.box_public != TWO.box_public and len(ONE.box_public) == 32
+
+
+def test_a_start_whose_id_does_not_commit_to_its_nonces_or_our_hello_is_refused_saying_which():
+    """What a seat checks of every start before it draws a card (the attack's two forms, in
+    process; over sockets below): the id commits to every nonce, and a game joined in the lobby
+    commits to the nonce of the seat's own hello."""
+    start = read_transcript(SAMPLE)[0]
+    check_fresh(start, 1, start.nonces[1])
+    check_fresh(start, None, None)  # a seat rejoining: its kept secret vouches for the game
+    for forged in (dataclasses.replace(start, game_id=GAME),
+                   dataclasses.replace(start, nonces=start.nonces[:-1])):
+        with pytest.raises(ValueError) as info:
+            check_fresh(forged, None, None)
+        assert str(info.value) == "its game id does not commit to the seats' nonces"
+    with pytest.raises(ValueError) as info:
+        check_fresh(start, 1, start.nonces[0])
+    assert str(info.value) == "it does not give seat 1 the nonce of our hello"
 
 
 def test_a_damaged_or_old_secret_is_not_used(tmp_path):

@@ -20,6 +20,7 @@ from shanghai_net.table.outbox import Outbox
 from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, StartGame, sign_game
+from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import HOST_AUTHOR
 
 
@@ -180,6 +181,7 @@ def test_the_host_refuses_a_share_no_one_owes_and_a_move_before_the_deal_settles
     with pytest.raises(RemoteProtocolError) as info:
         t.host.admit(msg)
     assert info.value.code == "out_of_turn"
+    assert info.value.reason == "'draw': the deal is not settled"
     # a share for a position no one asked of this seat
     t.run_until(lambda: t.host.settled, play=False)
     table = t.seats[0]
@@ -234,9 +236,49 @@ def open_window(t):
 
 def signed(t, seat, move, basis):
     """``move`` of ``seat`` signed with its next counter on ``basis``, as its author sends it."""
-    table = t.seats[seat]
-    return sign_game(t.ids[seat].sign_key, table.chain.start, seat,
-                     t.boxes[seat].reserve(), move_to_body(move), basis)
+    return signed_body(t, seat, move_to_body(move), basis)
+
+
+def signed_body(t, seat, body, basis):
+    """A game body of ``seat``'s, signed with its next counter on ``basis``."""
+    return sign_game(t.ids[seat].sign_key, t.seats[seat].chain.start, seat,
+                     t.boxes[seat].reserve(), body, basis)
+
+
+def refusal(t, msg):
+    """The host's refusal of ``msg``: (its code, its reason)."""
+    with pytest.raises(RemoteProtocolError) as info:
+        t.host.admit(msg)
+    return info.value.code, info.value.reason
+
+
+def test_the_host_refuses_a_body_no_move_stands_for_or_a_call_on_no_discard():
+    """A discard of a card no deck holds is an illegal move; so is a SHANGHAI call on the top
+    discard once the pile is empty (the first seat took the only card): the host answers, and
+    the game goes on."""
+    t = Table(3, seed=8)
+    t.run_until(lambda: t.host.settled and t.host.public.phase is Phase.DRAW, play=False)
+    seat = t.host.public.turn
+    basis = t.host.chain.basis
+    assert refusal(t, signed_body(t, seat, wm.Discard(card=500, shanghai=False), basis)) == \
+        ("illegal_move", "no card 500: no card has id 500")
+    t.deliver(signed(t, seat, TakeDiscard(seat), basis))
+    assert not t.host.public.discard
+    call = wm.CallShanghai(card=0, meld=0, end=None)  # any card: the pile is empty
+    assert refusal(t, signed_body(t, seat, call, t.host.chain.basis)) == \
+        ("illegal_move", "the top discard is None")
+    assert t.host.fault is None and t.host.public.turn == seat
+
+
+def test_the_host_refuses_a_move_once_the_game_is_over_while_its_audit_runs():
+    t = Table(3, seed=9, rules={"contracts": [[2, 0]]})  # a game of one round
+    t.run_until(lambda: t.host.public.phase is Phase.OVER)
+    assert not t.host.finished  # the last round's seeds are still to come
+    for seat in range(3):
+        move = signed(t, seat, DrawStock(seat), t.host.chain.basis)
+        assert refusal(t, move) == ("illegal_move", "the game is over")
+    t.run_until(lambda: t.host.finished)
+    assert t.host.fault is None
 
 
 def test_claims_decided_on_one_discard_never_make_each_other_stale():

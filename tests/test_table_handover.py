@@ -9,10 +9,10 @@ import pytest
 
 from shanghai_net.deal import seeded
 from shanghai_net.deal.box import raw_public
-from shanghai_net.table.secret import SeatSecret, open_secrets, seal_secrets
+from shanghai_net.table.secret import MAX_SECRETS, SeatSecret, open_secrets, seal_secrets
 from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire import messages as wm
-from shanghai_net.wire.messages import HOST_AUTHOR
+from shanghai_net.wire.messages import HOST_AUTHOR, SEALED_MAX
 
 from test_table_roster import Roster, newcomer
 
@@ -101,8 +101,22 @@ def test_the_successor_s_box_key_seals_the_seat_s_shares_from_the_next_deal():
 
 
 def test_sealed_secrets_hold_between_one_and_thirty():
-    with pytest.raises(ValueError, match="between 1 and 30"):
-        seal_secrets([], bytes(32), bytes(16), 0, bytes(32), seeded(b"e")(32))
+    """Thirty secrets (a seat handed on thirty times in one game) still fit one hand-over's
+    field and open; none, or a thirty-first, are refused."""
+    rnd = seeded(b"thirty")
+    secrets = [SeatSecret(rnd(32)) for _ in range(MAX_SECRETS + 1)]
+    game_id, sign_key = rnd(16), rnd(32)
+
+    def sealed(n):
+        return seal_secrets(secrets[:n], MINE.box_public, game_id, 1, sign_key, rnd(32))
+
+    assert MAX_SECRETS == 30
+    full = sealed(MAX_SECRETS)
+    assert len(full) <= SEALED_MAX
+    assert open_secrets(full, MINE.box_key, game_id, 1, sign_key) == secrets[:MAX_SECRETS]
+    for n in (0, MAX_SECRETS + 1):
+        with pytest.raises(ValueError, match=f"between 1 and 30 secrets are handed over, not {n}"):
+            sealed(n)
 
 
 def test_a_seat_cannot_be_handed_to_a_key_the_host_proposed_for_another():

@@ -203,6 +203,10 @@ def test_a_leader_who_leaves_gains_nothing_and_a_replacement_plays_the_seat_to_t
     vote_gone(t, leader, others)
     assert t.host.vacant == {leader: 2} and t.host.left == [(2, leader)]
     assert not t.host.finished and t.host.public.result is None
+    # the one who left may come back to the seat it holds still; no stranger is taken for it
+    first_key = t.ids[leader].sign_public
+    assert t.host.played_before(leader, first_key)
+    assert not t.host.played_before(leader, newcomer(4).sign_public)
     penalty = t.host.rules.leave_penalty
     assert penalty > 0 and t.host.public.scores == [
         score + penalty * (seat == leader) for seat, score in enumerate(before)]
@@ -220,7 +224,9 @@ def test_a_leader_who_leaves_gains_nothing_and_a_replacement_plays_the_seat_to_t
     t.run_until(lambda: t.host.round == 3)
     holder = t.host.holders[leader]
     assert t.host.proposals == {} and holder.sign_key == who.sign_public and holder.since == 3
-    assert holder.before.sign_key == t.ids[leader].sign_public
+    assert holder.before.sign_key == first_key
+    assert t.host.played_before(leader, first_key)
+    assert not t.host.played_before(leader, who.sign_public)
     assert {m.author for m in t.stream if isinstance(m.body, wm.Approve)
             and m.body.seq == proposal.seq} == set(others)
     t.run_until(lambda: t.host.finished)

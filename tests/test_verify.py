@@ -17,7 +17,7 @@ from shanghai_net.engine.moves import DrawStock, PassClaim
 from shanghai_net.table.bodies import deal_body, parse_deal
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
-from shanghai_net.table.verify import verify
+from shanghai_net.table.verify import Finding, Report, verify
 from shanghai_net.wire import GameMessage, encode_frame, sign_wire
 from shanghai_net.wire.messages import HOST_AUTHOR, Ping, Timeout
 from shanghai_net.wire.signing import chain_hash, start_digest
@@ -159,6 +159,9 @@ def test_a_changed_pass_point_re_signed_is_named_by_the_round_audit(recorded):
                      if m.body.KIND == "deal" and m.body.step == "seeds")
     assert (report.fault.seq, report.fault.culprit) == (last_seeds, msg.author)
     assert "audit" in report.fault.reason and "pass 1 output" in report.fault.reason
+    assert (report.messages, report.voided) == (len(tampered) - 1, 1)
+    assert "round 1 voided by its audit, which named a seat: not scored; the game ended there" \
+        in report.summary().splitlines()
 
 
 def test_a_box_altered_and_re_signed_by_its_sender_is_named_by_the_audit(recorded):
@@ -215,13 +218,54 @@ def test_a_message_that_is_no_game_message_in_a_record_is_the_host_s_fault():
     report = verify([*messages[:5], Ping(nonce=bytes(8)), *messages[5:]])
     assert (report.fault.seq, report.fault.culprit) == (messages[4].seq + 1, HOST_AUTHOR)
     assert report.fault.reason == "a ping message in a game's record"
+    assert (report.messages, report.moves) == (4, verify(messages[:5]).moves)
 
 
 def test_a_second_game_in_one_file_is_named():
+    """The first game is verified whole, and the report counts what of it was checked."""
     messages = read_transcript(sample_game.PATH)
     report = verify(messages + messages[:1])
     assert (report.fault.seq, report.fault.culprit) == (len(messages) - 1, HOST_AUTHOR)
     assert "a second start_game" in report.fault.reason
+    whole = verify(messages)
+    assert (report.messages, report.moves, report.rounds, report.faces) == \
+        (len(messages) - 1, whole.moves, 1, whole.faces)
+
+
+def test_a_record_that_does_not_begin_with_a_game_reports_nothing_checked():
+    """The report of no game is still a report in figures (no None a reader must guard)."""
+    report = verify([])
+    assert report == Report(game_id=b"", names=(), preset="?", messages=0, moves=0, rounds=0,
+                            faces=0, fault=Finding(None, HOST_AUTHOR, "the record does not "
+                                                   "begin with start_game"))
+    assert report.summary().splitlines()[1:] == [
+        "checked 0 game messages: moves 0; rounds audited from their seeds 0; faces matched 0; "
+        "moves replayed with every card known 0",
+        "start_game: fault by the host: the record does not begin with start_game"]
+
+
+def test_a_record_that_ends_before_its_game_says_how_far_the_deal_got():
+    messages = read_transcript(sample_game.PATH)
+    ends = "the record ends before the game is over"
+    assert verify(messages[:1]).fault == Finding(0, None, f"{ends} (no round dealt yet)",
+                                                 ending=True)
+    assert verify(messages[:-1]).fault == Finding(len(messages) - 2, None,
+                                                  f"{ends} (round 1 not audited)", ending=True)
+
+
+def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted_void():
+    """What `shanghai verify` prints of a game that ended at an audit (naming a seat, or not
+    completed for seeds that never came) and of rounds voided by the table's vote."""
+    report = verify(read_transcript(sample_game.PATH))
+    for culprit, why in ((1, "its audit, which named a seat"),
+                         (None, "its audit, which could not be completed")):
+        ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
+        assert f"round 1 voided by {why}: not scored; the game ended there" in \
+            ended.summary().splitlines()
+    twice = dataclasses.replace(report, left=((1, 0), (2, 1)))
+    assert twice.summary().splitlines()[-1] == (
+        "ok: every move and the deal of every round scored check out; rounds 1 and 2 voided "
+        "before their seeds were shown, so their deals were not audited")
 
 
 def test_the_docs_show_the_sample_game_as_it_is():

@@ -116,9 +116,8 @@ class Disputes:
     # -- what a seat says the host did ---------------------------------------------------------
 
     def _protest(self, author: int, body: wm.Protest) -> None:
-        """Record a seat's protest of a host timeout (Fault on one that has no place)."""
-        if self.finished:
-            raise Fault(author, f"seat {author}: a protest after the game's end")
+        """Record a seat's protest of a host timeout (Fault on one that has no place; after the
+        game's end the host refuses it, and a seat names a host that relays it, first)."""
         seat, opened = self.host_timeouts.get(body.seq, (None, None))
         if seat != author:
             raise Fault(author, f"seat {author}: protests seq {body.seq}, which is no host "

@@ -523,14 +523,12 @@ class StreamTable(Owing, Disputes, Roster):
         return True
 
     def _begin_audit(self) -> None:
-        """The round's end: every seat shows its seeds (only rounds that shuffled)."""
-        if self.generations:
-            self._audit_generations = sorted(self.generations)
-            self._audit_scored = True
-            self.waiting_audit = True
-            self._send_seeds()
-        elif self.public.phase is Phase.OVER:
-            self.finished = True
+        """The round's end: every seat shows its seeds (a round that shuffled: at the game's end
+        the last round always has, so the audit's conclusion ends the game)."""
+        self._audit_generations = sorted(self.generations)
+        self._audit_scored = True
+        self.waiting_audit = True
+        self._send_seeds()
 
     def _new_round(self, round_no: int) -> None:
         self.round = round_no

@@ -132,9 +132,11 @@ class Report:
         if not self.left:
             return "ok: every move and every deal checks out"
         rounds = " and ".join(str(round_no) for round_no, _ in self.left)
-        voided = f"round{'s' if len(self.left) > 1 else ''} {rounds}"
-        return (f"ok: every move and the deal of every round scored check out; {voided} voided "
-                "before its seeds were shown, so its deal was not audited")
+        if len(self.left) == 1:
+            voided = f"round {rounds} voided before its seeds were shown, so its deal was"
+        else:
+            voided = f"rounds {rounds} voided before their seeds were shown, so their deals were"
+        return f"ok: every move and the deal of every round scored check out; {voided} not audited"
 
     def _torn_line(self) -> str:
         """The verdict on a torn record: how far it checks out, and where it stops."""
