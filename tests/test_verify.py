@@ -262,10 +262,10 @@ def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted
         ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
         assert f"round 1 voided by {why}: not scored; the game ended there" in \
             ended.summary().splitlines()
-    twice = dataclasses.replace(report, left=((1, 0), (2, 1)))
-    assert twice.summary().splitlines()[-1] == (
-        "ok: every move and the deal of every round scored check out; rounds 1 and 2 voided "
-        "before their seeds were shown, so their deals were not audited")
+    for left, rounds in ((((1, 0), (2, 1)), "1 and 2"), (((1, 0), (2, 1), (4, 1)), "1, 2 and 4")):
+        assert dataclasses.replace(report, left=left).summary().splitlines()[-1] == (
+            f"ok: every move and the deal of every round scored check out; rounds {rounds} "
+            "voided before their seeds were shown, so their deals were not audited")
 
 
 def test_the_docs_show_the_sample_game_as_it_is():

@@ -131,11 +131,12 @@ class Report:
         audited (its seeds were not shown), so its hidden cards were never checked."""
         if not self.left:
             return "ok: every move and every deal checks out"
-        rounds = " and ".join(str(round_no) for round_no, _ in self.left)
-        if len(self.left) == 1:
-            voided = f"round {rounds} voided before its seeds were shown, so its deal was"
+        *earlier, last = (str(round_no) for round_no, _ in self.left)
+        if not earlier:
+            voided = f"round {last} voided before its seeds were shown, so its deal was"
         else:
-            voided = f"rounds {rounds} voided before their seeds were shown, so their deals were"
+            voided = (f"rounds {', '.join(earlier)} and {last} voided before their seeds were "
+                      "shown, so their deals were")
         return f"ok: every move and the deal of every round scored check out; {voided} not audited"
 
     def _torn_line(self) -> str:
