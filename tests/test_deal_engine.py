@@ -17,7 +17,7 @@ from shanghai_net.cards import deck
 from shanghai_net.deal import CheatDetected, KeyReveal, KeyShare, MentalTable, SeedReveal, seeded
 from shanghai_net.deal.dealer import MentalDealer, cards_named
 from shanghai_net.deal.group import card_point, invert, multiply, scalar_product
-from shanghai_net.engine import (Discard, Game, GoDown, LocalDealer, Pick, RoundEnded,
+from shanghai_net.engine import (Discard, Game, GoDown, LocalDealer, Pick, RoundEnded, Shuffle,
                                  ShanghaiPenalty, Reshuffled, view_of)
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules.ruleset import preset
@@ -216,6 +216,24 @@ def test_a_replica_that_diverges_or_a_move_after_the_audit_is_refused():
         played.play()  # the first stock draw
 
 
+def test_a_move_of_no_seat_or_a_deal_out_of_order_is_refused_saying_which():
+    """A replica that asks to deal a round again, or a reshuffle out of its order, is refused
+    (the dealer would otherwise deal a second deck for one round); a move of a seat that is not
+    at the table is the engine's illegal move, and shows nothing."""
+    played = Round(DAVIS, 3, 4).start()
+    card = played.harness.hand(played.harness.turn)[0]
+    with pytest.raises(IllegalMoveError, match="there is no seat 7"):
+        played.dealer.play(played.games, Discard(7, card))
+    for request, why in ((Shuffle(1, 0, DECK), "round 1 was dealt already"),
+                         (Shuffle(1, 2, DECK), "asked to shuffle generation 2 of round 1; the "
+                                               "next is generation 1 of round 1")):
+        with pytest.raises(ValueError) as info:
+            played.dealer.handle(request, played.harness)
+        assert str(info.value) == why
+    assert all(set(p.hand().values()) == set(played.harness.hand(p.seat))
+               for p in played.table.participants)
+
+
 def test_a_one_card_reshuffle_is_a_generation_like_any_other():
     table = MentalTable(3, seeded(b"one card"), cards=DECK[:5])
     table.reshuffle(DECK[7:8])
@@ -264,6 +282,7 @@ def test_a_cheat_during_a_played_round_is_caught_and_its_author_named(name):
         played.start().play()
     named = caught.value.culprit
     if named is None:  # a card that does not open: the round stops, the audit names who
+        assert caught.value.reason.endswith("the round-end audit names who"), caught.value
         verdict = played.dealer.audit()
         named, why = verdict.culprit, verdict.reason
     else:
