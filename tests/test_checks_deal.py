@@ -232,6 +232,8 @@ def test_a_seat_not_party_to_a_pick_has_no_say_in_it():
     table = MentalTable(3, seeded(b"pick outsider"), cards=CARDS)
     number, n, parties = PENALTY
     commitments = [table.participants[s].pick_commit(number, n, parties) for s in parties]
+    with pytest.raises(ValueError, match="seat 2 is not a party to pick 1"):
+        table.participants[2].pick_commit(number, n, parties)
     outsider = dataclasses.replace(commitments[0], author=2)
     for seat in parties:
         with pytest.raises(ValueError, match="seat 2 is not a party to pick 1"):
