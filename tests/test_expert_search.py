@@ -9,10 +9,13 @@ import re
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from shanghai_net.bots import BasicBot, ExpertBot
+from shanghai_net.bots import BasicBot, ExpertBot, RandomBot
 from shanghai_net.bots.history import Memory
-from shanghai_net.bots.search import agrees, deal_game, sample_deal, search
+from shanghai_net.bots.playout import BasicPolicy
+from shanghai_net.bots.search import MOVES, agrees, deal_game, sample_deal, search
 from shanghai_net.cards import deck
 from shanghai_net.engine import Discard, DrawStock, LocalDealer, Phase, TakeDiscard, new_game, view_of
 from shanghai_net.rules import preset
@@ -194,3 +197,70 @@ def test_a_sampled_hand_agrees_with_what_its_seat_took_and_let_go():
     held = [sum(c.rank == 9 for c in sample_deal(view, memory, random.Random(seed)).hands[1]) >= 3
             for seed in range(20)]
     assert sum(held) >= 10
+
+
+def same_as_the_basic_bot(game, seat: int, rng: random.Random):
+    """`BasicPolicy`'s move for ``seat`` and the basic bot's from the same generator state: the
+    same move, the generator drawn as often.  Returns the move (and moves ``rng`` on)."""
+    state = rng.getstate()
+    slow, fast = random.Random(), random.Random()
+    slow.setstate(state)
+    fast.setstate(state)
+    chosen = BasicBot(slow).choose(view_of(game, seat), game.legal_moves(seat))
+    built = BasicPolicy(game.rules, fast).move(game, seat)
+    assert built == chosen, (game.rules.name, seat, game.phase, chosen, built)
+    assert fast.getstate() == slow.getstate(), (game.rules.name, chosen)
+    rng.setstate(slow.getstate())
+    return chosen
+
+
+PRESETS = ["davis", "good-miller", "marcelle", "phase10"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_play_outs_policy_makes_the_basic_bots_move_at_every_decision_of_a_game(name):
+    """Two whole games of basic bots: `BasicPolicy` builds, from the game's state, the move the
+    basic bot chooses from the view and the legal moves (so the play-outs, and the search,
+    choose as they did with the basic bot), and only moves `legal_moves` lists."""
+    kinds = set()
+    for seed in (1, 2):
+        game = new_game(preset(name), 4, LocalDealer(seed))
+        rng = random.Random(seed)
+        while game.phase is not Phase.OVER:
+            move = same_as_the_basic_bot(game, game.to_move()[0], rng)
+            kinds.add(type(move).__name__)
+            game.apply(move)
+    assert {"DrawStock", "TakeDiscard", "GoDown", "LayOff", "Discard"} <= kinds
+    assert "PassClaim" in kinds or name == "phase10"  # no claims out of turn there
+
+
+@pytest.mark.parametrize("name", PRESETS[:3])
+def test_the_play_outs_policy_plays_a_laid_out_deal_as_the_basic_bot(name):
+    """From the games the search lays out (sampled deals at seat 0's discards and draws), every
+    move of a play-out is the basic bot's."""
+    for phase in (Phase.PLAY, Phase.DRAW):
+        for _, view, memory, _ in seat_zero_discards(name, 11, 4, phase):
+            game = deal_game(view, memory, sample_deal(view, memory, random.Random(3)))
+            rng = random.Random(4)
+            for _ in range(MOVES):
+                if game.phase not in (Phase.DRAW, Phase.PLAY):
+                    break
+                game.apply(same_as_the_basic_bot(game, game.to_move()[0], rng))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), chaos=st.integers(0, 4))
+def test_the_play_outs_policy_agrees_with_the_basic_bot_in_any_state(name, seed, chaos):
+    """States the basic bots alone seldom reach (a random bot in ``chaos`` of the seats' turns:
+    jokers swapped and bought, odd claims, lay-offs of freed jokers): wherever a seat is to
+    move, the policy's move is the basic bot's."""
+    game = new_game(preset(name), 4, LocalDealer(seed))
+    rng, wild = random.Random(seed), RandomBot(random.Random(seed + 1))
+    for _ in range(400):
+        if game.phase is Phase.OVER:
+            break
+        seat = game.to_move()[0]
+        move = same_as_the_basic_bot(game, seat, rng)
+        if wild.rng.randrange(4) < chaos:
+            move = wild.choose(view_of(game, seat), game.legal_moves(seat))
+        game.apply(move)
