@@ -240,7 +240,8 @@ def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], sa
     first (the weights' choice).  One behind after a few deals seldom overtakes it by the margin
     that overrules the weights (`Outcome.beats`), and most close decisions end so: in davis 2
     deals settle two thirds of them, the play-outs fall from 8 a candidate to 3.4, and 286 of
-    299 decisions stay as with all 8 (issue 26: 8 games, seed 1)."""
+    299 decisions stay as with all 8 (issue 26: 8 games, seed 1); the expert settles after one
+    (`ExpertBot.SETTLED`)."""
     gains: list[list[float]] = [[] for _ in candidates]
     outs = [[0] * view.players for _ in candidates]
     for done in range(samples):
