@@ -13,6 +13,26 @@ Aims (issue 26): one expert against three basic wins >= 60% in davis, >= 65% in 
 wins >= 60% against three easy; decisions p50 <= 10 ms, p99 <= 300 ms; >= 10 games a second at
 the one-expert table.
 
+Measured 2026-12-02 after the play-outs' policy (bots/playout.py: the basic bots of a play-out
+build their moves from the game's state, the same moves; the finder asked only where a drawn card
+could make a go-down) and searches settled after one sampled deal, not two; seed 1, 100 games a
+table, CPU time, two cores under a load of 2 to 4 (a mutation-testing run); "before" is the code
+at f668b51 measured the same day, the same way:
+  davis        expert 51.0% [41.3%, 60.6%], mean 239 against 346, p50 0.2 ms, p99 62 ms,
+               0.91 games/s        (before: 51.0% [41.3%, 60.6%], 237 against 341, p99 93 ms, 0.52)
+                            aim 60%: not shown (interval spans it); 10 games/s: not reached
+  good-miller  expert 62.0% [52.2%, 70.9%] (seed 2: 68.0% [58.3%, 76.3%]), mean 177 against 341,
+               p99 75 ms, 0.90 games/s    (before: 70.0% [60.4%, 78.1%], seed 2: 64.0% [54.2%,
+               72.7%]; 167 against 356, p99 93 ms, 0.60)   aim 65%: not shown (intervals span it)
+  marcelle     expert 47.0% [37.5%, 56.7%], money 68.1 against 17.3, p99 111 ms, 0.85 games/s
+               (before: 45.0% [35.6%, 54.8%], 67.2 against 17.6, p99 141 ms, 0.58)
+                                                        aim 62%: not reached (interval below it)
+The policy changes no decision (the same games, test_expert_same's digests unchanged by it);
+settling after one deal changes a few (267 of 271 searches decide as before in 6 davis games),
+and with them the games that follow: the win rates moved by 0 to 8 points, each within the
+other's interval, good-miller's two seeds together 65.0% after against 67.0% before (200 games).
+The games a second are 1.45 to 1.75 times the day's "before"; the same "before" measured 0.75
+games/s in davis on 2026-12-01 under another load, so compare figures of one day only.
 Measured 2026-12-01 after the speed work (a search stops once the weights' choice is not behind
 after 2 sampled deals; play-outs of 40 moves, not 60), seed 1, CPU time, two cores under a load
 of 2.5 to 4 (other helpers' test suites), so fewer games than 1,000:
@@ -50,23 +70,26 @@ Before the search (the same expert's weights alone, 2026-12-01, 100 games, carou
 games/s, p99 3.3-4.3 ms.  Head to head in davis (30 games, seed 3, two experts searching their
 discards against two without): 18 wins to 13, mean 309 points to 319.
 What limits the strength: the search decides only close discards and take-or-draws (40-48 a
-game), in 2-8 sampled deals played out by basic bots, whose play in the expert's own seat is
+game), in 1-8 sampled deals played out by basic bots, whose play in the expert's own seat is
 weaker than the expert's; going down, claiming and laying off stay the weights'.  The figures
 rest on 40-200 games, their intervals 20-30 points wide: none of the changes above is shown to
 gain or lose.
-What limits the speed (0.7 games a second against the 10 asked; the decision aims hold, p50
-0.1 ms, p99 64-140 ms against 300): profiled (cProfile, davis, seed 1, 4 games), 88% of the table's
-time is the search's play-outs, ~47 searches a game x ~7.7 play-outs x ~38 moves, some 14,000
-engine moves a game at ~0.08 ms each: `legal_moves` 54% of a move (the finder's go-down search
-30%, the SHANGHAI test of each discard 8%), `apply` 17%, `view_of` 12%, the basic bot's own
-weighing the rest, no function's own time above 5%.  The engine and the finder keep their
-answers already (by face, by table, by rank and suit); indexing the SHANGHAI test by the melds a
-card touches measured no faster.  Ten games a second leave 0.1 s a game for everything, where
-four basic bots alone take 0.05 s and a table of the expert's weights alone 0.2-0.3 s: it asks for a
-play-out some 20-50 times cheaper than a move of the engine (a policy that lists no legal moves
-and asks the finder only when a hand could go down), or far fewer searched decisions, and a
-faster expert without the search.  Carousel has no search: a play-out there runs the solver every
-turn.
+What limits the speed (0.9 games a second against the 10 asked; the decision aims hold, p50 0.2
+ms, p99 62-111 ms against 300): profiled (davis, seed 1, 4 games, 5.7 s of CPU), 70% of the
+table's time is still the search's play-outs: ~48 searches a game, ~5.6 play-outs each (2.8
+sampled deals), ~37 moves each, some 10,000 moves a game at ~0.1 ms each.  Of a play-out, the
+finder takes 40% (a hand that can go down lists up to 40 go-downs for the basic bot to weigh: 1 ms
+each, 872 hands; a hand that cannot, 0.12 ms, 5,425 hands, after `may_use` spared 2,121), the
+engine's `apply` ~20%, the policy's own weighing (the discard's weights, the claim window's
+`completes_meld` for every seat at every discard) the rest; sampling the deals ~6% of the table.
+Before the policy the same 4 games took 8.0-9.3 s, and two thirds of a play-out's move went on
+listing every legal move and building a view for the basic bot.  The table without the search runs
+0.24 s a game (4 games a second): the expert's own weighing (`contract_need` of every discard) and
+the three basic bots, each of which lists every legal move.  Ten games a second leave 0.1 s a game
+for everything: it asks for a play-out some ten times cheaper again (a round's state of its own
+rather than the engine's, a finder that lists a go-down the basic bot would choose without the 40
+it weighs) or a search that plays out far fewer deals, and a faster expert without the search.
+Carousel has no search: a play-out there runs the solver every turn.
 """
 
 from __future__ import annotations

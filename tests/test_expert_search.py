@@ -9,13 +9,17 @@ import re
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from shanghai_net.bots import BasicBot, ExpertBot
+from shanghai_net.bots import BasicBot, ExpertBot, RandomBot
 from shanghai_net.bots.history import Memory
-from shanghai_net.bots.search import agrees, deal_game, sample_deal, search
-from shanghai_net.cards import deck
+from shanghai_net.bots.playout import BasicPolicy, may_use
+from shanghai_net.bots.search import MOVES, agrees, deal_game, sample_deal, search
+from shanghai_net.cards import Suit, deck
 from shanghai_net.engine import Discard, DrawStock, LocalDealer, Phase, TakeDiscard, new_game, view_of
 from shanghai_net.rules import preset
+from shanghai_net.rules.finder import contract_options
 from shanghai_net.session import redact
 
 from scenario import discard_turn, draw, play, stacked_game
@@ -194,3 +198,125 @@ def test_a_sampled_hand_agrees_with_what_its_seat_took_and_let_go():
     held = [sum(c.rank == 9 for c in sample_deal(view, memory, random.Random(seed)).hands[1]) >= 3
             for seed in range(20)]
     assert sum(held) >= 10
+
+
+class Twins:
+    """The basic bot and the play-outs' policy, each with its own generator seeded alike, asked
+    for the same seat's move in turn: the same move, the generators drawn as often (the policy
+    kept for the whole game, as a play-out keeps it, with what it remembers of each hand)."""
+
+    def __init__(self, rules, seed: int):
+        self.bot, self.policy = BasicBot(random.Random(seed)), BasicPolicy(rules, random.Random(seed))
+
+    def move(self, game, seat: int):
+        chosen = self.bot.choose(view_of(game, seat), game.legal_moves(seat))
+        built = self.policy.move(game, seat)
+        assert built == chosen, (game.rules.name, seat, game.phase, chosen, built)
+        assert self.policy.rng.getstate() == self.bot.rng.getstate(), (game.rules.name, chosen)
+        return chosen
+
+
+PRESETS = ["davis", "good-miller", "marcelle", "phase10"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_play_outs_policy_makes_the_basic_bots_move_at_every_decision_of_a_game(name):
+    """Two whole games of basic bots: `BasicPolicy` builds, from the game's state, the move the
+    basic bot chooses from the view and the legal moves (so the play-outs, and the search,
+    choose as they did with the basic bot), and only moves `legal_moves` lists."""
+    kinds = set()
+    for seed in (1, 2):
+        game = new_game(preset(name), 4, LocalDealer(seed))
+        twins = Twins(game.rules, seed)
+        while game.phase is not Phase.OVER:
+            move = twins.move(game, game.to_move()[0])
+            kinds.add(type(move).__name__)
+            game.apply(move)
+    assert {"DrawStock", "TakeDiscard", "GoDown", "LayOff", "Discard"} <= kinds
+    assert "PassClaim" in kinds or name == "phase10"  # no claims out of turn there
+
+
+@pytest.mark.parametrize("name", PRESETS[:3])
+def test_the_play_outs_policy_plays_a_laid_out_deal_as_the_basic_bot(name):
+    """From the games the search lays out (sampled deals at seat 0's discards and draws), every
+    move of a play-out is the basic bot's."""
+    for phase in (Phase.PLAY, Phase.DRAW):
+        for _, view, memory, _ in seat_zero_discards(name, 11, 4, phase):
+            game = deal_game(view, memory, sample_deal(view, memory, random.Random(3)))
+            twins = Twins(game.rules, 4)
+            for _ in range(MOVES):
+                if game.phase not in (Phase.DRAW, Phase.PLAY):
+                    break
+                game.apply(twins.move(game, game.to_move()[0]))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), chaos=st.integers(0, 4))
+def test_the_play_outs_policy_agrees_with_the_basic_bot_in_any_state(name, seed, chaos):
+    """States the basic bots alone seldom reach (a random bot in ``chaos`` of the seats' turns:
+    jokers swapped and bought, odd claims, lay-offs of freed jokers): wherever a seat is to
+    move, the policy's move is the basic bot's."""
+    game = new_game(preset(name), 4, LocalDealer(seed))
+    twins, wild = Twins(game.rules, seed), RandomBot(random.Random(seed + 1))
+    for _ in range(400):
+        if game.phase is Phase.OVER:
+            break
+        seat = game.to_move()[0]
+        move = twins.move(game, seat)
+        if wild.rng.randrange(4) < chaos:
+            move = wild.choose(view_of(game, seat), game.legal_moves(seat))
+        game.apply(move)
+
+
+POOL = [c for c in deck(2, 4) if c.rank == 0 or (c.rank in (1, 2, 3, 4, 5, 6, 12, 13) and c.suit in (Suit.CLUBS, Suit.HEARTS))]
+"""Cards of a few ranks and suits, and jokers: hands drawn from them often hold sets and runs."""
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["davis", "good-miller", "marcelle"]), contract_no=st.integers(1, 6),
+       hand=st.lists(st.sampled_from(POOL), min_size=5, max_size=12, unique=True), cut=st.integers(1, 3))
+def test_a_hand_without_a_go_down_gains_one_only_with_a_drawn_card_that_fits_a_meld(name, contract_no, hand, cut):
+    """`may_use` is a bound the play-outs trust instead of the finder: where the hand less its
+    last cards holds no go-down and those cards fit no set or run of it, the whole hand holds
+    none either."""
+    rules = preset(name)
+    contract = rules.contract(contract_no)
+    old, new = hand[:-cut], hand[-cut:]
+    if any(contract_options(rules, old, contract)) or may_use(rules, hand, contract, new):
+        return
+    assert not any(contract_options(rules, hand, contract))
+
+
+def test_the_bound_lets_the_finder_off_most_hands_that_hold_no_go_down_now():
+    """Not a bound that says True always: of these hands it rules out some, where the finder
+    finds nothing."""
+    rules = preset("davis")
+    ruled_out = 0
+    for seed in range(40):
+        hand = random.Random(seed).sample(deck(2, 4), 11)
+        old, new = hand[:-1], hand[-1:]
+        if not any(contract_options(rules, old, rules.contract(1))):
+            ruled_out += not may_use(rules, hand, rules.contract(1), new)
+    assert ruled_out >= 10
+
+
+def test_the_play_outs_ask_the_finder_only_where_a_drawn_card_could_make_a_go_down(monkeypatch):
+    """A play-out's seats not yet down are weighed for a go-down every turn; the policy asks the
+    finder again for a seat only where `may_use` cannot rule it out."""
+    import shanghai_net.bots.playout as playout
+
+    asked = []
+    finder = playout.contract_options
+    monkeypatch.setattr(playout, "contract_options", lambda *a: asked.append(1) or finder(*a))
+    monkeypatch.setattr(playout, "_FOUND", {})  # no hand answered before
+    turns = 0
+    for _, view, memory, _ in seat_zero_discards("davis", 12, 3):
+        game = deal_game(view, memory, sample_deal(view, memory, random.Random(3)))
+        twins = Twins(game.rules, 5)
+        for _ in range(3 * MOVES):
+            if game.phase not in (Phase.DRAW, Phase.PLAY):
+                break
+            seat = game.to_move()[0]
+            turns += game.phase is Phase.PLAY and not game.down[seat] and seat == game.turn
+            game.apply(twins.move(game, seat))
+    assert turns and len(asked) < 0.8 * turns

@@ -24,11 +24,12 @@ from ..cards import Card, deck
 from ..engine.dealer import LocalDealer, Shuffle
 from ..engine.game import Game, Phase
 from ..engine.moves import Move
-from ..engine.view import PlayerView, view_of
+from ..engine.view import PlayerView
 from ..rules.contracts import kind_counts
 from ..rules.scoring import penalty
-from .basic import BasicBot, completes_meld, usefulness
+from .basic import completes_meld, usefulness
 from .history import RoundMemory
+from .playout import BasicPolicy
 
 __all__ = ["Outcome", "agrees", "sample_deal", "deal_game", "search", "affordable"]
 
@@ -195,15 +196,18 @@ def deal_game(view: PlayerView, memory: RoundMemory, deal: Deal) -> Game:
     return game
 
 
-def _play_out(game: Game, seat: int, bot: BasicBot) -> tuple[float, int | None]:
-    """The round played to its end by ``bot`` in every seat: ``seat``'s gain and who went out."""
+def _play_out(game: Game, seat: int, rng: random.Random) -> tuple[float, int | None]:
+    """The round played to its end by basic bots in every seat, drawing from ``rng`` (the moves
+    `BasicBot(rng)` makes, built by `BasicPolicy`, each applied by the engine, which refuses an
+    illegal one): ``seat``'s gain and who went out."""
     rules = game.rules
+    policy = BasicPolicy(rules, rng)
     progress = list(game.progress)
     for _ in range(MOVES):
         if game.phase is not Phase.DRAW and game.phase is not Phase.PLAY:
             break
         mover = game.to_move()[0]
-        game.apply(bot.choose(view_of(game, mover), game.legal_moves(mover)))
+        game.apply(policy.move(game, mover))
     if game.results:
         result = game.results[-1]
         points, winner = list(result.points), result.winner
@@ -236,7 +240,8 @@ def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], sa
     first (the weights' choice).  One behind after a few deals seldom overtakes it by the margin
     that overrules the weights (`Outcome.beats`), and most close decisions end so: in davis 2
     deals settle two thirds of them, the play-outs fall from 8 a candidate to 3.4, and 286 of
-    299 decisions stay as with all 8 (issue 26: 8 games, seed 1)."""
+    299 decisions stay as with all 8 (issue 26: 8 games, seed 1); the expert settles after one
+    (`ExpertBot.SETTLED`)."""
     gains: list[list[float]] = [[] for _ in candidates]
     outs = [[0] * view.players for _ in candidates]
     for done in range(samples):
@@ -247,7 +252,7 @@ def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], sa
         for i, move in enumerate(candidates):
             game = deal_game(view, memory, deal)
             game.apply(move)
-            gain, winner = _play_out(game, view.seat, BasicBot(random.Random(deal.seed)))
+            gain, winner = _play_out(game, view.seat, random.Random(deal.seed))
             gains[i].append(gain)
             if winner is not None:
                 outs[i][winner] += 1
