@@ -99,6 +99,24 @@ def test_no_pass_is_taken_before_every_seat_has_committed_to_its_seed():
     assert first.make_pass(0).phase == 1
 
 
+def test_a_pass_out_of_turn_or_of_no_phase_is_refused_saying_which():
+    """Seat 1 cannot make its pass before seat 0's (its permutation would go first), and a pass
+    of a phase the deal has not (3) is refused as what it is."""
+    table = MentalTable(3, seeded(b"pass order"), cards=CARDS, deal=False)
+    commitments = [p.start_generation(0, CARDS) for p in table.participants]
+    for participant in table.participants:
+        for commitment in commitments:
+            if commitment.author != participant.seat:
+                participant.receive(commitment)
+    with pytest.raises(ValueError) as info:
+        table.participants[1].make_pass(0)
+    assert str(info.value) == "generation 0 does not wait for seat 1's pass"
+    third = dataclasses.replace(table.participants[0].make_pass(0), phase=3)
+    with pytest.raises(ValueError) as info:
+        table.participants[1].receive(third)
+    assert str(info.value) == "no pass 3"
+
+
 def test_keys_are_shared_for_distinct_positions_with_another_seat_only():
     table = table_with({})
     sharer = table.participants[2]

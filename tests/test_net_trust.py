@@ -357,6 +357,30 @@ def test_a_claim_the_host_drops_unanswered_does_not_leave_its_seat_waiting_for_e
     assert all(party.fault is None for party in (t.host, *t.seats))
 
 
+def test_a_claim_refused_stale_stays_the_seat_s_answer_until_the_stream_brings_the_seq_named():
+    """In process: the host refuses seat S's pass_claim ``stale``, naming a seq the stream has
+    not reached (its own coming timeout).  Another seat's claim is sequenced meanwhile: the
+    refused claim is still S's answer to the window, what S protests an early timeout with.
+    Once the stream brings the seq named (the timeout), S has no answer on its way."""
+    from shanghai_net.engine.moves import PassClaim
+
+    from test_net_table import Table, open_window, signed
+
+    t = Table(4, seed=6)
+    seat, other = open_window(t).window.undecided()[:2]
+    box, table = t.boxes[seat], t.seats[seat]
+    box.push(table.submit(PassClaim(seat)), PassClaim(seat))
+    claim = box.poll()
+    named = t.host.chain.next_seq + 1  # after another seat's claim: the host's coming timeout
+    box.error(wm.Error(code="stale", reason="the game moved on", ref_seq=named,
+                       ref_counter=claim.counter))
+    assert box.answer is claim
+    t.deliver(signed(t, other, PassClaim(other), t.host.chain.basis))
+    assert box.answer is claim and t.host.chain.next_seq == named
+    t.time_out(seat)
+    assert box.answer is None
+
+
 class DropsComplaints(Host):
     """Never sequences a complaint, and says nothing of it."""
 

@@ -17,6 +17,7 @@ from shanghai_net.engine.moves import DrawStock, PassClaim
 from shanghai_net.table.bodies import deal_body, parse_deal
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
+from shanghai_net.table.disputes import Protested
 from shanghai_net.table.verify import Finding, Report, verify
 from shanghai_net.wire import GameMessage, encode_frame, sign_wire
 from shanghai_net.wire.messages import HOST_AUTHOR, Ping, Timeout
@@ -226,7 +227,8 @@ def test_a_second_game_in_one_file_is_named():
     messages = read_transcript(sample_game.PATH)
     report = verify(messages + messages[:1])
     assert (report.fault.seq, report.fault.culprit) == (len(messages) - 1, HOST_AUTHOR)
-    assert "a second start_game" in report.fault.reason
+    assert report.fault.reason == ("a second start_game: another game is recorded from here "
+                                   "(one game a file)")
     whole = verify(messages)
     assert (report.messages, report.moves, report.rounds, report.faces) == \
         (len(messages) - 1, whole.moves, 1, whole.faces)
@@ -256,12 +258,20 @@ def test_a_record_that_ends_before_its_game_says_how_far_the_deal_got():
 def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted_void():
     """What `shanghai verify` prints of a game that ended at an audit (naming a seat, or not
     completed for seeds that never came) and of rounds voided by the table's vote."""
-    report = verify(read_transcript(sample_game.PATH))
+    messages = read_transcript(sample_game.PATH)
+    report = verify(messages)
     for culprit, why in ((1, "its audit, which named a seat"),
                          (None, "its audit, which could not be completed")):
         ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
         assert f"round 1 voided by {why}: not scored; the game ended there" in \
             ended.summary().splitlines()
+    claim = messages[9]  # what the summary reads of a claim is only that there is one
+    protests = (Protested(1, 40, "early", None), Protested(2, 52, "on its way", claim))
+    lines = dataclasses.replace(report, protests=protests).summary().splitlines()
+    assert lines[2:4] == [
+        "Bob protests the host's timeout at seq 40: early",
+        "Cy protests the host's timeout at seq 52: on its way (with the claim it signed, which "
+        "the host did not sequence)"]
     for left, rounds in ((((1, 0), (2, 1)), "1 and 2"), (((1, 0), (2, 1), (4, 1)), "1, 2 and 4")):
         assert dataclasses.replace(report, left=left).summary().splitlines()[-1] == (
             f"ok: every move and the deal of every round scored check out; rounds {rounds} "
