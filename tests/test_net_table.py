@@ -371,3 +371,21 @@ def test_a_seat_may_run_its_round_audit_apart_and_go_on_from_its_outcome():
     assert t.seats[0].verdicts[1].clean and t.seats[0].audit_due is False
     assert t.seats[0].chain.head == t.seats[1].chain.head == t.host.chain.head
     assert t.seats[0].game.round_no == t.seats[1].game.round_no == 2
+
+
+def test_seeds_the_host_times_out_void_the_round_naming_no_one():
+    """In process: one seat's seeds never reach the host (its box empties: the host dropped
+    them, or the seat never sent them) and the host times them out.  Every party audits what
+    came, names no one (a missing message proves nothing of its author), voids the round and
+    ends the game, alike."""
+    t = Table(3, seed=10)
+    t.run_until(lambda: t.host.waiting_audit)
+    missing = next(seat for seat in range(3) if seat not in t.host.seeds_from)
+    t.boxes[missing].deal.clear()
+    t.run_until(lambda: t.host.seeds_from == set(range(3)) - {missing}, play=False)
+    t.time_out(missing, what="seeds")
+    why = (f"round 1 cannot be audited: seat {missing}'s seeds never arrived (seat {missing}, "
+           "or the host that relays it)")
+    for party in (t.host, *t.seats):
+        assert party.fault is None and party.finished and party.voided == 1
+        assert (party.verdict.culprit, party.verdict.reason) == (None, why)

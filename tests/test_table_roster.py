@@ -275,10 +275,12 @@ def test_a_vacant_seat_s_message_is_refused_and_a_host_relaying_it_is_named():
 
 
 def vote_refused(t, author, round_no, seat, why):
-    """The host refuses ``author``'s vote that ``seat`` left round ``round_no``, saying ``why``."""
+    """The host refuses ``author``'s vote that ``seat`` left round ``round_no``, saying ``why``
+    and naming the vote by its counter (what the author's outbox reads the refusal by)."""
     vote = t.sign(author, t.ids[author].sign_key, wm.VoidRound(round=round_no, seat=seat))
-    with pytest.raises(RemoteProtocolError, match=re.escape(why)):
+    with pytest.raises(RemoteProtocolError, match=re.escape(why)) as info:
         t.host.admit(vote)
+    assert info.value.ref_counter == vote.counter
 
 
 def test_a_vote_against_a_seat_gone_already_or_no_seat_is_refused():
