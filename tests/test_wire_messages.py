@@ -76,6 +76,25 @@ def test_a_wrong_type_in_any_field_names_the_field_and_quotes_the_value(type_nam
     assert reason.startswith(f"{type_name}.{field}: ") and "0.25" in reason
 
 
+def test_a_long_value_is_quoted_cut_to_sixty_characters():
+    """An error quotes what it refused, but never more than 60 characters of it (a peer's error
+    message is bounded, and a huge value is no use to read)."""
+    for value, shown in (("x" * 58, repr("x" * 58)), ("x" * 59, repr("x" * 59)[:57] + "...")):
+        wire = MESSAGES["game"].to_wire()
+        wire["seq"] = value
+        assert bad_message(wire).endswith(f", got {shown}") and len(shown) == 60
+
+
+FIELDED = {name: m for name, m in [*MESSAGES.items(), *BODIES.items()] if wire_fields(type(m))}
+
+
+@pytest.mark.parametrize("msg", FIELDED.values(), ids=FIELDED.keys())
+def test_a_decoded_message_cannot_be_changed_after_its_checks(msg):
+    """What was checked (and signed) stays what it was: messages and bodies are frozen."""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(msg, wire_fields(type(msg))[0].name, None)
+
+
 @pytest.mark.parametrize("kind,field", BODY_FIELD_CASES)
 def test_a_wrong_type_in_any_body_field_names_the_path(kind, field):
     body = BODIES[kind].to_wire()
