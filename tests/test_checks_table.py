@@ -4,6 +4,7 @@ test_net_table), and asserts who is named and that nothing hidden opened."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from shanghai_net.deal.group import multiply_all
 from shanghai_net.deal.messages import Context, PassOutput, PickReveal, SeedReveal
 from shanghai_net.engine import view_of
 from shanghai_net.engine.moves import CallShanghai, DrawStock, MayI
-from shanghai_net.table.bodies import deal_body, move_to_body, seeds_body
+from shanghai_net.table.bodies import deal_body, move_to_body, reveals_body, seeds_body
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.watch import EARLY, HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
@@ -550,3 +551,45 @@ def test_a_convicted_leader_is_ranked_last_and_the_best_of_the_others_win(totals
     ended = final_result(table, SimpleNamespace(result=result))
     assert ended.ranking == (1, 2, 3, 0) and ended.winners == winners
     assert ended.totals == totals
+
+
+
+def settled_reveal(seed):
+    """A table whose round 1 deal settled, the seat to move, and its honest reveal of a card
+    it holds (every seat's key)."""
+    t = Table(3, seed=seed)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled, play=False)
+    seat = t.host.public.turn
+    token = next(iter(t.seats[seat].participant.hand()))
+    return t, seat, t.seats[seat].participant.reveal(*token)
+
+
+@pytest.mark.parametrize("case", ["a commitment to no running shuffle", "a reveal of position 999"])
+def test_a_deal_step_of_no_running_shuffle_or_no_dealt_position_is_refused_and_named(case):
+    """Once round 1's deal settled, the seat to move signs a commitment to a shuffle no one
+    runs (generation 5), or a reveal of its own card moved to position 999: the host refuses
+    it, saying why; relayed anyway, the host's own table (a spectator's, `verify`'s) names the
+    seat for it."""
+    t, seat, honest = settled_reveal(29)
+    if case == "a commitment to no running shuffle":
+        body = wm.Deal("commit", {"round": 1, "generation": 5, "digest": bytes(32)})
+        why = "no shuffle of generation 5 is running"
+    else:
+        body, why = reveals_body(1, [dataclasses.replace(honest, position=999)]), \
+            "a reveal of no dealt position"
+    assert_named_by(refused_then_relayed(t, seat, body, why), ["host"], seat, why)
+
+
+def test_a_reveal_of_two_seats_keys_is_sequenced_as_evidence_against_its_author():
+    """A reveal holds every seat's key of a card (its holder's) or its author's own: one with
+    its own and another seat's is its author's cheat, sequenced so that every party names it."""
+    t, seat, honest = settled_reveal(29)
+    two = dataclasses.replace(honest, keys=honest.keys[:2])
+    msg = t.host.admit(t.seats[seat].chain.sign(t.ids[seat].sign_key, seat,
+                                                reveals_body(1, [two])))
+    assert (t.host.fault.culprit, t.host.fault.reason) == (
+        seat, f"seat {seat}: a reveal holds neither every seat's key nor only its author's own")
+    for other in (s for s in range(3) if s != seat):
+        with pytest.raises(Fault) as named:
+            t.seats[other].receive(msg)
+        assert named.value.culprit == seat
