@@ -99,6 +99,22 @@ def test_malformed_frame_is_reported_and_the_next_frame_still_decodes(frame):
     assert decoder.next_frame() == GOOD
 
 
+def test_a_malformed_frame_s_reason_says_what_is_wrong():
+    """The error a peer gets back names the fault, for a client author to find it by."""
+    unpacked = "frame of {} bytes is not one msgpack value: "
+    for name, reason in (("type not a string", "'type' is 3, not a string"),
+                         ("cut inside the map", unpacked), ("integer map key", unpacked)):
+        reason = reason.format(len(MALFORMED[name]) - 4)
+        decoder = FrameDecoder()
+        decoder.receive_data(MALFORMED[name])
+        with pytest.raises(RemoteProtocolError) as info:
+            decoder.next_frame()
+        assert info.value.reason.startswith(reason), (name, info.value.reason)
+    with pytest.raises(LocalProtocolError) as info:
+        encode_frame({"type": "chat", "text": "x" * 200}, max_frame=100)
+    assert info.value.reason == "a 'chat' frame of 218 bytes is over the cap of 100"
+
+
 def test_nesting_at_the_limit_is_accepted():
     decoder = FrameDecoder()
     decoder.receive_data(raw_frame(nested(MAX_DEPTH)))
