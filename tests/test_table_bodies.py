@@ -11,7 +11,8 @@ from shanghai_net.engine import moves as em
 from shanghai_net.rules.melds import End
 from shanghai_net.table.bodies import MOVE_BODIES, body_to_move, move_to_body
 from shanghai_net.wire import decode_frame_body, decode_message, encode_frame
-from shanghai_net.wire.examples import example_messages
+
+from test_wire_messages import game_with_body
 
 SEAT = 2
 NINE, TEN, JACK = (natural(rank, Suit.HEARTS, copy=1) for rank in (9, 10, 11))
@@ -31,8 +32,7 @@ MOVES = [
 
 def over_the_wire(body):
     """``body`` as a peer decodes it from a game message's frame."""
-    wire = next(m for m in example_messages() if m.TYPE == "game").to_wire()
-    wire["body"] = body.to_wire()
+    wire = game_with_body(body.to_wire())
     return decode_message(decode_frame_body(encode_frame(wire)[4:])).body
 
 

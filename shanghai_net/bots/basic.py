@@ -4,7 +4,7 @@ a discard that completes a meld its contract needs."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from ..cards import Card, Suit
@@ -19,7 +19,7 @@ from ..rules.ruleset import MeldKind
 from ..rules.scoring import points_by_rank
 from .carousel import choose_carousel
 
-__all__ = ["BasicBot", "usefulness", "completes_meld"]
+__all__ = ["BasicBot", "usefulness", "completes_meld", "worth_taking", "discard_cost"]
 
 
 def _position_of(rank: int, low_ace: bool) -> int:
@@ -29,6 +29,29 @@ def _position_of(rank: int, low_ace: bool) -> int:
 def usefulness(view: PlayerView, card: Card, hand: list[Card]) -> float:
     """How much ``card`` helps this hand toward its contract (higher: keep it)."""
     return _Keep(view, hand)(card)
+
+
+def worth_taking(view: PlayerView, card: Card, hand: list[Card]) -> bool:
+    """Whether a seat not yet down takes ``card`` into ``hand``, by the basic bot's rule (what
+    the search also reads a seat's passes by): it completes a meld the contract needs, or helps
+    the hand enough (`usefulness` 4 or more)."""
+    return completes_meld(view, card, hand) or _Keep(view, hand + [card])(card) >= 4
+
+
+def discard_cost(view: PlayerView, hand: list[Card], draw: Callable[[], float]
+                 ) -> Callable[[Card], tuple]:
+    """The basic bot's order of discards from ``hand``, least first: a wild card last, then the
+    least useful, the most points, and one draw of ``draw`` a card asked to break ties."""
+    keep = _Keep(view, hand)
+    points = points_by_rank(view.rules)
+    wild_twos = view.rules.wild_twos
+
+    def cost(card: Card) -> tuple:
+        rank = card.rank
+        wild = rank == 0 or (rank == 2 and wild_twos)  # rules.is_wild, inlined: hot
+        return (wild, keep(card), -points[rank], draw())
+
+    return cost
 
 
 class _Keep:
@@ -214,7 +237,7 @@ class BasicBot:
             if view.down[view.seat]:
                 wanted = plays_on(view.rules, view.table, top)
             else:
-                wanted = completes_meld(view, top, hand) or usefulness(view, top, hand + [top]) >= 4
+                wanted = worth_taking(view, top, hand)
             if wanted:
                 return by_kind[TakeDiscard][0]
         if DrawStock in by_kind:
@@ -228,20 +251,8 @@ class BasicBot:
         return next(iter(by_kind.values()))[0]
 
     def _discard(self, view: PlayerView, discards: list[Move], hand: list[Card]) -> Move:
-        rules = view.rules
         plain = [m for m in discards if not m.shanghai]
         declared = {m.card: m for m in discards if m.shanghai}
-
-        keep = _Keep(view, hand)
-        points = points_by_rank(rules)
-        wild_twos = rules.wild_twos
-        draw = self.rng.random
-
-        def cost(move: Discard) -> tuple:
-            card = move.card
-            rank = card.rank
-            wild = rank == 0 or (rank == 2 and wild_twos)  # rules.is_wild, inlined: hot
-            return (wild, keep(card), -points[rank], draw())
-
-        best = min(plain, key=cost)
+        cost = discard_cost(view, hand, self.rng.random)
+        best = min(plain, key=lambda move: cost(move.card))
         return declared.get(best.card, best)

@@ -33,8 +33,7 @@ from ..rules.contracts import Contract
 from ..rules.finder import contract_options
 from ..rules.melds import extend, plays_on, run_bounds
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import points_by_rank
-from .basic import BasicBot, _Keep, completes_meld
+from .basic import BasicBot, completes_meld, discard_cost, worth_taking
 
 __all__ = ["BasicPolicy", "may_use"]
 
@@ -185,7 +184,6 @@ class BasicPolicy:
 
     def __init__(self, rules: RuleSet, rng: random.Random):
         self.rules, self.rng = rules, rng
-        self.points = points_by_rank(rules)
         self.memo = _memo(rules)
         self.seen: dict[Contract, _Seen] = {}
         self.none_in: dict[int, tuple[Contract, set[Card]]] = {}
@@ -215,8 +213,7 @@ class BasicPolicy:
                     if down:
                         wanted = plays_on(rules, game.table, top)
                     else:
-                        seen = self._seen(game.contract(seat))
-                        wanted = completes_meld(seen, top, hand) or _Keep(seen, hand + [top])(top) >= 4
+                        wanted = worth_taking(self._seen(game.contract(seat)), top, hand)
                     if wanted:
                         return TakeDiscard(seat)
                 return DrawStock(seat)
@@ -267,22 +264,11 @@ class BasicPolicy:
     def _discard(self, game: Game, seat: int, hand: list[Card], contract: Contract) -> Discard:
         """`BasicBot._discard`: the least useful card, declared SHANGHAI where it plays on the
         table (only that card is tested, not every card of the hand)."""
-        rules = self.rules
         taken = game.taken
         barred = taken if taken is not None and not game._may_discard(seat, taken) else None
-        keep = _Keep(self._seen(contract), hand)
-        points = self.points
-        wild_twos = rules.wild_twos
-        draw = self.rng.random
-        best, least = None, None
-        for card in hand:
-            if card is barred:
-                continue
-            rank = card.rank
-            cost = (rank == 0 or (rank == 2 and wild_twos), keep(card), -points[rank], draw())
-            if least is None or cost < least:
-                best, least = card, cost
-        return Discard(seat, best, bool(rules.shanghai and game.playable_on_table(best)))
+        cost = discard_cost(self._seen(contract), hand, self.rng.random)
+        best = min((card for card in hand if card is not barred), key=cost)
+        return Discard(seat, best, bool(self.rules.shanghai and game.playable_on_table(best)))
 
 
 def _jokers_on(game: Game) -> bool:

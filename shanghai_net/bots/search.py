@@ -27,7 +27,7 @@ from ..engine.moves import Move
 from ..engine.view import PlayerView
 from ..rules.contracts import kind_counts
 from ..rules.scoring import penalty
-from .basic import completes_meld, usefulness
+from .basic import completes_meld, worth_taking
 from .history import RoundMemory
 from .playout import BasicPolicy
 
@@ -91,7 +91,7 @@ def agrees(view: PlayerView, hand: Sequence[Card], took: Sequence[Card], refused
     the reasons a player has: a card taken goes with the hand, a card let go completes no meld in
     it (judged on the hand it holds now, a few draws after)."""
     for card in took:
-        if not (completes_meld(view, card, [c for c in hand if c is not card]) or usefulness(view, card, hand) >= 4):
+        if not worth_taking(view, card, [c for c in hand if c is not card]):
             return False
     return not any(completes_meld(view, card, hand) for card in refused)
 
