@@ -111,6 +111,33 @@ async def test_a_connection_may_not_pass_off_another_seat_s_message_as_its_own()
     assert not [m for m in told[1] if isinstance(m, Placed)]
 
 
+async def test_a_message_of_a_key_that_plays_its_seat_no_more_is_refused_saying_so():
+    """Seat 1 hands its seat over to bea; a message its old key signed before it heard so (a
+    second hand-over) reaches the host on its old connection.  The host refuses it saying the
+    seat is played with another key now (not ``bad_signature``: it is no forgery) and
+    sequences nothing of it; the same hand-over signed with bea's key, on bea's connection, is
+    sequenced."""
+    from test_table_handover import hand_over
+    from test_table_roster import newcomer
+
+    parts, people, clients = a_game_of_three()
+    seq = sequencer(parts.config, parts.history, parts.connections.clients,
+                    PublicTable(parts.lobby.start))
+    bea, cy = newcomer(5), newcomer(6)
+    table = SimpleNamespace(host=seq.public, ids=people,
+                            sign=lambda seat, key, body: seq.public.chain.sign(key, seat, body))
+    await seq._sequence(clients[1], hand_over(table, 1, bea))
+    assert seq.public.holders[1].sign_key == bea.sign_public and not clients[1].errors_sent
+    await seq._sequence(clients[1], hand_over(table, 1, cy))
+    assert [(e.code, e.reason) for e in clients[1].errors_sent] == \
+        [("wrong_state", "seat 1 is played with another key now (bea for p1), not with this "
+                         "connection's")]
+    assert seq.public.chain.next_seq == 1
+    clients[1].hello = dataclasses.replace(clients[1].hello, sign_key=bea.sign_public)  # bea's
+    await seq._sequence(clients[1], hand_over(table, 1, cy, key=bea.sign_key))
+    assert seq.public.holders[1].sign_key == cy.sign_public and len(clients[1].errors_sent) == 1
+
+
 async def test_the_host_times_out_every_silent_seat_of_a_claim_window_not_the_first_only():
     """A claim window's time runs out with several seats silent: the host signs a timeout for
     each of them, in one go, and the window closes (a host that stopped after the first would

@@ -195,6 +195,20 @@ def test_the_card_turned_up_is_owed_every_seats_own_key():
     assert {s.seat for s in reveals} == set(range(3)) - t.host._own_keys.get(token, set())
 
 
+def test_a_card_a_hand_shows_is_owed_every_key_by_its_holder_alone():
+    """A move that shows a card of a hand (a discard, a meld) owes that card's every key from
+    its holder, and from no one else: the entry says so to the field."""
+    t = Table(3, seed=7)
+    t.run_until(lambda: any(s.keys == "all" for s in t.host.owed_steps()))
+    shown = [s for s in t.host.owed_steps() if s.keys == "all"]
+    for step in shown:
+        token = (step.generation, step.position)
+        assert (step.seat, step.step, step.round, step.why) == \
+            (t.host.holder_of(token), "reveal", t.host.round,
+             f"every key of its card at position {step.position}")
+        assert [s for s in t.host.owed_steps() if (s.generation, s.position) == token] == [step]
+
+
 def test_the_round_end_asks_one_seeds_body_of_each_seat_with_every_generation():
     t = Table(3, seed=7)
     t.run_until(lambda: t.host.waiting_audit)

@@ -129,8 +129,9 @@ def test_after_a_wrong_state_message_the_next_message_is_read():
     client, host = pair("lobby")
     host.receive_data(raw_frame(GAME) + raw_frame(Ready(ready=True)))
     error = remote_error(host)
-    assert error.code == "wrong_state" and error.ref_seq == GAME.seq
-    assert host.next_event() == Ready(ready=True)
+    assert (error.code, error.ref_seq, error.ref_counter) == ("wrong_state", GAME.seq,
+                                                                GAME.counter)
+    assert GAME.counter is not None and host.next_event() == Ready(ready=True)
 
 
 def test_ready_crossing_start_game_in_flight_is_answered_not_fatal():

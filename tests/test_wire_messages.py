@@ -138,6 +138,21 @@ def test_out_of_range_values_are_bad_messages(case):
     assert bad_message(wire).startswith(f"{type_name}.{field}")
 
 
+def test_a_bool_field_takes_only_true_or_false_and_says_so():
+    assert bad_message({"type": "ready", "ready": 1}) == \
+        "ready.ready: expected true or false, got 1"
+
+
+def test_an_array_of_exactly_its_bound_is_fine_and_one_more_is_refused_saying_the_bound():
+    """hello.notices holds at most 16 names."""
+    wire = MESSAGES["hello"].to_wire()
+    wire["notices"] = ["owed"] * 16
+    assert decode_message(wire).notices == ("owed",) * 16
+    wire["notices"].append("owed")
+    assert bad_message(wire).startswith("hello.notices: expected an array of at most 16 "
+                                        "items, got ['owed', ")
+
+
 def test_chat_of_exactly_500_characters_is_fine():
     assert decode_message({"type": "chat", "text": "x" * 500}).text == "x" * 500
 

@@ -148,6 +148,14 @@ class Sequencer:
                 "bad_signature", f"author {msg.author} is not your seat {client.seat}", None,
                 msg.counter))
             return
+        holder = public.holders[client.seat]
+        if client.hello.sign_key != holder.sign_key:
+            # the seat changed hands while this was on its way (voted gone and given to a
+            # stand-in, or handed over): a key that plays no more, not a forgery
+            client.strike(RemoteProtocolError(
+                "wrong_state", f"seat {client.seat} is played with another key now "
+                f"({holder.describe()}), not with this connection's", None, msg.counter))
+            return
         try:
             if self.config.worker_threads and isinstance(msg.body, Deal) and \
                     msg.body.step in HEAVY_STEPS:

@@ -212,11 +212,11 @@ class PeerTable(StreamTable):
         if self.game.round_no == self.round:  # not once it has moved on to the next round
             self.events.extend(self.game.learn(token, card))
 
-    def _complain(self, cheat: CheatDetected | ValueError) -> None:
+    def _complain(self, cheat: CheatDetected) -> None:
         """A fault only this seat can see: tell the table (once), and stop playing; the audit
         the complaint starts decides who is at fault."""
         if self.complaint is None:
-            self.complaint = str(getattr(cheat, "reason", cheat))[:500]
+            self.complaint = cheat.reason[:500]
             self._out.append(wm.Complaint(round=self.round, reason=self.complaint))
 
     def _catch_up(self) -> bool:
@@ -326,9 +326,11 @@ class PeerTable(StreamTable):
             if sealed.recipient != self.seat:
                 self.participant.record_box(sealed)
                 continue
+            # no ValueError of receive_share's comes from the stream: parse_deal makes the
+            # box's author the message's, and _on_deal takes only the boxes the table asked for
             try:
                 self.participant.receive_share(sealed)
-            except (CheatDetected, ValueError) as cheat:
+            except CheatDetected as cheat:
                 self._complain(cheat)
 
     def _reveal_public(self, token: Token) -> None:
