@@ -61,6 +61,24 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     assert peer._vote_due() == float("inf")
 
 
+async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slow(mock_clock):
+    """Seat 1 has owed the deal a step since 10 s, still connected; seat 2's link dropped at
+    20 s.  The vote names seat 2 (a slow seat is no reason to void its round), and a seat that
+    quit before either."""
+    from shanghai_net.wire.messages import VoidRound
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
+    pushed = []
+    peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend)
+    peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 vacant={})
+    peer.stalling, peer.absent = {1: 10.0}, {2: 20.0}
+    assert peer._vote_due() == 15.0 and peer.vote_void()
+    assert pushed == [VoidRound(round=3, seat=2)]
+    peer._voted, peer.left, peer.absent = None, {3}, {2: 20.0, 3: 30.0}
+    assert peer.vote_void() and pushed[-1] == VoidRound(round=3, seat=3)
+
+
 def test_a_claim_is_for_the_window_it_answered():
     """A claim chosen for one discard is not sent once that window has closed, even if a claim
     is legal again in the next window: the player chooses again."""

@@ -361,16 +361,23 @@ async def test_a_player_who_never_returns_is_voted_gone_and_a_stand_in_plays_on(
     `shanghai verify` follows seat 2's keys to the stand-in's."""
     record = tmp_path / "voided.transcript"
     gone = trio.CancelScope()
-    options = {0: {"void_after": 0.3}}
     keys = identities(3)
     with trio.fail_after(120):
-        async with table_of_three(tmp_path, b"h7", {"contracts": [[2, 0], [2, 0]]}, options, {2: gone},
+        async with table_of_three(tmp_path, b"h7", {"contracts": [[2, 0], [2, 0]]}, {}, {2: gone},
                                   record=record) as (host, port, peers, results, _):
             while not in_round(host, 2):
                 await trio.sleep(0.01)
             gone.cancel()
+            # seat 0 votes by itself once it has seen seat 2 go (before, a busy machine could
+            # keep seat 1 silent long enough for seat 0 to vote against it instead)
+            while 2 not in peers[0].absent:
+                await trio.sleep(0.01)
+            peers[0].void_after = 0.3
+            peers[0].nudge()
             while host.public.void_votes.get(2) != {0}:
                 await trio.sleep(0.01)
+            (vote,) = [m.body for m in host.history.messages if m.body.KIND == "void_round"]
+            assert vote.seat == 2, vote
             # seat 0 voted: its second vote, and a vote for another round, are refused
             refused = [await refused_vote(peers[0], keys[0], round_no) for round_no in (2, 1)]
             assert refused == ["out_of_turn"] * 2

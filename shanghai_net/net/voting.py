@@ -40,12 +40,13 @@ class Voting:
         return table.vacant if table is not None else {}
 
     def vote_void(self, seat: int | None = None) -> bool:
-        """Vote to void the running round because ``seat`` is not coming back (None: the seat
-        away or silent the longest); False if there is no round to void, no seat away, or this
+        """Vote to void the running round because ``seat`` is not coming back (None: a seat
+        that quit, else one whose link is down, else the seat silent the longest: a seat still
+        connected may only be slow); False if there is no round to void, no seat away, or this
         seat has voted already."""
         away = self._away()
         if seat is None and away:
-            seat = min(away, key=lambda s: (s not in self.left, away[s], s))
+            seat = min(away, key=lambda s: (s not in self.left, s not in self.absent, away[s], s))
         if seat is None or not self._may_vote():
             return False
         self._voted = self.table.void_target
