@@ -45,7 +45,9 @@ bench: $(BIN)/shanghai
 # The kill rate of each package is printed at the end, with its surviving mutants
 # (`$(BIN)/mutmut show NAME` shows one).  First the mutants and the map of which tests cover
 # which function are made (`run` of a name that matches none, which mutmut reports as its error),
-# then each package is run.
+# then each package is run.  A sample goes on where the last run stopped (only the mutants not
+# judged yet are run; a package whose sample is all judged is skipped): after changing the
+# tests, `make clean` first, to judge the sample again.
 MUTATE_PACKAGES ?= deal wire rules engine table net
 MUTATE_SAMPLE ?=
 MUTATE_JOBS ?= 1
@@ -58,8 +60,8 @@ mutate: $(BIN)/mutmut
 	$(BIN)/mutmut run --max-children $(MUTATE_JOBS) 'none' > mutants-setup.log 2>&1 || true
 	grep -q "nothing matches" mutants-setup.log || { cat mutants-setup.log; exit 1; }
 	for package in $(MUTATE_PACKAGES); do \
-		$(BIN)/mutmut run --max-children $(MUTATE_JOBS) \
-			$$($(BIN)/python tests/mutation_rates.py names $$package $(MUTATE_SAMPLE)) \
+		names=$$($(BIN)/python tests/mutation_rates.py names $$package $(MUTATE_SAMPLE)); \
+		[ -z "$$names" ] || $(BIN)/mutmut run --max-children $(MUTATE_JOBS) $$names \
 			> mutants/run-$$package.log 2>&1 || exit 1; \
 	done
 	$(BIN)/python tests/mutation_rates.py rates $(MUTATE_PACKAGES)

@@ -5,7 +5,8 @@
 
 It reads what `mutmut run` leaves in mutants/ (one .meta file per source file: mutant name ->
 exit code).  A sample is drawn with a fixed seed, so two runs of the same code check the same
-mutants.  A timeout counts as a kill (the mutant broke something); a mutant no test covers counts
+mutants; `names` gives only those of the sample not judged yet (mutmut runs again every name it
+is given), so a sample stopped part way goes on where it stopped.  A timeout counts as a kill (the mutant broke something); a mutant no test covers counts
 as a survivor.
 """
 
@@ -29,10 +30,12 @@ def exit_codes(package: str) -> dict[str, int | None]:
 
 
 def names(package: str, sample: int | None = None) -> list[str]:
-    every = sorted(exit_codes(package))
+    codes = exit_codes(package)
+    every = sorted(codes)
     if sample is None or sample >= len(every):
         return [f"shanghai_net.{package}.*"]
-    return random.Random(16).sample(every, sample)
+    return [name for name in random.Random(16).sample(every, sample)
+            if codes[name] in UNCHECKED]
 
 
 def rates(packages: list[str]) -> None:

@@ -1,0 +1,35 @@
+"""`make mutate`'s helper (tests/mutation_rates.py): a sample goes on where it stopped, and the
+rates count a timeout as a kill and an untested mutant as a survivor."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import mutation_rates
+
+
+def write_meta(root, package, codes):
+    (root / package).mkdir(parents=True)
+    (root / package / "a.py.meta").write_text(json.dumps({"exit_code_by_key": codes}))
+
+
+def test_a_sample_names_only_the_mutants_it_has_not_judged(tmp_path, monkeypatch):
+    monkeypatch.setattr(mutation_rates, "MUTANTS", tmp_path)
+    codes = {f"shanghai_net.deal.a.x_f__mutmut_{i}": None for i in range(10)}
+    sample = random.Random(16).sample(sorted(codes), 4)
+    codes[sample[0]], codes[sample[1]] = 1, 0  # killed, survived
+    write_meta(tmp_path, "deal", codes)
+    assert mutation_rates.names("deal", 4) == sample[2:]
+    assert mutation_rates.names("deal") == ["shanghai_net.deal.*"]
+
+
+def test_rates_count_timeouts_as_kills_and_untested_mutants_as_survivors(tmp_path, monkeypatch,
+                                                                          capsys):
+    monkeypatch.setattr(mutation_rates, "MUTANTS", tmp_path)
+    write_meta(tmp_path, "wire", {"m1": 1, "m2": -24, "m3": 33, "m4": 0, "m5": None})
+    mutation_rates.rates(["wire"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["wire", "50.0%", "killed:", "2", "of", "4", "checked", "(5",
+                              "mutants)"]
+    assert sorted(line.split()[-1] for line in out if "survived" in line) == ["m3", "m4"]
