@@ -50,3 +50,29 @@ def test_a_call_names_the_top_discard_it_was_made_on():
     assert over_the_wire(move_to_body(em.CallShanghai(SEAT, 3), TOP)).card == TOP.id
     with pytest.raises(TypeError, match="pass top"):
         move_to_body(em.CallShanghai(SEAT, 3))
+
+
+DEAL_REFUSALS = {
+    "a key of seat 256": ("reveal", {"round": 1, "reveals": [
+        {"generation": 0, "position": 3, "keys": [[256, bytes(32)]]}]},
+        "data.reveals[0].keys: expected [seat, key] pairs"),
+    "a proof that is no bytes": ("pass", {"round": 1, "generation": 0, "phase": 1,
+                                          "points": [], "proof": 5},
+                                 "data.proof: expected some bytes, got 5"),
+}
+
+
+@pytest.mark.parametrize("step,data,reason", DEAL_REFUSALS.values(), ids=DEAL_REFUSALS.keys())
+def test_a_deal_body_out_of_its_bounds_is_refused_saying_which_field(step, data, reason):
+    """The deal body's own checks: the last seat number a key may name is 255, and a field of
+    any length must still be bytes; each refusal names the field."""
+    from shanghai_net.table.bodies import parse_deal
+    from shanghai_net.wire.messages import Deal
+
+    with pytest.raises(ValueError) as info:
+        parse_deal(Deal(step, data), bytes(16), 0)
+    assert str(info.value) == reason
+    if step == "reveal":  # one seat lower is a key the body carries
+        data["reveals"][0]["keys"][0][0] = 255
+        (reveal,) = parse_deal(Deal(step, data), bytes(16), 0).messages
+        assert reveal.keys == ((255, bytes(32)),)
