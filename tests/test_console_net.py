@@ -58,7 +58,9 @@ class FakePeer:
         pass
 
     holding_up = Peer.holding_up
+    vote_target = Peer.vote_target
     _vacant = Peer._vacant
+    _away = Peer._away
 
     def vote_void(self, seat=None):
         self.votes += 1

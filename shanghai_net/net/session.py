@@ -432,7 +432,7 @@ class NetSession(Session):
         if table.waiting_audit:
             return (f"round {table.round} is being audited: its seeds decide it, and the host "
                     f"names a seat whose seeds do not come within {table.audit_timeout:g} s")
-        seat = self.away[0]
+        seat = self.peer.vote_target(self.away)
         if not self.peer.vote_void(seat):
             return "you have voted to void this round already"
         return (f"you voted that seat {seat} left this round: when more than half the table "

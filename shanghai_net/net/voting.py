@@ -29,6 +29,13 @@ class Voting:
         return (set(self.absent) | {seat for seat, since in self.stalling.items()
                                     if now - since >= STALL_VOTE}) - set(self._vacant())
 
+    def vote_target(self, seats) -> int:
+        """Of ``seats``, the one a vote names: one that quit, else one whose link is down,
+        else the one silent the longest (a seat still connected may only be slow)."""
+        away = self._away()
+        return min(seats, key=lambda s: (s not in self.left, s not in self.absent,
+                                         away.get(s, math.inf), s))
+
     def _away(self) -> dict[int, float]:
         """The seats away or silent while they owe the deal a step, and since when (not a seat
         voted gone already)."""
@@ -40,13 +47,12 @@ class Voting:
         return table.vacant if table is not None else {}
 
     def vote_void(self, seat: int | None = None) -> bool:
-        """Vote to void the running round because ``seat`` is not coming back (None: a seat
-        that quit, else one whose link is down, else the seat silent the longest: a seat still
-        connected may only be slow); False if there is no round to void, no seat away, or this
-        seat has voted already."""
+        """Vote to void the running round because ``seat`` is not coming back (None: the
+        `vote_target` of the seats away or silent); False if there is no round to void, no seat
+        away, or this seat has voted already."""
         away = self._away()
         if seat is None and away:
-            seat = min(away, key=lambda s: (s not in self.left, s not in self.absent, away[s], s))
+            seat = self.vote_target(away)
         if seat is None or not self._may_vote():
             return False
         self._voted = self.table.void_target
