@@ -13,83 +13,56 @@ Aims (issue 26): one expert against three basic wins >= 60% in davis, >= 65% in 
 wins >= 60% against three easy; decisions p50 <= 10 ms, p99 <= 300 ms; >= 10 games a second at
 the one-expert table.
 
-Measured 2026-12-02 after the play-outs' policy (bots/playout.py: the basic bots of a play-out
-build their moves from the game's state, the same moves; the finder asked only where a drawn card
-could make a go-down) and searches settled after one sampled deal, not two; seed 1, 100 games a
-table, CPU time, two cores under a load of 2 to 4 (a mutation-testing run); "before" is the code
-at f668b51 measured the same day, the same way:
-  davis        expert 51.0% [41.3%, 60.6%], mean 239 against 346, p50 0.2 ms, p99 62 ms,
-               0.91 games/s        (before: 51.0% [41.3%, 60.6%], 237 against 341, p99 93 ms, 0.52)
-                            aim 60%: not shown (interval spans it); 10 games/s: not reached
-  good-miller  expert 62.0% [52.2%, 70.9%] (seed 2: 68.0% [58.3%, 76.3%]), mean 177 against 341,
-               p99 75 ms, 0.90 games/s    (before: 70.0% [60.4%, 78.1%], seed 2: 64.0% [54.2%,
-               72.7%]; 167 against 356, p99 93 ms, 0.60)   aim 65%: not shown (intervals span it)
-  marcelle     expert 47.0% [37.5%, 56.7%], money 68.1 against 17.3, p99 111 ms, 0.85 games/s
-               (before: 45.0% [35.6%, 54.8%], 67.2 against 17.6, p99 141 ms, 0.58)
-                                                        aim 62%: not reached (interval below it)
-The policy changes no decision (the same games, test_expert_same's digests unchanged by it);
-settling after one deal changes a few (267 of 271 searches decide as before in 6 davis games),
-and with them the games that follow: the win rates moved by 0 to 8 points, each within the
-other's interval, good-miller's two seeds together 65.0% after against 67.0% before (200 games).
-The games a second are 1.45 to 1.75 times the day's "before"; the same "before" measured 0.75
-games/s in davis on 2026-12-01 under another load, so compare figures of one day only.
-Measured 2026-12-01 after the speed work (a search stops once the weights' choice is not behind
-after 2 sampled deals; play-outs of 40 moves, not 60), seed 1, CPU time, two cores under a load
-of 2.5 to 4 (other helpers' test suites), so fewer games than 1,000:
-  davis        expert 51.0% [41.3%, 60.6%] (100 games; seed 2: 55.0% [45.2%, 64.4%]), mean 237
-               against 341, p50 0.1 ms, p99 64 ms, 0.75 games/s (seed 2: 0.69)
-                                                      aim 60%: not shown (interval spans it)
-  good-miller  expert 70.0% [57.5%, 80.1%] (60 games), mean 174 against 355, p50 0.2 ms, p99 96 ms,
-               0.60 games/s                                    aim 65%: met at the point estimate
-  marcelle     expert 48.3% [36.2%, 60.7%] (60 games), money 68.9 against 17.0, p99 140 ms,
-               0.57 games/s                                  aim 62%: not shown (interval spans it)
-  davis        two experts 77.5% [62.5%, 87.7%] (40 games), p99 100 ms, 0.26 games/s
-                                                               aim 75%: met at the point estimate
-Before the speed work (the same code at 88ada1d, the same 100 games): davis 60.0% [50.2%, 69.1%]
-(seed 2: 44.0% [34.7%, 53.8%]; the two together 52.0%, 200 games, against 53.0% after), mean
-208 against 347, p99 106 ms, 0.31 games/s (seed 2: 0.27); and in the runs of 60 games a table:
-  davis        expert 51.7% [39.3%, 63.8%] (60 games), mean 216 against 346, p50 0.2 ms, p99 158 ms,
-               0.22 games/s
-  good-miller  expert 58.3% [45.7%, 69.9%] (60 games), mean 181 against 345, p99 152 ms, 0.28 games/s
-  marcelle     expert 58.3% [45.7%, 69.9%] (60 games), money 71.3 against 16.2, p99 183 ms,
-               0.40 games/s
-  davis        two experts 80.0% [65.2%, 89.5%] (40 games), p99 155 ms, 0.11 games/s
-The tables without a search, unchanged by the speed work (2026-12-01, seed 1, load 2 to 5):
-  carousel     expert 30.0% [24.1%, 36.7%] (200 games), p50 1.5 ms, p99 15 ms, 1.34 games/s
-               (no search: the expert's own carousel play; KEEP 2.5 instead of 1.5: 27.0%
-               [21.3%, 33.5%], 200 games)                                      aim 35%: not reached
-  davis        basic against three easy 87.7% [83.5%, 90.9%] (300 games; marcelle 69.7% [64.2%,
-               74.6%]), easy slipping half the time; at 0.3 it was 61.8% and 39.5%        aim met
-Earlier forms of the search, the same seed: overruling the weights on any margin, davis 55.0%
-[42.5%, 66.9%], good-miller 66.7% [54.1%, 77.3%], marcelle 53.3% [40.9%, 65.4%] (60 games each),
-two experts 82.5% [68.0%, 91.3%] (40); with hands drawn at random besides, davis 50.0% [40.4%,
-59.6%] (100), good-miller 61.7% [49.0%, 72.9%], marcelle 65.0% [52.4%, 75.8%] (60 each), two
-experts 77.5% [62.5%, 87.7%] (40): all within each other's intervals.
-Before the search (the same expert's weights alone, 2026-12-01, 100 games, carousel 40): davis
-46.0% [36.6%, 55.7%], good-miller 62.0% [52.2%, 70.9%], marcelle 47.0% [37.5%, 56.7%], 3.2-4.7
-games/s, p99 3.3-4.3 ms.  Head to head in davis (30 games, seed 3, two experts searching their
-discards against two without): 18 wins to 13, mean 309 points to 319.
+Measured 2026-12-02 (afternoon) after the review of the play-outs' policy (the engine's public
+questions, one May-I rule, the go-down memo kept by the expert for its game; no decision changes),
+seed 1, CPU time, two cores under a load of 5 to 8 (two mutation-testing runs):
+  davis        expert 51.0% [41.3%, 60.6%] (100 games), mean 239 against 346 (the same games as
+               the morning's), p50 0.2 ms, p99 71 ms, 0.80 games/s (the code before the review,
+               the same hour: the same games, 0.80 games/s, p99 71 ms)
+                                     aim 60%: not shown (interval spans it); 10 games/s: not reached
+  carousel     expert 30.0% [24.1%, 36.7%] (200 games; seed 2: 22.0% [16.8%, 28.2%]; the two 26.0%
+               of 400), mean 20.4 against 19.9 (seed 2), p50 1.6 ms, p99 17 ms, 1.13 games/s; a basic
+               bot in its seat, seed 1: 26.0% [20.4%, 32.5%]                  aim 35%: not reached
+Carousel, tried and not committed (seed 1, 200 games each, 30.0% before): the most cards at once
+only when a seat holds 1 card (24.5% [19.1%, 30.9%]) or 4 or 5 (30.0%, 29.0%) rather than 3;
+besides the smallest plays, the largest play without each of its cards (29.5% [23.6%, 36.2%]); a
+bonus of 0.6 or 1.6 cards for a hand left that plays whole next turn (30.0% each); and a round
+played ahead (each play weighed by the cards held after the seat's next turn, or when another goes
+out first, in 6 deals of the unseen cards, every seat playing as the basic bot): 25.0% [19.5%,
+31.4%], seed 2 24.0% [18.6%, 30.4%], 24.5% of 400 against 26.0%, at 0.44 games/s and p99 139 ms.
+Why it stays near parity: a seat must play when it can (two cards where two play) and draws until
+it can, so the one choice is how much of what plays goes down; in 15 games the expert put down
+fewer than the most in 91 of 1,021 plays, and held back it saves about one draw when nobody goes
+out first.  A game is some 10 hands of about 2 points a seat: the deals decide most of it.
+The memo's lifetime (davis, 4 games, CPU seconds): kept by the process 4.9-5.5, by the expert
+for its game 5.5-5.6, by one search 5.2-6.0: within the load's noise; the expert keeps it.
+Measured 2026-12-02 (morning) after the play-outs' policy (bots/playout.py builds the basic bot's
+moves from the game's state, the same moves) and searches settled after one sampled deal, not
+two; seed 1, 100 games, load 2 to 4: davis 51.0% [41.3%, 60.6%], mean 239 against 346, p99 62 ms,
+0.91 games/s (0.52 before, the same day); good-miller 62.0% [52.2%, 70.9%] (seed 2: 68.0% [58.3%,
+76.3%]), p99 75 ms, 0.90 games/s; marcelle 47.0% [37.5%, 56.7%], money 68.1 against 17.3, p99 111
+ms, 0.85 games/s (aims 65% and 62%: not shown).  Settling after one deal kept 267 of 271 searches'
+decisions in 6 davis games; the win rates moved within each other's intervals.
+Earlier (2026-12-01, 40-100 games a table): davis 51.0-60.0%, good-miller 58.3-70.0%, marcelle
+48.3-58.3%, two experts in davis 77.5-80.0% (aim 75%), every figure within the others' intervals
+across the speed work (0.22-0.31 games/s before it, 0.57-0.75 after); basic against three easy
+87.7% [83.5%, 90.9%] in davis (300 games; marcelle 69.7%): aim met; carousel 30.0% [24.1%,
+36.7%] (200 games; holding back at KEEP 2.5 rather than 1.5: 27.0%).  Before the search (the
+expert's weights alone): davis 46.0%, good-miller 62.0%, marcelle 47.0% (100 games), 3.2-4.7
+games/s.
 What limits the strength: the search decides only close discards and take-or-draws (40-48 a
 game), in 1-8 sampled deals played out by basic bots, whose play in the expert's own seat is
 weaker than the expert's; going down, claiming and laying off stay the weights'.  The figures
-rest on 40-200 games, their intervals 20-30 points wide: none of the changes above is shown to
-gain or lose.
-What limits the speed (0.9 games a second against the 10 asked; the decision aims hold, p50 0.2
-ms, p99 62-111 ms against 300): profiled (davis, seed 1, 4 games, 5.7 s of CPU), 70% of the
-table's time is still the search's play-outs: ~48 searches a game, ~5.6 play-outs each (2.8
-sampled deals), ~37 moves each, some 10,000 moves a game at ~0.1 ms each.  Of a play-out, the
-finder takes 40% (a hand that can go down lists up to 40 go-downs for the basic bot to weigh: 1 ms
-each, 872 hands; a hand that cannot, 0.12 ms, 5,425 hands, after `may_use` spared 2,121), the
-engine's `apply` ~20%, the policy's own weighing (the discard's weights, the claim window's
-`completes_meld` for every seat at every discard) the rest; sampling the deals ~6% of the table.
-Before the policy the same 4 games took 8.0-9.3 s, and two thirds of a play-out's move went on
-listing every legal move and building a view for the basic bot.  The table without the search runs
-0.24 s a game (4 games a second): the expert's own weighing (`contract_need` of every discard) and
-the three basic bots, each of which lists every legal move.  Ten games a second leave 0.1 s a game
-for everything: it asks for a play-out some ten times cheaper again (a round's state of its own
-rather than the engine's, a finder that lists a go-down the basic bot would choose without the 40
-it weighs) or a search that plays out far fewer deals, and a faster expert without the search.
-Carousel has no search: a play-out there runs the solver every turn.
+rest on 40-200 games, their intervals 20-30 points wide.
+What limits the speed (0.8-0.9 games a second against the 10 asked; the decision aims hold):
+profiled (davis, seed 1, 3 games, the afternoon's code), 80% of the table's time is the search,
+67% its play-outs: the finder 29% (contract_options, mostly the play-outs' go-downs: of 6,418
+questions `may_use` spared 1,666, the memo many of the rest), the engine's apply 15%, sampling
+the deals 10% (a shuffle of the unseen cards each), the policy's weighing of discards the rest.
+Ten games a second leave 0.1 s a game for everything: it asks for a play-out some ten times
+cheaper (a round's state of its own rather than the engine's, a finder that lists only the
+go-down the basic bot would choose) or a search that plays out far fewer deals.  Carousel has no search: a round played
+ahead there runs the solver every turn (above: 2.6 times the CPU, no gain).
 """
 
 from __future__ import annotations

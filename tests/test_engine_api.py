@@ -280,3 +280,35 @@ def test_go_downs_are_the_go_downs_legal_moves_lists(name):
                 checked += bool(listed)
             game.apply(bots[seat].choose(view_of(game, seat), game.legal_moves(seat)))
     assert checked, "some seat could go down"
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_engines_public_questions_answer_as_legal_moves_lists(name):
+    """`shanghai_calls`, `lay_offs` and `may_discard`, which a program asks instead of listing
+    every move (the search's play-outs): at every decision of games of basic and random bots
+    they give exactly the calls, lay-offs and discards `legal_moves` lists, in order."""
+    from shanghai_net.engine import CallShanghai, Discard, LayOff
+
+    laid = called = 0
+    for seed in range(2):
+        game = new_game(preset(name), 4, LocalDealer(seed))
+        rng = random.Random(seed)
+        bots = [BasicBot(rng), RandomBot(rng), BasicBot(rng), RandomBot(rng)]
+        while game.phase is not Phase.OVER:
+            for seat in range(4):
+                listed = list(game.legal_moves(seat))
+                calls = [m for m in listed if isinstance(m, CallShanghai)]
+                assert list(game.shanghai_calls(seat)) == calls
+                called += bool(calls)
+                if game.phase is Phase.PLAY and seat == game.turn:
+                    hand = game.hand(seat)
+                    lay_offs = [m for m in listed if isinstance(m, LayOff)]
+                    if lay_offs:
+                        assert [m for c in dict.fromkeys(hand) for m in game.lay_offs(seat, c)] == lay_offs
+                        laid += 1
+                    discards = [m.card for m in listed if isinstance(m, Discard) and not m.shanghai]
+                    if not game.must_lay_off:
+                        assert discards == [c for c in hand if game.may_discard(seat, c)]
+            seat = game.to_move()[0]
+            game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
+    assert laid and (called or not game.rules.shanghai)  # SHANGHAI is davis's alone

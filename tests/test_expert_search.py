@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from shanghai_net.bots import BasicBot, ExpertBot, RandomBot
 from shanghai_net.bots.history import Memory
-from shanghai_net.bots.playout import BasicPolicy, may_use
+from shanghai_net.bots.playout import BasicPolicy, GoDowns, may_use
 from shanghai_net.bots.search import MOVES, agrees, deal_game, sample_deal, search
 from shanghai_net.cards import Suit, deck
 from shanghai_net.engine import Discard, DrawStock, LocalDealer, Phase, TakeDiscard, new_game, view_of
@@ -105,7 +105,7 @@ def test_the_game_laid_out_from_a_deal_offers_the_real_games_moves_and_plays_out
         laid = deal_game(view, memory, real)
         assert list(laid.legal_moves(0)) == list(game.legal_moves(0))
         moves = [m for m in game.legal_moves(0) if isinstance(m, Discard) and not m.shanghai][:2]
-        outcomes = search(view, memory, moves, 2, random.Random(1))
+        outcomes = search(view, memory, moves, 2, random.Random(1), GoDowns())
         assert [o.move for o in outcomes] == moves and all(sum(o.out) <= 2 for o in outcomes)
 
 
@@ -120,13 +120,14 @@ def test_the_game_laid_out_at_a_draw_offers_every_seat_the_real_games_moves(name
         for seat in range(4):
             assert list(laid.legal_moves(seat)) == list(game.legal_moves(seat))
         search(view, memory, [m for m in game.legal_moves(0) if isinstance(m, (DrawStock, TakeDiscard))], 1,
-               random.Random(1))
+               random.Random(1), GoDowns())
 
 
 def test_a_search_is_the_same_for_the_same_seed():
     _, view, memory, _ = list(seat_zero_discards("davis", 6, 5))[-1]
     moves = [Discard(0, card) for card in view.hand[:2]]
-    assert search(view, memory, moves, 3, random.Random(9)) == search(view, memory, moves, 3, random.Random(9))
+    assert (search(view, memory, moves, 3, random.Random(9), GoDowns())
+            == search(view, memory, moves, 3, random.Random(9), GoDowns()))
 
 
 def test_a_settled_search_stops_only_where_no_candidate_leads_the_first():
@@ -136,8 +137,8 @@ def test_a_settled_search_stops_only_where_no_candidate_leads_the_first():
     for game, view, memory, _ in seat_zero_discards("davis", 6, 8):
         plain = [m for m in game.legal_moves(0) if isinstance(m, Discard) and not m.shanghai]
         moves = list({m.card.face: m for m in plain}.values())[:2]
-        whole = search(view, memory, moves, 6, random.Random(5))
-        settled = search(view, memory, moves, 6, random.Random(5), settle_after=2)
+        whole = search(view, memory, moves, 6, random.Random(5), GoDowns())
+        settled = search(view, memory, moves, 6, random.Random(5), GoDowns(), settle_after=2)
         played = len(settled[0].gains)
         assert 2 <= played <= 6 and all(len(o.gains) == played for o in settled)
         assert [o.gains for o in settled] == [o.gains[:played] for o in whole]
@@ -206,7 +207,7 @@ class Twins:
     kept for the whole game, as a play-out keeps it, with what it remembers of each hand)."""
 
     def __init__(self, rules, seed: int):
-        self.bot, self.policy = BasicBot(random.Random(seed)), BasicPolicy(rules, random.Random(seed))
+        self.bot, self.policy = BasicBot(random.Random(seed)), BasicPolicy(rules, random.Random(seed), GoDowns())
 
     def move(self, game, seat: int):
         chosen = self.bot.choose(view_of(game, seat), game.legal_moves(seat))
@@ -308,7 +309,6 @@ def test_the_play_outs_ask_the_finder_only_where_a_drawn_card_could_make_a_go_do
     asked = []
     finder = playout.contract_options
     monkeypatch.setattr(playout, "contract_options", lambda *a: asked.append(1) or finder(*a))
-    monkeypatch.setattr(playout, "_FOUND", {})  # no hand answered before
     turns = 0
     for _, view, memory, _ in seat_zero_discards("davis", 12, 3):
         game = deal_game(view, memory, sample_deal(view, memory, random.Random(3)))

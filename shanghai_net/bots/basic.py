@@ -19,7 +19,7 @@ from ..rules.ruleset import MeldKind
 from ..rules.scoring import points_by_rank
 from .carousel import choose_carousel
 
-__all__ = ["BasicBot", "usefulness", "completes_meld", "worth_taking", "discard_cost"]
+__all__ = ["BasicBot", "usefulness", "completes_meld", "worth_taking", "worth_claiming", "discard_cost"]
 
 
 def _position_of(rank: int, low_ace: bool) -> int:
@@ -36,6 +36,13 @@ def worth_taking(view: PlayerView, card: Card, hand: list[Card]) -> bool:
     the search also reads a seat's passes by): it completes a meld the contract needs, or helps
     the hand enough (`usefulness` 4 or more)."""
     return completes_meld(view, card, hand) or _Keep(view, hand + [card])(card) >= 4
+
+
+def worth_claiming(view: PlayerView, card: Card | None, hand: list[Card], down: bool, meld_all: bool) -> bool:
+    """Whether a seat claims ``card`` out of turn (May I), by the basic bot's rule: only a seat
+    not yet down, and not where every card must be melded at once (a claim's penalty cards must
+    fit there too), for a card that completes a meld the contract needs."""
+    return card is not None and not down and not meld_all and completes_meld(view, card, hand)
 
 
 def discard_cost(view: PlayerView, hand: list[Card], draw: Callable[[], float]
@@ -242,9 +249,7 @@ class BasicBot:
                 return by_kind[TakeDiscard][0]
         if DrawStock in by_kind:
             return by_kind[DrawStock][0]
-        # not where every card must be melded at once: a claim's penalty cards must fit there too
-        if (MayI in by_kind and top is not None and not view.down[view.seat] and not view.meld_all
-                and completes_meld(view, top, hand)):
+        if MayI in by_kind and worth_claiming(view, top, hand, view.down[view.seat], view.meld_all):
             return by_kind[MayI][0]
         if PassClaim in by_kind:
             return by_kind[PassClaim][0]

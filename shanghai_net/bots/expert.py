@@ -31,6 +31,7 @@ from .carousel_play import choose_play
 from .history import Memory
 from .need import contract_need
 from .reading import Reading
+from .playout import GoDowns
 from .search import Outcome, affordable, search
 
 __all__ = ["ExpertBot", "Decision", "keep_value"]
@@ -147,6 +148,7 @@ class ExpertBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.memory = Memory()
+        self.go_downs = GoDowns()
         self._log: Sequence[Event] = ()
 
     def follow(self, log: Sequence[Event]) -> None:
@@ -279,7 +281,7 @@ class ExpertBot:
         view = reading.view
         samples = affordable(view, len(candidates), self.SAMPLES)
         outcomes = search(view, reading.memory, candidates, samples, random.Random(self.rng.getrandbits(64)),
-                          self.SETTLED)
+                          self.go_downs, self.SETTLED)
         found = max(outcomes, key=lambda o: o.gain)
         if found.move is candidates[0] or not found.beats(outcomes[0], self.SURE):
             return None

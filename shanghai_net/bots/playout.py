@@ -27,15 +27,15 @@ from collections.abc import Sequence
 
 from ..cards import Card
 from ..engine.game import Game, Phase
-from ..engine.moves import CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, TakeDiscard
+from ..engine.moves import Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, TakeDiscard
 from ..engine.view import view_of
 from ..rules.contracts import Contract
 from ..rules.finder import contract_options
-from ..rules.melds import extend, plays_on, run_bounds
+from ..rules.melds import plays_on, run_bounds
 from ..rules.ruleset import RuleSet
-from .basic import BasicBot, completes_meld, discard_cost, worth_taking
+from .basic import BasicBot, discard_cost, worth_claiming, worth_taking
 
-__all__ = ["BasicPolicy", "may_use"]
+__all__ = ["BasicPolicy", "GoDowns", "may_use"]
 
 
 class _Seen:
@@ -47,21 +47,26 @@ class _Seen:
         self.rules, self.contract = rules, contract
 
 
-_FOUND: dict[RuleSet, dict[tuple, tuple | None]] = {}
-"""For each rules, the go-down the basic bot makes from a hand not yet down (its melds; None:
-the hand holds none), by the contract, whether every card is melded, and the hand's cards: the
-finder's answer depends on the hand's cards, not their order, and a play-out's hands come again
-(the other candidates' play-outs of the same deal, the next search's).  A hand that holds none
-is kept by its faces besides (which copy of a face it holds does not matter then).  A memo of a
-pure function, forgotten when it grows large."""
-_FOUND_SIZE = 100_000
+class GoDowns:
+    """The go-down the basic bot makes from a hand not yet down (its melds; None: the hand holds
+    none), by the contract, whether every card is melded, and the hand's cards: the finder's
+    answer depends on the hand's cards, not their order, and a play-out's hands come again (the
+    other candidates' play-outs of the same deal, the next search's).  A hand that holds none is
+    kept by its faces besides (which copy of a face it holds does not matter then).
 
+    A memo of a pure function, kept by an expert for its game (`ExpertBot`) and read by its
+    play-outs' policies; forgotten when it grows large, or for other rules."""
 
-def _memo(rules: RuleSet) -> dict[tuple, tuple | None]:
-    memo = _FOUND.get(rules)
-    if memo is None or len(memo) > _FOUND_SIZE:
-        memo = _FOUND[rules] = {}
-    return memo
+    SIZE = 100_000
+
+    def __init__(self) -> None:
+        self.rules: RuleSet | None = None
+        self.found: dict[tuple, tuple | None] = {}
+
+    def memo(self, rules: RuleSet) -> dict[tuple, tuple | None]:
+        if rules != self.rules or len(self.found) > self.SIZE:
+            self.rules, self.found = rules, {}
+        return self.found
 
 
 def _go_down(game: Game, seat: int, hand: list[Card], contract: Contract, meld_all: bool,
@@ -80,7 +85,7 @@ def _go_down(game: Game, seat: int, hand: list[Card], contract: Contract, meld_a
         listed = 0
         for option in contract_options(rules, hand, contract, meld_all):
             raw = True
-            if not game._leaves_no_discard(seat, [c for meld in option for c in meld]):
+            if not game.leaves_no_discard(seat, [c for meld in option for c in meld]):
                 used = sum(len(x) for x in option)
                 if used > most:
                     best, most = option, used
@@ -135,43 +140,19 @@ def may_use(rules: RuleSet, hand: Sequence[Card], contract: tuple[int, int], new
 _ACE = 1 << 1 | 1 << 14
 
 
-def _first_call(game: Game, seat: int, top: Card) -> CallShanghai | None:
-    """The first SHANGHAI call `legal_moves` lists on the top discard (``seat`` may call)."""
-    rules = game.rules
-    table = game.table
-    for i in game._touched(top):
-        meld = table[i]
-        for end in game._ends(meld):
-            if extend(rules, meld, top, end):
-                return CallShanghai(seat, i, end)
-    return None
-
-
 def _first_lay_off(game: Game, seat: int, hand: list[Card]) -> LayOff | None:
     """The lay-off the basic bot makes: the first one of a freed joker `legal_moves` lists, else
     the first one."""
-    rules = game.rules
-    table = game.table
     owed = game.must_lay_off
     first = None
     for card in dict.fromkeys(hand):
         if first is not None and card not in owed:
             continue
-        for i in game._touched(card):
-            meld = table[i]
-            for end in game._ends(meld):
-                longer = extend(rules, meld, card, end)
-                if (longer and game._room_for_freed_joker(card, i, longer)
-                        and not game._leaves_no_discard(seat, [card])):
-                    move = LayOff(seat, card, i, end)
-                    if not owed or card in owed:
-                        return move
-                    if first is None:
-                        first = move
-                    break
-            else:
-                continue
-            break
+        move = next(game.lay_offs(seat, card), None)
+        if move is not None:
+            if not owed or card in owed:
+                return move
+            first = move
     return first
 
 
@@ -180,11 +161,12 @@ class BasicPolicy:
     view_of(game, seat), game.legal_moves(seat))`` makes, for the first seat of
     ``game.to_move()`` in a game of the contract presets that sees every face, drawing from
     ``rng`` as the basic bot would (one draw for each card it may discard, in the hand's order).
-    Made once a play-out: what it reads of the rules is read once."""
+    Made once a play-out: what it reads of the rules is read once; the go-downs it finds are
+    kept in ``go_downs``, which outlives it."""
 
-    def __init__(self, rules: RuleSet, rng: random.Random):
+    def __init__(self, rules: RuleSet, rng: random.Random, go_downs: GoDowns):
         self.rules, self.rng = rules, rng
-        self.memo = _memo(rules)
+        self.memo = go_downs.memo(rules)
         self.seen: dict[Contract, _Seen] = {}
         self.none_in: dict[int, tuple[Contract, set[Card]]] = {}
         """Each seat's last hand that the finder found no go-down in (`may_use`)."""
@@ -203,8 +185,8 @@ class BasicPolicy:
         if phase is Phase.DRAW:
             discard = game.discard
             top = discard[-1] if discard else None
-            if down and game.may_call_shanghai(seat):
-                call = _first_call(game, seat, top)
+            if down:
+                call = next(game.shanghai_calls(seat), None)
                 if call is not None:
                     return call
             w = game.window
@@ -218,8 +200,7 @@ class BasicPolicy:
                         return TakeDiscard(seat)
                 return DrawStock(seat)
             if w and seat in w.undecided():
-                if top is not None and not down and not game.final_contract(seat) \
-                        and completes_meld(self._seen(game.contract(seat)), top, hand):
+                if worth_claiming(self._seen(game.contract(seat)), top, hand, down, game.final_contract(seat)):
                     return MayI(seat)
                 return PassClaim(seat)
         elif phase is Phase.PLAY and seat == game.turn:
@@ -265,7 +246,7 @@ class BasicPolicy:
         """`BasicBot._discard`: the least useful card, declared SHANGHAI where it plays on the
         table (only that card is tested, not every card of the hand)."""
         taken = game.taken
-        barred = taken if taken is not None and not game._may_discard(seat, taken) else None
+        barred = taken if taken is not None and not game.may_discard(seat, taken) else None
         cost = discard_cost(self._seen(contract), hand, self.rng.random)
         best = min((card for card in hand if card is not barred), key=cost)
         return Discard(seat, best, bool(self.rules.shanghai and game.playable_on_table(best)))

@@ -29,7 +29,7 @@ from ..rules.contracts import kind_counts
 from ..rules.scoring import penalty
 from .basic import completes_meld, worth_taking
 from .history import RoundMemory
-from .playout import BasicPolicy
+from .playout import BasicPolicy, GoDowns
 
 __all__ = ["Outcome", "agrees", "sample_deal", "deal_game", "search", "affordable"]
 
@@ -196,12 +196,12 @@ def deal_game(view: PlayerView, memory: RoundMemory, deal: Deal) -> Game:
     return game
 
 
-def _play_out(game: Game, seat: int, rng: random.Random) -> tuple[float, int | None]:
+def _play_out(game: Game, seat: int, rng: random.Random, go_downs: GoDowns) -> tuple[float, int | None]:
     """The round played to its end by basic bots in every seat, drawing from ``rng`` (the moves
     `BasicBot(rng)` makes, built by `BasicPolicy`, each applied by the engine, which refuses an
     illegal one): ``seat``'s gain and who went out."""
     rules = game.rules
-    policy = BasicPolicy(rules, rng)
+    policy = BasicPolicy(rules, rng, go_downs)
     progress = list(game.progress)
     for _ in range(MOVES):
         if game.phase is not Phase.DRAW and game.phase is not Phase.PLAY:
@@ -234,14 +234,15 @@ def affordable(view: PlayerView, candidates: int, most: int) -> int:
 
 
 def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], samples: int,
-           rng: random.Random, settle_after: int | None = None) -> list[Outcome]:
+           rng: random.Random, go_downs: GoDowns, settle_after: int | None = None) -> list[Outcome]:
     """Each candidate (a move of the seat now) played out in ``samples`` sampled deals, or fewer:
     from ``settle_after`` deals on, the search stops once no candidate has gained more than the
     first (the weights' choice).  One behind after a few deals seldom overtakes it by the margin
     that overrules the weights (`Outcome.beats`), and most close decisions end so: in davis 2
     deals settle two thirds of them, the play-outs fall from 8 a candidate to 3.4, and 286 of
     299 decisions stay as with all 8 (issue 26: 8 games, seed 1); the expert settles after one
-    (`ExpertBot.SETTLED`)."""
+    (`ExpertBot.SETTLED`).  The play-outs' go-downs are kept in ``go_downs`` (the expert's, for
+    its next searches)."""
     gains: list[list[float]] = [[] for _ in candidates]
     outs = [[0] * view.players for _ in candidates]
     for done in range(samples):
@@ -252,7 +253,7 @@ def search(view: PlayerView, memory: RoundMemory, candidates: Sequence[Move], sa
         for i, move in enumerate(candidates):
             game = deal_game(view, memory, deal)
             game.apply(move)
-            gain, winner = _play_out(game, view.seat, random.Random(deal.seed))
+            gain, winner = _play_out(game, view.seat, random.Random(deal.seed), go_downs)
             gains[i].append(gain)
             if winner is not None:
                 outs[i][winner] += 1

@@ -236,37 +236,25 @@ class Game(DealtGame):
             if w and seat in w.undecided():
                 yield MayI(seat)
                 yield PassClaim(seat)
-            if self.may_call_shanghai(seat):
-                top = self.discard[-1]
-                for i in self._touched(top):
-                    meld = self.table[i]
-                    for end in self._ends(meld):
-                        if extend(rules, meld, top, end):
-                            yield CallShanghai(seat, i, end)
+            yield from self.shanghai_calls(seat)
             return
         if seat != self.turn:
             return
         hand = self.hand(seat)
         if not self.down[seat]:
             for melds in contract_options(rules, hand, self.contract(seat), self.final_contract(seat)):
-                if not self._leaves_no_discard(seat, [c for meld in melds for c in meld]):
+                if not self.leaves_no_discard(seat, [c for meld in melds for c in meld]):
                     yield GoDown(seat, melds)
             if rules.joker_buy:
                 yield from self._joker_buys(seat, hand)
         elif rules.lay_off_on_going_down_turn or not self.went_down_now:
             for card in dict.fromkeys(hand):
-                for i in self._touched(card):
-                    meld = self.table[i]
-                    for end in self._ends(meld):
-                        longer = extend(rules, meld, card, end)
-                        if (longer and self._room_for_freed_joker(card, i, longer)
-                                and not self._leaves_no_discard(seat, [card])):
-                            yield LayOff(seat, card, i, end)
+                yield from self.lay_offs(seat, card)
             if rules.joker_swap and not self.must_lay_off:
                 yield from self._joker_swaps(seat, hand)
         if not self.must_lay_off:
             made = self._discards
-            barred = self.taken if self.taken is not None and not self._may_discard(seat, self.taken) else None
+            barred = self.taken if self.taken is not None and not self.may_discard(seat, self.taken) else None
             known = self._known_of_table()[1] if rules.shanghai else None
             for card in hand:
                 if card is barred:
@@ -278,14 +266,47 @@ class Game(DealtGame):
                 if known is not None and self._plays_on_table(known, card):
                     yield Discard(seat, card, True)
 
-    def _leaves_no_discard(self, seat: int, played: list[Card]) -> bool:
+    def may_discard(self, seat: int, card: Card) -> bool:
+        """Whether ``seat`` may discard ``card`` now: not the discard just taken (that would let
+        two players pass one card round for ever), unless it is the last card in hand.  A program
+        choosing its discard without `legal_moves` asks this of the card it took."""
+        return self.rules.discard_taken_card or card != self.taken or len(self.hands[seat]) == 1
+
+    def leaves_no_discard(self, seat: int, played: list[Card]) -> bool:
         """Whether playing these cards (and the freed jokers still owed to the table) would leave
         nothing to discard where every turn ends with a discard (`out_by_discard`, good-miller:
-        "At the end of your turn, you must discard one card"), the meld-all last round excepted."""
+        "At the end of your turn, you must discard one card"), the meld-all last round excepted.
+        Such a go-down or lay-off is illegal: a program building its own go-down asks this."""
         if not self.rules.out_by_discard or self.final_contract(seat):
             return False
         owed = len(self.must_lay_off - set(played))
         return len(self.hands[seat]) - len(played) - owed < 1
+
+    def shanghai_calls(self, seat: int) -> Iterator[CallShanghai]:
+        """The SHANGHAI calls ``seat`` may make on the top discard now, in table order (none where
+        it may not call): `legal_moves` lists them, and a program that knows it calls on the
+        first asks for no other move."""
+        if not self.may_call_shanghai(seat):
+            return
+        top = self.discard[-1]
+        for i in self._touched(top):
+            meld = self.table[i]
+            for end in self._ends(meld):
+                if extend(self.rules, meld, top, end):
+                    yield CallShanghai(seat, i, end)
+
+    def lay_offs(self, seat: int, card: Card) -> Iterator[LayOff]:
+        """Where ``seat``, down and in the play of its turn, may lay ``card`` off now, in table
+        order: each meld end it extends, keeping a card to discard and a place for a freed joker.
+        `legal_moves` lists them for every card in hand; a program weighing one card asks for
+        that card's alone."""
+        for i in self._touched(card):
+            meld = self.table[i]
+            for end in self._ends(meld):
+                longer = extend(self.rules, meld, card, end)
+                if (longer and self._room_for_freed_joker(card, i, longer)
+                        and not self.leaves_no_discard(seat, [card])):
+                    yield LayOff(seat, card, i, end)
 
     def _room_for_freed_joker(self, card: Card, index: int, longer: Meld) -> bool:
         """A lay-off may not take the last place the freed joker could go (no move would be left)."""
@@ -332,7 +353,7 @@ class Game(DealtGame):
                     if not swapped:
                         continue
                     for ext in hand:
-                        if ext == card or self._leaves_no_discard(seat, [card, ext]):
+                        if ext == card or self.leaves_no_discard(seat, [card, ext]):
                             continue
                         for end in self._swap_ends(meld, joker):
                             if self._swap_result(swapped, joker, ext, end, i) is not None:
@@ -478,7 +499,7 @@ class Game(DealtGame):
         used = sum(len(m) for m in move.melds)
         if self.final_contract(seat) and used != len(self.hands[seat]):
             raise self._illegal(move, f"in the last round every card is melded at once ({used} of {len(self.hands[seat])})")
-        if self._leaves_no_discard(seat, [c for meld in move.melds for c in meld]):
+        if self.leaves_no_discard(seat, [c for meld in move.melds for c in meld]):
             raise self._illegal(move, _KEEP_A_DISCARD)
         for meld in melds:
             for card in meld.cards:
@@ -499,7 +520,7 @@ class Game(DealtGame):
         if self.went_down_now and not self.rules.lay_off_on_going_down_turn:
             raise self._illegal(move, "you lay off from your next turn")
         self._holds(seat, move.card, move)
-        if self._leaves_no_discard(seat, [move.card]):
+        if self.leaves_no_discard(seat, [move.card]):
             raise self._illegal(move, _KEEP_A_DISCARD)
         longer = self._extended(move, move.card, "go on")
         if not self._room_for_freed_joker(move.card, move.meld, longer):
@@ -549,7 +570,7 @@ class Game(DealtGame):
             self._holds(seat, card, move)
         if move.replacement == move.extension:
             raise self._illegal(move, "the replacement and the extension are one card")
-        if self._leaves_no_discard(seat, [move.replacement, move.extension]):
+        if self.leaves_no_discard(seat, [move.replacement, move.extension]):
             raise self._illegal(move, _KEEP_A_DISCARD)
         swapped = replace_wild(self.rules, meld, joker, move.replacement)
         if swapped is None:
@@ -593,7 +614,7 @@ class Game(DealtGame):
         if self.must_lay_off:
             raise self._illegal(move, "lay off the joker you freed first")
         self._holds(seat, move.card, move)
-        if not self._may_discard(seat, move.card):
+        if not self.may_discard(seat, move.card):
             raise self._illegal(move, f"you took {move.card} from the pile this turn: discard another card")
         if move.shanghai and not (self.rules.shanghai and self.playable_on_table(move.card)):
             raise self._illegal(move, f"SHANGHAI is only for a card that plays on the table")
@@ -611,11 +632,6 @@ class Game(DealtGame):
             self.turn = (seat + 1) % self.players
             self.phase = Phase.DRAW
             self._open_window()
-
-    def _may_discard(self, seat: int, card: Card) -> bool:
-        """Not the discard just taken (that would let two players pass one card round for ever),
-        unless it is the last card in hand."""
-        return self.rules.discard_taken_card or card != self.taken or len(self.hands[seat]) == 1
 
     _HANDLERS = {
         DrawStock: _draw_stock,
