@@ -189,3 +189,18 @@ def test_a_participant_sits_at_one_of_the_rosters_seats(seat):
     table = table_with({})
     with pytest.raises(ValueError, match=f"seat {seat} of 4 seats"):
         Participant(seat, table.roster, b"shanghai-net game", 1, None, seeded(b""))
+
+
+SHUFFLES = {"no card": [], "a card twice": [CARDS[0], CARDS[1], CARDS[0]]}
+
+
+@pytest.mark.parametrize("cards", SHUFFLES.values(), ids=SHUFFLES.keys())
+def test_a_shuffle_of_no_card_or_of_a_card_twice_is_refused_quoting_the_cards(cards):
+    """A deck holding a card twice would deal one card to two hands; the engine never asks for
+    one, and a participant asked anyway refuses, quoting the cards, and starts nothing."""
+    table = table_with({})
+    seat = Participant(0, table.roster, b"shanghai-net game", 1, None, seeded(b""))
+    with pytest.raises(ValueError) as info:
+        seat.start_generation(0, cards)
+    assert str(info.value) == f"a shuffle needs 1 or more distinct cards, got {list(cards)!r}"
+    assert seat.start_generation(0, CARDS[:3]).context.generation == 0  # 0 was not started

@@ -65,7 +65,6 @@ class SeedKeys:
     def __init__(self, context: Context, seat: int, seed: bytes, size: int) -> None:
         self._prefix = KEY_TAG + context.encode() + bytes([seat])
         self._seed = seed
-        self.size = size
         self.pass_key = self._scalar(b"pass key", 0)
         self.pass_key_inverse = invert(self.pass_key)
         self.card_keys = [self._scalar(b"card key", j) for j in range(size)]
