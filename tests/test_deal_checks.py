@@ -204,3 +204,29 @@ def test_a_shuffle_of_no_card_or_of_a_card_twice_is_refused_quoting_the_cards(ca
         seat.start_generation(0, cards)
     assert str(info.value) == f"a shuffle needs 1 or more distinct cards, got {list(cards)!r}"
     assert seat.start_generation(0, CARDS[:3]).context.generation == 0  # 0 was not started
+
+
+def test_a_game_id_longer_than_its_two_byte_length_is_refused():
+    """A context's encoding gives the game id's length in two bytes: 65,535 is the most."""
+    assert Context(bytes(0xFFFF), 1, 0).encode()
+    with pytest.raises(ValueError, match="game_id must be at most 65535 bytes"):
+        Context(bytes(0x10000), 1, 0)
+
+
+def test_a_word_in_the_stream_s_uneven_top_is_drawn_again(monkeypatch):
+    """Fisher-Yates stays uniform by drawing again a word at or above the largest multiple of
+    the bound (for 3 cards, 2**32 - 1): that word swaps nothing, the next one does."""
+    from shanghai_net.deal import seeds
+
+    monkeypatch.setattr(seeds, "_words", lambda seed: iter([2**32 - 1, 5, 0]))
+    assert fisher_yates(b"seed", 3) == [1, 0, 2]
+
+
+def test_every_point_multiplied_is_counted_for_the_benchmark():
+    """benchmarks/deal.py reports the multiplications a deal costs from this count."""
+    from shanghai_net.deal.group import card_point, multiplications, multiply_each
+
+    two = bytes([2]) + bytes(31)
+    before = multiplications()
+    multiply_each([two] * 3, [card_point(c) for c in range(3)])
+    assert multiplications() - before == 3
