@@ -209,8 +209,9 @@ def test_a_shuffle_of_no_card_or_of_a_card_twice_is_refused_quoting_the_cards(ca
 def test_a_game_id_longer_than_its_two_byte_length_is_refused():
     """A context's encoding gives the game id's length in two bytes: 65,535 is the most."""
     assert Context(bytes(0xFFFF), 1, 0).encode()
-    with pytest.raises(ValueError, match="game_id must be at most 65535 bytes"):
+    with pytest.raises(ValueError) as info:
         Context(bytes(0x10000), 1, 0)
+    assert str(info.value) == f"game_id must be at most 65535 bytes, got {repr(bytes(0x10000))[:60]}"
 
 
 def test_a_word_in_the_stream_s_uneven_top_is_drawn_again(monkeypatch):

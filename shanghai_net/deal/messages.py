@@ -25,7 +25,7 @@ class Context:
 
     def __post_init__(self) -> None:
         if not isinstance(self.game_id, bytes) or len(self.game_id) > 0xFFFF:
-            raise ValueError(f"game_id must be at most 65535 bytes, got {self.game_id!r}")
+            raise ValueError(f"game_id must be at most 65535 bytes, got {self.game_id!r:.60}")
         for name in ("round", "generation"):
             value = getattr(self, name)
             if not isinstance(value, int) or not 0 <= value < 2**32:
