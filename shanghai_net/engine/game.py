@@ -296,10 +296,11 @@ class Game(DealtGame):
                     yield CallShanghai(seat, i, end)
 
     def lay_offs(self, seat: int, card: Card) -> Iterator[LayOff]:
-        """Where ``seat``, down and in the play of its turn, may lay ``card`` off now, in table
-        order: each meld end it extends, keeping a card to discard and a place for a freed joker.
-        `legal_moves` lists them for every card in hand; a program weighing one card asks for
-        that card's alone."""
+        """Where ``seat`` may lay ``card`` off, in table order, once it may lay off at all (down,
+        in the play of its turn, and not on the turn it went down where the rules forbid it:
+        the caller checks that, as `legal_moves` does): each meld end ``card`` extends, keeping a
+        card to discard and a place for a freed joker.  `legal_moves` lists them for every card
+        in hand; a program weighing one card asks for that card's alone."""
         for i in self._touched(card):
             meld = self.table[i]
             for end in self._ends(meld):
