@@ -593,3 +593,80 @@ def test_a_reveal_of_two_seats_keys_is_sequenced_as_evidence_against_its_author(
         with pytest.raises(Fault) as named:
             t.seats[other].receive(msg)
         assert named.value.culprit == seat
+
+
+# -- a card its holder must show before it opened (table/seat.py PeerTable._try_open) ------------
+
+class LastCardClaimers(Table):
+    """Seats that claim the discard (MAY I) whenever the stock is down to two cards or fewer:
+    with the pile never turned over (``max_reshuffles=0``), the claim's penalty draws take the
+    stock's last card and the round ends stuck at once, so the claimant must show a card
+    whose keys are still on their way to it."""
+
+    def step(self, play=True):
+        for seat, table in enumerate(self.seats):
+            if not self.boxes[seat].busy and table.can_move():
+                moves = table.legal_moves()
+                claims = [m for m in moves if isinstance(m, MayI)]
+                move = claims[0] if claims and len(table.game.stock) <= 2 else \
+                    self.bots[seat].choose(view_of(table.game, seat), moves)
+                self.boxes[seat].push(table.submit(move), move)
+        return super().step(play=False)
+
+
+def wrong_key_for_a_card_to_show(table_type):
+    """A seat (``table_type``'s subclass) that seals a wrong key for a card it shares with
+    its recipient when the table must show that card at once: the recipient's card cannot
+    open when it has to show it."""
+
+    class Cheat(table_type):
+        def _flush(self):
+            self.participant.wrong_for = {(g, p) for (g, _), positions in self._shares.items()
+                                          for p in positions if (g, p) in self._publics}
+            super()._flush()
+
+        def _participant(self, round_no):
+            participant = super()._participant(round_no)
+            seal = participant.seal
+
+            def wrong_seal(g, share):
+                wrong = [p for p in share.positions
+                         if (g.context.generation, p) in participant.wrong_for]
+                if wrong:
+                    keys = list(share.keys)
+                    keys[share.positions.index(wrong[0])] = (12345).to_bytes(32, "little")
+                    share = dataclasses.replace(share, keys=tuple(keys))
+                return seal(g, share)
+
+            participant.wrong_for = set()
+            participant.seal = wrong_seal
+            return participant
+
+    return Cheat
+
+
+def test_a_card_that_does_not_open_when_its_holder_must_show_it_is_complained_of_not_shown():
+    """A MAY I claimant's penalty card is the stock's last; the round ends stuck on the next
+    draw, so the claimant must show that card before the other seats' keys for it arrive (it
+    defers its reveal).  Seat 2 seals it a wrong key: when the keys are in, the card does not
+    open, and the claimant complains instead of showing it; the audit names seat 2."""
+    from shanghai_net.table.seat import PeerTable
+    cheat = 2
+    t = LastCardClaimers(3, seed=9, rules={"decks": 1, "max_reshuffles": 0},
+                         kinds={cheat: wrong_key_for_a_card_to_show(PeerTable)})
+    deferred = {}
+
+    def a_complaint():
+        for table in t.seats:
+            if table._deferred:
+                deferred.setdefault(table.seat, list(table._deferred))
+        return any(s.complaint is not None for s in t.seats) or t.host.finished
+
+    t.run_until(a_complaint)
+    (victim, tokens), = deferred.items()
+    assert victim != cheat
+    assert t.seats[victim].complaint is not None and "does not open" in t.seats[victim].complaint
+    assert t.seats[victim]._deferred == tokens  # not shown
+    t.run_until(lambda: t.host.finished, play=False)
+    assert_everyone_names(t, cheat, "holds per-card keys that do not match its seed")
+    assert_no_hidden_card_opened_to(t, cheat)
