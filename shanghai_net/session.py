@@ -41,7 +41,7 @@ from .cards import Card
 from .errors import IllegalMoveError
 from .engine import (
     Drew, Event, Game, GameEnded, GameResult, LocalDealer, Move, PassClaim, Phase, PlayerView,
-    RoundEnded, RoundResult, ShanghaiPenalty, new_game, view_of,
+    RoundEnded, ShanghaiPenalty, new_game, view_of,
 )
 from .engine.events import RoundVoided
 from .engine.dealer import Dealer

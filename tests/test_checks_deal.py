@@ -221,7 +221,7 @@ def test_a_pick_commitment_for_another_pick_than_the_one_running_is_refused(lie)
     honest = table.participants[0].pick_commit(number, n, parties)
     forged = dataclasses.replace(honest, n=2) if lie == "another range" else \
         dataclasses.replace(honest, parties=(0,))
-    with pytest.raises(ValueError, match=f"pick 1 is range\\(3\\) among seats \\[0, 1\\], not "):
+    with pytest.raises(ValueError, match="pick 1 is range\\(3\\) among seats \\[0, 1\\], not "):
         table.participants[1].receive(forged)
     table.participants[1].receive(honest)
 

@@ -312,3 +312,14 @@ def test_the_engines_public_questions_answer_as_legal_moves_lists(name):
             seat = game.to_move()[0]
             game.apply(bots[seat].choose(view_of(game, seat), list(game.legal_moves(seat))))
     assert laid and (called or not game.rules.shanghai)  # SHANGHAI is davis's alone
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "carousel"])
+def test_a_game_not_started_asks_for_nothing_until_laid_out(name):
+    """``start=False``: no first-dealer pick is asked (a search lays out its sampled position
+    by hand and goes on from there); a game started asks for the pick at once."""
+    from shanghai_net.engine import CarouselGame, Pick
+    kind = CarouselGame if name == "carousel" else Game
+    started, laid_out = kind(preset(name), 4), kind(preset(name), 4, start=False)
+    assert [type(r) for r in started.awaiting] == [Pick]
+    assert laid_out.awaiting == [] and laid_out.requests == [] and laid_out.phase is Phase.STARTING

@@ -8,7 +8,7 @@ from shanghai_net.cards import parse_cards
 from shanghai_net.engine import CallShanghai, Discarded, MayI, ShanghaiCalled, ShanghaiPenalty, TakeDiscard, view_of
 from shanghai_net.errors import IllegalMoveError
 
-from scenario import contract_rules, discard_turn, draw, hand_text, play, stacked_game, table
+from scenario import contract_rules, draw, hand_text, play, stacked_game, table
 
 RULES = contract_rules("davis", "1s1r,1s1r")  # a run on the table in the first round
 

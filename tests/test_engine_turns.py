@@ -9,7 +9,7 @@ from shanghai_net.engine import Discarded, Drew, GoDown, LaidOff, Phase, Reshuff
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import meld_kind, penalty
 
-from scenario import contract_rules, discard_turn, draw, hand_text, move, play, stacked_game, table
+from scenario import contract_rules, discard_turn, draw, hand_text, play, stacked_game, table
 
 PRESETS = ["davis", "good-miller", "marcelle"]
 BOOKS = "7H 7S 7D 8C 8D 8S"

@@ -16,7 +16,7 @@ from shanghai_net.engine.moves import DrawStock
 from shanghai_net.identity import Identity
 from shanghai_net.table.bodies import move_to_body
 from shanghai_net.net.player import BotPlayer
-from shanghai_net.wire import CLIENT, Connection, NEED_DATA, encode_frame
+from shanghai_net.wire import CLIENT, Connection, NEED_DATA
 from shanghai_net.wire.messages import PROTOCOL_VERSION, Hello
 
 from test_net_game import assert_clean, assert_host_holds_no_hidden_card, play

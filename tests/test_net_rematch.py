@@ -189,7 +189,6 @@ async def test_a_kept_seat_is_refused_to_a_stranger(tmp_path):
     """In a rematch's lobby the seats are kept for the keys that asked: a stranger who comes
     before the person is refused, naming the kept seats, and the person then takes its own."""
     server = server_for(tmp_path, seed=b"kept")
-    games: dict[int, list[Peer]] = {}
     async with serving(server, 240) as (nursery, port):
         for seat in (0, 1):
             peer = peer_for(port, seat)

@@ -221,7 +221,7 @@ def test_signing_vectors_verify_with_plain_cryptography():
     start = from_hex_json(SIGNING["start_game"])
     packed = msgpack.packb(["shanghai-net/v1/start", sorted_maps(start)], use_bin_type=True)
     prev = start_digest_of_json = hashlib.sha256(packed).digest()
-    assert prev.hex() == SIGNING["start_digest"]
+    assert prev.hex() == SIGNING["start_digest"] and start["game_id"] == game_id
     links = []
     for vector in SIGNING["messages"]:
         data = bytes.fromhex(vector["signed_bytes"])
@@ -373,7 +373,6 @@ def test_pass_1_vector_keys_the_permuted_card_points():
 
 
 def test_sealed_share_vector_opens_with_x25519_hkdf_and_chacha20_poly1305():
-    import msgpack
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305

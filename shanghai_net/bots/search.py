@@ -149,19 +149,10 @@ class _RoundDealer(LocalDealer):
             super().handle(request, game)
 
 
-class _Idle:
-    """A dealer that answers nothing: a game built to be laid out by hand deals nothing."""
-
-    def handle(self, request, game) -> None:
-        pass
-
-
 def deal_game(view: PlayerView, memory: RoundMemory, deal: Deal) -> Game:
     """A game that sees every card, laid out as the view shows the table and ``deal`` the rest, at
     the seat's own turn (a claim window open on the top discard: the drawer has not chosen yet)."""
-    game = Game(view.rules, view.players, _Idle())
-    game._pending.clear()  # the first dealer's pick: the round is laid out below
-    game.dealer = _RoundDealer(deal.seed, view.round_no)
+    game = Game(view.rules, view.players, _RoundDealer(deal.seed, view.round_no), start=False)
     game.round_no, game.contract_no, game.dealer_seat = view.round_no, view.contract_no, view.dealer
     game.turn, game.phase = view.turn, view.phase
     game.scores, game.money, game.pot = list(view.scores), list(view.money), view.pot
@@ -189,7 +180,7 @@ def deal_game(view: PlayerView, memory: RoundMemory, deal: Deal) -> Game:
     game.turns, game.reshuffles, game.taken = memory.turns, memory.reshuffles, memory.taken
     game.discarder = memory.discarder
     if view.claim_open:
-        game._open_window()
+        game.open_claim_window()
     if game.window is not None:
         game.window.passed = memory.passed & set(game.window.order)
         game.window.claimed = set(view.claimants)

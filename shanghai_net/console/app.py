@@ -24,7 +24,7 @@ from prompt_toolkit.output import Output
 from ..rules import RuleSet, preset as preset_named
 from ..session import LocalSession, Session
 from .keys import create_key_bindings
-from .layout import STYLE, Screen, create_layout
+from .layout import STYLE, create_layout
 from .state import ConsoleState
 
 __all__ = ["ConsoleApp", "run_console", "run_console_async", "play_local"]

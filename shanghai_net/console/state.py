@@ -749,7 +749,7 @@ class ConsoleState:
         """``P``: pass claims that cannot help by themselves, or ask every time."""
         self.auto_pass = not self.auto_pass
         self.note("claims that cannot help pass by themselves" if self.auto_pass else
-                  f"every claim window waits for your m or p")
+                  "every claim window waits for your m or p")
 
     def close_summary(self) -> None:
         if self.summary is None:

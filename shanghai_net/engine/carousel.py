@@ -87,14 +87,15 @@ def deal_batches(hand_size: int) -> tuple[int, ...]:
 
 
 class CarouselGame(DealtGame):
-    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
+    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None,
+                 start: bool = True):
         if rules.game != "carousel":
             raise ValueError(f"preset {rules.name} is not a carousel game")
         if not rules.min_players <= players <= rules.max_players:
             raise ValueError(f"{rules.name} is for {rules.min_players}-{rules.max_players} players, not {players}")
         if players * rules.hand_size >= 52 * rules.decks + rules.jokers:
             raise ValueError(f"{rules.decks} decks are too few to deal {players} hands")
-        super().__init__(rules, players, dealer, viewer)
+        super().__init__(rules, players, dealer, viewer, start)
 
     def _reset_round(self) -> None:
         super()._reset_round()

@@ -71,12 +71,15 @@ def _public(card: Card) -> Token:
 
 class DealtGame(ABC):
     """A game of one table dealt through a `Dealer`: the subclass validates the table, then calls
-    this ``__init__``, which asks for the first dealer (a synchronous dealer starts the game)."""
+    this ``__init__``, which asks for the first dealer (a synchronous dealer starts the game);
+    with ``start=False`` it asks for nothing: a position laid out by hand (a search's sampled
+    deal) sets its state and goes on from there."""
 
     _HANDLERS: dict[type, Callable]
     """Each move type this game accepts, and the method that applies it."""
 
-    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
+    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None,
+                 start: bool = True):
         self.rules = rules
         self.players = players
         self.viewer = viewer
@@ -111,7 +114,8 @@ class DealtGame(ABC):
         self.log: list[Event] = []
         """Every event so far, in order (the table's log)."""
         self._reset_round()
-        self._entry(self._pick_first_dealer)
+        if start:
+            self._entry(self._pick_first_dealer)
 
     # -- what each game answers ----------------------------------------------------------------
 

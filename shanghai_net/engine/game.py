@@ -37,7 +37,8 @@ _KEEP_A_DISCARD = "every turn ends with a discard: keep a card to discard (you g
 
 
 class Game(DealtGame):
-    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None):
+    def __init__(self, rules: RuleSet, players: int, dealer: Dealer | None = None, viewer: int | None = None,
+                 start: bool = True):
         self._discards: dict[tuple[int, int], Discard] = {}
         """Moves are values: each seat's Discard of each card is made once and listed again (every
         card of the hand, every turn), which is cheaper than building it every time."""
@@ -48,7 +49,7 @@ class Game(DealtGame):
         decks, jokers = rules.deck_size(players)
         if players * max(rules.hand_size, rules.last_round_hand_size) + 2 > 52 * decks + jokers:
             raise ValueError(f"{decks} decks are too few to deal {players} hands")
-        super().__init__(rules, players, dealer, viewer)
+        super().__init__(rules, players, dealer, viewer, start)
 
     # -- round state ---------------------------------------------------------------------------
 
@@ -89,7 +90,7 @@ class Game(DealtGame):
 
         def turned_up() -> None:
             self.discard.append(self.faces[upturned])
-            self._open_window()
+            self.open_claim_window()
 
         self._reveal(upturned, None, turned_up)
 
@@ -194,7 +195,10 @@ class Game(DealtGame):
             self._on_table = (table, {}, {})
         return self._on_table
 
-    def _open_window(self) -> None:
+    def open_claim_window(self) -> None:
+        """Open the claim window on the top discard to the seats that may claim it, in turn order
+        (as a discard does; a position laid out by hand, as a search's sampled deal, opens it
+        itself)."""
         self.window = None
         if not self.discard or self.discard[-1] in self.shanghaied:
             return
@@ -458,7 +462,7 @@ class Game(DealtGame):
             if self.rules.reopen_after_claim and self.discard:
                 # seed 000: the card a MAY I uncovers "may now be drawn or MAY I'd"
                 self.phase = Phase.DRAW
-                self._open_window()
+                self.open_claim_window()
                 return
         self.owed.append(turn)
 
@@ -479,7 +483,7 @@ class Game(DealtGame):
             self.hands[victim].append(token)
             self._reveal(token, victim, lambda: self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token))))
             if not self._maybe_out(caller):  # a one-card caller (house rule) has just gone out
-                self._open_window()
+                self.open_claim_window()
 
         self.window = None
         self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"), penalty_card)
@@ -618,7 +622,7 @@ class Game(DealtGame):
         if not self.may_discard(seat, move.card):
             raise self._illegal(move, f"you took {move.card} from the pile this turn: discard another card")
         if move.shanghai and not (self.rules.shanghai and self.playable_on_table(move.card)):
-            raise self._illegal(move, f"SHANGHAI is only for a card that plays on the table")
+            raise self._illegal(move, "SHANGHAI is only for a card that plays on the table")
         self._take_from_hand(seat, move.card)
         self.discard.append(move.card)
         if move.shanghai:
@@ -632,7 +636,7 @@ class Game(DealtGame):
                 return
             self.turn = (seat + 1) % self.players
             self.phase = Phase.DRAW
-            self._open_window()
+            self.open_claim_window()
 
     _HANDLERS = {
         DrawStock: _draw_stock,

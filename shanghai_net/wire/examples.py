@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from .messages import (PROTOCOL_VERSION, Approve, Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message, NextGame,
-                       Offer, Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Proof, Protest,
+                       Offer, Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Protest,
                        HandOver, Ready, Rearrange, Refused, Rematch, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
                        Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
