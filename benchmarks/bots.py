@@ -13,56 +13,43 @@ Aims (issue 26): one expert against three basic wins >= 60% in davis, >= 65% in 
 wins >= 60% against three easy; decisions p50 <= 10 ms, p99 <= 300 ms; >= 10 games a second at
 the one-expert table.
 
-Measured 2026-12-02 (afternoon) after the review of the play-outs' policy (the engine's public
-questions, one May-I rule, the go-down memo kept by the expert for its game; no decision changes),
-seed 1, CPU time, two cores under a load of 5 to 8 (two mutation-testing runs):
-  davis        expert 51.0% [41.3%, 60.6%] (100 games), mean 239 against 346 (the same games as
-               the morning's), p50 0.2 ms, p99 71 ms, 0.80 games/s (the code before the review,
-               the same hour: the same games, 0.80 games/s, p99 71 ms)
-                                     aim 60%: not shown (interval spans it); 10 games/s: not reached
-  carousel     expert 30.0% [24.1%, 36.7%] (200 games; seed 2: 22.0% [16.8%, 28.2%]; the two 26.0%
-               of 400), mean 20.4 against 19.9 (seed 2), p50 1.6 ms, p99 17 ms, 1.13 games/s; a basic
-               bot in its seat, seed 1: 26.0% [20.4%, 32.5%]                  aim 35%: not reached
+The issue's tables at their full size, 2026-12-02 (evening): 1,000 games each, seed 1, CPU time,
+two cores under a load of 2 to 3 (each line ends with its aim and whether it is met):
+  davis        expert 53.7% [50.6%, 56.8%], mean 228 against 348, p99 62 ms, 0.89 g/s   (60%: no)
+  good-miller  expert 62.3% [59.3%, 65.3%], mean 179 against 350, p99 77 ms, 0.89 g/s   (65%: no)
+  marcelle     expert 54.1% [51.0%, 57.2%], money 72.6 against 15.8, p99 105 ms, 0.86 g/s (62%: no)
+  carousel     expert 26.8% [24.1%, 29.6%], mean 20.1 against 20.0, p99 14 ms, 1.33 g/s (35%: no);
+               a basic bot in its seat: 25.7% [23.1%, 28.5%], 1.91 g/s: the expert is at parity
+  davis        two experts 77.9% [75.2%, 80.4%] together, p99 66 ms, 0.48 g/s         (75%: met)
+  davis        basic against three easy 85.2% [82.9%, 87.3%], 4.34 g/s                (60%: met)
+  decisions    p50 0.2 ms (carousel 1.5 ms), p99 14-105 ms                  (10 ms and 300 ms: met)
+  speed        0.89 games a second at the one-expert davis table                     (10: no)
+What limits the speed: the table without the expert is slower than the aim. Four basic bots play
+davis at 5.7-6.5 games a second (200 games, the same load), the expert with no search at all
+(every discard and take-or-draw by its weights) at 3.74 (47.5% [40.7%, 54.4%] of 200), and with
+its search at 0.89. Ten games a second leave 0.1 s a game; of the 1.12 s a game takes now, the
+engine and the three basic seats take about 0.12 s, the expert's weights 0.14 s and its search
+0.86 s: every part must get cheaper, the search some forty times (67% of the table's time is its
+play-outs: the finder 29%, the engine's apply 15%, sampling deals 10%, all in pure Python).
+What limits the strength: the search decides only close discards and take-or-draws (40-48 a
+game) in 1-8 sampled deals, played out by basic bots whose play in the expert's own seat is
+weaker than the expert's; going down, claiming and laying off stay the weights'. The search
+adds about 6 points in davis (47.5% without it). In carousel a seat must play what plays and draw
+until it can: the one choice is how much goes down, and the expert already plays the most in 930
+of 1,021 plays (15 games); a game is some 10 hands of about 2 points a seat, and the deals decide
+most of it.
 Carousel, tried and not committed (seed 1, 200 games each, 30.0% before): the most cards at once
 only when a seat holds 1 card (24.5% [19.1%, 30.9%]) or 4 or 5 (30.0%, 29.0%) rather than 3;
 besides the smallest plays, the largest play without each of its cards (29.5% [23.6%, 36.2%]); a
 bonus of 0.6 or 1.6 cards for a hand left that plays whole next turn (30.0% each); and a round
 played ahead (each play weighed by the cards held after the seat's next turn, or when another goes
-out first, in 6 deals of the unseen cards, every seat playing as the basic bot): 25.0% [19.5%,
-31.4%], seed 2 24.0% [18.6%, 30.4%], 24.5% of 400 against 26.0%, at 0.44 games/s and p99 139 ms.
-Why it stays near parity: a seat must play when it can (two cards where two play) and draws until
-it can, so the one choice is how much of what plays goes down; in 15 games the expert put down
-fewer than the most in 91 of 1,021 plays, and held back it saves about one draw when nobody goes
-out first.  A game is some 10 hands of about 2 points a seat: the deals decide most of it.
-The memo's lifetime (davis, 4 games, CPU seconds): kept by the process 4.9-5.5, by the expert
-for its game 5.5-5.6, by one search 5.2-6.0: within the load's noise; the expert keeps it.
-Measured 2026-12-02 (morning) after the play-outs' policy (bots/playout.py builds the basic bot's
-moves from the game's state, the same moves) and searches settled after one sampled deal, not
-two; seed 1, 100 games, load 2 to 4: davis 51.0% [41.3%, 60.6%], mean 239 against 346, p99 62 ms,
-0.91 games/s (0.52 before, the same day); good-miller 62.0% [52.2%, 70.9%] (seed 2: 68.0% [58.3%,
-76.3%]), p99 75 ms, 0.90 games/s; marcelle 47.0% [37.5%, 56.7%], money 68.1 against 17.3, p99 111
-ms, 0.85 games/s (aims 65% and 62%: not shown).  Settling after one deal kept 267 of 271 searches'
-decisions in 6 davis games; the win rates moved within each other's intervals.
-Earlier (2026-12-01, 40-100 games a table): davis 51.0-60.0%, good-miller 58.3-70.0%, marcelle
-48.3-58.3%, two experts in davis 77.5-80.0% (aim 75%), every figure within the others' intervals
-across the speed work (0.22-0.31 games/s before it, 0.57-0.75 after); basic against three easy
-87.7% [83.5%, 90.9%] in davis (300 games; marcelle 69.7%): aim met; carousel 30.0% [24.1%,
-36.7%] (200 games; holding back at KEEP 2.5 rather than 1.5: 27.0%).  Before the search (the
-expert's weights alone): davis 46.0%, good-miller 62.0%, marcelle 47.0% (100 games), 3.2-4.7
-games/s.
-What limits the strength: the search decides only close discards and take-or-draws (40-48 a
-game), in 1-8 sampled deals played out by basic bots, whose play in the expert's own seat is
-weaker than the expert's; going down, claiming and laying off stay the weights'.  The figures
-rest on 40-200 games, their intervals 20-30 points wide.
-What limits the speed (0.8-0.9 games a second against the 10 asked; the decision aims hold):
-profiled (davis, seed 1, 3 games, the afternoon's code), 80% of the table's time is the search,
-67% its play-outs: the finder 29% (contract_options, mostly the play-outs' go-downs: of 6,418
-questions `may_use` spared 1,666, the memo many of the rest), the engine's apply 15%, sampling
-the deals 10% (a shuffle of the unseen cards each), the policy's weighing of discards the rest.
-Ten games a second leave 0.1 s a game for everything: it asks for a play-out some ten times
-cheaper (a round's state of its own rather than the engine's, a finder that lists only the
-go-down the basic bot would choose) or a search that plays out far fewer deals.  Carousel has no search: a round played
-ahead there runs the solver every turn (above: 2.6 times the CPU, no gain).
+out first, in 6 deals of the unseen cards, every seat playing as the basic bot): 24.5% of 400
+against 26.0%, at 0.44 games/s and p99 139 ms.
+Earlier figures (2026-12-01 and 02, 40-400 games a table, all within the intervals above): the
+speed work took the davis table from 0.22-0.31 games/s to 0.52, then 0.91 (the play-outs build the
+basic bot's move from the game's state, the same moves; a search settles after one sampled deal,
+which kept 267 of 271 decisions); the go-down memo kept by the expert for its game rather than the
+process or one search made no difference within the load's noise.
 """
 
 from __future__ import annotations
