@@ -11,11 +11,16 @@ ROOT = Path(__file__).resolve().parent.parent
 NAMED = re.compile(r"(test_[a-z0-9_]+\.py)?::(test_[A-Za-z0-9_]+)")
 
 
+def rows(text: str) -> list[str]:
+    """The inventory's table rows, their heads included."""
+    return [line for line in text.splitlines() if line.startswith("| ")]
+
+
 def named_tests(text: str) -> list[tuple[str, str]]:
     """(file, test) for each test a row names; ``::name`` alone is in the file named before it
     on that row."""
     named = []
-    for row in (line for line in text.splitlines() if line.startswith("| ")):
+    for row in rows(text):
         file = None
         for match in NAMED.finditer(row):
             file = match.group(1) or file
@@ -44,7 +49,7 @@ def rows_left_open(text: str) -> list[str]:
     """Rows whose check has no test that fails without it and no reason why none can: found
     neither *new*, *removed* nor *equivalent*, or not equivalent and naming no test."""
     left = []
-    for row in (line for line in text.splitlines() if line.startswith("| ")):
+    for row in rows(text):
         found = row.rstrip().rstrip("|").rsplit("|", 1)[-1].strip()
         if found in ("found", "---"):
             continue  # a table's head

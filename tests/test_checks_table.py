@@ -10,9 +10,9 @@ import random
 import pytest
 
 from shanghai_net.bots import make_bot
+from shanghai_net.deal import Participant
 from shanghai_net.deal.group import multiply_all
 from shanghai_net.deal.messages import Context, PassOutput, PickReveal, SeedReveal
-from shanghai_net.engine import view_of
 from shanghai_net.engine.moves import CallShanghai, DrawStock, MayI
 from shanghai_net.table.bodies import deal_body, move_to_body, reveals_body, seeds_body
 from shanghai_net.table.fault import Fault
@@ -20,7 +20,7 @@ from shanghai_net.table.watch import EARLY, HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
 from shanghai_net.wire import messages as wm
 
-from test_net_complaints import assert_everyone_names, assert_no_hidden_card_opened_to
+from test_net_complaints import assert_everyone_names, assert_no_hidden_card_opened_to, seat_running
 from test_net_table import Table
 
 
@@ -486,20 +486,15 @@ class Callers(Table):
         super().__init__(*args, **kwargs)
         self.bots = [make_bot("random", random.Random(seat)) for seat in range(len(self.seats))]
 
-    def choose(self):
-        for seat, table in enumerate(self.seats):
-            if not self.boxes[seat].busy and table.can_move():
-                moves = table.legal_moves()
-                calls = [m for m in moves if isinstance(m, CallShanghai)]
-                move = calls[0] if calls else self.bots[seat].choose(view_of(table.game, seat),
-                                                                     moves)
-                self.boxes[seat].push(table.submit(move), move)
+    def move_for(self, seat):
+        calls = [m for m in self.seats[seat].legal_moves() if isinstance(m, CallShanghai)]
+        return calls[0] if calls else super().move_for(seat)
 
     def run_one_at_a_time(self, done):
         for _ in range(20000):
             if done():
                 return
-            self.choose()
+            self.play()
             msg = next((m for m in (box.poll() for box in self.boxes) if m is not None), None)
             assert msg is not None, "stuck: no seat has anything to send"
             self.deliver(msg)
@@ -603,46 +598,36 @@ class LastCardClaimers(Table):
     stock's last card and the round ends stuck at once, so the claimant must show a card
     whose keys are still on their way to it."""
 
-    def step(self, play=True):
-        for seat, table in enumerate(self.seats):
-            if not self.boxes[seat].busy and table.can_move():
-                moves = table.legal_moves()
-                claims = [m for m in moves if isinstance(m, MayI)]
-                move = claims[0] if claims and len(table.game.stock) <= 2 else \
-                    self.bots[seat].choose(view_of(table.game, seat), moves)
-                self.boxes[seat].push(table.submit(move), move)
-        return super().step(play=False)
+    def move_for(self, seat):
+        claims = [m for m in self.seats[seat].legal_moves() if isinstance(m, MayI)]
+        if claims and len(self.seats[seat].game.stock) <= 2:
+            return claims[0]
+        return super().move_for(seat)
 
 
-def wrong_key_for_a_card_to_show(table_type):
-    """A seat (``table_type``'s subclass) that seals a wrong key for a card it shares with
-    its recipient when the table must show that card at once: the recipient's card cannot
-    open when it has to show it."""
+class WrongKeySealer(Participant):
+    """Seals a wrong key for the cards of ``wrong_for`` (tokens)."""
 
-    class Cheat(table_type):
-        def _flush(self):
-            self.participant.wrong_for = {(g, p) for (g, _), positions in self._shares.items()
-                                          for p in positions if (g, p) in self._publics}
-            super()._flush()
+    wrong_for = frozenset()
 
-        def _participant(self, round_no):
-            participant = super()._participant(round_no)
-            seal = participant.seal
+    def seal(self, g, share):
+        wrong = [i for i, p in enumerate(share.positions)
+                 if (g.context.generation, p) in self.wrong_for]
+        if wrong:
+            keys = list(share.keys)
+            keys[wrong[0]] = (12345).to_bytes(32, "little")
+            share = dataclasses.replace(share, keys=tuple(keys))
+        return super().seal(g, share)
 
-            def wrong_seal(g, share):
-                wrong = [p for p in share.positions
-                         if (g.context.generation, p) in participant.wrong_for]
-                if wrong:
-                    keys = list(share.keys)
-                    keys[share.positions.index(wrong[0])] = (12345).to_bytes(32, "little")
-                    share = dataclasses.replace(share, keys=tuple(keys))
-                return seal(g, share)
 
-            participant.wrong_for = set()
-            participant.seal = wrong_seal
-            return participant
+class WrongKeyForACardToShow(seat_running(WrongKeySealer)):
+    """A seat that seals a wrong key for a card it shares with its recipient when the table
+    must show that card at once: the recipient's card cannot open when it has to show it."""
 
-    return Cheat
+    def _flush(self):
+        self.participant.wrong_for = {(g, p) for (g, _), positions in self._shares.items()
+                                      for p in positions if (g, p) in self._publics}
+        super()._flush()
 
 
 def test_a_card_that_does_not_open_when_its_holder_must_show_it_is_complained_of_not_shown():
@@ -650,10 +635,9 @@ def test_a_card_that_does_not_open_when_its_holder_must_show_it_is_complained_of
     draw, so the claimant must show that card before the other seats' keys for it arrive (it
     defers its reveal).  Seat 2 seals it a wrong key: when the keys are in, the card does not
     open, and the claimant complains instead of showing it; the audit names seat 2."""
-    from shanghai_net.table.seat import PeerTable
     cheat = 2
     t = LastCardClaimers(3, seed=9, rules={"decks": 1, "max_reshuffles": 0},
-                         kinds={cheat: wrong_key_for_a_card_to_show(PeerTable)})
+                         kinds={cheat: WrongKeyForACardToShow})
     deferred = {}
 
     def a_complaint():

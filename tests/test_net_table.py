@@ -69,12 +69,21 @@ class Table:
             box.sequenced(msg)
         return msg
 
+    def move_for(self, seat):
+        """The move ``seat``'s player makes now (its bot's; a test's players override it)."""
+        table = self.seats[seat]
+        return self.bots[seat].choose(view_of(table.game, seat), table.legal_moves())
+
+    def play(self):
+        """Each seat with a decision to make and nothing on its way makes its move."""
+        for i, table in enumerate(self.seats):
+            if not self.boxes[i].busy and table.can_move():
+                move = self.move_for(i)
+                self.boxes[i].push(table.submit(move), move)
+
     def step(self, play=True) -> bool:
         if play:
-            for i, table in enumerate(self.seats):
-                if not self.boxes[i].busy and table.can_move():
-                    move = self.bots[i].choose(view_of(table.game, i), table.legal_moves())
-                    self.boxes[i].push(table.submit(move), move)
+            self.play()
         sent = False
         for box in self.boxes:  # one at a time: no stale answers in process
             msg = box.poll()
