@@ -164,6 +164,8 @@ class Peer(Voting):
         self._watch: HostWatch | None = None
         self._complained_at: float | None = None
         """When this seat's complaint was first seen outstanding (trio time)."""
+        self.kept_complaint: str | None = None
+        """Our complaint, signed and sent, that the host kept from the table (`Voting`)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
         self._nonce: bytes | None = None
@@ -349,12 +351,9 @@ class Peer(Voting):
                 now = trio.current_time()
                 if now >= self._deadline:
                     raise PeerError(f"the game took longer than {self.game_timeout} s") from None
-                if now >= kept:  # frozen by it: leave, so that the table can void the round
-                    with trio.move_on_after(2):
-                        await link.send(Bye(reason="the host kept our complaint from the table"))
-                    raise PeerError(f"{self._host()} has not sequenced our complaint "
-                                    f"({self.table.complaint}) in {self.table.audit_timeout:g} s: "
-                                    "it is keeping it from the table; leaving") from None
+                if now >= kept:  # the host's fault: we stay, so that no one can say we left
+                    await self._kept_from_table()
+                    continue
                 if now >= thought:
                     continue  # the player has thought enough: let it decide
                 if now >= vote:
@@ -591,7 +590,7 @@ class Peer(Voting):
         table.yields_seat = self.role == "bot"  # a stand-in hands its seat on
         self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
             table.game_id) if self._store is not None else None)
-        self._watch = HostWatch(table)
+        self._watch = HostWatch(table, self.outbox)
         self.outbox.push(first)
         self._set("playing")
         if self._on_table is not None:
