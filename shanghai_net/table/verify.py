@@ -122,9 +122,10 @@ class Report:
             lines.append(f"round {self.voided} voided by {why}: not scored; the game ended "
                          "there")
         for p in self.protests:
+            shown = "seeds" if p.claim is not None and p.claim.body.KIND == "deal" else "claim"
             lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
-                         f"{p.reason}" + (" (with the claim it signed, which the host did not "
-                                          "sequence)" if p.claim is not None else ""))
+                         f"{p.reason}" + (f" (with the {shown} it signed, which the host did "
+                                          "not sequence)" if p.claim is not None else ""))
         if self.ranking and not self.scored:
             lines.append("no result: no round was scored, so nobody won")
         elif self.ranking:
