@@ -205,6 +205,20 @@ def test_the_audit_bears_the_holder_s_complaint_out_and_names_the_dealer(change)
     assert caught.value.culprit == DEALER
 
 
+def test_a_box_sealed_under_a_secret_not_from_the_seed_is_named_by_the_audit():
+    """The share in it is good and its holder takes it, but no one could open the box to decide
+    a complaint: the audit, which opens every box with the secret the seed gives, names it."""
+    table = Table()
+    share = table.opened()[2]
+    table.boxes[1] = seal_share(seeded(b"a secret of its own")(32), table.holder_keys[2],
+                                CONTEXT, DEALER, 2, 3, share)
+    assert table.opened()[2] == share
+    with pytest.raises(CheatDetected, match="box key its seed does not give") as caught:
+        audit_dealing(CONTEXT, DEALER, table.seed, table.commitments, table.boxes,
+                      table.holder_keys)
+    assert caught.value.culprit == DEALER
+
+
 def test_a_false_complaint_finds_every_share_good():
     """A holder that complains of a good share: the audit finds nothing, so it names the
     complainer (audit_dealing returns without naming the dealer)."""
@@ -233,15 +247,18 @@ def test_a_box_missing_or_to_the_dealer_itself_is_named_by_the_audit():
     assert caught.value.culprit == DEALER
 
 
-@pytest.mark.parametrize("bad", ["identity", "torsion", "count"])
-def test_commitments_that_are_no_points_of_the_group_name_the_dealer(bad):
+@pytest.mark.parametrize("bad, index", [("identity", 1), ("torsion", 1), ("torsion", 0),
+                                        ("off the curve", 0), ("count", 2)])
+def test_commitments_that_are_no_points_of_the_group_name_the_dealer(bad, index):
+    """Every commitment is checked, ``C_0`` too, which a holder adds but never multiplies."""
     table = Table()
     commitments = list(table.commitments)
     if bad == "count":
         commitments.pop()
     else:
-        commitments[1] = (1).to_bytes(32, "little") if bad == "identity" else \
-            crypto_core_ed25519_add(commitments[1], ORDER_8)
+        commitments[index] = {"identity": (1).to_bytes(32, "little"),
+                              "off the curve": (2).to_bytes(32, "little"),
+                              "torsion": crypto_core_ed25519_add(commitments[index], ORDER_8)}[bad]
     with pytest.raises(CheatDetected) as caught:
         check_commitments(commitments, DEALER, 3)
     assert caught.value.culprit == DEALER
@@ -268,6 +285,19 @@ def test_a_share_published_as_another_holder_s_names_its_publisher():
         rebuild(CONTEXT, DEALER, table.commitments, table.digest,
                 {0: shares[3], 2: shares[2], 3: shares[3]})
     assert caught.value.culprit == 0
+
+
+def test_the_dealer_cannot_publish_a_share_of_its_own_seed():
+    """A point of the polynomial at the dealer's own abscissa fits the commitments, but no seat
+    holds it: only holders count towards t."""
+    table = Table()
+    shares = table.opened()
+    own = interpolate({abscissa(h): number(y) for h, y in shares.items()}, abscissa(DEALER))
+    assert share_fits(table.commitments, DEALER, scalar(own))
+    with pytest.raises(CheatDetected) as caught:
+        rebuild(CONTEXT, DEALER, table.commitments, table.digest,
+                {DEALER: scalar(own), 0: shares[0], 2: shares[2]})
+    assert caught.value.culprit == DEALER
 
 
 def test_fewer_than_t_shares_rebuild_nothing_and_name_no_one():
