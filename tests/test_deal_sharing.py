@@ -5,12 +5,16 @@ that shared another secret than its seed) is refused naming its author."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 import pytest
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from hypothesis import given
 from hypothesis import strategies as st
-from nacl.bindings import crypto_core_ed25519_add
+from nacl.bindings import crypto_core_ed25519_add, crypto_scalarmult_ed25519_base_noclamp
 
 from shanghai_net.deal import CheatDetected, Context, seeded
 from shanghai_net.deal.group import ORDER, multiplications
@@ -158,6 +162,52 @@ def test_every_holder_opens_a_share_on_the_commitments_and_three_rebuild_the_see
     shares = table.opened()
     assert rebuild(CONTEXT, DEALER, table.commitments, table.digest,
                    {3: shares[3], 0: shares[0], 2: shares[2]}) == table.seed
+
+
+def test_the_byte_layouts_are_the_documented_ones():
+    """docs/dealing.md's coefficient stream, shares, commitments and share box, computed here
+    with nothing but SHAKE-256, libsodium's base multiplication, X25519, HKDF and
+    ChaCha20-Poly1305: what a client written from the page alone must send."""
+    table = Table()
+    stream = hashlib.shake_256(b"shanghai-net v1 key" + CONTEXT.encode() + bytes([DEALER, 17])
+                               + b"share coefficient" + table.seed).digest(128)
+    coefficients = [number(table.seed), int.from_bytes(stream[:64], "little") % ORDER,
+                    int.from_bytes(stream[64:], "little") % ORDER]
+    assert list(table.commitments) == [crypto_scalarmult_ed25519_base_noclamp(scalar(a))
+                                       for a in coefficients]
+    holder, x = 2, 3
+    share = scalar(sum(a * x**k for k, a in enumerate(coefficients)))
+    secret = hashlib.shake_256(b"shanghai-net v1 key" + CONTEXT.encode() + bytes([DEALER, 9])
+                               + b"share box" + bytes([holder]) + table.seed).digest(32)
+    ephemeral = X25519PrivateKey.from_private_bytes(secret)
+    epk = ephemeral.public_key().public_bytes_raw()
+    holder_key = table.holder_keys[holder]
+    tag = b"shanghai-net v8 seed share"
+    key = HKDF(hashes.SHA256(), 32, salt=b"", info=tag + epk + holder_key.public_bytes_raw()
+               ).derive(ephemeral.exchange(holder_key))
+    box = ChaCha20Poly1305(key).encrypt(bytes(12), share,
+                                        tag + CONTEXT.encode() + bytes([DEALER, holder, 3]))
+    sealed = table.boxes[1]
+    assert (sealed.holder, sealed.epk, sealed.box) == (holder, epk, box)
+    assert table.opened()[holder] == share
+
+
+@given(st.sampled_from([0, 2, 3]), st.integers(1, ORDER - 1))
+def test_a_share_moved_by_anything_is_off_the_commitments_and_names_whoever_showed_it(holder,
+                                                                                      delta):
+    """To its holder, in its box: the dealer is named.  Published at a rebuild: the holder."""
+    table = Table()
+    shares = table.opened()
+    wrong = scalar(number(shares[holder]) + delta)
+    assert not share_fits(table.commitments, holder, wrong)
+    index = sorted(shares).index(holder)
+    table.boxes[index] = seal_share(share_box_secret(CONTEXT, DEALER, holder, table.seed),
+                                    table.holder_keys[holder], CONTEXT, DEALER, holder, 3, wrong)
+    with pytest.raises(CheatDetected) as by_the_holder:
+        table.opened()
+    with pytest.raises(CheatDetected) as at_the_rebuild:
+        rebuild(CONTEXT, DEALER, table.commitments, table.digest, {**shares, holder: wrong})
+    assert (by_the_holder.value.culprit, at_the_rebuild.value.culprit) == (DEALER, holder)
 
 
 def test_a_holder_cannot_open_another_holder_s_share():
