@@ -225,6 +225,8 @@ def _associated_data(sealed: SealedSeedShare) -> bytes:
 
 def seal_share(secret: bytes, holder_key: X25519PublicKey, context: Context, dealer: int,
                holder: int, threshold: int, share: bytes) -> SealedSeedShare:
+    """``share`` sealed for ``holder`` alone under the box secret ``secret``; the header (context,
+    seats, threshold) is bound by the associated data, so a relay can move it nowhere."""
     ephemeral = X25519PrivateKey.from_private_bytes(secret)
     epk = raw_public(ephemeral.public_key())
     header = SealedSeedShare(context, dealer, holder, threshold, epk, b"")
