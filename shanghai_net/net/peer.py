@@ -166,6 +166,9 @@ class Peer(Voting):
         """When this seat's complaint was first seen outstanding (trio time)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
+        self._sign_public = identity.sign_public
+        """Our signing key, derived from its seed once: `_holder_changed` compares it with the
+        seat's holder after every message (issue 40)."""
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
@@ -616,10 +619,13 @@ class Peer(Voting):
                 self._handed_to_us(table)
             return
         holder = table.holders[self.seat]
-        ours = holder.sign_key == self.identity.sign_public
+        ours = holder.sign_key == self._sign_public
         self._held = self._held or (ours and self.outbox is not None)
-        secret = self._secret_of(holder.box_key)
-        if secret is not None and self.outbox is None and self.seat in changed:
+        # the box keys of our secrets are looked up only when the seat changed hands, not
+        # after every message (each is an X25519 key derived from its seed)
+        secret = self._secret_of(holder.box_key) if self.outbox is None and \
+            self.seat in changed else None
+        if secret is not None:
             seated = self._seated(self.table_type.taking_over(
                 table, self.seat, secret.box_key, self._randomness(secret)), secret)
             self._sit(seated, seated.start())
@@ -632,7 +638,7 @@ class Peer(Voting):
         """A successor watching: if a ``hand_over`` names our key, open the secrets it seals
         to us, keep them, and join again as the seat (`_Reseat`)."""
         seat, body = next(((s, b) for s, b in table.handovers.items()
-                           if b.sign_key == self.identity.sign_public), (None, None))
+                           if b.sign_key == self._sign_public), (None, None))
         if body is None:
             return
         try:
