@@ -3,8 +3,8 @@ the seat is lost (docs/dealing.md; not yet wired into the table protocol).
 
 Shamir sharing over the scalar field of Ed25519's prime-order subgroup (the group deal/group.py
 uses), with Feldman commitments ``C_k = a_k·B``: a holder checks its share against the
-commitments alone, and a rebuilt secret is checked against ``C_0`` and the seat's SHA-256 seed
-commitment.  Holder seat ``j`` holds ``f(j + 1)``, never ``f(0)``.
+commitments alone, and a seed, rebuilt or revealed, is checked against the seat's SHA-256 seed
+commitment (:func:`check_seed`).  Holder seat ``j`` holds ``f(j + 1)``, never ``f(0)``.
 
 Byte layouts (``ctx`` = :meth:`Context.encode`; scalars 32-byte little-endian, canonical):
 
