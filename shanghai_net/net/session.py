@@ -386,7 +386,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
             return "everyone is here: there is nothing to vote on"
         table = self.peer.table
         if table.waiting_audit:
-            return (f"round {table.round} is being audited: its seeds decide it, and the host "
+            return (f"round {self._round(table.round)} is being audited: its seeds decide it, and the host "
                     f"names a seat whose seeds do not come within {table.audit_timeout:g} s")
         seat = self.peer.vote_target(self.away)
         if not self.peer.vote_void(seat):
@@ -488,8 +488,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                 self._add(f"seat {current.seat} is yours now: you play on from this very turn")
         return current
 
-    def _add(self, text: str, event: Event | None = None, chat_from: int | None = None) -> None:
-        self._log.append(LogEntry(self.now(), text, event, chat_from))
+    def _add(self, text: str, event: Event | None = None, chat_from: int | None = None,
+             names: tuple[str, ...] | None = None) -> None:
+        self._log.append(LogEntry(self.now(), text, event, chat_from, names))
 
     def _name(self, seat: int) -> str:
         names = {s.seat: s.name for s in self.seats}
