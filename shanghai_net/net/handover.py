@@ -191,10 +191,13 @@ class Holding:
                 self._handed_to_us(table)
             return
         holder = table.holders[self.seat]
-        ours = holder.sign_key == self.identity.sign_public
+        ours = holder.sign_key == self._sign_public
         self._held = self._held or (ours and self.outbox is not None)
-        secret = self._secret_of(holder.box_key)
-        if secret is not None and self.outbox is None and self.seat in changed:
+        # the box keys of our secrets are looked up only when the seat changed hands, not
+        # after every message (each is an X25519 key derived from its seed)
+        secret = self._secret_of(holder.box_key) if self.outbox is None and \
+            self.seat in changed else None
+        if secret is not None:
             seated = self._seated(self.table_type.taking_over(
                 table, self.seat, secret.box_key, self._randomness(secret)), secret)
             self._sit(seated, seated.start())
@@ -207,7 +210,7 @@ class Holding:
         """A successor watching: if a ``hand_over`` names our key, open the secrets it seals
         to us, keep them, and join again as the seat (`Reseat`)."""
         seat, body = next(((s, b) for s, b in table.handovers.items()
-                           if b.sign_key == self.identity.sign_public), (None, None))
+                           if b.sign_key == self._sign_public), (None, None))
         if body is None:
             return
         try:

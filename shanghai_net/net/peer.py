@@ -156,6 +156,9 @@ class Peer(Holding, PeerRematch, Voting):
         """When this seat's complaint was first seen outstanding (trio time)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
+        self._sign_public = identity.sign_public
+        """Our signing key, derived from its seed once: `_holder_changed` compares it with the
+        seat's holder after every message (issue 40)."""
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
