@@ -84,6 +84,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         super().__init__()
         self.address = address
         self.identity = identity
+        self._sign_public = identity.sign_public
+        """Our signing key, derived once: the log compares every seat's holder with it."""
         self.name = name
         self._peer_options = dict(name=name, role="player", join_code=join_code, table=table,
                                   open_table=open_table, random=random,
@@ -126,6 +128,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         self._window: object = None
         self._deadline: float | None = None
         self._seen_events = 0
+        self._names_seen: tuple[str, ...] = ()
         self._seen_chat = 0
         self._seen_verdicts: set[int] = set()
         self._status_seen = ""

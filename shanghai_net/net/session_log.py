@@ -21,8 +21,9 @@ class SeatLog:
 
     def _take_events(self, events: Sequence[Event]) -> None:
         seat = self.seat
-        names = self._holders()
-        for event in events[self._seen_events:]:
+        new = events[self._seen_events:]
+        names = self._holders() if new else None
+        for event in new:
             seen = redact(event, seat)
             self._add(str(seen), seen, names=names)
             if isinstance(event, RoundEnded) and self.table.game.phase is not Phase.OVER:
@@ -33,8 +34,11 @@ class SeatLog:
         """Who plays each seat at the message the table has just taken: "you" where our keys
         do, else as the table shows its holder ("bot for carl").  A log entry keeps them, so
         that a seat taken back does not take the stand-in's moves with it (issue 42)."""
-        ours = self.identity.sign_public
-        return tuple("you" if h.sign_key == ours else h.describe() for h in self.table.holders)
+        ours = self._sign_public
+        names = tuple("you" if h.sign_key == ours else h.describe() for h in self.table.holders)
+        if names != self._names_seen:  # one tuple for the entries alike
+            self._names_seen = names
+        return self._names_seen
 
     def _take_chat(self, chat) -> None:
         by_name = {name: seat for seat, name in reversed([(s.seat, s.name) for s in self.seats])}
