@@ -389,8 +389,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
             return "everyone is here: there is nothing to vote on"
         table = self.peer.table
         if table.waiting_audit:
-            return (f"round {self._round(table.round)} is being audited: its seeds decide it, and the host "
-                    f"names a seat whose seeds do not come within {table.audit_timeout:g} s")
+            return (f"round {self._round(table.round)} is being audited: its seeds decide it, "
+                    f"and the host names a seat whose seeds do not come within "
+                    f"{table.audit_timeout:g} s")
         seat = self.peer.vote_target(self.away)
         if not self.peer.vote_void(seat):
             return "you have voted to void this round already"
