@@ -396,13 +396,7 @@ class Screen:
         return out
 
     def footer(self) -> StyleAndTextTuples:
-        vm = self.vm()
-        if self.state.in_lobby:
-            keys = self.state.lobby_model().keys
-        else:
-            keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
-            if self.state.rematch_line is not None:
-                keys = [("r", "rematch"), *keys]
+        keys = self.state.footer_keys()
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
