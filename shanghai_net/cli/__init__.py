@@ -113,12 +113,16 @@ def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **tab
     from .net import BOT_THINK, HostedTable, game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
+    session = hosted.session
     try:
-        code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+        code = run_console(session, ascii, services=[hosted.serve], auto_pass=auto_pass,
+                           hosting=hosted)
     except* ValueError as failed:  # the table could not be hosted (its port is taken)
         raise _first(failed) from None
-    if hosted.session.result is not None:
-        print(game_over([s.name for s in hosted.session.seats], hosted.session.result))
+    if session.result is not None:
+        print(game_over([s.name for s in session.seats], session.result))
+    elif session.view is None and session.status:  # it never sat at the game: say why
+        print(f"shanghai host: {session.status}", file=sys.stderr)
     return code
 
 

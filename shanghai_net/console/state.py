@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from ..cards import Card
@@ -125,6 +125,9 @@ class ConsoleState:
         self.send_hand_over: Callable[[object], None] | None = None
         self.send_rematch: Callable[[], None] | None = None
         self.send_bot: Callable[[str | None], None] | None = None
+        self.people_at_stake: Callable[[], Sequence[str]] = tuple
+        """The people whose game this program hosts, besides this seat (set by the app for a
+        table hosted here): quitting ends it for them, so ``q`` asks and names them."""
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -916,8 +919,8 @@ class ConsoleState:
 
     def ask_quit(self) -> None:
         """Ask "Quit the game?"; once the game is over and audited there is nothing to lose:
-        quit."""
-        if self.session.over:
+        quit, unless this program hosts others' game."""
+        if self.session.over and not self.people_at_stake():
             self.exit_requested = True
         else:
             self.quit_asked = True
