@@ -304,7 +304,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
                             keep=not args.fresh_identity, auto_pass=not args.no_auto_pass,
                             **tables)
     server = TableServer(config, names, max_tables=tables["max_tables"],
-                         announce=tables["announce"])  # checks the preset, rules and seats
+                         announce=tables["announce"],  # checks the preset, rules and seats
+                         rematch=args.bots < _seats(config))
     host = server.first_host
 
     async def main() -> int:
@@ -337,6 +338,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
     return trio.run(main)
+
+
+def _seats(config) -> int:
+    """The seats of the table ``config`` hosts (a resumed game's, from its record)."""
+    from ..wire import ProtocolError
+    from ..net.transcript import read_record
+
+    try:
+        return len(read_record(config.resume)[0][0].seats) if config.resume else config.players
+    except (OSError, ProtocolError, IndexError, AttributeError):
+        return config.players  # the host itself says what is wrong with the file
 
 
 KEEP_RECORDS = 20
