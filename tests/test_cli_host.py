@@ -57,3 +57,29 @@ def test_a_host_of_its_own_bots_alone_does_not_say_it_stays_for_a_rematch(tmp_pa
             host.kill()
             host.communicate()
         assert table.get("rematch", False) is stays, (bots, table)
+
+
+def test_ctrl_c_ends_watch_and_host_with_one_line(tmp_path):
+    """Issue 41, item 1: Ctrl-C printed a ~50-line traceback ending in KeyboardInterrupt (the
+    exception groups of trio's nurseries) in ``shanghai watch ADDR`` and ``shanghai host
+    --no-console``; now one line and exit 130, mid-game."""
+    import signal
+
+    host, port = hosting(tmp_path, "--players", "3", "--bots", "3")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    watch = subprocess.Popen([sys.executable, "-m", "shanghai_net.cli", "watch", f"127.0.0.1:{port}"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "watching davis" not in watch.stdout.readline():  # the game is on
+            assert time.monotonic() < deadline and watch.poll() is None, watch.stderr.read()
+        for command, process in (("watch", watch), ("host", host)):
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=30)
+            assert process.returncode == 130, err
+            assert err == f"shanghai {command}: stopped (Ctrl-C)\n", err
+    finally:
+        for process in (watch, host):
+            if process.poll() is None:
+                process.kill()
+                process.communicate()

@@ -126,6 +126,14 @@ def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **tab
     return code
 
 
+def _interrupted(error: BaseException) -> bool:
+    """Ctrl-C ended the command: a KeyboardInterrupt, alone or inside the exception groups of
+    the trio nurseries it went through."""
+    if isinstance(error, BaseExceptionGroup):
+        return any(_interrupted(inner) for inner in error.exceptions)
+    return isinstance(error, KeyboardInterrupt)
+
+
 def _first(group: BaseException) -> BaseException:
     """The first exception a (nested) exception group holds."""
     while isinstance(group, BaseExceptionGroup):
@@ -220,9 +228,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except ValueError as exc:
         parser.exit(2, f"shanghai: {exc}\n")
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:  # what reads our output stopped (| head): nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit's flush
         return 141
+    except BaseException as exc:
+        if not _interrupted(exc):
+            raise
+        print(f"shanghai {args.command}: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
 
