@@ -1,5 +1,5 @@
-"""``shanghai host``, ``join``, ``bot`` and ``verify``, and the table ``shanghai play`` hosts:
-the networked table from the command line.  The console is not imported here: the command line
+"""``shanghai host``, ``join`` and ``bot``, and the table ``shanghai play`` hosts: the networked
+table from the command line (``tables`` is in lan.py, the records and ``verify`` in records.py).  The console is not imported here: the command line
 above (`shanghai_net.cli`) hands it in, so the network layer never depends on the console.
 
 A console seat and a table hosted here run in one trio run (the console's guest run): the host,
@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import datetime
 import errno
 import getpass
 import logging
@@ -29,7 +28,9 @@ from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
+from .lan import add_tables_command, browse_options
 from .options import count, name, port, seconds, text
+from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
            "seat_options", "HelpWithDefaults"]
@@ -288,7 +289,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         args.bots = max(args.bots, _bots_in(resume))
     record = Path(args.record) if args.record else resume if resume is not None else \
         None if args.no_record else new_record()
-    _check_record(record, resume)
+    check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity,
@@ -349,52 +350,6 @@ def _seats(config) -> int:
         return len(read_record(config.resume)[0][0].seats) if config.resume else config.players
     except (OSError, ProtocolError, IndexError, AttributeError):
         return config.players  # the host itself says what is wrong with the file
-
-
-KEEP_RECORDS = 20
-"""Transcripts `host` keeps in the data directory by itself (the oldest go first)."""
-
-
-def data_dir() -> Path:
-    """``$XDG_DATA_HOME/shanghai-net``, or ``~/.local/share/shanghai-net`` when it is unset."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.environ.get("HOME") or os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "shanghai-net"
-
-
-def new_record() -> Path:
-    """Where `host` records a game unless told otherwise: a new file in the data directory's
-    ``records``, named by the time; of the files there, the newest `KEEP_RECORDS` stay."""
-    records = data_dir() / "records"
-    records.mkdir(parents=True, exist_ok=True)
-    kept = sorted(records.glob("*.bin"), key=lambda path: (path.stat().st_mtime, path.name))
-    for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
-        old.unlink(missing_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they came
-    record, more = records / f"{stamp}.bin", 1
-    while record.exists():  # another game this microsecond
-        more += 1
-        record = records / f"{stamp}-{more}.bin"
-    return record
-
-
-def recording(record: Path | None) -> str:
-    """What the host says of its transcript."""
-    if record is None:
-        return "not recording (--no-record): a crash cannot be taken up again"
-    return f"recording to {record} (after a crash: shanghai host --resume {record})"
-
-
-def _check_record(record: Path | None, resume: Path | None) -> None:
-    """A transcript holds one game: a non-empty ``--record`` file is written to only when it is
-    the transcript being resumed (appending this game to another's would make both unreadable
-    to ``shanghai verify`` and to ``--resume``)."""
-    if record is None or not record.exists() or record.stat().st_size == 0:
-        return
-    if resume is not None and resume.exists() and record.samefile(resume):
-        return
-    raise ValueError(f"--record {record}: the file already holds a game; give a new file (or "
-                     f"--resume {record} to go on with the game it holds)")
 
 
 async def _quiet_bot(address, bot, index, join_code, home: Path | None,
@@ -541,60 +496,6 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_tables(args: argparse.Namespace) -> int:
-    """List the tables on the LAN: as they come and go until interrupted, or with ``--json``
-    once, after browsing ``--wait`` seconds."""
-    import json
-
-    from ..net.discovery import find_tables, watch
-
-    interfaces = [args.browse] if args.browse else None
-    if args.json:
-        found = trio.run(find_tables, args.wait, interfaces)
-        print(json.dumps([table.to_json() for table in found], indent=1))
-        return 0
-
-    def show(listings) -> None:
-        print(f"-- {len(listings)} table{'s' if len(listings) != 1 else ''} on the LAN "
-              "(ctrl-c stops) --", flush=True)
-        for listing in listings:
-            print(listing.line(), flush=True)
-
-    print("looking for tables on the LAN (ctrl-c stops)", flush=True)
-    try:
-        trio.run(watch, show, interfaces)
-    except KeyboardInterrupt:
-        pass
-    return 0
-
-
-def _browse_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--wait", type=seconds(), default=3.0, metavar="SECONDS",
-                        help="how long to look for tables on the LAN")
-    parser.add_argument("--browse", metavar="ADDRESS",
-                        help="look for tables only on the interface with this address "
-                             "(127.0.0.1: this machine; default: every interface)")
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from ..wire import ProtocolError, StartGame
-    from ..net.transcript import read_record
-    from ..table.verify import verify
-
-    try:
-        messages, torn = read_record(Path(args.file))
-    except (OSError, ProtocolError) as error:
-        raise ValueError(f"{args.file}: not a readable record: {error}") from None
-    if not messages and torn:
-        raise ValueError(f"{args.file}: torn in its first message ({torn} bytes, cut short): "
-                         "nothing to verify")
-    if not messages or not isinstance(messages[0], StartGame):
-        raise ValueError(f"{args.file}: not a record (it does not begin with start_game)")
-    report = verify(messages, torn)
-    print(report.summary())
-    return 0 if report.ok else 1
-
-
 def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_console,
                      pick_table) -> None:
     """``host``, ``tables``, ``join``, ``bot`` and ``verify``; the console comes from above
@@ -651,11 +552,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     seat_options(host)
     host.set_defaults(func=_cmd_host, console=hosted_console)
 
-    tables = sub.add_parser("tables", help="list the tables announced on the LAN", **options)
-    tables.add_argument("--json", action="store_true",
-                        help="print the tables found within --wait seconds as JSON, once")
-    _browse_options(tables)
-    tables.set_defaults(func=_cmd_tables)
+    add_tables_command(sub, **options)
 
     join = sub.add_parser("join", help="sit at a table on the LAN, in the console", **options)
     join.add_argument("address", metavar="NAME|HOST[:PORT]", nargs="?",
@@ -668,7 +565,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.add_argument("--open", action="store_true",
                       help="open the --table NAME at the host if it has none (another game, with "
                            "the host's preset and seats)")
-    _browse_options(join)
+    browse_options(join)
     join.add_argument("--identity", metavar="DIR",
                       help="keep your keys and game secrets in DIR (default: the config directory, "
                            "the one `host` uses: a second player on one machine needs another)")
@@ -695,9 +592,5 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                      help="vote to void the round when a player has been away this long")
     bot.set_defaults(func=_cmd_bot)
 
-    verify = sub.add_parser("verify", help="replay and audit a recorded game (shanghai host "
-                                           "--record): exit 0 if every move and deal checks out",
-                            **options)
-    verify.add_argument("file", metavar="FILE", help="the transcript `host --record` wrote")
-    verify.set_defaults(func=_cmd_verify)
+    add_verify_command(sub, **options)
     logging.getLogger("shanghai_net").addHandler(logging.NullHandler())

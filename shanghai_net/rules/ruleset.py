@@ -8,6 +8,7 @@ they live in their own modules and import this one, never the other way round: a
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Iterable
@@ -246,6 +247,12 @@ def _parse_field(name: str, kind, value):
     if not isinstance(value, str):
         return value  # typed already: check_rules judges it
     text = value.strip()
+    if text.startswith("["):  # a list in its wire form, as JSON: contracts=[[2,0],[1,1]]
+        try:
+            return json.loads(text)  # check_rules judges its type
+        except json.JSONDecodeError as e:
+            raise ValueError(f"rule {name}: cannot read {value!r} as a JSON list ({e.msg} at "
+                             f"character {e.pos})") from None
     optional = isinstance(kind, types.UnionType) and type(None) in typing.get_args(kind)
     if optional:
         if text.lower() in ("none", "no", "off", "unlimited"):

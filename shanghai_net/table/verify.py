@@ -118,13 +118,17 @@ class Report:
         if self.ranking and not self.scored:
             lines.append("no result: no round was scored, so nobody won")
         elif self.ranking:
-            lines.append("result: " + ", ".join(f"{self.names[seat]} {self.totals[seat]}"
+            lines.append("result: " + ", ".join(f"{self.played_by(seat)} {self.totals[seat]}"
                                                 for seat in self.ranking))
         if self.torn:
             lines.append(self._torn_line())
         else:
             lines.append(str(self.fault) if self.fault else self._ok_line())
         return "\n".join(lines)
+
+    def played_by(self, seat: int) -> str:
+        """Whose the seat's result is: its last holder, as the table shows it ("bea for ann")."""
+        return self.holders[seat].describe() if self.holders else self.names[seat]
 
     def _ok_line(self) -> str:
         """What a record with no fault shows, and no more: a round voided by a vote was never
