@@ -396,13 +396,7 @@ class Screen:
         return out
 
     def footer(self) -> StyleAndTextTuples:
-        vm = self.vm()
-        if self.state.in_lobby:
-            keys = self.state.lobby_model().keys
-        else:
-            keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
-            if self.state.rematch_line is not None:
-                keys = [("r", "rematch"), *keys]
+        keys = self.state.footer_keys()
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
@@ -521,10 +515,16 @@ class Screen:
         bots = [bot for bot in getattr(self.state.session, "successors", ())
                 if bot.status not in ("over", "failed")]
         stops = "\n  the bot playing your hand runs here: it stops too\n" if bots else ""
+        over = self.state.session.over
         auditing = "\n  the last round is being audited: a seat that quits before its " \
-            "seeds go out\n  loses that round's score\n" if self.state.game_over else ""
-        return [("class:overlay.title", " Quit the game? "),
-                ("class:overlay", auditing + stops + "  y: quit   n / Esc: stay ")]
+            "seeds go out\n  loses that round's score\n" if self.state.game_over and not over else ""
+        people = self.state.people_at_stake()
+        hosting = "\n" + "\n".join(textwrap.wrap(
+            f"you are hosting: quitting ends the game for {', '.join(people)}", 60,
+            initial_indent="  ", subsequent_indent="  ")) + "\n" if people else ""
+        return [("class:overlay.title", " Quit the game? " if not over or not people else
+                 " Stop hosting? "),
+                ("class:overlay", hosting + auditing + stops + "  y: quit   n / Esc: stay ")]
 
     def summary_text(self) -> StyleAndTextTuples:
         state = self.state

@@ -73,6 +73,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
     ``peer_type``: the `Peer` class (tests pass a fake one).  ``take_over``: watch the game and
     offer to take a seat a player hands us (`Peer` ``successor``).  ``think``: seconds the bot
     `let_bot_finish` starts waits before each decision while a person sits at the table.
+    ``spectate``: only follow the game, as a spectator (no seat of it is ours).
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
@@ -80,8 +81,12 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                  auto_ready: bool = False, timeout: float = 30.0,
                  reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
                  store: GameSecrets | None = None, peer_type: Callable = Peer,
-                 take_over: bool = False, think: float = BOT_THINK) -> None:
+                 take_over: bool = False, think: float = BOT_THINK,
+                 spectate: bool = False) -> None:
         super().__init__()
+        self._spectate = spectate
+        """Follow the game as a spectator from the start: the host's own person, resumed,
+        whose seat someone else plays now."""
         self.address = address
         self.identity = identity
         self._sign_public = identity.sign_public
@@ -426,6 +431,11 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         if self.address is None:
             raise ValueError("NetSession.run: no address to connect to")
         self._clock = trio.lowlevel.current_clock()
+        if self._spectate:
+            task_status.started()
+            await self._watch()
+            self._changed()
+            return
         self.peer = self._peer_type(self.address, self.identity, self._player,
                                     on_change=self._changed, **self._peer_options)
         async with trio.open_nursery() as nursery:
