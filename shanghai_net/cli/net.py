@@ -28,7 +28,7 @@ from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .lan import add_tables_command, browse_options
+from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
 from .options import count, name, port, seconds, text
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
@@ -349,6 +349,10 @@ def address(text: str) -> tuple[str, int]:
     ValueError (a host's name that does not resolve fails at once when joining)."""
     from ..net.peer_link import parse_address
 
+    written = text.rpartition(":")[2]
+    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
+        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
+                         "1 to 65535)")
     host, port = parse_address(text)
     if not 1 <= port <= 65535:
         raise ValueError(f"{text}: {port} is no port: 1 to 65535")
@@ -380,9 +384,13 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     if target is not None and (args.table or _looks_like_address(target)):
         return address(target), args.table or ""
     found = trio.run(find_tables, args.wait, interfaces, target)
-    if not found:
-        if target is not None:  # no table of that name: a host's name, then
+    if target is not None:
+        seen, found = found, [t for t in found if t.name == target]
+        if not found and names_a_machine(target):  # no table of that name: a host's name
             return address(target), args.table or ""
+        if not found:
+            raise ValueError(no_table_named(target, seen, args.wait))
+    if not found:
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
