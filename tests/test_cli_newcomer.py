@@ -80,3 +80,26 @@ def test_join_by_the_name_of_a_machine_with_no_table_of_that_name_goes_to_the_ma
     options = argparse.Namespace(address=here, table=None, browse="127.0.0.1", wait=0.5,
                                  pick=None)
     assert _find_table(options) == ((here, 7777), "")
+
+
+HEAVY = ("trio", "prompt_toolkit", "zeroconf", "nacl", "msgpack", "shanghai_net.console",
+         "shanghai_net.conformance", "shanghai_net.net.host", "shanghai_net.net.peer",
+         "shanghai_net.deal", "shanghai_net.table", "shanghai_net.wire")
+"""What no command's ``--help`` needs: the network, the console, the deal and the wire."""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["join", "--help"], ["host", "--help"],
+                                  ["tables", "--help"], ["conformance", "--help"]])
+def test_help_imports_nothing_the_commands_run_with(argv):
+    """``shanghai --help`` took 5-9 s on a busy machine: it imported trio, the conformance kit
+    and through it the host, the deal and the wire, none of which the parser needs."""
+    import subprocess
+
+    probe = ("import sys\nfrom shanghai_net.cli import main\ntry:\n    main(sys.argv[1:])\n"
+             "except SystemExit:\n    pass\nprint(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                          timeout=120)
+    assert "usage: shanghai" in done.stdout, done.stderr
+    loaded = done.stderr.split()
+    assert "shanghai_net.cli" in loaded
+    assert not [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)]

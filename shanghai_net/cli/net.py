@@ -22,8 +22,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import trio
-
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
@@ -123,8 +121,10 @@ class HostedTable:
                                   auto_ready=auto_ready, random=you,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
-    async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def serve(self, task_status) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
+        import trio
+
         session, join_code = self.session, self.config.join_code
         listeners = await listen(self.port, self.bind)
         async with trio.open_nursery() as nursery:
@@ -159,6 +159,8 @@ class HostedTable:
 async def listen(port: int, bind: str) -> list[trio.SocketListener]:
     """The host's listeners on ``bind:port``; one it cannot have (in use, no such address) is
     a ValueError saying so in a line."""
+    import trio
+
     try:
         return await trio.open_tcp_listeners(port, host=bind)
     except socket.gaierror as error:
@@ -251,6 +253,8 @@ def table_names(names: list[str], count: int) -> list[str]:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
@@ -377,6 +381,8 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    import trio
+
     from ..net.discovery import find_tables
 
     interfaces = [args.browse] if args.browse else None
@@ -446,6 +452,8 @@ def watch_command(host: str, port: int, table: str = "", join_code: str = "") ->
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.peer import PeerError, run_peer
     from ..net.player import BotPlayer
     from ..net.resume import GameSecrets
