@@ -16,6 +16,7 @@ from shanghai_net.cli.lan import names_a_machine
 from shanghai_net.cli.net import _find_table
 from shanghai_net.net.host import HostConfig
 from shanghai_net.net.tables import TableServer
+from shanghai_net.rules import PRESETS, preset
 
 from test_cli_errors import one_line_error
 from test_net_discovery import RUN, multicast_on_loopback  # noqa: F401  (a fixture)
@@ -103,3 +104,14 @@ def test_help_imports_nothing_the_commands_run_with(argv):
     loaded = done.stderr.split()
     assert "shanghai_net.cli" in loaded
     assert not [m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_rules_card_cites_no_design_seed(name):
+    """The card said "Davis family rules (seed 000)": the preset's description, which named the
+    design document it came from, words for no player."""
+    from shanghai_net.console.sheets import rules_card
+
+    rules = preset(name)
+    assert "seed" not in rules.description
+    assert not [line for line in rules_card(rules, rules.min_players) if "seed" in line]
