@@ -44,9 +44,13 @@ class Finding:
     culprit: int | None
     reason: str
     ending: bool = False
-    """The record ends before the game does (no fault of anyone's it shows)."""
+    """The record ends before the game does (no fault of anyone's it shows): ``seq`` is the
+    message the game is at, ``reason`` how far its deal got."""
 
     def __str__(self) -> str:
+        if self.ending:  # nobody's fault: the game had got that far when the record was read
+            return f"the game is still going on at message {self.seq} ({self.reason}): every " \
+                   "message so far checks out"
         where = "start_game" if self.seq is None else f"seq {self.seq}"
         return f"{where}: {Fault(self.culprit, self.reason)}"
 
@@ -141,6 +145,11 @@ class Report:
         if not self.left:
             return "ok: every move and every deal checks out"
         *earlier, last = (self._round(round_no) for round_no, _ in self.left)
+        if not self.scored:  # every round voided: there is no round scored to speak of
+            rounds = f"round {last} was" if not earlier else \
+                f"rounds {', '.join(earlier)} and {last} were"
+            return (f"ok: every move checks out; no round was scored: {rounds} voided before "
+                    "the seeds were shown, so no deal was audited")
         if not earlier:
             voided = f"round {last} voided before its seeds were shown, so its deal was"
         else:
@@ -155,16 +164,20 @@ class Report:
         return f"{number} (dealt again)" if self.numbers.get(deal - 1) == number else str(number)
 
     def _torn_line(self) -> str:
-        """The verdict on a torn record: how far it checks out, and where it stops."""
+        """The verdict on a torn record: where it is torn, and what before it is kept and checks
+        out (the whole messages; `read_record` leaves the torn bytes out)."""
         n = self.messages
-        whole = f"{n} whole game message{'s' if n != 1 else ''}"
-        cut = (f"{self.torn} byte{'s' if self.torn != 1 else ''} of a message cut short "
-               "(the host stopped while writing it)")
+        cut = f"{self.torn} byte{'s' if self.torn != 1 else ''}"
         if self.fault is not None and not self.fault.ending:
-            return f"{self.fault}; the record is also torn at its end: {cut}"
-        where = f": {self.fault.reason}" if self.fault is not None else \
-            ", after the game's end"
-        return f"torn: {whole} verified, then {cut}{where}"
+            return (f"{self.fault}; the record is also torn at its end: {cut} of a message cut "
+                    "short (the host stopped while writing it)")
+        kept = (f"the {n} whole game message{'s' if n != 1 else ''} before it "
+                f"{'are' if n != 1 else 'is'} kept and check{'' if n != 1 else 's'} out")
+        if self.fault is None:
+            return (f"torn after the game's end: {cut} of a message cut short (the host stopped "
+                    f"while writing it); {kept}, the whole game")
+        return (f"torn in game message {n + 1}: the host stopped while writing it, {cut} into it; "
+                f"{kept}, the game as far as it had got ({self.fault.reason})")
 
 
 def verify(messages: Sequence[Message], torn: int = 0) -> Report:
@@ -203,10 +216,9 @@ def _verify(messages: Sequence[Message]) -> Report:
         return _report(start, table, checked, decided)
     if not table.finished:
         return _report(start, table, checked, Finding(
-            table.chain.next_seq, None, "the record ends before the game is over (" + (
-                f"round {round_numbers(table.public.log).get(table.round, table.round)} not "
-                "audited)" if table.round else "no round dealt yet)"),
-            ending=True))
+            table.chain.next_seq, None, f"round {round_numbers(table.public.log).get(table.round, table.round)} not "
+            "audited yet" if table.round
+            else "no round dealt yet", ending=True))
     return _report(start, table, checked, None)
 
 
