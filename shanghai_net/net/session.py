@@ -261,8 +261,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         if table is None:
             return super().penalties
         paid: dict[int, int] = {}
-        for _, seat in table.left:
-            paid[seat] = paid.get(seat, 0) + table.rules.leave_penalty
+        for leave in table.left:
+            if leave not in table.unpaid:  # a stand-in voted gone costs its seat nothing
+                paid[leave[1]] = paid.get(leave[1], 0) + table.rules.leave_penalty
         return paid
 
     @property

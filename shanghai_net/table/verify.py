@@ -80,6 +80,8 @@ class Report:
     left: tuple[tuple[int, int], ...] = ()
     """(round, seat): the table voted that the seat left that round (the round is void, the
     seat pays the leave penalty, the game goes on)."""
+    unpaid: frozenset[tuple[int, int]] = frozenset()
+    """Of ``left``, the leaves that cost the seat nothing (the host's stand-in's)."""
     holders: tuple[Holder, ...] = ()
     """Who played each seat at the end (each `Holder` says who before, and from when)."""
     numbers: Mapping[int, int] = dataclasses.field(default_factory=dict)
@@ -106,9 +108,11 @@ class Report:
                  f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
                  f"with every card known {self.replayed}"]
         for round_no, seat in self.left:
-            lines.append(f"round {self._round(round_no)} voided by the table's vote: "
-                         f"{self.names[seat]} left it; not scored, the leaver pays the leave "
-                         "penalty, the contract is dealt again")
+            pays = "it costs the seat nothing (the host's stand-in played it)" \
+                if (round_no, seat) in self.unpaid \
+                else "the leaver pays the leave penalty"
+            lines.append(f"round {self._round(round_no)} voided by the table's vote: {self.names[seat]} "
+                         f"left it; not scored, {pays}, the contract is dealt again")
         for seat, holder in enumerate(self.holders):
             while holder.before is not None:
                 lines.append(f"seat {seat} played by {holder.name} ({holder.kind}, key "
@@ -232,6 +236,7 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   replayed=table.replay.moves if table else 0,
                   voided=table.voided if table else None, fault=fault,
                   left=tuple(table.left) if table else (),
+                  unpaid=frozenset(table.unpaid) if table else frozenset(),
                   holders=tuple(table.holders) if table else (),
                   scored=len(result.rounds) if result else 0,
                   protests=tuple(table.protests) if table else (),
