@@ -111,8 +111,9 @@ class Report:
             pays = "it costs the seat nothing (the host's stand-in played it)" \
                 if (round_no, seat) in self.unpaid \
                 else "the leaver pays the leave penalty"
-            lines.append(f"round {self._round(round_no)} voided by the table's vote: {self.names[seat]} "
-                         f"left it; not scored, {pays}, the contract is dealt again")
+            lines.append(f"round {self._round(round_no)} voided by the table's vote: "
+                         f"{self.names[seat]} left it; not scored, {pays}, the contract is "
+                         "dealt again")
         for seat, holder in enumerate(self.holders):
             while holder.before is not None:
                 lines.append(f"seat {seat} played by {holder.name} ({holder.kind}, key "
