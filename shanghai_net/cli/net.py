@@ -22,13 +22,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import trio
-
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .lan import add_tables_command, browse_options
+from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
 from .options import count, name, port, seconds, text
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
@@ -119,12 +117,18 @@ class HostedTable:
         self.config, self.bind, self.port = config, bind, port
         you = randomness("you")
         identity = config.identity if config.identity is not None else Identity(you(32), you(32))
+        resumed = self.host.public
+        self.watching = resumed is not None and resumed.seat_of_key(identity.sign_public) is None
+        """A game resumed whose seat we played is someone else's now (handed over, or voted
+        gone): this console follows the game as a spectator while the table is hosted here."""
         self.session = NetSession(None, identity, name=name, join_code=config.join_code,
-                                  auto_ready=auto_ready, random=you,
+                                  auto_ready=auto_ready, random=you, spectate=self.watching,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
-    async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def serve(self, task_status) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
+        import trio
+
         session, join_code = self.session, self.config.join_code
         listeners = await listen(self.port, self.bind)
         async with trio.open_nursery() as nursery:
@@ -140,11 +144,15 @@ class HostedTable:
                                + how_to_join(self.bind, port, join_code))
             if self.config.record is not None:
                 session.notice(recording(self.config.record))
+            if self.watching:
+                session.notice("you host this game and watch it: the seat you played is "
+                               "someone else's now")
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
             task_status.started(port)
-            await seated.wait()
+            if not self.watching:
+                await seated.wait()
             unsubscribe()
             for i, bot in enumerate(self.bots):
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
@@ -156,9 +164,26 @@ class HostedTable:
                         await trio.sleep(0.01)
 
 
+    def people_at_stake(self) -> list[str]:
+        """The people whose game ends if this process does: at every table it hosts, the seats
+        a person's connection holds, but for this console's own."""
+        own = self.session.identity.sign_public
+        return [client.hello.name for table in self.server.tables.values()
+                for client in table.host.seats
+                if client is not None and client.connected and client.hello is not None
+                and client.hello.role == "player" and client.hello.sign_key != own]
+
+    @property
+    def done(self) -> bool:
+        """Every table hosted here is closed: its game and any rematch are over."""
+        return bool(self.server.opened) and not self.server.tables
+
+
 async def listen(port: int, bind: str) -> list[trio.SocketListener]:
     """The host's listeners on ``bind:port``; one it cannot have (in use, no such address) is
     a ValueError saying so in a line."""
+    import trio
+
     try:
         return await trio.open_tcp_listeners(port, host=bind)
     except socket.gaierror as error:
@@ -251,6 +276,8 @@ def table_names(names: list[str], count: int) -> list[str]:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
@@ -282,7 +309,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
                             keep=not args.fresh_identity, auto_pass=not args.no_auto_pass,
                             **tables)
     server = TableServer(config, names, max_tables=tables["max_tables"],
-                         announce=tables["announce"])  # checks the preset, rules and seats
+                         announce=tables["announce"],  # checks the preset, rules and seats
+                         rematch=args.bots < _seats(config))
     host = server.first_host
 
     async def main() -> int:
@@ -317,6 +345,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
+def _seats(config) -> int:
+    """The seats of the table ``config`` hosts (a resumed game's, from its record)."""
+    from ..wire import ProtocolError
+    from ..net.transcript import read_record
+
+    try:
+        return len(read_record(config.resume)[0][0].seats) if config.resume else config.players
+    except (OSError, ProtocolError, IndexError, AttributeError):
+        return config.players  # the host itself says what is wrong with the file
+
+
 async def _quiet_bot(address, bot, index, join_code, home: Path | None,
                      randomness=os.urandom) -> None:
     """A bot the host starts; with a ``home`` it keeps its keys and game secrets there, so the
@@ -349,6 +388,10 @@ def address(text: str) -> tuple[str, int]:
     ValueError (a host's name that does not resolve fails at once when joining)."""
     from ..net.peer_link import parse_address
 
+    written = text.rpartition(":")[2]
+    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
+        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
+                         "1 to 65535)")
     host, port = parse_address(text)
     if not 1 <= port <= 65535:
         raise ValueError(f"{text}: {port} is no port: 1 to 65535")
@@ -373,6 +416,8 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    import trio
+
     from ..net.discovery import find_tables
 
     interfaces = [args.browse] if args.browse else None
@@ -380,9 +425,13 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     if target is not None and (args.table or _looks_like_address(target)):
         return address(target), args.table or ""
     found = trio.run(find_tables, args.wait, interfaces, target)
-    if not found:
-        if target is not None:  # no table of that name: a host's name, then
+    if target is not None:
+        seen, found = found, [t for t in found if t.name == target]
+        if not found and names_a_machine(target):  # no table of that name: a host's name
             return address(target), args.table or ""
+        if not found:
+            raise ValueError(no_table_named(target, seen, args.wait))
+    if not found:
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
@@ -438,6 +487,8 @@ def watch_command(host: str, port: int, table: str = "", join_code: str = "") ->
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.peer import PeerError, run_peer
     from ..net.player import BotPlayer
     from ..net.resume import GameSecrets
