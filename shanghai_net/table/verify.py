@@ -132,7 +132,8 @@ class Report:
             lines.append(f"round {self._round(self.voided)} voided by {why}: not scored; the "
                          "game ended there")
         for p in self.protests:
-            shown = "seeds" if p.claim is not None and p.claim.body.KIND == "deal" else "claim"
+            shown = "seeds" if getattr(p.claim and p.claim.body, "step", None) == "seeds" \
+                else "claim"
             lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
                          f"{p.reason}" + (f" (with the {shown} it signed, which the host did "
                                           "not sequence)" if p.claim is not None else ""))
