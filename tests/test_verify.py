@@ -256,12 +256,12 @@ def test_a_record_that_ends_before_its_game_says_how_far_the_deal_got():
 
 
 def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted_void():
-    """What `shanghai verify` prints of a game that ended at an audit (naming a seat, or not
-    completed for seeds that never came) and of rounds voided by the table's vote."""
+    """What `shanghai verify` prints of a game that ended at an audit (naming a seat, or a fault
+    it could pin on no seat) and of rounds voided by the table's vote."""
     messages = read_transcript(sample_game.PATH)
     report = verify(messages)
     for culprit, why in ((1, "its audit, which named a seat"),
-                         (None, "its audit, which could not be completed")):
+                         (None, "its audit, which could name no seat")):
         ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
         assert f"round 1 voided by {why}: not scored; the game ended there" in \
             ended.summary().splitlines()

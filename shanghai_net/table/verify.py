@@ -75,7 +75,8 @@ class Report:
     totals: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
     voided: int | None = None
-    """The round voided because its audit named a seat or could not be completed: the game
+    """The round voided because its audit named a seat, or found a fault it could pin on no seat
+    (a card turned up for all that opened to nothing, every step matching its seed): the game
     ended there."""
     left: tuple[tuple[int, int], ...] = ()
     """(round, seat): the table voted that the seat left that round (the round is void, the
@@ -128,7 +129,7 @@ class Report:
                 holder = holder.before
         if self.voided is not None:
             why = "its audit, which named a seat" if self.fault is not None and \
-                self.fault.culprit is not None else "its audit, which could not be completed"
+                self.fault.culprit is not None else "its audit, which could name no seat"
             lines.append(f"round {self._round(self.voided)} voided by {why}: not scored; the "
                          "game ended there")
         for p in self.protests:
