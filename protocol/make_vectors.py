@@ -21,7 +21,7 @@ from pathlib import Path
 import msgpack
 
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from shanghai_net.deal.box import BOX_TAG, associated_data, seal
@@ -209,23 +209,38 @@ def deal_vectors() -> dict:
 
 def hand_over_vector() -> dict:
     """Seat 1's secrets (its first holder's, then its own) sealed to a successor (protocol.md
-    11.9), with the box key and the deal randomness key each secret gives."""
+    11.9), with the box key and the deal randomness key each secret gives, and the first chained
+    draws of the first secret's randomness at the start digest (docs/security.md)."""
     secrets = [SeatSecret(fixed_seed("seat secret", i)) for i in (1, 2)]
     successor = SeatSecret(fixed_seed("seat secret", 3))
     sign = public_bytes(sign_key(3))
     ephemeral = fixed_seed("hand-over ephemeral", 1)
     sealed = seal_secrets(secrets, successor.box_public, GAME_ID, 1, sign, ephemeral)
     digest = bytes(range(32))
+    epk = sealed[:32]
+    shared = X25519PrivateKey.from_private_bytes(ephemeral).exchange(
+        X25519PublicKey.from_public_bytes(successor.box_public))
+    info = HANDOVER_TAG + epk + successor.box_public
+    random = secrets[0].randomness(GAME_ID, digest, lambda: digest)
     return {
         "seat": 1, "game_id": GAME_ID.hex(), "start_digest": digest.hex(),
-        "secrets": [{"secret": s.value.hex(), "box_key": s.box_public.hex(),
+        "secrets": [{"secret": s.value.hex(),
+                     "box_secret": hashlib.sha256(b"shanghai-net v1 seat box key" + s.value).hexdigest(),
+                     "box_key": s.box_public.hex(),
                      "randomness_key": hashlib.sha256(b"shanghai-net v1 game secret" + GAME_ID
                                                       + digest + s.value).hexdigest()}
                     for s in secrets],
+        "draws": [{"head": digest.hex(), "n": n, "i": i, "bytes": random(n).hex()}
+                  for i, n in enumerate((32, 16))],
         "successor": {"secret": successor.value.hex(), "box_key": successor.box_public.hex(),
                       "sign_key": sign.hex()},
         "ephemeral": ephemeral.hex(),
+        "epk": epk.hex(),
+        "shared_secret": shared.hex(),
+        "hkdf_info": info.hex(),
+        "key": HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared).hex(),
         "associated_data": (HANDOVER_TAG + GAME_ID + bytes([1]) + sign).hex(),
+        "plaintext": b"".join(s.value for s in secrets).hex(),
         "sealed": sealed.hex(),
     }
 

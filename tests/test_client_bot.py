@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from shanghai_net.cli.conformance import leave_in_round, moves_into, vote_gone
+from shanghai_net.conformance.kit import leave_in_round, moves_into, vote_gone
 from shanghai_net.deal import seeded
 from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity

@@ -8,9 +8,10 @@ from types import SimpleNamespace
 
 import trio
 
-from shanghai_net.cli import conformance, main
-from shanghai_net.cli.conformance import REMATCH_SITUATIONS, SCRIPTED, SEAT_SITUATIONS, \
-    run_conformance, unoffered
+from shanghai_net.cli import main
+from shanghai_net.conformance import run_conformance, runner
+from shanghai_net.conformance.report import unoffered
+from shanghai_net.conformance.situations import REMATCH_SITUATIONS, SCRIPTED, SEAT_SITUATIONS
 from shanghai_net.wire.messages import Deal
 
 BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"),
@@ -95,13 +96,13 @@ async def test_the_scripted_game_is_played_again_until_it_gives_the_client_every
     offered = finished_run(CALLED, RESHUFFLED)
     runs = [finished_run(RESHUFFLED), finished_run(CALLED), offered]
     judged_runs = []
-    monkeypatch.setattr(conformance, "judged", lambda run: judged_runs.append(run) or [
-        conformance.Outcome("5", "handshake", True)])
+    monkeypatch.setattr(runner, "judged", lambda run: judged_runs.append(run) or [
+        runner.Outcome("5", "handshake", True)])
 
     async def play(command, game_timeout, step):
         return runs.pop(0)
 
-    outcomes = await conformance.scripted_games([], 1, 1, play=play)
+    outcomes = await runner.scripted_games([], 1, 1, play=play)
     assert runs == [] and judged_runs == [offered]
     assert outcomes[0].detail == ("scripted game 3: game 1 brought about no SHANGHAI call on the "
                                   "client's discard; game 2 brought about no reshuffle")

@@ -319,7 +319,7 @@ def test_host_will_not_record_into_a_file_that_holds_another_game(tmp_path, caps
     """``--record`` appends: a file with another game in it is refused (and left alone) unless
     it is the game being resumed; an empty or new file is fine."""
     from shanghai_net.cli import main
-    from shanghai_net.cli.net import _check_record
+    from shanghai_net.cli.records import check_record
 
     other = tmp_path / "other.transcript"
     other.write_bytes(SAMPLE.read_bytes())
@@ -330,9 +330,9 @@ def test_host_will_not_record_into_a_file_that_holds_another_game(tmp_path, caps
     assert info.value.code == 2 and "already holds a game" in capsys.readouterr().err
     assert other.read_bytes() == SAMPLE.read_bytes()
     with pytest.raises(ValueError, match="already holds a game"):
-        _check_record(other, SAMPLE)
-    _check_record(other, other)  # --resume FILE (and --record FILE) goes on with its own game
+        check_record(other, SAMPLE)
+    check_record(other, other)  # --resume FILE (and --record FILE) goes on with its own game
     empty = tmp_path / "empty.transcript"
     empty.write_bytes(b"")
-    _check_record(empty, None)
-    _check_record(tmp_path / "new.transcript", None)
+    check_record(empty, None)
+    check_record(tmp_path / "new.transcript", None)

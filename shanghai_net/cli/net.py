@@ -1,5 +1,5 @@
-"""``shanghai host``, ``join``, ``bot`` and ``verify``, and the table ``shanghai play`` hosts:
-the networked table from the command line.  The console is not imported here: the command line
+"""``shanghai host``, ``join`` and ``bot``, and the table ``shanghai play`` hosts: the networked
+table from the command line (``tables`` is in lan.py, the records and ``verify`` in records.py).  The console is not imported here: the command line
 above (`shanghai_net.cli`) hands it in, so the network layer never depends on the console.
 
 A console seat and a table hosted here run in one trio run (the console's guest run): the host,
@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import datetime
 import errno
 import getpass
 import logging
@@ -23,19 +22,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import trio
-
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .options import count, name, port, seconds, text
+from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
+from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, port, seat_options,
+                      seconds, to_a_table)
+from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
            "seat_options", "HelpWithDefaults"]
 
-
-JOIN_CODE = text(16, "a join code")
 
 
 def _fresh_identity() -> Identity:
@@ -118,12 +116,18 @@ class HostedTable:
         self.config, self.bind, self.port = config, bind, port
         you = randomness("you")
         identity = config.identity if config.identity is not None else Identity(you(32), you(32))
+        resumed = self.host.public
+        self.watching = resumed is not None and resumed.seat_of_key(identity.sign_public) is None
+        """A game resumed whose seat we played is someone else's now (handed over, or voted
+        gone): this console follows the game as a spectator while the table is hosted here."""
         self.session = NetSession(None, identity, name=name, join_code=config.join_code,
-                                  auto_ready=auto_ready, random=you,
+                                  auto_ready=auto_ready, random=you, spectate=self.watching,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
-    async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def serve(self, task_status) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
+        import trio
+
         session, join_code = self.session, self.config.join_code
         listeners = await listen(self.port, self.bind)
         async with trio.open_nursery() as nursery:
@@ -139,11 +143,15 @@ class HostedTable:
                                + how_to_join(self.bind, port, join_code))
             if self.config.record is not None:
                 session.notice(recording(self.config.record))
+            if self.watching:
+                session.notice("you host this game and watch it: the seat you played is "
+                               "someone else's now")
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
             task_status.started(port)
-            await seated.wait()
+            if not self.watching:
+                await seated.wait()
             unsubscribe()
             for i, bot in enumerate(self.bots):
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
@@ -155,9 +163,26 @@ class HostedTable:
                         await trio.sleep(0.01)
 
 
+    def people_at_stake(self) -> list[str]:
+        """The people whose game ends if this process does: at every table it hosts, the seats
+        a person's connection holds, but for this console's own."""
+        own = self.session.identity.sign_public
+        return [client.hello.name for table in self.server.tables.values()
+                for client in table.host.seats
+                if client is not None and client.connected and client.hello is not None
+                and client.hello.role == "player" and client.hello.sign_key != own]
+
+    @property
+    def done(self) -> bool:
+        """Every table hosted here is closed: its game and any rematch are over."""
+        return bool(self.server.opened) and not self.server.tables
+
+
 async def listen(port: int, bind: str) -> list[trio.SocketListener]:
     """The host's listeners on ``bind:port``; one it cannot have (in use, no such address) is
     a ValueError saying so in a line."""
+    import trio
+
     try:
         return await trio.open_tcp_listeners(port, host=bind)
     except socket.gaierror as error:
@@ -200,43 +225,6 @@ def game_over(names: list[str], result) -> str:
     return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
 
 
-class HelpWithDefaults(argparse.HelpFormatter):
-    """Each option's line ends with its default, unless the line names it already."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        help = action.help or ""
-        unset = action.default is None or action.default is False or action.default in ([], "") \
-            or action.default == argparse.SUPPRESS
-        if "default" in help or unset or not action.option_strings:
-            return help
-        return f"{help} (default: %(default)s)"
-
-
-def seat_options(parser: argparse.ArgumentParser) -> None:
-    """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
-    parser.add_argument("--name", type=name,
-                        help="your name at the table (default: your login name)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="letters instead of suit symbols and arrows")
-    parser.add_argument("--no-auto-pass", action="store_true",
-                        help="ask about every claim window (default: one that cannot help your "
-                             "hand passes by itself; P toggles it in the game)")
-
-
-def level_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--level``: the bots' level, one of `shanghai_net.bots.BOTS`."""
-    from ..bots import BOTS, LEVELS
-
-    parser.add_argument("--level", default="basic", choices=list(BOTS),
-                        help=f"{what}: {', '.join(LEVELS)} (random: any legal move, a rules fuzzer)")
-
-
-def _to_a_table(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--join-code", type=JOIN_CODE, default="",
-                        help="the code the host gave (default: none)")
-
-
 def table_names(names: list[str], count: int) -> list[str]:
     """The names of a host's tables: those given with ``--table``, then ``table2``, ``table3``
     ... up to ``count`` tables in all."""
@@ -250,6 +238,8 @@ def table_names(names: list[str], count: int) -> list[str]:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
@@ -265,7 +255,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
         args.bots = max(args.bots, _bots_in(resume))
     record = Path(args.record) if args.record else resume if resume is not None else \
         None if args.no_record else new_record()
-    _check_record(record, resume)
+    check_record(record, resume)
     config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity,
@@ -281,7 +271,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
                             keep=not args.fresh_identity, auto_pass=not args.no_auto_pass,
                             **tables)
     server = TableServer(config, names, max_tables=tables["max_tables"],
-                         announce=tables["announce"])  # checks the preset, rules and seats
+                         announce=tables["announce"],  # checks the preset, rules and seats
+                         rematch=args.bots < _seats(config))
     host = server.first_host
 
     async def main() -> int:
@@ -316,50 +307,15 @@ def _cmd_host(args: argparse.Namespace) -> int:
     return trio.run(main)
 
 
-KEEP_RECORDS = 20
-"""Transcripts `host` keeps in the data directory by itself (the oldest go first)."""
+def _seats(config) -> int:
+    """The seats of the table ``config`` hosts (a resumed game's, from its record)."""
+    from ..wire import ProtocolError
+    from ..net.transcript import read_record
 
-
-def data_dir() -> Path:
-    """``$XDG_DATA_HOME/shanghai-net``, or ``~/.local/share/shanghai-net`` when it is unset."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
-        os.environ.get("HOME") or os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "shanghai-net"
-
-
-def new_record() -> Path:
-    """Where `host` records a game unless told otherwise: a new file in the data directory's
-    ``records``, named by the time; of the files there, the newest `KEEP_RECORDS` stay."""
-    records = data_dir() / "records"
-    records.mkdir(parents=True, exist_ok=True)
-    kept = sorted(records.glob("*.bin"), key=lambda path: (path.stat().st_mtime, path.name))
-    for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
-        old.unlink(missing_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they came
-    record, more = records / f"{stamp}.bin", 1
-    while record.exists():  # another game this microsecond
-        more += 1
-        record = records / f"{stamp}-{more}.bin"
-    return record
-
-
-def recording(record: Path | None) -> str:
-    """What the host says of its transcript."""
-    if record is None:
-        return "not recording (--no-record): a crash cannot be taken up again"
-    return f"recording to {record} (after a crash: shanghai host --resume {record})"
-
-
-def _check_record(record: Path | None, resume: Path | None) -> None:
-    """A transcript holds one game: a non-empty ``--record`` file is written to only when it is
-    the transcript being resumed (appending this game to another's would make both unreadable
-    to ``shanghai verify`` and to ``--resume``)."""
-    if record is None or not record.exists() or record.stat().st_size == 0:
-        return
-    if resume is not None and resume.exists() and record.samefile(resume):
-        return
-    raise ValueError(f"--record {record}: the file already holds a game; give a new file (or "
-                     f"--resume {record} to go on with the game it holds)")
+    try:
+        return len(read_record(config.resume)[0][0].seats) if config.resume else config.players
+    except (OSError, ProtocolError, IndexError, AttributeError):
+        return config.players  # the host itself says what is wrong with the file
 
 
 async def _quiet_bot(address, bot, index, join_code, home: Path | None,
@@ -394,6 +350,10 @@ def address(text: str) -> tuple[str, int]:
     ValueError (a host's name that does not resolve fails at once when joining)."""
     from ..net.peer_link import parse_address
 
+    written = text.rpartition(":")[2]
+    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
+        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
+                         "1 to 65535)")
     host, port = parse_address(text)
     if not 1 <= port <= 65535:
         raise ValueError(f"{text}: {port} is no port: 1 to 65535")
@@ -418,6 +378,8 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    import trio
+
     from ..net.discovery import find_tables
 
     interfaces = [args.browse] if args.browse else None
@@ -425,9 +387,13 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     if target is not None and (args.table or _looks_like_address(target)):
         return address(target), args.table or ""
     found = trio.run(find_tables, args.wait, interfaces, target)
-    if not found:
-        if target is not None:  # no table of that name: a host's name, then
+    if target is not None:
+        seen, found = found, [t for t in found if t.name == target]
+        if not found and names_a_machine(target):  # no table of that name: a host's name
             return address(target), args.table or ""
+        if not found:
+            raise ValueError(no_table_named(target, seen, args.wait))
+    if not found:
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
@@ -483,6 +449,8 @@ def watch_command(host: str, port: int, table: str = "", join_code: str = "") ->
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.peer import PeerError, run_peer
     from ..net.player import BotPlayer
     from ..net.resume import GameSecrets
@@ -504,60 +472,6 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         return 1
     print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
     return 0
-
-
-def _cmd_tables(args: argparse.Namespace) -> int:
-    """List the tables on the LAN: as they come and go until interrupted, or with ``--json``
-    once, after browsing ``--wait`` seconds."""
-    import json
-
-    from ..net.discovery import find_tables, watch
-
-    interfaces = [args.browse] if args.browse else None
-    if args.json:
-        found = trio.run(find_tables, args.wait, interfaces)
-        print(json.dumps([table.to_json() for table in found], indent=1))
-        return 0
-
-    def show(listings) -> None:
-        print(f"-- {len(listings)} table{'s' if len(listings) != 1 else ''} on the LAN "
-              "(ctrl-c stops) --", flush=True)
-        for listing in listings:
-            print(listing.line(), flush=True)
-
-    print("looking for tables on the LAN (ctrl-c stops)", flush=True)
-    try:
-        trio.run(watch, show, interfaces)
-    except KeyboardInterrupt:
-        pass
-    return 0
-
-
-def _browse_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--wait", type=seconds(), default=3.0, metavar="SECONDS",
-                        help="how long to look for tables on the LAN")
-    parser.add_argument("--browse", metavar="ADDRESS",
-                        help="look for tables only on the interface with this address "
-                             "(127.0.0.1: this machine; default: every interface)")
-
-
-def _cmd_verify(args: argparse.Namespace) -> int:
-    from ..wire import ProtocolError, StartGame
-    from ..net.transcript import read_record
-    from ..table.verify import verify
-
-    try:
-        messages, torn = read_record(Path(args.file))
-    except (OSError, ProtocolError) as error:
-        raise ValueError(f"{args.file}: not a readable record: {error}") from None
-    if not messages and torn:
-        raise ValueError(f"{args.file}: torn in its first message ({torn} bytes, cut short): "
-                         "nothing to verify")
-    if not messages or not isinstance(messages[0], StartGame):
-        raise ValueError(f"{args.file}: not a record (it does not begin with start_game)")
-    report = verify(messages, torn)
-    print(report.summary())
-    return 0 if report.ok else 1
 
 
 def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_console,
@@ -616,11 +530,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     seat_options(host)
     host.set_defaults(func=_cmd_host, console=hosted_console)
 
-    tables = sub.add_parser("tables", help="list the tables announced on the LAN", **options)
-    tables.add_argument("--json", action="store_true",
-                        help="print the tables found within --wait seconds as JSON, once")
-    _browse_options(tables)
-    tables.set_defaults(func=_cmd_tables)
+    add_tables_command(sub, **options)
 
     join = sub.add_parser("join", help="sit at a table on the LAN, in the console", **options)
     join.add_argument("address", metavar="NAME|HOST[:PORT]", nargs="?",
@@ -633,7 +543,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.add_argument("--open", action="store_true",
                       help="open the --table NAME at the host if it has none (another game, with "
                            "the host's preset and seats)")
-    _browse_options(join)
+    browse_options(join)
     join.add_argument("--identity", metavar="DIR",
                       help="keep your keys and game secrets in DIR (default: the config directory, "
                            "the one `host` uses: a second player on one machine needs another)")
@@ -647,7 +557,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.set_defaults(func=_cmd_join, console=run_console, pick=pick_table)
 
     bot = sub.add_parser("bot", help="a bot peer joining a table over the network", **options)
-    _to_a_table(bot)
+    to_a_table(bot)
     bot.add_argument("--table", default="", metavar="NAME",
                      help="the table at HOST to sit at (default: its first)")
     level_option(bot, "how well the bot plays")
@@ -660,9 +570,5 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                      help="vote to void the round when a player has been away this long")
     bot.set_defaults(func=_cmd_bot)
 
-    verify = sub.add_parser("verify", help="replay and audit a recorded game (shanghai host "
-                                           "--record): exit 0 if every move and deal checks out",
-                            **options)
-    verify.add_argument("file", metavar="FILE", help="the transcript `host --record` wrote")
-    verify.set_defaults(func=_cmd_verify)
+    add_verify_command(sub, **options)
     logging.getLogger("shanghai_net").addHandler(logging.NullHandler())

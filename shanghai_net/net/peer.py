@@ -12,6 +12,10 @@ has not missed yet, it refuses the seat, and the peer tries again).  A peer that
 again from the game's first message; its deal secrets are the same because its randomness comes
 from a per-game secret kept on disk (`GameSecrets`), so it recomputes, and does not send again,
 every step it had sent.
+
+Its parts, one concept a module: which keys and secrets play the seat as it changes hands
+(`Holding`, handover.py), the rematch (`PeerRematch`, seat_rematch.py), the votes on a table held
+up (`Voting`, voting.py), and the connection itself (`PeerLink`, peer_link.py).
 """
 
 from __future__ import annotations
@@ -31,46 +35,32 @@ from ..table.fault import Fault
 from ..table.outbox import Outbox
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
-from ..table.secret import SeatSecret, open_secrets, seal_secrets
-from ..table.start import check_claim_timeout, check_fresh, check_keys
+from ..table.secret import SeatSecret
 from ..table.watch import HostWatch
 from ..wire import LocalProtocolError
 from ..wire.messages import (PROTOCOL_NAME, PROTOCOL_VERSION, Bye, Chat, Error, GameMessage,
-                             HandOver, Hello, LobbyState, Message, NextGame, Ping, Placed, Pong, Ready,
-                             Refused, Rematch, StartGame, Welcome)
-from ..wire.signing import sign_proof, start_digest
+                             Hello, LobbyState, Message, NextGame, Ping, Placed, Pong, Ready,
+                             Refused, StartGame, Welcome)
+from ..wire.signing import sign_proof
 from ..wire.state import State
-from .peer_link import Lost, PeerLink, PeerResult
+from .handover import Holding, Reseat, Unseated
+from .peer_link import Lost, PeerError, PeerLink, PeerResult
 from .player import BotPlayer, Player
 from .resume import GameSecrets
+from .seat_rematch import PeerRematch, play_on
 from .voting import Voting
 
 __all__ = ["Peer", "PeerError", "run_peer", "play_on"]
 
 log = logging.getLogger("shanghai_net.peer")
 
-
 RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
 """Seconds between attempts to get back to a host that dropped us (about three minutes)."""
-
-
-class PeerError(Exception):
-    """The host refused us, or the game could not go on."""
-
-
-class _Unseated(Exception):
-    """The stream gave our seat to another key: our game is over, the table's goes on."""
-
-
-class _Reseat(Exception):
-    """A seat was handed to us while we watched: join again as its holder, and replay the game
-    as the seat from its first message with the secrets we were handed."""
-
 
 _NUDGE = object()
 
 
-class Peer(Voting):
+class Peer(Holding, PeerRematch, Voting):
     """One seat's client of a networked table: connect, lobby, play, reconnect after a drop.
 
     The attributes below are what a front end shows; ``on_change()`` is called (on the trio
@@ -166,56 +156,13 @@ class Peer(Voting):
         """When this seat's complaint was first seen outstanding (trio time)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
+        self._sign_public = identity.sign_public
+        """Our signing key, derived from its seed once: `_holder_changed` compares it with the
+        seat's holder after every message (issue 40)."""
         self._nonce: bytes | None = None
         """The nonce of our latest hello: a game started for us must commit to it."""
 
     # -- for the front end -----------------------------------------------------------------------
-
-    @property
-    def box_public(self) -> bytes:
-        """The box key of our hello: what a holder seals its seat's secrets to for us."""
-        return self._own.box_public
-
-    def hand_over(self, name: str, role: str, sign_key: bytes, box_key: bytes) -> bool:
-        """Hand our seat to a successor watching the game (its hello's keys): our secrets go
-        sealed to its ``box_key``, and from that message's seq it signs for the seat with
-        ``sign_key`` while we stop (protocol.md 11.9).  False if we play no seat now, or
-        keep no secrets (no store: our draws do not come from them)."""
-        table, outbox = self.table, self.outbox
-        if outbox is None or self._store is None or not isinstance(table, PeerTable) \
-                or table.finished:
-            return False
-        sealed = seal_secrets(self._secrets, box_key, table.game_id, table.seat, sign_key,
-                              self._random(32))
-        outbox.push([HandOver(name=name[:32] or "?", role=role, sign_key=sign_key,
-                              box_key=box_key, sealed=sealed)])
-        self.nudge()
-        return True
-
-    @property
-    def may_rematch(self) -> bool:
-        """The game is over, our seat's table stays, and the next game is not settled yet: we
-        may ask for a rematch."""
-        return self.welcome is not None and self.welcome.table.get("rematch") is True and \
-            isinstance(self.table, PeerTable) and self.table.finished and \
-            self.next_game is None and self._link is not None
-
-    async def ask_rematch(self) -> bool:
-        """The player wants the next game at this table with the same seats: ask the host
-        (once).  False if there is no game over to ask it of (or no connection)."""
-        self.rematch = True
-        if self._asked or not self.may_rematch:
-            return self._asked
-        self._asked = await self._tell(Rematch())
-        self._changed()
-        return self._asked
-
-    def next_peer(self) -> Peer:
-        """A peer for the next game at the table the host named (`next_game`): the same keys,
-        player and options; a fresh secret, box key and nonce, as for any game; ready at once
-        (it asked for this game)."""
-        return type(self)(**{**self._options, "table": self.next_game.table,
-                             "open_table": False, "successor": False, "auto_ready": True})
 
     def nudge(self) -> None:
         """The player may have a move now: ask it at once (sync, on the trio thread)."""
@@ -265,13 +212,13 @@ class Peer(Voting):
                 self._set("over", "the game is over" if self.next_game is None else
                           f"the next game is at table {self.next_game.table}")
                 return self.result
-            except _Unseated as gone:  # its secret has no more use: another plays the seat
+            except Unseated as gone:  # its secret has no more use: another plays the seat
                 if self._store is not None:
                     self._store.forget(self.table.game_id)
                 self.result.unseated = str(gone)
                 self._set("over", str(gone))
                 return self.result
-            except _Reseat as handed:
+            except Reseat as handed:
                 self.table = self.start = self.outbox = self._watch = None
                 self._quiet_until, self._welcomed = 0, False
                 self._set("reconnecting", str(handed))
@@ -320,7 +267,7 @@ class Peer(Voting):
             nursery.start_soon(link.read, send)
             try:
                 await self._converse(link, inbox)
-            except (Lost, PeerError, _Unseated, _Reseat) as error:
+            except (Lost, PeerError, Unseated, Reseat) as error:
                 failure = error  # raised outside the nursery, as itself
             nursery.cancel_scope.cancel()
         if failure is not None:
@@ -382,23 +329,6 @@ class Peer(Voting):
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
 
-    async def _stay(self, link: PeerLink) -> bool:
-        """The game is over: stay at a table that stays for a rematch (asking for one, if the
-        player wants it at once), or say bye and go (False)."""
-        if self.next_game is not None:
-            return False  # the host closes: the next game is at the table it named
-        if self.rematch is False or not self.may_rematch:
-            with trio.move_on_after(2):
-                await link.send(Bye(reason="game over"))
-            return False
-        if self.rematch and not self._asked:
-            self._asked = True
-            try:
-                await link.send(Rematch())
-            except Lost:
-                return False  # the host closed the table meanwhile: nothing is lost
-        return True
-
     def _patience(self) -> float:
         if self.start is None:
             return self.timeout if self.welcome is None else (
@@ -429,8 +359,8 @@ class Peer(Voting):
                 await link.send(sign_proof(self.identity.sign_key, game_id, msg.challenge))
                 return  # back in once the host takes the proof: it sends the game again
             self._welcomed = True
-            self._set("lobby" if self.start is None else "playing",
-                      "rejoined" if self.start is not None else "")
+            self._set("lobby" if self.start is None else "playing", "" if self.start is None
+                      else "rejoined" if self.outbox is not None else self._following())
             if self.auto_ready and self._hello_role != "spectator" and self.start is None and \
                     not msg.table.get("started"):  # a spectator has no seat to be ready in
                 await link.send(Ready(ready=True))
@@ -440,8 +370,8 @@ class Peer(Voting):
             except (ValueError, KeyError) as error:  # rules, seats or keys we cannot play by
                 raise PeerError(f"cannot play the game the host started: {error}") from None
             if not self._welcomed:  # the host took our rejoin proof
-                self._welcomed = True
-                self._set("playing", "rejoined")
+                self._welcomed = True  # (following the game to take the seat back: not yet)
+                self._set("playing", "rejoined" if self.outbox is not None else self._following())
         elif isinstance(msg, LobbyState):
             self.lobby = msg
             if self.start is not None:
@@ -489,162 +419,6 @@ class Peer(Voting):
         """What our hello offers while we watch for a seat to be handed to us: to play it as
         our role does (the lobby lists the offer, so that the seats see our keys)."""
         return self.role if self.waiting and self.role in ("player", "bot") else None
-
-    def _on_start(self, start: StartGame) -> None:
-        if self.table is not None:
-            if start.game_id != self.table.game_id:
-                raise PeerError("the host rejoined us to another game")
-            return
-        joined = self.welcome is not None and self.welcome.challenge is None
-        # a seat the host let us in to take, or one whose keys the table changed, and a game
-        # under way when we came to watch it: the lobby shows who plays each seat now (a seat
-        # handed over or replaced since the start too), the chain vouches for the start
-        before = joined and not self.welcome.table.get("started")
-        shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby and before else {}
-        replacing = not joined and self.seat is not None and (
-            start.seats[self.seat].sign_key != self.identity.sign_public
-            or self.welcome.table.get("replacing") is True)  # ours, played by others since
-        timeout = self.welcome.table.get("claim_timeout") if self.welcome is not None else None
-        try:
-            check_fresh(start, self.seat if joined else None, self._nonce)
-            check_claim_timeout(start, float(timeout) if isinstance(timeout, (int, float))
-                                else None)
-        except ValueError as error:
-            raise PeerError(f"refusing the game {self._host()} started: {error}") from None
-        keep = False
-        if self.seat is not None:
-            kept = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
-            # our seat, played by other keys since: we follow the game and play it again with
-            # the keys of this join from the deal the stream gives them the seat
-            afresh = replacing and kept is not None and len(kept) == 1 and kept != [self._own]
-            keep = kept is None or afresh
-            self._secrets = [self._own] if afresh else kept or self._secrets
-        try:
-            check_keys(start, None if replacing else self.seat, self.identity.sign_public,
-                       {s.box_public for s in self._secrets}, shown)
-        except ValueError as error:
-            raise PeerError(str(error)) from None
-        if keep and self._store is not None:  # only for a start we play: its id is the host's
-            self._store.keep(start.game_id, start_digest(start.to_wire()), self._secrets)
-        self.start = start
-        # a seat played by other keys since the start follows the game, unless it was handed
-        # to us: then the secrets we hold replay it (our own after those we were handed)
-        follows = self.seat is None or (replacing and len(self._secrets) == 1)
-        first = None if follows else self._secret_of(start.seats[self.seat].box_key)
-        if first is None:  # a spectator, or a seat our keys take later: the public table
-            table = self.table = self.result.table = PublicTable(start)
-            table.audit_elsewhere = self.worker_threads
-            self._set("playing", "watching" if self.seat is None else
-                      f"waiting to take seat {self.seat} at the next round's deal")
-            return
-        table = self.table = self._seated(
-            self.table_type(start, self.seat, first.box_key, self._randomness(first)), first)
-        self._sit(table, table.start())
-
-    def _kept_secrets(self, start: StartGame, fresh: bool) -> list[SeatSecret] | None:
-        """The seat's secrets kept on disk for the game of ``start`` (a seat that crashed, or
-        was handed to us), or None: ours play (``fresh``: nothing of ours is in the game yet),
-        to be kept once the start is checked.  Without a store only ``fresh`` ones can play: a
-        crash loses the game's deal."""
-        if self._store is None:
-            if not fresh:
-                raise PeerError("cannot rejoin a running game without its secrets (no store "
-                                "given)")
-            return None
-        try:
-            kept = self._store.kept(start.game_id, start_digest(start.to_wire()))
-        except ValueError as error:
-            raise PeerError(f"refusing the game {self._host()} started: {error}") from None
-        if kept is None and not fresh:
-            raise PeerError(f"refusing the game {self._host()} started: no secret of game "
-                            f"{start.game_id.hex()} on this machine: it cannot rejoin the "
-                            "game's deal")
-        return kept
-
-    def _secret_of(self, box_key: bytes) -> SeatSecret | None:
-        """Our secret of the seat whose shares are sealed to ``box_key``, if we hold it."""
-        return next((s for s in self._secrets if s.box_public == box_key), None)
-
-    def _randomness(self, secret: SeatSecret) -> RandomBytes:
-        """The seat's deal randomness from ``secret``, bound to the chain of the table we
-        follow (a seat's table and the public one it was forked from share it).  With no
-        store our own draws are the injected randomness itself: such a seat can neither
-        rejoin after a crash nor be handed over, and a test's seeded game plays the same
-        whatever order the host sequenced the seats' steps in."""
-        if self._store is None and secret is self._own:
-            return self._random
-        return secret.randomness(self.start.game_id, start_digest(self.start.to_wire()),
-                                 lambda: self.table.chain.head)
-
-    def _seated(self, table: PeerTable, secret: SeatSecret) -> PeerTable:
-        """``table`` playing from ``secret``, and from the keys we hold after it as the
-        table seals the seat's shares to them."""
-        later = self._secrets[self._secrets.index(secret) + 1:]
-        for after in later:
-            table.hold(after.box_key, self._randomness(after))
-        return table
-
-    def _sit(self, table: PeerTable, first: list) -> None:
-        """Play ``table``'s seat from here; ``first``: the bodies it owes now."""
-        self.table = self.result.table = table
-        table.audit_elsewhere = self.worker_threads
-        table.yields_seat = self.role == "bot"  # a stand-in hands its seat on
-        self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
-            table.game_id) if self._store is not None else None)
-        self._watch = HostWatch(table)
-        self.outbox.push(first)
-        self._set("playing")
-        if self._on_table is not None:
-            self._on_table(table)
-
-    def _holder_changed(self) -> None:
-        """After a message: take the seat the table gave our keys (a replacement following
-        until now, or a successor the seat was just handed to), or stop playing one the table
-        gave to someone else.  A seat that changed hands is no longer away: whoever left it is
-        not its player now (the host's next `lobby_state` says whether the new one is here)."""
-        table = self.table
-        keys = tuple(h.sign_key for h in table.holders)
-        changed = {s for s, (a, b) in enumerate(zip(self._keys_seen or keys, keys)) if a != b}
-        self._keys_seen = keys
-        if changed:
-            self.absent = {s: t for s, t in self.absent.items() if s not in changed}
-            self.left = self.left - changed
-        if table.finished:
-            return
-        if self.seat is None:
-            if self.waiting:
-                self._handed_to_us(table)
-            return
-        holder = table.holders[self.seat]
-        ours = holder.sign_key == self.identity.sign_public
-        self._held = self._held or (ours and self.outbox is not None)
-        secret = self._secret_of(holder.box_key)
-        if secret is not None and self.outbox is None and self.seat in changed:
-            seated = self._seated(self.table_type.taking_over(
-                table, self.seat, secret.box_key, self._randomness(secret)), secret)
-            self._sit(seated, seated.start())
-        elif not ours and self._held and self.outbox is not None:
-            how = f"we handed seat {self.seat} over: it" if self.seat in table.handovers \
-                else f"the table voted us gone: seat {self.seat}"
-            raise _Unseated(f"{how} is played by {holder.describe()} now")
-
-    def _handed_to_us(self, table: PublicTable) -> None:
-        """A successor watching: if a ``hand_over`` names our key, open the secrets it seals
-        to us, keep them, and join again as the seat (`_Reseat`)."""
-        seat, body = next(((s, b) for s, b in table.handovers.items()
-                           if b.sign_key == self.identity.sign_public), (None, None))
-        if body is None:
-            return
-        try:
-            handed = open_secrets(body.sealed, self._own.box_key, table.game_id, seat,
-                                  body.sign_key)
-        except ValueError as error:
-            raise PeerError(str(error)) from None
-        self._secrets = [*handed, self._own]
-        if self._store is not None:
-            self._store.keep(table.game_id, start_digest(self.start.to_wire()), self._secrets)
-        self.waiting, self.seat, self.result.seat = False, seat, seat
-        raise _Reseat(f"seat {seat} was handed to us: joining as its holder")
 
     def _host(self) -> str:
         """The host, as an error names it."""
@@ -771,11 +545,3 @@ async def run_peer(address: tuple[str, int], identity: Identity, player: Player 
     return await play_on(Peer(address, identity, player, **options))
 
 
-async def play_on(peer: Peer) -> PeerResult:
-    """Run ``peer``'s game, then each next game at the table it goes on to (`next_game`); the
-    last game's result."""
-    while True:
-        result = await peer.run()
-        if peer.next_game is None:
-            return result
-        peer = peer.next_peer()

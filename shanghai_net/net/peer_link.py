@@ -1,6 +1,6 @@
 """A peer's connection to its host: `PeerLink`, the socket and the wire connection, a reader
 that puts what arrives on a bounded inbox, and sends bounded by a timeout.  `Lost` says the
-connection broke (worth a retry); `PeerResult` is what a peer's run yields, counted across its
+connection broke (worth a retry), `PeerError` that the game cannot go on; `PeerResult` is what a peer's run yields, counted across its
 connections."""
 
 from __future__ import annotations
@@ -16,9 +16,13 @@ from ..table.seat import PeerTable
 from ..wire import CLIENT, NEED_DATA, Connection, ConnectionClosed, RemoteProtocolError
 from ..wire.messages import Chat, Error, Message
 
-__all__ = ["PeerLink", "PeerResult", "Lost", "parse_address"]
+__all__ = ["PeerLink", "PeerResult", "Lost", "PeerError", "parse_address"]
 
 log = logging.getLogger("shanghai_net.peer")
+
+
+class PeerError(Exception):
+    """The host refused us, or the game could not go on."""
 
 
 @dataclass

@@ -1,16 +1,22 @@
-"""Who decides for a networked seat: the `Player` protocol a `Peer` asks, and `BotPlayer`."""
+"""Who decides for a networked seat: the `Player` protocol a `Peer` asks, `BotPlayer`, and
+`PersonPlayer`, which holds the one move a person submitted until the host has sequenced or
+refused it."""
 
 from __future__ import annotations
 
 import random as random_module
+from dataclasses import dataclass
 from typing import Protocol
+
+import trio
 
 from ..bots import choose, make_bot
 from ..engine.moves import MayI, Move, PassClaim
 from ..engine.view import view_of
 from ..table.seat import PeerTable
+from ..table.stream import moment_passed
 
-__all__ = ["Player", "BotPlayer"]
+__all__ = ["Player", "BotPlayer", "PersonPlayer", "HeldMove"]
 
 
 class Player(Protocol):
@@ -41,3 +47,50 @@ class BotPlayer:
         if not self.claims and all(isinstance(m, (MayI, PassClaim)) for m in moves):
             return None
         return choose(self.bot, view_of(table.game, table.seat), moves, table.game.log)
+
+
+@dataclass
+class HeldMove:
+    """The move the console submitted, until the host has sequenced or refused it."""
+
+    move: Move
+    done: trio.Event
+    version: int  # the moves the replica had applied when the person chose it
+    window: object  # the claim window open then
+    offered: bool = False
+    since: int = 0  # the replica's events before it was sent
+    refused: str | None = None
+
+
+class PersonPlayer:
+    """The peer's `Player` for a person (the console's `NetSession`): offers the move the
+    person chose when the peer asks for one."""
+
+    def __init__(self) -> None:
+        self.held: HeldMove | None = None
+
+    def choose(self, table: PeerTable) -> Move | None:
+        """The held move, once (the peer checks it again and reports it no longer legal)."""
+        held = self.held
+        if held is None or held.offered:
+            return None
+        if held.version != table.version:
+            why = moment_passed(table.game, held.move, held.window)
+            if why is not None:
+                self.outcome(held.move, why)
+                return None
+        held.offered, held.since = True, len(table.events)
+        return held.move
+
+    def outcome(self, move: Move, refused: str | None) -> None:
+        held = self.held
+        if held is None or held.move != move:
+            return
+        self.held = None
+        held.refused = refused
+        held.done.set()
+
+    def give_up(self, reason: str) -> None:
+        """The connection is gone for good: the held move will never be sequenced."""
+        if self.held is not None:
+            self.outcome(self.held.move, reason)

@@ -1,0 +1,30 @@
+"""The conformance kit: a test host that drives a client through scripted situations.
+
+The client under test is started as a command (``{host}`` and ``{port}`` in it are filled in). It
+joins a table that our own `Host` runs on 127.0.0.1, beside three of our peers (`Peer` with a bot
+that claims with MAY I and calls SHANGHAI whenever the rules let it), so the kit follows every
+change of the protocol that the reference implementation makes. The client reaches the host
+through a `Relay`, which forwards whole frames both ways and can also put frames of its own
+before the client or cut its connection: that is how bad input, a fatal frame and a dropped
+connection are scripted. Nothing is rigged that a real table could not do: the kit chooses the
+rules (`KIT_RULES`), its own peers' moves and the moments of its own frames; the deal is the
+real one, with the client's seeds in it.
+
+Two more games make seats change hands (protocol.md 11.8, `SEAT_SITUATIONS`): in one a kit peer
+beside the client leaves for good, the others vote it gone and the host's stand-in bot takes the
+seat (the client approves it and uses its keys from the next deal); in the other the client is
+handed a seat voted gone (the relay holds its ``hello`` back until the host has proposed its
+keys), follows the game and plays the seat from the next deal.
+
+Each situation prints one line with the protocol.md section it covers and PASS or FAIL; the
+exit status is 0 only if all pass (docs/protocol.md, "Testing a client: the conformance kit").
+
+The package: `situations` (what is tried, and an `Outcome` line), `relay` (the `Relay`), `kit` (our
+peers and one table of the kit), `runner` (the games, `run_conformance`), `report` (each
+situation judged from the transcript); `shanghai conformance` is the command in cli/.
+"""
+
+from .runner import run_conformance, scripted_games
+from .situations import Outcome
+
+__all__ = ["run_conformance", "scripted_games", "Outcome"]

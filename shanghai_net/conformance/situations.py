@@ -1,0 +1,94 @@
+"""What the kit tries a client on: the rules of its games, the frames it puts before the
+client, the situations of each game with the protocol.md section each covers, and an
+`Outcome`, one printed line per situation."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from ..wire.framing import DEFAULT_MAX_FRAME, encode_frame
+
+__all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "REMATCH_SITUATIONS", "SCRIPTED",
+           "Outcome"]
+
+
+KIT_RULES: dict[str, Any] = {
+    "contracts": [[1, 0]] * 5,
+    "final_round_meld_all": False,
+    "last_round_hand_size": 25,
+    "max_turns": 30,
+}
+"""Davis with five one-book rounds: our peers go down at once, so SHANGHAI calls on the
+client's discards come early; the last round deals 25 cards to each of four seats, leaving 7 in
+the stock, and (our peers claiming nothing then) the pile grows until the stock is reshuffled.
+``max_turns`` keeps every round short."""
+
+PLAYERS = 4
+BAD_FRAMES: tuple[tuple[str, bytes], ...] = (
+    ("malformed_frame", encode_frame([1, 2, 3])),
+    ("unknown_message", encode_frame({"type": "teleport"})),
+    ("bad_message", encode_frame({"type": "ping", "nonce": "twelve"})),
+)
+"""Frames the relay puts before the client in round 1, and the error code it must answer each
+with (protocol.md 9: not fatal, the client answers and reads on)."""
+TOO_LARGE = struct.pack(">I", DEFAULT_MAX_FRAME + 1)
+"""A length prefix over the 1 MiB cap: fatal, the client closes (protocol.md 2)."""
+
+
+SEAT_RULES: dict[str, Any] = {
+    "contracts": [[1, 0]] * 2,
+    "final_round_meld_all": False,
+    "max_turns": 16,
+}
+"""The games in which a seat changes hands (protocol.md 11.8): two one-book rounds, the second
+voided when a kit peer leaves in it (`LEAVE_IN`) and dealt again, with the new holder in the
+seat."""
+LEAVE_IN = 2
+"""The round in which a kit peer leaves for good, in the games where a seat changes hands."""
+REPLACED_PLAYERS = 5
+"""The client and four kit peers: when one leaves, the other three are a majority without the
+client (a vote is the client's right, not its duty)."""
+
+SEAT_SITUATIONS = (
+    ("11.5", "a neighbour voted gone: the round is void and the client plays on"),
+    ("11.8", "approve: the client approves the host's replace of the vacant seat"),
+    ("11.8", "the replacement's keys from the next deal: its messages checked, the client's key "
+             "shares sealed to its box key"),
+    ("11.8", "handed a seat: hello, proof, then it follows the game and signs nothing"),
+    ("11.8", "plays the seat it was handed from the deal its keys take it (its commit) to the "
+             "game's end"),
+    ("11.9", "a kit seat handed over mid-round: the successor's key checked from the next "
+             "message, its box key sealed to from the next deal"),
+)
+"""The situations of the two games where a seat changes hands: (protocol.md section, what the
+client must do)."""
+
+REMATCH_PLAYERS = 3
+"""The client, a kit bot (it asks for a rematch at once) and a kit person (it asks once the
+client has: the rematch is the client's own choice, not the kit's)."""
+REMATCH_SITUATIONS = (
+    ("6.6", "rematch: asks for one once the game is over at a table that stays"),
+    ("6.6", "the next game: joins the table `next_game` names with the same key (a fresh "
+            "nonce), sits at its seat again and plays it to its end"),
+)
+"""The situations of the game at a table that stays (protocol.md 6.6)."""
+
+SCRIPTED = tuple(("9", f"{code}: answered with error {code}") for code, _ in BAD_FRAMES) + (
+    ("2", "frame_too_large: the client closes the connection"),
+    ("11.5", "rejoin after it closed on a fatal frame: hello, proof, play on"),
+    ("11.5", "rejoin after the host cut it: hello, proof, play on"))
+"""The situations the relay scripts, in order: (protocol.md section, what the client must do)."""
+
+
+@dataclass
+class Outcome:
+    section: str
+    situation: str
+    passed: bool
+    detail: str = ""
+
+    def line(self) -> str:
+        verdict = "PASS" if self.passed else "FAIL"
+        return f"{verdict}  {self.section:<7} {self.situation}" + (f": {self.detail}" if self.detail else "")
