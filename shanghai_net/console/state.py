@@ -99,6 +99,13 @@ class ConsoleState:
         """The panel's first line shown (None: its last page, where the log's newest is)."""
         self.panel_page: tuple[int, int] = (0, 1)
         """(first line, lines) of the page the screen last showed: scrolling goes from there."""
+        self.overlay_scroll: tuple[str | None, int] = (None, 0)
+        """(overlay, first line shown) of the overlay on top, when it is taller than the
+        terminal (the help at 60x20): ↑ ↓ PgUp PgDn scroll it."""
+        self.overlay_page = 1
+        """The lines of such an overlay the screen last showed at once."""
+        self.on_top: Callable[[], str | None] = lambda: None
+        """The name of the overlay drawn on top (set by the layout), None when there is none."""
         self.groups: list[tuple[Card, ...]] | None = None  # carousel: the table being rebuilt
         self.loose: list[Card] = []  # carousel: the working area
         self.pick_meld: int | None = None  # carousel: the meld chosen, its card's place comes next
@@ -283,8 +290,14 @@ class ConsoleState:
         self._follow(card)
         self.note(f"sorted by {self.sort}")
 
+    def toggle_help(self) -> None:
+        """``?``: the help, from its top; again, it closes."""
+        self.help_open = not self.help_open
+        self.overlay_scroll = (None, 0)
+
     def clear(self) -> None:
         """Esc: close what is open, else drop the selection and the melds picked."""
+        self.overlay_scroll = (None, 0)
         if self.help_open:
             self.help_open = False
         elif self.handing_over:
@@ -750,6 +763,14 @@ class ConsoleState:
         else:
             self.panel_top = max(0, top + (lines or 0) + pages * max(1, rows - 1))
 
+    def scroll_overlay(self, lines: int = 0, pages: int = 0) -> None:
+        """↑ ↓ PgUp PgDn over an overlay taller than the terminal: the page moves (the layout
+        keeps it within the text)."""
+        name = self.on_top()
+        at, top = self.overlay_scroll
+        top = top if at == name else 0
+        self.overlay_scroll = (name, max(0, top + lines + pages * max(1, self.overlay_page - 1)))
+
     def toggle_auto_pass(self) -> None:
         """``P``: pass claims that cannot help by themselves, or ask every time."""
         self.auto_pass = not self.auto_pass
@@ -761,12 +782,21 @@ class ConsoleState:
         it: they close, and the key acts (a key the footer offers is never swallowed)."""
         self.help_open = False
         self.panel = None
+        self.overlay_scroll = (None, 0)
         self.close_summary()
 
-    def footer_keys(self) -> list[tuple[str, str]]:
+    def footer_keys(self, width: int | None = None) -> list[tuple[str, str]]:
         """The keys the footer offers now, each of which acts: a question's answers while one
         is asked, else the table's (or the lobby's) keys, which close what floats over the
-        table first; under the round summary Enter closes it (so space selects nothing)."""
+        table first; under the round summary Enter closes it (so space selects nothing).  When
+        they do not fit in ``width`` columns, the keys of every turn (move, sort, chat: the
+        help lists them) give way to this turn's, so that ``q quit`` stays on the line."""
+        keys = self._footer_keys()
+        if width is not None and _footer_width(keys) > width:
+            keys = [k for k in keys if k[0] not in STEADY_KEYS]
+        return keys
+
+    def _footer_keys(self) -> list[tuple[str, str]]:
         question = self._question_keys()
         if question is not None:
             return question
@@ -932,6 +962,15 @@ class ConsoleState:
     def in_draw_phase(self) -> bool:
         view = self.view
         return view is not None and view.phase is Phase.DRAW
+
+
+STEADY_KEYS = ("←→", "s", "c")
+"""Keys that act on every turn, which a crowded footer leaves to the help."""
+
+
+def _footer_width(keys: list[tuple[str, str]]) -> int:
+    """Columns the footer's keys take on one line (" key label " each)."""
+    return sum(len(key) + len(label) + 3 for key, label in keys)
 
 
 def _end(rules, meld, card) -> End | None:
