@@ -67,7 +67,7 @@ STYLE = Style.from_dict({
 CAROUSEL_HELP = """\
 Keys (carousel: rebuild the table, then commit it as one move)
   {arrows} Home End move the cursor over your hand and the working area
-  space          select / unselect the card, and step to the next one
+  space          select / unselect the card under the cursor (it stays)
   s              sort the hand by suit or by rank
   k  + number    pick up that whole meld into the working area
   j  + number + place   pick up one card of a meld (its place, 1 first)
@@ -90,7 +90,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
 HELP = """\
 Keys (every move of the game is a key)
   {arrows} Home End move the cursor in your hand (s sorts by suit or rank)
-  space          select / unselect a card (a run goes down in that order)
+  space          select / unselect the card under the cursor (it stays)
   d  /  t        draw from the stock / take the discard
   m  /  p        claim the discard out of turn ({claim}) / let it go
 {auto}  g              the selected cards are the next meld; with the contract

@@ -31,7 +31,7 @@ from ..engine import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, Phase,
     Rearrange, SwapJoker, TakeDiscard,
 )
-from ..engine.events import RoundResult
+from ..engine.events import Claimed, RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
 from ..rules.contracts import meld_count
 from ..rules.melds import why_not_meld
@@ -281,8 +281,7 @@ class ConsoleState:
         if card in self.selected:
             self.selected.remove(card)
         else:
-            self.selected.append(card)
-        self.move_cursor(1)
+            self.selected.append(card)  # the cursor stays: → is the one key that moves it
 
     def toggle_sort(self) -> None:
         card = self.cursor_card()
@@ -670,12 +669,30 @@ class ConsoleState:
     def _told(self, accepted: Accepted) -> str:
         """What a move did, as the log tells it ("you draw 8♦"): its first event; before the
         table has told it (a networked draw's card is on its way), what was done."""
+        uncovered = self._claim_settled(accepted)
+        if uncovered is not None:
+            return uncovered
         lines = describe_events(accepted.events[:1], self.session.seats, self.seat, self.ascii)
         if lines:
             return lines[0]
         if isinstance(accepted.move, DrawStock):
             return "you draw from the stock: the card is on its way"
         return "you: " + reason_text(accepted.move.text(), self.ascii)
+
+    def _claim_settled(self, accepted: Accepted) -> str | None:
+        """``d`` while a claim was called on the discard: choosing the stock settled the claim
+        first, and where the rules reopen the pile (davis) the turn is to choose again; said on
+        the spot, or the d seems lost."""
+        claimed = next((e for e in accepted.events if isinstance(e, Claimed)), None)
+        view = self.view
+        if not isinstance(accepted.move, DrawStock) or claimed is None or view is None \
+                or not (view.my_turn and view.phase is Phase.DRAW):
+            return None
+        who = describe_events([claimed], self.session.seats, self.seat, self.ascii)[0]
+        top = view.discard_top
+        again = f"the card it uncovered, {self._c(top)}, is yours to take (t), or draw (d)" \
+            if top is not None and not view.top_shanghaied else "now draw (d)"
+        return f"{who}: your d let the {view.rules.claim_word} go first; {again}"
 
     def on_session_change(self) -> None:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and
