@@ -384,6 +384,9 @@ def address(text: str) -> tuple[str, int]:
     ValueError (a host's name that does not resolve fails at once when joining)."""
     from ..net.peer_link import parse_address
 
+    before, colon, after = text.rpartition(":")
+    if colon and ":" not in before and not after.isdigit():  # an IPv6 address has colons
+        raise ValueError(f"{text}: {after!r} is no port: a number from 1 to 65535")
     host, port = parse_address(text)
     if not 1 <= port <= 65535:
         raise ValueError(f"{text}: {port} is no port: 1 to 65535")
@@ -404,6 +407,15 @@ def _looks_like_address(text: str) -> bool:
         return False
 
 
+def _resolves(name: str) -> bool:
+    """Whether ``name`` is a host's name this machine can look up."""
+    try:
+        socket.getaddrinfo(name, None)
+    except (socket.gaierror, UnicodeError):
+        return False
+    return True
+
+
 def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
@@ -414,10 +426,15 @@ def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     target = args.address
     if target is not None and (args.table or _looks_like_address(target)):
         return address(target), args.table or ""
-    found = trio.run(find_tables, args.wait, interfaces, target)
+    seen = trio.run(find_tables, args.wait, interfaces, target)
+    found = [table for table in seen if target is None or table.name == target]
     if not found:
-        if target is not None:  # no table of that name: a host's name, then
+        if target is not None and _resolves(target):  # no table of that name: a host's
             return address(target), args.table or ""
+        if target is not None:
+            names = ", ".join(sorted({table.name for table in seen})) or "none"
+            raise ValueError(f"no table named {target} on the LAN within {args.wait:g} s "
+                             f"(tables seen: {names}), nor a host of that name")
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)

@@ -180,8 +180,9 @@ def _stop(browser, zc) -> None:
 
 async def find_tables(seconds: float = 3.0, addresses: Sequence[str] | None = None,
                       name: str | None = None) -> list[Listing]:
-    """The tables found within ``seconds`` of browsing; with ``name``, as soon as one of that
-    name is found (the list then holds that table, or those of that name)."""
+    """The tables found within ``seconds`` of browsing; with ``name``, browsing stops as soon
+    as one of that name is found (every table seen is listed either way, so that a name not
+    found can be told from the names there are)."""
     latest: list[Listing] = []
     with trio.move_on_after(seconds):
         async with trio.open_nursery() as nursery:
@@ -190,4 +191,4 @@ async def find_tables(seconds: float = 3.0, addresses: Sequence[str] | None = No
                 if name is not None and any(t.name == name for t in listings):
                     nursery.cancel_scope.cancel()
             nursery.start_soon(watch, seen, addresses)
-    return [t for t in latest if name is None or t.name == name]
+    return latest
