@@ -86,7 +86,7 @@ def sharing_round(players: int, threshold: int) -> tuple[float, int, int, list]:
         seed = seed_scalar(secrets.token_bytes)
         holders = {h: box[h].public_key() for h in range(players) if h != dealer}
         commitments, boxes = deal_seed(context, dealer, seed, threshold, holders)
-        shares = {b.holder: open_share(box[b.holder], b, commitments) for b in boxes}
+        shares = {b.holder: open_share(box[b.holder], b, commitments, threshold) for b in boxes}
         size += 32 * len(commitments) + sum(32 + len(b.box) for b in boxes)
         dealt.append((context, dealer, seed, commitments, shares))
     return time.perf_counter() - start, multiplications() - before, size, dealt
@@ -99,7 +99,7 @@ def rebuild_once(dealt: tuple, threshold: int) -> tuple[float, int]:
     shares = dict(list(shares.items())[:threshold])
     before = multiplications()
     start = time.perf_counter()
-    if rebuild(context, dealer, commitments, digest, shares) != seed:
+    if rebuild(context, dealer, threshold, commitments, digest, shares) != seed:
         raise AssertionError("the rebuild gave another seed")
     return time.perf_counter() - start, multiplications() - before
 

@@ -239,7 +239,7 @@ def test_r_shows_the_table_s_rules_in_plain_words_in_the_lobby_and_at_the_table(
         async with running(davis_session(claim_timeout=6.0)) as d:
             await d.press("R")
             flat = shown(d)
-            assert flat.startswith("The rules of davis Davis family rules: MAY I"), flat
+            assert flat.startswith("The rules of davis Davis family rules: MAY I twice a round"), flat
             assert "an ace is high only (Q-K-A, not A-2-3)" in flat
             assert "a card taken from the pile may not go back on it in the same turn" in flat
             assert "lines 1-17 of " in flat and "R or Esc closes" in flat

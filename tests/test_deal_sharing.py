@@ -18,11 +18,12 @@ from nacl.bindings import crypto_core_ed25519_add, crypto_scalarmult_ed25519_bas
 
 from shanghai_net.deal import CheatDetected, Context, seeded
 from shanghai_net.deal.group import ORDER, multiplications
-from shanghai_net.deal.seeds import commitment_digest
-from shanghai_net.deal.sharing import (SHARE_BOX_BYTES, abscissa, audit_dealing,
-                                       check_commitments, deal_seed, interpolate, open_share,
-                                       rebuild, seal_share, seed_scalar, share_box_secret,
-                                       share_fits, split)
+from shanghai_net.deal.group import reduce_scalar
+from shanghai_net.deal.seeds import SeedKeys, commitment_digest
+from shanghai_net.deal.sharing import (DERIVATION_LABELS, SHARE_BOX_BYTES, abscissa,
+                                       audit_dealing, check_commitments, deal_seed, interpolate,
+                                       open_share, rebuild, seal_share, seed_scalar,
+                                       seed_stream, share_box_secret, share_fits, split)
 
 CONTEXT = Context(b"game", 2, 1)
 DEALER = 1
@@ -43,6 +44,7 @@ class Table:
 
     def __init__(self, threshold: int = 3, seats: int = 4) -> None:
         random = seeded(b"sharing table")
+        self.threshold = threshold
         self.box = {s: X25519PrivateKey.from_private_bytes(random(32)) for s in range(seats)}
         self.holder_keys = {s: k.public_key() for s, k in self.box.items() if s != DEALER}
         self.seed = seed_scalar(random)
@@ -52,7 +54,17 @@ class Table:
 
     def opened(self) -> dict[int, bytes]:
         """Each holder's share, checked at once as a holder does."""
-        return {b.holder: open_share(self.box[b.holder], b, self.commitments) for b in self.boxes}
+        return {b.holder: open_share(self.box[b.holder], b, self.commitments, self.threshold)
+                for b in self.boxes}
+
+    def audit(self, commitments=None, boxes=None, seed=None) -> None:
+        """The audit of seat 1's sharing at this table, with its seed revealed."""
+        audit_dealing(CONTEXT, DEALER, self.threshold, seed or self.seed, self.digest,
+                      commitments or self.commitments, boxes or self.boxes, self.holder_keys)
+
+    def rebuild(self, published, commitments=None) -> bytes:
+        return rebuild(CONTEXT, DEALER, self.threshold, commitments or self.commitments,
+                       self.digest, published)
 
 
 # -- the arithmetic ----------------------------------------------------------------------------
@@ -154,14 +166,13 @@ def test_the_dealer_s_commit_is_a_function_of_its_seed():
     assert (table.commitments, table.boxes) == (again.commitments, again.boxes)
     assert [len(b.box) for b in table.boxes] == [SHARE_BOX_BYTES] * 3
     assert len(table.commitments) == 3
-    audit_dealing(CONTEXT, DEALER, table.seed, table.commitments, table.boxes, table.holder_keys)
+    table.audit()
 
 
 def test_every_holder_opens_a_share_on_the_commitments_and_three_rebuild_the_seed():
     table = Table()
     shares = table.opened()
-    assert rebuild(CONTEXT, DEALER, table.commitments, table.digest,
-                   {3: shares[3], 0: shares[0], 2: shares[2]}) == table.seed
+    assert table.rebuild({3: shares[3], 0: shares[0], 2: shares[2]}) == table.seed
 
 
 def test_the_byte_layouts_are_the_documented_ones():
@@ -170,7 +181,7 @@ def test_the_byte_layouts_are_the_documented_ones():
     ChaCha20-Poly1305: what a client written from the page alone must send."""
     table = Table()
     stream = hashlib.shake_256(b"shanghai-net v1 key" + CONTEXT.encode() + bytes([DEALER, 17])
-                               + b"share coefficient" + table.seed).digest(128)
+                               + b"share coefficient" + bytes([3]) + table.seed).digest(128)
     coefficients = [number(table.seed), int.from_bytes(stream[:64], "little") % ORDER,
                     int.from_bytes(stream[64:], "little") % ORDER]
     assert list(table.commitments) == [crypto_scalarmult_ed25519_base_noclamp(scalar(a))
@@ -206,14 +217,14 @@ def test_a_share_moved_by_anything_is_off_the_commitments_and_names_whoever_show
     with pytest.raises(CheatDetected) as by_the_holder:
         table.opened()
     with pytest.raises(CheatDetected) as at_the_rebuild:
-        rebuild(CONTEXT, DEALER, table.commitments, table.digest, {**shares, holder: wrong})
+        table.rebuild({**shares, holder: wrong})
     assert (by_the_holder.value.culprit, at_the_rebuild.value.culprit) == (DEALER, holder)
 
 
 def test_a_holder_cannot_open_another_holder_s_share():
     table = Table()
     with pytest.raises(CheatDetected) as caught:
-        open_share(table.box[0], table.boxes[1], table.commitments)
+        open_share(table.box[0], table.boxes[1], table.commitments, 3)
     assert caught.value.culprit == DEALER  # the box is in the dealer's signed commit
 
 
@@ -225,7 +236,7 @@ def wrong_share_table(change) -> Table:
 
 
 def sealed_share_off_the_polynomial(table, sealed):
-    share = scalar(number(open_share(table.box[2], sealed, table.commitments)) + 1)
+    share = scalar(number(open_share(table.box[2], sealed, table.commitments, 3)) + 1)
     return seal_share(share_box_secret(CONTEXT, DEALER, 2, table.seed), table.holder_keys[2],
                       CONTEXT, DEALER, 2, 3, share)
 
@@ -233,7 +244,8 @@ def sealed_share_off_the_polynomial(table, sealed):
 @pytest.mark.parametrize("change, why", [
     (sealed_share_off_the_polynomial, "off its commitments"),
     (lambda t, s: dataclasses.replace(s, box=bytes(SHARE_BOX_BYTES)), "does not authenticate"),
-    (lambda t, s: dataclasses.replace(s, threshold=2), "does not authenticate"),
+    (lambda t, s: seal_share(share_box_secret(CONTEXT, DEALER, 2, t.seed), t.holder_keys[2],
+                             CONTEXT, DEALER, 2, 2, t.opened()[2]), "does not authenticate"),
     (lambda t, s: dataclasses.replace(s, epk=bytes(32)), "does not authenticate"),
 ], ids=["share-off-the-polynomial", "garbage", "relabelled-threshold", "low-order-box-key"])
 def test_a_wrong_share_is_refused_at_once_by_its_holder_naming_the_dealer(change, why):
@@ -250,8 +262,7 @@ def test_a_wrong_share_is_refused_at_once_by_its_holder_naming_the_dealer(change
 def test_the_audit_bears_the_holder_s_complaint_out_and_names_the_dealer(change):
     table = wrong_share_table(change)
     with pytest.raises(CheatDetected) as caught:
-        audit_dealing(CONTEXT, DEALER, table.seed, table.commitments, table.boxes,
-                      table.holder_keys)
+        table.audit()
     assert caught.value.culprit == DEALER
 
 
@@ -264,8 +275,7 @@ def test_a_box_sealed_under_a_secret_not_from_the_seed_is_named_by_the_audit():
                                 CONTEXT, DEALER, 2, 3, share)
     assert table.opened()[2] == share
     with pytest.raises(CheatDetected, match="box key its seed does not give") as caught:
-        audit_dealing(CONTEXT, DEALER, table.seed, table.commitments, table.boxes,
-                      table.holder_keys)
+        table.audit()
     assert caught.value.culprit == DEALER
 
 
@@ -273,8 +283,7 @@ def test_a_false_complaint_finds_every_share_good():
     """A holder that complains of a good share: the audit finds nothing, so it names the
     complainer (audit_dealing returns without naming the dealer)."""
     table = Table()
-    assert audit_dealing(CONTEXT, DEALER, table.seed, table.commitments, table.boxes,
-                         table.holder_keys) is None
+    assert table.audit() is None
 
 
 def test_coefficients_not_from_the_seed_are_named_by_the_audit():
@@ -284,16 +293,14 @@ def test_coefficients_not_from_the_seed_are_named_by_the_audit():
     own = split(table.seed, 3, [0, 2, 3], seeded(b"not from the seed"))
     with pytest.raises(CheatDetected, match="commitments of generation 1 are not its seed's") \
             as caught:
-        audit_dealing(CONTEXT, DEALER, table.seed, own.commitments, table.boxes,
-                      table.holder_keys)
+        table.audit(commitments=own.commitments)
     assert caught.value.culprit == DEALER
 
 
 def test_a_box_missing_or_to_the_dealer_itself_is_named_by_the_audit():
     table = Table()
     with pytest.raises(CheatDetected, match="not one for each other seat") as caught:
-        audit_dealing(CONTEXT, DEALER, table.seed, table.commitments, table.boxes[:2],
-                      table.holder_keys)
+        table.audit(boxes=table.boxes[:2])
     assert caught.value.culprit == DEALER
 
 
@@ -323,7 +330,7 @@ def test_a_published_share_off_the_commitments_names_its_holder():
     shares[2] = scalar(number(shares[2]) + 1)
     with pytest.raises(CheatDetected, match="seat 2: published a share of seat 1's seed") \
             as caught:
-        rebuild(CONTEXT, DEALER, table.commitments, table.digest, shares)
+        table.rebuild(shares)
     assert caught.value.culprit == 2
 
 
@@ -332,8 +339,7 @@ def test_a_share_published_as_another_holder_s_names_its_publisher():
     table = Table()
     shares = table.opened()
     with pytest.raises(CheatDetected) as caught:
-        rebuild(CONTEXT, DEALER, table.commitments, table.digest,
-                {0: shares[3], 2: shares[2], 3: shares[3]})
+        table.rebuild({0: shares[3], 2: shares[2], 3: shares[3]})
     assert caught.value.culprit == 0
 
 
@@ -345,8 +351,7 @@ def test_the_dealer_cannot_publish_a_share_of_its_own_seed():
     own = interpolate({abscissa(h): number(y) for h, y in shares.items()}, abscissa(DEALER))
     assert share_fits(table.commitments, DEALER, scalar(own))
     with pytest.raises(CheatDetected) as caught:
-        rebuild(CONTEXT, DEALER, table.commitments, table.digest,
-                {DEALER: scalar(own), 0: shares[0], 2: shares[2]})
+        table.rebuild({DEALER: scalar(own), 0: shares[0], 2: shares[2]})
     assert caught.value.culprit == DEALER
 
 
@@ -354,7 +359,7 @@ def test_fewer_than_t_shares_rebuild_nothing_and_name_no_one():
     table = Table()
     shares = table.opened()
     with pytest.raises(ValueError, match="2 shares of seat 1's seed for generation 1, 3 needed"):
-        rebuild(CONTEXT, DEALER, table.commitments, table.digest, {0: shares[0], 3: shares[3]})
+        table.rebuild({0: shares[0], 3: shares[3]})
 
 
 def test_a_rebuilt_seed_off_the_dealer_s_commitment_names_the_dealer():
@@ -363,10 +368,10 @@ def test_a_rebuilt_seed_off_the_dealer_s_commitment_names_the_dealer():
     table = Table()
     other = seed_scalar(seeded(b"another seed"))
     commitments, boxes = deal_seed(CONTEXT, DEALER, other, 3, table.holder_keys)
-    shares = {b.holder: open_share(table.box[b.holder], b, commitments) for b in boxes}
-    with pytest.raises(CheatDetected, match="seed rebuilt from its shares of generation 1 is "
-                                            "off its commitment") as caught:
-        rebuild(CONTEXT, DEALER, commitments, table.digest, shares)
+    shares = {b.holder: open_share(table.box[b.holder], b, commitments, 3) for b in boxes}
+    with pytest.raises(CheatDetected, match="seed of generation 1 is not a canonical nonzero "
+                                            "scalar on its commitment") as caught:
+        table.rebuild(shares, commitments=commitments)
     assert caught.value.culprit == DEALER
 
 
@@ -375,4 +380,80 @@ def test_a_six_seat_table_with_threshold_4_rebuilds_from_any_4_of_the_5_holders(
     shares = table.opened()
     for silent in sorted(shares):
         published = {h: y for h, y in shares.items() if h != silent}
-        assert rebuild(CONTEXT, DEALER, table.commitments, table.digest, published) == table.seed
+        assert table.rebuild(published) == table.seed
+
+
+# -- the table's threshold, the seed's form, the labels (docs/dealing.md, review #5 and #12) ---
+
+def test_a_dealer_that_deals_with_another_threshold_than_the_table_s_is_named_everywhere():
+    """At a table of t = 3, seat 1 deals with t = 2 (two commitments, boxes sealed for t = 2),
+    so that two shares would rebuild its seed: its holder, the rebuild and the audit all take t
+    from the table, never from the dealer's own list, and name seat 1."""
+    table = Table()
+    commitments, boxes = deal_seed(CONTEXT, DEALER, table.seed, 2, table.holder_keys)
+    with pytest.raises(CheatDetected, match="2 share commitments, not the table's 3") as holder:
+        open_share(table.box[0], boxes[0], commitments, 3)
+    shares = {b.holder: open_share(table.box[b.holder], b, commitments, 2) for b in boxes}
+    with pytest.raises(CheatDetected, match="not the table's 3") as rebuilt:
+        table.rebuild({0: shares[0], 2: shares[2]}, commitments=commitments)
+    with pytest.raises(CheatDetected, match="not the table's 3") as audited:
+        table.audit(commitments=commitments, boxes=boxes)
+    assert {holder.value.culprit, rebuilt.value.culprit, audited.value.culprit} == {DEALER}
+
+
+def test_a_box_sealed_for_another_threshold_does_not_open_at_the_table_s():
+    """The associated data is built with the table's t: a box whose dealer sealed it for
+    t = 2 beside commitments of the table's count does not authenticate."""
+    table = Table()
+    table.boxes[0] = seal_share(share_box_secret(CONTEXT, DEALER, 0, table.seed),
+                                table.holder_keys[0], CONTEXT, DEALER, 0, 2, table.opened()[0])
+    with pytest.raises(CheatDetected, match="does not authenticate") as caught:
+        open_share(table.box[0], table.boxes[0], table.commitments, 3)
+    assert caught.value.culprit == DEALER
+
+
+def test_a_seed_that_is_no_canonical_scalar_names_its_dealer_the_same_way_on_every_path():
+    """Seat 1 commits to 32 bytes that are s + L (a version-7 style seed) and shares s: its
+    holders' checks pass.  Revealed at the audit, or rebuilt from its shares, its seed names
+    it with the same verdict (not a ValueError that crashes the audit)."""
+    table = Table()
+    wide = (number(table.seed) + ORDER).to_bytes(32, "little")
+    table.digest = commitment_digest(CONTEXT, DEALER, wide)
+    with pytest.raises(CheatDetected) as audited:
+        table.audit(seed=wide)
+    with pytest.raises(CheatDetected) as rebuilt:
+        table.rebuild(table.opened())
+    assert (audited.value.culprit, audited.value.reason) == \
+           (rebuilt.value.culprit, rebuilt.value.reason) == \
+           (DEALER, "seat 1: its seed of generation 1 is not a canonical nonzero scalar on its "
+                    "commitment, so not the secret it shared")
+
+
+def test_the_coefficients_of_one_threshold_are_no_prefix_of_another_s():
+    """``u8 t`` is in the coefficient stream's input: the same seed dealt at t = 3 and at
+    t = 4 has unrelated coefficients, not the first ones in common."""
+    table = Table(threshold=4, seats=6)
+    at_3, _ = deal_seed(CONTEXT, DEALER, table.seed, 3, table.holder_keys)
+    assert at_3[0] == table.commitments[0]
+    assert at_3[1] != table.commitments[1] and at_3[2] != table.commitments[2]
+
+
+def test_every_derivation_label_is_registered_once_and_is_the_one_its_derivation_reads():
+    """The derivations from a seed are told apart by their label alone: one registry, no label
+    twice, none read that is not in it, and deal/seeds.py's keys are read under its entries."""
+    labels = [label for label, _ in DERIVATION_LABELS]
+    assert len(labels) == len(set(labels))
+    with pytest.raises(ValueError, match="no registered derivation label"):
+        seed_stream(CONTEXT, DEALER, b"share coefficients", b"", bytes(32))
+    seed, seat = seed_scalar(seeded(b"labels")), 2
+    keys = SeedKeys(CONTEXT, seat, seed, 4)
+
+    def scalar_read(label: bytes, index: int) -> bytes:
+        return reduce_scalar(seed_stream(CONTEXT, seat, label, index.to_bytes(2, "big") + b"\0",
+                                         seed).digest(64))
+
+    assert keys.pass_key == scalar_read(b"pass key", 0)
+    assert keys.card_keys[3] == scalar_read(b"card key", 3)
+    assert keys.box_secret(0, (1, 3)) == seed_stream(CONTEXT, seat, b"box",
+                                                     bytes([0, 0, 2, 0, 1, 0, 3]),
+                                                     seed).digest(32)

@@ -126,7 +126,9 @@ def test_a_record_cut_short_is_not_a_verified_game(recorded):
     messages = read_transcript(recorded[0])
     report = verify(messages[:-1])
     assert not report.ok and report.fault.seq == len(messages) - 2
-    assert report.fault.culprit is None and "before the game is over" in report.fault.reason
+    assert report.fault.culprit is None and report.fault.ending
+    assert report.summary().splitlines()[-1].startswith(
+        f"the game is still going on at message {len(messages) - 2} (")
 
 
 def test_a_changed_card_re_signed_is_an_illegal_move_of_its_author(recorded):
@@ -248,11 +250,9 @@ def test_a_record_that_does_not_begin_with_a_game_reports_nothing_checked():
 
 def test_a_record_that_ends_before_its_game_says_how_far_the_deal_got():
     messages = read_transcript(sample_game.PATH)
-    ends = "the record ends before the game is over"
-    assert verify(messages[:1]).fault == Finding(0, None, f"{ends} (no round dealt yet)",
-                                                 ending=True)
+    assert verify(messages[:1]).fault == Finding(0, None, "no round dealt yet", ending=True)
     assert verify(messages[:-1]).fault == Finding(len(messages) - 2, None,
-                                                  f"{ends} (round 1 not audited)", ending=True)
+                                                  "round 1 not audited yet", ending=True)
 
 
 def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted_void():
@@ -398,18 +398,21 @@ def test_a_record_torn_mid_frame_verifies_what_is_whole_and_says_where_it_stops(
         out = capsys.readouterr().out
         last = out.splitlines()[-1]
         cut = at - max(e for e in ends if e <= at)
-        assert last.startswith(f"torn: {whole} whole game message{'s' * (whole != 1)} verified, "
-                               f"then {cut} byte{'s' * (cut != 1)} of a message cut short (the "
-                               "host stopped while writing it): the record ends before the game "
-                               "is over"), (where, last)
+        assert last.startswith(f"torn in game message {whole + 1}: the host stopped while "
+                               f"writing it, {cut} byte{'s' * (cut != 1)} into it; the {whole} "
+                               f"whole game message{'s' * (whole != 1)} before it "
+                               f"{'are' if whole != 1 else 'is'} kept and check"
+                               f"{'s' * (whole == 1)} out, the game as far as it had got ("), \
+            (where, last)
         assert "malformed" not in out and "bad frame" not in out
         assert f"checked {whole} game messages" in out
     after = write_bytes(tmp_path / "after.bin", data + data[:7])
     assert main(["verify", str(after)]) == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[-1] == (f"torn: {len(ends) - 1} whole game messages verified, then 7 "
-                                    "bytes of a message cut short (the host stopped while "
-                                    "writing it), after the game's end")
+    assert out.splitlines()[-1] == ("torn after the game's end: 7 bytes of a message cut short "
+                                    "(the host stopped while writing it); the "
+                                    f"{len(ends) - 1} whole game messages before it are kept "
+                                    "and check out, the whole game")
     assert "result: " in out  # the game itself checked out
     for at in (2, ends[0] - 1):
         with pytest.raises(SystemExit) as info:
@@ -492,7 +495,7 @@ async def test_a_round_voided_by_vote_is_said_and_its_deal_not_called_audited(tm
     assert lines[2] == ("round 1 voided by the table's vote: bot2 left it; not scored, the leaver "
                         "pays the leave penalty, the contract is dealt again")
     assert lines[3].startswith("seat 2 played by bot (bot, key ") and \
-        lines[3].endswith(") from round 2")
+        lines[3].endswith(") from round 1 (dealt again)")  # issue 42: the deal after the void
     assert lines[-1] == ("ok: every move and the deal of every round scored check out; round 1 "
                          "voided before its seeds were shown, so its deal was not audited")
     assert "every deal checks out" not in report.summary()

@@ -7,15 +7,16 @@ import argparse
 import shlex
 import shutil
 
-import trio
-
-from ..conformance import run_conformance
 from .options import seconds
 
 __all__ = ["add_conformance_command"]
 
 
 def _cmd_conformance(args) -> int:
+    import trio
+
+    from ..conformance import run_conformance
+
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         raise ValueError("give the client's command after --, with {host} and {port} in it")

@@ -4,18 +4,19 @@ them (net/discovery.py), and the options with which `tables` and `join` look for
 from __future__ import annotations
 
 import argparse
-
-import trio
+import socket
 
 from .options import seconds
 
-__all__ = ["add_tables_command", "browse_options"]
+__all__ = ["add_tables_command", "browse_options", "no_table_named", "names_a_machine"]
 
 
 def _cmd_tables(args: argparse.Namespace) -> int:
     """List the tables on the LAN: as they come and go until interrupted, or with ``--json``
     once, after browsing ``--wait`` seconds."""
     import json
+
+    import trio
 
     from ..net.discovery import find_tables, watch
 
@@ -37,6 +38,24 @@ def _cmd_tables(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def names_a_machine(name: str) -> bool:
+    """Whether ``name`` resolves to an address: ``join NAME`` that names no table on the LAN
+    goes to the machine of that name, if there is one."""
+    try:
+        socket.getaddrinfo(name, None)
+    except (socket.gaierror, UnicodeError):
+        return False
+    return True
+
+
+def no_table_named(name: str, seen, wait: float) -> str:
+    """What ``join NAME`` says when no table on the LAN, nor any machine, has that name: the
+    tables it did see (`Listing`s), so that a name mistyped shows beside the right one."""
+    names = sorted({table.name for table in seen})
+    tables = f"tables seen: {', '.join(names)}" if names else f"no table seen within {wait:g} s"
+    return f"no table named {name} on the LAN ({tables}), nor a machine of that name"
 
 
 def browse_options(parser: argparse.ArgumentParser) -> None:

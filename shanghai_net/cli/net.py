@@ -22,13 +22,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import trio
-
 from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .lan import add_tables_command, browse_options
+from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
 from .options import count, name, port, seconds, text
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
@@ -127,8 +125,10 @@ class HostedTable:
                                   auto_ready=auto_ready, random=you, spectate=self.watching,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
-    async def serve(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def serve(self, task_status) -> None:
         """Listen, point the session at the table, seat the bots once the session is seated."""
+        import trio
+
         session, join_code = self.session, self.config.join_code
         listeners = await listen(self.port, self.bind)
         async with trio.open_nursery() as nursery:
@@ -182,6 +182,8 @@ class HostedTable:
 async def listen(port: int, bind: str) -> list[trio.SocketListener]:
     """The host's listeners on ``bind:port``; one it cannot have (in use, no such address) is
     a ValueError saying so in a line."""
+    import trio
+
     try:
         return await trio.open_tcp_listeners(port, host=bind)
     except socket.gaierror as error:
@@ -274,6 +276,8 @@ def table_names(names: list[str], count: int) -> list[str]:
 
 
 def _cmd_host(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
@@ -384,9 +388,10 @@ def address(text: str) -> tuple[str, int]:
     ValueError (a host's name that does not resolve fails at once when joining)."""
     from ..net.peer_link import parse_address
 
-    before, colon, after = text.rpartition(":")
-    if colon and ":" not in before and not after.isdigit():  # an IPv6 address has colons
-        raise ValueError(f"{text}: {after!r} is no port: a number from 1 to 65535")
+    written = text.rpartition(":")[2]
+    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
+        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
+                         "1 to 65535)")
     host, port = parse_address(text)
     if not 1 <= port <= 65535:
         raise ValueError(f"{text}: {port} is no port: 1 to 65535")
@@ -407,34 +412,26 @@ def _looks_like_address(text: str) -> bool:
         return False
 
 
-def _resolves(name: str) -> bool:
-    """Whether ``name`` is a host's name this machine can look up."""
-    try:
-        socket.getaddrinfo(name, None)
-    except (socket.gaierror, UnicodeError):
-        return False
-    return True
-
-
 def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
     name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    import trio
+
     from ..net.discovery import find_tables
 
     interfaces = [args.browse] if args.browse else None
     target = args.address
     if target is not None and (args.table or _looks_like_address(target)):
         return address(target), args.table or ""
-    seen = trio.run(find_tables, args.wait, interfaces, target)
-    found = [table for table in seen if target is None or table.name == target]
-    if not found:
-        if target is not None and _resolves(target):  # no table of that name: a host's
+    found = trio.run(find_tables, args.wait, interfaces, target)
+    if target is not None:
+        seen, found = found, [t for t in found if t.name == target]
+        if not found and names_a_machine(target):  # no table of that name: a host's name
             return address(target), args.table or ""
-        if target is not None:
-            names = ", ".join(sorted({table.name for table in seen})) or "none"
-            raise ValueError(f"no table named {target} on the LAN within {args.wait:g} s "
-                             f"(tables seen: {names}), nor a host of that name")
+        if not found:
+            raise ValueError(no_table_named(target, seen, args.wait))
+    if not found:
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")
     chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
@@ -490,6 +487,8 @@ def watch_command(host: str, port: int, table: str = "", join_code: str = "") ->
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
+    import trio
+
     from ..net.peer import PeerError, run_peer
     from ..net.player import BotPlayer
     from ..net.resume import GameSecrets

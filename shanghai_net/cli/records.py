@@ -5,6 +5,7 @@ game, and ``shanghai verify FILE``, which replays and audits one."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import os
 from pathlib import Path
@@ -26,10 +27,19 @@ def data_dir() -> Path:
 
 def new_record() -> Path:
     """Where `host` records a game unless told otherwise: a new file in the data directory's
-    ``records``, named by the time; of the files there, the newest `KEEP_RECORDS` stay."""
+    ``records``, named by the time; of the games recorded there, the newest `KEEP_RECORDS` stay.
+    An empty file holds no game (a lobby that never started, kept by an older version): it is
+    removed, and counts for nothing."""
     records = data_dir() / "records"
     records.mkdir(parents=True, exist_ok=True)
-    kept = sorted(records.glob("*.bin"), key=lambda path: (path.stat().st_mtime, path.name))
+    games = []
+    for path in records.glob("*.bin"):
+        with contextlib.suppress(FileNotFoundError):  # another host removed it meanwhile
+            if (stat := path.stat()).st_size:
+                games.append((stat.st_mtime, path.name, path))
+            else:
+                path.unlink()
+    kept = [path for *_, path in sorted(games)]
     for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
         old.unlink(missing_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they came

@@ -148,11 +148,12 @@ class ConsoleApp:
 
     @contextlib.contextmanager
     def _quit_on_sigterm(self, loop: asyncio.AbstractEventLoop):
-        """SIGTERM quits as ``q`` ``y`` does: the terminal is given back (not left drawn over)
-        and the table hears the player leave.  Only where the loop can take signals."""
+        """SIGTERM gives the terminal back (not left drawn over) and closes the connection
+        without ``bye``: the system ended the process, the player did not decide to leave, so
+        the table sees the seat lost and it may rejoin (issue 42).  Only ``q`` ``y`` says bye.
+        Only where the loop can take signals."""
 
         def quit() -> None:
-            self.state.exit_requested = True
             if self.app.is_running:
                 self.app.exit(result=128 + signal.SIGTERM)
         try:

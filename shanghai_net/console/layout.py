@@ -28,7 +28,7 @@ from prompt_toolkit.styles import Style
 from ..cards import Card
 from ..session import Connection
 from .state import ConsoleState
-from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, round_summary
+from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, names_at, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
@@ -558,8 +558,10 @@ class Screen:
         if result is None:
             return []
         view = state.view
-        lines = round_summary(result, state.session.seats, state.seat, view.rules, state.ascii,
-                              state.session.audit(result.round_no))
+        session = state.session
+        lines = round_summary(result, session.seats, state.seat, view.rules, state.ascii,
+                              session.audit(result.round_no), getattr(session, "round_numbers", None),
+                              names_at(session.log, result))
         body = "\n".join(lines[1:])
         tail = "\n\n Enter: next round" if not state.game_over else "\n\n Enter: the final table"
         out = [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]

@@ -9,7 +9,7 @@ import re
 import textwrap
 from collections.abc import Callable, Sequence
 
-from ..engine.events import RoundEnded, RoundVoided
+from ..engine.events import RoundEnded, RoundVoided, round_numbers
 from ..rules import PRESETS, Ace, RuleSet, describe_contract
 from ..session import LogEntry, SeatInfo
 
@@ -29,8 +29,11 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
                 money: Callable[[int], str] = str) -> list[str]:
     """Round by round, each seat's points (or money won and lost) and the totals: a line a
     round scored or voided, then the round being played (``playing``), then the totals.  A
-    ``*`` marks who went out; a voided round shows what its leaver paid.  ``money``: how an
-    amount of money is written."""
+    ``*`` marks who went out; a voided round shows what its leaver paid, and the deal that
+    plays its contract again has its number (the rounds as the table counts them, as the
+    title does; ``playing`` is a deal's ``round_no``).  ``money``: how an amount of money is
+    written."""
+    number = round_numbers(e.event for e in log if e.event is not None)
     results = {}
     voided: dict[int, RoundVoided] = {}
     for entry in log:
@@ -53,15 +56,15 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
             void = voided.get(round_no)
             fine = {} if void is None or void.leaver is None or not void.penalty else {
                 void.leaver: money(-void.penalty) if rules.money else f"+{void.penalty}"}
-            lines.append(f"{round_no:>2} voided   " + "".join(
+            lines.append(f"{number.get(round_no, round_no):>2} voided   " + "".join(
                 f"{fine[s] + ' ' if s in fine else '-':>8}" for s in range(players)))
             continue
         cells = [(f"{result.points[s]:+d}" if rules.money else str(result.points[s]))
                  + ("*" if s == result.winner else " ") for s in range(players)]
-        lines.append(f"{round_no:>2}{'':10}" + "".join(f"{c:>8}" for c in cells))
+        lines.append(f"{number.get(round_no, round_no):>2}{'':10}" + "".join(f"{c:>8}" for c in cells))
         totals = result.totals
     if playing is not None and playing not in results:
-        lines.append(f"{playing:>2} playing")
+        lines.append(f"{number.get(playing, playing):>2} playing")
     lines.append(f"{'total':<12}" + "".join(f"{unit(t) + ' ':>8}" for t in totals))
     if any(r is not None and r.winner is not None for r in results.values()):
         lines.append("* went out")

@@ -41,7 +41,7 @@ from ..session import Accepted, Outcome, Session
 from .sheets import log_lines, rules_card, score_sheet
 from .viewmodel import (
     LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, describe_events, lobby_model,
-    money_text, reason_text,
+    entry_lines, money_text, reason_text,
     sort_hand, table_words, view_model,
 )
 
@@ -253,7 +253,8 @@ class ConsoleState:
             return f"{who}: {entry.text}"
         if entry.event is None:
             return entry.text
-        return describe_events([entry.event], self.session.seats, self.seat, self.ascii)[0]
+        return entry_lines([entry], self.session.seats, self.seat, self.ascii,
+                           getattr(self.session, "round_numbers", None))[0]
 
     def lobby_model(self) -> LobbyModel:
         s = self.session

@@ -3,20 +3,26 @@ the seat is lost (docs/dealing.md; not yet wired into the table protocol).
 
 Shamir sharing over the scalar field of Ed25519's prime-order subgroup (the group deal/group.py
 uses), with Feldman commitments ``C_k = a_k·B``: a holder checks its share against the
-commitments alone, and a rebuilt secret is checked against ``C_0`` and the seat's SHA-256 seed
-commitment.  Holder seat ``j`` holds ``f(j + 1)``, never ``f(0)``.
+commitments alone, and a seed, rebuilt or revealed, is checked against the seat's SHA-256 seed
+commitment (:func:`check_seed`).  Holder seat ``j`` holds ``f(j + 1)``, never ``f(0)``.
 
 Byte layouts (``ctx`` = :meth:`Context.encode`; scalars 32-byte little-endian, canonical):
 
 - seed of version 8: a uniform nonzero scalar (64 random bytes reduced mod L), its encoding;
+- every derivation from a seed reads ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 seat
+  || u8 len(label) || label || ... || seed)`` under one label of :data:`DERIVATION_LABELS`, the
+  one registry of them (deal/seeds.py's and version 8's), no label twice;
 - coefficient stream of a seed: ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 dealer || u8 17
-  || b"share coefficient" || seed)`` read as consecutive 64-byte chunks, each reduced mod L, a
-  zero skipped; all ``t-1`` are drawn again from the next chunks if some share is zero;
+  || b"share coefficient" || u8 t || seed)`` read as consecutive 64-byte chunks, each reduced
+  mod L, a zero skipped; all ``t-1`` are drawn again from the next chunks if some share is zero;
 - share box secret: ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 dealer || u8 9
   || b"share box" || u8 holder || seed)``, 32 bytes, an X25519 secret; the box is deal/box.py's
   (HKDF-SHA256 over the X25519 secret, ChaCha20-Poly1305 with a zero nonce) under the tag
   ``b"shanghai-net v8 seed share"``, associated data ``tag || ctx || u8 dealer || u8 holder
   || u8 t``, plaintext the 32-byte share: 48 bytes.
+
+``t`` is always the table's (``start_game.share_threshold``), never read from what a dealer
+sent: a dealer that deals with another threshold is named by every check.
 
 Nothing here does I/O or draws randomness of its own: :func:`split` takes its coefficients from
 an injected source, which the dealer makes its seed's coefficient stream.
@@ -46,6 +52,29 @@ SHARE_TAG = b"shanghai-net v8 seed share"
 SHARE_BOX_BYTES = SCALAR_BYTES + 16
 
 
+DERIVATION_LABELS: tuple[tuple[bytes, str], ...] = (
+    (b"pass key", "deal/seeds.py: the pass-1 key a"),
+    (b"card key", "deal/seeds.py: a per-card key k_j"),
+    (b"permutation", "deal/seeds.py: the pass-1 permutation"),
+    (b"box", "deal/seeds.py: the secret of a key-share box"),
+    (b"share coefficient", "version 8: the coefficients of the seed's sharing"),
+    (b"share box", "version 8: the secret of a seed-share box"),
+    (b"handed box", "version 8 (docs/dealing.md): a lost hand's key-share box to its replacement"),
+    (b"pick nonce", "version 8 (docs/dealing.md): a pick's nonce, rebuildable with the seed"),
+)
+"""Every label a seed is read under after ``KEY_TAG || ctx || u8 seat``, and what it is for: the
+derivations are told apart by their label alone, so no label may serve two purposes."""
+
+
+def seed_stream(context: Context, seat: int, label: bytes, inputs: bytes, seed: bytes):
+    """The SHAKE-256 stream of ``seat``'s ``seed`` read under ``label`` (a ValueError if the label
+    is not in :data:`DERIVATION_LABELS`), ``inputs`` between the label and the seed."""
+    if label not in dict(DERIVATION_LABELS):
+        raise ValueError(f"{label!r} is no registered derivation label")
+    return hashlib.shake_256(KEY_TAG + context.encode() + bytes([seat, len(label)]) + label
+                             + inputs + seed)
+
+
 def abscissa(holder: int) -> int:
     """Where holder seat ``holder``'s share is taken: ``holder + 1``, never 0 (the secret)."""
     return holder + 1
@@ -67,13 +96,13 @@ def seed_scalar(random: RandomBytes) -> bytes:
     return scalar
 
 
-def coefficient_stream(context: Context, dealer: int, seed: bytes) -> RandomBytes:
+def coefficient_stream(context: Context, dealer: int, threshold: int,
+                       seed: bytes) -> RandomBytes:
     """The dealer's coefficients as a source for :func:`split`: consecutive 64-byte chunks of the
     seed's SHAKE-256 stream, so the sharing is a function of the seed (sent again unchanged after
-    a crash, recomputed by the audit once the seed is known)."""
-    label = b"share coefficient"
-    stream = hashlib.shake_256(KEY_TAG + context.encode() + bytes([dealer, len(label)]) + label
-                               + seed)
+    a crash, recomputed by the audit once the seed is known).  ``t`` is in the input, so the
+    coefficients of one threshold are no prefix of another's."""
+    stream = seed_stream(context, dealer, b"share coefficient", bytes([threshold]), seed)
     taken = 0
 
     def take(n: int) -> bytes:
@@ -144,12 +173,17 @@ def share_fits(commitments: Sequence[bytes], holder: int, share: bytes) -> bool:
     return multiply(share, BASE_POINT) == expected
 
 
+def _check_count(commitments: Sequence[bytes], dealer: int, threshold: int) -> None:
+    """As many commitments as the table's threshold, whatever the dealer dealt with."""
+    if len(commitments) != threshold:
+        raise CheatDetected(dealer, f"seat {dealer}: {len(commitments)} share commitments, "
+                                    f"not the table's {threshold}")
+
+
 def check_commitments(commitments: Sequence[bytes], dealer: int, threshold: int) -> None:
     """What every party checks of a dealer's commitments, holder or not: ``threshold`` valid
     points; else CheatDetected naming the dealer."""
-    if len(commitments) != threshold:
-        raise CheatDetected(dealer, f"seat {dealer}: {len(commitments)} share commitments, "
-                                    f"not {threshold}")
+    _check_count(commitments, dealer, threshold)
     for k, point in enumerate(commitments):
         if not is_valid_point(point):
             raise CheatDetected(dealer, f"seat {dealer}: share commitment {k} is not a valid "
@@ -169,15 +203,27 @@ def interpolate(points: Mapping[int, int], at: int) -> int:
     return total
 
 
-def rebuild(context: Context, dealer: int, commitments: Sequence[bytes], digest: bytes,
-            published: Mapping[int, bytes]) -> bytes:
-    """The dealer's seed from the shares its holders published (holder seat -> share, in the
-    order the stream sequenced them), checked against its commitments and its seed digest.
+def check_seed(context: Context, dealer: int, seed: bytes, digest: bytes) -> None:
+    """A version-8 seed is the secret its dealer shared only if it is a canonical nonzero scalar
+    whose SHA-256 commitment is the dealer's ``digest``; else CheatDetected naming the dealer, with
+    the same verdict whichever way the seed came (revealed at the audit, or rebuilt)."""
+    if not is_scalar(seed) or commitment_digest(context, dealer, seed) != digest:
+        raise CheatDetected(dealer, f"seat {dealer}: its seed of generation {context.generation} "
+                                    "is not a canonical nonzero scalar on its commitment, so not "
+                                    "the secret it shared")
 
-    A published share off the commitments names its holder (it vouched for it by passing);
-    fewer than ``t`` shares is a ValueError (nothing learned, nobody at fault); a rebuilt seed
-    off the dealer's digest names the dealer (it shared another secret than its seed)."""
-    threshold = len(commitments)
+
+def rebuild(context: Context, dealer: int, threshold: int, commitments: Sequence[bytes],
+            digest: bytes, published: Mapping[int, bytes]) -> bytes:
+    """The dealer's seed from the shares its holders published (holder seat -> share, in the
+    order the stream sequenced them), checked against its commitments and its seed digest;
+    ``threshold`` is the table's.
+
+    Commitments of another count than the table's name the dealer; a published share off the
+    commitments names its holder (it vouched for it by passing); fewer than ``t`` shares is a
+    ValueError (nothing learned, nobody at fault); a rebuilt seed off the dealer's digest names
+    the dealer (it shared another secret than its seed).  ``s·B == C_0`` needs no check: ``t``
+    shares on ``t`` commitments give it."""
     check_commitments(commitments, dealer, threshold)
     for holder, share in published.items():
         if holder == dealer or not share_fits(commitments, holder, share):
@@ -189,10 +235,7 @@ def rebuild(context: Context, dealer: int, commitments: Sequence[bytes], digest:
                          f"{context.generation}, {threshold} needed to rebuild it")
     used = list(published.items())[:threshold]
     seed = _scalar(interpolate({abscissa(h): _int(y) for h, y in used}, 0))
-    if multiply(seed, BASE_POINT) != commitments[0] or \
-            commitment_digest(context, dealer, seed) != digest:
-        raise CheatDetected(dealer, f"seat {dealer}: the seed rebuilt from its shares of "
-                                    f"generation {context.generation} is off its commitment")
+    check_seed(context, dealer, seed, digest)
     return seed
 
 
@@ -200,12 +243,12 @@ def rebuild(context: Context, dealer: int, commitments: Sequence[bytes], digest:
 
 @dataclass(frozen=True)
 class SealedSeedShare:
-    """One holder's share as the dealer's commit carries it: the header is public."""
+    """One holder's share as the dealer's commit carries it: the header is public (the
+    threshold is the table's, not the box's)."""
 
     context: Context
     dealer: int
     holder: int
-    threshold: int
     epk: bytes
     box: bytes
 
@@ -213,61 +256,62 @@ class SealedSeedShare:
 def share_box_secret(context: Context, dealer: int, holder: int, seed: bytes) -> bytes:
     """The X25519 secret of the box carrying ``holder``'s share: from the dealer's seed, one a
     holder, so that showing one opens that box alone and the audit can open them all."""
-    label = b"share box"
-    return hashlib.shake_256(KEY_TAG + context.encode() + bytes([dealer, len(label)]) + label
-                             + bytes([holder]) + seed).digest(32)
+    return seed_stream(context, dealer, b"share box", bytes([holder]), seed).digest(32)
 
 
-def _associated_data(sealed: SealedSeedShare) -> bytes:
-    return SHARE_TAG + sealed.context.encode() + bytes([sealed.dealer, sealed.holder,
-                                                        sealed.threshold])
+def _associated_data(sealed: SealedSeedShare, threshold: int) -> bytes:
+    return SHARE_TAG + sealed.context.encode() + bytes([sealed.dealer, sealed.holder, threshold])
 
 
 def seal_share(secret: bytes, holder_key: X25519PublicKey, context: Context, dealer: int,
                holder: int, threshold: int, share: bytes) -> SealedSeedShare:
     """``share`` sealed for ``holder`` alone under the box secret ``secret``; the header (context,
-    seats, threshold) is bound by the associated data, so a relay can move it nowhere."""
+    seats) and the table's ``threshold`` are bound by the associated data, so a relay can move
+    it nowhere."""
     ephemeral = X25519PrivateKey.from_private_bytes(secret)
     epk = raw_public(ephemeral.public_key())
-    header = SealedSeedShare(context, dealer, holder, threshold, epk, b"")
+    header = SealedSeedShare(context, dealer, holder, epk, b"")
     cipher = box_cipher(ephemeral.exchange(holder_key), epk, raw_public(holder_key), SHARE_TAG)
-    return SealedSeedShare(context, dealer, holder, threshold, epk,
-                           cipher.encrypt(NONCE, share, _associated_data(header)))
+    return SealedSeedShare(context, dealer, holder, epk,
+                           cipher.encrypt(NONCE, share, _associated_data(header, threshold)))
 
 
-def open_share(own: X25519PrivateKey, sealed: SealedSeedShare,
-               commitments: Sequence[bytes]) -> bytes:
-    """The holder's check, at once: its box opens to a share on the dealer's commitments; else
-    CheatDetected naming the dealer (the holder's complaint, which the audit decides)."""
+def open_share(own: X25519PrivateKey, sealed: SealedSeedShare, commitments: Sequence[bytes],
+               threshold: int) -> bytes:
+    """The holder's check, at once: the dealer's commitments are the table's ``threshold`` valid
+    points and its box opens to a share on them; else CheatDetected naming the dealer (the
+    holder's complaint, which the audit decides)."""
     try:
         shared = own.exchange(X25519PublicKey.from_public_bytes(sealed.epk))
     except ValueError:
         shared = None  # a low-order epk: no key agreement, the box cannot open
-    return _checked(shared, raw_public(own.public_key()), sealed, commitments)
+    return _checked(shared, raw_public(own.public_key()), sealed, commitments, threshold)
 
 
 def open_share_with_secret(secret: bytes, holder_key: X25519PublicKey, sealed: SealedSeedShare,
-                           commitments: Sequence[bytes]) -> bytes:
+                           commitments: Sequence[bytes], threshold: int) -> bytes:
     """The same check by anyone who knows the box secret (the audit, from the dealer's seed)."""
     ephemeral = X25519PrivateKey.from_private_bytes(secret)
     if raw_public(ephemeral.public_key()) != sealed.epk:
         raise CheatDetected(sealed.dealer, f"seat {sealed.dealer}: the share box for seat "
                                            f"{sealed.holder} has a box key its seed does not give")
-    return _checked(ephemeral.exchange(holder_key), raw_public(holder_key), sealed, commitments)
+    return _checked(ephemeral.exchange(holder_key), raw_public(holder_key), sealed, commitments,
+                    threshold)
 
 
 def _checked(shared: bytes | None, holder_key: bytes, sealed: SealedSeedShare,
-             commitments: Sequence[bytes]) -> bytes:
+             commitments: Sequence[bytes], threshold: int) -> bytes:
     dealer, where = sealed.dealer, f"seat {sealed.dealer}'s share for seat {sealed.holder}"
+    _check_count(commitments, dealer, threshold)  # share_fits validates every point
     try:
         if shared is None:
             raise InvalidTag
         share = box_cipher(shared, sealed.epk, holder_key, SHARE_TAG).decrypt(
-            NONCE, sealed.box, _associated_data(sealed))
+            NONCE, sealed.box, _associated_data(sealed, threshold))
     except InvalidTag:
         raise CheatDetected(dealer, f"seat {dealer}: {where} does not authenticate: altered, "
                                     "misdirected, relabelled or sealed wrong") from None
-    if sealed.threshold != len(commitments) or not share_fits(commitments, sealed.holder, share):
+    if not share_fits(commitments, sealed.holder, share):
         raise CheatDetected(dealer, f"seat {dealer}: {where} is off its commitments")
     return share
 
@@ -289,16 +333,20 @@ def _seed_sharing(context: Context, dealer: int, seed: bytes, threshold: int,
                   holder_keys: Mapping[int, X25519PublicKey]) -> Sharing:
     if dealer in holder_keys:
         raise ValueError(f"seat {dealer} cannot hold a share of its own seed")
-    return split(seed, threshold, sorted(holder_keys), coefficient_stream(context, dealer, seed))
+    return split(seed, threshold, sorted(holder_keys),
+                 coefficient_stream(context, dealer, threshold, seed))
 
 
-def audit_dealing(context: Context, dealer: int, seed: bytes, commitments: Sequence[bytes],
-                  boxes: Sequence[SealedSeedShare],
+def audit_dealing(context: Context, dealer: int, threshold: int, seed: bytes, digest: bytes,
+                  commitments: Sequence[bytes], boxes: Sequence[SealedSeedShare],
                   holder_keys: Mapping[int, X25519PublicKey]) -> None:
-    """With the dealer's seed known (revealed or rebuilt): its commitments are its seed's, and
-    every box opens with the box secret its seed gives to the share its seed gives; else
+    """With the dealer's seed known (revealed or rebuilt): it is the scalar its digest commits to
+    (:func:`check_seed`), its commitments are its seed's at the table's ``threshold``, and every
+    box opens with the box secret its seed gives to the share its seed gives; else
     CheatDetected naming the dealer."""
-    expected = _seed_sharing(context, dealer, seed, len(commitments), holder_keys)
+    check_seed(context, dealer, seed, digest)
+    check_commitments(commitments, dealer, threshold)
+    expected = _seed_sharing(context, dealer, seed, threshold, holder_keys)
     if tuple(commitments) != expected.commitments:
         raise CheatDetected(dealer, f"seat {dealer}: its share commitments of generation "
                                     f"{context.generation} are not its seed's")
@@ -308,4 +356,4 @@ def audit_dealing(context: Context, dealer: int, seed: bytes, commitments: Seque
                                     f"{context.generation} are not one for each other seat")
     for sealed in boxes:
         open_share_with_secret(share_box_secret(context, dealer, sealed.holder, seed),
-                               holder_keys[sealed.holder], sealed, commitments)
+                               holder_keys[sealed.holder], sealed, commitments, threshold)

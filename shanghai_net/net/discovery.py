@@ -180,9 +180,9 @@ def _stop(browser, zc) -> None:
 
 async def find_tables(seconds: float = 3.0, addresses: Sequence[str] | None = None,
                       name: str | None = None) -> list[Listing]:
-    """The tables found within ``seconds`` of browsing; with ``name``, browsing stops as soon
-    as one of that name is found (every table seen is listed either way, so that a name not
-    found can be told from the names there are)."""
+    """The tables found within ``seconds`` of browsing; with ``name``, as soon as one of that
+    name is found (the list then holds every table found so far: the caller picks by name, or
+    says which tables there were)."""
     latest: list[Listing] = []
     with trio.move_on_after(seconds):
         async with trio.open_nursery() as nursery:

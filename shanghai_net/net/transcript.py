@@ -26,21 +26,27 @@ log = logging.getLogger("shanghai_net.host")
 
 
 class Transcript:
-    """Frames appended to ``path`` (none kept when ``path`` is None), each flushed at once."""
+    """Frames appended to ``path`` (none kept when ``path`` is None), each flushed at once.  The
+    file is made with its first frame (``start_game``): a lobby whose game never started leaves
+    no empty record behind."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
+        self._open = False
         self._file: BinaryIO | None = None
 
     def open(self) -> None:
-        if self.path is not None:
-            self._file = open(self.path, "ab")
+        self._open = self.path is not None
 
     def close(self) -> None:
+        self._open = False
         if self._file is not None:
             self._file.close()
+            self._file = None
 
     def write(self, frame: bytes) -> None:
+        if self._open and self._file is None:
+            self._file = open(self.path, "ab")
         if self._file is not None:
             self._file.write(frame)
             self._file.flush()

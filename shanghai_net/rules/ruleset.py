@@ -485,7 +485,7 @@ def _count_letters(text: str):
 
 DAVIS = RuleSet(
     name="davis",
-    description="Davis family rules (seed 000): MAY I twice a round, SHANGHAI, aces high, one joker a meld",
+    description="Davis family rules: MAY I twice a round, SHANGHAI, aces high, one joker a meld",
     max_players=6,
     max_wilds_per_meld=1,
     ace=Ace.HIGH,
@@ -503,7 +503,7 @@ DAVIS = RuleSet(
 
 GOOD_MILLER = RuleSet(
     name="good-miller",
-    description="Good / Miller house rules (seed 002): I call three times, joker swap, -10 for going out",
+    description="Good / Miller house rules: I call three times, joker swap, -10 for going out",
     max_players=6,
     max_set=8,
     max_run=14,
@@ -521,7 +521,7 @@ GOOD_MILLER = RuleSet(
 
 MARCELLE = RuleSet(
     name="marcelle",
-    description="Rum a la Marcelle (seed 003): 2s wild, a coin pot, buy a joker for a nickel",
+    description="Rum a la Marcelle: 2s wild, a coin pot, buy a joker for a nickel",
     min_players=2,  # "DEAL – 12 cards – 1 to 4 – 2 decks": one alone has nobody to play against
     max_players=8,
     big_table_players=5,
@@ -543,7 +543,7 @@ MARCELLE = RuleSet(
 CAROUSEL = RuleSet(
     name="carousel",
     game="carousel",
-    description="Shanghai as manipulation rummy (seed 001): no contracts, no discard, rearrange the table",
+    description="Shanghai as manipulation rummy: no contracts, no discard, rearrange the table",
     min_players=3,
     max_players=5,
     decks=2,
@@ -562,7 +562,7 @@ CAROUSEL = RuleSet(
 
 PHASE10 = RuleSet(
     name="phase10",
-    description="Phase 10 (seed 000): ten phases, each player on their own; runs of any suits, "
+    description="Phase 10: ten phases, each player on their own; runs of any suits, "
                 "7 cards of one suit; the first to complete all ten wins",
     min_players=2,  # Phase 10: 2-6 players
     max_players=6,
