@@ -28,11 +28,14 @@ from prompt_toolkit.styles import Style
 from ..cards import Card
 from ..session import Connection
 from .state import ConsoleState
+from .sheets import fit_name
 from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, names_at, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
 PLAYERS_WIDTH = 36
+"""The players panel's width with names of 10 columns (seat number included)."""
+MAX_NAME_ROOM = 24
 CHAT_WIDTH = 28
 
 STYLE = Style.from_dict({
@@ -176,10 +179,12 @@ class Screen:
         owners: dict[int, list] = {}
         for meld in vm.table:
             owners.setdefault(meld.owner, []).append(meld)
-        width = max(30, _width() - PLAYERS_WIDTH - 1)
-        indent = 13
+        width = max(30, _width() - self.players_width() - 1)
+        room = self.name_room() - 2  # less the seat's number and a space
+        indent = room + 3
         for owner, melds in owners.items():
-            out.append(("class:you" if owner == vm.seat else "", f" {owner} {names[owner][:10]:<10}"))
+            out.append(("class:you" if owner == vm.seat else "",
+                        f" {owner} {fit_name(names[owner], room):<{room}}"))
             used = indent
             for meld in melds:
                 texts = [card_text(c, self.state.ascii) for c in meld.cards]
@@ -204,16 +209,17 @@ class Screen:
         ascii = self.state.ascii
         yes = "y" if ascii else "✓"
         money = vm.pot is not None
-        # 31 columns, so that a 4-letter marker (lost, left) fits the 36-column panel
-        out.append(("class:heading", f"{'':3}{'seat':<10}{'hand':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>4}"))
+        # the name's room and 21 columns, so that a 4-letter marker (lost, left) fits too
+        room = self.name_room()
+        out.append(("class:heading", f"{'':3}{'seat':<{room}}{'hand':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>4}"))
         out.append(("", "\n"))
         for r in vm.seats:
             mark = ">" if r.to_move and ascii else ("▶" if r.to_move else " ")
             dealer = "D" if r.dealer else " "
             style = "class:you" if r.you else ""
-            who = f"{r.seat} {r.name}"[:9]
+            who = fit_name(f"{r.seat} {r.name}", room - 1)
             claims = ("any" if ascii else "∞") if r.claims_left is None else r.claims_left
-            out.append((style, f"{mark}{dealer} {who:<10}{r.hand_size:>5}{(yes if r.down else '-'):>5}{claims:>4}{r.score:>4}"))
+            out.append((style, f"{mark}{dealer} {who:<{room}}{r.hand_size:>5}{(yes if r.down else '-'):>5}{claims:>4}{r.score:>4}"))
             marker = _CONNECTION_MARK.get(r.connection)
             if marker:
                 out.append(("class:lost", f" {marker}"))
@@ -221,6 +227,17 @@ class Screen:
         if vm.pot is not None:
             out.append(("", f"  pot {vm.pot}\n"))
         return out
+
+    def name_room(self) -> int:
+        """Columns of the players panel's seat and name: the longest name's (a hand-over's
+        "dan for ann" whole), within what the terminal leaves the table (10 at 70 columns, 15 at 80)."""
+        vm = self.vm()
+        longest = max((len(f"{r.seat} {r.name}") + 1 for r in vm.seats), default=0) \
+            if vm is not None else 0
+        return max(10, min(longest, 10 + max(0, _width() - 70) // 2, MAX_NAME_ROOM))
+
+    def players_width(self) -> int:
+        return PLAYERS_WIDTH - 10 + self.name_room()
 
     def piles(self) -> StyleAndTextTuples:
         vm = self.vm()
@@ -751,7 +768,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             VSplit([
                 _text_window(screen.table, wrap_lines=True),
                 Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-                _text_window(screen.players, width=PLAYERS_WIDTH),
+                _text_window(screen.players, width=lambda: D.exact(screen.players_width())),
             ], height=D(min=4, preferred=30, weight=3)),
             _text_window(screen.piles, height=1),
             Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
