@@ -52,3 +52,29 @@ def test_a_draw_under_a_may_i_says_the_claim_went_first_and_the_turn_goes_on():
                    " is yours to take (t), or draw (d)" in message, message
 
     run(body)
+
+
+def test_a_lists_distinct_arrangements_not_near_twins():
+    """Issue 41, item 9: ``a`` listed nine arrangements that differed by a card kept back
+    (7♥ 7♠ 7♦ 7♣ / 9♣ 9♦ 9♥ 9♠, then the same less 7♣, less 7♦ ...): now each it lists melds
+    some face no other listed one does, the most cards melded first."""
+    from collections import Counter
+
+    async def body():
+        async with running(davis_session()) as d:
+            await d.press("d", "a")
+            options = d.state.options
+            assert options and len(options) < 9, options
+
+            def faces(option):
+                return sorted(Counter(card.face for card in meld) for meld in option)
+
+            for i, one in enumerate(options):
+                for other in options[i + 1:]:
+                    assert faces(one) != faces(other)
+            sizes = [sum(map(len, option)) for option in options]
+            assert sizes == sorted(sizes, reverse=True)
+            assert sizes[0] == 8  # both books whole: 7♥ 7♠ 7♦ 7♣ / 9♣ 9♦ 9♥ 9♠
+            await d.press("esc", "q", "y")
+
+    run(body)

@@ -99,3 +99,18 @@ def test_the_footer_keeps_q_quit_on_its_line():
                 assert "x discard" in footer and "spc select" in footer
 
     run(body)
+
+
+def test_ascii_draws_no_arrow_in_the_help_or_the_panels():
+    """Issue 41, item 9: ``--ascii`` still drew ↑↓."""
+    async def body():
+        async with running(davis_session(), ascii=True) as d:
+            for keys in (["?"], ["esc", "L"], ["L", "R"]):
+                await d.press(*keys)
+                for columns, rows in ((60, 20), (100, 36)):
+                    screen = grid_text(d.console, columns, rows)
+                    assert not set("↑↓←→") & set(screen), screen
+            await d.press("R", "?")
+            assert "up/down PgUp PgDn" in grid_text(d.console, 60, 20)  # the help's page
+
+    run(body)

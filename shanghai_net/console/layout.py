@@ -442,7 +442,7 @@ class Screen:
         arrows = "<- ->" if self.state.ascii else "← →  "
         if rules is not None and rules.game == "carousel":
             return [("class:overlay", self._seat_keys(_rewrapped(
-                CAROUSEL_HELP.format(arrows=arrows))))]
+                CAROUSEL_HELP.format(arrows=arrows)).replace("↑↓", _updown(self.state.ascii))))]
         auto = "\n".join(textwrap.wrap(
             f"auto-pass ({'on' if self.state.auto_pass else 'off'}): {AUTO_PASS_RULE}",
             initial_indent="  P              ", subsequent_indent=" " * 17, width=74)) + "\n"
@@ -456,7 +456,8 @@ class Screen:
             if not rules.joker_buy:
                 drop.add("  b ")
             lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
-        return [("class:overlay", self._seat_keys(_rewrapped("\n".join(lines))))]
+        return [("class:overlay", self._seat_keys(_rewrapped("\n".join(lines)).replace(
+            "↑↓", _updown(self.state.ascii))))]
 
     def _seat_keys(self, help: str) -> str:
         """``help`` without the keys that hand the seat over at a table on this machine."""
@@ -488,7 +489,8 @@ class Screen:
         state.panel_page = (top, rows)
         where = f"lines {top + 1}-{top + len(page)} of {len(lines)}" if len(lines) > rows else ""
         key = {"scores": "S", "log": "L", "rules": "R"}[state.panel]
-        keys = ("↑↓ PgUp PgDn Home End · " if where else "") + f"{key} or Esc closes"
+        keys = (f"{_updown(state.ascii)} PgUp PgDn Home End · " if where else "") + \
+            f"{key} or Esc closes"
         out: StyleAndTextTuples = [("class:overlay.title", f" {title} "),
                                    ("class:overlay", "\n" + "\n".join(page) + "\n"),
                                    ("class:dim", f" {where}{' · ' if where else ''}{keys}")]
@@ -515,7 +517,7 @@ class Screen:
             state.overlay_scroll = (name, top)
         state.overlay_page = page
         where = f" lines {top + 1}-{top + page} of {len(lines)} · "
-        keys = "↑↓ PgUp PgDn" if not state.ascii else "up down PgUp PgDn"
+        keys = f"{_updown(state.ascii)} PgUp PgDn"
         return _joined(lines[top:top + page] + [[("class:dim", where + keys)]])
 
     def offers_text(self) -> StyleAndTextTuples:
@@ -644,6 +646,11 @@ def _wrapped(parts: list[tuple[str, str]], width: int, rows: int) -> StyleAndTex
     for n, line in enumerate(lines):
         out += [("", "\n " if n else " ")] + line
     return out
+
+
+def _updown(ascii: bool) -> str:
+    """The arrow keys up and down, as ``--ascii`` writes them too."""
+    return "up/down" if ascii else "↑↓"
 
 
 def _rewrapped(help: str) -> str:

@@ -31,7 +31,7 @@ from ..engine import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, Phase,
     Rearrange, SwapJoker, TakeDiscard,
 )
-from ..engine.events import Claimed, RoundResult
+from ..engine.events import Claimed, Drew, RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
 from ..rules.contracts import meld_count
 from ..rules.melds import why_not_meld
@@ -127,6 +127,8 @@ class ConsoleState:
         """The offer ``H`` hands the seat to once ``y`` confirms it (its name and key shown)."""
         self.bot_asked = False
         """``B``: the bot's level to pick (Enter: the host's), or Esc to keep playing."""
+        self._card_due: int | None = None
+        """A draw from the stock was accepted before its card came: the log's length then."""
         self._handing_said = False
         """The message line says a hand-over is on its way (until the seat is the successor's)."""
         self.send_hand_over: Callable[[object], None] | None = None
@@ -677,7 +679,8 @@ class ConsoleState:
         if lines:
             return lines[0]
         if isinstance(accepted.move, DrawStock):
-            return "you draw from the stock: the card is on its way"
+            self._card_due = len(self.session.log)
+            return ON_ITS_WAY
         return "you: " + reason_text(accepted.move.text(), self.ascii)
 
     def _claim_settled(self, accepted: Accepted) -> str | None:
@@ -702,6 +705,12 @@ class ConsoleState:
         if view is None:  # the lobby (a rematch's too): its first deal is news again
             self._view_seen, self.summary = None, None
             return
+        if self.message == ON_ITS_WAY and self._card_due is not None:  # it came: which
+            drawn = [e.event for e in self.session.log[self._card_due:]
+                     if isinstance(e.event, Drew) and e.event.seat == self.seat and e.event.card]
+            if drawn:
+                self._card_due = None
+                self.note(describe_events(drawn[:1], self.session.seats, self.seat, self.ascii)[0])
         if self._handing_said and self.watching is not None:  # the seat is the successor's:
             self._handing_said = False  # the watching line says so
             self.note("")
@@ -981,6 +990,9 @@ class ConsoleState:
         view = self.view
         return view is not None and view.phase is Phase.DRAW
 
+
+ON_ITS_WAY = "you draw from the stock: the card is on its way"
+"""A networked draw accepted before its card's keys have come (then it says the card)."""
 
 STEADY_KEYS = ("←→", "s", "c")
 """Keys that act on every turn, which a crowded footer leaves to the help."""
