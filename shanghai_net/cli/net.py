@@ -17,6 +17,7 @@ import getpass
 import logging
 import os
 import random
+import re
 import socket
 import sys
 from collections.abc import Sequence
@@ -463,13 +464,35 @@ def _cmd_join(args: argparse.Namespace) -> int:
                          store=store, take_over=args.take_over)
     code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
-        print(f"shanghai join: {session.status}", file=sys.stderr)
+        print(f"shanghai join: {for_a_person(session.status)}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
             if may_watch_instead(session.status):
-                print(f"shanghai join: you can watch its game instead: "
-                      f"{watch_command(*address, table, args.join_code)}", file=sys.stderr)
+                return offer_to_watch(address, table, args.join_code, args.ascii)
             return 1
     return code
+
+
+def for_a_person(status: str) -> str:
+    """A refusal as a person reads it: the host's words without the protocol's error code
+    ("refused: table_full: ..." is "the host refused: ...")."""
+    return re.sub(r"\brefused: [a-z_]+: ", "the host refused: ", status)
+
+
+def offer_to_watch(address: tuple[str, int], table: str, join_code: str, ascii: bool) -> int:
+    """A table whose game started without us: on a terminal, offer to watch it at once (y);
+    else, or on no, the command that does (exit 1: the join failed)."""
+    command = watch_command(*address, table, join_code)
+    if sys.stdin.isatty():
+        try:
+            answer = input("shanghai join: watch its game instead? (y/n) ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower().startswith("y"):
+            from .spectate import run_spectator
+
+            return run_spectator(address, table=table, join_code=join_code, ascii=ascii)
+    print(f"shanghai join: you can watch its game instead: {command}", file=sys.stderr)
+    return 1
 
 
 def may_watch_instead(status: str) -> bool:
