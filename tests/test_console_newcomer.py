@@ -37,7 +37,7 @@ def test_a_game_whose_only_round_was_voided_names_no_winner():
 def test_the_command_line_names_no_winner_of_a_game_with_no_round_scored():
     """What `host` and `play` print at the end: "game over: ann 0, bot1 0, bot2 0" read as
     a three-way tie for a game whose only round was voided."""
-    from shanghai_net.cli.net import game_over
+    from shanghai_net.cli.spectate import game_over
     from shanghai_net.engine import GameResult, RoundResult
 
     names = ["ann", "bot1", "bot2"]

@@ -17,7 +17,6 @@ import getpass
 import logging
 import os
 import random
-import re
 import socket
 import sys
 from collections.abc import Sequence
@@ -31,7 +30,7 @@ from .lan import add_tables_command, browse_options, names_a_machine, no_table_n
 from .options import count, name, port, seconds, text
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
-__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
+__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "person",
            "seat_options", "HelpWithDefaults"]
 
 
@@ -221,12 +220,6 @@ def address_to_give(bind: str) -> str:
 
 
 
-def game_over(names: list[str], result) -> str:
-    if not result.rounds:  # every round played was voided
-        return "game over: no round was scored, so nobody won"
-    return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
-
-
 class HelpWithDefaults(argparse.HelpFormatter):
     """Each option's line ends with its default, unless the line names it already."""
 
@@ -282,6 +275,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
+    from .spectate import game_over
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
@@ -459,6 +453,8 @@ def _cmd_join(args: argparse.Namespace) -> int:
     address, table = target
     if args.open and not table:
         raise ValueError("--open needs the new table's name: --table NAME")
+    from .spectate import for_a_person, may_watch_instead, offer_to_watch
+
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
                          store=store, take_over=args.take_over)
@@ -470,43 +466,6 @@ def _cmd_join(args: argparse.Namespace) -> int:
                 return offer_to_watch(address, table, args.join_code, args.ascii)
             return 1
     return code
-
-
-def for_a_person(status: str) -> str:
-    """A refusal as a person reads it: the host's words without the protocol's error code
-    ("refused: table_full: ..." is "the host refused: ...")."""
-    return re.sub(r"\brefused: [a-z_]+: ", "the host refused: ", status)
-
-
-def offer_to_watch(address: tuple[str, int], table: str, join_code: str, ascii: bool) -> int:
-    """A table whose game started without us: on a terminal, offer to watch it at once (y);
-    else, or on no, the command that does (exit 1: the join failed)."""
-    command = watch_command(*address, table, join_code)
-    if sys.stdin.isatty():
-        try:
-            answer = input("shanghai join: watch its game instead? (y/n) ")
-        except EOFError:
-            answer = ""
-        if answer.strip().lower().startswith("y"):
-            from .spectate import run_spectator
-
-            return run_spectator(address, table=table, join_code=join_code, ascii=ascii)
-    print(f"shanghai join: you can watch its game instead: {command}", file=sys.stderr)
-    return 1
-
-
-def may_watch_instead(status: str) -> bool:
-    """Whether a join refused so (a table whose game started without us, or with every seat
-    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
-    return "refused: table_full" in status and ("started without you" in status
-                                               or "no free seat" in status)
-
-
-def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
-    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
-    where = host if port == 7777 else f"{host}:{port}"
-    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
-        (f" --join-code {join_code}" if join_code else "")
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
