@@ -106,9 +106,9 @@ def test_the_host_s_person_hands_her_seat_over_and_q_asks_before_ending_bea_s_ga
         assert "you are hosting: quitting ends the game for bea" in quit_text(c)
         await c.press("n")
         assert c.console.app.is_running and not c.state.quit_asked
-        await c.until(lambda: session.over and bea["peer"].table.finished,
-                      "the game's end, its last round audited", 240)
-        assert bea["peer"].table.fault is None
+        await c.until(lambda: session.over, "the game's end, its last round audited", 240)
+        await c.until(lambda: bea["peer"].table.finished, "bea's replica at the game's end", 60)
+        assert bea["peer"].table.finished and bea["peer"].table.fault is None
         # the game is over, but bea is still at the table this program hosts (for a rematch)
         await c.press("q")
         await c.until(lambda: c.state.quit_asked)

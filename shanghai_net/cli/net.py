@@ -27,14 +27,13 @@ from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
 from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
-from .options import count, name, port, seconds, text
+from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, port, seat_options,
+                      seconds, to_a_table)
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "person",
            "seat_options", "HelpWithDefaults"]
 
-
-JOIN_CODE = text(16, "a join code")
 
 
 def _fresh_identity() -> Identity:
@@ -220,41 +219,6 @@ def address_to_give(bind: str) -> str:
 
 
 
-class HelpWithDefaults(argparse.HelpFormatter):
-    """Each option's line ends with its default, unless the line names it already."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        help = action.help or ""
-        unset = action.default is None or action.default is False or action.default in ([], "") \
-            or action.default == argparse.SUPPRESS
-        if "default" in help or unset or not action.option_strings:
-            return help
-        return f"{help} (default: %(default)s)"
-
-
-def seat_options(parser: argparse.ArgumentParser) -> None:
-    """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
-    parser.add_argument("--name", type=name,
-                        help="your name at the table (default: your login name)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="letters instead of suit symbols and arrows")
-    parser.add_argument("--no-auto-pass", action="store_true",
-                        help="ask about every claim window (default: one that cannot help your "
-                             "hand passes by itself; P toggles it in the game)")
-
-
-def level_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--level``: the bots' level, one of `shanghai_net.bots.BOTS`."""
-    from ..bots import BOTS, LEVELS
-
-    parser.add_argument("--level", default="basic", choices=list(BOTS),
-                        help=f"{what}: {', '.join(LEVELS)} (random: any legal move, a rules fuzzer)")
-
-
-def _to_a_table(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--join-code", type=JOIN_CODE, default="",
-                        help="the code the host gave (default: none)")
 
 
 def table_names(names: list[str], count: int) -> list[str]:
@@ -577,7 +541,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.set_defaults(func=_cmd_join, console=run_console, pick=pick_table)
 
     bot = sub.add_parser("bot", help="a bot peer joining a table over the network", **options)
-    _to_a_table(bot)
+    to_a_table(bot)
     bot.add_argument("--table", default="", metavar="NAME",
                      help="the table at HOST to sit at (default: its first)")
     level_option(bot, "how well the bot plays")
