@@ -31,7 +31,7 @@ from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, po
                       seconds, to_a_table)
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
-__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
+__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "person",
            "seat_options", "HelpWithDefaults"]
 
 
@@ -219,10 +219,6 @@ def address_to_give(bind: str) -> str:
 
 
 
-def game_over(names: list[str], result) -> str:
-    if not result.rounds:  # every round played was voided
-        return "game over: no round was scored, so nobody won"
-    return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
 
 
 def table_names(names: list[str], count: int) -> list[str]:
@@ -243,6 +239,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
+    from .spectate import game_over
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
@@ -420,32 +417,19 @@ def _cmd_join(args: argparse.Namespace) -> int:
     address, table = target
     if args.open and not table:
         raise ValueError("--open needs the new table's name: --table NAME")
+    from .spectate import for_a_person, may_watch_instead, offer_to_watch
+
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
                          store=store, take_over=args.take_over)
     code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
-        print(f"shanghai join: {session.status}", file=sys.stderr)
+        print(f"shanghai join: {for_a_person(session.status)}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
             if may_watch_instead(session.status):
-                print(f"shanghai join: you can watch its game instead: "
-                      f"{watch_command(*address, table, args.join_code)}", file=sys.stderr)
+                return offer_to_watch(address, table, args.join_code, args.ascii)
             return 1
     return code
-
-
-def may_watch_instead(status: str) -> bool:
-    """Whether a join refused so (a table whose game started without us, or with every seat
-    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
-    return "refused: table_full" in status and ("started without you" in status
-                                               or "no free seat" in status)
-
-
-def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
-    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
-    where = host if port == 7777 else f"{host}:{port}"
-    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
-        (f" --join-code {join_code}" if join_code else "")
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
