@@ -115,3 +115,31 @@ def test_the_rules_card_cites_no_design_seed(name):
     rules = preset(name)
     assert "seed" not in rules.description
     assert not [line for line in rules_card(rules, rules.min_players) if "seed" in line]
+
+
+async def test_a_person_refused_a_seat_is_told_why_in_words_without_the_code():
+    """"connection failed: refused: table_full: no free seat ...": the code is for programs."""
+    from shanghai_net.cli.net import HostedTable, may_watch_instead
+    from shanghai_net.identity import Identity
+    from shanghai_net.net.session import NetSession
+
+    from test_net_session import until
+
+    table = HostedTable(HostConfig(players=3), bots=[], seed=7, name="ann")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.serve)
+        await nursery.start(table.session.run)
+        await until(table.session, lambda: table.session.lobby is not None)
+        people = [NetSession(table.session.address, Identity(bytes([i]) * 32, bytes(32)),
+                             name=name, reconnect=False)
+                  for i, name in enumerate(("bea", "cy", "dan"))]
+        for seat, person in enumerate(people[:2], start=1):
+            await nursery.start(person.run)
+            await until(person, lambda: person.lobby is not None and person.lobby.you == seat)
+        dan = people[2]
+        await nursery.start(dan.run)
+        await until(dan, lambda: dan.status.startswith("connection failed"))
+        nursery.cancel_scope.cancel()
+    assert dan.status.startswith("connection failed: the host refused: no free seat at this "
+                                 "table (its 3 seats are taken)"), dan.status
+    assert "table_full" not in dan.status and may_watch_instead(dan.status)

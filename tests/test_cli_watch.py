@@ -53,7 +53,8 @@ def test_a_player_the_game_started_without_is_offered_to_watch_it_and_watch_foll
     captured = capsys.readouterr()
     assert codes == {"join": 1, "watch": 0}
     err = captured.err.splitlines()
-    assert any(line.startswith("shanghai join: connection failed: refused: table_full: ")
+    assert any(line.startswith("shanghai join: connection failed: the host refused: the game at "
+                                   "this table has started without you: ")
                for line in err), err
     assert f"shanghai join: you can watch its game instead: shanghai watch 127.0.0.1:{port}" \
         in err

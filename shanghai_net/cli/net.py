@@ -440,7 +440,7 @@ def _cmd_join(args: argparse.Namespace) -> int:
 def may_watch_instead(status: str) -> bool:
     """Whether a join refused so (a table whose game started without us, or with every seat
     taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
-    return "refused: table_full" in status and ("started without you" in status
+    return "the host refused: " in status and ("started without you" in status
                                                or "no free seat" in status)
 
 
