@@ -4,7 +4,9 @@ A session is what the console (or any other front end) plays through.  It is asy
 event driven, and it knows one seat only:
 
 * ``view``: the seat's `PlayerView` (other seats appear as hand sizes only);
-* ``log``: the table's events as this seat may know them, with chat, in order;
+* ``log``: the table's events as this seat may know them, with chat, in order (each with who
+  played each seat then, on a networked table); ``round_numbers``: the rounds as the table
+  counts them;
 * ``seats``: each seat's name, whether a bot plays it and its connection state;
 * ``claim``: the open claim window on the top discard and its deadline (on ``now()``'s clock);
 * ``submit(move)``: `Accepted` with the events it caused, or `Refused` with the engine's reason;
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -43,7 +45,7 @@ from .engine import (
     Drew, Event, Game, GameEnded, GameResult, LocalDealer, Move, PassClaim, Phase, PlayerView,
     RoundEnded, ShanghaiPenalty, new_game, view_of,
 )
-from .engine.events import RoundVoided
+from .engine.events import RoundVoided, round_numbers
 from .engine.dealer import Dealer
 from .rules import RuleSet
 
@@ -111,6 +113,10 @@ class LogEntry:
     text: str
     event: Event | None = None
     chat_from: int | None = None  # the seat that said it, for chat
+    names: tuple[str, ...] | None = None
+    """Who played each seat when it happened ("you" where this seat's keys did; "bot for carl"
+    where a stand-in did), as a networked table's holders were at that message; None: the
+    seats as they are now (``seats``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +162,7 @@ class Session(abc.ABC):
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[], None]] = []
+        self._numbered: tuple[int, Mapping[int, int]] = (0, {})
 
     # -- what the seat sees ----------------------------------------------------------------------
 
@@ -211,6 +218,16 @@ class Session(abc.ABC):
             if isinstance(event, RoundVoided) and event.leaver is not None and event.penalty:
                 paid[event.leaver] = paid.get(event.leaver, 0) + event.penalty
         return paid
+
+    @property
+    def round_numbers(self) -> Mapping[int, int]:
+        """Each deal's round (an event's ``round_no``) as the table counts rounds, from the
+        log: a round voided and dealt again keeps its number, as the title's "round N of 7"
+        does (`engine.round_numbers`)."""
+        log = self.log
+        if self._numbered[0] != len(log):
+            self._numbered = (len(log), round_numbers(e.event for e in log if e.event is not None))
+        return self._numbered[1]
 
     @property
     def status(self) -> str:

@@ -169,9 +169,9 @@ def test_help_overlay_quit_and_chat():
             assert "+n / new      under a card: it lays off on meld n / it came from the pile" \
                 in help_text  # issue 24
             assert "call SHANGHAI" in help_text and "swap a joker" not in help_text  # davis has no swap
-            await d.press("d")  # keys of the table do nothing under the help
-            assert d.session.view.phase is Phase.DRAW
-            await d.press("esc")
+            await d.press("d")  # a key of the table closes the help and acts (issue 42)
+            assert d.session.view.phase is Phase.PLAY and not d.state.help_open
+            await d.press("?", "esc")
             assert not d.state.help_open
             await d.press("q")
             assert d.state.quit_asked
@@ -184,7 +184,7 @@ def test_help_overlay_quit_and_chat():
             assert "you: hello all" in d.screen()["chat"]
             assert not d.state.chat_open
             await d.press("c", *"dq", "esc")  # letters go to the chat line, Esc drops it
-            assert d.session.view.phase is Phase.DRAW and not d.state.quit_asked
+            assert d.session.view.phase is Phase.PLAY and not d.state.quit_asked
             assert [e.text for e in d.session.log if e.chat_from is not None] == ["hello all"]
             await d.press("s")
             assert d.state.sort == "rank"

@@ -250,7 +250,8 @@ def a_started_table(players=3, seat=0, seed=4):
                             rules=rules, settled=True, finished=False, owed=dict,
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
-                                     for s in start.seats], vacant={}, left=[], handovers={})
+                                     for s in start.seats], vacant={}, left=[], handovers={},
+                            unpaid=set(), unheard=set())
     return start, table
 
 

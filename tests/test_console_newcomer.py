@@ -260,7 +260,7 @@ def test_r_shows_the_table_s_rules_in_plain_words_in_the_lobby_and_at_the_table(
         await c.until(lambda: c.state.panel is not None)
         title, lines = c.state.panel_lines(72)
         flat = " ".join(" ".join(lines).split())
-        assert title == "The rules of davis" and "the rounds: 1 two books" in flat
+        assert title == "The rules of davis" and "the rounds: 1: two books" in flat
         assert "SHANGHAI" not in flat  # the house rule took it out
         await c.press("esc")
         await c.until(lambda: c.state.panel is None)

@@ -289,12 +289,12 @@ def test_the_final_table_names_who_plays_each_seat_now_and_shows_the_leave_penal
     paid = {2: 50}  # Session.penalties
     lines = game_over_table(GameResult((10, 15, 60), (0, 1, 2), (0,), rounds), seats, 0, DAVIS,
                             penalties=paid)
-    assert lines[1].split() == ["R1", "R3", "left", "total"]
+    assert lines[1].split() == ["R1", "R2", "left", "total"]  # issue 42: round 2 was dealt again
     assert [line.split() for line in lines[2:]] == [
         ["1.", "0", "you", "10", "0", "10", "pts"], ["2.", "1", "bob", "0", "15", "15", "pts"],
         ["3.", "2", "bot", "for", "bea", "5", "5", "+50", "60", "pts"]]
     assert game_over_table(GameResult((10, 15, 60), (0, 1, 2), (0,), rounds), seats, 0,
-                           DAVIS)[1].split() == ["R1", "R3", "total"]  # no one left: no column
+                           DAVIS)[1].split() == ["R1", "R2", "total"]  # no one left: no column
     assert LocalSession.penalties.fget(SimpleNamespace(log=log)) == paid
     sheet = score_sheet(DAVIS, log, seats, 0, 3)
     assert [line.split() for line in sheet if line.startswith(" 2")] == [["2", "voided", "-", "-", "+50"]]

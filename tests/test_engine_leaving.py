@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from shanghai_net.bots import make_bot
 from shanghai_net.cards import deck
 from shanghai_net.engine import (GameEnded, LocalDealer, Phase, PotReturned, RoundStarted, RoundVoided, Words,
-                                 new_game)
+                                 new_game, round_numbers)
 from shanghai_net.errors import IllegalMoveError
 from shanghai_net.rules import preset
 from shanghai_net.rules.contracts import describe_contract
@@ -144,11 +144,14 @@ def test_a_penalty_in_a_pot_nobody_wins_goes_to_the_seats_that_stayed():
 
 def test_the_log_says_who_left_what_they_pay_and_that_the_contract_is_dealt_again():
     game, _ = game_in("davis", 2)
-    words = Words(names=("Ann", "Bob", "Cy"))
     voided, again = [e for e in game.void_round(leaver=1, go_on=True) if isinstance(e, (RoundVoided, RoundStarted))]
+    words = Words(names=("Ann", "Bob", "Cy"), rounds=round_numbers(game.log))
     assert voided.describe(words) == ("round 2 void, it scores nothing: Bob left and pays 150 points; "
                                       "the round is dealt again")
-    assert again.describe(words) == f"round 3: {words.seat(again.dealer)} deals again; contract: one book and one run"
+    # issue 42: the deal that plays round 2 again (the game's third deal) is round 2 again
+    assert (again.round_no, game.contract_no) == (3, 2)
+    assert again.describe(words) == (f"round 2 again, re-dealt: the first deal was void; "
+                                     f"{words.seat(again.dealer)} deals; contract: one book and one run")
 
 
 @pytest.mark.parametrize("name", ["davis", "good-miller", "marcelle", "carousel"])

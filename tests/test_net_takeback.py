@@ -145,8 +145,9 @@ async def test_a_killed_first_holder_starts_again_and_takes_its_seat_back_from_t
     assert_taken_back(host, back, key.sign_public, HELD + 1)
     assert host.public.holders[2].describe() == "bot2"
     summary = verify(read_transcript(record)).summary()
-    assert "seat 2 played by bot2 (bot, key" in summary and "from round 4" in summary
-    assert "seat 2 played by bot (bot, key" in summary and "from round 3" in summary
+    # the deals are 1, 2 (voided), 3 (round 2 again), 4 (round 3): issue 42 counts rounds
+    assert "seat 2 played by bot2 (bot, key" in summary and ") from round 3\n" in summary
+    assert "seat 2 played by bot (bot, key" in summary and "from round 2 (dealt again)" in summary
     assert "ok: every move" in summary, summary
 
 
@@ -217,3 +218,70 @@ async def test_a_late_arrival_takes_the_stand_in_s_seat_and_keeps_it(tmp_path):
     assert len(refusals) == 2 and all("table_full" in r for r in refusals), refusals
     assert "seat 2, which you played, is played by late for bot2 now" in refusals[0]
     assert "started without you" in refusals[1]
+
+
+async def test_a_seat_taken_back_keeps_the_stand_in_s_moves_as_the_stand_in_s(tmp_path):
+    """Issue 42, item 7: when carl took his seat back, his console credited him with the
+    stand-in's plays ("carl goes out!", "Round 3 over: you went out"), and said "seat 2 was
+    handed to you: your program replays the game as it" and "rejoined".  Seat 2's program is
+    killed in round 2 and starts again as a console's `NetSession` (its player a bot, so that
+    it plays on by itself): its log names whoever held the seat's key at each message, so
+    round 3's moves of seat 2 are "bot for bot2"'s and rounds 1, 2 and 4's are "you"; the
+    round summary of round 3 names the stand-in; while it follows the game it says it takes
+    its seat back, and waits for the next deal."""
+    from shanghai_net.console.viewmodel import entry_lines, names_at, round_summary
+    from shanghai_net.engine.events import Discarded, RoundEnded, RoundStarted
+    from shanghai_net.net.resume import GameSecrets
+    from shanghai_net.net.session import NetSession
+    from test_net_rejoin import FAST_RETRY
+
+    killed, gate = trio.CancelScope(), trio.Event()
+    key = identities(3)[2]
+    said: set[str] = set()
+
+    def bot_peer(address, identity, player, **options):  # the console's peer, a bot deciding
+        return Peer(address, identity, BotPlayer("basic", random.Random(2)),
+                    retry_delays=FAST_RETRY, **options)
+
+    with trio.fail_after(150):
+        async with table_of_three(tmp_path, b"tb1", RULES, options(gate), {2: killed}) as (
+                host, port, peers, results, nursery):
+            await stand_in_seated(host, peers, killer(killed))
+            carl = NetSession(("127.0.0.1", port), key, name="bot2", timeout=10,
+                              store=GameSecrets(tmp_path / "seat2"), peer_type=bot_peer)
+            carl.subscribe(lambda: said.update({carl.watching or "", carl.status}))
+            done = trio.Event()
+
+            async def run_carl():
+                await carl.run()
+                done.set()
+            nursery.start_soon(run_carl)
+            await until(lambda: carl.peer is not None and carl.peer.seat == 2 and
+                        carl.peer.start is not None, "the first holder let back in to follow")
+            await release(host, peers, gate, 2, key.sign_public)
+            with trio.fail_after(90):
+                await done.wait()
+    assert carl.table.seat == 2 and carl.table.finished and carl.table.fault is None
+    assert host.public.holders[2].sign_key == key.sign_public
+
+    deal, by_deal = 0, {}
+    lines = entry_lines(carl.log, carl.seats, 2, rounds=carl.round_numbers)
+    for entry, line in zip(carl.log, lines):
+        if isinstance(entry.event, RoundStarted):
+            deal = entry.event.round_no
+        if isinstance(entry.event, Discarded) and entry.event.seat == 2:
+            by_deal.setdefault(deal, []).append(line.split(" discard")[0])
+    assert {1, HELD, HELD + 1} <= set(by_deal), by_deal  # (killed in deal 2: maybe none there)
+    assert set(by_deal[HELD]) == {"bot for bot2"}, by_deal[HELD]  # "bot for bot2 discards 7♥"
+    for own in set(by_deal) - {HELD}:
+        assert set(by_deal[own]) == {"you"}, (own, by_deal[own])  # "you discard 7♥"
+    ended = next(e.event.result for e in carl.log if isinstance(e.event, RoundEnded)
+                 and e.event.result.round_no == HELD)
+    summary = round_summary(ended, carl.seats, 2, carl.table.rules, rounds=carl.round_numbers,
+                            names=names_at(carl.log, ended))
+    assert any(line.startswith("2 bot for bot2 ") for line in summary), summary
+    assert "you" not in summary[0], summary[0]  # carl's keys played no seat in round 3
+
+    assert any("you take seat 2 back from bot for bot2" in s for s in said), said
+    assert "waiting to take seat 2 at the next round's deal" in said, said
+    assert not any("handed to you" in s or s == "rejoined" for s in said), said

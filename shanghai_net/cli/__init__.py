@@ -113,13 +113,25 @@ def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **tab
     from .net import BOT_THINK, HostedTable, game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
+    session = hosted.session
     try:
-        code = run_console(hosted.session, ascii, services=[hosted.serve], auto_pass=auto_pass)
+        code = run_console(session, ascii, services=[hosted.serve], auto_pass=auto_pass,
+                           hosting=hosted)
     except* ValueError as failed:  # the table could not be hosted (its port is taken)
         raise _first(failed) from None
-    if hosted.session.result is not None:
-        print(game_over([s.name for s in hosted.session.seats], hosted.session.result))
+    if session.result is not None:
+        print(game_over([s.name for s in session.seats], session.result))
+    elif session.view is None and session.status:  # it never sat at the game: say why
+        print(f"shanghai host: {session.status}", file=sys.stderr)
     return code
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Ctrl-C ended the command: a KeyboardInterrupt, alone or inside the exception groups of
+    the trio nurseries it went through."""
+    if isinstance(error, BaseExceptionGroup):
+        return any(_interrupted(inner) for inner in error.exceptions)
+    return isinstance(error, KeyboardInterrupt)
 
 
 def _first(group: BaseException) -> BaseException:
@@ -216,9 +228,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except ValueError as exc:
         parser.exit(2, f"shanghai: {exc}\n")
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:  # what reads our output stopped (| head): nothing more to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit's flush
         return 141
+    except BaseException as exc:
+        if not _interrupted(exc):
+            raise
+        print(f"shanghai {args.command}: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
 

@@ -117,8 +117,12 @@ class HostedTable:
         self.config, self.bind, self.port = config, bind, port
         you = randomness("you")
         identity = config.identity if config.identity is not None else Identity(you(32), you(32))
+        resumed = self.host.public
+        self.watching = resumed is not None and resumed.seat_of_key(identity.sign_public) is None
+        """A game resumed whose seat we played is someone else's now (handed over, or voted
+        gone): this console follows the game as a spectator while the table is hosted here."""
         self.session = NetSession(None, identity, name=name, join_code=config.join_code,
-                                  auto_ready=auto_ready, random=you,
+                                  auto_ready=auto_ready, random=you, spectate=self.watching,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
     async def serve(self, task_status) -> None:
@@ -140,11 +144,15 @@ class HostedTable:
                                + how_to_join(self.bind, port, join_code))
             if self.config.record is not None:
                 session.notice(recording(self.config.record))
+            if self.watching:
+                session.notice("you host this game and watch it: the seat you played is "
+                               "someone else's now")
             seated = trio.Event()
             unsubscribe = session.subscribe(
                 lambda: seated.set() if session.lobby and session.lobby.you is not None else None)
             task_status.started(port)
-            await seated.wait()
+            if not self.watching:
+                await seated.wait()
             unsubscribe()
             for i, bot in enumerate(self.bots):
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
@@ -154,6 +162,21 @@ class HostedTable:
                     while sum(c is not None for c in self.host.seats) < i + 2 and \
                             self.host.start is None:
                         await trio.sleep(0.01)
+
+
+    def people_at_stake(self) -> list[str]:
+        """The people whose game ends if this process does: at every table it hosts, the seats
+        a person's connection holds, but for this console's own."""
+        own = self.session.identity.sign_public
+        return [client.hello.name for table in self.server.tables.values()
+                for client in table.host.seats
+                if client is not None and client.connected and client.hello is not None
+                and client.hello.role == "player" and client.hello.sign_key != own]
+
+    @property
+    def done(self) -> bool:
+        """Every table hosted here is closed: its game and any rematch are over."""
+        return bool(self.server.opened) and not self.server.tables
 
 
 async def listen(port: int, bind: str) -> list[trio.SocketListener]:
@@ -286,7 +309,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
                             keep=not args.fresh_identity, auto_pass=not args.no_auto_pass,
                             **tables)
     server = TableServer(config, names, max_tables=tables["max_tables"],
-                         announce=tables["announce"])  # checks the preset, rules and seats
+                         announce=tables["announce"],  # checks the preset, rules and seats
+                         rematch=args.bots < _seats(config))
     host = server.first_host
 
     async def main() -> int:
@@ -319,6 +343,17 @@ def _cmd_host(args: argparse.Namespace) -> int:
         return 1 if failed else 0
 
     return trio.run(main)
+
+
+def _seats(config) -> int:
+    """The seats of the table ``config`` hosts (a resumed game's, from its record)."""
+    from ..wire import ProtocolError
+    from ..net.transcript import read_record
+
+    try:
+        return len(read_record(config.resume)[0][0].seats) if config.resume else config.players
+    except (OSError, ProtocolError, IndexError, AttributeError):
+        return config.players  # the host itself says what is wrong with the file
 
 
 async def _quiet_bot(address, bot, index, join_code, home: Path | None,

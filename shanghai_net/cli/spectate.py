@@ -4,13 +4,14 @@ of a seat, nothing sent but ``hello``: a player the game started without can sti
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Callable
 
 import trio
 
-from ..engine import GameEnded, Words
+from ..engine import GameEnded, Words, round_numbers
 from ..identity import Identity
 
 __all__ = ["run_spectator", "spectate"]
@@ -46,9 +47,10 @@ async def spectate(address: tuple[str, int], *, table: str = "", join_code: str 
             say(f"watching {public.rules.name} at {address[0]}:{address[1]}: "
                 + ", ".join(f"{seat} {name}" for seat, name in enumerate(names)))
         log = public.public.log
+        told = dataclasses.replace(words[0], rounds=round_numbers(log))  # as the table counts
         for event in log[shown["events"]:]:
             if not isinstance(event, GameEnded):  # the result is said last, as the table ends it
-                say(event.describe(words[0]))
+                say(event.describe(told))
         shown["events"] = len(log)
         while shown["audited"] < public.rounds_audited:
             shown["audited"] += 1

@@ -44,14 +44,21 @@ class ConsoleApp:
     ``auto_pass``: claim windows that cannot help the hand pass by themselves (`ConsoleState`).
     ``services``: other work of the same trio run, each started (``nursery.start(service)``)
     before the session runs, in order: a table hosted here and its bots.
+    ``hosting``: the table hosted here (its ``people_at_stake()``, the people whose game ends
+    with this program, and ``done``, every table closed): ``q`` names them before it quits,
+    and a console that only watches closes by itself once the tables are done.
     """
 
     def __init__(self, session: Session, ascii: bool = False, *, input: Input | None = None,
                  output: Output | None = None, clock: trio.abc.Clock | None = None, tick: float = 0.25,
-                 services: Sequence[Callable[..., Awaitable]] = (), auto_pass: bool = True):
+                 services: Sequence[Callable[..., Awaitable]] = (), auto_pass: bool = True,
+                 hosting=None):
         self.session = session
         self.services = tuple(services)
+        self.hosting = hosting
         self.state = ConsoleState(session, ascii, auto_pass)
+        if hosting is not None:
+            self.state.people_at_stake = hosting.people_at_stake
         self.clock = clock
         self.tick = tick
         state = self.state
@@ -141,11 +148,12 @@ class ConsoleApp:
 
     @contextlib.contextmanager
     def _quit_on_sigterm(self, loop: asyncio.AbstractEventLoop):
-        """SIGTERM quits as ``q`` ``y`` does: the terminal is given back (not left drawn over)
-        and the table hears the player leave.  Only where the loop can take signals."""
+        """SIGTERM gives the terminal back (not left drawn over) and closes the connection
+        without ``bye``: the system ended the process, the player did not decide to leave, so
+        the table sees the seat lost and it may rejoin (issue 42).  Only ``q`` ``y`` says bye.
+        Only where the loop can take signals."""
 
         def quit() -> None:
-            self.state.exit_requested = True
             if self.app.is_running:
                 self.app.exit(result=128 + signal.SIGTERM)
         try:
@@ -215,11 +223,16 @@ class ConsoleApp:
                 self.app.pre_run_callables.append(lambda: self.app.exit(result=1))
 
     async def _ticker(self) -> None:
-        """Redraw while a claim window counts down."""
+        """Redraw while a claim window counts down; close a console that only watches once the
+        tables hosted here are done (nothing is left to show or to serve)."""
         while True:
             await trio.sleep(self.tick)
             if self.session.claim is not None:
                 self.app.invalidate()
+            hosting = self.hosting
+            if hosting is not None and hosting.done and self.state.watching is not None \
+                    and self.session.over and self.app.is_running:
+                self.app.exit(result=0)
 
     async def _submit(self, move) -> None:
         result = await self.session.submit(move)

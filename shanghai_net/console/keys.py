@@ -25,15 +25,21 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     confirming = Condition(lambda: state.hand_to is not None)
     bot = Condition(lambda: state.bot_asked)
     watching = Condition(lambda: state.watching is not None)
-    # the screen's keys work when nothing floats over it and no chat line is open; the moves'
-    # keys only at the table, once a hand is dealt, and to a seat (a watcher has none)
-    screen = ~chat & ~helping & ~quitting & ~voting & ~summary & ~options & ~panel & ~handing
-    table = screen & ~lobby
+    # a question asked (quit, vote, the arrangements, a hand-over, the chat line) takes only its
+    # own keys; the round summary, a panel and the help merely float over the table: a key the
+    # footer offers closes them and acts (`ConsoleState.close_floating`), so that no key the
+    # footer shows is swallowed (issue 42)
+    asked = chat | quitting | voting | options | handing
+    table = ~asked & ~lobby
     play = table & ~watching
 
-    def on(*keys, filter=play, eager=False):
+    def on(*keys, filter=play, eager=False, closes=True):
         def register(handler):
-            kb.add(*keys, filter=filter, eager=eager)(lambda event: handler())
+            def act(event):
+                if closes:
+                    state.close_floating()
+                handler()
+            kb.add(*keys, filter=filter, eager=eager)(act)
             return handler
         return register
 
@@ -45,12 +51,10 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("s")(state.toggle_sort)
     on("d")(state.draw)
     on("t")(state.take)
-    # a claim window of the next round may open under the round summary, and one under a
-    # panel: answer it there
-    claiming = (summary | panel) & ~helping & ~quitting & ~voting & \
-        Condition(lambda: state.may_claim)
-    on("m", filter=play | claiming)(state.claim)
-    on("p", filter=play | claiming)(state.pass_claim)
+    # a claim window answered under the summary or a panel leaves it open: its countdown
+    # shows there (issue 24)
+    on("m", closes=False)(state.claim)
+    on("p", closes=False)(state.pass_claim)
     on("P")(state.toggle_auto_pass)
     on("g")(state.add_meld)
     on("u")(state.undo_meld)
@@ -66,12 +70,11 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("x")(state.discard)
     on("X")(lambda: state.discard(shanghai=True))
     on("enter")(state.confirm_target)
-    on("r", filter=screen & lobby)(state.toggle_ready)
-    over = Condition(lambda: state.game_over) & ~lobby & ~chat & ~helping & ~quitting
-    on("r", filter=over)(state.ask_rematch)
+    on("r", filter=~asked & lobby)(state.toggle_ready)
+    on("r", filter=table & Condition(lambda: state.game_over))(state.ask_rematch)
     on("V")(state.ask_vote)
-    on("y", filter=voting & ~chat)(state.vote_void)
-    on("n", filter=voting)(lambda: setattr(state, "vote_asked", False))
+    on("y", filter=voting & ~chat, closes=False)(state.vote_void)
+    on("n", filter=voting, closes=False)(lambda: setattr(state, "vote_asked", False))
     on("h")(state.hint)
     # the seat changes hands: to a watcher who offers (its number if several, then y beside its
     # name and key), or to a bot this program starts (its level, or Enter for the host's)
@@ -79,36 +82,41 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("B")(state.ask_bot)
     asking = ~chat & ~helping & ~quitting
     for digit in "123456789":
-        on(digit, filter=offers & asking)(lambda d=digit: state.pick_offer(d))
-        on(digit, filter=bot & asking)(lambda d=digit: state.pick_level(d))
-    on("y", filter=confirming & asking)(state.confirm_hand_over)
-    on("enter", filter=bot & asking)(state.start_bot)
-    on("n", filter=handing & asking)(state.clear)
-    # the score sheet, the whole log, the rules card: the same key closes it (or Esc)
-    reading = panel & ~helping & ~quitting & ~voting & ~chat
-    on("S", filter=table | reading)(lambda: state.toggle_panel(Panel.SCORES))
-    on("L", filter=table | reading)(lambda: state.toggle_panel(Panel.LOG))
-    on("R", filter=screen | reading)(lambda: state.toggle_panel(Panel.RULES))
-    on("up", filter=reading)(lambda: state.scroll_panel(-1))
-    on("down", filter=reading)(lambda: state.scroll_panel(1))
-    on("pageup", filter=reading)(lambda: state.scroll_panel(pages=-1))
-    on("pagedown", filter=reading)(lambda: state.scroll_panel(pages=1))
-    on("home", filter=reading)(lambda: state.scroll_panel(to=0))
-    on("end", filter=reading)(lambda: state.scroll_panel(to=-1))
-    on("?", filter=screen)(lambda: setattr(state, "help_open", True))
+        on(digit, filter=offers & asking, closes=False)(lambda d=digit: state.pick_offer(d))
+        on(digit, filter=bot & asking, closes=False)(lambda d=digit: state.pick_level(d))
+    on("y", filter=confirming & asking, closes=False)(state.confirm_hand_over)
+    on("enter", filter=bot & asking, closes=False)(state.start_bot)
+    on("n", filter=handing & asking, closes=False)(state.clear)
+    # the score sheet, the whole log, the rules card: the same key closes it (or Esc); another
+    # panel's key shows that one instead
+    reading = panel & ~helping & ~asked
+    on("S", filter=table | reading, closes=False)(lambda: state.toggle_panel(Panel.SCORES))
+    on("L", filter=table | reading, closes=False)(lambda: state.toggle_panel(Panel.LOG))
+    on("R", filter=~asked, closes=False)(lambda: state.toggle_panel(Panel.RULES))
+    on("up", filter=reading, closes=False)(lambda: state.scroll_panel(-1))
+    on("down", filter=reading, closes=False)(lambda: state.scroll_panel(1))
+    on("pageup", filter=reading, closes=False)(lambda: state.scroll_panel(pages=-1))
+    on("pagedown", filter=reading, closes=False)(lambda: state.scroll_panel(pages=1))
+    on("home", filter=reading, closes=False)(lambda: state.scroll_panel(to=0))
+    on("end", filter=reading, closes=False)(lambda: state.scroll_panel(to=-1))
+    on("?", filter=~asked & ~helping)(lambda: setattr(state, "help_open", True))
+    on("?", filter=helping & ~asked, closes=False)(lambda: setattr(state, "help_open", False))
     for digit in "0123456789":
-        on(digit, filter=(table & Condition(lambda: state.target is not None)) | (options & ~helping & ~quitting))(
+        on(digit, filter=table & Condition(lambda: state.target is not None))(
+            lambda d=digit: state.type_digit(d))
+        on(digit, filter=options & ~helping & ~quitting, closes=False)(
             lambda d=digit: state.type_digit(d))
 
-    @kb.add("c", filter=screen)
+    @kb.add("c", filter=~asked)
     def _(event):
+        state.close_floating()
         state.open_chat()
         event.app.layout.focus(event.app.chat_window)
 
-    on("escape", filter=~chat & ~quitting, eager=True)(state.clear)
-    on("?", filter=helping)(lambda: setattr(state, "help_open", False))
-    on("enter", filter=summary & ~helping & ~quitting)(state.close_summary)
-    on(" ", filter=summary & ~helping & ~quitting)(state.close_summary)
+    on("escape", filter=~chat & ~quitting, eager=True, closes=False)(state.clear)
+    # Enter and space close the summary (the footer offers neither else while it is open)
+    on("enter", filter=summary & ~helping & ~asked, closes=False)(state.close_summary)
+    on(" ", filter=summary & ~helping & ~asked, closes=False)(state.close_summary)
 
     @kb.add("q", filter=~chat & ~quitting)
     @kb.add("c-c")
@@ -117,8 +125,9 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
         if state.exit_requested:
             event.app.exit(result=0)
 
-    on("n", filter=quitting)(lambda: setattr(state, "quit_asked", False))
-    on("escape", filter=quitting, eager=True)(lambda: setattr(state, "quit_asked", False))
+    on("n", filter=quitting, closes=False)(lambda: setattr(state, "quit_asked", False))
+    on("escape", filter=quitting, eager=True, closes=False)(
+        lambda: setattr(state, "quit_asked", False))
 
     @kb.add("y", filter=quitting & ~chat)
     def _(event):

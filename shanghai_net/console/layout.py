@@ -27,7 +27,7 @@ from prompt_toolkit.styles import Style
 from ..cards import Card
 from ..session import Connection
 from .state import ConsoleState
-from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, round_summary
+from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, names_at, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
@@ -396,13 +396,7 @@ class Screen:
         return out
 
     def footer(self) -> StyleAndTextTuples:
-        vm = self.vm()
-        if self.state.in_lobby:
-            keys = self.state.lobby_model().keys
-        else:
-            keys = vm.keys if vm else [("?", "help"), ("q", "quit")]
-            if self.state.rematch_line is not None:
-                keys = [("r", "rematch"), *keys]
+        keys = self.state.footer_keys()
         out: StyleAndTextTuples = []
         width, used = _width(), 0
         for key, label in keys:
@@ -521,10 +515,16 @@ class Screen:
         bots = [bot for bot in getattr(self.state.session, "successors", ())
                 if bot.status not in ("over", "failed")]
         stops = "\n  the bot playing your hand runs here: it stops too\n" if bots else ""
+        over = self.state.session.over
         auditing = "\n  the last round is being audited: a seat that quits before its " \
-            "seeds go out\n  loses that round's score\n" if self.state.game_over else ""
-        return [("class:overlay.title", " Quit the game? "),
-                ("class:overlay", auditing + stops + "  y: quit   n / Esc: stay ")]
+            "seeds go out\n  loses that round's score\n" if self.state.game_over and not over else ""
+        people = self.state.people_at_stake()
+        hosting = "\n" + "\n".join(textwrap.wrap(
+            f"you are hosting: quitting ends the game for {', '.join(people)}", 60,
+            initial_indent="  ", subsequent_indent="  ")) + "\n" if people else ""
+        return [("class:overlay.title", " Quit the game? " if not over or not people else
+                 " Stop hosting? "),
+                ("class:overlay", hosting + auditing + stops + "  y: quit   n / Esc: stay ")]
 
     def summary_text(self) -> StyleAndTextTuples:
         state = self.state
@@ -532,8 +532,10 @@ class Screen:
         if result is None:
             return []
         view = state.view
-        lines = round_summary(result, state.session.seats, state.seat, view.rules, state.ascii,
-                              state.session.audit(result.round_no))
+        session = state.session
+        lines = round_summary(result, session.seats, state.seat, view.rules, state.ascii,
+                              session.audit(result.round_no), getattr(session, "round_numbers", None),
+                              names_at(session.log, result))
         body = "\n".join(lines[1:])
         tail = "\n\n Enter: next round" if not state.game_over else "\n\n Enter: the final table"
         out = [("class:overlay.title", " " + lines[0] + " "), ("class:overlay", "\n" + body + tail)]

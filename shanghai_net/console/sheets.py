@@ -5,10 +5,11 @@ round by round per seat), the whole log (``L``, a page of it at a time) and the 
 from __future__ import annotations
 
 import dataclasses
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 
-from ..engine.events import RoundEnded, RoundVoided
+from ..engine.events import RoundEnded, RoundVoided, round_numbers
 from ..rules import PRESETS, Ace, RuleSet, describe_contract
 from ..session import LogEntry, SeatInfo
 
@@ -28,8 +29,11 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
                 money: Callable[[int], str] = str) -> list[str]:
     """Round by round, each seat's points (or money won and lost) and the totals: a line a
     round scored or voided, then the round being played (``playing``), then the totals.  A
-    ``*`` marks who went out; a voided round shows what its leaver paid.  ``money``: how an
-    amount of money is written."""
+    ``*`` marks who went out; a voided round shows what its leaver paid, and the deal that
+    plays its contract again has its number (the rounds as the table counts them, as the
+    title does; ``playing`` is a deal's ``round_no``).  ``money``: how an amount of money is
+    written."""
+    number = round_numbers(e.event for e in log if e.event is not None)
     results = {}
     voided: dict[int, RoundVoided] = {}
     for entry in log:
@@ -52,15 +56,15 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
             void = voided.get(round_no)
             fine = {} if void is None or void.leaver is None or not void.penalty else {
                 void.leaver: money(-void.penalty) if rules.money else f"+{void.penalty}"}
-            lines.append(f"{round_no:>2} voided   " + "".join(
+            lines.append(f"{number.get(round_no, round_no):>2} voided   " + "".join(
                 f"{fine[s] + ' ' if s in fine else '-':>8}" for s in range(players)))
             continue
         cells = [(f"{result.points[s]:+d}" if rules.money else str(result.points[s]))
                  + ("*" if s == result.winner else " ") for s in range(players)]
-        lines.append(f"{round_no:>2}{'':10}" + "".join(f"{c:>8}" for c in cells))
+        lines.append(f"{number.get(round_no, round_no):>2}{'':10}" + "".join(f"{c:>8}" for c in cells))
         totals = result.totals
     if playing is not None and playing not in results:
-        lines.append(f"{playing:>2} playing")
+        lines.append(f"{number.get(playing, playing):>2} playing")
     lines.append(f"{'total':<12}" + "".join(f"{unit(t) + ' ':>8}" for t in totals))
     if any(r is not None and r.winner is not None for r in results.values()):
         lines.append("* went out")
@@ -99,6 +103,35 @@ def _ace(rules: RuleSet) -> str:
         "; a run never turns the corner (no Q-K-A-2)")
 
 
+def _step(rules: RuleSet) -> str:
+    return "phase" if rules.phases else "contract"
+
+
+def _melds(rules: RuleSet) -> list[str]:
+    """What a meld is: in a game of phases each phase says its melds' sizes."""
+    suits = "of any suits" if rules.runs_any_suit else "of one suit"
+    if not rules.phases:
+        return [f"a {rules.set_word}: {_range(rules.min_set, rules.max_set)} cards of one rank"
+                + (", each of another suit" if rules.set_distinct_suits else ""),
+                f"a run: {_range(rules.min_run, rules.max_run)} cards in order, {suits}; "
+                + _ace(rules)]
+    melds = [f"a {rules.set_word}: cards of one rank", f"a run: cards in order, {suits}"]
+    if rules.least_suit is not None:
+        melds.append("cards of one suit, of any ranks")
+    return ["melds, each of the size its phase says: " + "; ".join(melds) + "; " + _ace(rules)]
+
+
+def _contracts(rules: RuleSet) -> str:
+    """The contract of each round, or with `progression` each player's own step by step."""
+    steps = "; ".join(f"{n}: {describe_contract(rules, rules.contract(n))}"
+                      for n in range(1, rules.rounds + 1))
+    if rules.progression:
+        return (f"the {_step(rules)}s, each player on their own: who goes down with theirs moves "
+                f"on to the next {_step(rules)} in the next hand, who does not tries it again: "
+                + steps)
+    return "the rounds: " + steps
+
+
 def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
                ascii: bool = False) -> list[str]:
     """The table's rules in plain words, a line each (the card ``R`` shows)."""
@@ -118,14 +151,8 @@ def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
     if rules.wilds_at_most_naturals:
         limits.append("no more wild cards than natural ones in a meld")
     lines.append(f"wild cards: {wild}" + (f" ({'; '.join(limits)})" if limits else ""))
-    lines.append(f"a {rules.set_word}: {_range(rules.min_set, rules.max_set)} cards of one "
-                 "rank" + (", each of another suit" if rules.set_distinct_suits else ""))
-    lines.append(f"a run: {_range(rules.min_run, rules.max_run)} cards in order, of one suit; "
-                 + _ace(rules))
-    rounds = "; ".join(f"{n} {describe_contract(rules, c)}"
-                       for n, c in enumerate(rules.contracts, 1))
-    lines.append(("the contract, each player alone round by round: " if rules.progression else
-                  "the rounds: ") + rounds)
+    lines += _melds(rules)
+    lines.append(_contracts(rules))
     extras = []
     if rules.contract_distinct_set_ranks:
         extras.append(f"no two {rules.set_word}s of one rank")
@@ -137,8 +164,9 @@ def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
         extras.append("in the last round every card is melded at once, with no discard")
     if extras:
         lines.append("going down: " + "; ".join(extras))
-    lines.append("your turn: draw from the stock or take the top discard; go down with the "
-                 "round's contract; once down, lay off on any meld"
+    goal = f"your {_step(rules)}" if rules.progression else "the round's contract"
+    lines.append("your turn: draw from the stock or take the top discard; go down with "
+                 f"{goal}; once down, lay off on any meld"
                  + ("" if rules.lay_off_on_going_down_turn else " (from your next turn on)")
                  + "; then discard")
     lines.append("going out: " + ("only by discarding your last card" if rules.out_by_discard
@@ -146,13 +174,17 @@ def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
     if not rules.discard_taken_card:
         lines.append("a card taken from the pile may not go back on it in the same turn (unless "
                      "it is your last)")
-    claims = "as often as you like" if rules.claims_per_round is None else \
-        f"{_TIMES.get(rules.claims_per_round, f'{rules.claims_per_round} times')} a round"
-    lines.append(f"{rules.claim_word}: out of turn, claim the top discard with "
-                 f"{rules.claim_penalty} stock card{'s' if rules.claim_penalty != 1 else ''} "
-                 f"more, {claims}" + ("" if rules.claim_when_down else ", not once you are down")
-                 + (f"; a claim window waits {claim_timeout:g} s for those who say nothing"
-                    if claim_timeout is not None else ""))
+    if rules.claims_per_round == 0:
+        lines.append("no card is taken out of turn: only the player whose turn it is takes the "
+                     "discard")
+    else:
+        claims = "as often as you like" if rules.claims_per_round is None else \
+            f"{_TIMES.get(rules.claims_per_round, f'{rules.claims_per_round} times')} a round"
+        lines.append(f"{rules.claim_word}: out of turn, claim the top discard with "
+                     f"{rules.claim_penalty} stock card{'s' if rules.claim_penalty != 1 else ''} "
+                     f"more, {claims}" + ("" if rules.claim_when_down else ", not once you are down")
+                     + (f"; a claim window waits {claim_timeout:g} s for those who say nothing"
+                        if claim_timeout is not None else ""))
     if rules.shanghai:
         lines.append("SHANGHAI: discard a card that plays on a meld declaring SHANGHAI (X), and "
                      "nobody may take it; a card discarded that plays on a meld, undeclared, "
@@ -179,7 +211,9 @@ def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
         lines.append(f"points for the cards left in hand: 2-7 {rules.points_low}, 8-K "
                      f"{rules.points_high}, ace {rules.points_ace}, joker {rules.points_joker}"
                      + (f"; going out scores {rules.winner_bonus}" if rules.winner_bonus else "")
-                     + "; the lowest total wins")
+                     + ("; the first to complete every " + _step(rules) + " wins, the lowest "
+                        "total among those who do it in the same hand" if rules.progression
+                        else "; the lowest total wins"))
     return lines
 
 
@@ -187,12 +221,14 @@ def _heading(rules: RuleSet) -> str:
     """The preset's own words, unless house rules change it (then they would say what is not
     played): the fields they change."""
     base = PRESETS.get(rules.name)
+    # the seed a preset comes from is the project's reference, not the players' business
+    described = re.sub(r" \(seed \d+\)", "", rules.description) or rules.name
     if base is None:
-        return rules.description or rules.name
+        return described
     changed = [f.name for f in dataclasses.fields(RuleSet)
                if f.compare and getattr(rules, f.name) != getattr(base, f.name)]
     if not changed:
-        return rules.description or rules.name
+        return described
     return f"{rules.name} with house rules ({', '.join(changed)}), as played:"
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from ..cards import Card
@@ -41,7 +41,7 @@ from ..session import Accepted, Outcome, Session
 from .sheets import log_lines, rules_card, score_sheet
 from .viewmodel import (
     LobbyModel, ViewModel, arrangements, card_text, carousel_view, claim_helps, describe_events, lobby_model,
-    money_text, reason_text,
+    entry_lines, money_text, reason_text,
     sort_hand, table_words, view_model,
 )
 
@@ -125,6 +125,9 @@ class ConsoleState:
         self.send_hand_over: Callable[[object], None] | None = None
         self.send_rematch: Callable[[], None] | None = None
         self.send_bot: Callable[[str | None], None] | None = None
+        self.people_at_stake: Callable[[], Sequence[str]] = tuple
+        """The people whose game this program hosts, besides this seat (set by the app for a
+        table hosted here): quitting ends it for them, so ``q`` asks and names them."""
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -243,7 +246,8 @@ class ConsoleState:
             return f"{who}: {entry.text}"
         if entry.event is None:
             return entry.text
-        return describe_events([entry.event], self.session.seats, self.seat, self.ascii)[0]
+        return entry_lines([entry], self.session.seats, self.seat, self.ascii,
+                           getattr(self.session, "round_numbers", None))[0]
 
     def lobby_model(self) -> LobbyModel:
         s = self.session
@@ -727,7 +731,9 @@ class ConsoleState:
 
     def toggle_panel(self, panel: Panel) -> None:
         """``S``, ``L``, ``R``: open that panel (the log at its newest page, the others at their
-        top), or close it if it is the one open."""
+        top) in place of the help or the round summary, or close it if it is the one open."""
+        self.help_open = False
+        self.close_summary()
         if self.panel is panel:
             self.panel = None
             return
@@ -750,6 +756,52 @@ class ConsoleState:
         self.auto_pass = not self.auto_pass
         self.note("claims that cannot help pass by themselves" if self.auto_pass else
                   "every claim window waits for your m or p")
+
+    def close_floating(self) -> None:
+        """A key of the table pressed while the help, a panel or the round summary floats over
+        it: they close, and the key acts (a key the footer offers is never swallowed)."""
+        self.help_open = False
+        self.panel = None
+        self.close_summary()
+
+    def footer_keys(self) -> list[tuple[str, str]]:
+        """The keys the footer offers now, each of which acts: a question's answers while one
+        is asked, else the table's (or the lobby's) keys, which close what floats over the
+        table first; under the round summary Enter closes it (so space selects nothing)."""
+        question = self._question_keys()
+        if question is not None:
+            return question
+        if self.in_lobby:
+            keys = self.lobby_model().keys
+        else:
+            vm = self.view_model()
+            keys = list(vm.keys) if vm is not None else [("?", "help"), ("q", "quit")]
+            if self.rematch_line is not None:
+                keys = [("r", "rematch"), *keys]
+        if self.summary is not None:
+            keys = [("Enter", "close summary")] + [k for k in keys if k[0] not in ("spc", "Enter")]
+        if self.help_open:
+            keys = [("?", "close help") if key == "?" else (key, label) for key, label in keys]
+        return keys
+
+    def _question_keys(self) -> list[tuple[str, str]] | None:
+        """The answers to the question open (None: none is)."""
+        if self.quit_asked:
+            return [("y", "quit"), ("n", "stay")]
+        if self.chat_open:
+            return [("Enter", "send"), ("Esc", "cancel")]
+        if self.vote_asked:
+            return [("y", "vote"), ("n", "do not vote")]
+        if self.options is not None:
+            return [(f"1-{len(self.options)}", "go down with it"), ("Esc", "cancel")]
+        if self.offers_shown is not None:
+            return [(f"1-{len(self.offers_shown)}", "hand it to them"), ("Esc", "cancel")]
+        if self.hand_to is not None:
+            return [("y", "hand it over"), ("n", "keep it")]
+        if self.bot_asked:
+            return [(f"1-{len(self.bot_levels)}", "the bot's level"), ("Enter", "the host's"),
+                    ("Esc", "keep playing")]
+        return None
 
     def close_summary(self) -> None:
         if self.summary is None:
@@ -868,8 +920,8 @@ class ConsoleState:
 
     def ask_quit(self) -> None:
         """Ask "Quit the game?"; once the game is over and audited there is nothing to lose:
-        quit."""
-        if self.session.over:
+        quit, unless this program hosts others' game."""
+        if self.session.over and not self.people_at_stake():
             self.exit_requested = True
         else:
             self.quit_asked = True

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 
 from ..cards import Card, Suit, parse_card
-from ..engine import GameResult, Phase, PlayerView, RoundResult, Words
+from ..engine import GameResult, Phase, PlayerView, RoundResult, Words, round_numbers
 from ..engine.events import Claimed, Discarded, RoundStarted, TookDiscard
 from ..rules import Ace, Meld, RuleSet, describe_contract, extend
 from ..rules.carousel_solver import can_play
@@ -29,7 +29,9 @@ from ..session import ClaimInfo, Connection, Lobby, LogEntry, SeatInfo
 __all__ = [
     "ViewModel", "HandCard", "SeatRow", "TableMeld", "view_model", "sort_hand", "card_text",
     "contract_tracker", "fits", "arrangements", "money_text", "carousel_view", "carousel_keys",
-    "LobbyModel", "lobby_model", "reason_text", "describe_events", "table_words", "claim_helps", "AUTO_PASS_RULE",
+    "LobbyModel", "lobby_model", "reason_text", "describe_events", "entry_lines", "names_at", "table_words",
+    "claim_helps",
+    "AUTO_PASS_RULE",
 ]
 
 SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}  # colours alternate
@@ -303,27 +305,46 @@ def _seat_label(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
 _YOUR_VERB = re.compile(r"(^|; |: )you (draws|takes|lets|claims|goes|lays|swaps|buys|discards|calls|deals)\b")
 
 
-def table_words(seats: Sequence[SeatInfo] | None, me: int, ascii: bool = False) -> Words:
-    """The players' names (yours "you") and the cards as the hand shows them."""
+def table_words(seats: Sequence[SeatInfo] | None, me: int, ascii: bool = False,
+                rounds: Mapping[int, int] | None = None) -> Words:
+    """The players' names (yours "you"), the cards as the hand shows them and the rounds as the
+    table counts them (``rounds``: `Session.round_numbers`)."""
     return Words(tuple(_seat_name(seats, s, me) for s in range(len(seats))) if seats else (),
-                 lambda card: card_text(card, ascii))
+                 lambda card: card_text(card, ascii), rounds or {})
 
 
 def describe_events(events: Iterable, seats: Sequence[SeatInfo] | None, me: int,
-                    ascii: bool = False) -> list[str]:
+                    ascii: bool = False, rounds: Mapping[int, int] | None = None) -> list[str]:
     """Log lines of events (None: skipped) with the players' names and the cards as the hand
     shows them; your own moves under "you", as the players panel has it ("you draw 8♦")."""
-    words = table_words(seats, me, ascii)
-    lines = []
-    for event in events:
-        if event is None:
-            continue
-        line = _YOUR_VERB.sub(lambda m: f"{m[1]}you {'go' if m[2] == 'goes' else m[2][:-1]}",
-                              event.describe(words))
-        if line.startswith("you claim "):
-            line = line.replace(" and draws ", " and draw ", 1)
-        lines.append(line.replace("you's hand", "your hand"))
-    return lines
+    words = table_words(seats, me, ascii, rounds)
+    return [_told(event, words) for event in events if event is not None]
+
+
+def entry_lines(entries: Iterable[LogEntry], seats: Sequence[SeatInfo] | None, me: int,
+                ascii: bool = False, rounds: Mapping[int, int] | None = None) -> list[str]:
+    """Log lines of the log's events, each naming who played each seat when it happened (the
+    entry's ``names``, where the session knows them: a stand-in's moves are "bot for carl"'s,
+    not those of whoever holds the seat now); a notice is its text."""
+    now = table_words(seats, me, ascii, rounds)
+    return [entry.text if entry.event is None else _told(
+        entry.event, now if entry.names is None else Words(entry.names, now.card, now.rounds))
+        for entry in entries]
+
+
+def names_at(log: Iterable[LogEntry], result: RoundResult) -> tuple[str, ...] | None:
+    """Who played each seat when the round of ``result`` ended, as its log entry says (None: the
+    log does not know)."""
+    return next((e.names for e in log if getattr(e.event, "result", None) is result), None)
+
+
+def _told(event, words: Words) -> str:
+    """``event`` in ``words``, "you" with a verb to match ("you draw 8♦")."""
+    line = _YOUR_VERB.sub(lambda m: f"{m[1]}you {'go' if m[2] == 'goes' else m[2][:-1]}",
+                          event.describe(words))
+    if line.startswith("you claim "):
+        line = line.replace(" and draws ", " and draw ", 1)
+    return line.replace("you's hand", "your hand")
 
 
 def _seat_named(seats: Sequence[SeatInfo] | None, seat: int, me: int) -> str:
@@ -407,13 +428,13 @@ def view_model(
         seconds = max(0, math.ceil(claim.deadline - now))
     status = _status(view, seats, claim is not None and view.may_claim, rules.claim_word)
     entries = [e for e in log if e.chat_from is None][-log_lines:]
-    told = iter(describe_events([e.event for e in entries], seats, me, ascii))
-    events = [e.text if e.event is None else next(told) for e in entries]
+    events = entry_lines(entries, seats, me, ascii,
+                         round_numbers(e.event for e in log if e.event is not None))
     chat = [f"{_seat_name(seats, e.chat_from, me)}: {e.text}" for e in log if e.chat_from is not None][-log_lines:]
     vm = ViewModel(
         seat=me,
-        title=(f"{rules.name} · hand {view.round_no}" if rules.progression and watcher else
-               f"{rules.name} · hand {view.round_no} · {'phase' if rules.phases else 'contract'} "
+        title=(f"{rules.name} · hand {view.contract_no}" if rules.progression and watcher else
+               f"{rules.name} · hand {view.contract_no} · {'phase' if rules.phases else 'contract'} "
                f"{min(view.progress[me] + 1, rules.rounds)} of {rules.rounds}" if rules.progression
                else f"{rules.name} · round {view.contract_no} of {rules.rounds}"),
         contract=contract + (" (meld every card)" if view.meld_all else ""),
@@ -464,7 +485,7 @@ def carousel_view(vm: ViewModel, view: PlayerView, *, groups: Sequence[Sequence[
     cursor = max(0, min(cursor, len(hand) - 1)) if hand else 0
     vm.carousel = True
     vm.edited = edited
-    vm.title = f"{rules.name} · hand {view.round_no} · {rules.target_score} points loses"
+    vm.title = f"{rules.name} · hand {view.contract_no} · {rules.target_score} points loses"
     vm.contract = "meld, add, rearrange"
     vm.tracker, vm.down, vm.ready_ways, vm.pending = [], False, 0, []
     vm.table = [
@@ -545,10 +566,17 @@ def footer_keys(view: PlayerView, vm: ViewModel) -> list[tuple[str, str]]:
 
 
 def round_summary(result: RoundResult, seats: Sequence[SeatInfo] | None, me: int, rules: RuleSet, ascii: bool = False,
-                  audit: str | None = None) -> list[str]:
+                  audit: str | None = None, rounds: Mapping[int, int] | None = None,
+                  names: Sequence[str] | None = None) -> list[str]:
     """Lines of the round summary: every hand revealed, the points and the totals, and the deal's
-    audit verdict when the deal was audited (``audit``: "clean" or the fault)."""
-    lines = [f"Round {result.round_no} over: " + (
+    audit verdict when the deal was audited (``audit``: "clean" or the fault); the round as the
+    table counts rounds (``rounds``: `Session.round_numbers`) and each seat by who played it
+    in that round (``names``: `names_at`; None: ``seats`` as they are now)."""
+    number = (rounds or {}).get(result.round_no, result.round_no)
+    if names is not None:  # who played each seat in that round ("you" where we did)
+        me = names.index("you") if "you" in names else -1
+        seats = [SeatInfo(s, name, None, Connection.LOCAL) for s, name in enumerate(names)]
+    lines = [f"Round {number} over: " + (
         f"{_seat_named(seats, result.winner, me)} went out" if result.winner is not None else "nobody went out")]
     width = max(len(_seat_label(seats, s, me)) for s in range(len(result.hands)))
     unit = (lambda v: money_text(v, ascii)) if rules.money else str
@@ -576,9 +604,13 @@ def game_over_table(result: GameResult, seats, me: int, rules: RuleSet, ascii: b
     names = {s: _seat_label(seats, s, me)[:14] for s in result.ranking}
     name_width = max(len(n) for n in names.values())
     room = max(0, (width - 4 - name_width - 2 - left_width - 10) // 5)
-    rounds = list(result.rounds)[-room:] if room else []
+    # a game's scored rounds are its rounds as the table counts them, in order: a voided one
+    # is not among them, and the deal that played its contract again is
+    numbered = list(enumerate(result.rounds, 1))
+    shown = numbered[-room:] if room else []
+    rounds = [r for _, r in shown]
     skipped = "… " if len(rounds) < len(result.rounds) else "  "
-    lines.append(f"{'':4}{'':<{name_width}}{skipped}" + "".join(f"{'R' + str(r.round_no):>5}" for r in rounds)
+    lines.append(f"{'':4}{'':<{name_width}}{skipped}" + "".join(f"{'R' + str(n):>5}" for n, _ in shown)
                  + (f"{'left':>{left_width}}" if paid else "") + f"{'total':>10}")
     place = 0
     for i, s in enumerate(result.ranking):

@@ -1,12 +1,14 @@
 """Events: what happened, as `Game.apply` and the dealer's answers report it.
 
 Each event reads as a line of the table's log: `str(event)` writes seats as "seat N" and cards
-as "KS"; ``event.describe(words)`` with the players' names and suit symbols (a console's log).
+as "KS"; ``event.describe(words)`` with the players' names and suit symbols (a console's log),
+and the rounds as the table counts them (`round_numbers`: a voided round dealt again keeps its
+number, where the deal's ``round_no`` counts every deal).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import Card
@@ -16,7 +18,7 @@ __all__ = [
     "Event", "Words", "RoundStarted", "Drew", "TookDiscard", "ClaimCalled", "ClaimPassed", "Claimed",
     "WentDown", "LaidOff", "JokerSwapped", "JokerBought", "Discarded", "ShanghaiCalled",
     "ShanghaiPenalty", "Reshuffled", "PotReturned", "WentOut", "RoundEnded", "RoundVoided", "GameEnded", "RoundResult",
-    "GameResult",
+    "GameResult", "round_numbers",
 ]
 
 
@@ -27,9 +29,16 @@ class Words:
     names: Sequence[str] = ()
     """Each seat's name, by seat (a seat beyond them is "seat N")."""
     card: Callable[[Card], str] = str
+    rounds: Mapping[int, int] = field(default_factory=dict)
+    """Each deal's round as the table counts it (`round_numbers`); a deal not in it is written
+    as its own number."""
 
     def seat(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def round(self, deal: int) -> int:
+        """The round the deal ``deal`` (a ``round_no``) is, as the table counts rounds."""
+        return self.rounds.get(deal, deal)
 
     def cards(self, cards: Sequence[Card]) -> str:
         return " ".join(self.card(c) for c in cards)
@@ -82,8 +91,8 @@ class RoundStarted(Event):
     """A round was just voided (`RoundVoided`): its contract is dealt again, by its dealer."""
 
     def describe(self, w: Words = PLAIN) -> str:
-        again = " again" if self.again else ""
-        return f"round {self.round_no}: {w.seat(self.dealer)} deals{again}; contract: {self.contract}"
+        again = " again, re-dealt: the first deal was void;" if self.again else ":"
+        return f"round {w.round(self.round_no)}{again} {w.seat(self.dealer)} deals; contract: {self.contract}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +244,7 @@ class RoundEnded(Event):
     def describe(self, w: Words = PLAIN) -> str:
         r = self.result
         who = f"{w.seat(r.winner)} won" if r.winner is not None else _NOBODY_OUT.get(r.ended, "nobody went out")
-        return f"round {r.round_no} over, {who}: " + ", ".join(
+        return f"round {w.round(r.round_no)} over, {who}: " + ", ".join(
             f"{w.seat(s)} {p:+d}" for s, p in enumerate(r.points))
 
 
@@ -270,7 +279,7 @@ class RoundVoided(Event):
     goes_on: bool = False
 
     def describe(self, w: Words = PLAIN) -> str:
-        text = f"round {self.round_no} void, it scores nothing"
+        text = f"round {w.round(self.round_no)} void, it scores nothing"
         if self.leaver is not None:
             paid = f"{self.penalty} into the pot" if self.money else f"{self.penalty} points"
             text += f": {w.seat(self.leaver)} left and pays {paid}"
@@ -284,3 +293,15 @@ class GameEnded(Event):
     def describe(self, w: Words = PLAIN) -> str:
         return "game over: " + ", ".join(
             f"{w.seat(s)} {self.result.totals[s]}" for s in self.result.ranking)
+
+
+def round_numbers(events: Iterable[Event]) -> dict[int, int]:
+    """Each deal's round (its ``round_no``) as the table counts rounds, from a game's log: a
+    round voided and dealt again (`RoundStarted.again`) is the same round, as the title's
+    "round N of 7" has it (`DealtGame.contract_no`), though its deal has a number of its own."""
+    numbers: dict[int, int] = {}
+    for event in events:
+        if isinstance(event, RoundStarted):  # (a log begun later: no void before it)
+            before = event.round_no - 1
+            numbers[event.round_no] = numbers.get(before, before) + (not event.again)
+    return numbers

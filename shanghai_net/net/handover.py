@@ -105,12 +105,16 @@ class Holding:
         if first is None:  # a spectator, or a seat our keys take later: the public table
             table = self.table = self.result.table = PublicTable(start)
             table.audit_elsewhere = self.worker_threads
-            self._set("playing", "watching" if self.seat is None else
-                      f"waiting to take seat {self.seat} at the next round's deal")
+            self._set("playing", self._following())
             return
         table = self.table = self._seated(
             self.table_type(start, self.seat, first.box_key, self._randomness(first)), first)
         self._sit(table, table.start())
+
+    def _following(self) -> str:
+        """What we do while our table is the public one: watch, or wait to take our seat."""
+        return "watching" if self.seat is None else \
+            f"waiting to take seat {self.seat} at the next round's deal"
 
     def _kept_secrets(self, start: StartGame, fresh: bool) -> list[SeatSecret] | None:
         """The seat's secrets kept on disk for the game of ``start`` (a seat that crashed, or

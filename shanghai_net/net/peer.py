@@ -359,8 +359,8 @@ class Peer(Holding, PeerRematch, Voting):
                 await link.send(sign_proof(self.identity.sign_key, game_id, msg.challenge))
                 return  # back in once the host takes the proof: it sends the game again
             self._welcomed = True
-            self._set("lobby" if self.start is None else "playing",
-                      "rejoined" if self.start is not None else "")
+            self._set("lobby" if self.start is None else "playing", "" if self.start is None
+                      else "rejoined" if self.outbox is not None else self._following())
             if self.auto_ready and self._hello_role != "spectator" and self.start is None and \
                     not msg.table.get("started"):  # a spectator has no seat to be ready in
                 await link.send(Ready(ready=True))
@@ -370,8 +370,8 @@ class Peer(Holding, PeerRematch, Voting):
             except (ValueError, KeyError) as error:  # rules, seats or keys we cannot play by
                 raise PeerError(f"cannot play the game the host started: {error}") from None
             if not self._welcomed:  # the host took our rejoin proof
-                self._welcomed = True
-                self._set("playing", "rejoined")
+                self._welcomed = True  # (following the game to take the seat back: not yet)
+                self._set("playing", "rejoined" if self.outbox is not None else self._following())
         elif isinstance(msg, LobbyState):
             self.lobby = msg
             if self.start is not None:

@@ -73,6 +73,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
     ``peer_type``: the `Peer` class (tests pass a fake one).  ``take_over``: watch the game and
     offer to take a seat a player hands us (`Peer` ``successor``).  ``think``: seconds the bot
     `let_bot_finish` starts waits before each decision while a person sits at the table.
+    ``spectate``: only follow the game, as a spectator (no seat of it is ours).
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
@@ -80,10 +81,16 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                  auto_ready: bool = False, timeout: float = 30.0,
                  reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
                  store: GameSecrets | None = None, peer_type: Callable = Peer,
-                 take_over: bool = False, think: float = BOT_THINK) -> None:
+                 take_over: bool = False, think: float = BOT_THINK,
+                 spectate: bool = False) -> None:
         super().__init__()
+        self._spectate = spectate
+        """Follow the game as a spectator from the start: the host's own person, resumed,
+        whose seat someone else plays now."""
         self.address = address
         self.identity = identity
+        self._sign_public = identity.sign_public
+        """Our signing key, derived once: the log compares every seat's holder with it."""
         self.name = name
         self._peer_options = dict(name=name, role="player", join_code=join_code, table=table,
                                   open_table=open_table, random=random,
@@ -126,6 +133,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         self._window: object = None
         self._deadline: float | None = None
         self._seen_events = 0
+        self._names_seen: tuple[str, ...] = ()
         self._seen_chat = 0
         self._seen_verdicts: set[int] = set()
         self._status_seen = ""
@@ -253,8 +261,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         if table is None:
             return super().penalties
         paid: dict[int, int] = {}
-        for _, seat in table.left:
-            paid[seat] = paid.get(seat, 0) + table.rules.leave_penalty
+        for leave in table.left:
+            if leave not in table.unpaid:  # a stand-in voted gone costs its seat nothing
+                paid[leave[1]] = paid.get(leave[1], 0) + table.rules.leave_penalty
         return paid
 
     @property
@@ -386,8 +395,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
             return "everyone is here: there is nothing to vote on"
         table = self.peer.table
         if table.waiting_audit:
-            return (f"round {table.round} is being audited: its seeds decide it, and the host "
-                    f"names a seat whose seeds do not come within {table.audit_timeout:g} s")
+            return (f"round {self._round(table.round)} is being audited: its seeds decide it, "
+                    f"and the host names a seat whose seeds do not come within "
+                    f"{table.audit_timeout:g} s")
         seat = self.peer.vote_target(self.away)
         if not self.peer.vote_void(seat):
             return "you have voted to void this round already"
@@ -422,6 +432,11 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         if self.address is None:
             raise ValueError("NetSession.run: no address to connect to")
         self._clock = trio.lowlevel.current_clock()
+        if self._spectate:
+            task_status.started()
+            await self._watch()
+            self._changed()
+            return
         self.peer = self._peer_type(self.address, self.identity, self._player,
                                     on_change=self._changed, **self._peer_options)
         async with trio.open_nursery() as nursery:
@@ -489,8 +504,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                 self._add(f"seat {current.seat} is yours now: you play on from this very turn")
         return current
 
-    def _add(self, text: str, event: Event | None = None, chat_from: int | None = None) -> None:
-        self._log.append(LogEntry(self.now(), text, event, chat_from))
+    def _add(self, text: str, event: Event | None = None, chat_from: int | None = None,
+             names: tuple[str, ...] | None = None) -> None:
+        self._log.append(LogEntry(self.now(), text, event, chat_from, names))
 
     def _name(self, seat: int) -> str:
         names = {s.seat: s.name for s in self.seats}

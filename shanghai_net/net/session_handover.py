@@ -44,8 +44,13 @@ class SessionHandover:
                     bot.status not in GONE for bot in self.successors) else ""
             return f"your seat is {self._handed_to}'s now: you watch the game to its end" + bots
         if table is not None and table.seat is None:
-            if peer.seat is not None:
-                return f"seat {peer.seat} was handed to you: your program replays the game as it"
+            if peer.seat is not None and self._taking:
+                return (f"seat {peer.seat} was handed to you: your program replays the game as "
+                        "that seat, then you play on")
+            if peer.seat is not None:  # ours, played by another since: we take it back
+                return (f"you take seat {peer.seat} back from {table.holders[peer.seat].describe()}"
+                        ": your program follows the game, and you play on from the deal that "
+                        "gives the seat back to your keys")
             return "you watch this game"
         return None
 

@@ -21,12 +21,24 @@ class SeatLog:
 
     def _take_events(self, events: Sequence[Event]) -> None:
         seat = self.seat
-        for event in events[self._seen_events:]:
+        new = events[self._seen_events:]
+        names = self._holders() if new else None
+        for event in new:
             seen = redact(event, seat)
-            self._add(str(seen), seen)
+            self._add(str(seen), seen, names=names)
             if isinstance(event, RoundEnded) and self.table.game.phase is not Phase.OVER:
                 self._hold = True
         self._seen_events = len(events)
+
+    def _holders(self) -> tuple[str, ...]:
+        """Who plays each seat at the message the table has just taken: "you" where our keys
+        do, else as the table shows its holder ("bot for carl").  A log entry keeps them, so
+        that a seat taken back does not take the stand-in's moves with it (issue 42)."""
+        ours = self._sign_public
+        names = tuple("you" if h.sign_key == ours else h.describe() for h in self.table.holders)
+        if names != self._names_seen:  # one tuple for the entries alike
+            self._names_seen = names
+        return self._names_seen
 
     def _take_chat(self, chat) -> None:
         by_name = {name: seat for seat, name in reversed([(s.seat, s.name) for s in self.seats])}
@@ -93,12 +105,12 @@ class SeatLog:
         for round_no in sorted(set(getattr(table, "verdicts", {})) - self._seen_verdicts):
             self._seen_verdicts.add(round_no)
             self._audits[round_no] = self.audit(round_no)
-            self._add(f"round {round_no} audited: {self.audit(round_no)}")
+            self._add(f"round {self._round(round_no)} audited: {self.audit(round_no)}")
         audited = getattr(table, "rounds_audited", 0)  # a watcher's: its rounds audited clean
         if audited > self._audits_counted:
             self._audits_counted = audited
             self._audits[table.round] = "clean"
-            self._add(f"round {table.round} audited: clean")
+            self._add(f"round {self._round(table.round)} audited: clean")
         if table.fault is not None and not self._fault_seen:
             self._fault_seen = True
             self._add(f"the game stopped: {table.fault}")
@@ -113,6 +125,10 @@ class SeatLog:
         if table.verdict is not None and not self._verdict_seen:
             self._verdict_seen = True
             self._add(self.cheat_line(table.verdict))
+
+    def _round(self, deal: int) -> int:
+        """The deal ``deal`` (a ``round_no``) as the table counts rounds (`round_numbers`)."""
+        return self.round_numbers.get(deal, deal)
 
     def cheat_line(self, verdict) -> str:
         """Whom a round's audit named, in words for the table (the culprit ranks last)."""

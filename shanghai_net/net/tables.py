@@ -65,12 +65,13 @@ class Table:
 class TableServer:
     """Any number of tables behind one set of listeners.  ``config`` is every table's (preset,
     seats, house rules, join code, timeouts, host key); ``names`` are opened at the start, the
-    first also being the table of a `hello` that names none.  With ``config.record``, the first
+    first also being the table of a `hello` that names none; ``rematch``: each stays for a
+    rematch once its game is over.  With ``config.record``, the first
     table's transcript is that file and another table's is the file with ``-NAME`` before its
     suffix.  ``run`` serves until every table has closed."""
 
     def __init__(self, config: HostConfig, names: Sequence[str] = ("table1",), *,
-                 max_tables: int = 16, announce: bool = False) -> None:
+                 max_tables: int = 16, announce: bool = False, rematch: bool = True) -> None:
         if not names:
             raise ValueError("a host needs at least one table")
         if len(set(names)) != len(names):
@@ -81,6 +82,9 @@ class TableServer:
         self.names = [check_table_name(name) for name in names]
         self.max_tables = max(max_tables, len(names))
         self.announce = announce
+        self.rematch = rematch
+        """A table stays once its game is over, for a rematch (False: a host whose seats only
+        its own bots fill, which would close at once, does not say it will)."""
         self.tables: dict[str, Table] = {}
         """The tables open now, by name."""
         self.opened: list[Table] = []
@@ -104,7 +108,8 @@ class TableServer:
             if record is not None and previous is not None:
                 record = record.with_name(f"{record.stem}-{previous.game}{record.suffix}")
             config = dataclasses.replace(config, record=record, resume=None, previous=previous)
-        return Host(config, next_table=lambda previous: self._rematch(name, previous))
+        return Host(config, next_table=(lambda previous: self._rematch(name, previous))
+                    if self.rematch else None)
 
     async def _rematch(self, name: str, previous: Previous) -> str:
         """Open the next game at table ``name`` in place of the one just over (its seats kept

@@ -12,11 +12,17 @@ import trio
 
 from ..wire.messages import VoidRound
 
-__all__ = ["Voting", "STALL_VOTE"]
+__all__ = ["Voting", "STALL_VOTE", "NEWCOMER_GRACE"]
 
 STALL_VOTE = 30.0
 """Seconds a connected seat may owe the deal a step without a word before a person may vote its
 round void (`Peer.holding_up`): far longer than any client takes to answer the deal."""
+
+NEWCOMER_GRACE = 60.0
+"""Seconds more a seat's newcomer has, from the deal it took the seat at until it first signs
+(`Roster.unheard`), before it counts as away or silent: it reads the whole game up to its seat
+first (every round's audit), which takes longer the longer the game; a bot that voted a
+newcomer gone at its first deal would void that deal, and the next, for good (issue 42)."""
 
 
 class Voting:
@@ -26,8 +32,8 @@ class Voting:
         """The seats a person may vote against at trio time ``now``: away, or owing the deal a
         step for `STALL_VOTE` seconds with nothing of theirs in the stream (not a seat voted
         gone already: the table waits for its replacement)."""
-        return (set(self.absent) | {seat for seat, since in self.stalling.items()
-                                    if now - since >= STALL_VOTE}) - set(self._vacant())
+        return {seat for seat, since in self._away().items()
+                if now >= since and (seat in self.absent or now - since >= STALL_VOTE)}
 
     def vote_target(self, seats) -> int:
         """Of ``seats``, the one a vote names: one that quit, else one whose link is down,
@@ -38,9 +44,11 @@ class Voting:
 
     def _away(self) -> dict[int, float]:
         """The seats away or silent while they owe the deal a step, and since when (not a seat
-        voted gone already)."""
+        voted gone already; a newcomer that has not yet signed, `NEWCOMER_GRACE` later)."""
         vacant = self._vacant()
-        return {s: t for s, t in {**self.stalling, **self.absent}.items() if s not in vacant}
+        unheard = self.table.unheard if self.table is not None else set()
+        return {s: t + NEWCOMER_GRACE if s in unheard else t
+                for s, t in {**self.stalling, **self.absent}.items() if s not in vacant}
 
     def _vacant(self) -> dict[int, int]:
         table = self.table
@@ -78,7 +86,8 @@ class Voting:
         if self.void_after is None or not away or not self._may_vote():
             return math.inf
         people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
-        if self.left & self.absent.keys() or people & self.table.void_votes.get(self.table.void_target, set()):
+        quit = self.left & self.absent.keys() & away.keys() - self.table.unheard
+        if quit or people & self.table.void_votes.get(self.table.void_target, set()):
             return -math.inf
         return min(away.values()) + self.void_after
 

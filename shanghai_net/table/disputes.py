@@ -70,21 +70,30 @@ class Disputes:
 
     def _vote(self, author: int, round_no: int, seat: int) -> None:
         """Count the vote; once more than half the seats voted that ``seat`` left round
-        ``round_no``, the round is void (not audited: the seat that left took its keys),
-        ``seat`` pays the rules' ``leave_penalty`` and waits for a replacement, and the round's
-        contract is dealt again.  No round has been scored that a vote could take back: votes
-        stop when a round's audit begins."""
+        ``round_no``, the seat is gone (`_leave`).  No round has been scored that a vote could
+        take back: votes stop when a round's audit begins."""
         self.void_votes.setdefault(round_no, set()).add(author)
         votes = self.gone_votes.setdefault((round_no, seat), set())
         votes.add(author)
         if 2 * len(votes) <= self.players:
             return
+        self._drop_round()
+        self._leave(seat, round_no, False)
+
+    def _leave(self, seat: int, round_no: int, scored: bool) -> None:
+        """``seat`` left the running round (voted gone, or silent when its seeds were due): the
+        round is void (not audited: the seat took its keys; ``scored``: the round just scored,
+        its score taken back), ``seat`` pays the rules' ``leave_penalty`` once, unless the
+        host's stand-in played it (`Roster.stand_in`), waits for a replacement, and the round's
+        contract is dealt again."""
+        leaver = None if self.stand_in(seat) else seat
         self.left.append((round_no, seat))
         self.vacant[seat] = round_no
-        self._drop_round()
-        self.public.void_round(False, leaver=seat, go_on=True)
-        self.replay.void(seat)
-        self._void_own(False, seat)
+        if leaver is None:
+            self.unpaid.add((round_no, seat))
+        self.public.void_round(scored, leaver=leaver, go_on=True)
+        self.replay.void(leaver)
+        self._void_own(scored, True, leaver)
 
     def _drop_round(self) -> None:
         """Forget what the voided round's deal still waited for: nothing of it is due now,
@@ -94,8 +103,9 @@ class Disputes:
         self._publics.clear()
         self.audited = self.round
 
-    def _void_own(self, scored: bool, leaver: int | None = None) -> None:
-        """Hook: a seat voids its own replica's round too (``leaver``: the round goes on)."""
+    def _void_own(self, scored: bool, go_on: bool = False, leaver: int | None = None) -> None:
+        """Hook: a seat voids its own replica's round too (``go_on``: the round is dealt again,
+        ``leaver`` pays for it)."""
 
     def _any_time(self, author: int, body: wm.VoidRound | wm.Complaint | wm.Approve | wm.HandOver
                   ) -> tuple[str | None, Callable[[], None]]:

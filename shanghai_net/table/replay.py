@@ -40,8 +40,9 @@ class FullReplay:
     def pick(self, value: int) -> None:
         self._picks.append(value)
 
-    def void(self, leaver: int) -> None:
-        """The running round was voided because ``leaver`` left, and the game goes on: its moves
+    def void(self, leaver: int | None) -> None:
+        """The running round was voided because ``leaver`` left (None: a seat that pays
+        nothing), and the game goes on: its moves
         will never be replayed (its decks never open), and this game voids it as every replica
         does, a round behind them."""
         self._inputs = []

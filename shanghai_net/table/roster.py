@@ -50,6 +50,8 @@ class Holder:
     box_key: bytes
     since: int = 0
     before: Holder | None = None
+    replaced: bool = False
+    """A ``replace`` seated it (not the start, nor a ``hand_over``)."""
 
     def describe(self) -> str:
         """As the table shows the seat: "bot for ann" once a bot took ann's seat."""
@@ -86,6 +88,10 @@ class Roster:
         self.handovers: dict[int, wm.HandOver] = {}
         """Seat -> its latest ``hand_over``, until the next round's deal seals the seat's
         shares to the successor's box key."""
+        self.unheard: set[int] = set()
+        """Seats a replacement took at this deal that have signed nothing since: a newcomer
+        still reading the game up to here (`net.voting` gives it time before it counts as
+        holding the table up)."""
 
     def seat_of_key(self, sign_key: bytes) -> int | None:
         """The seat played with ``sign_key``, or proposed to be played with it."""
@@ -113,6 +119,15 @@ class Roster:
                 return True
             holder = holder.before
         return False
+
+    def stand_in(self, seat: int) -> bool:
+        """Whether a bot a ``replace`` seated plays ``seat``, with a key new to the seat (the
+        host's stand-in, or a late arrival's bot): voted gone, it costs the seat nothing, for
+        its leaving is no decision of the seat's player (who paid when it left, if it did).
+        A bot the player handed the seat to, or that played it before, is the player's."""
+        holder = self.holders[seat]
+        return holder.kind == "bot" and holder.replaced and \
+            not self.played_before(seat, holder.sign_key)
 
     def up_for_taking(self, seat: int) -> bool:
         """Whether the seat may go to someone else without its player's word: voted gone, or
@@ -223,8 +238,9 @@ class Roster:
             del self.proposals[seq]
             body, seat = proposal.body, proposal.body.seat
             self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
-                                        round_no, self.holders[seat])
+                                        round_no, self.holders[seat], replaced=True)
             self.vacant.pop(seat, None)
+            self.unheard.add(seat)
             self.chain.rekey(seat, body.sign_key)
             self._rekeyed(seat)
         return not self.vacant

@@ -173,8 +173,8 @@ class PeerTable(StreamTable):
         except IllegalMoveError as error:
             raise Fault(author, f"seat {author}: {error}") from None
 
-    def _void_own(self, scored: bool, leaver: int | None = None) -> None:
-        if leaver is None:
+    def _void_own(self, scored: bool, go_on: bool = False, leaver: int | None = None) -> None:
+        if not go_on:
             self.events.extend(self.game.void_round(scored))
             return
         self._shares, self._reveals, self._deferred = {}, [], []

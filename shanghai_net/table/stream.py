@@ -154,6 +154,8 @@ class StreamTable(Owing, Disputes, Roster):
         """(engine round, seat) -> the seats that voted that seat left that round."""
         self.left: list[tuple[int, int]] = []
         """(round, seat) for each round the table voided because that seat left."""
+        self.unpaid: set[tuple[int, int]] = set()
+        """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
         self.voided: int | None = None
         """The round a verdict voided (the game ended there), if any."""
         self._start_roster(start)
@@ -249,6 +251,7 @@ class StreamTable(Owing, Disputes, Roster):
 
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
+        self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
         if author == HOST_AUTHOR:
             if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")

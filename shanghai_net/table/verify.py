@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
+from ..engine.events import round_numbers
 from ..identity import fingerprint
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
@@ -79,8 +80,13 @@ class Report:
     left: tuple[tuple[int, int], ...] = ()
     """(round, seat): the table voted that the seat left that round (the round is void, the
     seat pays the leave penalty, the game goes on)."""
+    unpaid: frozenset[tuple[int, int]] = frozenset()
+    """Of ``left``, the leaves that cost the seat nothing (the host's stand-in's)."""
     holders: tuple[Holder, ...] = ()
     """Who played each seat at the end (each `Holder` says who before, and from when)."""
+    numbers: Mapping[int, int] = dataclasses.field(default_factory=dict)
+    """Each deal's round as the table counts rounds (`round_numbers`): the summary says the
+    rounds so, as the console does."""
     scored: int = 0
     """Rounds scored (a voided one is not)."""
     protests: tuple[Protested, ...] = ()
@@ -102,19 +108,23 @@ class Report:
                  f"from their seeds {self.rounds}; faces matched {self.faces}; moves replayed "
                  f"with every card known {self.replayed}"]
         for round_no, seat in self.left:
-            lines.append(f"round {round_no} voided by the table's vote: {self.names[seat]} "
-                         "left it; not scored, the leaver pays the leave penalty, the contract "
-                         "is dealt again")
+            pays = "it costs the seat nothing (the host's stand-in played it)" \
+                if (round_no, seat) in self.unpaid \
+                else "the leaver pays the leave penalty"
+            lines.append(f"round {self._round(round_no)} voided by the table's vote: "
+                         f"{self.names[seat]} left it; not scored, {pays}, the contract is "
+                         "dealt again")
         for seat, holder in enumerate(self.holders):
             while holder.before is not None:
                 lines.append(f"seat {seat} played by {holder.name} ({holder.kind}, key "
-                             f"{fingerprint(holder.sign_key)}) from round {holder.since}")
+                             f"{fingerprint(holder.sign_key)}) from round "
+                             f"{self._round(holder.since)}")
                 holder = holder.before
         if self.voided is not None:
             why = "its audit, which named a seat" if self.fault is not None and \
                 self.fault.culprit is not None else "its audit, which could not be completed"
-            lines.append(f"round {self.voided} voided by {why}: not scored; the game ended "
-                         "there")
+            lines.append(f"round {self._round(self.voided)} voided by {why}: not scored; the "
+                         "game ended there")
         for p in self.protests:
             lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
                          f"{p.reason}" + (" (with the claim it signed, which the host did not "
@@ -139,7 +149,7 @@ class Report:
         audited (its seeds were not shown), so its hidden cards were never checked."""
         if not self.left:
             return "ok: every move and every deal checks out"
-        *earlier, last = (str(round_no) for round_no, _ in self.left)
+        *earlier, last = (self._round(round_no) for round_no, _ in self.left)
         if not self.scored:  # every round voided: there is no round scored to speak of
             rounds = f"round {last} was" if not earlier else \
                 f"rounds {', '.join(earlier)} and {last} were"
@@ -151,6 +161,12 @@ class Report:
             voided = (f"rounds {', '.join(earlier)} and {last} voided before their seeds were "
                       "shown, so their deals were")
         return f"ok: every move and the deal of every round scored check out; {voided} not audited"
+
+    def _round(self, deal: int) -> str:
+        """The deal ``deal`` (a ``round_no``) as the table counts rounds: "2", or "2 (dealt
+        again)" for the deal that played a voided round's contract again."""
+        number = self.numbers.get(deal, deal)
+        return f"{number} (dealt again)" if self.numbers.get(deal - 1) == number else str(number)
 
     def _torn_line(self) -> str:
         """The verdict on a torn record: where it is torn, and what before it is kept and checks
@@ -205,7 +221,8 @@ def _verify(messages: Sequence[Message]) -> Report:
         return _report(start, table, checked, decided)
     if not table.finished:
         return _report(start, table, checked, Finding(
-            table.chain.next_seq, None, f"round {table.round} not audited yet" if table.round
+            table.chain.next_seq, None, f"round {round_numbers(table.public.log).get(table.round, table.round)} not "
+            "audited yet" if table.round
             else "no round dealt yet", ending=True))
     return _report(start, table, checked, None)
 
@@ -220,6 +237,8 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   replayed=table.replay.moves if table else 0,
                   voided=table.voided if table else None, fault=fault,
                   left=tuple(table.left) if table else (),
+                  unpaid=frozenset(table.unpaid) if table else frozenset(),
                   holders=tuple(table.holders) if table else (),
                   scored=len(result.rounds) if result else 0,
-                  protests=tuple(table.protests) if table else ())
+                  protests=tuple(table.protests) if table else (),
+                  numbers=round_numbers(table.public.log) if table else {})
