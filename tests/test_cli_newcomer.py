@@ -12,8 +12,7 @@ import pytest
 import trio
 
 from shanghai_net.cli import main
-from shanghai_net.cli.lan import names_a_machine
-from shanghai_net.cli.net import _find_table
+from shanghai_net.cli.lan import find_table, names_a_machine
 from shanghai_net.net.host import HostConfig
 from shanghai_net.net.tables import TableServer
 from shanghai_net.rules import PRESETS, preset
@@ -53,7 +52,7 @@ async def test_join_by_a_name_no_table_nor_machine_has_lists_the_tables_seen(
             port = await nursery.start(server.run, listeners)
             options = argparse.Namespace(address=porch, table=None, browse="127.0.0.1",
                                          wait=20.0, pick=None)
-            assert await trio.to_thread.run_sync(_find_table, options) == \
+            assert await trio.to_thread.run_sync(find_table, options) == \
                 (("127.0.0.1", port), porch)  # porch is seen now: kitchen's browse lists it
             capsys.readouterr()
             code = await trio.to_thread.run_sync(exit_code, [
@@ -80,7 +79,7 @@ def test_join_by_the_name_of_a_machine_with_no_table_of_that_name_goes_to_the_ma
         pytest.skip(f"this machine's name {here} does not resolve")
     options = argparse.Namespace(address=here, table=None, browse="127.0.0.1", wait=0.5,
                                  pick=None)
-    assert _find_table(options) == ((here, 7777), "")
+    assert find_table(options) == ((here, 7777), "")
 
 
 HEAVY = ("trio", "prompt_toolkit", "zeroconf", "nacl", "msgpack", "shanghai_net.console",
