@@ -73,6 +73,16 @@ def test_join_by_a_name_nothing_answers_to_says_no_table_was_seen(capsys):
     assert line.startswith(f"shanghai: no table named {kitchen} on the LAN ("), line
 
 
+def test_join_at_a_machine_whose_name_does_not_resolve_is_one_line(capsys):
+    """It was "cannot reach kitchen:7777: [Errno -2] Name or service not known"."""
+    kitchen = f"kitchen-{RUN}"
+    for argv, given in ((["join", f"{kitchen}:7777"], f"{kitchen}:7777"),
+                        (["join", kitchen, "--table", "one"], kitchen)):
+        line = one_line_error(capsys, [*argv, "--fresh-identity"])
+        assert line == f"shanghai: {given}: no machine named {kitchen} (HOST[:PORT]: a " \
+                       "machine's name or address)\n"
+
+
 def test_join_by_the_name_of_a_machine_with_no_table_of_that_name_goes_to_the_machine():
     here = socket.gethostname()
     if not names_a_machine(here):

@@ -116,7 +116,11 @@ def find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     interfaces = [args.browse] if args.browse else None
     target = args.address
     if target is not None and (args.table or _looks_like_address(target)):
-        return address(target), args.table or ""
+        host, port = address(target)
+        if not names_a_machine(host):
+            raise ValueError(f"{target}: no machine named {host} (HOST[:PORT]: a machine's name "
+                             "or address)")
+        return (host, port), args.table or ""
     found = trio.run(find_tables, args.wait, interfaces, target)
     if target is not None:
         seen, found = found, [t for t in found if t.name == target]
