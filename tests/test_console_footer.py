@@ -25,7 +25,8 @@ MOVES = {"d": DrawStock, "t": TakeDiscard, "m": MayI, "p": PassClaim, "x": Disca
 
 
 def footer(d) -> list[tuple[str, str]]:
-    return d.state.footer_keys()
+    """The keys the footer offers, as drawn on the harness's 80-column terminal."""
+    return d.state.footer_keys(d.console.app.output.get_size().columns)
 
 
 def snapshot(d) -> dict:
@@ -133,7 +134,8 @@ def test_every_key_the_footer_offers_acts_under_every_overlay():
 
             assert {"d", "t", "←→", "s", "c", "?", "q"} <= await keys_now()  # to draw
             await d.press("d")
-            assert {"spc", "g", "a", "x", "←→", "s", "c", "?", "q"} <= await keys_now()
+            # at 80 columns this turn's keys crowd out those of every turn (the help has them)
+            assert {"spc", "g", "a", "x", "?", "q"} <= await keys_now()
             for _ in range(40):  # on to a claim window of ours
                 if d.session.view.may_claim:
                     break

@@ -26,12 +26,12 @@ from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
+from .lan import add_tables_command, address, browse_options, find_table
 from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, port, seat_options,
                       seconds, to_a_table)
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
-__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
+__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "person",
            "seat_options", "HelpWithDefaults"]
 
 
@@ -219,10 +219,6 @@ def address_to_give(bind: str) -> str:
 
 
 
-def game_over(names: list[str], result) -> str:
-    if not result.rounds:  # every round played was voided
-        return "game over: no round was scored, so nobody won"
-    return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
 
 
 def table_names(names: list[str], count: int) -> list[str]:
@@ -243,6 +239,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
+    from .spectate import game_over
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
@@ -345,65 +342,6 @@ def bot_name(bot, index: int) -> str:
     return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
-def address(text: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` as (host, port), the port 7777 unless given; a port out of range is a
-    ValueError (a host's name that does not resolve fails at once when joining)."""
-    from ..net.peer_link import parse_address
-
-    written = text.rpartition(":")[2]
-    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
-        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
-                         "1 to 65535)")
-    host, port = parse_address(text)
-    if not 1 <= port <= 65535:
-        raise ValueError(f"{text}: {port} is no port: 1 to 65535")
-    return host, port
-
-
-def _looks_like_address(text: str) -> bool:
-    """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
-    or is ``localhost``."""
-    import ipaddress
-
-    if ":" in text or text == "localhost":
-        return True
-    try:
-        ipaddress.ip_address(text)
-        return True
-    except ValueError:
-        return False
-
-
-def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
-    """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
-    chosen in the console; a name: the table of that name (else the argument is a host's
-    name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
-    import trio
-
-    from ..net.discovery import find_tables
-
-    interfaces = [args.browse] if args.browse else None
-    target = args.address
-    if target is not None and (args.table or _looks_like_address(target)):
-        return address(target), args.table or ""
-    found = trio.run(find_tables, args.wait, interfaces, target)
-    if target is not None:
-        seen, found = found, [t for t in found if t.name == target]
-        if not found and names_a_machine(target):  # no table of that name: a host's name
-            return address(target), args.table or ""
-        if not found:
-            raise ValueError(no_table_named(target, seen, args.wait))
-    if not found:
-        raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
-                         "address: shanghai join HOST[:PORT]")
-    chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
-    if chosen is None:
-        return None
-    print(f"joining {chosen.name} at {chosen.address}:{chosen.port}; the lobby should show host "
-          f"key {chosen.fingerprint}", flush=True)
-    return (chosen.address, chosen.port), chosen.name
-
-
 def _cmd_join(args: argparse.Namespace) -> int:
     from ..net.resume import GameSecrets
     from ..net.session import NetSession
@@ -413,13 +351,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
     else:
         home = Path(args.identity) if args.identity else config_dir()
         identity, store = load_or_create(home), GameSecrets(home / "games")
-    target = _find_table(args)
+    target = find_table(args)
     if target is None:
         print("shanghai join: no table chosen", file=sys.stderr)
         return 1
     address, table = target
     if args.open and not table:
         raise ValueError("--open needs the new table's name: --table NAME")
+    from .spectate import may_watch_instead, offer_to_watch
+
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
                          store=store, take_over=args.take_over)
@@ -428,24 +368,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
         print(f"shanghai join: {session.status}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
             if may_watch_instead(session.status):
-                print(f"shanghai join: you can watch its game instead: "
-                      f"{watch_command(*address, table, args.join_code)}", file=sys.stderr)
+                return offer_to_watch(address, table, args.join_code, args.ascii)
             return 1
     return code
-
-
-def may_watch_instead(status: str) -> bool:
-    """Whether a join refused so (a table whose game started without us, or with every seat
-    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
-    return "refused: table_full" in status and ("started without you" in status
-                                               or "no free seat" in status)
-
-
-def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
-    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
-    where = host if port == 7777 else f"{host}:{port}"
-    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
-        (f" --join-code {join_code}" if join_code else "")
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:

@@ -383,7 +383,8 @@ class Peer(Holding, PeerRematch, Voting):
             if msg.code == "table_full" and self.table is not None:
                 # our seat, still held by our old connection: the host has not missed it yet
                 raise Lost("the host has not yet missed our old connection")
-            raise PeerError(f"refused: {msg.code}: {msg.reason}")
+            raise PeerError(f"refused: {msg.code}: {msg.reason}",
+                            words=f"the host refused: {msg.reason}")
         elif isinstance(msg, Error):
             self.errors.append(msg)
             if self.outbox is not None:
