@@ -265,12 +265,16 @@ def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted
         ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
         assert f"round 1 voided by {why}: not scored; the game ended there" in \
             ended.summary().splitlines()
-    claim = messages[9]  # what the summary reads of a claim is only that there is one
-    protests = (Protested(1, 40, "early", None), Protested(2, 52, "on its way", claim))
+    claim, seeds = messages[22], messages[9]  # a pass_claim, a deal step: the summary reads
+    # only which of the two a protest shows
+    protests = (Protested(1, 40, "early", None), Protested(2, 52, "on its way", claim),
+                Protested(0, 60, "dropped", seeds))
     lines = dataclasses.replace(report, protests=protests).summary().splitlines()
-    assert lines[2:4] == [
+    assert lines[2:5] == [
         "Bob protests the host's timeout at seq 40: early",
         "Cy protests the host's timeout at seq 52: on its way (with the claim it signed, which "
+        "the host did not sequence)",
+        "Ann protests the host's timeout at seq 60: dropped (with the seeds it signed, which "
         "the host did not sequence)"]
     for left, rounds in ((((1, 0), (2, 1)), "1 and 2"), (((1, 0), (2, 1), (4, 1)), "1, 2 and 4")):
         assert dataclasses.replace(report, left=left).summary().splitlines()[-1] == (
