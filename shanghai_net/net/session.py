@@ -167,7 +167,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         the seat the host gave us (0 until it has)."""
         table = self.table
         if table is not None:
-            return -1 if table.seat is None else table.seat
+            return -1 if self._unseated_table(table) else table.seat
         seat = self.peer.seat if self.peer is not None else None
         return 0 if seat is None else seat
 
@@ -201,9 +201,15 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         table = self.table
         if table is None or not self._dealt:
             return None
-        if table.seat is None:
+        if self._unseated_table(table):
             return _watched(table.game)
         return view_of(table.game, table.seat)
+
+    def _unseated_table(self, table) -> bool:
+        """The table shown plays no seat of ours: a watcher's, or the seat's own while a
+        spectator's replays the game after the seat changed hands (it showed "you" and the
+        hand given away until then)."""
+        return table.seat is None or self._handed_to is not None
 
     def legal_moves(self) -> list[Move]:
         table = self.table
