@@ -61,7 +61,8 @@ def test_a_player_the_game_started_without_is_offered_to_watch_it_and_watch_foll
     assert asked == ["shanghai join: watch its game instead? (y/n) "]
     err = captured.err.splitlines()
     # a person reads the host's words, not the protocol's code (issue 41)
-    assert any(line.startswith("shanghai join: connection failed: the host refused: the game")
+    assert any(line.startswith("shanghai join: connection failed: the host refused: the game at "
+                                   "this table has started without you: ")
                for line in err), err
     assert not any("table_full" in line for line in err), err
     assert f"shanghai join: you can watch its game instead: shanghai watch 127.0.0.1:{port}" \

@@ -26,7 +26,7 @@ from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
+from .lan import add_tables_command, address, browse_options, find_table
 from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, port, seat_options,
                       seconds, to_a_table)
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
@@ -359,65 +359,6 @@ def bot_name(bot, index: int) -> str:
     return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
-def address(text: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` as (host, port), the port 7777 unless given; a port out of range is a
-    ValueError (a host's name that does not resolve fails at once when joining)."""
-    from ..net.peer_link import parse_address
-
-    written = text.rpartition(":")[2]
-    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
-        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
-                         "1 to 65535)")
-    host, port = parse_address(text)
-    if not 1 <= port <= 65535:
-        raise ValueError(f"{text}: {port} is no port: 1 to 65535")
-    return host, port
-
-
-def _looks_like_address(text: str) -> bool:
-    """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
-    or is ``localhost``."""
-    import ipaddress
-
-    if ":" in text or text == "localhost":
-        return True
-    try:
-        ipaddress.ip_address(text)
-        return True
-    except ValueError:
-        return False
-
-
-def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
-    """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
-    chosen in the console; a name: the table of that name (else the argument is a host's
-    name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
-    import trio
-
-    from ..net.discovery import find_tables
-
-    interfaces = [args.browse] if args.browse else None
-    target = args.address
-    if target is not None and (args.table or _looks_like_address(target)):
-        return address(target), args.table or ""
-    found = trio.run(find_tables, args.wait, interfaces, target)
-    if target is not None:
-        seen, found = found, [t for t in found if t.name == target]
-        if not found and names_a_machine(target):  # no table of that name: a host's name
-            return address(target), args.table or ""
-        if not found:
-            raise ValueError(no_table_named(target, seen, args.wait))
-    if not found:
-        raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
-                         "address: shanghai join HOST[:PORT]")
-    chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
-    if chosen is None:
-        return None
-    print(f"joining {chosen.name} at {chosen.address}:{chosen.port}; the lobby should show host "
-          f"key {chosen.fingerprint}", flush=True)
-    return (chosen.address, chosen.port), chosen.name
-
-
 def _cmd_join(args: argparse.Namespace) -> int:
     from ..net.resume import GameSecrets
     from ..net.session import NetSession
@@ -427,21 +368,21 @@ def _cmd_join(args: argparse.Namespace) -> int:
     else:
         home = Path(args.identity) if args.identity else config_dir()
         identity, store = load_or_create(home), GameSecrets(home / "games")
-    target = _find_table(args)
+    target = find_table(args)
     if target is None:
         print("shanghai join: no table chosen", file=sys.stderr)
         return 1
     address, table = target
     if args.open and not table:
         raise ValueError("--open needs the new table's name: --table NAME")
-    from .spectate import for_a_person, may_watch_instead, offer_to_watch
+    from .spectate import may_watch_instead, offer_to_watch
 
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
                          store=store, take_over=args.take_over)
     code = args.console(session, args.ascii, auto_pass=not args.no_auto_pass)
     if session.status:
-        print(f"shanghai join: {for_a_person(session.status)}", file=sys.stderr)
+        print(f"shanghai join: {session.status}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
             if may_watch_instead(session.status):
                 return offer_to_watch(address, table, args.join_code, args.ascii)

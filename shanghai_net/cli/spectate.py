@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import sys
 from collections.abc import Callable
 
@@ -16,7 +15,7 @@ import trio
 from ..engine import GameEnded, Words, round_numbers
 from ..identity import Identity
 
-__all__ = ["for_a_person", "game_over", "may_watch_instead", "offer_to_watch", "run_spectator",
+__all__ = ["game_over", "may_watch_instead", "offer_to_watch", "run_spectator",
            "spectate", "watch_command"]
 
 
@@ -94,12 +93,6 @@ def game_over(names: list[str], result) -> str:
     return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
 
 
-def for_a_person(status: str) -> str:
-    """A refusal as a person reads it: the host's words without the protocol's error code
-    ("refused: table_full: ..." is "the host refused: ...")."""
-    return re.sub(r"\brefused: [a-z_]+: ", "the host refused: ", status)
-
-
 def offer_to_watch(address: tuple[str, int], table: str, join_code: str, ascii: bool) -> int:
     """A table whose game started without us: on a terminal, offer to watch it at once (y);
     else, or on no, the command that does (exit 1: the join failed)."""
@@ -118,7 +111,7 @@ def offer_to_watch(address: tuple[str, int], table: str, join_code: str, ascii: 
 def may_watch_instead(status: str) -> bool:
     """Whether a join refused so (a table whose game started without us, or with every seat
     taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
-    return "refused: table_full" in status and ("started without you" in status
+    return "the host refused: " in status and ("started without you" in status
                                                or "no free seat" in status)
 
 

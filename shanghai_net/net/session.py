@@ -478,7 +478,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         try:
             return await peer.run()
         except (PeerError, OSError, trio.TooSlowError) as error:
-            self._failure = str(error) or type(error).__name__
+            self._failure = (error.words if isinstance(error, PeerError) else str(error)) or \
+                type(error).__name__  # a refusal in words, without its code
             return None
 
     # -- inside ----------------------------------------------------------------------------------

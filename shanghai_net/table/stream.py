@@ -156,6 +156,13 @@ class StreamTable(Owing, Disputes, Roster):
         """(round, seat) for each round the table voided because that seat left."""
         self.unpaid: set[tuple[int, int]] = set()
         """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
+        self.silent: set[tuple[int, int]] = set()
+        """Of ``left``, the seats whose seeds never came when the round's audit wanted them
+        (the host timed them out): the table cannot tell whether the seat or the host kept
+        them back, and charges the seat as one that left."""
+        self.charged_silent: set[int] = set()
+        """Seats charged for their silence that have signed nothing since: voted gone before
+        they sign again, they pay no second time (one absence, one charge)."""
         self.voided: int | None = None
         """The round a verdict voided (the game ended there), if any."""
         self._start_roster(start)
@@ -178,6 +185,9 @@ class StreamTable(Owing, Disputes, Roster):
         window opened): a protest's claim must answer that window."""
         self.protests: list[Protested] = []
         """What seats said the host did to them (protest bodies, checked)."""
+        self.seeds_timeouts: dict[int, tuple[int, int]] = {}
+        """seq of a host ``timeout`` of seeds -> (the seat it named, the deal round): a
+        protest of it carries the seat's seeds."""
         self._audit_generations: list[int] | None = None
         """The generations a stopped round audits (those every seat committed to)."""
         self._audit_scored = False
@@ -252,13 +262,14 @@ class StreamTable(Owing, Disputes, Roster):
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
         self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
+        self.charged_silent.discard(author)  # a seat charged for its silence is back
         if author == HOST_AUTHOR:
             if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
             if isinstance(body, wm.Replace):
                 self._replace(msg.seq, body)
             elif body.what == "seeds":
-                self._seeds_timeout(body.seat)
+                self._seeds_timeout(body.seat, msg.seq)
             else:
                 opened = self.moment_seq  # claims answer a window side by side: it opened here
                 self._apply(author, PassClaim(body.seat))
