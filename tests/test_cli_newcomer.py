@@ -128,7 +128,8 @@ def test_the_rules_card_cites_no_design_seed(name):
 
 async def test_a_person_refused_a_seat_is_told_why_in_words_without_the_code():
     """"connection failed: refused: table_full: no free seat ...": the code is for programs."""
-    from shanghai_net.cli.net import HostedTable, may_watch_instead
+    from shanghai_net.cli.net import HostedTable
+    from shanghai_net.cli.spectate import may_watch_instead
     from shanghai_net.identity import Identity
     from shanghai_net.net.session import NetSession
 
