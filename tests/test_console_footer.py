@@ -92,7 +92,7 @@ async def every_key_under_every_overlay(d) -> set[str]:
             assert f" {key} " in d.screen()["footer"]
             if key == "←→":
                 d.state.cursor = 0
-            d.state.note("")
+            d.state.note("·")  # a key that says anything, even nothing, changes it
             d.state.selected.clear()  # x discards the card under the cursor
             before = snapshot(d)
             await d.press(*PRESS.get(key, [key]))
@@ -141,6 +141,30 @@ def test_every_key_the_footer_offers_acts_under_every_overlay():
                     break
                 await d.press("d" if d.session.view.phase is Phase.DRAW else "x")
             assert {"m", "p"} <= await keys_now()
+            await d.press("q", "y")
+
+    run(body)
+
+
+def test_every_key_a_carousel_turn_offers_acts_under_every_overlay():
+    """The carousel's own keys too (k, j, g, l, Enter, u, a), on its first turn of play."""
+    from test_console_carousel import carousel_session
+
+    async def body():
+        async with running(carousel_session()) as d:
+            assert d.session.view.my_turn and d.state.carousel
+            submit, d.sent = d.state.send, []
+
+            def held(move) -> None:
+                d.sent.append(move)
+                d.state.busy = False
+
+            d.state.send = held
+            try:
+                pressed = await every_key_under_every_overlay(d)
+            finally:
+                d.state.send = submit
+            assert {"spc", "k", "j", "g", "l", "Enter", "u", "a", "?", "q"} <= pressed, pressed
             await d.press("q", "y")
 
     run(body)

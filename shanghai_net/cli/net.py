@@ -120,8 +120,11 @@ class HostedTable:
         self.watching = resumed is not None and resumed.seat_of_key(identity.sign_public) is None
         """A game resumed whose seat we played is someone else's now (handed over, or voted
         gone): this console follows the game as a spectator while the table is hosted here."""
+        self._watched = self.host.game
+        """The number of the last game at the first table that the console was shown."""
         self.session = NetSession(None, identity, name=name, join_code=config.join_code,
                                   auto_ready=auto_ready, random=you, spectate=self.watching,
+                                  next_game=self.next_game,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
     async def serve(self, task_status) -> None:
@@ -171,6 +174,20 @@ class HostedTable:
                 for client in table.host.seats
                 if client is not None and client.connected and client.hello is not None
                 and client.hello.role == "player" and client.hello.sign_key != own]
+
+    async def next_game(self) -> bool:
+        """Wait until the first table opens its next game, a rematch (True), or every table
+        here is closed (False): a console that watches shows each game the table plays."""
+        import trio
+
+        name = self.server.names[0]
+        while not self.done:
+            table = self.server.tables.get(name)
+            if table is not None and table.host.game > self._watched:
+                self._watched = table.host.game
+                return True
+            await trio.sleep(0.1)
+        return False
 
     @property
     def done(self) -> bool:
