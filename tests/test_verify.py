@@ -265,8 +265,8 @@ def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted
         ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
         assert f"round 1 voided by {why}: not scored; the game ended there" in \
             ended.summary().splitlines()
-    claim, seeds = messages[22], messages[9]  # a pass_claim, a deal step: the summary reads
-    # only which of the two a protest shows
+    claim, seeds = messages[22], messages[126]  # a pass_claim, a seeds step: the summary
+    # reads only which of the two a protest shows
     protests = (Protested(1, 40, "early", None), Protested(2, 52, "on its way", claim),
                 Protested(0, 60, "dropped", seeds))
     lines = dataclasses.replace(report, protests=protests).summary().splitlines()
