@@ -117,6 +117,8 @@ class Peer(Holding, PeerRematch, Voting):
         self.next_game: NextGame | None = None
         """Where the next game at the table is, once the host says (`next_peer` joins it)."""
         self._asked = False
+        self._quit = False
+        """The player left (`leave`): the run ends once its bye is out, and connects no more."""
         self.unasked: NextGame | None = None
         """A `next_game` the host sent though this seat never asked (a forged vote): ignored."""
         self._held = False
@@ -180,9 +182,12 @@ class Peer(Holding, PeerRematch, Voting):
 
     async def leave(self) -> None:
         """The player quits: tell the host (`bye`), so that the table sees the seat has left
-        for good rather than lost its link (with no connection there is no one to tell)."""
+        for good rather than lost its link (with no connection there is no one to tell).  The
+        run then ends with its result, and connects no more."""
+        self._quit = True
         with trio.move_on_after(2):
             await self._tell(Bye(reason="the player left"))
+        self.nudge()  # wake the run, which plays no more
 
     async def set_ready(self, ready: bool) -> bool:
         """Say we are ready (or not) in the lobby; False if there is no seat to say it of."""
@@ -207,8 +212,12 @@ class Peer(Holding, PeerRematch, Voting):
             self._deadline = trio.current_time() + self.game_timeout
         attempt = 0
         while True:
+            if self._quit:
+                return self._left_table()
             try:
                 await self._connection()
+                if self._quit:
+                    return self._left_table()
                 if self._store is not None:
                     self._store.forget(self.table.game_id)
                 self._set("over", "the game is over" if self.next_game is None else
@@ -232,6 +241,8 @@ class Peer(Holding, PeerRematch, Voting):
                 raise
             finally:
                 self._link = self._inbox = None
+            if self._quit:
+                return self._left_table()
             if self._welcomed:
                 attempt, self._welcomed = 0, False  # it got back in: count afresh
             if self.welcome is None:  # never got in: trying again would only repeat it
@@ -245,6 +256,10 @@ class Peer(Holding, PeerRematch, Voting):
             self._set("reconnecting", f"connection lost ({failure}); retrying in {delay:g} s "
                                       f"(attempt {attempt} of {len(self.retry_delays)})")
             await trio.sleep(delay)
+
+    def _left_table(self) -> PeerResult:
+        self._set("over", "you left the table")
+        return self.result
 
     def _set(self, status: str, detail: str = "") -> None:
         self.status, self.detail = status, detail
@@ -271,8 +286,11 @@ class Peer(Holding, PeerRematch, Voting):
                 await self._converse(link, inbox)
             except (Lost, PeerError, Unseated, Reseat) as error:
                 failure = error  # raised outside the nursery, as itself
+            except LocalProtocolError:
+                if not self._quit:  # after our bye the connection takes nothing more: we end
+                    raise
             nursery.cancel_scope.cancel()
-        if failure is not None:
+        if failure is not None and not self._quit:  # the host's bye or close answers ours
             raise failure
 
     async def _converse(self, link: PeerLink, inbox: trio.MemoryReceiveChannel) -> None:
@@ -287,6 +305,9 @@ class Peer(Holding, PeerRematch, Voting):
             self.outbox.reconnected()
         deadline = trio.current_time() + self.timeout
         while True:
+            if self._quit:
+                await self._part(link)
+                return
             await self._act(link)
             vote = self._vote_due()
             thought = self._move_at if self._move_at > trio.current_time() else math.inf
@@ -327,6 +348,13 @@ class Peer(Holding, PeerRematch, Voting):
                     item = None
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
+
+    async def _part(self, link: PeerLink) -> None:
+        """The player left: its bye goes out on this connection (said already by `leave`, or
+        not, if it found none to say it on) before the run closes it."""
+        if link.conn.our_state in (State.LOBBY, State.GAME):
+            await link.send(Bye(reason="the player left"))
+        await link.sent()
 
     def _patience(self) -> float:
         if self.start is None:

@@ -91,6 +91,11 @@ class PeerLink:
         async with self._sending:
             await self._send_all(self.conn.send(msg))
 
+    async def sent(self) -> None:
+        """Return once the send in flight (the player's bye, say) is out."""
+        async with self._sending:
+            pass
+
     async def send_raw(self, data: bytes) -> None:
         """Bytes as they are, bypassing the connection's checks (tests of bad input)."""
         async with self._sending:
