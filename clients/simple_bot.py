@@ -27,7 +27,8 @@ What it does:
   host's challenge (``proof``) and takes the game up from its replica;
 - seats that change hands (11.5, 11.8): it votes that a seat left (``void_round``) at once when
   ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
-  seconds; it counts every vote per (round, seat), and when more than half the seats named the
+  seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
+  its predecessor's ``bye``); it counts every vote per (round, seat), and when more than half the seats named the
   same seat the round is void, that seat pays ``leave_penalty`` and is vacant, and the round's
   contract is dealt again by the same dealer under the next round number; it approves by itself
   every host ``replace`` of a vacant seat or of one a stand-in bot plays (a ``replace`` with
@@ -89,7 +90,7 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 7
+VERSION = 8
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``, ``replace``)."""
@@ -111,6 +112,9 @@ VOTE_AFTER = 180.0
 """Seconds another seat may be away (``lobby_state``: not connected) before this bot votes
 that it left; it votes at once for a seat whose player said ``bye`` (``left``).  Longer than a
 client's whole reconnection schedule, so a seat whose link blinks is never voted out."""
+NEWCOMER_GRACE = 60.0
+"""Seconds more a newcomer has (a seat whose holder changed at this deal and that has signed
+nothing since) before this bot counts it away: it reads the whole game first (11.5)."""
 
 
 class BotStopped(Exception):
@@ -511,6 +515,10 @@ class Table:
         """The keys that played each seat before its holder now."""
         self.charged_silent: set[int] = set()
         """Seats charged for their silence that have signed nothing since (11.5, 11.6)."""
+        self.unheard: set[int] = set()
+        """Newcomers: seats whose holder changed at a deal and that have signed nothing since
+        (11.5: a vote against one waits `NEWCOMER_GRACE` more; a left status is its
+        predecessor's)."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
         self.finished = False
         self.round_no = 0
@@ -617,6 +625,7 @@ class Table:
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
             self.roles[seat] = body["role"]
             self.vacant.pop(seat, None)
+            self.unheard.add(seat)
             self.rekeyed.append(seat)
             if seat == self.seat and body["sign_key"] != self.sign_key:
                 raise SeatTaken(f"seat {seat} is played by {body['name']!r} with another key "
@@ -743,6 +752,7 @@ class Table:
         if (kind in ("timeout", "replace")) != (author == HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
         self.charged_silent.discard(author)  # it signed again: a later leave is a new one
+        self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
         self.apply_body(seq, author, body)
         if self.waiting_seats and not self.finished:
             self.begin_deal()
@@ -1490,7 +1500,8 @@ class Seat:
 
     def consider_vote(self) -> None:
         """Vote that a seat left (11.5): at once for one whose player said ``bye``, else once
-        it has been away ``vote_after`` seconds; one vote a round, none while the round's audit
+        it has been away ``vote_after`` seconds (a newcomer: `NEWCOMER_GRACE` more, and its
+        predecessor's ``bye`` is not its own); one vote a round, none while the round's audit
         waits for its seeds (the seeds decide it)."""
         table = self.table
         if table.vote is not None or table.seat is None or table.seat in table.vacant \
@@ -1498,9 +1509,11 @@ class Seat:
                 or table.seat in table.voters.get(table.round_no, ()):
             return
         now = time.monotonic()
+        grace = {s: NEWCOMER_GRACE if s in table.unheard else 0.0 for s in self.away}
         gone = [s for s, since in sorted(self.away.items())
                 if s != table.seat and s not in table.vacant and 0 <= s < table.n
-                and (s in self.left or now - since >= self.vote_after)]
+                and (s in self.left - table.unheard
+                     or now - since >= self.vote_after + grace[s])]
         if gone:
             table.vote = (table.round_no, gone[0])
             self.log(f"voting that seat {gone[0]} left round {table.round_no}")

@@ -295,3 +295,38 @@ def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_
     stand_in.roles[2] = "bot"
     stand_in.proposed(10, replace(2, bytes([30]) * 32))  # its first holder's key comes back
     assert stand_in.to_approve == [10]
+
+
+def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
+    """Issue 42 (protocol 8, 11.5): a seat whose holder changed at this deal and has signed
+    nothing since reads the whole game first; the client bot waits `NEWCOMER_GRACE` more before
+    voting it gone, and does not take its predecessor's ``bye`` for its own, or it voids every
+    deal after a leave.  Once the newcomer has signed, it is a seat like any other."""
+    import importlib.util
+    import time
+
+    spec = importlib.util.spec_from_file_location("simple_bot_under_test", BOT)
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    assert bot.VERSION == 8
+    keys = [bytes([k]) * 32 for k in range(1, 4)]
+    start = {"game_id": bytes(16), "preset": "davis", "rules": {}, "host_key": bytes([9]) * 32,
+             "first_dealer_pick": {"method": "fixed", "seat": 0},
+             "seats": [{"seat": s, "name": f"p{s}", "sign_key": keys[s], "box_key": keys[s]}
+                       for s in range(3)]}
+    rnd = seeded(b"client grace")
+    seat = bot.Seat.__new__(bot.Seat)  # no socket: only its vote is looked at
+    seat.table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    seat.log, seat.vote_after = lambda text: None, 5.0
+    seat.table.round_no = 2
+    seat.table.unheard = {2}  # seat 2's stand-in took it at this deal and is still reading
+    seat.away, seat.left = {2: time.monotonic() - 30}, {2}  # its predecessor said bye
+    seat.consider_vote()
+    assert seat.table.vote is None
+    seat.away = {2: time.monotonic() - bot.NEWCOMER_GRACE - 10}
+    seat.consider_vote()
+    assert seat.table.vote == (2, 2)
+    seat.table.vote, seat.away = None, {2: time.monotonic() - 1}
+    seat.table.unheard.clear()  # it signed: a bye now is its own
+    seat.consider_vote()
+    assert seat.table.vote == (2, 2)

@@ -128,7 +128,9 @@ class Connection:
                 self._refusal = f"protocol {msg.protocol!r:.40} is not {PROTOCOL_NAME!r}"
             elif msg.version not in self.versions:
                 spoken = ", ".join(map(str, sorted(self.versions)))
-                self._refusal = f"version {msg.version} is not spoken here (only {spoken})"
+                self._refusal = (f"protocol version {msg.version} is not spoken here: this host "
+                                 f"speaks version{'s' * (len(self.versions) > 1)} {spoken} (a "
+                                 "program of another version cannot share its table)")
             if self._refusal is not None:
                 raise RemoteProtocolError("version", self._refusal)
         elif isinstance(msg, Welcome) and self._hello and msg.version != self._hello.version:
