@@ -262,16 +262,22 @@ async def test_the_client_bot_voted_gone_and_replaced_stops_cleanly(tmp_path):
     assert public.holders[0].sign_key == host.stand_ins[0].identity.sign_public
 
 
-def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_key_for_two():
-    """Issue 22, the client's own table (no sockets): it approves the host's ``replace`` of a
-    seat a stand-in bot plays (a first holder coming back, a late arrival) as of a vacant seat,
-    and of its own seat when it is that stand-in; not of a seat a person plays; and it stops,
-    naming the host, on one key proposed for two seats."""
+def load_client():
+    """clients/simple_bot.py as a module, for a look at its own table (no sockets)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("simple_bot_under_test", BOT)
     bot = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bot)
+    return bot
+
+
+def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_key_for_two():
+    """Issue 22, the client's own table (no sockets): it approves the host's ``replace`` of a
+    seat a stand-in bot plays (a first holder coming back, a late arrival) as of a vacant seat,
+    and of its own seat when it is that stand-in; not of a seat a person plays; and it stops,
+    naming the host, on one key proposed for two seats."""
+    bot = load_client()
     keys = [bytes([k]) * 32 for k in range(1, 5)]
     start = {"game_id": bytes(16), "preset": "davis", "rules": {}, "host_key": bytes([9]) * 32,
              "first_dealer_pick": {"method": "fixed", "seat": 0},
@@ -302,12 +308,9 @@ def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
     nothing since reads the whole game first; the client bot waits `NEWCOMER_GRACE` more before
     voting it gone, and does not take its predecessor's ``bye`` for its own, or it voids every
     deal after a leave.  Once the newcomer has signed, it is a seat like any other."""
-    import importlib.util
     import time
 
-    spec = importlib.util.spec_from_file_location("simple_bot_under_test", BOT)
-    bot = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bot)
+    bot = load_client()
     assert bot.VERSION == 8
     keys = [bytes([k]) * 32 for k in range(1, 4)]
     start = {"game_id": bytes(16), "preset": "davis", "rules": {}, "host_key": bytes([9]) * 32,
