@@ -37,7 +37,7 @@ accept-net: $(BIN)/shanghai
 # issue 42: the chaos evening, 30 whole games of `shanghai host`, `shanghai bot` and people's
 # sessions on 127.0.0.1 while seats are killed, stopped, leave, rejoin, hand over and take back
 # and the host is killed and resumed (benchmarks/soak.py says how); each game's seed, record and
-# logs are named if an invariant fails.  About 30 minutes on a busy 2-core machine; not CI.
+# logs are named if an invariant fails.  About 20 minutes on a busy 2-core machine; not CI.
 SOAK_GAMES ?= 30
 SOAK_SEED ?= 1
 soak: $(BIN)/shanghai

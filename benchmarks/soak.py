@@ -33,6 +33,9 @@ penalty exactly once, a seat killed or stopped and back at most once, and a seat
 trouble was a hand-over or the host's crash never.  The run prints a table of the faults
 injected and the outcomes, and exits 1 if any invariant failed, naming the game's seed, its
 record and the directory of its logs (kept).
+
+Two games at once (``--jobs``: a game mostly waits), 30 games took 18 and 20 minutes on a
+2-core machine shared with other work (load 6 to 16), 20 s to 4 minutes a game.
 """
 
 from __future__ import annotations
