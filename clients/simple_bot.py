@@ -28,9 +28,10 @@ What it does:
 - seats that change hands (11.5, 11.8): it votes that a seat left (``void_round``) at once when
   ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
-  its predecessor's ``bye``); it counts every vote per (round, seat), and when more than half the seats named the
-  same seat the round is void, that seat pays ``leave_penalty`` and is vacant, and the round's
-  contract is dealt again by the same dealer under the next round number; it approves by itself
+  its predecessor's ``bye``); it counts every vote per (round, seat), and when more than half
+  the seats named the same seat the round is void, that seat pays ``leave_penalty`` (not for a
+  stand-in's leave, nor twice for one absence) and is vacant, and the round's contract is dealt
+  again by the same dealer under the next round number; it approves by itself
   every host ``replace`` of a vacant seat or of one a stand-in bot plays (a ``replace`` with
   role ``bot`` seated it), its own seat's too when it plays as such a stand-in (``approve``);
   it names a host that proposes one key for two seats; and at the start of a round's deal
