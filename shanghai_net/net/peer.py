@@ -258,6 +258,9 @@ class Peer(Holding, PeerRematch, Voting):
             await trio.sleep(delay)
 
     def _left_table(self) -> PeerResult:
+        """The run's end after the player left (`leave`)."""
+        if self._store is not None and self.table is not None and self.table.finished:
+            self._store.forget(self.table.game_id)  # the game is over: its secret has no use
         self._set("over", "you left the table")
         return self.result
 
