@@ -259,10 +259,16 @@ class StreamTable(Owing, Disputes, Roster):
         except CheatDetected as cheat:
             self.fault = Fault(cheat.culprit, cheat.reason)
 
+    def _heard(self, author: int) -> None:
+        """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
+        seat charged for its silence is back (a later leave is a new one).  The host's
+        `PublicTable.admit` calls it as `_dispatch` does, so that it charges as every seat."""
+        self.unheard.discard(author)
+        self.charged_silent.discard(author)
+
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
-        self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
-        self.charged_silent.discard(author)  # a seat charged for its silence is back
+        self._heard(author)
         if author == HOST_AUTHOR:
             if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
