@@ -96,7 +96,7 @@ class PublicTable(StreamTable):
             raise RemoteProtocolError("bad_signature", f"only the host signs a {body.KIND}", None,
                                       msg.counter)
         gone = self._gone(msg.author)
-        if gone is not None:
+        if gone is not None and not isinstance(body, wm.Protest):  # it protests its timeout
             raise RemoteProtocolError("wrong_state", gone, None, msg.counter)
         if isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(msg.author, body)

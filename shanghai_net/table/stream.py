@@ -282,11 +282,11 @@ class StreamTable(Owing, Disputes, Roster):
                 self.host_timeouts[msg.seq] = (body.seat, opened)
         elif isinstance(body, HOST_BODIES):
             raise Fault(author, f"seat {author}: a {body.KIND} body is the host's to sign")
+        elif isinstance(body, wm.Protest):  # a seat vacant for its silence protests it too
+            self._protest(author, body)
         elif self._gone(author) is not None:
             raise Fault(HOST_AUTHOR, f"the host relayed a message of seat {author}: "
                                      f"{self._gone(author)}")
-        elif isinstance(body, wm.Protest):
-            self._protest(author, body)
         elif isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(author, body)
             if why is not None:
