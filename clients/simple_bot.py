@@ -19,7 +19,7 @@ What it does:
 - enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
   tokens in arrival order, the stock, the pile, claim windows, rounds and their end (a round
   whose seeds the host timed out cannot be audited: each absent seat pays ``leave_penalty``
-  and the round is dealt again, 11.6);
+  and the round is dealt again; a seat silent a second time in the game is vacant, 11.6);
 - bad input (protocol.md 2 and 9): a frame that is not one map with a string ``type`` is
   answered ``malformed_frame``, an unknown type ``unknown_message``, a field it reads of the
   wrong type ``bad_message``, and it reads on; a length over the cap closes the connection;
@@ -511,6 +511,9 @@ class Table:
         """The keys that played each seat before its holder now."""
         self.charged_silent: set[int] = set()
         """Seats charged for their silence that have signed nothing since (11.5, 11.6)."""
+        self.silenced: set[int] = set()
+        """Seats whose seeds the host timed out once in this game: a second time, the seat is
+        vacant (11.6)."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
         self.finished = False
         self.round_no = 0
@@ -736,10 +739,10 @@ class Table:
     def apply(self, seq: int, author: int, body: dict) -> None:
         """One sequenced message, its signature checked; then, while the next deal waits for
         a seat to be played again, whether it can begin now."""
-        if author in self.vacant:
+        kind = body["kind"]
+        if author in self.vacant and kind != "protest":  # it may protest its timeout (11.6)
             raise BotStopped(f"the host relayed seq {seq} of seat {author}, which the table "
                              f"voted gone: its key plays no more (11.8)")
-        kind = body["kind"]
         if (kind in ("timeout", "replace")) != (author == HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
         self.charged_silent.discard(author)  # it signed again: a later leave is a new one
@@ -766,6 +769,8 @@ class Table:
             self.seeds_done()
         elif kind == "timeout":
             self.claim_answer(body["seat"], "pass")
+        elif kind == "protest":
+            return  # a seat's word against a host timeout: it changes nothing (11.4, 11.6)
         elif kind in ("may_i", "pass_claim"):
             self.claim_answer(author, "claim" if kind == "may_i" else "pass")
         elif kind == "draw_stock":
@@ -923,7 +928,8 @@ class Table:
     def seeds_done(self) -> None:
         """Once every seat's seeds are in (or timed out): the round is audited and scored, and
         the next round begins or the game is over.  A round whose seeds the host timed out
-        cannot be audited: it is void and the game ends with the rounds before it (11.6)."""
+        cannot be audited: it is void and dealt again, each absent seat paying as one that
+        left and, silent a second time in the game, vacant (11.6)."""
         if len(self.seeds_in | self.seeds_missing) < self.n:
             return
         if self.seeds_missing:  # the round cannot be audited: each absent seat left it (11.6)
@@ -933,7 +939,11 @@ class Table:
             skip = 1 if self.over and self.contract < self.rules["rounds"] else 0
             for seat in missing:
                 self.charge(seat)
-                self.charged_silent.add(seat)
+                if seat in self.silenced:  # silent a second time: vacant, as voted gone
+                    self.vacant[seat] = self.round_no
+                else:
+                    self.charged_silent.add(seat)
+                    self.silenced.add(seat)
                 self.voided.add(self.round_no)
                 self.start_round(self.round_no + 1 + skip, again=True)
                 skip = 0

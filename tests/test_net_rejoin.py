@@ -153,6 +153,38 @@ async def test_a_crashed_peer_starts_again_from_its_secret_and_the_game_finishes
     assert not list((tmp_path / "seat2").iterdir()), "the game's secret outlived the game"
 
 
+async def test_a_seat_rejoining_after_another_left_learns_it_left(tmp_path):
+    """Found by the chaos evening (benchmarks/soak.py, seed 1 game 1-0): seat 1 crashes, seat 3
+    says bye while it is away, seat 1 comes back.  The host sent the lobby's state before the
+    game's start, which a peer reads only within its game, so the rejoined seat never learnt
+    that seat 3 had left: its bot did not vote, and a 4-seat table (3 votes) waited for ever."""
+    keys = identities(4)
+    host = Host(HostConfig(players=4, rules={"contracts": [[2, 0]]}, claim_timeout=2,
+                           random=seeded(b"rejoin after a leave")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    crashed, leaver = trio.CancelScope(), trio.CancelScope()
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            await start_peers(nursery, port, keys, tmp_path, peers, results,
+                              kill={1: crashed, 3: leaver})
+            await host.started.wait()
+            await until(lambda: in_round(host, 1), "round 1", seconds=60)
+            crashed.cancel()
+            await until(lambda: 1 in peers[0].absent, "seat 1 missed")
+            await peers[3].leave()
+            leaver.cancel()
+            await until(lambda: 3 in peers[0].left, "seat 3 left, as seat 0 sees it")
+            reborn = make_peer(port, keys[1], 1, tmp_path)
+            nursery.start_soon(reborn.run)
+            await until(lambda: reborn.status == "playing" and reborn.table is not None,
+                        "seat 1 back")
+            await until(lambda: 3 in reborn.left and 3 in reborn.absent,
+                        "seat 1 told that seat 3 left", seconds=30)
+            nursery.cancel_scope.cancel()
+
+
 async def test_the_same_key_joining_again_is_refused_and_the_seat_s_player_stays(tmp_path):
     """Issue 24: the host's user joins their own table again without --fresh-identity (the same
     key and the same secrets on disk): refused at once, told what to do, and the seat's player

@@ -21,19 +21,24 @@ from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import DealerPick, PlayerSeat, RemoteProtocolError, StartGame, sign_game
 from shanghai_net.wire import messages as wm
-from shanghai_net.wire.messages import HOST_AUTHOR
+from shanghai_net.wire.messages import HOST_AUTHOR, game_id_of
 
 
 class Table:
     """A host's PublicTable and every seat's PeerTable, fed by an in-process sequencer;
     ``kinds``: seat -> the PeerTable class that seat runs (a cheat, in tests)."""
 
-    def __init__(self, players=4, preset="davis", seed=1, kinds=None, rules=None):
+    def __init__(self, players=4, preset="davis", seed=1, kinds=None, rules=None,
+                 verifiable=False):
         rnd = seeded(b"table test %d" % seed)
         self.ids = [Identity(rnd(32), rnd(32)) for _ in range(players)]
         self.host_id = Identity(rnd(32), rnd(32))
         """The host's identity: it signs ``timeout`` bodies (`time_out`)."""
-        start = StartGame(game_id=rnd(16), host_nonce=bytes(32), nonces=(), preset=preset,
+        game_id, nonces = rnd(16), ()
+        if verifiable:  # a game id made of the seats' nonces, as `verify` checks it
+            nonces = tuple(rnd(32) for _ in range(players))
+            game_id = game_id_of(bytes(32), nonces)
+        start = StartGame(game_id=game_id, host_nonce=bytes(32), nonces=nonces, preset=preset,
                           rules=rules or {}, claim_timeout=10.0, audit_timeout=60.0,
                           seats=tuple(PlayerSeat(seat=i, name=f"p{i}", sign_key=x.sign_public,
                                                  box_key=x.box_public)

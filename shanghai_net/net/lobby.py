@@ -255,8 +255,8 @@ class Lobby:
                           f"it (within {self.config.silence_timeout:g} s)")
             return
         self._rejoin(client, seat)
+        self._follow_game(client)  # the start first: a client reads who is away in its game
         self.changed()
-        self._follow_game(client)
 
     def _barred(self, client: Client, seat: int) -> bool:
         """Refuse ``client`` the running game's ``seat`` if its key was closed for abuse."""

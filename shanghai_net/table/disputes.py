@@ -278,16 +278,23 @@ class Disputes:
         as a seat that left (`_leave`), once; the round is void (its score taken back if it was
         scored: a round cannot be kept by hiding its seeds), left undecided (a complaint's
         fault might hide in the missing seeds), and dealt again.  Whether the seat or the host
-        kept the seeds back the table cannot tell, so the seat keeps its place: one that is
-        there deals on (and protests with the seeds it sent, protocol.md 11.6); one that is
-        gone holds the new deal up and is voted gone, with no second charge."""
+        kept the seeds back the table cannot tell, so the first time the seat keeps its place:
+        one that is there deals on (and protests with the seeds it sent, protocol.md 11.6); one
+        that is gone holds the new deal up and is voted gone, with no second charge.  A seat
+        silent a second time in the game (whoever holds it) is vacant as one voted gone, so
+        that silence voids at most one deal a seat that it does not vacate (the bound of
+        protocol.md 11.6)."""
         scored, round_no = self._audit_scored, self.round
         self.accusation, self._final_seeds = None, False
         self._drop_round()
         for seat in seats:
+            again = any(earlier == seat for _, earlier in self.silent)
             self.silent.add((round_no, seat))
             self._leave(seat, round_no, scored)
-            self.charged_silent.add(seat)
+            if again:
+                self.vacant[seat] = round_no
+            else:
+                self.charged_silent.add(seat)
             scored, round_no = False, self.void_target  # a second seat voids the deal again
 
     def _convict(self, verdict: Fault) -> None:

@@ -96,13 +96,13 @@ class PublicTable(StreamTable):
             raise RemoteProtocolError("bad_signature", f"only the host signs a {body.KIND}", None,
                                       msg.counter)
         gone = self._gone(msg.author)
-        if gone is not None:
+        if gone is not None and not isinstance(body, wm.Protest):  # it protests its timeout
             raise RemoteProtocolError("wrong_state", gone, None, msg.counter)
         if isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(msg.author, body)
             if why is not None:
                 raise RemoteProtocolError("out_of_turn", why, None, msg.counter)
-            self.chain.append(msg)
+            self._sequence(msg)
             self._guarded(lambda: (act(), self._settle()))
         elif isinstance(body, wm.Protest):
             try:
@@ -110,7 +110,7 @@ class PublicTable(StreamTable):
             except Fault as fault:
                 raise RemoteProtocolError("bad_message", fault.reason[:480], None,
                                           msg.counter) from None
-            self.chain.append(msg)
+            self._sequence(msg)
         elif isinstance(body, MOVE_BODIES):
             stale = self._stale(msg)
             if stale is not None:
@@ -121,7 +121,7 @@ class PublicTable(StreamTable):
             except IllegalMoveError as error:
                 raise RemoteProtocolError("illegal_move", str(error)[:480], None,
                                           msg.counter) from None
-            self.chain.append(msg)
+            self._sequence(msg)
             self.version += 1
             self._applied(msg.author, move)
             self._guarded(self._settle)
@@ -132,7 +132,7 @@ class PublicTable(StreamTable):
                 raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
                                           None, msg.counter) from None
             cheat = self._admit_deal(msg, step)
-            self.chain.append(msg)
+            self._sequence(msg)
             if cheat is not None:  # sequenced as the evidence: every party names its author
                 self.fault = cheat
             else:
@@ -146,6 +146,11 @@ class PublicTable(StreamTable):
                                       None, msg.counter)
         self._note_moment(msg.seq)
         return msg
+
+    def _sequence(self, msg: GameMessage) -> None:
+        """``msg`` passed the checks: it is the next message of the stream."""
+        self.chain.append(msg)
+        self._heard(msg.author)
 
     def take_host(self, msg: GameMessage) -> None:
         """Apply the host's own message (a ``timeout`` or a ``replace``, signed by the host as

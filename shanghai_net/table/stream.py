@@ -259,10 +259,16 @@ class StreamTable(Owing, Disputes, Roster):
         except CheatDetected as cheat:
             self.fault = Fault(cheat.culprit, cheat.reason)
 
+    def _heard(self, author: int) -> None:
+        """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
+        seat charged for its silence is back (a later leave is a new one).  The host's
+        `PublicTable.admit` calls it as `_dispatch` does, so that it charges as every seat."""
+        self.unheard.discard(author)
+        self.charged_silent.discard(author)
+
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
-        self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
-        self.charged_silent.discard(author)  # a seat charged for its silence is back
+        self._heard(author)
         if author == HOST_AUTHOR:
             if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
@@ -276,11 +282,11 @@ class StreamTable(Owing, Disputes, Roster):
                 self.host_timeouts[msg.seq] = (body.seat, opened)
         elif isinstance(body, HOST_BODIES):
             raise Fault(author, f"seat {author}: a {body.KIND} body is the host's to sign")
+        elif isinstance(body, wm.Protest):  # a seat vacant for its silence protests it too
+            self._protest(author, body)
         elif self._gone(author) is not None:
             raise Fault(HOST_AUTHOR, f"the host relayed a message of seat {author}: "
                                      f"{self._gone(author)}")
-        elif isinstance(body, wm.Protest):
-            self._protest(author, body)
         elif isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(author, body)
             if why is not None:
