@@ -10,15 +10,18 @@ import random
 import pytest
 
 from shanghai_net.bots import make_bot
-from shanghai_net.deal import Participant
+from shanghai_net.deal import Participant, seeded
 from shanghai_net.deal.group import multiply_all
 from shanghai_net.deal.messages import Context, PassOutput, PickReveal, SeedReveal
 from shanghai_net.engine.moves import CallShanghai, DrawStock, MayI
+from shanghai_net.net.peer import Peer
 from shanghai_net.table.bodies import deal_body, move_to_body, reveals_body, seeds_body
 from shanghai_net.table.fault import Fault
+from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.watch import EARLY, HostWatch
 from shanghai_net.wire import RemoteProtocolError, sign_game
 from shanghai_net.wire import messages as wm
+from shanghai_net.wire.messages import PROTOCOL_VERSION, Welcome
 
 from test_net_complaints import assert_everyone_names, assert_no_hidden_card_opened_to, seat_running
 from test_net_table import Table
@@ -411,6 +414,99 @@ def test_a_seat_s_watch_protests_its_own_early_timeout_only():
         if seat != victim:
             assert t.watches[seat].judge(timeout, None, t.now) is None, \
                 f"seat {seat}'s watch protests seat {victim}'s timeout"
+
+
+def test_a_seat_catching_up_takes_a_window_and_its_timeout_in_a_burst_and_does_not_protest():
+    """The soak's honest host protested: seat S (re)joins -- handed over, or the host resumed --
+    and, replaying, takes a claim window's opening and the host's on-time timeout of it in one
+    burst (here: at the same moment).  S's watch, behind until it caught up, does not judge
+    that window; once caught up, an early timeout in its next window is protested as ever."""
+    t = Watched(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    victim = t.host.open_window()[1][0]
+    t.watches[victim] = HostWatch(t.seats[victim])
+    t.watches[victim].behind()
+    t.watches[victim].seen(t.now)
+    timeout = t.time_out(victim)
+    assert t.watches[victim].judge(timeout, None, t.now) is None, \
+        "a seat protests a window it took in its catch-up burst"
+    t.watches[victim].caught_up()
+    windows = [t.host.open_window()]
+
+    def next_window():
+        open_now = t.host.open_window()
+        return open_now is not None and victim in open_now[1] and open_now[0] != windows[0]
+    t.run_until(next_window)
+    timeout = t.time_out(victim)
+    protest = t.watches[victim].judge(timeout, None, t.now)
+    assert protest is not None and "timed out 0.0 s after the claim window opened here" in \
+        protest.reason, "a caught-up seat no longer protests an early timeout"
+
+
+class Recorded(Table):
+    """The in-process table, keeping the stream as the host sequenced it (a rejoin's replay)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.stream = []
+
+    def deliver(self, msg):
+        self.stream.append(super().deliver(msg))
+        return self.stream[-1]
+
+    def time_out(self, seat, what="claim"):
+        self.stream.append(super().time_out(seat, what))
+        return self.stream[-1]
+
+
+def rejoined_peer(t, seat, seed):
+    """Seat ``seat``'s `Peer` (a fresh table from the seat's own randomness in the `Table` of
+    ``seed``), to be welcomed back in a running game: what it replays comes through its real
+    `_on_message`."""
+    peer = Peer(("127.0.0.1", 0), t.ids[seat], auto_ready=False, reconnect=False)
+    start = t.host.start_game
+    peer.start, peer.seat = start, seat
+    table = PeerTable(start, seat, t.ids[seat].box_key, seeded(b"seat %d %d" % (seed, seat)))
+    peer._sit(table, table.start())
+    return peer
+
+
+async def test_a_rejoined_seat_does_not_protest_a_window_it_replayed_and_protests_once_live():
+    """The soak's honest host protested: a seat that rejoins (or is handed over, or whose host
+    resumed) while a claim window is open replays the stream and takes the window's opening and
+    the host's timeout of it in one burst.  The seat's real `Peer`, welcomed with the stream
+    sequenced past the window's opening, does not protest the timeout that follows; the same
+    peer, caught up, protests an early timeout in its next window."""
+    t = Recorded(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    victim = t.host.open_window()[1][0]
+    peer = rejoined_peer(t, victim, seed=14)
+    peer._watch.caught_up()  # live until its connection dropped: the welcome puts it behind
+    await peer._on_message(None, Welcome(version=PROTOCOL_VERSION, seat=victim, table={},
+                                         sequenced=len(t.stream)))
+    for msg in t.stream:  # the replay, up to where the welcome said the host had sequenced
+        await peer._on_message(None, msg)
+    other = next(s for s in t.host.open_window()[1] if s != victim)
+    t.boxes[other].push(t.seats[other].submit(t.move_for(other)))
+    t.deliver(t.boxes[other].poll())  # after the welcome, another seat answers the window
+    for msg in [t.stream[-1], t.time_out(victim)]:  # the burst: at once, the timeout on time
+        await peer._on_message(None, msg)
+    assert not protests_in(peer), "a rejoined seat protests a window it replayed"
+    peer._watch.caught_up()  # as its loop does once its inbox runs dry
+    fed, first = len(t.stream), t.host.open_window()
+
+    def next_window():
+        open_now = t.host.open_window()
+        return open_now is not None and victim in open_now[1] and open_now != first
+    t.run_until(next_window)
+    for msg in [*t.stream[fed:], t.time_out(victim)]:  # the host times the seat out at once
+        await peer._on_message(None, msg)
+    assert [p.reason for p in protests_in(peer)] == [
+        "timed out 0.0 s after the claim window opened here; the table agreed on 10 s"]
+
+
+def protests_in(peer):
+    return [body for body in peer.outbox.deal if isinstance(body, wm.Protest)]
 
 
 def test_a_pick_nonce_before_every_party_s_commitment_is_refused_and_named_at_every_party():

@@ -167,6 +167,7 @@ class Holding:
         self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
             table.game_id) if self._store is not None else None)
         self._watch = HostWatch(table, self.outbox)
+        self._watch.behind()  # a seat taken mid-stream: live once its inbox runs dry
         self.outbox.push(first)
         self._set("playing")
         if self._on_table is not None:

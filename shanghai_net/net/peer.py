@@ -349,6 +349,8 @@ class Peer(Holding, PeerRematch, Voting):
                     item = inbox.receive_nowait()
                 except trio.WouldBlock:
                     item = None
+                    if self._watch is not None and not self.replaying:
+                        self._watch.caught_up()  # what comes next, comes as the host sends it
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
 
@@ -373,6 +375,8 @@ class Peer(Holding, PeerRematch, Voting):
         elif isinstance(msg, Welcome):
             self.welcome, self.seat, self.result.seat = msg, msg.seat, msg.seat
             self._quiet_until = msg.sequenced
+            if self._watch is not None:
+                self._watch.behind()  # until we replayed to ``sequenced`` and took what came since
             if msg.seat is None and self._hello_role != "spectator":
                 raise PeerError("the host gave us no seat")
             if msg.challenge is not None and msg.table.get("replacing") is True and \
@@ -491,7 +495,7 @@ class Peer(Holding, PeerRematch, Voting):
             protest = self._watch.judge(msg, answer, now)
             if protest is not None:
                 outbox.push([protest])
-            self._watch.seen(now)
+        self._watch.seen(now)
         self._report()
         self.result.time_draws(table)
         self._changed()

@@ -8,6 +8,21 @@ network's delays and a busy machine); a timeout that came while this seat's answ
 window was on its way, before the agreed time was up here, took the seat's claim from it.
 Either way the seat protests, publicly, with the claim it signed as evidence.  Sans IO: the
 caller passes the time.
+
+A seat judges only the windows it saw open in real time.  One that (re)joins -- a rejoin, a
+seat handed to it, a host resumed -- replays the stream to where the welcome said it was
+sequenced, then takes in a burst what the host sequenced meanwhile: a window that opened
+before it caught up looks, timed by when the seat took it, to have lasted no time.  So the
+caller marks the seat `behind` when it is welcomed (or handed a seat) and `caught_up` when,
+the replay done, its inbox runs dry; a window that opened in between is never judged, even
+when the host times it out at once.  (The inbox is filled frame by frame, so it may run dry
+before the backlog is all in: a window opened after the welcome is still judged, wrongly if
+the seat took its opening over half the agreed claim time late.)  What a host can do with
+this: time out early, without protest, a window that opens while a seat it just let in
+catches up -- every window already open at the welcome, and those sequenced while the seat
+takes in its backlog.  It cannot make a live seat look behind: the seat itself says when it
+caught up, and only a new connection puts it behind again, which the host forces only by
+dropping the seat (every seat sees it away).
 """
 
 from __future__ import annotations
@@ -31,13 +46,25 @@ class HostWatch:
         self.outbox = outbox
         """What this seat sent and the host has not sequenced (its seeds among them)."""
         self._window: object | None = None
-        self._opened = 0.0
+        self._opened: float | None = None
+        """When ``_window`` opened here; None if it opened while this seat was behind."""
+        self._live = True
+
+    def behind(self) -> None:
+        """The seat is (re)joining: the windows that open until it is `caught_up` are not
+        judged (it takes them in a burst, not as they open)."""
+        self._live = False
+
+    def caught_up(self) -> None:
+        """The seat has replayed the stream and taken what arrived meanwhile: it is live."""
+        self._live = True
 
     def seen(self, now: float) -> None:
-        """Call after each message the table took: a newly open window starts its clock here."""
+        """Call after each message the table took (replayed too): a newly open window starts
+        its clock here, if this seat is live."""
         window = self.table.claim_window()
         if window is not None and window is not self._window:
-            self._window, self._opened = window, now
+            self._window, self._opened = window, now if self._live else None
 
     def judge(self, msg: GameMessage, answer: GameMessage | None, now: float) -> wm.Protest | None:
         """The protest ``msg`` deserves, if it is the host's timeout of this seat's claim;
@@ -48,7 +75,7 @@ class HostWatch:
             return None
         if body.what == "seeds":
             return self._silenced(msg)
-        if body.what != "claim" or self._window is None:
+        if body.what != "claim" or self._opened is None:
             return None
         agreed = self.table.claim_timeout
         waited = now - self._opened
