@@ -102,6 +102,7 @@ class PublicTable(StreamTable):
             why, act = self._any_time(msg.author, body)
             if why is not None:
                 raise RemoteProtocolError("out_of_turn", why, None, msg.counter)
+            self._heard(msg.author)
             self.chain.append(msg)
             self._guarded(lambda: (act(), self._settle()))
         elif isinstance(body, wm.Protest):
@@ -110,6 +111,7 @@ class PublicTable(StreamTable):
             except Fault as fault:
                 raise RemoteProtocolError("bad_message", fault.reason[:480], None,
                                           msg.counter) from None
+            self._heard(msg.author)
             self.chain.append(msg)
         elif isinstance(body, MOVE_BODIES):
             stale = self._stale(msg)
@@ -121,6 +123,7 @@ class PublicTable(StreamTable):
             except IllegalMoveError as error:
                 raise RemoteProtocolError("illegal_move", str(error)[:480], None,
                                           msg.counter) from None
+            self._heard(msg.author)
             self.chain.append(msg)
             self.version += 1
             self._applied(msg.author, move)
@@ -132,6 +135,7 @@ class PublicTable(StreamTable):
                 raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
                                           None, msg.counter) from None
             cheat = self._admit_deal(msg, step)
+            self._heard(msg.author)
             self.chain.append(msg)
             if cheat is not None:  # sequenced as the evidence: every party names its author
                 self.fault = cheat

@@ -68,6 +68,9 @@ class PeerTable(StreamTable):
             # one's steps (audited, or voided) are no one's to send now
             table.generations = set()
         table._take_seat(seat, box_key, random, game)
+        for seq, proposal in sorted(table.proposals.items()):  # proposed before we had a say
+            if seat in table.needed(proposal):
+                table._proposed(seq, proposal.body)
         for request in table._shuffles:
             if request.generation in table.generations:
                 table._start_generation(request)

@@ -154,6 +154,9 @@ class StreamTable(Owing, Disputes, Roster):
         """(engine round, seat) -> the seats that voted that seat left that round."""
         self.left: list[tuple[int, int]] = []
         """(round, seat) for each round the table voided because that seat left."""
+        self.silent: dict[int, int] = {}
+        """Seat -> the seq of the host's ``silent`` timeout of it, while the seat has signed
+        nothing since (a vote that it left needs fewer seats then, `Disputes.carried`)."""
         self.unpaid: set[tuple[int, int]] = set()
         """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
         self.voided: int | None = None
@@ -174,8 +177,9 @@ class StreamTable(Owing, Disputes, Roster):
         self.verdict: Fault | None = None
         """Whom a round's audit named: that round was voided and the game ended there."""
         self.host_timeouts: dict[int, tuple[int, int]] = {}
-        """seq -> (the seat a host ``timeout`` of a claim window named, the seq at which that
-        window opened): a protest's claim must answer that window."""
+        """seq -> (the seat a host ``timeout`` of a claim window, or a ``silent`` one, named;
+        the seq at which that window opened, or the timeout's own): a protest's claim must
+        answer that window (a protest of a ``silent`` timeout carries none)."""
         self.protests: list[Protested] = []
         """What seats said the host did to them (protest bodies, checked)."""
         self._audit_generations: list[int] | None = None
@@ -251,7 +255,7 @@ class StreamTable(Owing, Disputes, Roster):
 
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
-        self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
+        self._heard(author)
         if author == HOST_AUTHOR:
             if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
@@ -259,6 +263,8 @@ class StreamTable(Owing, Disputes, Roster):
                 self._replace(msg.seq, body)
             elif body.what == "seeds":
                 self._seeds_timeout(body.seat)
+            elif body.what == "silent":
+                self._silent_timeout(msg.seq, body.seat)
             else:
                 opened = self.moment_seq  # claims answer a window side by side: it opened here
                 self._apply(author, PassClaim(body.seat))
@@ -297,6 +303,12 @@ class StreamTable(Owing, Disputes, Roster):
             self._apply(author, move)
         else:
             raise Fault(author, f"seat {author}: body kind {body.KIND!r} has no place here")
+
+    def _heard(self, author: int) -> None:
+        """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
+        seat the host timed out as silent is back (the host's `PublicTable.admit` too)."""
+        self.unheard.discard(author)
+        self.silent.pop(author, None)
 
     def _stale(self, msg: GameMessage) -> str | None:
         """Why the move ``msg`` may not be sequenced now for its basis (None: it may): a move
