@@ -63,13 +63,15 @@ def silent(t, seat):
 
 
 def stand_ins(t, seats):
-    """The host proposes a stand-in bot for each of ``seats`` (vacant); each follows the game
-    to take its seat at the next deal."""
+    """The host proposes a stand-in bot for each of ``seats`` (vacant), with keys new to the
+    table; each follows the game to take its seat at the next deal."""
     for seat in seats:
-        who = newcomer(10 + seat)
+        who = newcomer(10 + seat + 10 * len(t.host.left))
         t.follow(seat, who, yields=True)
         t.propose(seat, who)
-        t.gone.discard(seat)
+        if seat in t.gone:  # its old key's table, voted gone, sends nothing from here
+            t.boxes[seat].deal.clear()
+            t.gone.discard(seat)
 
 
 def lose_at_deal(t, lost):
@@ -194,10 +196,11 @@ def test_the_host_s_stand_in_and_a_seat_silent_at_once_leave_and_the_stand_in_co
     assert 3 not in t.host.vacant, "two of four are no majority of the table"
     silent(t, 3)
     assert 3 in t.host.vacant, "two of the three seats that can vote are"
+    stand_ins(t, [3])  # its approval waits for seat 2
     silent(t, 2)
     vote_gone(t, 2, (0, 1))
     assert 2 in t.host.vacant and [s for _, s in t.host.left] == [3, 3, 2]
-    stand_ins(t, [2, 3])
+    stand_ins(t, [2])
     t.run_until(lambda: t.host.finished)
     assert_finished_alike(t, {3: 1, 2: 1})
 
@@ -210,3 +213,26 @@ def test_a_silent_timeout_of_a_seat_the_table_does_not_wait_for_names_the_host()
     msg = t.host.chain.sign(t.host_id.sign_key, 8, wm.Timeout(seat=idle, what="silent"))
     said = t.relay(msg)
     assert all(f is not None and f.culprit == 8 and "silent" in f.reason for f in said)
+
+
+def test_votes_cast_before_the_replacement_is_proposed_carry_once_it_waits_for_the_silent_seat():
+    """Four seats, two silent at once, both timed out: the first is voted gone; the two seats
+    left vote the second gone in the next round before the host proposes anyone (the table
+    then waits for the host, not for it: the votes do not carry).  The proposal makes the
+    table wait for the silent seat's approval, and at that message the votes already cast
+    carry (each seat votes once a round)."""
+    t = Roster(4, seed=47, rules=THREE_CONTRACTS)
+    lose_at_deal(t, [2, 3])
+    vote_gone(t, 2, (0, 1))
+    silent(t, 3)
+    assert 2 not in t.host.vacant, "seat 2 is not timed out: the bar is the table's"
+    silent(t, 2)
+    assert 2 in t.host.vacant and 3 in t.host.silent
+    assert t.host.owed() == {}, "seat 3 owes the voided round's commitment no more"
+    vote_gone(t, 3, (0, 1))
+    assert 3 not in t.host.vacant and t.host.silent == {3: t.host.silent[3]}
+    stand_ins(t, [2])
+    assert 3 in t.host.vacant
+    stand_ins(t, [3])
+    t.run_until(lambda: t.host.finished)
+    assert_finished_alike(t, {2: 1, 3: 1})

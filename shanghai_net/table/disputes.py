@@ -101,8 +101,11 @@ class Disputes:
         return 2 * len(votes & voters) > len(voters)
 
     def _count_votes(self) -> None:
-        """After a vote or a ``silent`` timeout: the first seat (in seat order) whose votes of
-        the running round carry leaves it."""
+        """After a vote, a ``silent`` timeout, or any message while a seat is timed out as
+        silent: the first seat (in seat order) whose votes of the running round carry leaves
+        it (never while a round's audit waits for its seeds)."""
+        if self.waiting_audit or self.finished:
+            return
         round_no = self.void_target
         for seat in sorted(s for r, s in self.gone_votes if r == round_no):
             if self.carried(round_no, seat):
@@ -140,8 +143,11 @@ class Disputes:
         self._void_own(scored, True, leaver)
 
     def _drop_round(self) -> None:
-        """Forget what the voided round's deal still waited for: nothing of it is due now,
-        and it is not audited."""
+        """Forget what the voided round's deal still waited for: nothing of it is due now
+        (no commitment nor pass: a seat that owed one is not silent for it), and it is not
+        audited."""
+        self.generations = set()
+        self._reset_counts()
         self.outstanding.clear()
         self._shuffles.clear()
         self._publics.clear()

@@ -458,6 +458,8 @@ class StreamTable(Owing, Disputes, Roster):
     def _settle(self) -> None:
         if self.accusation is not None or self.finished:
             return  # only seeds are due now (they are sent as the round stops)
+        if self.silent:  # a seat timed out as silent may hold the table up again (a proposal
+            self._count_votes()  # waits for its approval): the votes against it may carry now
         progress = True
         while progress:
             progress = False
