@@ -18,7 +18,8 @@ What it does:
   each round's end the reveal of its hand and its seeds;
 - enough of the game to know what is owed and when (docs/protocol.md 11.1-11.4): every hand as
   tokens in arrival order, the stock, the pile, claim windows, rounds and their end (a round
-  whose seeds the host timed out cannot be audited: the game ends there, 11.6);
+  whose seeds the host timed out cannot be audited: each absent seat pays ``leave_penalty``
+  and the round is dealt again, 11.6);
 - bad input (protocol.md 2 and 9): a frame that is not one map with a string ``type`` is
   answered ``malformed_frame``, an unknown type ``unknown_message``, a field it reads of the
   wrong type ``bad_message``, and it reads on; a length over the cap closes the connection;
@@ -506,6 +507,10 @@ class Table:
         self.roles = {entry["seat"]: "player" for entry in start["seats"]}
         """Each seat's holder's role now (a ``replace``'s role once one seated it): a seat a
         bot plays as a stand-in may be handed on without a person's word (11.8)."""
+        self.keys_before: dict[int, set[bytes]] = {s: set() for s in self.roles}
+        """The keys that played each seat before its holder now."""
+        self.charged_silent: set[int] = set()
+        """Seats charged for their silence that have signed nothing since (11.5, 11.6)."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
         self.finished = False
         self.round_no = 0
@@ -610,6 +615,7 @@ class Table:
                 continue
             del self.proposals[seq]
             body, seat = proposal.body, proposal.body["seat"]
+            self.keys_before[seat].add(self.sign_keys[seat])
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
             self.roles[seat] = body["role"]
             self.vacant.pop(seat, None)
@@ -738,6 +744,7 @@ class Table:
         kind = body["kind"]
         if (kind in ("timeout", "replace")) != (author == HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
+        self.charged_silent.discard(author)  # it signed again: a later leave is a new one
         self.silent.pop(author, None)  # a seat timed out as silent is back
         self.apply_body(seq, author, body)
         if self.silent and not self.finished:
@@ -931,8 +938,17 @@ class Table:
         cannot be audited: it is void and the game ends with the rounds before it (11.6)."""
         if len(self.seeds_in | self.seeds_missing) < self.n:
             return
-        if self.seeds_missing:
-            self.finished = True
+        if self.seeds_missing:  # the round cannot be audited: each absent seat left it (11.6)
+            missing, self.seeds_missing = sorted(self.seeds_missing), set()
+            # the round is dealt again, past the number the next round would have had (the
+            # reference engine began it), unless it was the game's last or stopped mid-way
+            skip = 1 if self.over and self.contract < self.rules["rounds"] else 0
+            for seat in missing:
+                self.charge(seat)
+                self.charged_silent.add(seat)
+                self.voided.add(self.round_no)
+                self.start_round(self.round_no + 1 + skip, again=True)
+                skip = 0
             return
         self.score_round()
         if self.contract == self.rules["rounds"]:
@@ -1032,7 +1048,7 @@ class Table:
             return
         self.silent.pop(seat, None)
         self.vacant[seat] = round_no
-        self.scores[seat] += self.rules["leave_penalty"]
+        self.charge(seat)
         self.vote, self.changes = None, self.changes + 1
         if self.round_no == 0:  # voided before the first deal: the first dealer is picked again
             self.reset()
@@ -1042,6 +1058,15 @@ class Table:
             return
         self.voided.add(round_no)
         self.start_round(self.round_no + 1, again=True)
+
+    def charge(self, seat: int) -> None:
+        """``seat`` left a round: it pays ``leave_penalty``, once a leave: not for a stand-in
+        (a bot a ``replace`` seated with a key new to the seat), nor again for a seat charged
+        for its silence that has signed nothing since (11.5)."""
+        stand_in = self.roles[seat] == "bot" and self.keys_before[seat] and \
+            self.sign_keys[seat] not in self.keys_before[seat]
+        if not stand_in and seat not in self.charged_silent:
+            self.scores[seat] += self.rules["leave_penalty"]
 
     def proposed(self, seq: int, body: dict) -> None:
         """The host proposes who plays ``body["seat"]`` (a later one for the seat replaces an

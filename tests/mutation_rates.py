@@ -2,6 +2,7 @@
 
     python tests/mutation_rates.py names deal [200]  # mutmut names: all of deal/, or 200 drawn
     python tests/mutation_rates.py rates deal wire   # killed / checked, per package; survivors
+    python tests/mutation_rates.py check deal bots   # each is a package pyproject.toml mutates
 
 It reads what `mutmut run` leaves in mutants/ (one .meta file per source file: mutant name ->
 exit code).  A sample is drawn with a fixed seed, so two runs of the same code check the same
@@ -15,9 +16,11 @@ from __future__ import annotations
 import json
 import random
 import sys
+import tomllib
 from pathlib import Path
 
 MUTANTS = Path("mutants/shanghai_net")
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 KILLED = {1, 3, 24, -24, 36, 37, 152, 255}  # tests failed, pytest error, timeouts, type check
 UNCHECKED = {None, 2, 34}  # not run yet, interrupted, skipped
 
@@ -27,6 +30,20 @@ def exit_codes(package: str) -> dict[str, int | None]:
     for meta in sorted((MUTANTS / package).glob("*.meta")):
         codes.update(json.loads(meta.read_text())["exit_code_by_key"])
     return codes
+
+
+def mutated_packages(pyproject: Path = PYPROJECT) -> set[str]:
+    """The packages of shanghai_net/ whose files [tool.mutmut] mutates (net: its budgets)."""
+    config = tomllib.loads(pyproject.read_text())["tool"]["mutmut"]
+    return {path.split("/")[1] for path in config["only_mutate"]}
+
+
+def check(packages: list[str]) -> None:
+    """Stop `make mutate` before hours of work on a package that mutmut makes no mutant of."""
+    unknown = sorted(set(packages) - mutated_packages())
+    if unknown:
+        raise SystemExit(f"MUTATE_PACKAGES names {', '.join(unknown)}, which pyproject.toml's "
+                         f"[tool.mutmut] only_mutate does not mutate")
 
 
 def names(package: str, sample: int | None = None) -> list[str]:
@@ -60,5 +77,7 @@ if __name__ == "__main__":
     command, *args = sys.argv[1:]
     if command == "names":
         print(" ".join(names(args[0], int(args[1]) if len(args) > 1 and args[1] else None)))
+    elif command == "check":
+        check(args)
     else:
         rates(args)

@@ -13,6 +13,7 @@ from shanghai_net.bots.basic import discard_cost
 from shanghai_net.bots.expert import _close
 from shanghai_net.cards import parse_cards
 from shanghai_net.engine import Discard, view_of
+from shanghai_net.rules import preset
 
 from scenario import discard_turn, draw, hand_text, play, stacked_game
 
@@ -77,6 +78,19 @@ def test_the_expert_plays_out_a_wild_card_only_where_nothing_else_may_go():
     costs = [((False, 1.0, 0.1), nine), ((True, 0.5, 0.2), joker), ((True, 1.2, 0.3), two)]
     assert _close(costs, 5.0, 3) == [nine]
     assert _close(costs[1:], 5.0, 3) == [joker, two]
+
+
+@pytest.mark.parametrize("level", ["basic", "expert"])
+def test_in_a_phase_of_one_suit_a_bot_keeps_the_suit_s_cards_it_could_spare(level):
+    """A phase of seven cards of one suit; the hand holds eight hearts, so a heart could go
+    without costing the phase: the bot still throws the queen of clubs (a heart is worth more
+    to it, the more hearts it holds).  A `make mutate` survivor counted the suit against the
+    card (issue 40)."""
+    rules = preset("phase10").override("phases=suit7")
+    game = stacked_game(rules, ["2H 5H 7H 9H KH AH 3H 8H QC 4S", "", "", ""], up="KC",
+                        stock="6D")
+    draw(game)
+    assert discards_chosen(game, level) == {"QC"}
 
 
 def test_a_two_where_twos_are_not_wild_is_weighed_as_any_natural_card():

@@ -12,8 +12,7 @@ import pytest
 import trio
 
 from shanghai_net.cli import main
-from shanghai_net.cli.lan import names_a_machine
-from shanghai_net.cli.net import _find_table
+from shanghai_net.cli.lan import find_table, names_a_machine
 from shanghai_net.net.host import HostConfig
 from shanghai_net.net.tables import TableServer
 from shanghai_net.rules import PRESETS, preset
@@ -53,7 +52,7 @@ async def test_join_by_a_name_no_table_nor_machine_has_lists_the_tables_seen(
             port = await nursery.start(server.run, listeners)
             options = argparse.Namespace(address=porch, table=None, browse="127.0.0.1",
                                          wait=20.0, pick=None)
-            assert await trio.to_thread.run_sync(_find_table, options) == \
+            assert await trio.to_thread.run_sync(find_table, options) == \
                 (("127.0.0.1", port), porch)  # porch is seen now: kitchen's browse lists it
             capsys.readouterr()
             code = await trio.to_thread.run_sync(exit_code, [
@@ -74,13 +73,23 @@ def test_join_by_a_name_nothing_answers_to_says_no_table_was_seen(capsys):
     assert line.startswith(f"shanghai: no table named {kitchen} on the LAN ("), line
 
 
+def test_join_at_a_machine_whose_name_does_not_resolve_is_one_line(capsys):
+    """It was "cannot reach kitchen:7777: [Errno -2] Name or service not known"."""
+    kitchen = f"kitchen-{RUN}"
+    for argv, given in ((["join", f"{kitchen}:7777"], f"{kitchen}:7777"),
+                        (["join", kitchen, "--table", "one"], kitchen)):
+        line = one_line_error(capsys, [*argv, "--fresh-identity"])
+        assert line == f"shanghai: {given}: no machine named {kitchen} (HOST[:PORT]: a " \
+                       "machine's name or address)\n"
+
+
 def test_join_by_the_name_of_a_machine_with_no_table_of_that_name_goes_to_the_machine():
     here = socket.gethostname()
     if not names_a_machine(here):
         pytest.skip(f"this machine's name {here} does not resolve")
     options = argparse.Namespace(address=here, table=None, browse="127.0.0.1", wait=0.5,
                                  pick=None)
-    assert _find_table(options) == ((here, 7777), "")
+    assert find_table(options) == ((here, 7777), "")
 
 
 HEAVY = ("trio", "prompt_toolkit", "zeroconf", "nacl", "msgpack", "shanghai_net.console",
@@ -115,3 +124,32 @@ def test_the_rules_card_cites_no_design_seed(name):
     rules = preset(name)
     assert "seed" not in rules.description
     assert not [line for line in rules_card(rules, rules.min_players) if "seed" in line]
+
+
+async def test_a_person_refused_a_seat_is_told_why_in_words_without_the_code():
+    """"connection failed: refused: table_full: no free seat ...": the code is for programs."""
+    from shanghai_net.cli.net import HostedTable
+    from shanghai_net.cli.spectate import may_watch_instead
+    from shanghai_net.identity import Identity
+    from shanghai_net.net.session import NetSession
+
+    from test_net_session import until
+
+    table = HostedTable(HostConfig(players=3), bots=[], seed=7, name="ann")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(table.serve)
+        await nursery.start(table.session.run)
+        await until(table.session, lambda: table.session.lobby is not None)
+        people = [NetSession(table.session.address, Identity(bytes([i]) * 32, bytes(32)),
+                             name=name, reconnect=False)
+                  for i, name in enumerate(("bea", "cy", "dan"))]
+        for seat, person in enumerate(people[:2], start=1):
+            await nursery.start(person.run)
+            await until(person, lambda: person.lobby is not None and person.lobby.you == seat)
+        dan = people[2]
+        await nursery.start(dan.run)
+        await until(dan, lambda: dan.status.startswith("connection failed"))
+        nursery.cancel_scope.cancel()
+    assert dan.status.startswith("connection failed: the host refused: no free seat at this "
+                                 "table (its 3 seats are taken)"), dan.status
+    assert "table_full" not in dan.status and may_watch_instead(dan.status)

@@ -238,7 +238,9 @@ def test_a_person_lets_a_bot_finish_the_hand_by_keys_and_watches_to_the_end(tmp_
         await c.until(lambda: session.watching is not None and session.seat == -1,
                       "ann watching the game", 120)
         [bot] = session.successors
-        assert bot.table.seat == seat and bot.player.level == "basic"
+        await c.until(lambda: bot.table is not None and bot.table.seat == seat,
+                      "the bot playing the seat (it replays the game first)", 120)
+        assert bot.player.level == "basic"
         screen = c.screen()
         hand = " ".join(screen["hand"].split())
         assert "your seat is bot's now: you watch the game to its end" in hand
@@ -264,3 +266,23 @@ def test_a_person_lets_a_bot_finish_the_hand_by_keys_and_watches_to_the_end(tmp_
     report = verify(read_transcript(record))
     assert report.ok, report.summary()
     assert f"seat {handed.author} played by bot (bot, key" in report.summary()
+
+
+def test_once_the_seat_changed_hands_the_console_shows_no_hand_while_the_game_replays(tmp_path):
+    """Issue 41, item 3: right after the hand-over ann's screen still showed "you" and her
+    hand, while her spectator's connection replayed the game: the table shown then is the
+    seat's own, but as a watcher sees it."""
+    async def body(c: Console):
+        await seated(c)
+        assert c.session.view.hand and c.session.seat == 0
+        c.peer.table.holders[0] = c.peer.table.holders[0].__class__(
+            "bea", "player", b"\7" * 32, b"\10" * 32)  # the stream has the hand-over
+        await c.on_trio(lambda: c.session._unseated("handed over"))
+        screen = c.screen()
+        assert c.session.seat == -1 and c.session.view.hand == ()
+        assert "your seat is bea's now" in flat(screen["hand"])
+        assert not any(row.split()[1:2] == ["you"] or "0 you" in row
+                       for row in screen["players"].splitlines()[1:]), screen["players"]
+        await c.press("q", "y")
+
+    run(console_on, net_session(tmp_path), body)

@@ -64,49 +64,69 @@ def quit_text(c: Console) -> str:
     return " ".join(fragment_list_to_text(c.console.screen.quit_text()).split())
 
 
-def test_the_host_s_person_hands_her_seat_over_and_q_asks_before_ending_bea_s_game(tmp_path):
-    config = HostConfig(players=3, preset="davis", rules=dict(TWO_ROUNDS), claim_timeout=1.0,
-                        rematch_wait=120.0)
-    hosted = HostedTable(config, bots=[BotPlayer("basic", random.Random(31))], seed=3,
-                         name="ann", auto_ready=True)
-    rnd = random.Random(3)
-    hosted.session = NetSession(None, Identity(rnd.randbytes(32), rnd.randbytes(32)), name="ann",
-                                auto_ready=True, store=GameSecrets(tmp_path / "ann"), think=0.0)
-    bea: dict = {}
-    bea_leaves = trio.Event()
+class TableWithBea:
+    """ann hosts a table of three here (`HostedTable`, her console's session following its
+    next games), a bot of the host's and bea, a person's seat (its `hello` says player) played
+    by a bot's choices, which stays at the table once the game is over until told to
+    ``then`` (``leave``, or ask for a ``rematch``)."""
 
-    async def bea_plays(task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """A person's seat (its `hello` says player), played by a bot's choices; it stays at
-        the table once the game is over, until told to leave."""
+    def __init__(self, tmp_path, rematch_wait: float) -> None:
+        config = HostConfig(players=3, preset="davis", rules=dict(TWO_ROUNDS),
+                            claim_timeout=1.0, rematch_wait=rematch_wait)
+        self.hosted = HostedTable(config, bots=[BotPlayer("basic", random.Random(31))], seed=3,
+                                  name="ann", auto_ready=True)
+        rnd = random.Random(3)
+        self.hosted.session = NetSession(
+            None, Identity(rnd.randbytes(32), rnd.randbytes(32)), name="ann", auto_ready=True,
+            store=GameSecrets(tmp_path / "ann"), think=0.0, next_game=self.hosted.next_game)
+        self.bea: dict = {}
+        self.then = trio.Event()
+        self.next = "leave"
+
+    async def bea_plays(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
-        peer = Peer(hosted.session.address, Identity(os.urandom(32), os.urandom(32)),
+        peer = Peer(self.hosted.session.address, Identity(os.urandom(32), os.urandom(32)),
                     BotPlayer("basic", random.Random(32)), name="bea", role="player",
                     rematch=None)
-        bea["peer"] = peer
+        self.bea["peer"] = peer
         async with trio.open_nursery() as nursery:
             async def play() -> None:
-                bea["result"] = await peer.run()
+                self.bea["result"] = await peer.run()
             nursery.start_soon(play)
-            await bea_leaves.wait()
-            await peer.leave()
+            await self.then.wait()
+            await (peer.leave() if self.next == "leave" else peer.ask_rematch())
+
+
+async def ann_lets_a_bot_finish(c: Console) -> None:
+    """ann draws on her first turn, then lets a bot of the host's level finish her hand, and
+    watches."""
+    session = c.session
+    await c.until(lambda: session.view is not None, "the deal", 120)
+    await c.until(lambda: may_draw(session), "ann's turn", 120)
+    while may_draw(session):
+        await c.press("d")
+        await c.until(lambda: not c.state.busy and (drawn(session) or may_draw(session)),
+                      "the card drawn", 60)
+    await c.press("B", "enter")
+    await c.until(lambda: session.watching is not None and session.seat == -1,
+                  "ann watching the game", 120)
+
+
+def test_the_host_s_person_hands_her_seat_over_and_q_asks_before_ending_bea_s_game(tmp_path):
+    table = TableWithBea(tmp_path, rematch_wait=120.0)
+    hosted, bea, bea_leaves = table.hosted, table.bea, table.then
+    bea_plays = table.bea_plays
 
     async def body(c: Console) -> None:
         session = c.session
-        await c.until(lambda: session.view is not None, "the deal", 120)
-        await c.until(lambda: may_draw(session), "ann's turn", 120)
-        while may_draw(session):
-            await c.press("d")
-            await c.until(lambda: not c.state.busy and (drawn(session) or may_draw(session)),
-                          "the card drawn", 60)
-        await c.press("B", "enter")  # a bot of the host's level finishes her hand
-        await c.until(lambda: session.watching is not None and session.seat == -1,
-                      "ann watching the game", 120)
+        await ann_lets_a_bot_finish(c)
         await c.press("q")  # the game goes on for bea: q asks, and says so
         await c.until(lambda: c.state.quit_asked)
         assert "you are hosting: quitting ends the game for bea" in quit_text(c)
         await c.press("n")
         assert c.console.app.is_running and not c.state.quit_asked
         await c.until(lambda: session.over, "the game's end, its last round audited", 240)
+        await c.until(lambda: bea["peer"].table.finished, "bea's replica at the game's end", 60)
         assert bea["peer"].table.finished and bea["peer"].table.fault is None
         # the game is over, but bea is still at the table this program hosts (for a rematch)
         await c.press("q")
@@ -120,6 +140,31 @@ def test_the_host_s_person_hands_her_seat_over_and_q_asks_before_ending_bea_s_ga
 
     assert run(hosting_console, hosted, body, [bea_plays]) == 0
     assert bea["result"].table.finished and hosted.done
+
+
+def test_the_host_s_person_watches_the_rematch_played_without_her(tmp_path):
+    """The table plays on after ann's game: bea and the host's bot ask for a rematch, and ann's
+    console, which only watches, shows the next game at the table (its lobby, where bea does not
+    come back), and closes by itself once that table closes too."""
+    table = TableWithBea(tmp_path, rematch_wait=15.0)
+    table.next = "rematch"
+
+    async def body(c: Console) -> None:
+        session = c.session
+        await ann_lets_a_bot_finish(c)
+        await c.until(lambda: session.over and table.bea["peer"].table.finished,
+                      "the game's end, its last round audited", 240)
+        await c.on_trio(table.then.set)  # bea asks for a rematch; so does the host's bot
+        await c.until(lambda: any("the next game at this table: you watch it" in e.text
+                                  for e in session.log), "the next game watched", 60)
+        await c.until(lambda: session.lobby is not None and session.view is None,
+                      "the next game's lobby shown", 60)
+        assert c.console.app.is_running and session.peer.status == "lobby"
+        await c.until(lambda: not c.console.app.is_running, "the console closing by itself once "
+                      "the rematch's lobby closes (bea never came back)", 90)
+
+    assert run(hosting_console, table.hosted, body, [table.bea_plays]) == 0
+    assert table.hosted.done and table.hosted.host.game == 1 and table.hosted._watched == 2
 
 
 def test_a_resumed_host_whose_seat_was_handed_over_watches_the_game(tmp_path, monkeypatch):

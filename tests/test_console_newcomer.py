@@ -37,7 +37,7 @@ def test_a_game_whose_only_round_was_voided_names_no_winner():
 def test_the_command_line_names_no_winner_of_a_game_with_no_round_scored():
     """What `host` and `play` print at the end: "game over: ann 0, bot1 0, bot2 0" read as
     a three-way tie for a game whose only round was voided."""
-    from shanghai_net.cli.net import game_over
+    from shanghai_net.cli.spectate import game_over
     from shanghai_net.engine import GameResult, RoundResult
 
     names = ["ann", "bot1", "bot2"]
@@ -190,12 +190,13 @@ def test_s_shows_the_score_sheet_round_by_round_and_l_the_whole_log_a_page_at_a_
             await d.press("S")
             text = grid_text(d.console)
             assert "Score sheet · lowest total wins" in text
-            assert re.search(r"round +0 you +1 basic +2 basic", text), text
-            cells = "".join(f"{str(p) + ('*' if s == result.winner else ' '):>8}"
+            # each name whole (issue 41: "0 dan f"), a column as wide as the longest
+            assert re.search(r"round +0 you +1 basic bot +2 basic bot", text), text
+            cells = "".join(f"{str(p) + ('*' if s == result.winner else ' '):>12}"
                             for s, p in enumerate(result.points))
             assert f" 1{'':10}{cells}" in text, text
             assert " 2 playing" in text and "* went out" in text
-            assert f"total{'':7}" + "".join(f"{str(t) + ' ':>8}" for t in result.totals) in text
+            assert f"total{'':7}" + "".join(f"{str(t) + ' ':>12}" for t in result.totals) in text
             await d.press("S")
             assert d.state.panel is None and "Score sheet" not in grid_text(d.console)
 

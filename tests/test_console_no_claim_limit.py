@@ -18,7 +18,7 @@ def test_the_players_panel_shows_claims_without_a_limit(ascii, mark):
         session = davis_session(rules=preset("davis").override("claims_per_round=none"))
         async with running(session, ascii=ascii) as d:
             rows = [row.split()[-3:] for row in grid_text(d.console).splitlines()
-                    if re.search(r"\d (you|basic b) +11 ", row)]
+                    if re.search(r"\d (you|basic bot) +11 ", row)]
             assert rows == [["-", mark, "0"]] * 3  # down, claims, points of each seat
 
     run(body)

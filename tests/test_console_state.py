@@ -114,3 +114,22 @@ def test_q_quits_at_once_only_once_the_game_is_over_and_audited():
     state.session.over = True
     state.ask_quit()
     assert state.exit_requested and not state.quit_asked
+
+
+def test_a_networked_draw_says_its_card_once_it_comes():
+    """Issue 41, item 9: "the card is on its way" stayed after the card had come."""
+    from shanghai_net.engine import DrawStock, Drew
+    from shanghai_net.session import LogEntry
+
+    state, sent = state_for("davis", "KS 9S 4D", [], phase=Phase.DRAW)
+    state.on_session_change()  # the deal seen
+    state.draw()
+    state.on_outcome(Accepted(sent[-1], ()))  # the host sequenced it; its keys are to come
+    assert state.message == "you draw from the stock: the card is on its way"
+    state.on_session_change()
+    assert state.message.endswith("on its way")  # not yet
+    eight = parse_cards("8D")[0]
+    state.session.log.append(LogEntry(0.0, "", event=Drew(0, eight)))
+    state.on_session_change()
+    assert "draw" in state.message and state.message.endswith("8♦"), state.message  # its card
+    assert isinstance(sent[-1], DrawStock)

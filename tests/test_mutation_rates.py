@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
 
 import mutation_rates
 
@@ -33,3 +38,33 @@ def test_rates_count_timeouts_as_kills_and_untested_mutants_as_survivors(tmp_pat
     assert out[0].split() == ["wire", "50.0%", "killed:", "2", "of", "4", "checked", "(5",
                               "mutants)"]
     assert sorted(line.split()[-1] for line in out if "survived" in line) == ["m3", "m4"]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_make_mutate_samples_every_package_mutmut_mutates_the_engine_rules_and_bots_among_them():
+    """The Makefile's default packages are exactly those [tool.mutmut] mutates (issue 40: the
+    bots were mutated by no one), and a package it does not mutate is refused up front."""
+    default = re.search(r"^MUTATE_PACKAGES \?= (.*)$", (ROOT / "Makefile").read_text(),
+                        re.MULTILINE).group(1).split()
+    assert sorted(default) == sorted(mutation_rates.mutated_packages())
+    assert {"rules", "engine", "bots"} <= set(default)
+    mutation_rates.check(["bots", "engine"])
+    with pytest.raises(SystemExit, match="names console, which"):
+        mutation_rates.check(["bots", "console"])
+
+
+def test_every_check_s_test_runs_against_the_mutants_and_every_test_selected_exists():
+    """Each tests/test_checks_*.py plays a check docs/checks.md lists: mutmut runs them all
+    (save the inventory's own), and every file or test it is given exists."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    selected = config["pytest_add_cli_args_test_selection"]
+    files = {entry.split("::")[0] for entry in selected}
+    checks = {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_checks_*.py")}
+    assert checks - {"tests/test_checks_inventory.py"} <= files, sorted(checks - files)
+    for entry in selected:
+        file, _, test = entry.partition("::")
+        assert (ROOT / file).exists(), entry
+        assert not test or re.search(rf"^(async )?def {test}\(", (ROOT / file).read_text(),
+                                     re.MULTILINE), entry

@@ -7,20 +7,28 @@ voted out."""
 
 from __future__ import annotations
 
+import math
+
 import trio
 
-from shanghai_net.deal import seeded
+from shanghai_net.deal import CheatDetected, seeded
 from shanghai_net.engine import Phase
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import Peer
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.net.voting import NEWCOMER_GRACE
+from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.verify import verify
+from shanghai_net.wire import messages as wm
+from shanghai_net.wire.messages import GameMessage
 
 from seating import kept_in, start_seated, until
+from test_net_cheats import assert_no_hidden_card_opened_to
+from test_net_game import play
 from test_net_rejoin import identities, make_peer
 
 FOUR_ROUNDS = {"contracts": [[2, 0]] * 4}
+TWO_ROUNDS = {"contracts": [[2, 0]] * 2}
 QUICK_VOTE = 0.3
 """The bots' ``void_after``: they vote a seat that is away, or silent while it owes the deal a
 step, this soon (the issue's bots voted "after a few seconds"; a stand-in's reading of the game
@@ -131,5 +139,119 @@ async def test_a_seat_that_quits_is_charged_once_and_its_stand_in_is_not_voted_o
     assert report.ok and report.totals == result.totals, report.summary()
     assert "round 2 voided by the table's vote: bot1 left it; not scored, the leaver pays" \
         in report.summary()
-    assert "round 3 voided by the table's vote: bot1 left it; not scored, it costs the seat " \
-        "nothing (the host's stand-in played it)" in report.summary()
+    assert "round 2 (dealt again) voided by the table's vote: bot1 left it; not scored, it costs " \
+        "the seat nothing (the host's stand-in played it)" in report.summary()
+
+
+class ComplainsThenSilent(PeerTable):
+    """Seat 1 complains without cause as round 1's deal settles, then keeps that round's
+    seeds to itself (the round's loser erasing it, were silence free); it deals on after."""
+
+    acted = False
+
+    def receive(self, msg, own=False):
+        out = super().receive(msg, own)
+        if self.seat == 1 and not self.acted and self.round == 1 and self.generations and \
+                self.settled:
+            self.acted = True
+            out = [*out, wm.Complaint(round=1, reason="my card did not open")]
+        return out
+
+    def _send_seeds(self):
+        if self.seat != 1 or self.round != 1:
+            super()._send_seeds()
+
+
+async def test_a_complaint_without_cause_then_silence_costs_the_complainer_the_leave_penalty(
+        tmp_path):
+    """Before, the seeds timeout voided the round with nobody paying and ended the game (any
+    losing round erased at will).  Now seat 1 pays the leave penalty as a seat that left, no
+    one is named a cheat (the seeds that came all match), nobody else pays, the round is dealt
+    again and the game finishes; `verify` says the same."""
+    record = tmp_path / "game.bin"
+    with trio.fail_after(180):
+        host, tables, _ = await play(3, record=record, audit_timeout=2.0, rules=TWO_ROUNDS,
+                                     tables_by_seat={i: ComplainsThenSilent for i in range(3)})
+    public = host.public
+    assert public.finished and public.fault is None and public.verdict is None
+    assert public.left == [(1, 1)] and public.silent == {(1, 1)} and not public.unpaid
+    result = public.public.result
+    assert [r.round_no for r in result.rounds] == [2, 3]
+    penalty = public.rules.leave_penalty
+    for seat in range(3):
+        fine = penalty if seat == 1 else 0
+        assert result.totals[seat] == sum(r.points[seat] for r in result.rounds) + fine
+    for table in tables.values():
+        assert table.game.result == result and table.silent == {(1, 1)}
+    report = verify(read_transcript(record))
+    assert report.ok and report.totals == result.totals, report.summary()
+    assert "round 1 voided: seat 1's seeds never arrived" in report.summary()
+
+
+class DropsComplaints(Host):
+    """Never sequences a complaint, and says nothing of it: it keeps a victim's word from the
+    table (a colluder's cheat goes unnamed while the round goes on)."""
+
+    async def _on_message(self, client, msg):
+        if isinstance(msg, GameMessage) and isinstance(msg.body, wm.Complaint):
+            return
+        await super()._on_message(client, msg)
+
+
+class Complains(PeerTable):
+    """Seat 1 complains as a victim would, as round 1's deal settles (it then plays no more)."""
+
+    def receive(self, msg, own=False):
+        out = super().receive(msg, own)
+        if self.seat == 1 and self.complaint is None and self.round == 1 and \
+                self.generations and self.settled:
+            self._complain(CheatDetected(None, "my card did not open"))
+            out, self._out = [*out, *self._out], []
+        return out
+
+
+async def test_a_victim_whose_complaint_the_host_keeps_stays_and_is_never_voted_out(tmp_path):
+    """The host drops seat 1's complaint.  Before, seat 1 waited the table's audit time, said
+    ``bye`` and left; the others voted it gone and it paid the leave penalty, the cheat
+    unnamed.  Now it stays: it tells its player and the table (chat) that the host keeps its
+    complaint, plays no more and keeps answering the deal, so the bots (voting after
+    `QUICK_VOTE`) never see it away or silent: nobody votes, nobody pays, no card opens to
+    anyone, and the table waits on the host (which must sequence the complaint or drop the
+    seat outright, a power it has over any seat)."""
+    host = DropsComplaints(HostConfig(players=3, rules=TWO_ROUNDS, audit_timeout=1.0,
+                                      claim_timeout=1.0, random=seeded(b"keeps complaints")))
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, ends, tables = {}, {}, {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run, listeners)
+            for seat, identity in enumerate(identities(3)):
+                peers[seat] = make_peer(port, identity, seat, tmp_path, kind=type(
+                    "ComplainingPeer", (Peer,), {"table_type": Complains}),
+                    void_after=QUICK_VOTE, on_table=lambda t: tables.__setitem__(t.seat, t))
+                await start_seated(nursery, peers[seat], seat, kept_in(ends, seat, peers[seat]))
+            victim = peers[1]
+            await until(lambda: victim.kept_complaint is not None, "seat 1 gives up on the host")
+
+            def waits_on_the_victim() -> bool:
+                public = host.public
+                return public.settled and public.public.phase is Phase.DRAW and \
+                    public.public.turn == 1
+
+            await until(waits_on_the_victim, "the table waiting for seat 1's turn", seconds=60)
+            await until(lambda: all(any("keeping it from the table" in c.text
+                                        for c in peers[s].chat) for s in (0, 2)),
+                        "the others told, as far as the host relays chat")
+            assert 1 not in ends, f"seat 1 stopped: {ends.get(1)}"
+            assert "keeping it from the table" in victim.detail
+            for seat in (0, 2):
+                peer = peers[seat]
+                assert peer._vote_due() == math.inf and not peer.holding_up(trio.current_time())
+                assert 1 not in peer.absent and 1 not in peer.left
+            nursery.cancel_scope.cancel()  # the table waits on the host: nothing more to see
+    public = host.public
+    kinds = [m.body.KIND for m in host.history.messages]
+    assert "void_round" not in kinds and "complaint" not in kinds
+    assert public.left == [] and not public.vacant and public.verdict is None
+    assert tables[1].complaint == "my card did not open" == victim.kept_complaint
+    assert_no_hidden_card_opened_to(tables, 1)

@@ -18,7 +18,7 @@ import trio
 
 from shanghai_net.cli import main
 from shanghai_net.identity import Identity
-from shanghai_net.cli.net import _find_table
+from shanghai_net.cli.lan import find_table
 from shanghai_net.net.discovery import SERVICE, watch
 from shanghai_net.net.host import HostConfig
 from shanghai_net.net.peer import Peer
@@ -111,7 +111,7 @@ async def test_an_announced_table_is_listed_with_its_fields(tmp_path, capsys,
 
             options = argparse.Namespace(address=PORCH, table=None, browse="127.0.0.1",
                                          wait=10.0, pick=None)
-            assert await trio.to_thread.run_sync(_find_table, options) == \
+            assert await trio.to_thread.run_sync(find_table, options) == \
                 (("127.0.0.1", port), PORCH)
             offered = []
 
@@ -121,7 +121,7 @@ async def test_an_announced_table_is_listed_with_its_fields(tmp_path, capsys,
 
             options = argparse.Namespace(address=None, table=None, browse="127.0.0.1",
                                          wait=5.0, pick=pick)
-            assert await trio.to_thread.run_sync(_find_table, options) == \
+            assert await trio.to_thread.run_sync(find_table, options) == \
                 (("127.0.0.1", port), KITCHEN)
             assert {KITCHEN, PORCH} <= set(offered)
 

@@ -385,16 +385,24 @@ def test_a_seat_may_run_its_round_audit_apart_and_go_on_from_its_outcome():
 def test_seeds_the_host_times_out_void_the_round_naming_no_one():
     """In process: one seat's seeds never reach the host (its box empties: the host dropped
     them, or the seat never sent them) and the host times them out.  Every party audits what
-    came, names no one (a missing message proves nothing of its author), voids the round and
-    ends the game, alike."""
+    came and names no one a cheat (a missing message proves nothing of its author); the absent
+    seat pays the leave penalty as a seat that left, the round is void (its score taken back)
+    and dealt again, alike at every party, and the game goes on (issue 42: it used to end,
+    nobody paying)."""
+    from shanghai_net.engine.events import RoundVoided
+
     t = Table(3, seed=10)
     t.run_until(lambda: t.host.waiting_audit)
     missing = next(seat for seat in range(3) if seat not in t.host.seeds_from)
     t.boxes[missing].deal.clear()
     t.run_until(lambda: t.host.seeds_from == set(range(3)) - {missing}, play=False)
     t.time_out(missing, what="seeds")
-    why = (f"round 1 cannot be audited: seat {missing}'s seeds never arrived (seat {missing}, "
-           "or the host that relays it)")
     for party in (t.host, *t.seats):
-        assert party.fault is None and party.finished and party.voided == 1
-        assert (party.verdict.culprit, party.verdict.reason) == (None, why)
+        assert party.fault is None and not party.finished and party.verdict is None
+        assert party.left == [(1, missing)] and party.silent == {(1, missing)}
+        assert party.public.results == [] and party.public.round_no == 3
+    for seat in t.seats:
+        (voided,) = [e for e in seat.events if isinstance(e, RoundVoided)]
+        assert voided.leaver == missing and voided.penalty == seat.rules.leave_penalty > 0
+    t.run_until(lambda: t.host.round == 3 and t.host.settled)
+    assert all(seat.round == 3 and seat.fault is None for seat in t.seats)

@@ -47,7 +47,7 @@ async def test_two_seats_lost_at_once_at_four_are_voted_gone_and_the_game_ends(t
             for scope in lost.values():  # both programs end at once (a crash, a power cut)
                 scope.cancel()
             await until(lambda: host.public.finished, "the game's end", seconds=200,
-                        state=lambda: (host.public.vacant, host.public.silent,
+                        state=lambda: (host.public.vacant, host.public.silenced,
                                        host.public.gone_votes, host.public.owed()))
     public = host.public
     assert public.fault is None and public.verdict is None

@@ -112,7 +112,7 @@ def test_half_the_seats_silent_at_once_are_voted_gone_one_by_one_and_each_pays_o
         for other in lost:
             if seat in t.host.vacant:
                 break
-            if other not in t.host.silent and other not in t.host.vacant:
+            if other not in t.host.silenced and other not in t.host.vacant:
                 silent(t, other)
         assert seat in t.host.vacant
         stand_ins(t, [seat])  # the host proposes one at once: its approval waits for the rest
@@ -121,7 +121,7 @@ def test_half_the_seats_silent_at_once_are_voted_gone_one_by_one_and_each_pays_o
     assert [s for _, s in t.host.left] == lost
     t.run_until(lambda: t.host.finished)
     assert_finished_alike(t, {seat: 1 for seat in lost})
-    assert t.host.silent == {}
+    assert t.host.silenced == {}
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -173,7 +173,7 @@ def test_a_seat_only_slow_is_counted_again_once_it_speaks_and_pays_nothing():
     assert t.host.still_silent() == {2}
     slow.poll = held
     t.step(play=False)  # its approval
-    assert t.host.silent == {}
+    assert t.host.silenced == {}
     vote_gone(t, 2, (0, 1))
     assert t.host.vacant == {} and t.host.left == [(2, 3)]
     t.run_until(lambda: t.host.finished)
@@ -227,10 +227,10 @@ def test_votes_cast_before_the_replacement_is_proposed_carry_once_it_waits_for_t
     silent(t, 3)
     assert 2 not in t.host.vacant, "seat 2 is not timed out: the bar is the table's"
     silent(t, 2)
-    assert 2 in t.host.vacant and 3 in t.host.silent
+    assert 2 in t.host.vacant and 3 in t.host.silenced
     assert t.host.owed() == {}, "seat 3 owes the voided round's commitment no more"
     vote_gone(t, 3, (0, 1))
-    assert 3 not in t.host.vacant and t.host.silent == {3: t.host.silent[3]}
+    assert 3 not in t.host.vacant and t.host.silenced == {3: t.host.silenced[3]}
     stand_ins(t, [2])
     assert 3 in t.host.vacant
     stand_ins(t, [3])

@@ -256,21 +256,25 @@ def test_a_record_that_ends_before_its_game_says_how_far_the_deal_got():
 
 
 def test_the_summary_says_why_a_round_was_voided_and_every_round_the_table_voted_void():
-    """What `shanghai verify` prints of a game that ended at an audit (naming a seat, or not
-    completed for seeds that never came) and of rounds voided by the table's vote."""
+    """What `shanghai verify` prints of a game that ended at an audit (naming a seat, or a fault
+    it could pin on no seat) and of rounds voided by the table's vote."""
     messages = read_transcript(sample_game.PATH)
     report = verify(messages)
     for culprit, why in ((1, "its audit, which named a seat"),
-                         (None, "its audit, which could not be completed")):
+                         (None, "its audit, which could name no seat")):
         ended = dataclasses.replace(report, voided=1, fault=Finding(99, culprit, "the reason"))
         assert f"round 1 voided by {why}: not scored; the game ended there" in \
             ended.summary().splitlines()
-    claim = messages[9]  # what the summary reads of a claim is only that there is one
-    protests = (Protested(1, 40, "early", None), Protested(2, 52, "on its way", claim))
+    claim, seeds = messages[22], messages[126]  # a pass_claim, a seeds step: the summary
+    # reads only which of the two a protest shows
+    protests = (Protested(1, 40, "early", None), Protested(2, 52, "on its way", claim),
+                Protested(0, 60, "dropped", seeds))
     lines = dataclasses.replace(report, protests=protests).summary().splitlines()
-    assert lines[2:4] == [
+    assert lines[2:5] == [
         "Bob protests the host's timeout at seq 40: early",
         "Cy protests the host's timeout at seq 52: on its way (with the claim it signed, which "
+        "the host did not sequence)",
+        "Ann protests the host's timeout at seq 60: dropped (with the seeds it signed, which "
         "the host did not sequence)"]
     for left, rounds in ((((1, 0), (2, 1)), "1 and 2"), (((1, 0), (2, 1), (4, 1)), "1, 2 and 4")):
         assert dataclasses.replace(report, left=left).summary().splitlines()[-1] == (

@@ -110,7 +110,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def hosted_console(config, *, ascii: bool = False, auto_pass: bool = True, **table) -> int:
     """Host the table ``config`` describes and sit at it in the console (`HostedTable`'s
     options); the console's exit code, and the final totals printed if the game ended."""
-    from .net import BOT_THINK, HostedTable, game_over
+    from .net import BOT_THINK, HostedTable
+    from .spectate import game_over
 
     hosted = HostedTable(config, think=BOT_THINK, **table)
     session = hosted.session

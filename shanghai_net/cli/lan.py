@@ -1,5 +1,6 @@
 """The tables on the LAN from the command line: ``shanghai tables`` lists them as DNS-SD announces
-them (net/discovery.py), and the options with which `tables` and `join` look for them."""
+them (net/discovery.py), the options with which `tables` and `join` look for them, and where
+``join`` goes (`find_table`: a table's name, a host's address)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import socket
 
 from .options import seconds
 
-__all__ = ["add_tables_command", "browse_options", "no_table_named", "names_a_machine"]
+__all__ = ["add_tables_command", "address", "browse_options", "find_table"]
 
 
 def _cmd_tables(args: argparse.Namespace) -> int:
@@ -73,3 +74,66 @@ def add_tables_command(sub, **options) -> None:
                         help="print the tables found within --wait seconds as JSON, once")
     browse_options(tables)
     tables.set_defaults(func=_cmd_tables)
+
+
+def address(text: str) -> tuple[str, int]:
+    """``HOST[:PORT]`` as (host, port), the port 7777 unless given; a port out of range is a
+    ValueError (a host's name that does not resolve fails at once when joining)."""
+    from ..net.peer_link import parse_address
+
+    written = text.rpartition(":")[2]
+    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
+        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
+                         "1 to 65535)")
+    host, port = parse_address(text)
+    if not 1 <= port <= 65535:
+        raise ValueError(f"{text}: {port} is no port: 1 to 65535")
+    return host, port
+
+
+def _looks_like_address(text: str) -> bool:
+    """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
+    or is ``localhost``."""
+    import ipaddress
+
+    if ":" in text or text == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+def find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
+    """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
+    chosen in the console; a name: the table of that name (else the argument is a host's
+    name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    import trio
+
+    from ..net.discovery import find_tables
+
+    interfaces = [args.browse] if args.browse else None
+    target = args.address
+    if target is not None and (args.table or _looks_like_address(target)):
+        host, port = address(target)
+        if not names_a_machine(host):
+            raise ValueError(f"{target}: no machine named {host} (HOST[:PORT]: a machine's name "
+                             "or address)")
+        return (host, port), args.table or ""
+    found = trio.run(find_tables, args.wait, interfaces, target)
+    if target is not None:
+        seen, found = found, [t for t in found if t.name == target]
+        if not found and names_a_machine(target):  # no table of that name: a host's name
+            return address(target), args.table or ""
+        if not found:
+            raise ValueError(no_table_named(target, seen, args.wait))
+    if not found:
+        raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
+                         "address: shanghai join HOST[:PORT]")
+    chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
+    if chosen is None:
+        return None
+    print(f"joining {chosen.name} at {chosen.address}:{chosen.port}; the lobby should show host "
+          f"key {chosen.fingerprint}", flush=True)
+    return (chosen.address, chosen.port), chosen.name

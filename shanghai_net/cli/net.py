@@ -26,15 +26,14 @@ from ..identity import Identity, config_dir, load_or_create
 from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
-from .lan import add_tables_command, browse_options, names_a_machine, no_table_named
-from .options import count, name, port, seconds, text
+from .lan import add_tables_command, address, browse_options, find_table
+from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, port, seat_options,
+                      seconds, to_a_table)
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
-__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "game_over", "person",
+__all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "person",
            "seat_options", "HelpWithDefaults"]
 
-
-JOIN_CODE = text(16, "a join code")
 
 
 def _fresh_identity() -> Identity:
@@ -121,8 +120,11 @@ class HostedTable:
         self.watching = resumed is not None and resumed.seat_of_key(identity.sign_public) is None
         """A game resumed whose seat we played is someone else's now (handed over, or voted
         gone): this console follows the game as a spectator while the table is hosted here."""
+        self._watched = self.host.game
+        """The number of the last game at the first table that the console was shown."""
         self.session = NetSession(None, identity, name=name, join_code=config.join_code,
                                   auto_ready=auto_ready, random=you, spectate=self.watching,
+                                  next_game=self.next_game,
                                   store=GameSecrets(config_dir() / "games") if keep else None)
 
     async def serve(self, task_status) -> None:
@@ -173,6 +175,20 @@ class HostedTable:
                 if client is not None and client.connected and client.hello is not None
                 and client.hello.role == "player" and client.hello.sign_key != own]
 
+    async def next_game(self) -> bool:
+        """Wait until the first table opens its next game, a rematch (True), or every table
+        here is closed (False): a console that watches shows each game the table plays."""
+        import trio
+
+        name = self.server.names[0]
+        while not self.done:
+            table = self.server.tables.get(name)
+            if table is not None and table.host.game > self._watched:
+                self._watched = table.host.game
+                return True
+            await trio.sleep(0.1)
+        return False
+
     @property
     def done(self) -> bool:
         """Every table hosted here is closed: its game and any rematch are over."""
@@ -220,47 +236,6 @@ def address_to_give(bind: str) -> str:
 
 
 
-def game_over(names: list[str], result) -> str:
-    if not result.rounds:  # every round played was voided
-        return "game over: no round was scored, so nobody won"
-    return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
-
-
-class HelpWithDefaults(argparse.HelpFormatter):
-    """Each option's line ends with its default, unless the line names it already."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        help = action.help or ""
-        unset = action.default is None or action.default is False or action.default in ([], "") \
-            or action.default == argparse.SUPPRESS
-        if "default" in help or unset or not action.option_strings:
-            return help
-        return f"{help} (default: %(default)s)"
-
-
-def seat_options(parser: argparse.ArgumentParser) -> None:
-    """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
-    parser.add_argument("--name", type=name,
-                        help="your name at the table (default: your login name)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="letters instead of suit symbols and arrows")
-    parser.add_argument("--no-auto-pass", action="store_true",
-                        help="ask about every claim window (default: one that cannot help your "
-                             "hand passes by itself; P toggles it in the game)")
-
-
-def level_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--level``: the bots' level, one of `shanghai_net.bots.BOTS`."""
-    from ..bots import BOTS, LEVELS
-
-    parser.add_argument("--level", default="basic", choices=list(BOTS),
-                        help=f"{what}: {', '.join(LEVELS)} (random: any legal move, a rules fuzzer)")
-
-
-def _to_a_table(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the host's address (port 7777 unless given)")
-    parser.add_argument("--join-code", type=JOIN_CODE, default="",
-                        help="the code the host gave (default: none)")
 
 
 def table_names(names: list[str], count: int) -> list[str]:
@@ -281,6 +256,7 @@ def _cmd_host(args: argparse.Namespace) -> int:
     from ..net.host import HostConfig
     from ..net.player import BotPlayer
     from ..net.tables import TableServer
+    from .spectate import game_over
 
     if args.bots > args.players:
         raise ValueError(f"--bots {args.bots} is more than --players {args.players}")
@@ -383,65 +359,6 @@ def bot_name(bot, index: int) -> str:
     return f"{'bot' if level == 'basic' else level}{index + 1}"
 
 
-def address(text: str) -> tuple[str, int]:
-    """``HOST[:PORT]`` as (host, port), the port 7777 unless given; a port out of range is a
-    ValueError (a host's name that does not resolve fails at once when joining)."""
-    from ..net.peer_link import parse_address
-
-    written = text.rpartition(":")[2]
-    if text.count(":") == 1 and not written.isdigit():  # one colon: no IPv6 address
-        raise ValueError(f"{text}: the port {written!r} is not a number (HOST[:PORT], the port "
-                         "1 to 65535)")
-    host, port = parse_address(text)
-    if not 1 <= port <= 65535:
-        raise ValueError(f"{text}: {port} is no port: 1 to 65535")
-    return host, port
-
-
-def _looks_like_address(text: str) -> bool:
-    """``join``'s argument is an address, not a table's name: it has a port, is an IP address,
-    or is ``localhost``."""
-    import ipaddress
-
-    if ":" in text or text == "localhost":
-        return True
-    try:
-        ipaddress.ip_address(text)
-        return True
-    except ValueError:
-        return False
-
-
-def _find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
-    """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
-    chosen in the console; a name: the table of that name (else the argument is a host's
-    name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
-    import trio
-
-    from ..net.discovery import find_tables
-
-    interfaces = [args.browse] if args.browse else None
-    target = args.address
-    if target is not None and (args.table or _looks_like_address(target)):
-        return address(target), args.table or ""
-    found = trio.run(find_tables, args.wait, interfaces, target)
-    if target is not None:
-        seen, found = found, [t for t in found if t.name == target]
-        if not found and names_a_machine(target):  # no table of that name: a host's name
-            return address(target), args.table or ""
-        if not found:
-            raise ValueError(no_table_named(target, seen, args.wait))
-    if not found:
-        raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
-                         "address: shanghai join HOST[:PORT]")
-    chosen = found[0] if len(found) == 1 and target is not None else args.pick(found)
-    if chosen is None:
-        return None
-    print(f"joining {chosen.name} at {chosen.address}:{chosen.port}; the lobby should show host "
-          f"key {chosen.fingerprint}", flush=True)
-    return (chosen.address, chosen.port), chosen.name
-
-
 def _cmd_join(args: argparse.Namespace) -> int:
     from ..net.resume import GameSecrets
     from ..net.session import NetSession
@@ -451,13 +368,15 @@ def _cmd_join(args: argparse.Namespace) -> int:
     else:
         home = Path(args.identity) if args.identity else config_dir()
         identity, store = load_or_create(home), GameSecrets(home / "games")
-    target = _find_table(args)
+    target = find_table(args)
     if target is None:
         print("shanghai join: no table chosen", file=sys.stderr)
         return 1
     address, table = target
     if args.open and not table:
         raise ValueError("--open needs the new table's name: --table NAME")
+    from .spectate import may_watch_instead, offer_to_watch
+
     session = NetSession(address, identity, name=args.name or person(),
                          join_code=args.join_code, table=table, open_table=args.open,
                          store=store, take_over=args.take_over)
@@ -466,24 +385,9 @@ def _cmd_join(args: argparse.Namespace) -> int:
         print(f"shanghai join: {session.status}", file=sys.stderr)
         if session.view is None:  # never sat down at a game: a failure, not a quit
             if may_watch_instead(session.status):
-                print(f"shanghai join: you can watch its game instead: "
-                      f"{watch_command(*address, table, args.join_code)}", file=sys.stderr)
+                return offer_to_watch(address, table, args.join_code, args.ascii)
             return 1
     return code
-
-
-def may_watch_instead(status: str) -> bool:
-    """Whether a join refused so (a table whose game started without us, or with every seat
-    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
-    return "refused: table_full" in status and ("started without you" in status
-                                               or "no free seat" in status)
-
-
-def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
-    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
-    where = host if port == 7777 else f"{host}:{port}"
-    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
-        (f" --join-code {join_code}" if join_code else "")
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -595,7 +499,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
     join.set_defaults(func=_cmd_join, console=run_console, pick=pick_table)
 
     bot = sub.add_parser("bot", help="a bot peer joining a table over the network", **options)
-    _to_a_table(bot)
+    to_a_table(bot)
     bot.add_argument("--table", default="", metavar="NAME",
                      help="the table at HOST to sit at (default: its first)")
     level_option(bot, "how well the bot plays")

@@ -1,6 +1,7 @@
 """What the commands' options accept, checked as they are read: each argparse ``type`` here
 refuses a value that cannot work with a line naming the range it takes, and `Parser` says any
-refusal in one line (no usage block), exit status 2."""
+refusal in one line (no usage block), exit status 2; the options several commands share
+(a person's seat, the bots' level, a table to join) and the help that shows their defaults."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import argparse
 import math
 from typing import NoReturn
 
-__all__ = ["Parser", "count", "name", "port", "seconds", "text"]
+__all__ = ["Parser", "count", "name", "port", "seconds", "text", "JOIN_CODE", "HelpWithDefaults",
+           "seat_options", "level_option", "to_a_table"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -75,3 +77,45 @@ def _number(kind, value: str, what: str):
         return kind(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not {what}") from None
+
+
+JOIN_CODE = text(16, "a join code")
+
+
+class HelpWithDefaults(argparse.HelpFormatter):
+    """Each option's line ends with its default, unless the line names it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        help = action.help or ""
+        unset = action.default is None or action.default is False or action.default in ([], "") \
+            or action.default == argparse.SUPPRESS
+        if "default" in help or unset or not action.option_strings:
+            return help
+        return f"{help} (default: %(default)s)"
+
+
+def seat_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a person's seat: ``host``, ``join`` (and ``play`` in shanghai_net.cli)."""
+    parser.add_argument("--name", type=name,
+                        help="your name at the table (default: your login name)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="letters instead of suit symbols and arrows")
+    parser.add_argument("--no-auto-pass", action="store_true",
+                        help="ask about every claim window (default: one that cannot help your "
+                             "hand passes by itself; P toggles it in the game)")
+
+
+def level_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--level``: the bots' level, one of `shanghai_net.bots.BOTS`."""
+    from ..bots import BOTS, LEVELS
+
+    parser.add_argument("--level", default="basic", choices=list(BOTS),
+                        help=f"{what}: {', '.join(LEVELS)} (random: any legal move, a rules fuzzer)")
+
+
+def to_a_table(parser: argparse.ArgumentParser) -> None:
+    """``HOST[:PORT]`` and ``--join-code``: where a command that joins a table goes."""
+    parser.add_argument("address", metavar="HOST[:PORT]",
+                        help="the host's address (port 7777 unless given)")
+    parser.add_argument("--join-code", type=JOIN_CODE, default="",
+                        help="the code the host gave (default: none)")

@@ -1,6 +1,7 @@
 """``shanghai watch HOST[:PORT]``: follow a table on the LAN as a spectator, a line per public
 event (what every seat sees: draws from the stock without their card), then the result.  No key
-of a seat, nothing sent but ``hello``: a player the game started without can still follow it."""
+of a seat, nothing sent but ``hello``: a player the game started without can still follow it,
+and ``join`` refused so offers it (`offer_to_watch`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import trio
 from ..engine import GameEnded, Words, round_numbers
 from ..identity import Identity
 
-__all__ = ["run_spectator", "spectate"]
+__all__ = ["game_over", "may_watch_instead", "offer_to_watch", "run_spectator",
+           "spectate", "watch_command"]
 
 
 async def spectate(address: tuple[str, int], *, table: str = "", join_code: str = "",
@@ -25,7 +27,6 @@ async def spectate(address: tuple[str, int], *, table: str = "", join_code: str 
     from ..console.viewmodel import card_text
     from ..net.peer import Peer, PeerError
     from ..table.disputes import final_result
-    from .net import game_over
 
     shown = {"events": 0, "audited": 0, "status": ""}
     words: list[Words] = []
@@ -84,3 +85,38 @@ def _culprit(culprit: int | None, words: Words) -> str:
 
 def run_spectator(address: tuple[str, int], **options) -> int:
     return trio.run(lambda: spectate(address, **options))
+
+
+def game_over(names: list[str], result) -> str:
+    if not result.rounds:  # every round played was voided
+        return "game over: no round was scored, so nobody won"
+    return "game over: " + ", ".join(f"{names[s]} {result.totals[s]}" for s in result.ranking)
+
+
+def offer_to_watch(address: tuple[str, int], table: str, join_code: str, ascii: bool) -> int:
+    """A table whose game started without us: on a terminal, offer to watch it at once (y);
+    else, or on no, the command that does (exit 1: the join failed)."""
+    command = watch_command(*address, table, join_code)
+    if sys.stdin.isatty():
+        try:
+            answer = input("shanghai join: watch its game instead? (y/n) ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower().startswith("y"):
+            return run_spectator(address, table=table, join_code=join_code, ascii=ascii)
+    print(f"shanghai join: you can watch its game instead: {command}", file=sys.stderr)
+    return 1
+
+
+def may_watch_instead(status: str) -> bool:
+    """Whether a join refused so (a table whose game started without us, or with every seat
+    taken) leaves a game to watch: not a refusal of our key or of a spectator more."""
+    return "the host refused: " in status and ("started without you" in status
+                                               or "no free seat" in status)
+
+
+def watch_command(host: str, port: int, table: str = "", join_code: str = "") -> str:
+    """The command that watches the table at ``host:port`` (`shanghai_net.cli.spectate`)."""
+    where = host if port == 7777 else f"{host}:{port}"
+    return "shanghai watch " + where + (f" --table {table}" if table else "") + \
+        (f" --join-code {join_code}" if join_code else "")

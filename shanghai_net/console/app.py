@@ -89,6 +89,9 @@ class ConsoleApp:
         self._cancel: trio.CancelScope | None = None
         self._trio_done: asyncio.Future | None = None
         self.error: BaseException | None = None
+        self._sat = self._ran = False
+        """The session has shown a game (a rematch's lobby after it is no failure); its run
+        has returned."""
 
     # -- prompt_toolkit side ---------------------------------------------------------------------
 
@@ -192,6 +195,7 @@ class ConsoleApp:
         state, app = self.state, self.app
 
         def changed() -> None:
+            self._sat |= self.session.view is not None
             state.on_session_change()
             app.invalidate()
 
@@ -216,22 +220,24 @@ class ConsoleApp:
         reached, a refusal) leaves nothing to look at: the console closes, exit status 1, and
         the command says why."""
         await self.session.run(task_status=task_status)
-        if self.session.view is None:
+        self._ran = True
+        if self.session.view is None and not self._sat:
             if self.app.is_running:
                 self.app.exit(result=1)
             else:  # it failed before the screen was up
                 self.app.pre_run_callables.append(lambda: self.app.exit(result=1))
 
     async def _ticker(self) -> None:
-        """Redraw while a claim window counts down; close a console that only watches once the
-        tables hosted here are done (nothing is left to show or to serve)."""
+        """Redraw while a claim window counts down; close a console without a seat once its
+        session is over and the tables hosted here are done (nothing left to show or serve)."""
         while True:
             await trio.sleep(self.tick)
             if self.session.claim is not None:
                 self.app.invalidate()
             hosting = self.hosting
-            if hosting is not None and hosting.done and self.state.watching is not None \
-                    and self.session.over and self.app.is_running:
+            unseated = self.session.view is None or self.session.seat == -1
+            if hosting is not None and hosting.done and self._ran and unseated \
+                    and self.app.is_running:
                 self.app.exit(result=0)
 
     async def _submit(self, move) -> None:

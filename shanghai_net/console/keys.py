@@ -99,8 +99,14 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("pagedown", filter=reading, closes=False)(lambda: state.scroll_panel(pages=1))
     on("home", filter=reading, closes=False)(lambda: state.scroll_panel(to=0))
     on("end", filter=reading, closes=False)(lambda: state.scroll_panel(to=-1))
-    on("?", filter=~asked & ~helping)(lambda: setattr(state, "help_open", True))
-    on("?", filter=helping & ~asked, closes=False)(lambda: setattr(state, "help_open", False))
+    # an overlay taller than the terminal (the help at 60x20) scrolls; a panel pages itself
+    overlaid = Condition(lambda: state.on_top() not in (None, "panel")) & ~chat
+    on("up", filter=overlaid, closes=False)(lambda: state.scroll_overlay(-1))
+    on("down", filter=overlaid, closes=False)(lambda: state.scroll_overlay(1))
+    on("pageup", filter=overlaid, closes=False)(lambda: state.scroll_overlay(pages=-1))
+    on("pagedown", filter=overlaid, closes=False)(lambda: state.scroll_overlay(pages=1))
+    on("?", filter=~asked & ~helping)(state.toggle_help)
+    on("?", filter=helping & ~asked, closes=False)(state.toggle_help)
     for digit in "0123456789":
         on(digit, filter=table & Condition(lambda: state.target is not None))(
             lambda d=digit: state.type_digit(d))

@@ -11,6 +11,7 @@ fingerprints and ready flags, the rules, and what it waits for.
 from __future__ import annotations
 
 import itertools
+import re
 import textwrap
 
 from prompt_toolkit.application.current import get_app
@@ -27,11 +28,14 @@ from prompt_toolkit.styles import Style
 from ..cards import Card
 from ..session import Connection
 from .state import ConsoleState
+from .sheets import fit_name
 from .viewmodel import AUTO_PASS_RULE, LobbyModel, ViewModel, card_text, game_over_table, names_at, round_summary
 
 __all__ = ["create_layout", "STYLE", "HELP", "render_screen_text"]
 
 PLAYERS_WIDTH = 36
+"""The players panel's width with names of 10 columns (seat number included)."""
+MAX_NAME_ROOM = 24
 CHAT_WIDTH = 28
 
 STYLE = Style.from_dict({
@@ -66,7 +70,7 @@ STYLE = Style.from_dict({
 CAROUSEL_HELP = """\
 Keys (carousel: rebuild the table, then commit it as one move)
   {arrows} Home End move the cursor over your hand and the working area
-  space          select / unselect the card, and step to the next one
+  space          select / unselect the card under the cursor (it stays)
   s              sort the hand by suit or by rank
   k  + number    pick up that whole meld into the working area
   j  + number + place   pick up one card of a meld (its place, 1 first)
@@ -89,7 +93,7 @@ Keys (carousel: rebuild the table, then commit it as one move)
 HELP = """\
 Keys (every move of the game is a key)
   {arrows} Home End move the cursor in your hand (s sorts by suit or rank)
-  space          select / unselect a card (a run goes down in that order)
+  space          select / unselect the card under the cursor (it stays)
   d  /  t        draw from the stock / take the discard
   m  /  p        claim the discard out of turn ({claim}) / let it go
 {auto}  g              the selected cards are the next meld; with the contract
@@ -175,10 +179,12 @@ class Screen:
         owners: dict[int, list] = {}
         for meld in vm.table:
             owners.setdefault(meld.owner, []).append(meld)
-        width = max(30, _width() - PLAYERS_WIDTH - 1)
-        indent = 13
+        width = max(30, _width() - self.players_width() - 1)
+        room = self.name_room() - 2  # less the seat's number and a space
+        indent = room + 3
         for owner, melds in owners.items():
-            out.append(("class:you" if owner == vm.seat else "", f" {owner} {names[owner][:10]:<10}"))
+            out.append(("class:you" if owner == vm.seat else "",
+                        f" {owner} {fit_name(names[owner], room):<{room}}"))
             used = indent
             for meld in melds:
                 texts = [card_text(c, self.state.ascii) for c in meld.cards]
@@ -203,16 +209,17 @@ class Screen:
         ascii = self.state.ascii
         yes = "y" if ascii else "✓"
         money = vm.pot is not None
-        # 31 columns, so that a 4-letter marker (lost, left) fits the 36-column panel
-        out.append(("class:heading", f"{'':3}{'seat':<10}{'hand':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>4}"))
+        # the name's room and 21 columns, so that a 4-letter marker (lost, left) fits too
+        room = self.name_room()
+        out.append(("class:heading", f"{'':3}{'seat':<{room}}{'hand':>5}{'down':>5}{'clm':>4}{'$' if money else 'pts':>4}"))
         out.append(("", "\n"))
         for r in vm.seats:
             mark = ">" if r.to_move and ascii else ("▶" if r.to_move else " ")
             dealer = "D" if r.dealer else " "
             style = "class:you" if r.you else ""
-            who = f"{r.seat} {r.name}"[:9]
+            who = fit_name(f"{r.seat} {r.name}", room - 1)
             claims = ("any" if ascii else "∞") if r.claims_left is None else r.claims_left
-            out.append((style, f"{mark}{dealer} {who:<10}{r.hand_size:>5}{(yes if r.down else '-'):>5}{claims:>4}{r.score:>4}"))
+            out.append((style, f"{mark}{dealer} {who:<{room}}{r.hand_size:>5}{(yes if r.down else '-'):>5}{claims:>4}{r.score:>4}"))
             marker = _CONNECTION_MARK.get(r.connection)
             if marker:
                 out.append(("class:lost", f" {marker}"))
@@ -220,6 +227,17 @@ class Screen:
         if vm.pot is not None:
             out.append(("", f"  pot {vm.pot}\n"))
         return out
+
+    def name_room(self) -> int:
+        """Columns of the players panel's seat and name: the longest name's (a hand-over's
+        "dan for ann" whole), within what the terminal leaves the table (10 at 70 columns, 15 at 80)."""
+        vm = self.vm()
+        longest = max((len(f"{r.seat} {r.name}") + 1 for r in vm.seats), default=0) \
+            if vm is not None else 0
+        return max(10, min(longest, 10 + max(0, _width() - 70) // 2, MAX_NAME_ROOM))
+
+    def players_width(self) -> int:
+        return PLAYERS_WIDTH - 10 + self.name_room()
 
     def piles(self) -> StyleAndTextTuples:
         vm = self.vm()
@@ -250,7 +268,8 @@ class Screen:
             return []
         room = max(20, _width() - CHAT_WIDTH - 2)  # a long line goes on below, between words
         rows = [row for line in vm.log
-                for row in textwrap.wrap(line, room, initial_indent=" ", subsequent_indent="   ")]
+                for row in textwrap.wrap(line, room, initial_indent=" ", subsequent_indent="   ",
+                                         break_on_hyphens=False)]
         return [("", "\n".join(rows))]
 
     def chat(self) -> StyleAndTextTuples:
@@ -307,7 +326,8 @@ class Screen:
 
     @staticmethod
     def _watching_lines(vm: ViewModel) -> list[str]:
-        return textwrap.wrap(vm.watching, max(20, _width() - 2), initial_indent=" ",
+        return textwrap.wrap(vm.watching, max(20, _width() - 2), break_on_hyphens=False,
+                             initial_indent=" ",
                              subsequent_indent=" ")
 
     def too_small(self, needed: int) -> StyleAndTextTuples:
@@ -391,14 +411,16 @@ class Screen:
                 out.append(("", f"    {row}\n"))
         out.append(("", "\n"))
         out.append(("class:countdown" if lm.ready else "class:key", f" {lm.status}\n\n"))
-        for line in lm.news:
-            out.append(("class:dim", f" {line}\n"))
+        for line in lm.news:  # broken between words, an option's name whole
+            for row in textwrap.wrap(line, max(20, _width() - 2), initial_indent=" ",
+                                     subsequent_indent="   ", break_on_hyphens=False):
+                out.append(("class:dim", row + "\n"))
         return out
 
     def footer(self) -> StyleAndTextTuples:
-        keys = self.state.footer_keys()
-        out: StyleAndTextTuples = []
         width, used = _width(), 0
+        keys = self.state.footer_keys(width)
+        out: StyleAndTextTuples = []
         for key, label in keys:
             if self.state.ascii and key == "←→":
                 key = "<->"
@@ -419,7 +441,8 @@ class Screen:
         claim = rules.claim_word if rules else "MAY I"
         arrows = "<- ->" if self.state.ascii else "← →  "
         if rules is not None and rules.game == "carousel":
-            return [("class:overlay", self._seat_keys(CAROUSEL_HELP.format(arrows=arrows)))]
+            return [("class:overlay", self._seat_keys(_rewrapped(
+                CAROUSEL_HELP.format(arrows=arrows)).replace("↑↓", _updown(self.state.ascii))))]
         auto = "\n".join(textwrap.wrap(
             f"auto-pass ({'on' if self.state.auto_pass else 'off'}): {AUTO_PASS_RULE}",
             initial_indent="  P              ", subsequent_indent=" " * 17, width=74)) + "\n"
@@ -433,7 +456,8 @@ class Screen:
             if not rules.joker_buy:
                 drop.add("  b ")
             lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
-        return [("class:overlay", self._seat_keys("\n".join(lines)))]
+        return [("class:overlay", self._seat_keys(_rewrapped("\n".join(lines)).replace(
+            "↑↓", _updown(self.state.ascii))))]
 
     def _seat_keys(self, help: str) -> str:
         """``help`` without the keys that hand the seat over at a table on this machine."""
@@ -465,7 +489,8 @@ class Screen:
         state.panel_page = (top, rows)
         where = f"lines {top + 1}-{top + len(page)} of {len(lines)}" if len(lines) > rows else ""
         key = {"scores": "S", "log": "L", "rules": "R"}[state.panel]
-        keys = ("↑↓ PgUp PgDn Home End · " if where else "") + f"{key} or Esc closes"
+        keys = (f"{_updown(state.ascii)} PgUp PgDn Home End · " if where else "") + \
+            f"{key} or Esc closes"
         out: StyleAndTextTuples = [("class:overlay.title", f" {title} "),
                                    ("class:overlay", "\n" + "\n".join(page) + "\n"),
                                    ("class:dim", f" {where}{' · ' if where else ''}{keys}")]
@@ -474,6 +499,26 @@ class Screen:
             out.append(("class:countdown", f"\n {vm.claim_word} {vm.discard_top}? m / p · "
                                            f"{_time_left(vm)}"))
         return out
+
+    def fitted(self, name: str, fragments: StyleAndTextTuples, most: int) -> StyleAndTextTuples:
+        """An overlay's text broken between words to fit the terminal's width, and a page of it
+        that fits its height: the page ``ConsoleState.scroll_overlay`` is at (for the overlay
+        on top), with where it is and the keys that scroll it."""
+        state = self.state
+        size = get_app().output.get_size()
+        lines = wrap_fragments(fragments, min(most, size.columns - 4))
+        rows = max(3, size.rows - 2)  # inside the box's border
+        if len(lines) <= rows:
+            return _joined(lines)
+        page = rows - 1
+        at, top = state.overlay_scroll
+        top = max(0, min(top if at == name else 0, len(lines) - page))
+        if at == name:
+            state.overlay_scroll = (name, top)
+        state.overlay_page = page
+        where = f" lines {top + 1}-{top + page} of {len(lines)} · "
+        keys = f"{_updown(state.ascii)} PgUp PgDn"
+        return _joined(lines[top:top + page] + [[("class:dim", where + keys)]])
 
     def offers_text(self) -> StyleAndTextTuples:
         """``H`` with several watchers offering: whom to hand the seat to."""
@@ -576,6 +621,9 @@ class Screen:
 PANEL_WIDTH = 74
 """The widest a panel's lines are (its box is two columns more)."""
 
+OVERLAY_WIDTH = 76
+"""The widest an overlay's text is (its box is two columns more)."""
+
 MESSAGE_ROWS = 3
 """Rows the message line may take: a reason of two rows beside a dropped link's line."""
 
@@ -584,28 +632,102 @@ def _wrapped(parts: list[tuple[str, str]], width: int, rows: int) -> StyleAndTex
     """``parts`` (style, text) joined by " · ", broken between words into lines of ``width``
     (each after a space), each part keeping its style; past ``rows`` lines, the last ends in
     "…"."""
-    parts = [(style, " ".join(part.split())) for style, part in parts if part.strip()]
-    text = " · ".join(t for _, t in parts)
-    styles: list[str] = []  # each character's
+    joined: StyleAndTextTuples = []
     for style, part in parts:
-        styles += [""] * (3 if styles else 0) + [style] * len(part)
-    lines = textwrap.wrap(text, width - 1, break_on_hyphens=False)
+        if part.strip():
+            joined += [("", " · ")] if joined else []
+            joined.append((style, " ".join(part.split())))
+    lines = wrap_fragments(joined, width - 1)
     cut = len(lines) > rows
     lines = lines[:rows]
-    out: StyleAndTextTuples = []
-    at = 0
-    for n, line in enumerate(lines):
-        if cut and n == rows - 1:
-            line = line[:width - 2]
-        at = text.index(line, at)  # past the spaces a break dropped
-        out.append(("", "\n " if n else " "))
-        for style, run in itertools.groupby(range(at, at + len(line)), key=styles.__getitem__):
-            run = list(run)
-            out.append((style, text[run[0]:run[-1] + 1]))
-        at += len(line)
     if cut:
-        out.append(("", "…"))
+        lines[-1] = _clip(lines[-1], width - 2) + [("", "…")]
+    out: StyleAndTextTuples = []
+    for n, line in enumerate(lines):
+        out += [("", "\n " if n else " ")] + line
     return out
+
+
+def _updown(ascii: bool) -> str:
+    """The arrow keys up and down, as ``--ascii`` writes them too."""
+    return "up/down" if ascii else "↑↓"
+
+
+def _rewrapped(help: str) -> str:
+    """The help, laid out for 80 columns; narrower, each key's description as one line, for
+    the overlay to break again between words."""
+    if _width() - 4 >= OVERLAY_WIDTH - 2:
+        return help
+    return re.sub(r"\n {17}(?=\S)", " ", help)
+
+
+def _joined(lines: list[StyleAndTextTuples]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for n, line in enumerate(lines):
+        out += ([("", "\n")] if n else []) + line
+    return out
+
+
+def _clip(line: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    """The first ``width`` characters of a line of fragments."""
+    out: StyleAndTextTuples = []
+    for style, text in line:
+        text = text[:max(0, width)]
+        width -= len(text)
+        if text:
+            out.append((style, text))
+    return out
+
+
+def wrap_fragments(fragments: StyleAndTextTuples, width: int) -> list[StyleAndTextTuples]:
+    """Lines of at most ``width`` characters, broken between words (a word longer than a line,
+    only then, inside it), each character keeping its style.  A line broken goes on indented as
+    far as its text begins, or as its second column (after two spaces or more near its start:
+    the key lists' descriptions), so that a card, a word or a key's description is never cut."""
+    width = max(8, width)
+    lines: list[StyleAndTextTuples] = [[]]
+    for style, text in fragments:
+        for n, piece in enumerate(text.split("\n")):
+            if n:
+                lines.append([])
+            if piece:
+                lines[-1].append((style, piece))
+    out: list[StyleAndTextTuples] = []
+    for line in lines:
+        text = "".join(t for _, t in line)
+        if len(text) <= width:
+            out.append(line)
+            continue
+        styles = [style for style, t in line for _ in t]
+        indent = _indent(text, width)
+        start, first = 0, True
+        while start < len(text):
+            room = width - (0 if first else indent)
+            if len(text) - start <= room:
+                end = stop = len(text)
+            else:
+                end = text.rfind(" ", start + 1, start + room + 1)
+                if end <= start or not text[start:end].strip():
+                    end = start + room  # a word longer than the line
+                stop = end
+                while stop < len(text) and text[stop] == " ":
+                    stop += 1
+            row: StyleAndTextTuples = [] if first else [("", " " * indent)]
+            for style, run in itertools.groupby(range(start, len(text[:end].rstrip()) if end > start
+                                                      else start), key=styles.__getitem__):
+                run = list(run)
+                row.append((style, text[run[0]:run[-1] + 1]))
+            out.append([f for f in row if f[1]])
+            start, first = stop, False
+    return out
+
+
+def _indent(text: str, width: int) -> int:
+    """Where a broken line goes on: its second column, else its first character."""
+    lead = len(text) - len(text.lstrip(" "))
+    columns = [gap.end() for gap in re.finditer(r"(?<=\S) {2,}(?=\S)", text[:40])
+               if gap.end() <= width // 2]
+    return columns[-1] if columns else lead
 
 
 def _text_window(fn, **kw) -> Window:
@@ -653,7 +775,7 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
             VSplit([
                 _text_window(screen.table, wrap_lines=True),
                 Window(width=1, char="│" if not state.ascii else "|", style="class:dim"),
-                _text_window(screen.players, width=PLAYERS_WIDTH),
+                _text_window(screen.players, width=lambda: D.exact(screen.players_width())),
             ], height=D(min=4, preferred=30, weight=3)),
             _text_window(screen.piles, height=1),
             Window(height=1, char="─" if not state.ascii else "-", style="class:dim"),
@@ -682,22 +804,27 @@ def create_layout(state: ConsoleState, chat_buffer: Buffer) -> tuple[Layout, Scr
     def needed() -> int:
         return body.preferred_height(get_app().output.get_size().columns, 10**6).min
 
-    def overlay(fn, cond, width):
-        box = Window(FormattedTextControl(fn), style="class:overlay", wrap_lines=True, width=width)
+    def overlay(name, fn, cond, width=OVERLAY_WIDTH):
+        """A box floating over the table, its text broken between words to the box and, when
+        taller than the terminal, a page of it at a time (the panels page themselves)."""
+        text = (lambda: _joined(wrap_fragments(fn(), min(width, _width() - 4)))) \
+            if name == "panel" else lambda: screen.fitted(name, fn(), width)
+        box = Window(FormattedTextControl(text), style="class:overlay", wrap_lines=True,
+                     width=D(max=width))
         return Float(ConditionalContainer(_bordered(box, state.ascii), filter=cond))
 
-    root = FloatContainer(body, floats=[
-        overlay(screen.options_text, options_open, D(max=76)),
-        overlay(screen.game_over_text, over_open, D(max=76)),
-        overlay(screen.summary_text, summary_open, D(max=76)),
-        overlay(screen.panel_text, panel_open, D(max=PANEL_WIDTH + 2)),
-        overlay(screen.offers_text, offers_open, D(max=76)),
-        overlay(screen.confirm_text, confirm_open, D(max=76)),
-        overlay(screen.bot_text, bot_open, D(max=76)),
-        overlay(screen.help_text, help_open, D(max=76)),
-        overlay(screen.quit_text, quit_open, None),
-        overlay(screen.vote_text, vote_open, D(max=76)),
-    ])
+    floats = [("options", screen.options_text, options_open),
+              ("over", screen.game_over_text, over_open),
+              ("summary", screen.summary_text, summary_open),
+              ("panel", screen.panel_text, panel_open),
+              ("offers", screen.offers_text, offers_open),
+              ("confirm", screen.confirm_text, confirm_open),
+              ("bot", screen.bot_text, bot_open),
+              ("help", screen.help_text, help_open),
+              ("quit", screen.quit_text, quit_open),
+              ("vote", screen.vote_text, vote_open)]
+    state.on_top = lambda: next((name for name, _, cond in reversed(floats) if cond()), None)
+    root = FloatContainer(body, floats=[overlay(*f) for f in floats])
     return Layout(root, focused_element=main), screen
 
 

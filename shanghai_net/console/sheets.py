@@ -44,9 +44,12 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
             results[event.round_no] = None
             voided[event.round_no] = event
     unit = money if rules.money else str
-    names = [f"{s} {_name(seats, s, me)}"[:7] for s in range(players)]
+    named = [f"{s} {_name(seats, s, me)}" for s in range(players)]
+    # a column as wide as the longest name, as far as the sheet's width allows
+    column = max(8, min(max(len(n) for n in named) + 1, (SHEET_WIDTH - 12) // max(1, players)))
+    names = [fit_name(n, column - 1) for n in named]
     head = "most money wins" if rules.money else "lowest total wins"
-    lines = [f"Score sheet · {head}", f"{'round':<12}" + "".join(f"{n:>8}" for n in names)]
+    lines = [f"Score sheet · {head}", f"{'round':<12}" + "".join(f"{n:>{column}}" for n in names)]
     totals: tuple[int, ...] = (0,) * players
     if rules.money:
         totals = (rules.stake,) * players  # each seat sits down with its stake
@@ -57,18 +60,29 @@ def score_sheet(rules: RuleSet, log: Sequence[LogEntry], seats: Sequence[SeatInf
             fine = {} if void is None or void.leaver is None or not void.penalty else {
                 void.leaver: money(-void.penalty) if rules.money else f"+{void.penalty}"}
             lines.append(f"{number.get(round_no, round_no):>2} voided   " + "".join(
-                f"{fine[s] + ' ' if s in fine else '-':>8}" for s in range(players)))
+                f"{fine[s] + ' ' if s in fine else '-':>{column}}" for s in range(players)))
             continue
         cells = [(f"{result.points[s]:+d}" if rules.money else str(result.points[s]))
                  + ("*" if s == result.winner else " ") for s in range(players)]
-        lines.append(f"{number.get(round_no, round_no):>2}{'':10}" + "".join(f"{c:>8}" for c in cells))
+        lines.append(f"{number.get(round_no, round_no):>2}{'':10}"
+                     + "".join(f"{c:>{column}}" for c in cells))
         totals = result.totals
     if playing is not None and playing not in results:
         lines.append(f"{number.get(playing, playing):>2} playing")
-    lines.append(f"{'total':<12}" + "".join(f"{unit(t) + ' ':>8}" for t in totals))
+    lines.append(f"{'total':<12}" + "".join(f"{unit(t) + ' ':>{column}}" for t in totals))
     if any(r is not None and r.winner is not None for r in results.values()):
         lines.append("* went out")
     return lines
+
+
+SHEET_WIDTH = 72
+"""The widest a score sheet's line is (the panel's, less a column each side)."""
+
+
+def fit_name(name: str, width: int) -> str:
+    """``name`` in ``width`` columns: whole, or cut with "…" where it is cut (never silently:
+    "dan for an" read as a name)."""
+    return name if len(name) <= width else name[:max(0, width - 1)] + "…"
 
 
 def log_lines(log: Sequence[LogEntry], text_of: Callable[[LogEntry], str],

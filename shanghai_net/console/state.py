@@ -31,7 +31,7 @@ from ..engine import (
     BuyJoker, CallShanghai, Discard, DrawStock, GoDown, LayOff, MayI, Move, PassClaim, Phase,
     Rearrange, SwapJoker, TakeDiscard,
 )
-from ..engine.events import RoundResult
+from ..engine.events import Claimed, Drew, RoundResult
 from ..rules import End, MeldKind, arrange, extend, replace_wild
 from ..rules.contracts import meld_count
 from ..rules.melds import why_not_meld
@@ -99,6 +99,13 @@ class ConsoleState:
         """The panel's first line shown (None: its last page, where the log's newest is)."""
         self.panel_page: tuple[int, int] = (0, 1)
         """(first line, lines) of the page the screen last showed: scrolling goes from there."""
+        self.overlay_scroll: tuple[str | None, int] = (None, 0)
+        """(overlay, first line shown) of the overlay on top, when it is taller than the
+        terminal (the help at 60x20): ↑ ↓ PgUp PgDn scroll it."""
+        self.overlay_page = 1
+        """The lines of such an overlay the screen last showed at once."""
+        self.on_top: Callable[[], str | None] = lambda: None
+        """The name of the overlay drawn on top (set by the layout), None when there is none."""
         self.groups: list[tuple[Card, ...]] | None = None  # carousel: the table being rebuilt
         self.loose: list[Card] = []  # carousel: the working area
         self.pick_meld: int | None = None  # carousel: the meld chosen, its card's place comes next
@@ -120,6 +127,8 @@ class ConsoleState:
         """The offer ``H`` hands the seat to once ``y`` confirms it (its name and key shown)."""
         self.bot_asked = False
         """``B``: the bot's level to pick (Enter: the host's), or Esc to keep playing."""
+        self._card_due: int | None = None
+        """A draw from the stock was accepted before its card came: the log's length then."""
         self._handing_said = False
         """The message line says a hand-over is on its way (until the seat is the successor's)."""
         self.send_hand_over: Callable[[object], None] | None = None
@@ -275,8 +284,7 @@ class ConsoleState:
         if card in self.selected:
             self.selected.remove(card)
         else:
-            self.selected.append(card)
-        self.move_cursor(1)
+            self.selected.append(card)  # the cursor stays: → is the one key that moves it
 
     def toggle_sort(self) -> None:
         card = self.cursor_card()
@@ -284,8 +292,14 @@ class ConsoleState:
         self._follow(card)
         self.note(f"sorted by {self.sort}")
 
+    def toggle_help(self) -> None:
+        """``?``: the help, from its top; again, it closes."""
+        self.help_open = not self.help_open
+        self.overlay_scroll = (None, 0)
+
     def clear(self) -> None:
         """Esc: close what is open, else drop the selection and the melds picked."""
+        self.overlay_scroll = (None, 0)
         if self.help_open:
             self.help_open = False
         elif self.handing_over:
@@ -658,12 +672,31 @@ class ConsoleState:
     def _told(self, accepted: Accepted) -> str:
         """What a move did, as the log tells it ("you draw 8♦"): its first event; before the
         table has told it (a networked draw's card is on its way), what was done."""
+        uncovered = self._claim_settled(accepted)
+        if uncovered is not None:
+            return uncovered
         lines = describe_events(accepted.events[:1], self.session.seats, self.seat, self.ascii)
         if lines:
             return lines[0]
         if isinstance(accepted.move, DrawStock):
-            return "you draw from the stock: the card is on its way"
+            self._card_due = len(self.session.log)
+            return ON_ITS_WAY
         return "you: " + reason_text(accepted.move.text(), self.ascii)
+
+    def _claim_settled(self, accepted: Accepted) -> str | None:
+        """``d`` while a claim was called on the discard: choosing the stock settled the claim
+        first, and where the rules reopen the pile (davis) the turn is to choose again; said on
+        the spot, or the d seems lost."""
+        claimed = next((e for e in accepted.events if isinstance(e, Claimed)), None)
+        view = self.view
+        if not isinstance(accepted.move, DrawStock) or claimed is None or view is None \
+                or not (view.my_turn and view.phase is Phase.DRAW):
+            return None
+        who = describe_events([claimed], self.session.seats, self.seat, self.ascii)[0]
+        top = view.discard_top
+        again = f"the card it uncovered, {self._c(top)}, is yours to take (t), or draw (d)" \
+            if top is not None and not view.top_shanghaied else "now draw (d)"
+        return f"{who}: your d let the {view.rules.claim_word} go first; {again}"
 
     def on_session_change(self) -> None:
         """The session changed: keep the cursor on its card (a drawn card shifts the others) and
@@ -672,6 +705,12 @@ class ConsoleState:
         if view is None:  # the lobby (a rematch's too): its first deal is news again
             self._view_seen, self.summary = None, None
             return
+        if self.message == ON_ITS_WAY and self._card_due is not None:  # it came: which
+            drawn = [e.event for e in self.session.log[self._card_due:]
+                     if isinstance(e.event, Drew) and e.event.seat == self.seat and e.event.card]
+            if drawn:
+                self._card_due = None
+                self.note(describe_events(drawn[:1], self.session.seats, self.seat, self.ascii)[0])
         if self._handing_said and self.watching is not None:  # the seat is the successor's:
             self._handing_said = False  # the watching line says so
             self.note("")
@@ -751,6 +790,14 @@ class ConsoleState:
         else:
             self.panel_top = max(0, top + (lines or 0) + pages * max(1, rows - 1))
 
+    def scroll_overlay(self, lines: int = 0, pages: int = 0) -> None:
+        """↑ ↓ PgUp PgDn over an overlay taller than the terminal: the page moves (the layout
+        keeps it within the text)."""
+        name = self.on_top()
+        at, top = self.overlay_scroll
+        top = top if at == name else 0
+        self.overlay_scroll = (name, max(0, top + lines + pages * max(1, self.overlay_page - 1)))
+
     def toggle_auto_pass(self) -> None:
         """``P``: pass claims that cannot help by themselves, or ask every time."""
         self.auto_pass = not self.auto_pass
@@ -762,12 +809,21 @@ class ConsoleState:
         it: they close, and the key acts (a key the footer offers is never swallowed)."""
         self.help_open = False
         self.panel = None
+        self.overlay_scroll = (None, 0)
         self.close_summary()
 
-    def footer_keys(self) -> list[tuple[str, str]]:
+    def footer_keys(self, width: int | None = None) -> list[tuple[str, str]]:
         """The keys the footer offers now, each of which acts: a question's answers while one
         is asked, else the table's (or the lobby's) keys, which close what floats over the
-        table first; under the round summary Enter closes it (so space selects nothing)."""
+        table first; under the round summary Enter closes it (so space selects nothing).  When
+        they do not fit in ``width`` columns, the keys of every turn (move, sort, chat: the
+        help lists them) give way to this turn's, so that ``q quit`` stays on the line."""
+        keys = self._footer_keys()
+        if width is not None and _footer_width(keys) > width:
+            keys = [k for k in keys if k[0] not in STEADY_KEYS]
+        return keys
+
+    def _footer_keys(self) -> list[tuple[str, str]]:
         question = self._question_keys()
         if question is not None:
             return question
@@ -933,6 +989,18 @@ class ConsoleState:
     def in_draw_phase(self) -> bool:
         view = self.view
         return view is not None and view.phase is Phase.DRAW
+
+
+ON_ITS_WAY = "you draw from the stock: the card is on its way"
+"""A networked draw accepted before its card's keys have come (then it says the card)."""
+
+STEADY_KEYS = ("←→", "s", "c")
+"""Keys that act on every turn, which a crowded footer leaves to the help."""
+
+
+def _footer_width(keys: list[tuple[str, str]]) -> int:
+    """Columns the footer's keys take on one line (" key label " each)."""
+    return sum(len(key) + len(label) + 3 for key, label in keys)
 
 
 def _end(rules, meld, card) -> End | None:

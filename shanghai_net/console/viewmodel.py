@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, permutations
 
 from ..cards import Card, Suit, parse_card
 from ..engine import GameResult, Phase, PlayerView, RoundResult, Words, round_numbers
@@ -114,7 +114,33 @@ def fits(rules: RuleSet, table: Sequence[Meld], card: Card) -> tuple[int, ...]:
 
 @lru_cache(maxsize=64)
 def _options(rules: RuleSet, hand: tuple[Card, ...], contract: Contract, meld_all: bool, limit: int):
-    return tuple(islice(contract_options(rules, hand, contract, meld_all), limit))
+    """Distinct arrangements, those that meld the most cards first: one that only keeps back
+    cards a listed one melds (the same melds less a card, or another copy of a face) is left
+    out, so that ``a`` does not list nine near-twins (the melds picked by hand with ``g`` give
+    those)."""
+    found = sorted(islice(contract_options(rules, hand, contract, meld_all), OPTIONS_READ),
+                   key=lambda option: -sum(len(meld) for meld in option))
+    listed: list[tuple[tuple[Card, ...], ...]] = []
+    for option in found:
+        if not any(_within(option, other) for other in listed):
+            listed.append(option)
+            if len(listed) == limit:
+                break
+    return tuple(listed)
+
+
+OPTIONS_READ = 400
+"""Arrangements read from the finder before the distinct ones are picked."""
+
+
+def _within(option, other) -> bool:
+    """Each meld of ``option`` holds only faces the same meld of ``other`` holds (in some
+    order of the melds)."""
+    if len(option) != len(other):
+        return False
+    faces = [Counter(card.face for card in meld) for meld in option]
+    return any(all(not faces[i] - Counter(card.face for card in meld) for i, meld in enumerate(order))
+               for order in permutations(other))
 
 
 def arrangements(view: PlayerView, limit: int = 9) -> tuple[tuple[tuple[Card, ...], ...], ...]:

@@ -166,7 +166,7 @@ class Holding:
         table.yields_seat = self.role == "bot"  # a stand-in hands its seat on
         self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
             table.game_id) if self._store is not None else None)
-        self._watch = HostWatch(table)
+        self._watch = HostWatch(table, self.outbox)
         self.outbox.push(first)
         self._set("playing")
         if self._on_table is not None:

@@ -155,6 +155,8 @@ class Peer(Holding, PeerRematch, Voting):
         self._watch: HostWatch | None = None
         self._complained_at: float | None = None
         """When this seat's complaint was first seen outstanding (trio time)."""
+        self.kept_complaint: str | None = None
+        """Our complaint, signed and sent, that the host kept from the table (`Voting`)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
         self._sign_public = identity.sign_public
@@ -297,12 +299,9 @@ class Peer(Holding, PeerRematch, Voting):
                 now = trio.current_time()
                 if now >= self._deadline:
                     raise PeerError(f"the game took longer than {self.game_timeout} s") from None
-                if now >= kept:  # frozen by it: leave, so that the table can void the round
-                    with trio.move_on_after(2):
-                        await link.send(Bye(reason="the host kept our complaint from the table"))
-                    raise PeerError(f"{self._host()} has not sequenced our complaint "
-                                    f"({self.table.complaint}) in {self.table.audit_timeout:g} s: "
-                                    "it is keeping it from the table; leaving") from None
+                if now >= kept:  # the host's fault: we stay, so that no one can say we left
+                    await self._kept_from_table()
+                    continue
                 if now >= thought:
                     continue  # the player has thought enough: let it decide
                 if now >= vote:
@@ -385,7 +384,8 @@ class Peer(Holding, PeerRematch, Voting):
             if msg.code == "table_full" and self.table is not None:
                 # our seat, still held by our old connection: the host has not missed it yet
                 raise Lost("the host has not yet missed our old connection")
-            raise PeerError(f"refused: {msg.code}: {msg.reason}")
+            raise PeerError(f"refused: {msg.code}: {msg.reason}",
+                            words=f"the host refused: {msg.reason}")
         elif isinstance(msg, Error):
             self.errors.append(msg)
             if self.outbox is not None:

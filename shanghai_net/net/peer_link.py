@@ -22,7 +22,12 @@ log = logging.getLogger("shanghai_net.peer")
 
 
 class PeerError(Exception):
-    """The host refused us, or the game could not go on."""
+    """The host refused us, or the game could not go on.  ``words``: what a person is told (a
+    refusal's reason without its code; by default the message)."""
+
+    def __init__(self, message: str, words: str | None = None) -> None:
+        super().__init__(message)
+        self.words = message if words is None else words
 
 
 @dataclass

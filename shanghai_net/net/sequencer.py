@@ -212,7 +212,7 @@ class Sequencer:
         waiting = public.waiting_for()
         linked = {c.seat for c in self.clients if c.seat is not None and c.connected}
         movers = public.stalled_by() - waiting - linked
-        return (waiting | movers) - public.silent.keys()
+        return (waiting | movers) - public.silenced.keys()
 
     def _track_window(self) -> None:
         """Keep the one timer the host runs: a claim window, a round's seeds, or the table's

@@ -30,7 +30,7 @@ seat_rematch.py).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import trio
 
@@ -73,7 +73,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
     ``peer_type``: the `Peer` class (tests pass a fake one).  ``take_over``: watch the game and
     offer to take a seat a player hands us (`Peer` ``successor``).  ``think``: seconds the bot
     `let_bot_finish` starts waits before each decision while a person sits at the table.
-    ``spectate``: only follow the game, as a spectator (no seat of it is ours).
+    ``spectate``: only follow the game, as a spectator (no seat of it is ours); ``next_game``:
+    a table hosted here, whose next games a session that watches follows too.
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
@@ -82,9 +83,13 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                  reconnect: bool = True, random: Callable[[int], bytes] = secrets.token_bytes,
                  store: GameSecrets | None = None, peer_type: Callable = Peer,
                  take_over: bool = False, think: float = BOT_THINK,
-                 spectate: bool = False) -> None:
+                 spectate: bool = False,
+                 next_game: Callable[[], Awaitable[bool]] | None = None) -> None:
         super().__init__()
         self._spectate = spectate
+        self._next_game = next_game
+        """Once a game watched is over: waits until the table opens its next game (True: it is
+        watched too) or closes (False).  The host's own console, which serves the table."""
         """Follow the game as a spectator from the start: the host's own person, resumed,
         whose seat someone else plays now."""
         self.address = address
@@ -162,7 +167,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         the seat the host gave us (0 until it has)."""
         table = self.table
         if table is not None:
-            return -1 if table.seat is None else table.seat
+            return -1 if self._unseated_table(table) else table.seat
         seat = self.peer.seat if self.peer is not None else None
         return 0 if seat is None else seat
 
@@ -196,9 +201,15 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         table = self.table
         if table is None or not self._dealt:
             return None
-        if table.seat is None:
+        if self._unseated_table(table):
             return _watched(table.game)
         return view_of(table.game, table.seat)
+
+    def _unseated_table(self, table) -> bool:
+        """The table shown plays no seat of ours: a watcher's, or the seat's own while a
+        spectator's replays the game after the seat changed hands (it showed "you" and the
+        hand given away until then)."""
+        return table.seat is None or self._handed_to is not None
 
     def legal_moves(self) -> list[Move]:
         table = self.table
@@ -435,6 +446,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         if self._spectate:
             task_status.started()
             await self._watch()
+            await self._watch_next_games()
             self._changed()
             return
         self.peer = self._peer_type(self.address, self.identity, self._player,
@@ -451,14 +463,23 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
             if unseated and self.table is not None and not self.table.finished:
                 self._unseated(unseated)
                 await self._watch()
+                await self._watch_next_games()
         self._changed()
+
+    async def _watch_next_games(self) -> None:
+        """A table hosted here plays on without our seat (a rematch): watch each next game."""
+        while self._next_game is not None and await self._next_game():
+            self._new_game()
+            self._add("the next game at this table: you watch it, as its host")
+            await self._watch()
 
     async def _follow(self, peer):
         """Run ``peer`` to its end: its result, or None if it failed (said in ``status``)."""
         try:
             return await peer.run()
         except (PeerError, OSError, trio.TooSlowError) as error:
-            self._failure = str(error) or type(error).__name__
+            self._failure = (error.words if isinstance(error, PeerError) else str(error)) or \
+                type(error).__name__  # a refusal in words, without its code
             return None
 
     # -- inside ----------------------------------------------------------------------------------

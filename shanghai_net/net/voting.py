@@ -43,7 +43,7 @@ class Voting:
         else the one silent the longest (a seat still connected may only be slow)."""
         away = self._away()
         table = self.table
-        silent = table.silent if table is not None else {}
+        silent = table.silenced if table is not None else {}
         stalled = table.stalled_by() if table is not None else set()
         return min(seats, key=lambda s: (s not in self.left, silent.get(s, math.inf),
                                          s not in stalled, s not in self.absent,
@@ -101,12 +101,30 @@ class Voting:
     def _complaint_due(self) -> float:
         """When this seat, which complained and so plays no more, gives up on a host that has
         not sequenced its complaint (the table's ``audit_timeout`` after it saw it was due);
-        never while the complaint is not outstanding."""
+        never while the complaint is not outstanding, nor once it gave up on it."""
         table = self.table
         if table is None or self.outbox is None or table.complaint is None or \
-                table.accusation is not None or table.finished:
+                table.accusation is not None or table.finished or \
+                self.kept_complaint == table.complaint:
             self._complained_at = None
             return math.inf
         if self._complained_at is None:
             self._complained_at = trio.current_time()
         return self._complained_at + table.audit_timeout
+
+    async def _kept_from_table(self) -> None:
+        """The host has not sequenced our complaint within the table's audit time: it keeps it
+        from the table.  We do not leave (the seats would vote a seat that left gone and charge
+        it): we stay, play no more and keep answering the deal, so that no seat sees us away or
+        silent, and the table waits on the host, which must sequence the complaint (its audit
+        names the cheat) or drop us outright, as it may drop any seat (docs/security.md).  The
+        player is told, and the table too, as far as the host relays chat; our signed
+        complaint stays in our record."""
+        self.kept_complaint = self.table.complaint
+        for msg in [m for m in self.outbox.flying if m.body.KIND == "complaint"]:
+            self.outbox.forget(msg)
+        told = (f"{self._host()} has not sequenced our complaint ({self.kept_complaint}) in "
+                f"{self.table.audit_timeout:g} s: it is keeping it from the table; we play no "
+                "more this round and stay")
+        self._set("playing", told)
+        await self.say(f"seat {self.seat}: {told}")

@@ -16,6 +16,7 @@ from ..engine.game import Game, Phase
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage
+from .bodies import parse_deal
 from .fault import Fault
 
 __all__ = ["Disputes", "Protested", "absence", "final_result"]
@@ -79,7 +80,7 @@ class Disputes:
     def still_silent(self) -> set[int]:
         """The seats the host timed out as silent that still hold the table up (`stalled_by`)
         and have signed nothing since."""
-        return self.silent.keys() & self.stalled_by()
+        return self.silenced.keys() & self.stalled_by()
 
     def voters(self, seat: int) -> set[int]:
         """The seats that can vote that ``seat`` left: neither vacant, nor ``seat``, nor silent
@@ -108,9 +109,11 @@ class Disputes:
             return
         round_no = self.void_target
         for seat in sorted(s for r, s in self.gone_votes if r == round_no):
-            if self.carried(round_no, seat):
-                self._drop_round()
+            if self.carried(round_no, seat):  # it is gone: it left the round and waits for a
+                self._drop_round()  # replacement
                 self._leave(seat, round_no, False)
+                self.silenced.pop(seat, None)
+                self.vacant[seat] = round_no
                 return
 
     def _silent_timeout(self, seq: int, seat: int) -> None:
@@ -119,27 +122,30 @@ class Disputes:
         for seeds, the table can go on without the seat, or it is timed out already).  Like a
         seeds timeout it proves nothing against the seat; it only lets fewer seats vote it
         gone while it stays silent."""
-        if self.waiting_audit or seat not in self.stalled_by() or seat in self.silent:
+        if self.waiting_audit or seat not in self.stalled_by() or seat in self.silenced:
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat} as silent, which owed "
                                      "the table nothing or was timed out already")
-        self.silent[seat] = seq
+        self.silenced[seat] = seq
         self.host_timeouts[seq] = (seat, seq)  # a protest of it carries no claim
         self._count_votes()
 
     def _leave(self, seat: int, round_no: int, scored: bool) -> None:
         """``seat`` left the running round (voted gone, or silent when its seeds were due): the
         round is void (not audited: the seat took its keys; ``scored``: the round just scored,
-        its score taken back), ``seat`` pays the rules' ``leave_penalty`` once, unless the
-        host's stand-in played it (`Roster.stand_in`), waits for a replacement, and the round's
-        contract is dealt again."""
-        leaver = None if self.stand_in(seat) else seat
-        self.silent.pop(seat, None)
+        its score taken back) and its contract dealt again, and ``seat`` pays the rules'
+        ``leave_penalty``: once for one leave, so not if the host's stand-in played it
+        (`Roster.stand_in`), nor if it was charged for its silence and has signed nothing
+        since (``charged_silent``)."""
+        paid = not self.stand_in(seat) and seat not in self.charged_silent
+        leaver = seat if paid else None
         self.left.append((round_no, seat))
-        self.vacant[seat] = round_no
-        if leaver is None:
+        if not paid:
             self.unpaid.add((round_no, seat))
+        skipped = scored and self.public.round_no != round_no  # the next round had begun
         self.public.void_round(scored, leaver=leaver, go_on=True)
         self.replay.void(leaver)
+        if skipped:  # the replay, a round behind, skips the begun round's number as well
+            self.replay.void(None)
         self._void_own(scored, True, leaver)
 
     def _drop_round(self) -> None:
@@ -179,15 +185,37 @@ class Disputes:
         """Record a seat's protest of a host timeout (Fault on one that has no place; after the
         game's end the host refuses it, and a seat names a host that relays it, first)."""
         seat, opened = self.host_timeouts.get(body.seq, (None, None))
+        silenced = self.seeds_timeouts.get(body.seq)
+        if silenced is not None:
+            seat = silenced[0]
         if seat != author:
             raise Fault(author, f"seat {author}: protests seq {body.seq}, which is no host "
                                 "timeout of its seat")
         if any(p.seq == body.seq for p in self.protests):
             raise Fault(author, f"seat {author}: a second protest of seq {body.seq}")
         claim = None
-        if body.claim is not None:
+        if silenced is not None:
+            claim = self._evidence_of_seeds(author, body, silenced[1])
+        elif body.claim is not None:
             claim = self._evidence_of_claim(author, body, opened)
         self.protests.append(Protested(author, body.seq, body.reason, claim))
+
+    def _evidence_of_seeds(self, author: int, body: wm.Protest, round_no: int) -> GameMessage:
+        """The seeds a protest of a seeds timeout carries: the author's own signed ``seeds``
+        of the round the timeout was in, which the host did not sequence.  What it shows: the
+        seat signed them (when, and whether the host ever had them, no one but the host can
+        tell), so they are the seat's word with its signature, not proof against the host."""
+        try:
+            seeds = GameMessage.from_wire({**(body.claim or {}), "type": "game"})
+            self.chain.signed_by_author(seeds)
+            step = parse_deal(seeds.body, self.game_id, author)
+        except (ProtocolError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise Fault(author, f"seat {author}: its protest of the timeout of its seeds "
+                                f"carries no seeds message it signed: {error}") from None
+        if seeds.author != author or step.step != "seeds" or step.round != round_no:
+            raise Fault(author, f"seat {author}: its protest of the timeout of its seeds "
+                                f"carries no seeds of round {round_no}")
+        return seeds
 
     def _evidence_of_claim(self, author: int, body: wm.Protest, opened: int) -> GameMessage:
         """The claim a protest carries: the author's own signed may_i or pass_claim, decided in
@@ -229,7 +257,7 @@ class Disputes:
         self.seeds_from = set()
         self._send_seeds()
 
-    def _seeds_timeout(self, seat: int) -> None:
+    def _seeds_timeout(self, seat: int, seq: int) -> None:
         """The host's word that ``seat``'s seeds did not come within the table's
         ``audit_timeout``.  That is no evidence against the seat: the host may have dropped
         them.  Once every seat's seeds came or were timed out, the round is audited with the
@@ -238,6 +266,7 @@ class Disputes:
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
                                      "due or had come")
         self.missing_seeds.add(seat)
+        self.seeds_timeouts[seq] = (seat, self.round)
         if len(self.seeds_from) + len(self.missing_seeds) == self.players:
             self._audited()
 
@@ -279,7 +308,8 @@ class Disputes:
         self.seeds_from = set()
         missing, self.missing_seeds = sorted(self.missing_seeds), set()
         if verdict is None and missing:  # a seat's cheat might hide there: no one is cleared
-            verdict = Fault(None, f"round {self.round} cannot be audited: " + absence(missing))
+            self._silent(missing)
+            return
         if verdict is None and self.accusation is not None:
             complainer, reason = self.accusation
             verdict = Fault(complainer, (f"seat {complainer}: complained ({reason}), but every "
@@ -291,6 +321,23 @@ class Disputes:
         self.audited = self.round
         if self.public.phase is Phase.OVER:
             self.finished = True
+
+    def _silent(self, seats: list[int]) -> None:
+        """The seeds of ``seats`` never came, and those that came name no one: each seat pays
+        as a seat that left (`_leave`), once; the round is void (its score taken back if it was
+        scored: a round cannot be kept by hiding its seeds), left undecided (a complaint's
+        fault might hide in the missing seeds), and dealt again.  Whether the seat or the host
+        kept the seeds back the table cannot tell, so the seat keeps its place: one that is
+        there deals on (and protests with the seeds it sent, protocol.md 11.6); one that is
+        gone holds the new deal up and is voted gone, with no second charge."""
+        scored, round_no = self._audit_scored, self.round
+        self.accusation, self._final_seeds = None, False
+        self._drop_round()
+        for seat in seats:
+            self.silent.add((round_no, seat))
+            self._leave(seat, round_no, scored)
+            self.charged_silent.add(seat)
+            scored, round_no = False, self.void_target  # a second seat voids the deal again
 
     def _convict(self, verdict: Fault) -> None:
         """The audit named a seat (or the host): the round is void and the game over."""

@@ -179,8 +179,9 @@ class Outbox:
         self.unplaced.pop(msg.counter, None)
         if self.trail is not None:
             self.trail.keep(msg.seq, table.chain.head)
-        if self.flying and self.flying[0].counter == msg.counter:
-            self.flying.popleft()
+        flown = next((m for m in self.flying if m.counter == msg.counter), None)
+        if flown is not None:  # not always the first: one before it may never be sequenced
+            self.flying.remove(flown)
         elif self.deal and self.deal[0] == msg.body:  # sent before a reconnection
             self.deal.popleft()
         elif self.move is not None and self.move[1] == msg.body:
@@ -207,6 +208,13 @@ class Outbox:
                                      f"at seq {seq} and asks us to go on from there (drawing "
                                      "again what another history has seen)")
         trail.flush()
+
+    def forget(self, msg: GameMessage) -> None:
+        """``msg``, ours, will never be sequenced (the host timed out our seeds, or keeps our
+        complaint from the table): nothing waits on it, and it is not sent again."""
+        if msg in self.flying:
+            self.flying.remove(msg)
+        self.unplaced.pop(msg.counter, None)
 
     def reconnected(self) -> None:
         """A new connection: what was on its way may be lost; sign it again when it is due (it

@@ -248,7 +248,7 @@ class Roster:
             self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
                                         round_no, self.holders[seat], replaced=True)
             self.vacant.pop(seat, None)
-            self.silent.pop(seat, None)
+            self.silenced.pop(seat, None)
             self.unheard.add(seat)
             self.chain.rekey(seat, body.sign_key)
             self._rekeyed(seat)

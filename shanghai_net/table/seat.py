@@ -185,6 +185,7 @@ class PeerTable(StreamTable):
             self.events.extend(self.game.void_round(scored))
             return
         self._shares, self._reveals, self._deferred = {}, [], []
+        self.complaint = None  # of a round no one plays any more
         self.events.extend(self.game.void_round(scored, leaver=leaver, go_on=True))
 
     def _proposed(self, seq: int, body: wm.Replace) -> None:

@@ -154,11 +154,18 @@ class StreamTable(Owing, Disputes, Roster):
         """(engine round, seat) -> the seats that voted that seat left that round."""
         self.left: list[tuple[int, int]] = []
         """(round, seat) for each round the table voided because that seat left."""
-        self.silent: dict[int, int] = {}
+        self.silenced: dict[int, int] = {}
         """Seat -> the seq of the host's ``silent`` timeout of it, while the seat has signed
         nothing since (a vote that it left needs fewer seats then, `Disputes.carried`)."""
         self.unpaid: set[tuple[int, int]] = set()
         """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
+        self.silent: set[tuple[int, int]] = set()
+        """Of ``left``, the seats whose seeds never came when the round's audit wanted them
+        (the host timed them out): the table cannot tell whether the seat or the host kept
+        them back, and charges the seat as one that left."""
+        self.charged_silent: set[int] = set()
+        """Seats charged for their silence that have signed nothing since: voted gone before
+        they sign again, they pay no second time (one absence, one charge)."""
         self.voided: int | None = None
         """The round a verdict voided (the game ended there), if any."""
         self._start_roster(start)
@@ -182,6 +189,9 @@ class StreamTable(Owing, Disputes, Roster):
         answer that window (a protest of a ``silent`` timeout carries none)."""
         self.protests: list[Protested] = []
         """What seats said the host did to them (protest bodies, checked)."""
+        self.seeds_timeouts: dict[int, tuple[int, int]] = {}
+        """seq of a host ``timeout`` of seeds -> (the seat it named, the deal round): a
+        protest of it carries the seat's seeds."""
         self._audit_generations: list[int] | None = None
         """The generations a stopped round audits (those every seat committed to)."""
         self._audit_scored = False
@@ -262,7 +272,7 @@ class StreamTable(Owing, Disputes, Roster):
             if isinstance(body, wm.Replace):
                 self._replace(msg.seq, body)
             elif body.what == "seeds":
-                self._seeds_timeout(body.seat)
+                self._seeds_timeout(body.seat, msg.seq)
             elif body.what == "silent":
                 self._silent_timeout(msg.seq, body.seat)
             else:
@@ -306,9 +316,11 @@ class StreamTable(Owing, Disputes, Roster):
 
     def _heard(self, author: int) -> None:
         """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
-        seat the host timed out as silent is back (the host's `PublicTable.admit` too)."""
+        seat charged for its silence, or timed out as silent, is back (at the host's
+        `PublicTable.admit` too)."""
         self.unheard.discard(author)
-        self.silent.pop(author, None)
+        self.charged_silent.discard(author)  # a seat charged for its silence is back
+        self.silenced.pop(author, None)
 
     def _stale(self, msg: GameMessage) -> str | None:
         """Why the move ``msg`` may not be sequenced now for its basis (None: it may): a move
@@ -458,7 +470,7 @@ class StreamTable(Owing, Disputes, Roster):
     def _settle(self) -> None:
         if self.accusation is not None or self.finished:
             return  # only seeds are due now (they are sent as the round stops)
-        if self.silent:  # a seat timed out as silent may hold the table up again (a proposal
+        if self.silenced:  # a seat timed out as silent may hold the table up again (a proposal
             self._count_votes()  # waits for its approval): the votes against it may carry now
         progress = True
         while progress:

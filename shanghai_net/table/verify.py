@@ -29,7 +29,7 @@ from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage, Message, StartGame, game_id_of
 from .fault import Fault
 from .public import PublicTable
-from .disputes import Protested, final_result
+from .disputes import Protested, absence, final_result
 from .roster import Holder
 
 __all__ = ["Finding", "Report", "verify"]
@@ -75,13 +75,17 @@ class Report:
     totals: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
     voided: int | None = None
-    """The round voided because its audit named a seat or could not be completed: the game
+    """The round voided because its audit named a seat, or found a fault it could pin on no seat
+    (a card turned up for all that opened to nothing, every step matching its seed): the game
     ended there."""
     left: tuple[tuple[int, int], ...] = ()
     """(round, seat): the table voted that the seat left that round (the round is void, the
     seat pays the leave penalty, the game goes on)."""
     unpaid: frozenset[tuple[int, int]] = frozenset()
     """Of ``left``, the leaves that cost the seat nothing (the host's stand-in's)."""
+    silent: frozenset[tuple[int, int]] = frozenset()
+    """Of ``left``, the seats whose seeds never came for the round's audit (the seat, or the
+    host that relays it, kept them back): charged as seats that left."""
     holders: tuple[Holder, ...] = ()
     """Who played each seat at the end (each `Holder` says who before, and from when)."""
     numbers: Mapping[int, int] = dataclasses.field(default_factory=dict)
@@ -111,8 +115,11 @@ class Report:
             pays = "it costs the seat nothing (the host's stand-in played it)" \
                 if (round_no, seat) in self.unpaid \
                 else "the leaver pays the leave penalty"
-            lines.append(f"round {self._round(round_no)} voided by the table's vote: "
-                         f"{self.names[seat]} left it; not scored, {pays}, the contract is "
+            how = f": {absence([seat])}, so {self.names[seat]} left it" \
+                if (round_no, seat) in self.silent \
+                else f" by the table's vote: {self.names[seat]} left it"
+            lines.append(f"round {self._round(round_no)} voided{how}; not scored, {pays}, the "
+                         "contract is "
                          "dealt again")
         for seat, holder in enumerate(self.holders):
             while holder.before is not None:
@@ -122,13 +129,15 @@ class Report:
                 holder = holder.before
         if self.voided is not None:
             why = "its audit, which named a seat" if self.fault is not None and \
-                self.fault.culprit is not None else "its audit, which could not be completed"
+                self.fault.culprit is not None else "its audit, which could name no seat"
             lines.append(f"round {self._round(self.voided)} voided by {why}: not scored; the "
                          "game ended there")
         for p in self.protests:
+            shown = "seeds" if getattr(p.claim and p.claim.body, "step", None) == "seeds" \
+                else "claim"
             lines.append(f"{self.names[p.seat]} protests the host's timeout at seq {p.seq}: "
-                         f"{p.reason}" + (" (with the claim it signed, which the host did not "
-                                          "sequence)" if p.claim is not None else ""))
+                         f"{p.reason}" + (f" (with the {shown} it signed, which the host did "
+                                          "not sequence)" if p.claim is not None else ""))
         if self.ranking and not self.scored:
             lines.append("no result: no round was scored, so nobody won")
         elif self.ranking:
@@ -238,6 +247,7 @@ def _report(start: StartGame, table: PublicTable | None, checked: int,
                   voided=table.voided if table else None, fault=fault,
                   left=tuple(table.left) if table else (),
                   unpaid=frozenset(table.unpaid) if table else frozenset(),
+                  silent=frozenset(table.silent) if table else frozenset(),
                   holders=tuple(table.holders) if table else (),
                   scored=len(result.rounds) if result else 0,
                   protests=tuple(table.protests) if table else (),

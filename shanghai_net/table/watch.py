@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..wire import messages as wm
 from ..wire.messages import HOST_AUTHOR, GameMessage
+from .outbox import Outbox
 from .seat import PeerTable
 
 __all__ = ["HostWatch", "EARLY"]
@@ -25,8 +26,10 @@ EARLY = 0.5
 class HostWatch:
     """One seat's watch on the host's timeouts of it."""
 
-    def __init__(self, table: PeerTable) -> None:
+    def __init__(self, table: PeerTable, outbox: Outbox | None = None) -> None:
         self.table = table
+        self.outbox = outbox
+        """What this seat sent and the host has not sequenced (its seeds among them)."""
         self._window: object | None = None
         self._opened = 0.0
 
@@ -41,7 +44,11 @@ class HostWatch:
         ``answer``: this seat's signed answer to the window that was on its way when it came."""
         body = msg.body
         if msg.author != HOST_AUTHOR or not isinstance(body, wm.Timeout) or \
-                body.what != "claim" or body.seat != self.table.seat or self._window is None:
+                body.seat != self.table.seat:
+            return None
+        if body.what == "seeds":
+            return self._silenced(msg)
+        if body.what != "claim" or self._window is None:
             return None
         agreed = self.table.claim_timeout
         waited = now - self._opened
@@ -57,3 +64,16 @@ class HostWatch:
             return None
         return wm.Protest(seq=msg.seq, reason=reason,
                           claim=claim.to_wire() if claim is not None else None)
+
+    def _silenced(self, msg: GameMessage) -> wm.Protest | None:
+        """The protest of a timeout of this seat's seeds that it had sent (on their way, never
+        sequenced): the seats then charge it as a seat that left, and its signed seeds, shown
+        to every party, are its evidence (protocol.md 11.6).  None if it never sent them."""
+        sent = [m for m in (self.outbox.flying if self.outbox is not None else ())
+                if isinstance(m.body, wm.Deal) and m.body.step == "seeds"]
+        if not sent:
+            return None
+        seeds = sent[-1]
+        self.outbox.forget(seeds)
+        return wm.Protest(seq=msg.seq, reason=f"timed out our seeds, which we sent (our message "
+                          f"{seeds.counter}) and the host never sequenced", claim=seeds.to_wire())
