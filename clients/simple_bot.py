@@ -540,6 +540,8 @@ class Table:
         """(round, seat that left) -> the seats that voted so."""
         self.voters: dict[int, set[int]] = {}
         """round -> the seats that voted to void it (one vote a seat a round)."""
+        self.silent: dict[int, int] = {}
+        """Seat -> seq of the host's ``silent`` timeout of it, until it signs again (11.5)."""
         self.proposals: dict[int, Proposal] = {}
         """seq of a host ``replace`` still waiting -> its approvals."""
         self.to_approve: list[int] = []
@@ -757,7 +759,10 @@ class Table:
             raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
         self.charged_silent.discard(author)  # it signed again: a later leave is a new one
         self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
+        self.silent.pop(author, None)  # a seat timed out as silent is back
         self.apply_body(seq, author, body)
+        if self.silent and not self.finished:
+            self.count_votes()  # the table may wait for a silent seat again
         if self.waiting_seats and not self.finished:
             self.begin_deal()
 
@@ -778,6 +783,13 @@ class Table:
         elif kind == "timeout" and body.get("what", "claim") == "seeds":
             self.seeds_missing.add(body["seat"])
             self.seeds_done()
+        elif kind == "timeout" and body.get("what") == "silent":
+            seat = body["seat"]
+            if self.auditing() or seat not in self.stalled_by() or seat in self.silent:
+                raise BotStopped(f"seq {seq}: the host timed out seat {seat} as silent, which "
+                                 "owed the table nothing or was timed out already")
+            self.silent[seat] = seq
+            self.count_votes()
         elif kind == "timeout":
             self.claim_answer(body["seat"], "pass")
         elif kind == "protest":
@@ -998,10 +1010,64 @@ class Table:
                              f"round {round_no}, which has no place (we are in round "
                              f"{self.round_no})")
         self.voters.setdefault(round_no, set()).add(author)
-        votes = self.votes.setdefault((round_no, seat), set())
-        votes.add(author)
-        if 2 * len(votes) <= self.n:
+        self.votes.setdefault((round_no, seat), set()).add(author)
+        self.count_votes()
+
+    def stalled_by(self) -> set[int]:
+        """The seats the table cannot go on without (11.5): those owing a deal step, those a
+        replacement of a vacant seat waits for the approval of, and, the deal settled, the
+        seats with a decision to make."""
+        if self.finished or self.auditing():
+            return set()
+        seats: set[int] = set()
+        if self.pick is not None:
+            parties = set(self.pick.parties)
+            seats |= parties - set(self.pick.commits) or parties - set(self.pick.nonces)
+        for gen in self.gens.values():
+            if len(gen.commits) < self.n:
+                seats |= set(range(self.n)) - set(gen.commits)
+            elif len(gen.outputs) < 2 * self.n:
+                seats.add(len(gen.outputs) % self.n)
+        for owers in [*self.owed.values(), *self.public_owed.values()]:
+            seats |= owers
+        if self.over:
+            seats |= {s for s in range(self.n) if self.hidden(s)}
+        for proposal in self.proposals.values():
+            if proposal.body["seat"] in self.vacant:
+                seats |= self.needed(proposal)
+        if self.settled() and self.phase in ("draw", "play"):
+            window = self.window
+            if window is None or not window.chose_stock:
+                seats.add(self.turn)
+            if window is not None:
+                seats |= {s for s in window.order if s not in window.decided}
+        return seats - set(self.vacant)
+
+    def carried(self, round_no: int, seat: int) -> bool:
+        """More than half the seats voted that ``seat`` left; or it is silent since the host's
+        timeout and the table cannot go on without it, and more than half the seats that can
+        vote (not vacant, not it, not silent so themselves) did (11.5)."""
+        votes = self.votes.get((round_no, seat), set())
+        if 2 * len(votes) > self.n:
+            return True
+        stalled = self.stalled_by()
+        silent = self.silent.keys() & stalled
+        if seat not in silent:
+            return False
+        voters = set(range(self.n)) - set(self.vacant) - silent - {seat}
+        return 2 * len(votes & voters) > len(voters)
+
+    def count_votes(self) -> None:
+        """The first seat (in seat order) whose votes of the running round carry leaves it:
+        the round is void, the seat pays and is vacant, the contract is dealt again."""
+        if self.auditing():
             return
+        round_no = self.round_no
+        seat = next((s for r, s in sorted(self.votes) if r == round_no
+                     and s not in self.vacant and self.carried(r, s)), None)
+        if seat is None:
+            return
+        self.silent.pop(seat, None)
         self.vacant[seat] = round_no
         self.charge(seat)
         self.vote, self.changes = None, self.changes + 1
@@ -1525,9 +1591,11 @@ class Seat:
                 if s != table.seat and s not in table.vacant and 0 <= s < table.n
                 and (s in self.left - table.unheard
                      or now - since >= self.vote_after + grace[s])]
-        if gone:
-            table.vote = (table.round_no, gone[0])
-            self.log(f"voting that seat {gone[0]} left round {table.round_no}")
+        if gone:  # the first the host timed out as silent, else one the table waits for (11.5)
+            stalled = table.stalled_by()
+            seat = min(gone, key=lambda s: (table.silent.get(s, 1 << 62), s not in stalled, s))
+            table.vote = (table.round_no, seat)
+            self.log(f"voting that seat {seat} left round {table.round_no}")
 
 
 def main(argv: list[str] | None = None) -> int:

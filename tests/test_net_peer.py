@@ -55,7 +55,8 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
     peer.seat, peer.outbox, peer.absent = 0, object(), {2: 0.0}
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
-                                 vacant={}, unheard=set())
+                                 vacant={}, unheard=set(), silenced={},
+                                 stalled_by=set)
     assert peer._vote_due() == 5.0
     peer.table.void_votes[3] = {0}
     assert peer._vote_due() == float("inf")
@@ -71,7 +72,8 @@ async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slo
     pushed = []
     peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend)
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
-                                 vacant={}, unheard=set())
+                                 vacant={}, unheard=set(), silenced={},
+                                 stalled_by=set)
     peer.stalling, peer.absent = {1: 10.0}, {2: 20.0}
     assert peer._vote_due() == 15.0 and peer.vote_void()
     assert pushed == [VoidRound(round=3, seat=2)]

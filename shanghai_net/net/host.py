@@ -357,6 +357,7 @@ class Host:
     def _closed(self, client: Client) -> None:
         self.lobby.closed(client)
         self._after_lobby_change()
+        self.sequencer.seats_changed()
         votes = self.lobby.votes
         if votes is not None and client.seat is not None and self.seats[client.seat] is client:
             votes.leave(client.seat)  # it is not at the table for a rematch

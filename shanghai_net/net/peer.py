@@ -137,7 +137,8 @@ class Peer(Holding, PeerRematch, Voting):
         self.absent: dict[int, float] = {}
         """Seats the host reports disconnected during the game, and since when."""
         self.stalling: dict[int, float] = {}
-        """Seats that owe the deal a step (`PeerTable.owed`), and since when the stream has
+        """Seats that owe the deal a step, or an approval the next deal waits for
+        (`PeerTable.waiting_for`), and since when the stream has
         brought nothing of theirs: one that stays connected and silent holds the table up as
         surely as one that left."""
         self.left: frozenset[int] = frozenset()
@@ -490,7 +491,7 @@ class Peer(Holding, PeerRematch, Voting):
         outbox.sequenced(msg)
         now = trio.current_time()
         self.stalling = {seat: now if msg.author == seat else self.stalling.get(seat, now)
-                         for seat in table.owed() if seat != table.seat}
+                         for seat in table.waiting_for() if seat != table.seat}
         if not self.replaying:  # the host's timeouts of us, judged by our own clock
             protest = self._watch.judge(msg, answer, now)
             if protest is not None:

@@ -6,7 +6,9 @@ every connection.  Bad input gets an ``error`` with its code, and the game goes 
 timer the host runs is here too: a claim window that stays open past the ``claim_timeout`` of
 ``start_game`` (the agreed one, not a resumed host's own setting) gets a
 ``timeout`` signed by the host for each silent seat; a round stopped by a complaint whose seeds
-do not all come within ``audit_timeout`` names the first seat that did not open them.
+do not all come within ``audit_timeout`` names the first seat that did not open them; a table
+that sequences nothing for ``audit_timeout`` while it waits for a seat names the first such seat
+silent (protocol.md 11.5).
 
 The host holds no secret of any seat: no `Participant`, only a `PublicTable` (a replica with
 ``viewer=-1``) fed the same stream.
@@ -196,14 +198,34 @@ class Sequencer:
             self.done.set()
         await trio.lowlevel.checkpoint()
 
+    def seats_changed(self) -> None:
+        """A seat's connection dropped or came back: a seat to move whose link is down may be
+        timed out as silent (`_silence_due`), from now."""
+        if self.public is not None and not self.public.finished:
+            self._track_window()
+
+    def _silence_due(self) -> set[int]:
+        """The seats the host may time out as silent now (protocol.md 11.5): those the table
+        waits for a deal step or an approval from, and a seat to move whose connection is
+        down (a person thinking about a move is never timed out), not timed out already."""
+        public = self.public
+        waiting = public.waiting_for()
+        linked = {c.seat for c in self.clients if c.seat is not None and c.connected}
+        movers = public.stalled_by() - waiting - linked
+        return (waiting | movers) - public.silenced.keys()
+
     def _track_window(self) -> None:
-        """Keep the one timer the host runs: a claim window, or a round's seeds."""
+        """Keep the one timer the host runs: a claim window, a round's seeds, or the table's
+        silence (these two start again with each message sequenced)."""
         public = self.public
         if public.waiting_audit:
             current = ("seeds", public.round)
         else:
             window = public.open_window()
             current = window[0] if window else None
+            if current is None and not public.finished and public.fault is None and \
+                    self._silence_due():
+                current = ("silent", public.round)
         if current is not self._window:
             self._window = current
             wait = public.audit_timeout if isinstance(current, tuple) else public.claim_timeout
@@ -223,6 +245,11 @@ class Sequencer:
 
     async def _timeout(self, window: object) -> None:
         public = self.public
+        if isinstance(window, tuple) and window[0] == "silent":  # the lowest seat, then the
+            due = self._silence_due()  # next after a full wait more
+            if due and not public.waiting_audit and public.open_window() is None:
+                await self._sign(Timeout(seat=min(due), what="silent"))
+            return
         if isinstance(window, tuple):  # a round's seeds: the first seat they did not come from
             if window == ("seeds", public.round) and public.waiting_audit:  # (each after it
                 # has a full wait more: the timer starts again with each message)

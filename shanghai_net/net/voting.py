@@ -36,10 +36,17 @@ class Voting:
                 if now >= since and (seat in self.absent or now - since >= STALL_VOTE)}
 
     def vote_target(self, seats) -> int:
-        """Of ``seats``, the one a vote names: one that quit, else one whose link is down,
+        """Of ``seats``, the one a vote names: one that quit, else the first the host timed
+        out as silent (the stream's order, so that every seat names the same one: a vote split
+        between two silent seats may carry for neither, protocol.md 11.5), else one the table
+        cannot go on without (only such a seat may be timed out), else one whose link is down,
         else the one silent the longest (a seat still connected may only be slow)."""
         away = self._away()
-        return min(seats, key=lambda s: (s not in self.left, s not in self.absent,
+        table = self.table
+        silent = table.silenced if table is not None else {}
+        stalled = table.stalled_by() if table is not None else set()
+        return min(seats, key=lambda s: (s not in self.left, silent.get(s, math.inf),
+                                         s not in stalled, s not in self.absent,
                                          away.get(s, math.inf), s))
 
     def _away(self) -> dict[int, float]:

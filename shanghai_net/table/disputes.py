@@ -70,18 +70,64 @@ class Disputes:
         return None
 
     def _vote(self, author: int, round_no: int, seat: int) -> None:
-        """Count the vote; once more than half the seats voted that ``seat`` left round
-        ``round_no``, the seat is gone: it left the round (`_leave`) and waits for a
-        replacement.  No round has been scored that a vote could take back: votes stop when a
-        round's audit begins."""
+        """Count the vote; once it is carried (`carried`), ``seat`` is gone (`_leave`).  No
+        round has been scored that a vote could take back: votes stop when a round's audit
+        begins."""
         self.void_votes.setdefault(round_no, set()).add(author)
-        votes = self.gone_votes.setdefault((round_no, seat), set())
-        votes.add(author)
-        if 2 * len(votes) <= self.players:
+        self.gone_votes.setdefault((round_no, seat), set()).add(author)
+        self._count_votes()
+
+    def still_silent(self) -> set[int]:
+        """The seats the host timed out as silent that still hold the table up (`stalled_by`)
+        and have signed nothing since."""
+        return self.silenced.keys() & self.stalled_by()
+
+    def voters(self, seat: int) -> set[int]:
+        """The seats that can vote that ``seat`` left: neither vacant, nor ``seat``, nor silent
+        (`still_silent`)."""
+        return set(range(self.players)) - self.vacant.keys() - self.still_silent() - {seat}
+
+    def carried(self, round_no: int, seat: int) -> bool:
+        """Whether the votes that ``seat`` left round ``round_no`` carry (protocol.md 11.5):
+        more than half the seats of ``start_game`` voted so; or ``seat`` holds the table up
+        since the host's ``silent`` timeout and more than half the seats that can vote
+        (`voters`) did.  The second bar is what lets a table with seats vacant or silent
+        finish; it never applies to a seat that answers what it owes."""
+        votes = self.gone_votes.get((round_no, seat), set())
+        if 2 * len(votes) > self.players:
+            return True
+        if seat not in self.still_silent():
+            return False
+        voters = self.voters(seat)
+        return 2 * len(votes & voters) > len(voters)
+
+    def _count_votes(self) -> None:
+        """After a vote, a ``silent`` timeout, or any message while a seat is timed out as
+        silent: the first seat (in seat order) whose votes of the running round carry leaves
+        it (never while a round's audit waits for its seeds)."""
+        if self.waiting_audit or self.finished:
             return
-        self._drop_round()
-        self._leave(seat, round_no, False)
-        self.vacant[seat] = round_no
+        round_no = self.void_target
+        for seat in sorted(s for r, s in self.gone_votes if r == round_no):
+            if self.carried(round_no, seat):  # it is gone: it left the round and waits for a
+                self._drop_round()  # replacement
+                self._leave(seat, round_no, False)
+                self.silenced.pop(seat, None)
+                self.vacant[seat] = round_no
+                return
+
+    def _silent_timeout(self, seq: int, seat: int) -> None:
+        """The host's word that the table waited its ``audit_timeout`` with nothing sequenced
+        while it could not go on without ``seat`` (Fault on one with no place: an audit waits
+        for seeds, the table can go on without the seat, or it is timed out already).  Like a
+        seeds timeout it proves nothing against the seat; it only lets fewer seats vote it
+        gone while it stays silent."""
+        if self.waiting_audit or seat not in self.stalled_by() or seat in self.silenced:
+            raise Fault(HOST_AUTHOR, f"the host timed out seat {seat} as silent, which owed "
+                                     "the table nothing or was timed out already")
+        self.silenced[seat] = seq
+        self.host_timeouts[seq] = (seat, seq)  # a protest of it carries no claim
+        self._count_votes()
 
     def _leave(self, seat: int, round_no: int, scored: bool) -> None:
         """``seat`` left the running round (voted gone, or silent when its seeds were due): the
@@ -103,8 +149,11 @@ class Disputes:
         self._void_own(scored, True, leaver)
 
     def _drop_round(self) -> None:
-        """Forget what the voided round's deal still waited for: nothing of it is due now,
-        and it is not audited."""
+        """Forget what the voided round's deal still waited for: nothing of it is due now
+        (no commitment nor pass: a seat that owed one is not silent for it), and it is not
+        audited."""
+        self.generations = set()
+        self._reset_counts()
         self.outstanding.clear()
         self._shuffles.clear()
         self._publics.clear()

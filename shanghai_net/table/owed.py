@@ -37,6 +37,20 @@ class Owing:
                 break
         return first
 
+    def waiting_for(self) -> set[int]:
+        """The seats the table waits for now: those that owe the deal a step, and, while the
+        next deal waits for a vacant seat, those whose approval a replacement of it waits for
+        (`Roster.approvals_due`): a seat counts how long each has said nothing."""
+        return set(self.owed()) | self.approvals_due()
+
+    def stalled_by(self) -> set[int]:
+        """The seats the table cannot go on without now: `waiting_for`, and the seats whose
+        move the settled game waits for.  The host may time out any of them as silent
+        (protocol.md 11.5); the reference host times out a seat to move only while its
+        connection is down, for a person thinking about a move owes the table nothing."""
+        movers = set(self.public.to_move()) if self.settled and not self.finished else set()
+        return self.waiting_for() | movers
+
     def _owing(self) -> Iterator[OwedStep]:
         """Every step owed, but none of a seat the table voted gone (protocol.md 11.8): its
         key plays no more, and what its voided round's deal waited for is due from no one (a

@@ -150,6 +150,14 @@ class Roster:
         """The seats whose approval ``proposal`` waits for."""
         return {s for s in range(self.players) if s not in self.vacant} - proposal.approvals
 
+    def approvals_due(self) -> set[int]:
+        """The seats the table waits for an approval from: while the next deal waits for a
+        vacant seat, every seat a waiting ``replace`` of a vacant seat still needs."""
+        if self.finished or self.fault is not None:
+            return set()
+        return {seat for p in self.proposals.values() if p.body.seat in self.vacant
+                for seat in self.needed(p)}
+
     def _gone(self, author: int) -> str | None:
         """Why a message of seat ``author`` has no place while its seat is vacant (None: it
         has): the key of a seat voted gone plays no more, unless the table seats it again.
@@ -240,6 +248,7 @@ class Roster:
             self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
                                         round_no, self.holders[seat], replaced=True)
             self.vacant.pop(seat, None)
+            self.silenced.pop(seat, None)
             self.unheard.add(seat)
             self.chain.rekey(seat, body.sign_key)
             self._rekeyed(seat)

@@ -154,6 +154,9 @@ class StreamTable(Owing, Disputes, Roster):
         """(engine round, seat) -> the seats that voted that seat left that round."""
         self.left: list[tuple[int, int]] = []
         """(round, seat) for each round the table voided because that seat left."""
+        self.silenced: dict[int, int] = {}
+        """Seat -> the seq of the host's ``silent`` timeout of it, while the seat has signed
+        nothing since (a vote that it left needs fewer seats then, `Disputes.carried`)."""
         self.unpaid: set[tuple[int, int]] = set()
         """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
         self.silent: set[tuple[int, int]] = set()
@@ -181,8 +184,9 @@ class StreamTable(Owing, Disputes, Roster):
         self.verdict: Fault | None = None
         """Whom a round's audit named: that round was voided and the game ended there."""
         self.host_timeouts: dict[int, tuple[int, int]] = {}
-        """seq -> (the seat a host ``timeout`` of a claim window named, the seq at which that
-        window opened): a protest's claim must answer that window."""
+        """seq -> (the seat a host ``timeout`` of a claim window, or a ``silent`` one, named;
+        the seq at which that window opened, or the timeout's own): a protest's claim must
+        answer that window (a protest of a ``silent`` timeout carries none)."""
         self.protests: list[Protested] = []
         """What seats said the host did to them (protest bodies, checked)."""
         self.seeds_timeouts: dict[int, tuple[int, int]] = {}
@@ -259,13 +263,6 @@ class StreamTable(Owing, Disputes, Roster):
         except CheatDetected as cheat:
             self.fault = Fault(cheat.culprit, cheat.reason)
 
-    def _heard(self, author: int) -> None:
-        """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
-        seat charged for its silence is back (a later leave is a new one).  The host's
-        `PublicTable.admit` calls it as `_dispatch` does, so that it charges as every seat."""
-        self.unheard.discard(author)
-        self.charged_silent.discard(author)
-
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
         self._heard(author)
@@ -276,6 +273,8 @@ class StreamTable(Owing, Disputes, Roster):
                 self._replace(msg.seq, body)
             elif body.what == "seeds":
                 self._seeds_timeout(body.seat, msg.seq)
+            elif body.what == "silent":
+                self._silent_timeout(msg.seq, body.seat)
             else:
                 opened = self.moment_seq  # claims answer a window side by side: it opened here
                 self._apply(author, PassClaim(body.seat))
@@ -314,6 +313,15 @@ class StreamTable(Owing, Disputes, Roster):
             self._apply(author, move)
         else:
             raise Fault(author, f"seat {author}: body kind {body.KIND!r} has no place here")
+
+    def _heard(self, author: int) -> None:
+        """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
+        seat charged for its silence (a later leave is a new one), or timed out as silent, is
+        back.  The host's `PublicTable.admit` calls it as `_dispatch` does, so that it charges
+        as every seat."""
+        self.unheard.discard(author)
+        self.charged_silent.discard(author)  # a seat charged for its silence is back
+        self.silenced.pop(author, None)
 
     def _stale(self, msg: GameMessage) -> str | None:
         """Why the move ``msg`` may not be sequenced now for its basis (None: it may): a move
@@ -463,6 +471,8 @@ class StreamTable(Owing, Disputes, Roster):
     def _settle(self) -> None:
         if self.accusation is not None or self.finished:
             return  # only seeds are due now (they are sent as the round stops)
+        if self.silenced:  # a seat timed out as silent may hold the table up again (a proposal
+            self._count_votes()  # waits for its approval): the votes against it may carry now
         progress = True
         while progress:
             progress = False

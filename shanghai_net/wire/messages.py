@@ -490,10 +490,13 @@ class Timeout(Body):
     """Host only (author 8): ``seat`` let the time run out.  ``what`` is ``"claim"``: a claim
     window's time, applied by every peer as that seat's pass_claim; ``"seeds"``: the time the
     table gives every seat to open its seeds for a round's audit ran out, and the seat is named
-    absent (it, or the host that relays it: no evidence against the seat)."""
+    absent (it, or the host that relays it: no evidence against the seat); ``"silent"`` (v8):
+    the table has waited the table's ``audit_timeout`` with nothing sequenced while the seat
+    owed it a deal step or an approval, and the seat counts as silent until it signs again
+    (a vote that it left then needs fewer seats, protocol.md 11.5)."""
 
     seat: int = wire_field(SEAT)
-    what: str = wire_field(OneOf("claim", "seeds"), default="claim")
+    what: str = wire_field(OneOf("claim", "seeds", "silent"), default="claim")
 
 
 @body_kind("protest")
