@@ -251,7 +251,7 @@ def a_started_table(players=3, seat=0, seed=4):
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
                                      for s in start.seats], vacant={}, left=[], handovers={},
-                            unpaid=set(), unheard=set())
+                            unpaid=set(), unheard=set(), silenced={}, stalled_by=set)
     return start, table
 
 
