@@ -146,6 +146,23 @@ def test_a_timeout_at_half_the_agreed_time_is_on_time_and_one_a_moment_sooner_is
     assert early is not None and f"timed out {half - 0.1:.1f} s after" in early.reason
 
 
+def test_an_early_timeout_of_a_claim_on_its_way_is_protested_with_the_claim_first():
+    """An early timeout that took a claim on its way is protested as the claim's: which of the
+    two it was depends on when the window opened here (a busy seat's clock), the claim does
+    not.  The early wording stays for a timeout with no claim of the seat's on its way."""
+    t = Watched(3, seed=14)
+    t.run_until(lambda: t.host.open_window() is not None, play=False)
+    opened, seat = t.now, t.host.open_window()[1][0]
+    timeout = t.time_out(seat)
+    claim = t.seats[seat].chain.sign(t.ids[seat].sign_key, seat,
+                                     wm.PassClaim())
+    protest = t.watches[seat].judge(timeout, claim, opened + 0.1)
+    assert protest is not None and protest.claim == claim.to_wire()
+    assert protest.reason.startswith("timed out while its pass_claim was on its way, 0.1 s")
+    early = t.watches[seat].judge(timeout, None, opened + 0.1)
+    assert early is not None and early.reason.startswith("timed out 0.1 s after the claim window")
+
+
 # -- a complaint's audit (table/disputes.py Disputes._accuse) ------------------------------------
 
 def test_a_complaint_before_every_commitment_audits_no_shuffle_and_names_the_complainer():

@@ -81,12 +81,14 @@ class HostWatch:
         waited = now - self._opened
         claim = answer if answer is not None and isinstance(answer.body, (wm.MayI, wm.PassClaim)) \
             else None
-        if waited < EARLY * agreed:
-            reason = (f"timed out {waited:.1f} s after the claim window opened here; the table "
-                      f"agreed on {agreed:g} s")
-        elif claim is not None and waited < agreed:
+        # a claim on its way is the plainer evidence: it is said first, early or not (which
+        # of the two a timeout was depends on when the window opened here, a busy seat's clock)
+        if claim is not None and waited < agreed:
             reason = (f"timed out while its {claim.body.KIND} was on its way, {waited:.1f} s "
                       f"after the window opened here (agreed: {agreed:g} s)")
+        elif waited < EARLY * agreed:
+            reason = (f"timed out {waited:.1f} s after the claim window opened here; the table "
+                      f"agreed on {agreed:g} s")
         else:
             return None
         return wm.Protest(seq=msg.seq, reason=reason,
