@@ -272,17 +272,23 @@ def load_client():
     return bot
 
 
+def client_start(players):
+    """Each seat's key (one byte repeated) and a davis `start_game` of ``players`` seats, as the
+    client's own `Table` reads it: for the tests that look at that table without a host."""
+    keys = [bytes([k]) * 32 for k in range(1, players + 1)]
+    return keys, {"game_id": bytes(16), "preset": "davis", "rules": {},
+                  "host_key": bytes([9]) * 32, "first_dealer_pick": {"method": "fixed", "seat": 0},
+                  "seats": [{"seat": s, "name": f"p{s}", "sign_key": keys[s], "box_key": keys[s]}
+                            for s in range(players)]}
+
+
 def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_key_for_two():
     """Issue 22, the client's own table (no sockets): it approves the host's ``replace`` of a
     seat a stand-in bot plays (a first holder coming back, a late arrival) as of a vacant seat,
     and of its own seat when it is that stand-in; not of a seat a person plays; and it stops,
     naming the host, on one key proposed for two seats."""
     bot = load_client()
-    keys = [bytes([k]) * 32 for k in range(1, 5)]
-    start = {"game_id": bytes(16), "preset": "davis", "rules": {}, "host_key": bytes([9]) * 32,
-             "first_dealer_pick": {"method": "fixed", "seat": 0},
-             "seats": [{"seat": s, "name": f"p{s}", "sign_key": keys[s], "box_key": keys[s]}
-                       for s in range(4)]}
+    keys, start = client_start(4)
     rnd = seeded(b"client table")
 
     def replace(seat, key, role="player"):
@@ -312,11 +318,7 @@ def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
 
     bot = load_client()
     assert bot.VERSION == 8
-    keys = [bytes([k]) * 32 for k in range(1, 4)]
-    start = {"game_id": bytes(16), "preset": "davis", "rules": {}, "host_key": bytes([9]) * 32,
-             "first_dealer_pick": {"method": "fixed", "seat": 0},
-             "seats": [{"seat": s, "name": f"p{s}", "sign_key": keys[s], "box_key": keys[s]}
-                       for s in range(3)]}
+    keys, start = client_start(3)
     rnd = seeded(b"client grace")
     seat = bot.Seat.__new__(bot.Seat)  # no socket: only its vote is looked at
     seat.table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
