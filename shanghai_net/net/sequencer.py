@@ -211,7 +211,7 @@ class Sequencer:
         public = self.public
         waiting = public.waiting_for()
         linked = {c.seat for c in self.clients if c.seat is not None and c.connected}
-        movers = public.stalled_by() - waiting - linked
+        movers = public.moving() - waiting - linked
         return (waiting | movers) - public.silenced.keys()
 
     def _track_window(self) -> None:

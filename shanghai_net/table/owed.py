@@ -48,8 +48,11 @@ class Owing:
         move the settled game waits for.  The host may time out any of them as silent
         (protocol.md 11.5); the reference host times out a seat to move only while its
         connection is down, for a person thinking about a move owes the table nothing."""
-        movers = set(self.public.to_move()) if self.settled and not self.finished else set()
-        return self.waiting_for() | movers
+        return self.waiting_for() | self.moving()
+
+    def moving(self) -> set[int]:
+        """The seats whose move the settled game waits for (none while the deal is not)."""
+        return set(self.public.to_move()) if self.settled and not self.finished else set()
 
     def _owing(self) -> Iterator[OwedStep]:
         """Every step owed, but none of a seat the table voted gone (protocol.md 11.8): its
