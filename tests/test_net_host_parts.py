@@ -151,12 +151,13 @@ def test_a_person_refused_a_seat_is_told_to_sit_at_another_table_or_open_one():
     """Issue 24: a full table said `refused: table_full` with no hint of what to do."""
     parts = Parts(players=3)
     for i in range(3):
-        parts.lobby.on_hello(parts.connect(), hello(Identity(bytes([i]) * 32, bytes(32)), f"p{i}"))
+        parts.lobby.on_hello(parts.connect(),
+                             hello(Identity(bytes([i]) * 32, bytes([i]) * 32), f"p{i}"))
     late = parts.connect()
-    parts.lobby.on_hello(late, hello(Identity(bytes([9]) * 32, bytes(32)), "late"))
+    parts.lobby.on_hello(late, hello(Identity(bytes([9]) * 32, bytes([9]) * 32), "late"))
     parts, _, _ = a_game_of_three()
     fresh = parts.connect()  # a --fresh-identity player whose program started again
-    parts.lobby.on_hello(fresh, hello(Identity(bytes([8]) * 32, bytes(32)), "again"))
+    parts.lobby.on_hello(fresh, hello(Identity(bytes([8]) * 32, bytes([8]) * 32), "again"))
     reasons = [sent(c, Refused)[0].reason for c in (late, fresh)]
     assert reasons[0].startswith("no free seat at this table (its 3 seats are taken): ")
     assert reasons[1].startswith("the game at this table has started without you: ")

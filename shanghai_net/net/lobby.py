@@ -43,6 +43,10 @@ _ELSEWHERE = ": sit at another table of this host (shanghai join HOST --table NA
     "one (--table NAME --open)"
 """What a person refused a seat can do instead."""
 
+_ONE_BOX_KEY = "one box key, one seat (a client draws a fresh box key for every join)"
+"""Why a hello whose box key is a seat's is refused: a second seat would take a second share of
+every seed (docs/dealing.md)."""
+
 
 class Lobby:
     def __init__(self, config: HostConfig, identity: Identity, rules: RuleSet, players: int,
@@ -108,6 +112,10 @@ class Lobby:
                 (s for s in range(self.players) if roster.played_before(s, hello.sign_key)), None)
             if played is not None and self._barred(client, played):
                 return None
+            taken = roster.box_key_taken(hello.box_key, played)
+            if taken is not None:
+                client.refuse("table_full", f"this box key is one {taken}: {_ONE_BOX_KEY}")
+                return None
             offer = None if offered else self._offer(roster, hello, seat)
             if offer is not None:
                 self.offering[offer.seat] = client
@@ -121,12 +129,9 @@ class Lobby:
             client.replacing = roster.holders[seat].sign_key != hello.sign_key or (
                 not hello.resume and roster.changed_hands(seat, hello.sign_key))
         elif hello.role != "spectator":
-            twin = next((s for s, c in enumerate(self.seats) if c is not None and c.hello is not None
-                         and c.hello.sign_key == hello.sign_key), None)
-            if twin is not None:  # one key, one seat: else a rejoin could not tell them apart
-                client.refuse("table_full", f"this key already sits at seat {twin}: a second "
-                              "player needs an identity of their own (shanghai join "
-                              "--fresh-identity, or --identity DIR)")
+            twin = self._twin(client, hello)
+            if twin is not None:
+                client.refuse("table_full", twin)
                 return
             kept = self._kept_for(hello.sign_key)  # a rematch: its seat of the last game
             free = [kept] if kept is not None else [
@@ -159,6 +164,21 @@ class Lobby:
             self.changed()
             if self.start is not None:  # a spectator: the start, then the history
                 self._follow_game(client)
+        return None
+
+    def _twin(self, client: Client, hello: Hello) -> str | None:
+        """Why ``hello`` may not sit in the lobby beside the other seated connections (None:
+        it may): one key, one seat (else a rejoin could not tell them apart), and one box key,
+        one seat (a second seat would take a second share of every seed, docs/dealing.md)."""
+        for seat, other in enumerate(self.seats):
+            if other is None or other is client or other.hello is None:
+                continue
+            if other.hello.sign_key == hello.sign_key:
+                return (f"this key already sits at seat {seat}: a second player needs an "
+                        "identity of their own (shanghai join --fresh-identity, or --identity "
+                        "DIR)")
+            if other.hello.box_key == hello.box_key:
+                return f"this box key already sits at seat {seat}: {_ONE_BOX_KEY}"
         return None
 
     def _kept(self, seat: int) -> bytes | None:
@@ -364,8 +384,10 @@ class Lobby:
         """The watchers connected now who offer to take a seat (`Hello.offer`), oldest first,
         one a key: only keys a ``hand_over`` may name (protocol.md 11.9), so that no seat is
         shown an offer the host would refuse to sequence: none that plays a seat or sits in the
-        lobby, is proposed for a seat, or is the host's own."""
-        seated = {c.hello.sign_key for c in self.seats if c is not None and c.hello is not None}
+        lobby, is proposed for a seat, or is the host's own, nor one whose box key is a seat's
+        (one box key, one seat)."""
+        hellos = [c.hello for c in self.seats if c is not None and c.hello is not None]
+        seated = {h.sign_key for h in hellos} | {h.box_key for h in hellos}
         taken = {self.identity.sign_public}
         offers = []
         for client in sorted(self.clients, key=lambda c: c.number):
@@ -373,8 +395,9 @@ class Lobby:
             if hello is None or hello.offer is None or not client.connected or client.closing:
                 continue
             key = hello.sign_key
-            if key in taken or key in seated or (roster is not None and
-                                                 roster.seat_of_key(key) is not None):
+            if key in taken or key in seated or hello.box_key in seated or (
+                    roster is not None and (roster.seat_of_key(key) is not None or
+                                            roster.box_key_taken(hello.box_key, None))):
                 continue
             taken.add(key)
             offers.append(Offer(name=hello.name, fingerprint=fingerprint(key), sign_key=key,
@@ -395,6 +418,14 @@ class Lobby:
         if self.start is not None or not all(c is not None and c.ready and c.connected
                                              for c in self.seats):
             return
+        for seat, client in reversed(list(enumerate(self.seats))):  # the latest seat leaves
+            twin = self._twin(client, client.hello)
+            if twin is not None:  # every seat would refuse the start_game
+                log.warning("%s at seat %d: %s", client.name, seat, twin)
+                client.refuse("table_full", twin)
+                self.seats[seat] = client.seat = None
+                self.changed()
+                return
         players = tuple(PlayerSeat(seat=s, name=c.name, sign_key=c.hello.sign_key,
                                    box_key=c.hello.box_key) for s, c in enumerate(self.seats))
         # no one party chooses the game id: it commits to every seat's hello nonce and ours

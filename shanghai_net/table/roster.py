@@ -11,7 +11,11 @@ key and seals its key shares to the new box key; the seat's score and money carr
 
 The host may not propose a key that plays another seat, the seat's own key while it is played,
 a key another seat's waiting proposal names (one key, one seat), or its own key
-(`replace_refused`).
+(`replace_refused`).  No box key serves two seats either (one box key, one seat): not in
+``start_game``, nor in a ``replace`` or a ``hand_over`` that names a box key another seat has
+held in the game or a waiting ``replace`` for another seat names (a seat's own earlier box key
+may come back to it).  Version 9's dealing shares a seed among the seats by their box keys
+(docs/dealing.md, "One box key, one seat"); this keeps a second seat from taking a second share.
 
 **Which seats approve (the reference seats' rule, `PeerTable._proposed`).** Any ``replace`` of
 a seat that is vacant or played by a bot a ``replace`` seated (a stand-in: `up_for_taking`),
@@ -77,9 +81,19 @@ class Roster:
     ``vacant`` and ``proposals`` in `_start_roster`)."""
 
     def _start_roster(self, start: wm.StartGame) -> None:
+        """Raises ValueError on a ``start_game`` that gives two seats one box key: a seat
+        refuses to play it."""
         self.holders: list[Holder] = [Holder(s.name, "player", s.sign_key, s.box_key)
                                       for s in start.seats]
         """Who plays each seat now."""
+        self.box_keys: dict[bytes, int] = {}
+        """Every box key a seat has held in the game (``start_game``'s, a hand-over's, a
+        replacement's) -> that seat: one box key, one seat."""
+        for seat in start.seats:
+            if seat.box_key in self.box_keys:
+                raise ValueError(f"start_game gives seats {self.box_keys[seat.box_key]} and "
+                                 f"{seat.seat} one box key: one box key, one seat")
+            self.box_keys[seat.box_key] = seat.seat
         self.vacant: dict[int, int] = {}
         """Seat -> the round the table voted it gone in, until a replacement takes it."""
         self.proposals: dict[int, _Proposal] = {}
@@ -169,7 +183,7 @@ class Roster:
 
     def _handover_refused(self, author: int, body: wm.HandOver) -> str | None:
         """Why seat ``author``'s ``hand_over`` has no place (None: it has): its successor's
-        key must be new to the table."""
+        key must be new to the table, and its box key no other seat's."""
         for seat, holder in enumerate(self.holders):
             if body.sign_key == holder.sign_key:
                 return (f"hands seat {author} over to the key seat {seat} plays with: one key, "
@@ -178,6 +192,24 @@ class Roster:
             return "hands the seat over to a key the host proposed for a seat: one key, one seat"
         if body.sign_key == self.start_game.host_key:
             return "hands the seat over to the host's key"
+        taken = self.box_key_taken(body.box_key, author)
+        if taken is not None:
+            return f"hands seat {author} over to a box key {taken}: one box key, one seat"
+        return None
+
+    def box_key_taken(self, box_key: bytes, seat: int | None) -> str | None:
+        """Who has ``box_key`` when ``seat`` may not take it (None: it may): another seat that
+        held it in the game, or a waiting ``replace`` for another seat that names it.  A box
+        key that played ``seat`` before may come back to it (``seat`` None: a box key for no
+        seat yet, as the lobby asks of a hello)."""
+        held = self.box_keys.get(box_key, seat)
+        if held != seat:
+            return f"seat {held} has held in this game"
+        waiting = next((p for p in self.proposals.values()
+                        if p.body.box_key == box_key and p.body.seat != seat), None)
+        if waiting is not None:
+            return (f"the host proposed for seat {waiting.body.seat} (seq {waiting.seq}), still "
+                    "waiting")
         return None
 
     def _hand_over(self, author: int, body: wm.HandOver) -> None:
@@ -188,12 +220,13 @@ class Roster:
         self.holders[author] = Holder(body.name, body.role, body.sign_key, old.box_key,
                                       self.round, old)
         self.handovers[author] = body
+        self.box_keys[body.box_key] = author
         self.chain.rekey(author, body.sign_key)
 
     def replace_refused(self, body: wm.Replace) -> str | None:
-        """Why the host may not propose ``body`` now (None: it may): one key, one seat.  The
-        host asks before it signs one (`net.sequencer`); every party names a host that
-        sequences one anyway (`_replace`)."""
+        """Why the host may not propose ``body`` now (None: it may): one key, one seat, and one
+        box key, one seat.  The host asks before it signs one (`net.sequencer`); every party
+        names a host that sequences one anyway (`_replace`)."""
         for seat, holder in enumerate(self.holders):
             if body.sign_key == holder.sign_key and (seat != body.seat or seat not in self.vacant):
                 return (f"the host proposed the key seat {seat} plays with for seat {body.seat}: "
@@ -205,6 +238,10 @@ class Roster:
                         "one seat")
         if body.sign_key == self.start_game.host_key:
             return f"the host proposed its own key for seat {body.seat}"
+        taken = self.box_key_taken(body.box_key, body.seat)
+        if taken is not None:
+            return (f"the host proposed for seat {body.seat} a box key {taken}: one box key, "
+                    "one seat")
         return None
 
     def _replace(self, seq: int, body: wm.Replace) -> None:
@@ -247,6 +284,7 @@ class Roster:
             body, seat = proposal.body, proposal.body.seat
             self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
                                         round_no, self.holders[seat], replaced=True)
+            self.box_keys[body.box_key] = seat
             self.vacant.pop(seat, None)
             self.silenced.pop(seat, None)
             self.unheard.add(seat)
