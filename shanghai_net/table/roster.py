@@ -34,6 +34,7 @@ signature, and cannot unseat a present player at all; the seat's new keys are in
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ..wire import messages as wm
@@ -159,6 +160,34 @@ class Roster:
                 return True
             holder = holder.before
         return False
+
+    def share_holders(self, share_threshold: int | None,
+                      host_run: Collection[int]) -> tuple[int, ...]:
+        """The seats that would hold shares of the others' seeds now (version 9's dropout-tolerant
+        dealing, docs/dealing.md "Holders: who is dealt shares"), in seat order: none unless
+        ``share_threshold`` is set (rule 1); none the host runs (``host_run``, rule 2); a seat
+        played by its ``start_game`` keys or by a successor a chain of ``hand_over``s from them
+        gave it (rule 3); not vacant, and not played since a ``replace`` unless the last
+        ``replace`` gave it back both of its ``start_game`` keys, its first player coming back
+        (rule 4).  A share holder is no `Holder`: rules 3 and 4 read the seat's ``Holder``
+        chain.  Version 9's ``start_game`` will carry ``share_threshold`` and each seat's
+        ``host_run`` (docs/dealing.md, "Version 9 messages"); until the dealing is wired the
+        caller passes them."""
+        if share_threshold is None:
+            return ()
+        return tuple(seat for seat in range(self.players)
+                     if seat not in host_run and seat not in self.vacant
+                     and self._played_as_dealt(seat))
+
+    def _played_as_dealt(self, seat: int) -> bool:
+        """Whether ``seat`` is played by its ``start_game`` keys or hand-overs from them: its
+        last ``replace``, if any, gave it back both keys (rules 3 and 4 of `share_holders`)."""
+        holder: Holder | None = self.holders[seat]
+        while holder is not None and not holder.replaced:
+            holder = holder.before
+        first = self.start_game.seats[seat]
+        return holder is None or (holder.sign_key, holder.box_key) == (first.sign_key,
+                                                                       first.box_key)
 
     def needed(self, proposal: _Proposal) -> set[int]:
         """The seats whose approval ``proposal`` waits for."""
