@@ -11,6 +11,7 @@ import random
 
 import pytest
 import trio
+import trio.testing
 
 from shanghai_net.engine import DrawStock
 from shanghai_net.identity import Identity, fingerprint
@@ -95,3 +96,38 @@ async def test_the_other_seats_hear_a_hand_over_as_no_lost_connection(tmp_path, 
                 " is back" in line or "V votes" in line], "\n".join(heard)
     after = heard[handed:]
     assert after.index(f"{to} for ann lost connection") < after.index(f"{to} for ann is back")
+
+
+def test_a_seat_s_absence_across_a_change_of_hands_is_the_new_holder_s_from_then():
+    """The peer's rule under the test above, on trio's clock: when its replica sees seat 2
+    change hands, an absence the host's last ``lobby_state`` shows under the new holder's key
+    stays, counted from then (not from the old holder's: a stand-in at a deal's start was
+    voted gone at once, its NEWCOMER_GRACE spent long ago); one the host showed under the old
+    holder's key goes, as does one of a seat no lobby showed yet."""
+    from types import SimpleNamespace
+
+    from shanghai_net.net.handover import Holding
+
+    old, new = b"\1" * 32, b"\2" * 32
+
+    def seen(shown_key):
+        lobby = SimpleNamespace(seats=[SimpleNamespace(seat=2, fingerprint=fingerprint(
+            shown_key))]) if shown_key else None
+        peer = SimpleNamespace(table=SimpleNamespace(holders=[SimpleNamespace(sign_key=k)
+                                                              for k in (b"\0" * 32, old, new)],
+                                                     finished=True),
+                               _keys_seen=(b"\0" * 32, old, old), lobby=lobby,
+                               absent={1: 5.0, 2: 5.0}, left=frozenset({2}))
+        Holding._holder_changed(peer)
+        return peer
+
+    async def body():
+        await trio.sleep(10)  # trio's clock, past the absences' 5.0
+        now = trio.current_time()
+        kept = seen(new)
+        assert kept.absent == {1: 5.0, 2: now} and kept.left == {2}
+        for shown_key in (old, None):
+            gone = seen(shown_key)
+            assert gone.absent == {1: 5.0} and gone.left == frozenset()
+
+    trio.run(body, clock=trio.testing.MockClock(autojump_threshold=0))

@@ -12,6 +12,8 @@ back from the deal the stream gives its keys the seat (`_holder_changed`).
 
 from __future__ import annotations
 
+import trio
+
 from ..deal.randomness import RandomBytes
 from ..identity import fingerprint
 from ..table.outbox import Outbox
@@ -177,11 +179,12 @@ class Holding:
     def _holder_changed(self) -> None:
         """After a message: take the seat the table gave our keys (a replacement following
         until now, or a successor the seat was just handed to), or stop playing one the table
-        gave to someone else.  A seat that changed hands is no longer away when whoever left it
-        is not its player now (the host's next `lobby_state` says whether the new one is here);
-        but the host's word may have come first: a `lobby_state` that shows the new holder's
-        key not connected yet (its successor joins again as the seat) is its absence, kept
-        (issue 41: read as the seat's connection lost, then back)."""
+        gave to someone else.  A seat that changed hands is no longer away as its old holder
+        was: the host's next `lobby_state` says whether the new one is here, unless the latest
+        already shows the new holder's key, not connected yet (it can come before the message
+        that changed hands reaches our replica: a successor joins again as the seat).  That
+        absence is the new holder's, from now (issue 41: dropped, it was heard as the seat's
+        connection lost, then back)."""
         table = self.table
         keys = tuple(h.sign_key for h in table.holders)
         changed = {s for s, (a, b) in enumerate(zip(self._keys_seen or keys, keys)) if a != b}
@@ -189,7 +192,9 @@ class Holding:
         if changed:
             shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby else {}
             gone = {s for s in changed if shown.get(s) != fingerprint(keys[s])}
-            self.absent = {s: t for s, t in self.absent.items() if s not in gone}
+            now = trio.current_time()
+            self.absent = {s: now if s in changed else t for s, t in self.absent.items()
+                           if s not in gone}
             self.left = self.left - gone
         if table.finished:
             return
