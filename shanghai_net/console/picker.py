@@ -17,8 +17,8 @@ __all__ = ["TablePicker", "pick_table"]
 
 class TablePicker:
     """Which of ``listings`` (`discovery.Listing`) is chosen: the cursor moves among those that
-    can be joined (`joinable`), ``done`` once one is
-    chosen (``chosen``) or the choice is cancelled (``chosen`` None)."""
+    can be joined (`joinable`), ``done`` once one is chosen (``chosen``) or the choice is
+    cancelled (``chosen`` None)."""
 
     def __init__(self, listings: Sequence) -> None:
         self.listings = list(listings)
