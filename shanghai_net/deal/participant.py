@@ -22,16 +22,18 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from ..cards import Card
 from .audit import Verdict, audit, opened_deck
-from .box import SealedShare, seal, share_in, unseal
-from .errors import CheatDetected
+from .box import SealedShare, raw_public, seal, share_in, unseal
+from .errors import CheatDetected, GenerationStopped
 from .generation import Generation
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
-                       PickCommitment, PickReveal, SeedReveal)
+                       PickCommitment, PickReveal, SeedReveal, SharedCommitment)
 from .picks import NONCE_BYTES, nonce_digest, pick_index
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
 from .seeds import SEED_BYTES, commitment_digest
+from .shares import GenerationShares, check_commit, sealed_shares, shared_commit
+from .sharing import open_share, seed_scalar
 
 Token = tuple[int, int]
 """How the engine names a hidden card: (generation, position)."""
@@ -51,16 +53,23 @@ class Participant:
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
                  box_key: X25519PrivateKey, random: RandomBytes,
-                 shuffle_proof: bool = False) -> None:
+                 shuffle_proof: bool = False, share_threshold: int | None = None) -> None:
         if not 2 <= len(boxes) <= 255 or not 0 <= seat < len(boxes):
             raise ValueError(f"seat {seat} of {len(boxes)} seats: need 2..255 seats")
+        if share_threshold is not None and not 2 <= share_threshold < len(boxes):
+            raise ValueError(f"a share threshold of {share_threshold} at {len(boxes)} seats")
         self.seat = seat
         self.seats = len(boxes)
         self.game_id = game_id
         self.round = round
         self.shuffle_proof = shuffle_proof
-        self._boxes = tuple(boxes)
-        """Every seat's X25519 key, in seat order: what a share for it is sealed to."""
+        self.share_threshold = share_threshold
+        """Version 9: ``t``, the table's threshold of seed shares; ``None``: sharing off."""
+        self._roster = tuple(boxes)
+        """Every seat's X25519 key at ``start_game``: a holder's (no replacement holds shares)."""
+        self._boxes = list(boxes)
+        """Every seat's X25519 key, in seat order: what a share for it is sealed to (a
+        replacement's from the message that seats it)."""
         self._box_key = box_key
         self._random = random
         self._generations: dict[int, Generation] = {}
@@ -75,18 +84,41 @@ class Participant:
 
     # -- shuffling ---------------------------------------------------------------------------
 
-    def start_generation(self, generation: int, cards: Sequence[Card]) -> Commitment:
-        """Draw a fresh seed for a new shuffle of ``cards`` and commit to it (broadcast it)."""
+    def start_generation(self, generation: int, cards: Sequence[Card],
+                         holders: Iterable[int] | None = None) -> Commitment:
+        """Draw a fresh seed for a new shuffle of ``cards`` and commit to it (broadcast it).
+
+        With sharing on, ``holders`` are the generation's holders (the table's rules 1 to 4 at
+        the message that asks for the shuffle): the seed is a scalar, and the commit carries its
+        sharing, one sealed share for each holder but this seat."""
+        g = self._new_generation(generation, cards, holders)
+        g.seed = seed_scalar(self._random) if g.sharing else self._random(SEED_BYTES)
+        return self._commit(g)
+
+    def _new_generation(self, generation: int, cards: Sequence[Card],
+                        holders: Iterable[int] | None) -> Generation:
         if generation in self._generations:
             raise ValueError(f"generation {generation} was already started")
         if not cards or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
             raise ValueError(f"a shuffle needs 1 or more distinct cards, got {list(cards)!r:.200}")
-        context = Context(self.game_id, self.round, generation)
-        seed = self._random(SEED_BYTES)
-        g = Generation(context, tuple(cards), self.seats, self.seat, seed)
+        if (holders is None) != (self.share_threshold is None):
+            raise ValueError("a generation has holders when the table shares seeds, and only then")
+        sharing = None if holders is None else GenerationShares.at(self.share_threshold, holders,
+                                                                    self.seats)
+        g = Generation(Context(self.game_id, self.round, generation), tuple(cards), self.seats,
+                       self.seat, None, sharing=sharing)
         self._generations[generation] = g
-        commitment = self.outgoing(Commitment(context, self.seat,
-                                              commitment_digest(context, self.seat, seed)))
+        return g
+
+    def _commit(self, g: Generation) -> Commitment:
+        if g.sharing is None:
+            commitment = Commitment(g.context, self.seat,
+                                    commitment_digest(g.context, self.seat, g.seed))
+        else:
+            commitment = shared_commit(g.context, self.seat, g.seed, g.sharing.threshold,
+                                       {h: self._roster[h]
+                                        for h in g.sharing.commit_holders(self.seat)})
+        commitment = self.outgoing(commitment)
         g.commitments[self.seat] = commitment
         return commitment
 
@@ -108,6 +140,7 @@ class Participant:
         if self.next_step(generation) is None or g.step_of(step)[1] != self.seat:
             raise ValueError(f"generation {generation} does not wait for seat {self.seat}'s pass")
         self._require_commitments(g)
+        self._require_not_stopped(g)
         phase = g.step_of(step)[0]
         inputs = g.step_input(step)
         try:
@@ -131,6 +164,13 @@ class Participant:
     def final_deck(self, generation: int) -> tuple[bytes, ...]:
         return self.generation(generation).final_deck
 
+    def _require_not_stopped(self, g: Generation) -> None:
+        """A holder that complained of a share of ``g`` sends nothing more of it."""
+        if g.sharing and self.seat in g.sharing.complaints:
+            raise GenerationStopped(f"seat {self.seat} complained of seat "
+                                    f"{g.sharing.complaints[self.seat]}'s share of generation "
+                                    f"{g.context.generation}: it sends nothing more of it")
+
     def _require_commitments(self, g: Generation) -> None:
         missing = [s for s in range(self.seats) if s not in g.commitments]
         if missing:
@@ -150,7 +190,8 @@ class Participant:
                              f"not game {self.game_id!r} round {self.round}")
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
-        handlers = {Commitment: self._on_commitment, PassOutput: self._on_pass,
+        handlers = {Commitment: self._on_commitment, SharedCommitment: self._on_commitment,
+                    PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
                     PickCommitment: self._on_pick_commitment, PickReveal: self._on_pick_reveal}
         if type(message) not in handlers:
@@ -159,10 +200,39 @@ class Participant:
 
     def _on_commitment(self, commitment: Commitment) -> None:
         g = self.generation(commitment.context.generation)
+        if g.sharing:
+            check_commit(g.sharing, commitment)
+        elif isinstance(commitment, SharedCommitment):
+            raise ValueError(f"seat {commitment.author}'s commit carries a sharing, at a table "
+                             "that shares no seeds")
         before = g.commitments.setdefault(commitment.author, commitment)
         if before != commitment:
             raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
                                                    "seed commitments")
+        if g.sharing and self.seat in g.sharing.commit_holders(commitment.author):
+            self._take_share(g, commitment)
+
+    def _take_share(self, g: Generation, commitment: SharedCommitment) -> None:
+        """The holder's check, at once: the share opens and lies on the commitments; else the
+        dealer is named (this seat's complaint) and this seat sends nothing more of ``g``."""
+        dealer = commitment.author
+        if dealer in g.sharing.held:
+            return
+        try:
+            g.sharing.held[dealer] = open_share(self._box_key, sealed_shares(commitment)[self.seat],
+                                                commitment.feldman, g.sharing.threshold)
+        except CheatDetected:
+            g.sharing.complaints.setdefault(self.seat, dealer)
+            raise
+
+    def record_complaint(self, complainer: int, dealer: int, generation: int) -> None:
+        """A holder's complaint of ``dealer``'s share of ``generation``, as sequenced: its
+        ``seeds`` may then carry nil for that share alone."""
+        g = self.generation(generation)
+        if not g.sharing or complainer not in g.sharing.commit_holders(dealer):
+            raise ValueError(f"seat {complainer} holds no share of seat {dealer}'s seed of "
+                             f"generation {generation}")
+        g.sharing.complaints.setdefault(complainer, dealer)
 
     def _on_pass(self, output: PassOutput) -> None:
         g = self.generation(output.context.generation)
@@ -203,6 +273,7 @@ class Participant:
         Refuses a position already given to another seat: no card goes to two players."""
         g = self.generation(generation)
         g.final_deck  # noqa: B018 - raises until the shuffle is complete
+        self._require_not_stopped(g)
         positions = tuple(positions)
         if recipient == self.seat or not 0 <= recipient < self.seats:
             raise ValueError(f"seat {self.seat} cannot share keys with seat {recipient}")
@@ -483,11 +554,13 @@ class Participant:
         picks = [[number, state.n, list(state.parties), state.nonce,
                   [c.to_plain() for c in state.commitments.values()], sorted(state.nonces.items())]
                  for number, state in sorted(self._picks.items())]
+        shared = {} if self.share_threshold is None else {
+            "share_threshold": self.share_threshold, "boxes": [raw_public(k) for k in self._boxes]}
         return msgpack.packb({"version": self.SAVE_VERSION, "seat": self.seat,
                               "game_id": self.game_id, "round": self.round,
                               "shuffle_proof": self.shuffle_proof,
                               "generations": [g.to_plain() for g in self._generations.values()],
-                              "picks": picks})
+                              "picks": picks, **shared})
 
     @classmethod
     def restore(cls, saved: bytes, boxes: Sequence[X25519PublicKey], box_key: X25519PrivateKey,
@@ -498,7 +571,9 @@ class Participant:
             if state["version"] != cls.SAVE_VERSION:
                 raise ValueError(f"save format version {state['version']}, not {cls.SAVE_VERSION}")
             participant = cls(state["seat"], boxes, state["game_id"], state["round"], box_key,
-                              random, state["shuffle_proof"])
+                              random, state["shuffle_proof"], state.get("share_threshold"))
+            participant._boxes = [X25519PublicKey.from_public_bytes(k)
+                                  for k in state.get("boxes", ())] or list(boxes)
             for plain in state["generations"]:
                 g = Generation.from_plain(plain)
                 participant._generations[g.context.generation] = g

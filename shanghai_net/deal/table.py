@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import Card, deck
 from .audit import Verdict
+from .errors import CheatDetected
 from .messages import Message
 from .participant import Participant
 from .randomness import RandomBytes
@@ -26,7 +27,8 @@ class MentalTable:
     def __init__(self, players: int, random: RandomBytes, *, cards: Sequence[Card] | None = None,
                  game_id: bytes = b"shanghai-net game", round: int = 1, shuffle_proof: bool = False,
                  participant_types: Mapping[int, type[Participant]] | None = None,
-                 deal: bool = True) -> None:
+                 deal: bool = True, share_threshold: int | None = None,
+                 holders: Iterable[int] | None = None) -> None:
         if not 3 <= players <= 8:
             raise ValueError(f"a table seats 3 to 8 players, not {players}")
         self._random = random
@@ -36,6 +38,13 @@ class MentalTable:
         self._types = dict(participant_types or {})
         self._game_id = game_id
         self.shuffle_proof = shuffle_proof
+        self.share_threshold = share_threshold
+        """Version 9: the table's ``t``, or ``None`` (sharing off: version 8)."""
+        self.holders = None if share_threshold is None else tuple(
+            range(players) if holders is None else holders)
+        """The seats that are dealt shares (the table layer's rules 1 to 4 say which)."""
+        self.complaints: list[CheatDetected] = []
+        """With sharing on, what the seats raised on a broadcast, in order (their complaints)."""
         self._seats = players
         self.new_round(round, (deck(2, 4) if cards is None else cards) if deal else None)
 
@@ -46,7 +55,8 @@ class MentalTable:
         self.round = round
         self.participants = [
             self._types.get(seat, Participant)(seat, self.roster, self._game_id, round,
-                                               self._box[seat], self._random, self.shuffle_proof)
+                                               self._box[seat], self._random, self.shuffle_proof,
+                                               self.share_threshold)
             for seat in range(self._seats)]
         self.generation = -1
         self._picks = 0
@@ -57,18 +67,29 @@ class MentalTable:
     def players(self) -> int:
         return len(self.participants)
 
-    def _broadcast(self, message: Message, sender: int | None = None) -> None:
-        """Deliver to every seat but the sender (by default the message's author)."""
-        sender = message.author if sender is None else sender
-        for participant in self.participants:
-            if participant.seat != sender:
-                participant.receive(message)
+    def _broadcast(self, *messages: Message, sender: int | None = None) -> None:
+        """Deliver each message to every seat but the sender (by default its author).  With
+        sharing on every seat gets every message even when one complains (the stream carries
+        them to all), and the first complaint is raised after."""
+        raised = len(self.complaints)
+        for message in messages:
+            for participant in self.participants:
+                if participant.seat != (message.author if sender is None else sender):
+                    try:
+                        participant.receive(message)
+                    except CheatDetected as cheat:
+                        if self.share_threshold is None:
+                            raise
+                        self.complaints.append(cheat)
+        if len(self.complaints) > raised:
+            raise self.complaints[raised]
 
     def reshuffle(self, cards: Sequence[Card]) -> int:
         """Shuffle ``cards`` afresh, with fresh seeds, as the next generation; its number."""
         self.generation += 1
-        for commitment in [p.start_generation(self.generation, cards) for p in self.participants]:
-            self._broadcast(commitment)
+        holders = {} if self.holders is None else {"holders": self.holders}
+        self._broadcast(*[p.start_generation(self.generation, cards, **holders)
+                          for p in self.participants])
         for _ in range(2):
             for participant in self.participants:
                 self._broadcast(participant.make_pass(self.generation))
