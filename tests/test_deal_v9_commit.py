@@ -8,48 +8,17 @@ import dataclasses
 
 import pytest
 
-from shanghai_net.cards import deck
-from shanghai_net.deal import CheatDetected, Commitment, MentalTable, Participant, seeded
+from shanghai_net.deal import CheatDetected, Commitment, MentalTable, seeded
 from shanghai_net.deal.errors import GenerationStopped
 from shanghai_net.deal.group import is_scalar
 from shanghai_net.deal.messages import SharedCommitment
-from shanghai_net.deal.sharing import (SHARE_BOX_BYTES, BASE_POINT, coefficient_stream,
-                                       seal_share, share_box_secret, split)
-
-CARDS = deck(1, 0)[:16]
+from shanghai_net.deal.sharing import BASE_POINT, SHARE_BOX_BYTES
+from v9_helpers import CARDS, changing, dealing, shared_table
 ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
 
 def committing(change):
-    """A participant whose commit goes out changed by ``change(self, commit)``."""
-
-    class Changed(Participant):
-        def outgoing(self, message):
-            return change(self, message) if isinstance(message, SharedCommitment) else message
-
-    return Changed
-
-
-def wrong_share_to(holder):
-    """Seal ``holder`` a share off the commitments, in a box its seed's secret opens (so the
-    audit can open it too)."""
-    def change(self, commit):
-        g = self.generation(commit.context.generation)
-        t = g.sharing.threshold
-        sharing = split(g.seed, t, g.sharing.commit_holders(self.seat),
-                        coefficient_stream(g.context, self.seat, t, g.seed))
-        wrong = (int.from_bytes(sharing.shares[holder], "little") + 1).to_bytes(32, "little")
-        sealed = seal_share(share_box_secret(g.context, self.seat, holder, g.seed),
-                            self._roster[holder], g.context, self.seat, holder, t, wrong)
-        shares = tuple((h, sealed.epk, sealed.box) if h == holder else (h, epk, box)
-                       for h, epk, box in commit.shares)
-        return dataclasses.replace(commit, shares=shares)
-    return committing(change)
-
-
-def shared_table(players=4, t=3, cheats=None, seed=b"v9 commit", **options):
-    return MentalTable(players, seeded(seed), cards=CARDS, share_threshold=t,
-                       participant_types=cheats, **options)
+    return changing(SharedCommitment, change)
 
 
 def test_every_commit_carries_t_commitments_and_one_sealed_share_a_holder():
@@ -102,7 +71,7 @@ def test_a_commitment_that_is_no_valid_point_names_its_dealer(bad):
 
 
 def test_a_wrong_share_makes_its_holder_complain_and_send_nothing_more_of_the_generation():
-    table = shared_table(cheats={3: wrong_share_to(1)}, deal=False)
+    table = shared_table(cheats={3: dealing(wrong_for=1)}, deal=False)
     with pytest.raises(CheatDetected, match="seat 3: seat 3's share for seat 1 is off its") as c:
         table.reshuffle(CARDS)
     assert c.value.culprit == 3 and table.complaints == [c.value]

@@ -65,6 +65,13 @@ class Generation:
     def card_points(self) -> dict[bytes, Card]:
         return card_points(self.cards)
 
+    def seed_of(self, seat: int) -> bytes | None:
+        """``seat``'s seed as this participant knows it: revealed, or rebuilt (version 9)."""
+        reveal = self.seed_reveals.get(seat)
+        if reveal is not None:
+            return reveal.seed
+        return self.sharing.rebuilt.get(seat) if self.sharing else None
+
     def step_input(self, step: int) -> list[bytes]:
         """What pass step ``step`` (0 .. 2·seats-1) multiplies."""
         if step == 0:

@@ -27,13 +27,14 @@ from .errors import CheatDetected, GenerationStopped
 from .generation import Generation
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
-                       PickCommitment, PickReveal, SeedReveal, SharedCommitment)
+                       PickCommitment, PickReveal, SeedReveal, SharedCommitment,
+                       SharedSeedReveal)
 from .picks import NONCE_BYTES, nonce_digest, pick_index
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
 from .seeds import SEED_BYTES, commitment_digest
 from .shares import GenerationShares, check_commit, sealed_shares, shared_commit
-from .sharing import open_share, seed_scalar
+from .sharing import open_share, rebuild, seed_scalar
 
 Token = tuple[int, int]
 """How the engine names a hidden card: (generation, position)."""
@@ -74,6 +75,8 @@ class Participant:
         self._random = random
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
+        self._lost: dict[int, object] = {}
+        """Version 9: the seats lost this round (R1), and what their rebuild waits for."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -191,7 +194,7 @@ class Participant:
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
         handlers = {Commitment: self._on_commitment, SharedCommitment: self._on_commitment,
-                    PassOutput: self._on_pass,
+                    SharedSeedReveal: self._on_seed_reveal, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
                     PickCommitment: self._on_pick_commitment, PickReveal: self._on_pick_reveal}
         if type(message) not in handlers:
@@ -589,20 +592,93 @@ class Participant:
 
     def reveal_seeds(self, generations: Iterable[int] | None = None) -> list[SeedReveal]:
         """This seat's seed of every generation, or of ``generations`` (broadcast them at the
-        round's end, or when a complaint stops the round)."""
+        round's end, or when a complaint stops the round).  With sharing on each carries the
+        shares this seat holds of the generation (nil for the one it complained of)."""
         reveals = []
         for number in sorted(self._generations if generations is None else generations):
             g = self.generation(number)
-            reveal = self.outgoing(SeedReveal(g.context, self.seat, g.seed))
+            if g.sharing is None:
+                reveal = SeedReveal(g.context, self.seat, g.seed)
+            else:
+                complained = g.sharing.complaints.get(self.seat)
+                reveal = SharedSeedReveal(g.context, self.seat, g.seed, tuple(
+                    (dealer, None if dealer == complained else g.sharing.held[dealer])
+                    for dealer in self._owed_shares(g, self.seat)))
+            reveal = self.outgoing(reveal)
             g.seed_reveals[self.seat] = reveal
             reveals.append(reveal)
         return reveals
 
+    def _owed_shares(self, g: Generation, author: int) -> list[int]:
+        """The dealers whose shares ``author``'s seeds carry: none once its seat was lost (its
+        replacement holds none of its predecessor's shares)."""
+        return [] if author in self._lost else g.sharing.dealers_held_by(author, g.commitments)
+
     def _on_seed_reveal(self, reveal: SeedReveal) -> None:
         g = self.generation(reveal.context.generation)
+        if g.sharing:
+            self._check_seeds_shares(g, reveal)
+        elif isinstance(reveal, SharedSeedReveal):
+            raise ValueError(f"seat {reveal.author}'s seeds carry shares, at a table that shares "
+                             "no seeds")
         before = g.seed_reveals.setdefault(reveal.author, reveal)
         if before != reveal:
             raise CheatDetected(reveal.author, f"seat {reveal.author}: revealed two seeds")
+
+    def _check_seeds_shares(self, g: Generation, reveal: SeedReveal) -> None:
+        """A ``seeds`` carries the author's share of each dealer it holds, nil only for the one
+        its complaint names; else it is refused."""
+        owed = self._owed_shares(g, reveal.author)
+        shares = getattr(reveal, "shares", None)
+        complained = g.sharing.complaints.get(reveal.author)
+        where = f"seat {reveal.author}'s seeds of generation {g.context.generation} refused"
+        if shares is None or [entry[0] for entry in shares] != owed:
+            raise ValueError(f"{where}: they carry shares of seats "
+                             f"{[e[0] for e in shares or ()]}, not of {owed}")
+        for dealer, share in shares:
+            if share is None and dealer != complained:
+                raise ValueError(f"{where}: nil for seat {dealer}'s share, not complained of")
+            if share is not None and not (isinstance(share, bytes) and len(share) == 32):
+                raise ValueError(f"{where}: seat {dealer}'s share is not 32 bytes")
+
+    def rebuild_silent(self, absent: Iterable[int],
+                       generations: Iterable[int] | None = None) -> frozenset[int]:
+        """R2: rebuild each seat of ``absent`` (seeds timed out) from the shares in the others'
+        ``seeds``, in seat order; the seats that stay absent (below ``t`` shares for some
+        generation).  Every share of a rebuilt seat is checked in stream order: one off its
+        commitments names its author; a rebuilt seed off its digest names the seat."""
+        numbers = sorted(self._generations if generations is None else generations)
+        remaining = set()
+        for seat in sorted(absent):
+            seeds = {}
+            for number in numbers:
+                g = self.generation(number)
+                if g.sharing is None or seat not in g.commitments:
+                    continue
+                published = {author: share for author, reveal in g.seed_reveals.items()
+                             for dealer, share in getattr(reveal, "shares", ())
+                             if dealer == seat and share is not None}
+                if seat not in g.sharing.rebuilt:
+                    seeds[number] = self._rebuilt_seed(g, seat, published)
+            if None in seeds.values() or self.share_threshold is None:
+                remaining.add(seat)
+                continue
+            for number, seed in seeds.items():
+                self.generation(number).sharing.rebuilt[seat] = seed
+        return frozenset(remaining)
+
+    def _rebuilt_seed(self, g: Generation, seat: int, published: dict[int, bytes]) -> bytes | None:
+        """``seat``'s seed of ``g`` from ``published`` (holder -> share, stream order), or
+        ``None`` below ``t``; CheatDetected as :func:`sharing.rebuild` names."""
+        commit = g.commitments[seat]
+        try:
+            return rebuild(g.context, seat, g.sharing.threshold, commit.feldman, commit.digest,
+                           published)
+        except CheatDetected as cheat:
+            raise CheatDetected(cheat.culprit, f"generation {g.context.generation}: "
+                                               f"{cheat.reason}") from None
+        except ValueError:
+            return None
 
     def transcript_digest(self, generation: int) -> bytes:
         """What this seat saw broadcast in ``generation``; every seat's must be the same."""
@@ -616,6 +692,13 @@ class Participant:
     def audit(self, generations: Iterable[int] | None = None,
               absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked."""
+        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked.  With
+        sharing on, ``absent`` seats are first rebuilt where their shares allow
+        (:meth:`rebuild_silent`), and audited in full."""
         numbers = sorted(self._generations if generations is None else generations)
-        return audit([self.generation(n) for n in numbers], self._boxes, absent)
+        if self.share_threshold is not None:
+            try:
+                absent = self.rebuild_silent(absent, numbers)
+            except CheatDetected as cheat:
+                return Verdict(cheat.culprit, cheat.reason)
+        return audit([self.generation(n) for n in numbers], self._roster, absent)

@@ -161,17 +161,19 @@ class MentalTable:
             raise AssertionError(f"seats disagree on pick {number}: {results}")
         return results.pop()
 
-    def audit(self, seats: Iterable[int] | None = None) -> Verdict:
-        """Round end: every seat reveals its seeds; ``seats`` (default all) each recompute
-        everything; their common verdict."""
+    def audit(self, seats: Iterable[int] | None = None, silent: Iterable[int] = ()) -> Verdict:
+        """Round end: every seat but the ``silent`` ones reveals its seeds; ``seats`` (default
+        all) each recompute everything, the silent seats' steps from their seeds rebuilt from
+        the shares in the others' seeds (sharing on) or not at all; their common verdict."""
+        silent = frozenset(silent)
         for participant in self.participants:
-            for message in participant.reveal_seeds():
-                self._broadcast(message)
+            if participant.seat not in silent:
+                self._broadcast(*participant.reveal_seeds())
         for generation in range(self.generation + 1):
             if len({p.transcript_digest(generation) for p in self.participants}) != 1:
                 raise AssertionError(f"seats saw different broadcasts in generation {generation}")
         chosen = range(self.players) if seats is None else seats
-        verdicts = {self.participants[s].audit() for s in chosen}
+        verdicts = {self.participants[s].audit(absent=silent) for s in chosen}
         if len(verdicts) != 1:
             raise AssertionError(f"seats reach different verdicts: {verdicts}")
         return verdicts.pop()
