@@ -57,7 +57,7 @@ class Generation:
 
     def seat_keys(self, seat: int) -> SeedKeys:
         """Another seat's keys, from its rebuilt seed (version 9)."""
-        if seat == self.seat:
+        if seat == self.seat and self.seed is not None:
             return self.keys
         return self.sharing.rebuilt_keys(self.context, seat, self.size)
 

@@ -25,16 +25,18 @@ from .audit import Verdict, audit, opened_deck
 from .box import SealedShare, raw_public, seal, share_in, unseal
 from .errors import CheatDetected, GenerationStopped
 from .generation import Generation
+from .holding import ShareHolding
+from .lost import LostSeat, LostSeats
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
                        PickCommitment, PickReveal, SeedReveal, SharedCommitment,
-                       SharedSeedReveal)
+                       ShareReveal, SharedSeedReveal)
 from .picks import NONCE_BYTES, nonce_digest, pick_index
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
-from .seeds import SEED_BYTES, commitment_digest
-from .shares import GenerationShares, check_commit, sealed_shares, shared_commit
-from .sharing import open_share, rebuild, seed_scalar
+from .seeds import SEED_BYTES, SeedKeys, commitment_digest
+from .shares import GenerationShares, check_commit, shared_commit
+from .sharing import seed_scalar
 
 Token = tuple[int, int]
 """How the engine names a hidden card: (generation, position)."""
@@ -49,7 +51,7 @@ class _Pick:
     nonces: dict[int, bytes] = field(default_factory=dict)
 
 
-class Participant:
+class Participant(ShareHolding, LostSeats):
     """One seat in the deal of one round of one game."""
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
@@ -75,8 +77,10 @@ class Participant:
         self._random = random
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
-        self._lost: dict[int, object] = {}
+        self._lost: dict[int, LostSeat] = {}
         """Version 9: the seats lost this round (R1), and what their rebuild waits for."""
+        self._successors: dict[int, bytes] = {}
+        """Version 9: seat -> the box key of the replacement seated in it this round."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -108,6 +112,9 @@ class Participant:
             raise ValueError("a generation has holders when the table shares seeds, and only then")
         sharing = None if holders is None else GenerationShares.at(self.share_threshold, holders,
                                                                     self.seats)
+        if sharing:
+            sharing.successors.update(self._successors)
+            sharing.replaced_at.update(dict.fromkeys(self._successors, 0))
         g = Generation(Context(self.game_id, self.round, generation), tuple(cards), self.seats,
                        self.seat, None, sharing=sharing)
         self._generations[generation] = g
@@ -145,24 +152,29 @@ class Participant:
         self._require_commitments(g)
         self._require_not_stopped(g)
         phase = g.step_of(step)[0]
-        inputs = g.step_input(step)
-        try:
-            if phase == 1:
-                points = multiply_all(g.keys.pass_key, [inputs[i] for i in g.keys.permutation])
-            else:
-                points = multiply_each(g.keys.layer_swaps, inputs)
-        except InvalidPoint as bad:
-            position = g.keys.permutation[bad.index] if phase == 1 else bad.index
-            before, author = g.step_of(step - 1)
-            raise CheatDetected(author, f"seat {author}: pass {before} output position "
-                                        f"{position} is not a valid point") from None
+        points = self._pass_points(g, step, g.keys)
         proof = b""
         if phase == 1 and self.shuffle_proof:
-            proof = prove_shuffle(g.context, self.seat, inputs, points, g.keys.pass_key,
+            proof = prove_shuffle(g.context, self.seat, g.step_input(step), points, g.keys.pass_key,
                                   g.keys.permutation, self._random)
         output = self.outgoing(PassOutput(g.context, self.seat, phase, tuple(points), proof))
         g.passes.append(output)
+        self._advance_rebuilt(g)
         return output
+
+    def _pass_points(self, g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
+        """Pass step ``step`` made with ``keys``; an invalid input point names its maker."""
+        phase = g.step_of(step)[0]
+        inputs = g.step_input(step)
+        try:
+            if phase == 1:
+                return multiply_all(keys.pass_key, [inputs[i] for i in keys.permutation])
+            return multiply_each(keys.layer_swaps, inputs)
+        except InvalidPoint as bad:
+            position = keys.permutation[bad.index] if phase == 1 else bad.index
+            before, author = g.step_of(step - 1)
+            raise CheatDetected(author, f"seat {author}: pass {before} output position "
+                                        f"{position} is not a valid point") from None
 
     def final_deck(self, generation: int) -> tuple[bytes, ...]:
         return self.generation(generation).final_deck
@@ -196,6 +208,7 @@ class Participant:
         handlers = {Commitment: self._on_commitment, SharedCommitment: self._on_commitment,
                     SharedSeedReveal: self._on_seed_reveal, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
+                    ShareReveal: self._on_share_reveal,
                     PickCommitment: self._on_pick_commitment, PickReveal: self._on_pick_reveal}
         if type(message) not in handlers:
             raise ValueError(f"a {type(message).__name__} is not broadcast")
@@ -212,30 +225,9 @@ class Participant:
         if before != commitment:
             raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
                                                    "seed commitments")
-        if g.sharing and self.seat in g.sharing.commit_holders(commitment.author):
-            self._take_share(g, commitment)
-
-    def _take_share(self, g: Generation, commitment: SharedCommitment) -> None:
-        """The holder's check, at once: the share opens and lies on the commitments; else the
-        dealer is named (this seat's complaint) and this seat sends nothing more of ``g``."""
-        dealer = commitment.author
-        if dealer in g.sharing.held:
-            return
-        try:
-            g.sharing.held[dealer] = open_share(self._box_key, sealed_shares(commitment)[self.seat],
-                                                commitment.feldman, g.sharing.threshold)
-        except CheatDetected:
-            g.sharing.complaints.setdefault(self.seat, dealer)
-            raise
-
-    def record_complaint(self, complainer: int, dealer: int, generation: int) -> None:
-        """A holder's complaint of ``dealer``'s share of ``generation``, as sequenced: its
-        ``seeds`` may then carry nil for that share alone."""
-        g = self.generation(generation)
-        if not g.sharing or complainer not in g.sharing.commit_holders(dealer):
-            raise ValueError(f"seat {complainer} holds no share of seat {dealer}'s seed of "
-                             f"generation {generation}")
-        g.sharing.complaints.setdefault(complainer, dealer)
+        if g.sharing and g.seed is not None and \
+                self.seat in g.sharing.commit_holders(commitment.author):
+            self._take_share(g, commitment)  # (a replacement following the stream holds none)
 
     def _on_pass(self, output: PassOutput) -> None:
         g = self.generation(output.context.generation)
@@ -267,6 +259,7 @@ class Participant:
             raise CheatDetected(output.author, f"seat {output.author}: pass {output.phase} "
                                                f"output {problem}")
         g.passes.append(output)
+        self._advance_rebuilt(g)
 
     # -- private draws -----------------------------------------------------------------------
 
@@ -277,6 +270,9 @@ class Participant:
         g = self.generation(generation)
         g.final_deck  # noqa: B018 - raises until the shuffle is complete
         self._require_not_stopped(g)
+        if g.sharing and self.seat in g.sharing.rebuilt:
+            raise ValueError(f"seat {self.seat}'s keys of generation {generation} are public: "
+                             "each recipient takes them from its rebuilt seed")
         positions = tuple(positions)
         if recipient == self.seat or not 0 <= recipient < self.seats:
             raise ValueError(f"seat {self.seat} cannot share keys with seat {recipient}")
@@ -305,9 +301,10 @@ class Participant:
     def record_box(self, sealed: SealedShare) -> None:
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
-        if self.seat in (sealed.author, sealed.recipient):
+        g = self.generation(sealed.context.generation)
+        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
-        self.generation(sealed.context.generation).boxes.append(sealed)
+        g.boxes.append(sealed)  # (or a replacement following its predecessor's boxes)
 
     def receive_share(self, sealed: SealedShare) -> None:
         """Take in keys another seat sealed for this one; the card opens with :meth:`open`.
@@ -339,8 +336,7 @@ class Participant:
         self._check_positions(g, (position,))
         if position in g.mine:
             return g.mine[position]
-        keys = g.received(position)
-        keys[self.seat] = g.keys.card_keys[position]
+        keys = self._keys_of(g, position)
         missing = [s for s in range(self.seats) if s not in keys]
         if missing:
             raise ValueError(f"position {position} of generation {generation}: no key yet from "
@@ -366,6 +362,11 @@ class Participant:
             del g.given[position]
         else:
             g.given[position] = recipient
+
+    def _keys_of(self, g: Generation, position: int) -> dict[int, bytes]:
+        """Every key of ``position`` this seat has: received, public (rebuilt), and its own."""
+        return {**self._rebuilt_keys(g, position), **g.received(position),
+                self.seat: g.keys.card_keys[position]}
 
     def _check_positions(self, g: Generation, positions: Sequence[int]) -> None:
         if not positions or len(set(positions)) != len(positions) or \
@@ -405,8 +406,7 @@ class Participant:
         if card is None:
             raise ValueError(f"position {position} of generation {generation} is not a card of "
                              f"seat {self.seat}")
-        keys = g.received(position)
-        keys[self.seat] = g.keys.card_keys[position]
+        keys = self._keys_of(g, position)
         reveal = self.outgoing(KeyReveal(g.context, self.seat, position,
                                          tuple(sorted(keys.items()))))
         g.reveals.append(reveal)
@@ -445,7 +445,8 @@ class Participant:
         if reveal.position in g.public:
             return
         whole = len(reveal.keys) == self.seats
-        keys = dict(reveal.keys) if whole else g.revealed(reveal.position)
+        keys = dict(reveal.keys) if whole else {**self._rebuilt_keys(g, reveal.position),
+                                                **g.revealed(reveal.position)}
         if len(keys) == self.seats:
             card = self._strip(g, reveal.position, keys, reveal.author if whole else None)
             g.mine.pop(reveal.position, None)
@@ -609,11 +610,6 @@ class Participant:
             reveals.append(reveal)
         return reveals
 
-    def _owed_shares(self, g: Generation, author: int) -> list[int]:
-        """The dealers whose shares ``author``'s seeds carry: none once its seat was lost (its
-        replacement holds none of its predecessor's shares)."""
-        return [] if author in self._lost else g.sharing.dealers_held_by(author, g.commitments)
-
     def _on_seed_reveal(self, reveal: SeedReveal) -> None:
         g = self.generation(reveal.context.generation)
         if g.sharing:
@@ -624,61 +620,6 @@ class Participant:
         before = g.seed_reveals.setdefault(reveal.author, reveal)
         if before != reveal:
             raise CheatDetected(reveal.author, f"seat {reveal.author}: revealed two seeds")
-
-    def _check_seeds_shares(self, g: Generation, reveal: SeedReveal) -> None:
-        """A ``seeds`` carries the author's share of each dealer it holds, nil only for the one
-        its complaint names; else it is refused."""
-        owed = self._owed_shares(g, reveal.author)
-        shares = getattr(reveal, "shares", None)
-        complained = g.sharing.complaints.get(reveal.author)
-        where = f"seat {reveal.author}'s seeds of generation {g.context.generation} refused"
-        if shares is None or [entry[0] for entry in shares] != owed:
-            raise ValueError(f"{where}: they carry shares of seats "
-                             f"{[e[0] for e in shares or ()]}, not of {owed}")
-        for dealer, share in shares:
-            if share is None and dealer != complained:
-                raise ValueError(f"{where}: nil for seat {dealer}'s share, not complained of")
-            if share is not None and not (isinstance(share, bytes) and len(share) == 32):
-                raise ValueError(f"{where}: seat {dealer}'s share is not 32 bytes")
-
-    def rebuild_silent(self, absent: Iterable[int],
-                       generations: Iterable[int] | None = None) -> frozenset[int]:
-        """R2: rebuild each seat of ``absent`` (seeds timed out) from the shares in the others'
-        ``seeds``, in seat order; the seats that stay absent (below ``t`` shares for some
-        generation).  Every share of a rebuilt seat is checked in stream order: one off its
-        commitments names its author; a rebuilt seed off its digest names the seat."""
-        numbers = sorted(self._generations if generations is None else generations)
-        remaining = set()
-        for seat in sorted(absent):
-            seeds = {}
-            for number in numbers:
-                g = self.generation(number)
-                if g.sharing is None or seat not in g.commitments:
-                    continue
-                published = {author: share for author, reveal in g.seed_reveals.items()
-                             for dealer, share in getattr(reveal, "shares", ())
-                             if dealer == seat and share is not None}
-                if seat not in g.sharing.rebuilt:
-                    seeds[number] = self._rebuilt_seed(g, seat, published)
-            if None in seeds.values() or self.share_threshold is None:
-                remaining.add(seat)
-                continue
-            for number, seed in seeds.items():
-                self.generation(number).sharing.rebuilt[seat] = seed
-        return frozenset(remaining)
-
-    def _rebuilt_seed(self, g: Generation, seat: int, published: dict[int, bytes]) -> bytes | None:
-        """``seat``'s seed of ``g`` from ``published`` (holder -> share, stream order), or
-        ``None`` below ``t``; CheatDetected as :func:`sharing.rebuild` names."""
-        commit = g.commitments[seat]
-        try:
-            return rebuild(g.context, seat, g.sharing.threshold, commit.feldman, commit.digest,
-                           published)
-        except CheatDetected as cheat:
-            raise CheatDetected(cheat.culprit, f"generation {g.context.generation}: "
-                                               f"{cheat.reason}") from None
-        except ValueError:
-            return None
 
     def transcript_digest(self, generation: int) -> bytes:
         """What this seat saw broadcast in ``generation``; every seat's must be the same."""

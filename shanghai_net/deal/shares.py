@@ -44,6 +44,7 @@ class GenerationShares:
     ``replaced_at[seat]`` on."""
     replaced_at: dict[int, int] = field(default_factory=dict)
     """seat -> how many key-share boxes the generation carried when its replacement sat."""
+    _keys: dict[int, SeedKeys] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def at(cls, threshold: int, holders: Iterable[int], seats: int) -> GenerationShares:
@@ -71,7 +72,9 @@ class GenerationShares:
     def rebuilt_keys(self, context: Context, seat: int, size: int) -> SeedKeys:
         if seat not in self.rebuilt:
             raise ValueError(f"generation {context.generation}: seat {seat}'s seed is not rebuilt")
-        return SeedKeys(context, seat, self.rebuilt[seat], size)
+        if seat not in self._keys:
+            self._keys[seat] = SeedKeys(context, seat, self.rebuilt[seat], size)
+        return self._keys[seat]
 
     def to_plain(self) -> list[Any]:
         return [self.threshold, list(self.holders), sorted(self.recommitted.items()),

@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from ..cards import Card, deck
 from .audit import Verdict
+from .box import SealedShare
 from .errors import CheatDetected
 from .messages import Message
 from .participant import Participant
@@ -45,6 +46,12 @@ class MentalTable:
         """The seats that are dealt shares (the table layer's rules 1 to 4 say which)."""
         self.complaints: list[CheatDetected] = []
         """With sharing on, what the seats raised on a broadcast, in order (their complaints)."""
+        self.vacant: set[int] = set()
+        """Seats lost mid-round (R1) and not yet replaced: they send nothing."""
+        self._stream: list[tuple] = []
+        """With sharing on, what the stream carried, in order: a replacement follows it."""
+        self._dealt: dict[int, tuple] = {}
+        """generation -> its cards and holders: what a replacement follows."""
         self._seats = players
         self.new_round(round, (deck(2, 4) if cards is None else cards) if deal else None)
 
@@ -60,6 +67,9 @@ class MentalTable:
             for seat in range(self._seats)]
         self.generation = -1
         self._picks = 0
+        self.vacant.clear()
+        self._stream.clear()
+        self._dealt.clear()
         if cards is not None:
             self.reshuffle(cards)
 
@@ -67,13 +77,18 @@ class MentalTable:
     def players(self) -> int:
         return len(self.participants)
 
+    def _live(self) -> list[Participant]:
+        return [p for p in self.participants if p.seat not in self.vacant]
+
     def _broadcast(self, *messages: Message, sender: int | None = None) -> None:
         """Deliver each message to every seat but the sender (by default its author).  With
         sharing on every seat gets every message even when one complains (the stream carries
         them to all), and the first complaint is raised after."""
         raised = len(self.complaints)
         for message in messages:
-            for participant in self.participants:
+            if self.share_threshold is not None:
+                self._stream.append(("message", message))
+            for participant in self._live():
                 if participant.seat != (message.author if sender is None else sender):
                     try:
                         participant.receive(message)
@@ -86,14 +101,28 @@ class MentalTable:
 
     def reshuffle(self, cards: Sequence[Card]) -> int:
         """Shuffle ``cards`` afresh, with fresh seeds, as the next generation; its number."""
+        self.commit(cards)
+        self.passes()
+        return self.generation
+
+    def commit(self, cards: Sequence[Card]) -> int:
+        """The first half of :meth:`reshuffle`: every seat commits to a fresh seed."""
         self.generation += 1
         holders = {} if self.holders is None else {"holders": self.holders}
+        self._dealt[self.generation] = (tuple(cards), self.holders)
         self._broadcast(*[p.start_generation(self.generation, cards, **holders)
-                          for p in self.participants])
-        for _ in range(2):
-            for participant in self.participants:
-                self._broadcast(participant.make_pass(self.generation))
+                          for p in self._live()])
         return self.generation
+
+    def passes(self, steps: int | None = None, generation: int | None = None) -> None:
+        """The second half of :meth:`reshuffle`: the passes, in turn, or the next ``steps`` of
+        them (a rebuilt seat's are made by every party, not sent)."""
+        generation = self._current(generation)
+        while steps != 0 and (step := self._live()[0].next_step(generation)) is not None:
+            if step[1] in self.vacant:
+                raise ValueError(f"generation {generation} waits for vacant seat {step[1]}")
+            self._broadcast(self.participants[step[1]].make_pass(generation))
+            steps = None if steps is None else steps - 1
 
     def final_deck(self, generation: int | None = None) -> tuple[bytes, ...]:
         return self.participants[0].final_deck(self._current(generation))
@@ -107,15 +136,27 @@ class MentalTable:
         generation = self._current(generation)
         positions = tuple(positions)
         recipient = self.participants[seat]
-        boxes = [sender.share_keys(generation, seat, positions) for sender in self.participants
-                 if sender.seat != seat]
-        for sealed in boxes:  # the stream shows every box to every seat, for the audit
-            for participant in self.participants:
-                if participant.seat not in (sealed.author, seat):
-                    participant.record_box(sealed)
+        public = self._public_seats(generation)
+        boxes = [sender.share_keys(generation, seat, positions) for sender in self._live()
+                 if sender.seat != seat and sender.seat not in public]
+        self._show_boxes(boxes)
         for sealed in boxes:
             recipient.receive_share(sealed)
         return [recipient.open(generation, p) for p in positions]
+
+    def _show_boxes(self, boxes: Sequence[SealedShare]) -> None:
+        """The stream shows every box to every seat, for the audit."""
+        for sealed in boxes:
+            if self.share_threshold is not None:
+                self._stream.append(("box", sealed))
+            for participant in self._live():
+                if participant.seat not in (sealed.author, sealed.recipient):
+                    participant.record_box(sealed)
+
+    def _public_seats(self, generation: int) -> set[int]:
+        """The seats whose keys of ``generation`` are public: rebuilt (version 9)."""
+        sharing = self._live()[0].generation(generation).sharing
+        return set(sharing.rebuilt) if sharing else set()
 
     def open_to(self, position: int, seat: int, generation: int | None = None) -> Card:
         """The card at ``position`` as ``seat``'s participant decrypts it (no one else sees it)."""
@@ -128,7 +169,7 @@ class MentalTable:
         every seat but the recipient, the old holder included, seals its key for the recipient,
         which opens it.  The old holder has seen the card; no one else has."""
         generation = self._current(generation)
-        for participant in self.participants:
+        for participant in self._live():
             participant.hand_over(generation, position, holder, recipient)
         return self.open_to(position, recipient, generation)
 
@@ -136,13 +177,13 @@ class MentalTable:
         """Turn ``position`` face up: its holder reveals it, or every seat its own key if no one
         holds it; every seat checks it."""
         generation = self._current(generation)
-        holders = [p for p in self.participants if position in p.generation(generation).mine]
-        revealers = holders or self.participants
+        holders = [p for p in self._live() if position in p.generation(generation).mine]
+        revealers = holders or self._live()
         for participant in revealers:
             reveal = (participant.reveal if holders else participant.reveal_own_key)(generation,
                                                                                      position)
             self._broadcast(reveal)
-        cards = {p.public_card(generation, position) for p in self.participants}
+        cards = {p.public_card(generation, position) for p in self._live()}
         if len(cards) != 1 or None in cards:
             raise AssertionError(f"seats disagree on position {position}: {cards}")
         return cards.pop()
@@ -166,13 +207,13 @@ class MentalTable:
         all) each recompute everything, the silent seats' steps from their seeds rebuilt from
         the shares in the others' seeds (sharing on) or not at all; their common verdict."""
         silent = frozenset(silent)
-        for participant in self.participants:
+        for participant in self._live():
             if participant.seat not in silent:
                 self._broadcast(*participant.reveal_seeds())
         for generation in range(self.generation + 1):
-            if len({p.transcript_digest(generation) for p in self.participants}) != 1:
+            if len({p.transcript_digest(generation) for p in self._live()}) != 1:
                 raise AssertionError(f"seats saw different broadcasts in generation {generation}")
-        chosen = range(self.players) if seats is None else seats
+        chosen = [p.seat for p in self._live()] if seats is None else seats
         verdicts = {self.participants[s].audit(absent=silent) for s in chosen}
         if len(verdicts) != 1:
             raise AssertionError(f"seats reach different verdicts: {verdicts}")
@@ -185,3 +226,66 @@ class MentalTable:
         """Replace ``seat``'s participant (as after a crash) by one restored from ``saved``."""
         self.participants[seat] = type(self.participants[seat]).restore(
             saved, self.roster, self._box[seat], self._random)
+
+    # -- version 9: a seat lost mid-round (R1) and its replacement --------------------------
+
+    def lose(self, seat: int, replacement: X25519PrivateKey | None = None,
+             silent: Iterable[int] = ()) -> None:
+        """The vote that decides ``seat`` lost is sequenced: it is vacant and no holder any
+        more; every other holder of its rebuilt generations publishes its shares, but the
+        ``silent`` ones, which the host times out; every party rebuilds the seat.  Given a
+        ``replacement`` box key, the replacement is then seated (:meth:`replace`).
+        NotRebuildable (every party's) when it cannot be rebuilt."""
+        self.holders = tuple(h for h in self.holders if h != seat)
+        self.vacant.add(seat)
+        self._record(("lose", seat, self.holders))
+        for holder in self._live()[0].owing(seat):
+            if holder in silent:
+                self._record(("time out", seat, holder))
+            else:
+                self._broadcast(self.participants[holder].share_reveal(seat))
+        if replacement is not None:
+            self.replace(seat, replacement)
+
+    def _record(self, event: tuple) -> None:
+        """An event of the stream that is no deal message: every live seat takes it."""
+        self._stream.append(event)
+        for participant in self._live():
+            _follow(participant, event)
+
+    def replace(self, seat: int, box_key: X25519PrivateKey) -> Participant:
+        """Seat a replacement in lost ``seat``: it follows the stream so far (its seat's seed
+        rebuilt, its own where a generation restarts, which it commits to afresh)."""
+        if seat not in self.vacant:
+            raise ValueError(f"seat {seat} is not vacant")
+        self._box[seat] = box_key
+        self._record(("seat", seat, box_key.public_key(), self.holders))
+        replacement = self._types.get(seat, Participant)(
+            seat, self.roster, self._game_id, self.round, box_key, self._random,
+            self.shuffle_proof, self.share_threshold)
+        for number, (cards, holders) in self._dealt.items():
+            replacement.follow_generation(number, cards, holders)
+        for event in self._stream:
+            _follow(replacement, event)
+        self.participants[seat] = replacement
+        self.vacant.discard(seat)
+        for number, (cards, _) in self._dealt.items():
+            if replacement.next_step(number) == (1, 0) and seat not in \
+                    self._live()[0].generation(number).commitments:
+                self._broadcast(replacement.recommit(number))
+        return replacement
+
+
+def _follow(participant: Participant, event: tuple) -> None:
+    """Take one event of the stream, as the seat would have seen it sequenced."""
+    kind, *what = event
+    if kind == "message":
+        participant.receive(what[0])
+    elif kind == "box":
+        participant.record_box(what[0])
+    elif kind == "lose":
+        participant.lose(*what)
+    elif kind == "time out":
+        participant.time_out_shares(*what)
+    else:
+        participant.seat_replacement(*what)
