@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 from .box import SealedShare, share_in, unseal_with_secret
 from .errors import CheatDetected
 from .generation import Generation
+from .handed import audit_handed
 from ..cards import Card
 from .group import is_scalar, multiply_all, multiply_each
 from .seeds import SeedKeys, commitment_digest
@@ -95,7 +96,7 @@ def pass_output(g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
 def check_steps(g: Generation, keys: dict[int, SeedKeys],
                 box_keys: Sequence[X25519PublicKey]) -> None:
     """Every step in the stream of the seats in ``keys`` recomputed from their seeds, in
-    protocol order: passes, sealed key shares, reveals.  The audit checks every seat's; a
+    protocol order: passes, sealed key shares, the boxes handing a lost hand on, reveals.  The audit checks every seat's; a
     rebuild checks the rebuilt seat's at once."""
     for step, output in enumerate(g.passes):
         phase, seat = g.step_of(step)
@@ -109,6 +110,9 @@ def check_steps(g: Generation, keys: dict[int, SeedKeys],
             if g.sharing:
                 recipient = g.sharing.box_key_of(sealed.recipient, index, recipient)
             _audit_box(g, sealed, keys[sealed.author], recipient)
+    for sealed in g.sharing.handed if g.sharing else ():
+        if sealed.author in keys:
+            audit_handed(g, sealed, keys[sealed.author])
     for reveal in g.reveals:
         for seat, key in reveal.keys:
             if seat in keys and key != keys[seat].card_keys[reveal.position]:

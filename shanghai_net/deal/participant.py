@@ -25,6 +25,7 @@ from .audit import Verdict, audit, opened_deck
 from .box import SealedShare, raw_public, seal, share_in, unseal
 from .errors import CheatDetected, GenerationStopped
 from .generation import Generation
+from .handed import HandingOn
 from .holding import ShareHolding
 from .lost import LostSeat, LostSeats
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
@@ -51,7 +52,7 @@ class _Pick:
     nonces: dict[int, bytes] = field(default_factory=dict)
 
 
-class Participant(ShareHolding, LostSeats):
+class Participant(ShareHolding, LostSeats, HandingOn):
     """One seat in the deal of one round of one game."""
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,

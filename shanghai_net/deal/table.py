@@ -247,11 +247,13 @@ class MentalTable:
         if replacement is not None:
             self.replace(seat, replacement)
 
-    def _record(self, event: tuple) -> None:
-        """An event of the stream that is no deal message: every live seat takes it."""
+    def _record(self, event: tuple, skip: int | None = None) -> None:
+        """An event of the stream that is no deal message: every live seat (but ``skip``, its
+        sender) takes it."""
         self._stream.append(event)
         for participant in self._live():
-            _follow(participant, event)
+            if participant.seat != skip:
+                _follow(participant, event)
 
     def replace(self, seat: int, box_key: X25519PrivateKey) -> Participant:
         """Seat a replacement in lost ``seat``: it follows the stream so far (its seat's seed
@@ -269,11 +271,23 @@ class MentalTable:
             _follow(replacement, event)
         self.participants[seat] = replacement
         self.vacant.discard(seat)
-        for number, (cards, _) in self._dealt.items():
+        for number in self._dealt:
             if replacement.next_step(number) == (1, 0) and seat not in \
                     self._live()[0].generation(number).commitments:
                 self._broadcast(replacement.recommit(number))
+        self._hand_on(seat)
         return replacement
+
+    def _hand_on(self, seat: int) -> None:
+        """Every other live seat hands the replacement in ``seat`` its keys of the seat's
+        hidden cards; the replacement opens them, from its rebuilt seed and theirs."""
+        replacement = self.participants[seat]
+        for number in self._dealt:
+            for sender in self._live():
+                if sender.seat != seat and (sealed := sender.hand_to_replacement(number, seat)):
+                    self._record(("handed", sealed), skip=sender.seat)
+            for position in replacement.handed_positions(number):
+                replacement.open(number, position)
 
 
 def _follow(participant: Participant, event: tuple) -> None:
@@ -287,5 +301,8 @@ def _follow(participant: Participant, event: tuple) -> None:
         participant.lose(*what)
     elif kind == "time out":
         participant.time_out_shares(*what)
+    elif kind == "handed":
+        if what[0].author != participant.seat:
+            participant.record_handed(what[0])
     else:
         participant.seat_replacement(*what)
