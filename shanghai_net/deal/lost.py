@@ -159,6 +159,7 @@ class LostSeats:
                 raise CheatDetected(cheat.culprit, f"generation {g.context.generation}: "
                                                    f"{cheat.reason}") from None
         lost.rebuilt = True
+        self._rebuild_nonces(seat)
         for g in generations:
             if g.seat == seat:  # a replacement following its seat's stream: the seed is its own
                 g.seed = g.sharing.rebuilt[seat]

@@ -14,7 +14,6 @@ repeated points.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import msgpack
@@ -28,11 +27,11 @@ from .generation import Generation
 from .handed import HandingOn
 from .holding import ShareHolding
 from .lost import LostSeat, LostSeats
+from .picking import Pick, Picking
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
                        PickCommitment, PickReveal, SeedReveal, SharedCommitment,
                        ShareReveal, SharedSeedReveal)
-from .picks import NONCE_BYTES, nonce_digest, pick_index
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
 from .seeds import SEED_BYTES, SeedKeys, commitment_digest
@@ -43,16 +42,7 @@ Token = tuple[int, int]
 """How the engine names a hidden card: (generation, position)."""
 
 
-@dataclass
-class _Pick:
-    n: int
-    parties: tuple[int, ...]
-    nonce: bytes | None = None
-    commitments: dict[int, PickCommitment] = field(default_factory=dict)
-    nonces: dict[int, bytes] = field(default_factory=dict)
-
-
-class Participant(ShareHolding, LostSeats, HandingOn):
+class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     """One seat in the deal of one round of one game."""
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
@@ -471,94 +461,13 @@ class Participant(ShareHolding, LostSeats, HandingOn):
                 return token
         raise ValueError(f"seat {self.seat} holds no hidden {card!r}")
 
-    # -- random picks --------------------------------------------------------------------------
-
-    def _pick_context(self) -> Context:
-        return Context(self.game_id, self.round, 0)
-
-    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...]) -> _Pick:
-        if n < 1 or not parties or list(parties) != sorted(set(parties)) or \
-                not all(0 <= s < self.seats for s in parties):
-            raise ValueError(f"pick {pick}: range({n}) among seats {list(parties)} is malformed")
-        state = self._picks.setdefault(pick, _Pick(n, parties))
-        if (state.n, state.parties) != (n, parties):
-            raise ValueError(f"pick {pick} is range({state.n}) among seats {list(state.parties)}, "
-                             f"not range({n}) among seats {list(parties)}")
-        return state
-
-    def pick_commit(self, pick: int, n: int, parties: Sequence[int]) -> PickCommitment:
-        """Commit to this seat's nonce for pick ``pick`` (broadcast it)."""
-        state = self._pick_state(pick, n, tuple(parties))
-        if self.seat not in state.parties:
-            raise ValueError(f"seat {self.seat} is not a party to pick {pick}")
-        if state.nonce is None:
-            state.nonce = self._random(NONCE_BYTES)
-        digest = nonce_digest(self._pick_context(), pick, n, state.parties, self.seat, state.nonce)
-        commitment = self.outgoing(PickCommitment(self._pick_context(), pick, n, state.parties,
-                                                  self.seat, digest))
-        state.commitments[self.seat] = commitment
-        return commitment
-
-    def expect_pick(self, pick: int, n: int, parties: Sequence[int]) -> None:
-        """Pick ``pick`` as the table runs it, for a seat that is no party to it: a commitment
-        to another pick (say, among its author alone) is then refused, not taken as the pick."""
-        self._pick_state(pick, n, tuple(parties))
-
-    def _on_pick_commitment(self, commitment: PickCommitment) -> None:
-        state = self._pick_state(commitment.pick, commitment.n, commitment.parties)
-        if commitment.author not in state.parties:
-            raise ValueError(f"seat {commitment.author} is not a party to pick {commitment.pick}")
-        before = state.commitments.setdefault(commitment.author, commitment)
-        if before != commitment:
-            raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
-                                                   f"commitments for pick {commitment.pick}")
-
-    def _committed_pick(self, pick: int) -> _Pick:
-        state = self._picks.get(pick)
-        missing = state and [s for s in state.parties if s not in state.commitments]
-        if state is None or missing:
-            raise ValueError(f"pick {pick}: no commitment yet from seats {missing}")
-        return state
-
-    def pick_reveal(self, pick: int) -> PickReveal:
-        """Reveal this seat's nonce (broadcast it), once every party has committed."""
-        state = self._committed_pick(pick)
-        reveal = self.outgoing(PickReveal(self._pick_context(), pick, self.seat, state.nonce))
-        state.nonces[self.seat] = reveal.nonce
-        return reveal
-
-    def _on_pick_reveal(self, reveal: PickReveal) -> None:
-        state = self._committed_pick(reveal.pick)
-        if reveal.author not in state.parties:
-            raise ValueError(f"seat {reveal.author} is not a party to pick {reveal.pick}")
-        try:
-            digest = nonce_digest(self._pick_context(), reveal.pick, state.n, state.parties,
-                                  reveal.author, reveal.nonce)
-        except ValueError:
-            digest = None
-        if digest != state.commitments[reveal.author].digest:
-            raise CheatDetected(reveal.author, f"seat {reveal.author}: nonce for pick "
-                                               f"{reveal.pick} does not match its commitment")
-        state.nonces[reveal.author] = reveal.nonce
-
-    def pick_result(self, pick: int) -> int:
-        """The picked index, once every party's nonce is in."""
-        state = self._committed_pick(pick)
-        missing = [s for s in state.parties if s not in state.nonces]
-        if missing:
-            raise ValueError(f"pick {pick}: no nonce yet from seats {missing}")
-        return pick_index(self._pick_context(), pick, state.n,
-                          [state.nonces[s] for s in state.parties])
-
     # -- saving and restoring ----------------------------------------------------------------
 
     SAVE_VERSION = 3
 
     def save(self) -> bytes:
         """This seat's round state, seeds included: keep it private, on this seat's own disk."""
-        picks = [[number, state.n, list(state.parties), state.nonce,
-                  [c.to_plain() for c in state.commitments.values()], sorted(state.nonces.items())]
-                 for number, state in sorted(self._picks.items())]
+        picks = [[number, *state.to_plain()] for number, state in sorted(self._picks.items())]
         shared = {} if self.share_threshold is None else {
             "share_threshold": self.share_threshold, "boxes": [raw_public(k) for k in self._boxes]}
         return msgpack.packb({"version": self.SAVE_VERSION, "seat": self.seat,
@@ -582,10 +491,8 @@ class Participant(ShareHolding, LostSeats, HandingOn):
             for plain in state["generations"]:
                 g = Generation.from_plain(plain)
                 participant._generations[g.context.generation] = g
-            for number, n, parties, nonce, commitments, nonces in state["picks"]:
-                participant._picks[number] = _Pick(
-                    n, tuple(parties), nonce,
-                    {c.author: c for c in map(Message.from_plain, commitments)}, dict(map(tuple, nonces)))
+            for number, *plain in state["picks"]:
+                participant._picks[number] = Pick.from_plain(plain)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a saved participant: {error}") from None
         return participant
@@ -643,4 +550,6 @@ class Participant(ShareHolding, LostSeats, HandingOn):
                 absent = self.rebuild_silent(absent, numbers)
             except CheatDetected as cheat:
                 return Verdict(cheat.culprit, cheat.reason)
-        return audit([self.generation(n) for n in numbers], self._roster, absent)
+        verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
+        wrong_nonce = verdict.clean and generations is None and self.audit_picks()
+        return Verdict(*wrong_nonce) if wrong_nonce else verdict
