@@ -12,7 +12,7 @@ from shanghai_net.deal import CheatDetected, Commitment, MentalTable, seeded
 from shanghai_net.deal.errors import GenerationStopped
 from shanghai_net.deal.group import is_scalar
 from shanghai_net.deal.messages import SharedCommitment
-from shanghai_net.deal.sharing import BASE_POINT, SHARE_BOX_BYTES
+from shanghai_net.deal.sharing import BASE_POINT, SHARE_BOX_BYTES, seed_scalar
 from v9_helpers import CARDS, changing, dealing, shared_table
 ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
@@ -114,3 +114,13 @@ def test_a_table_without_sharing_refuses_a_commit_with_one():
             commit.context, game_id=b"shanghai-net game")))
     with pytest.raises(ValueError, match="holders when the table shares seeds, and only then"):
         plain.participants[1].start_generation(0, CARDS, holders=(0, 1))
+
+
+def test_the_fixed_base_multiplication_is_the_base_point_s_and_is_counted():
+    from shanghai_net.deal.group import multiplications, multiply, multiply_base
+    scalars = [seed_scalar(seeded(bytes([i]))) for i in range(3)]
+    before = multiplications()
+    assert multiply_base(scalars) == [multiply(s, BASE_POINT) for s in scalars]
+    assert multiplications() - before == 6
+    with pytest.raises(ValueError, match="a bad scalar"):
+        multiply_base([bytes(32)])
