@@ -11,21 +11,10 @@ from hypothesis import given, settings, strategies as st
 from shanghai_net.cards import deck
 from shanghai_net.deal import CheatDetected, Participant
 from shanghai_net.deal.box import seal
-from v9_helpers import shared_table
+from v9_helpers import assert_only_holders_open, shared_table
 
 REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 CARDS = deck(1, 0)
-
-
-def assert_only_holders_open(table):
-    """Every hidden card opens to its holder alone: any other live seat lacks a key of it."""
-    for participant in table._live():
-        g = participant.generation(table.generation)
-        for position in range(g.size):
-            if position in g.mine or position in g.public:
-                continue
-            with pytest.raises(ValueError, match="no key yet from seats"):
-                participant.open(table.generation, position)
 
 
 def test_the_replacement_of_a_lost_seat_holds_its_hand_and_the_round_goes_on():

@@ -12,7 +12,7 @@ from shanghai_net.deal import CheatDetected, PassOutput, seeded
 from shanghai_net.deal.lost import NotRebuildable
 from shanghai_net.deal.messages import Context, ShareReveal
 from shanghai_net.deal.sharing import seed_scalar
-from v9_helpers import CARDS, changing, dealing, shared_table
+from v9_helpers import CARDS, assert_only_holders_open, changing, dealing, shared_table
 
 TWO = (2).to_bytes(32, "little")
 
@@ -76,6 +76,7 @@ def test_a_wrong_published_share_names_its_author():
         table.lose(2)
     assert caught.value.culprit == 3
     assert not table.participants[0].generation(0).sharing.rebuilt
+    assert_only_holders_open(table)
 
 
 def test_a_rebuilt_seed_off_its_commitment_names_the_dealer():
@@ -84,6 +85,7 @@ def test_a_rebuilt_seed_off_its_commitment_names_the_dealer():
                                             "not a canonical nonzero scalar on its commitment"):
         table.lose(2)
     assert not table.participants[0].generation(0).sharing.rebuilt
+    assert_only_holders_open(table)
 
 
 def test_a_past_step_off_the_rebuilt_seed_names_the_seat_at_once():
@@ -115,6 +117,7 @@ def test_below_t_shares_the_seat_is_not_rebuilt_and_nothing_is_learned():
     with pytest.raises(NotRebuildable, match="2 shares of its generation 0 can come, 3 needed"):
         table.lose(2, silent={1})
     assert all(not p.generation(0).sharing.rebuilt for p in table.participants)
+    assert_only_holders_open(table)
 
 
 def test_a_seat_with_fewer_than_t_holders_left_is_not_rebuildable():
@@ -133,6 +136,8 @@ def test_shares_of_a_live_seat_are_refused_and_t_minus_1_of_them_rebuild_nothing
         table.participants[0].share_reveal(2)
     g = table.participants[0].generation(0)
     assert table.participants[0]._rebuilt_seed(g, 2, shares) is None  # t-1 points: nothing
+    assert not g.sharing.rebuilt
+    assert_only_holders_open(table)
 
 
 def test_a_second_or_a_malformed_share_reveal_is_refused():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from shanghai_net.cards import deck
 from shanghai_net.deal import MentalTable, Participant, seeded
 from shanghai_net.deal.messages import SharedCommitment
@@ -45,3 +47,14 @@ def dealing(secret=None, coefficients=None, wrong_for=None):
         return dataclasses.replace(commit, feldman=sharing.commitments,
                                    shares=tuple((b.holder, b.epk, b.box) for b in boxes))
     return changing(SharedCommitment, change)
+
+
+def assert_only_holders_open(table):
+    """Every hidden card opens to its holder alone: any other live seat lacks a key of it."""
+    for participant in table._live():
+        g = participant.generation(table.generation)
+        for position in range(g.size):
+            if position in g.mine or position in g.public:
+                continue
+            with pytest.raises(ValueError, match="no key yet from seats"):
+                participant.open(table.generation, position)
