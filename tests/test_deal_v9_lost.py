@@ -156,3 +156,17 @@ def test_a_second_or_a_malformed_share_reveal_is_refused():
         with pytest.raises(ValueError, match="not one 32-byte share for each of generations"):
             table.participants[0].receive(ShareReveal(Context(b"shanghai-net game", 1, 0), 1,
                                                       2, shares))
+
+
+def test_a_seat_restored_mid_rebuild_finishes_it():
+    table = shared_table(players=5, t=3)
+    table.open_many_to([0, 1], 2)
+    for participant in table._live():
+        participant.lose(2, (0, 1, 3, 4))
+    table.vacant.add(2)
+    table._broadcast(table.participants[0].share_reveal(2))
+    table.restore(4, table.save(4))
+    restored = table.participants[4]
+    assert restored.owing(2) == [1, 3, 4] and not restored.rebuilt(2)
+    table._broadcast(table.participants[1].share_reveal(2), table.participants[3].share_reveal(2))
+    assert restored.rebuilt(2) and table.open_many_to([5], 4) and table.audit().clean

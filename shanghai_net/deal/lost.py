@@ -15,7 +15,7 @@ the seat's commit is dropped, and its replacement commits afresh.  A mixin of
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
@@ -43,6 +43,17 @@ class LostSeat:
     published: set[int] = field(default_factory=set)
     timed_out: set[int] = field(default_factory=set)
     rebuilt: bool = False
+
+    def to_plain(self) -> list[Any]:
+        return [sorted(self.holders), [[h, list(ns)] for h, ns in sorted(self.owed.items())],
+                list(self.generations), sorted(self.published), sorted(self.timed_out),
+                self.rebuilt]
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> LostSeat:
+        holders, owed, generations, published, timed_out, rebuilt = plain
+        return cls(frozenset(holders), {h: tuple(ns) for h, ns in owed}, tuple(generations),
+                   set(published), set(timed_out), rebuilt)
 
 
 class LostSeats:

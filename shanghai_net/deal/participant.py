@@ -469,7 +469,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """This seat's round state, seeds included: keep it private, on this seat's own disk."""
         picks = [[number, *state.to_plain()] for number, state in sorted(self._picks.items())]
         shared = {} if self.share_threshold is None else {
-            "share_threshold": self.share_threshold, "boxes": [raw_public(k) for k in self._boxes]}
+            "share_threshold": self.share_threshold, "boxes": [raw_public(k) for k in self._boxes],
+            "lost": [[seat, lost.to_plain()] for seat, lost in sorted(self._lost.items())],
+            "successors": sorted(self._successors.items())}
         return msgpack.packb({"version": self.SAVE_VERSION, "seat": self.seat,
                               "game_id": self.game_id, "round": self.round,
                               "shuffle_proof": self.shuffle_proof,
@@ -488,6 +490,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
                               random, state["shuffle_proof"], state.get("share_threshold"))
             participant._boxes = [X25519PublicKey.from_public_bytes(k)
                                   for k in state.get("boxes", ())] or list(boxes)
+            participant._lost = {seat: LostSeat.from_plain(plain)
+                                 for seat, plain in state.get("lost", ())}
+            participant._successors = dict(map(tuple, state.get("successors", ())))
             for plain in state["generations"]:
                 g = Generation.from_plain(plain)
                 participant._generations[g.context.generation] = g
