@@ -170,3 +170,15 @@ def test_a_seat_restored_mid_rebuild_finishes_it():
     assert restored.owing(2) == [1, 3, 4] and not restored.rebuilt(2)
     table._broadcast(table.participants[1].share_reveal(2), table.participants[3].share_reveal(2))
     assert restored.rebuilt(2) and table.open_many_to([5], 4) and table.audit().clean
+
+
+def test_a_lost_seat_still_vacant_at_the_round_s_end_shows_its_cards_from_its_seed():
+    table = shared_table()
+    hand = dict(zip([0, 4], table.open_many_to([0, 4], 2)))
+    table.lose(2)
+    assert {p: table.open_public(p) for p in (0, 4)} == hand
+    assert table.audit().clean
+    table = shared_table()
+    table.open_many_to([0], 2)
+    with pytest.raises(ValueError, match="is held by a player: only its holder reveals it"):
+        table.participants[0].reveal_own_key(0, 0)

@@ -52,9 +52,10 @@ class ShareHolding:
         shares = getattr(reveal, "shares", None)
         complained = g.sharing.complaints.get(reveal.author)
         where = f"seat {reveal.author}'s seeds of generation {g.context.generation} refused"
-        if shares is None or [entry[0] for entry in shares] != owed:
-            raise ValueError(f"{where}: they carry shares of seats "
-                             f"{[e[0] for e in shares or ()]}, not of {owed}")
+        dealers = [entry[0] if isinstance(entry, tuple) and len(entry) == 2 else None
+                   for entry in shares] if isinstance(shares, tuple) else None
+        if dealers != owed:
+            raise ValueError(f"{where}: they carry shares of seats {dealers}, not of {owed}")
         for dealer, share in shares:
             if share is None and dealer != complained:
                 raise ValueError(f"{where}: nil for seat {dealer}'s share, not complained of")

@@ -405,10 +405,14 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         return reveal
 
     def reveal_own_key(self, generation: int, position: int) -> KeyReveal:
-        """This seat's key for a position no one holds (turning up a stock card); broadcast it."""
+        """This seat's key for a position no one holds (turning up a stock card), or a card of
+        a lost seat still vacant at the round's end (its key comes from its seed); broadcast
+        it."""
         g = self.generation(generation)
         self._check_positions(g, (position,))
-        if position in g.given or position in g.mine:
+        holder = g.given.get(position)
+        vacant = holder in self._lost and holder not in self._successors
+        if (position in g.given and not vacant) or position in g.mine:
             raise ValueError(f"position {position} of generation {generation} is held by a "
                              "player: only its holder reveals it")
         reveal = self.outgoing(KeyReveal(g.context, self.seat, position,

@@ -123,12 +123,13 @@ def check_commit(sharing: GenerationShares, commitment: Commitment) -> None:
     holders = sharing.commit_holders(dealer)
     feldman, shares = commitment.feldman, commitment.shares
     problem = None
+    to = [entry[0] if isinstance(entry, tuple) and len(entry) == 3 else None for entry in shares]
     if len(feldman) != sharing.threshold:
         problem = f"{len(feldman)} share commitments, not the table's {sharing.threshold}"
     elif not all(isinstance(c, bytes) and len(c) == POINT_BYTES for c in feldman):
         problem = "a share commitment that is not 32 bytes"
-    elif [entry[0] if len(entry) == 3 else None for entry in shares] != list(holders):
-        problem = f"share boxes for seats {[e[:1] for e in shares]}, not for {list(holders)}"
+    elif to != list(holders):
+        problem = f"share boxes for seats {to}, not for {list(holders)}"
     elif not all(isinstance(epk, bytes) and len(epk) == 32 and isinstance(box, bytes)
                  and len(box) == SHARE_BOX_BYTES for _, epk, box in shares):
         problem = f"a share box that is not a 32-byte key and {SHARE_BOX_BYTES} bytes"
