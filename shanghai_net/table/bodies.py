@@ -13,11 +13,13 @@ from typing import Any
 from ..cards import Card, card_from_id
 from ..deal.box import BOX_OVERHEAD, KEY_BYTES, SealedShare
 from ..deal.messages import (Commitment, Context, KeyReveal, Message, PassOutput,
-                             PickCommitment, PickReveal, SeedReveal)
+                             PickCommitment, PickReveal, SeedReveal, SharedCommitment,
+                             SharedSeedReveal)
+from ..deal.sharing import SHARE_BOX_BYTES
 from ..engine import moves as em
 from ..rules.melds import End
 from ..wire import messages as wm
-from ..wire.fields import Blob, Int, ListOf
+from ..wire.fields import Blob, Int, ListOf, Nullable
 
 __all__ = ["move_to_body", "body_to_move", "deal_body", "shares_body",
            "reveals_body", "seeds_body", "parse_deal", "DealStep", "deal_data_schemas"]
@@ -119,8 +121,11 @@ def deal_body(message: Message) -> wm.Deal:
     """One deal message (not a key share, a key reveal or a seed) as a ``deal`` body."""
     c = message.context
     if isinstance(message, Commitment):
+        sharing = {} if not isinstance(message, SharedCommitment) else {
+            "feldman": list(message.feldman),
+            "shares": [{"to": to, "epk": epk, "box": box} for to, epk, box in message.shares]}
         return wm.Deal("commit", {"round": c.round, "generation": c.generation,
-                                  "digest": message.digest})
+                                  "digest": message.digest, **sharing})
     if isinstance(message, PassOutput):
         return wm.Deal("pass", {"round": c.round, "generation": c.generation,
                                 "phase": message.phase, "points": list(message.points),
@@ -148,8 +153,13 @@ def reveals_body(round_no: int, reveals: list[KeyReveal]) -> wm.Deal:
 
 
 def seeds_body(round_no: int, seeds: list[SeedReveal]) -> wm.Deal:
+    """The seeds of a round; with sharing on (version 9) also the shares the author holds of
+    each generation's other seeds, by generation then dealer, in one list."""
+    shares = {} if not any(isinstance(s, SharedSeedReveal) for s in seeds) else {"shares": [
+        {"generation": s.context.generation, "dealer": dealer, "share": share}
+        for s in seeds for dealer, share in getattr(s, "shares", ())]}
     return wm.Deal("seeds", {"round": round_no, "seeds": [
-        {"generation": s.context.generation, "seed": s.seed} for s in seeds]})
+        {"generation": s.context.generation, "seed": s.seed} for s in seeds], **shares})
 
 
 class DealStep:
@@ -202,8 +212,11 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
 
     if step == "commit":
         gen = _int(data, "generation")
-        return DealStep(step, round_no, [Commitment(ctx(gen), author, _bytes(data, "digest", 32))],
-                        [], gen)
+        digest = _bytes(data, "digest", 32)
+        if "feldman" not in data and "shares" not in data:
+            return DealStep(step, round_no, [Commitment(ctx(gen), author, digest)], [], gen)
+        return DealStep(step, round_no, [SharedCommitment(ctx(gen), author, digest,
+                                                          *_sharing(data))], [], gen)
     if step == "pass":
         gen = _int(data, "generation")
         points = _list(data, "points", 0xFFFF)
@@ -240,10 +253,17 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
         return DealStep(step, round_no, reveals, [])
     if step == "seeds":
         messages: list[Message] = []
+        held = _held_shares(data) if "shares" in data else None
         for i, item in enumerate(_list(data, "seeds", 255)):
             item = _map(item, f"data.seeds[{i}]")
-            messages.append(SeedReveal(ctx(_int(item, "generation")), author,
-                                       _bytes(item, "seed")))
+            generation = _int(item, "generation")
+            seed = _bytes(item, "seed")
+            messages.append(SeedReveal(ctx(generation), author, seed) if held is None else
+                            SharedSeedReveal(ctx(generation), author, seed,
+                                             tuple(held.pop(generation, ()))))
+        if held:
+            raise ValueError(f"data.shares: shares of generations {sorted(held)}, which carry "
+                             "no seed")
         return DealStep(step, round_no, messages, [])
     if step == "pick_commit":
         parties = _list(data, "parties", 255)
@@ -258,6 +278,41 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
     raise ValueError(f"unknown deal step {step!r:.64}")
 
 
+def _sharing(data: dict) -> tuple[tuple[bytes, ...], tuple[tuple[int, bytes, bytes], ...]]:
+    """A commit's sharing (version 9): its Feldman commitments and its share boxes; whether
+    they fit the table (``t`` of them, one box a holder) is the deal's check."""
+    feldman = _list(data, "feldman", 255)
+    if not all(isinstance(c, bytes) and len(c) == 32 for c in feldman):
+        raise ValueError("data.feldman: expected 32-byte points")
+    boxes = []
+    for i, box in enumerate(_list(data, "shares", 255)):
+        box = _map(box, f"data.shares[{i}]")
+        boxes.append((_int(box, "to", 0, 255), _bytes(box, "epk", 32),
+                      _bytes(box, "box", SHARE_BOX_BYTES)))
+    return tuple(feldman), tuple(boxes)
+
+
+def _held_shares(data: dict) -> dict[int, list[tuple[int, bytes | None]]]:
+    """A ``seeds`` body's shares (version 9): generation -> [(dealer, share or nil)], from a
+    list by generation then dealer, ascending; whether they are the ones owed is the deal's
+    check."""
+    held: dict[int, list[tuple[int, bytes | None]]] = {}
+    last = None
+    for i, entry in enumerate(_list(data, "shares", 255 * 255)):
+        entry = _map(entry, f"data.shares[{i}]")
+        where = (_int(entry, "generation"), _int(entry, "dealer", 0, 255))
+        share = entry.get("share")
+        if share is not None and not (isinstance(share, bytes) and len(share) == 32):
+            raise ValueError(f"data.shares[{i}].share: expected 32 bytes or nil, got "
+                             f"{share!r:.40}")
+        if last is not None and where <= last:
+            raise ValueError(f"data.shares[{i}]: expected shares by generation then dealer, "
+                             "ascending")
+        last = where
+        held.setdefault(where[0], []).append((where[1], share))
+    return held
+
+
 # -- the deal steps' data, as JSON Schema (protocol/schema/body/deal.json) -----------------------
 
 
@@ -267,9 +322,10 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
     ``{"$bin": hex}``).  Unknown fields are allowed (they are ignored).  What a schema cannot say
     is in ``$comment``: a box's length, and which checks come after the shape (a key that is no
     scalar, a seed or nonce of the wrong length, a step out of turn)."""
-    def record(comment: str | None = None, **fields: dict) -> dict[str, Any]:
+    def record(comment: str | None = None, optional: dict | None = None,
+               **fields: dict) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "required": list(fields),
-                                  "properties": fields}
+                                  "properties": {**fields, **(optional or {})}}
         if comment:
             schema["$comment"] = comment
         return schema
@@ -292,8 +348,20 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
     reveal = record(generation=u32, position=u16,
                     keys={"type": "array", "maxItems": 255, "items": key_pair})
     seed = record(generation=u32, seed=any_bin("32 bytes; another length fails the audit"))
+    sharing_on = "version 9, only at a table whose start_game has a share_threshold (none yet): "
+    share_box = record(to=seat, epk=bin32, box=Blob(SHARE_BOX_BYTES).schema())
+    held = record(generation=u32, dealer=seat, share=Nullable(Blob(32)).schema())
+    commit_sharing = {
+        "feldman": {"$comment": sharing_on + "exactly t points C_0..C_{t-1}", "type": "array",
+                    "maxItems": 255, "items": bin32},
+        "shares": {"$comment": sharing_on + "one box for each of the commit's holders, "
+                               "ascending", "type": "array", "maxItems": 255, "items": share_box}}
+    seeds_sharing = {
+        "shares": {"$comment": sharing_on + "the author's share of each dealer it holds, by "
+                               "generation then dealer; nil only for the one it complained of",
+                   "type": "array", "maxItems": 255 * 255, "items": held}}
     return {
-        "commit": record(round=u32, generation=u32, digest=bin32),
+        "commit": record(round=u32, generation=u32, digest=bin32, optional=commit_sharing),
         "pass": record(round=u32, generation=u32, phase=Int(1, 2).schema(),
                        points={"type": "array", "maxItems": 0xFFFF, "items": bin32},
                        proof=any_bin("empty unless the rules set shuffle_proof")),
@@ -301,7 +369,8 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
                          boxes={"type": "array", "maxItems": 255, "items": box}),
         "reveal": record(round=u32, reveals={"type": "array", "maxItems": 0xFFFF,
                                              "items": reveal}),
-        "seeds": record(round=u32, seeds={"type": "array", "maxItems": 255, "items": seed}),
+        "seeds": record(round=u32, seeds={"type": "array", "maxItems": 255, "items": seed},
+                        optional=seeds_sharing),
         "pick_commit": record(round=u32, pick=u32, n=Int(1, 2**32 - 1).schema(),
                               parties={"type": "array", "maxItems": 255, "items": seat},
                               digest=bin32),

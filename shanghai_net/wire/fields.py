@@ -204,9 +204,11 @@ class RecordOf(Spec):
         return fields_schema(self.cls)
 
 
-def wire_field(spec: Spec, **kwargs: Any) -> Any:
-    """Declare a dataclass field together with its wire spec."""
-    return dataclasses.field(metadata={"wire": spec}, **kwargs)
+def wire_field(spec: Spec, omit_default: bool = False, **kwargs: Any) -> Any:
+    """Declare a dataclass field together with its wire spec.  ``omit_default``: the field is
+    left off the wire while it holds its default, so that a field added to a signed message
+    leaves the bytes of every message that does not use it as they were."""
+    return dataclasses.field(metadata={"wire": spec, "omit_default": omit_default}, **kwargs)
 
 
 def _has_default(f: dataclasses.Field) -> bool:
@@ -229,7 +231,8 @@ def decode_fields(cls: type, value: dict[str, Any], path: str) -> Any:
 
 def fields_to_wire(obj: Any) -> dict[str, Any]:
     return {f.name: f.metadata["wire"].to_wire(getattr(obj, f.name))
-            for f in dataclasses.fields(obj) if "wire" in f.metadata}
+            for f in dataclasses.fields(obj) if "wire" in f.metadata
+            and not (f.metadata.get("omit_default") and getattr(obj, f.name) == f.default)}
 
 
 def fields_schema(cls: type) -> dict[str, Any]:

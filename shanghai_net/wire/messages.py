@@ -24,7 +24,7 @@ __all__ = [
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "Rematch", "NextGame",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "ShareComplained", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
     "HOST_AUTHOR", "MAX_OFFERS",
     "NOTICES", "OwedStep", "Owed",
 ]
@@ -297,6 +297,11 @@ class StartGame(Message):
     audit_timeout: float = wire_field(TIMEOUT)
     """Seconds the table waits for every seat's ``seeds`` after a complaint."""
     host_key: bytes | None = wire_field(Nullable(KEY), default=None)
+    share_threshold: int | None = wire_field(Nullable(Int(2, MAX_SEATS - 1)), omit_default=True,
+                                             default=None)
+    """Version 9 (docs/dealing.md): ``t``, the seed shares that rebuild a lost seat; nil (and
+    then off the wire, so that a table without it signs today's bytes): sharing off.  No host
+    offers it yet."""
 
 
 GAME_ID_DOMAIN = b"shanghai-net v1 game id"
@@ -511,6 +516,14 @@ class Protest(Body):
     claim: dict | None = wire_field(Nullable(AnyMap()), default=None)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShareComplained:
+    """Which seed share a ``complaint`` is of (version 9): ``dealer``'s of ``generation``."""
+
+    dealer: int = wire_field(SEAT)
+    generation: int = wire_field(Int(0, 2**32 - 1))
+
+
 @body_kind("complaint")
 class Complaint(Body):
     """A seat found a fault in the deal that only it can see (a box sealed for it, or a card of
@@ -519,6 +532,10 @@ class Complaint(Body):
 
     round: int = wire_field(Int(0, 255))
     reason: str = wire_field(REASON)
+    share: ShareComplained | None = wire_field(Nullable(RecordOf(ShareComplained)),
+                                               omit_default=True, default=None)
+    """Version 9, sharing on: the share the complainer found bad (its box does not open, or it
+    is off its commitments); nil, and then off the wire, for any other fault."""
 
 
 @body_kind("void_round")
