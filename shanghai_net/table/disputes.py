@@ -306,7 +306,8 @@ class Disputes:
     def _conclude_audit(self, verdict: Fault | None) -> None:
         self.waiting_audit = False
         self.seeds_from = set()
-        missing, self.missing_seeds = sorted(self.missing_seeds), set()
+        missing = sorted(self.missing_seeds - self.rebuilt_seeds)  # R2: a rebuilt seat is audited
+        self.missing_seeds, self.rebuilt_seeds = set(), set()
         if verdict is None and missing:  # a seat's cheat might hide there: no one is cleared
             self._silent(missing)
             return

@@ -9,11 +9,14 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..cards import Card
 from ..deal.audit import audit, opened_deck
+from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
+from ..deal.holding import ShareHolding
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
-from ..deal.messages import Context, KeyReveal, SeedReveal
+from ..deal.messages import Context, KeyReveal, SeedReveal, SharedCommitment, SharedSeedReveal
 from ..deal.picks import nonce_digest
+from ..deal.shares import GenerationShares, check_commit
 from ..engine.dealer import Shuffle, Token
 from ..engine.game import Phase
 from ..engine.moves import Move
@@ -41,6 +44,20 @@ class _PublicGeneration:
     @cached_property
     def points(self) -> dict[bytes, Card]:
         return card_points(self.cards)
+
+
+class _Records(ShareHolding):
+    """A round's records of its generations as the deal's seed sharing reads them (version 9):
+    what a seeds body owes, and R2's rebuild of a seat silent at its seeds, for a party that
+    holds no share and has no seat."""
+
+    def __init__(self, records: dict[int, Generation], share_threshold: int | None) -> None:
+        self._generations = records
+        self.share_threshold = share_threshold
+        self._lost: dict = {}  # R1 is not wired: no seat is lost mid-round
+
+    def generation(self, generation: int) -> Generation:
+        return self._generations[generation]
 
 
 class PublicTable(StreamTable):
@@ -189,6 +206,9 @@ class PublicTable(StreamTable):
             if step.step == "seeds":
                 if not self.waiting_audit or author in self.seeds_from | self.missing_seeds:
                     raise ValueError("no seeds are due from this seat now")
+                refused = self._seeds_refused(author, step)
+                if refused is not None:
+                    raise RemoteProtocolError("bad_message", refused[:480], None, msg.counter)
             elif step.step == "shares":
                 for sealed in step.sealed:
                     for position in sealed.positions:
@@ -219,6 +239,8 @@ class PublicTable(StreamTable):
                 raise Fault(author, f"no shuffle of generation {step.generation} is running")
             if step.step == "commit" and author in self._commits.get(step.generation, ()):
                 raise Fault(author, "a second commitment")
+            if step.step == "commit":
+                self._check_sharing(author, step.generation, step.messages[0])
             if step.step == "pass":
                 if not self._all_committed(step.generation):
                     raise Fault(author, "a pass before every commitment")
@@ -275,6 +297,10 @@ class PublicTable(StreamTable):
         elif step.step == "reveal":
             for reveal in step.messages:
                 self._public_reveal(author, reveal)
+        elif step.step == "seeds" and not self._prechecked:
+            refused = self._seeds_refused(author, step)
+            if refused is not None:
+                raise Fault(author, f"seat {author}: {refused}")
         if step.step not in ("commit", "pass", "reveal", "seeds"):
             return  # a pick is checked whole as it runs
         for message in step.messages:
@@ -294,6 +320,39 @@ class PublicTable(StreamTable):
             else:
                 self._seed(author, record, message)
 
+    def _check_sharing(self, author: int, generation: int, commit) -> None:
+        """A commit carries a sharing iff the table shares seeds, of the table's shape (else
+        refused, and named if sequenced); an invalid commitment point names its dealer."""
+        sharing = self.records[generation].sharing
+        try:
+            if sharing is None:
+                if isinstance(commit, SharedCommitment):
+                    raise ValueError("a commit with a sharing, at a table that shares no seeds")
+            else:
+                check_commit(sharing, commit)
+        except CheatDetected as cheat:
+            raise ProvenCheat(author, cheat.reason) from None
+        except ValueError as error:
+            raise Fault(author, f"seat {author}: {error}") from None
+
+    def _seeds_refused(self, author: int, step: DealStep) -> str | None:
+        """Why a ``seeds`` body is refused: with sharing on, it lacks the shares its author
+        owes (version 9, R2: no seat shows its seeds and keeps its shares back); off, it
+        carries some."""
+        records = _Records(self.records, self.share_threshold)
+        for reveal in step.messages:
+            record = self.records.get(reveal.context.generation)
+            if record is None:
+                continue  # a generation the stopped round does not audit
+            if record.sharing is None and isinstance(reveal, SharedSeedReveal):
+                return f"seat {author}'s seeds carry shares, at a table that shares no seeds"
+            if record.sharing is not None:
+                try:
+                    records._check_seeds_shares(record, reveal)
+                except ValueError as error:
+                    return str(error)
+        return None
+
     def _seed(self, author: int, record: Generation, reveal: SeedReveal) -> None:
         if author in record.seed_reveals:
             raise Fault(author, f"seat {author}: two seeds for generation "
@@ -307,10 +366,15 @@ class PublicTable(StreamTable):
     def _audit(self) -> Fault | None:
         numbers = self._audit_generations or []
         records = [self.records[n] for n in numbers if n in self.records]
-        verdict = audit(records, self._boxing, frozenset(self.missing_seeds))
+        try:
+            absent = self._silent_rebuilt(lambda seats: _Records(
+                self.records, self.share_threshold).rebuild_silent(seats, numbers))
+        except CheatDetected as cheat:
+            return Fault(cheat.culprit, f"round {self.round} audit: {cheat.reason}")
+        verdict = audit(records, self._boxing, absent)
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        if self.accusation is not None or self.missing_seeds:
+        if self.accusation is not None or absent:
             return None  # the round is void whatever the audit says: no faces, no replay
         decks = {record.context.generation: opened_deck(record) for record in records}
         for record in records:
@@ -364,8 +428,15 @@ class PublicTable(StreamTable):
     def _start_generation(self, request: Shuffle) -> None:
         self.decks[request.generation] = _PublicGeneration(tuple(request.cards))
         context = Context(self.game_id, self.round, request.generation)
-        self.records[request.generation] = Generation(context, tuple(request.cards),
-                                                      self.players, OBSERVER, b"")
+        holders = self._generation_holders()
+        self.records[request.generation] = Generation(
+            context, tuple(request.cards), self.players, OBSERVER, b"",
+            sharing=None if holders is None else GenerationShares.at(self.share_threshold,
+                                                                      holders, self.players))
+
+    def _sharing_of(self, generation: int) -> GenerationShares | None:
+        record = self.records.get(generation)
+        return record.sharing if record else None
 
     def _public_card(self, token: Token) -> Card | None:
         g = self.decks.get(token[0])

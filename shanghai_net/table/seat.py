@@ -9,8 +9,10 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from ..cards import Card
 from ..deal.box import raw_public
-from ..deal.errors import CheatDetected
-from ..deal.messages import KeyReveal
+from ..deal.audit import Verdict
+from ..deal.errors import CheatDetected, GenerationStopped
+from ..deal.messages import KeyReveal, Message, SharedCommitment
+from ..deal.shares import GenerationShares
 from ..deal.participant import Participant
 from ..deal.randomness import RandomBytes
 from ..engine import new_game
@@ -101,7 +103,7 @@ class PeerTable(StreamTable):
 
     def _participant(self, round_no: int) -> Participant:
         return Participant(self.seat, self.roster, self.game_id, round_no, self._box_key,
-                           self._random, self.rules.shuffle_proof)
+                           self._random, self.rules.shuffle_proof, self.share_threshold)
 
     # -- the API -------------------------------------------------------------------------------
 
@@ -220,12 +222,25 @@ class PeerTable(StreamTable):
         if self.game.round_no == self.round:  # not once it has moved on to the next round
             self.events.extend(self.game.learn(token, card))
 
-    def _complain(self, cheat: CheatDetected) -> None:
+    def _complain(self, cheat: CheatDetected, share: wm.ShareComplained | None = None) -> None:
         """A fault only this seat can see: tell the table (once), and stop playing; the audit
-        the complaint starts decides who is at fault."""
+        the complaint starts decides who is at fault.  ``share``: the seed share it found bad
+        (version 9), after which it sends nothing more of that generation."""
         if self.complaint is None:
             self.complaint = cheat.reason[:500]
-            self._out.append(wm.Complaint(round=self.round, reason=self.complaint))
+            self._out.append(wm.Complaint(round=self.round, reason=self.complaint, share=share))
+
+    def _complained_of_share(self, message: Message) -> wm.ShareComplained | None:
+        """The share this seat complains of, if ``message`` is a commit whose share for this
+        seat was bad (the participant then holds the complaint); None for a fault of the
+        commit every party sees (an invalid point), which names its dealer."""
+        if not isinstance(message, SharedCommitment):
+            return None
+        generation = message.context.generation
+        sharing = self.participant.generation(generation).sharing
+        if sharing is None or sharing.complaints.get(self.seat) != message.author:
+            return None
+        return wm.ShareComplained(dealer=message.author, generation=generation)
 
     def _catch_up(self) -> bool:
         """Answer what this seat's replica waits for, from what the stream has brought so far."""
@@ -272,8 +287,17 @@ class PeerTable(StreamTable):
         self._own_picks = 0
 
     def _start_generation(self, request: Shuffle) -> None:
-        self._out.append(deal_body(self.participant.start_generation(request.generation,
-                                                                      request.cards)))
+        self._out.append(deal_body(self.participant.start_generation(
+            request.generation, request.cards, self._generation_holders())))
+
+    def _sharing_of(self, generation: int) -> GenerationShares | None:
+        try:
+            return self.participant.generation(generation).sharing
+        except ValueError:
+            return None
+
+    def _share_complained(self, complainer: int, dealer: int, generation: int) -> None:
+        self.participant.record_complaint(complainer, dealer, generation)
 
     def _obligations(self) -> None:
         """My pass, once every commitment and every pass before mine is sequenced; public
@@ -284,7 +308,10 @@ class PeerTable(StreamTable):
             step = self.participant.next_step(generation)
             if step is not None and step[1] == self.seat and \
                     self._passes.get(generation, 0) == (step[0] - 1) * self.players + self.seat:
-                self._out.append(deal_body(self.participant.make_pass(generation)))
+                try:
+                    self._out.append(deal_body(self.participant.make_pass(generation)))
+                except GenerationStopped:
+                    pass  # it complained of a share of it: nothing more of it (version 9)
         for token in list(self._deferred):
             if self.complaint is None and (
                     token[1] in self.participant.generation(token[0]).mine or self._try_open(token)):
@@ -311,6 +338,10 @@ class PeerTable(StreamTable):
             try:
                 self.participant.receive(message)
             except CheatDetected as cheat:
+                share = self._complained_of_share(message)
+                if share is not None:
+                    self._complain(cheat, share)
+                    continue
                 if cheat.culprit is not None or step.step != "reveal":
                     raise
                 # a card turned up for all opens to nothing: anyone's key or pass may be wrong;
@@ -368,8 +399,11 @@ class PeerTable(StreamTable):
         if self._shares:
             by_generation: dict[int, list] = {}
             for (generation, to), positions in sorted(self._shares.items()):
-                by_generation.setdefault(generation, []).append(
-                    self.participant.share_keys(generation, to, positions))
+                try:
+                    sealed = self.participant.share_keys(generation, to, positions)
+                except GenerationStopped:
+                    continue  # it complained of a share of it: nothing more of it (version 9)
+                by_generation.setdefault(generation, []).append(sealed)
             for generation, sealed in by_generation.items():
                 self._out.append(shares_body(self.round, generation, sealed))
             self._shares = {}
@@ -395,11 +429,21 @@ class PeerTable(StreamTable):
                                     self.participant.reveal_seeds(self._audit_generations)))
 
     def _audit(self) -> Fault | None:
-        verdict = self._deal_verdict = self.participant.audit(
-            self._audit_generations, frozenset(self.missing_seeds))
+        if self.share_threshold is not None and self.seat in self.missing_seeds:
+            for generation in self._audit_generations:  # the seeds it sent were never
+                # sequenced: the shares they carry count at no party, so not here either
+                self.participant.generation(generation).seed_reveals.pop(self.seat, None)
+        try:
+            absent = self._silent_rebuilt(
+                lambda seats: self.participant.rebuild_silent(seats, self._audit_generations))
+        except CheatDetected as cheat:
+            verdict = Verdict(cheat.culprit, cheat.reason)
+        else:
+            verdict = self.participant.audit(self._audit_generations, absent)
+        self._deal_verdict = verdict
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
-        if self.accusation is not None or self.missing_seeds:
+        if self.accusation is not None or absent:
             return None  # the round is void whatever the audit says: no replay
         return self._replayed(self.participant.opened_decks())
 

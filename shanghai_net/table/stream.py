@@ -56,6 +56,7 @@ from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .disputes import Disputes, Protested
+from .seed_sharing import SeedSharing
 from .roster import Roster
 from .owed import Owing
 from .start import rules_of
@@ -106,7 +107,7 @@ class PickState:
     result: int | None = None
 
 
-class StreamTable(Owing, Disputes, Roster):
+class StreamTable(Owing, SeedSharing, Disputes, Roster):
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
     the deal's progress as the stream sequenced it."""
@@ -120,6 +121,11 @@ class StreamTable(Owing, Disputes, Roster):
         if [s.seat for s in start.seats] != list(range(self.players)):
             raise ValueError("start_game seats must be 0..n-1 in order")
         self.rules = rules_of(start)
+        self.share_threshold = start.share_threshold
+        """Version 9 (docs/dealing.md): ``t``, the seed shares that rebuild a seat; None: off."""
+        if self.share_threshold is not None and not 2 <= self.share_threshold < self.players:
+            raise ValueError(f"start_game's share_threshold {self.share_threshold} at "
+                             f"{self.players} seats")
         self.claim_timeout = start.claim_timeout
         """Seconds the host said its claim windows wait (a ``timeout`` much sooner is its fault)."""
         self.audit_timeout = start.audit_timeout
@@ -148,6 +154,9 @@ class StreamTable(Owing, Disputes, Roster):
         self.missing_seeds: set[int] = set()
         """Seats whose seeds the host timed out in the running audit (no evidence against them:
         the host may have dropped them)."""
+        self.rebuilt_seeds: set[int] = set()
+        """Of ``missing_seeds``, the seats the running audit rebuilt from the shares in the
+        others' seeds (version 9, R2): audited in full, absent no more."""
         self.void_votes: dict[int, set[int]] = {}
         """Engine round -> the seats that voted to void it."""
         self.gone_votes: dict[tuple[int, int], set[int]] = {}

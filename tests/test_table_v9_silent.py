@@ -1,0 +1,153 @@
+"""Version 9's R2 wired into the table, in process over our real classes (docs/dealing.md, "R2,
+silent at its seeds"): at a table whose start_game sets ``share_threshold`` (no host offers it
+yet), a seat whose seeds the host times out is rebuilt from the shares in the others' seeds,
+and every party (each seat, the host's public table, ``shanghai verify``) audits the round in
+full: nobody is charged and the round stands, or a deal cheat of the silent seat is named."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import test_net_table
+from shanghai_net.deal.messages import PassOutput, SeedReveal, SharedSeedReveal
+from shanghai_net.table.seat import PeerTable
+from shanghai_net.table.verify import verify
+from shanghai_net.wire import RemoteProtocolError
+from shanghai_net.wire import messages as wm
+from shanghai_net.wire.messages import Deal
+
+from test_deal_v9_silent import marking
+from test_table_silence import Muted
+from v9_helpers import changing, dealing
+
+def shared(players=4, t=3, **kwargs):
+    """`Muted` (test_table_silence.py) at a table whose start_game sets ``share_threshold``."""
+    plain = test_net_table.StartGame
+    test_net_table.StartGame = lambda **fields: plain(**fields, share_threshold=t)
+    try:
+        return Muted(players, verifiable=True, rules={"contracts": [[2, 0], [1, 1]]}, **kwargs)
+    finally:
+        test_net_table.StartGame = plain
+
+
+def seat_playing(participant_type):
+    """A PeerTable whose deal is played by ``participant_type`` (a cheat of v9_helpers.py)."""
+    class Seat(PeerTable):
+        def _participant(self, round_no):
+            return participant_type(self.seat, self.roster, self.game_id, round_no, self._box_key,
+                                    self._random, self.rules.shuffle_proof, self.share_threshold)
+    return Seat
+
+
+MARKING = seat_playing(changing(PassOutput, marking))
+
+
+def silent_at_first_audit(t, *silent):
+    """The seeds of the seats ``silent`` never reach the host, which times them out; every
+    party then audits round 1."""
+    t.muted.update(silent)
+    others = set(range(len(t.seats))) - set(silent)
+    t.run_until(lambda: t.host.waiting_audit and t.host.seeds_from == others)
+    for seat in silent:
+        t.host_says(wm.Timeout(seat=seat, what="seeds"))
+    t.muted.difference_update(silent)
+
+
+def parties(t):
+    return [t.host, *t.seats]
+
+
+def test_a_seat_silent_at_its_seeds_is_rebuilt_and_its_round_stands():
+    t = shared()
+    silent_at_first_audit(t, 2)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, party.fault
+        assert party.left == [] and party.silent == set() and party.audited == 1
+        assert party.public.scores == list(party.public.results[0].points)
+    assert t.host.rounds_audited == 1  # the round replayed with every card known
+    assert all(seat.verdicts[1].clean for seat in t.seats)
+    rebuilt = t.seats[0].participant  # the next round's: the rebuild was round 1's
+    assert rebuilt.round == 2
+    t.run_until(lambda: t.host.finished)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok, report.summary()
+    assert report.silent == frozenset() and report.left == () and report.rounds == 2
+
+
+def test_a_planted_cheat_of_a_seat_silent_at_its_seeds_is_named_by_every_party_and_verify():
+    t = shared(kinds={2: MARKING})
+    silent_at_first_audit(t, 2)
+    for party in parties(t):
+        assert party.verdict is not None and party.verdict.culprit == 2, party.verdict
+        assert "pass 1 output is not its key times the permuted input" in party.verdict.reason
+        assert party.finished and party.left == []
+    report = verify([t.host.start_game, *t.stream])
+    assert report.fault.culprit == 2 and report.voided == 1 and report.left == ()
+    assert "pass 1 output is not its key times the permuted input" in report.fault.reason
+
+
+def test_below_t_shares_a_silent_seat_stays_absent_as_in_version_8():
+    t = shared()
+    silent_at_first_audit(t, 1, 2)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None
+        assert {seat for _, seat in party.left} == {1, 2}  # both pay; the round is dealt again
+        assert party.public.results == []
+
+
+def assert_named(t, culprit, why):
+    for party in parties(t):
+        assert party.verdict is not None and party.verdict.culprit == culprit, party.verdict
+        assert why in party.verdict.reason
+    report = verify([t.host.start_game, *t.stream])
+    assert report.fault.culprit == culprit and why in report.fault.reason
+
+
+def wrong_share_of(dealer):
+    def change(participant, reveal):
+        return dataclasses.replace(reveal, shares=tuple(
+            (d, (int.from_bytes(y, "little") + 1).to_bytes(32, "little") if d == dealer else y)
+            for d, y in reveal.shares))
+    return seat_playing(changing(SharedSeedReveal, change))
+
+
+def test_a_wrong_share_in_seeds_names_its_author_when_it_rebuilds_a_silent_seat():
+    t = shared(kinds={3: wrong_share_of(2)})
+    silent_at_first_audit(t, 2)
+    assert_named(t, 3, "published a share of seat 2's seed")
+
+
+def test_seeds_without_the_shares_they_owe_are_refused_and_named_if_sequenced():
+    keeping = seat_playing(changing(SharedSeedReveal,
+                                    lambda self, r: SeedReveal(r.context, r.author, r.seed)))
+    t = shared(kinds={1: keeping})
+    t.muted.add(1)  # its seeds are held here, to be offered to the host by hand
+    t.run_until(lambda: t.host.waiting_audit and t.host.seeds_from == {0, 2, 3})
+    (seeds,) = [m for m in t.boxes[1].unplaced.values()
+                if isinstance(m.body, Deal) and m.body.step == "seeds"]
+    assert "shares" not in seeds.body.data
+    with pytest.raises(RemoteProtocolError, match="bad_message.*seat 1's seeds of generation 0 "
+                                                  r"refused: they carry shares of seats None"):
+        t.host.admit(seeds)
+    said = t.relay(seeds)  # a lying host sequences them anyway
+    for seat in (0, 2, 3):
+        assert said[seat].culprit == 1 and "seeds of generation 0 refused" in said[seat].reason
+    report = verify([t.host.start_game, *t.stream])
+    assert report.fault.culprit == 1 and "refused: they carry shares" in report.fault.reason
+
+
+def test_a_dealer_that_sealed_a_bad_share_is_named_after_its_holder_complains_and_stops():
+    t = shared(kinds={3: seat_playing(dealing(wrong_for=1))})
+    t.run_until(lambda: t.host.finished)
+    (complaint,) = [m for m in t.stream if isinstance(m.body, wm.Complaint)]
+    assert complaint.author == 1
+    assert complaint.body.share == wm.ShareComplained(dealer=3, generation=0)
+    assert not [m for m in t.stream if m.author == 1 and isinstance(m.body, Deal)
+                and m.body.step == "pass"], "the complainer sent a pass of the generation"
+    (seeds,) = [m for m in t.stream if m.author == 1 and isinstance(m.body, Deal)
+                and m.body.step == "seeds"]
+    assert [(s["dealer"], s["share"] is None) for s in seeds.body.data["shares"]] == \
+        [(0, False), (2, False), (3, True)]  # nil for the share complained of alone
+    assert_named(t, 3, "seat 3's share for seat 1 is off its commitments")
