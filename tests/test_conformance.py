@@ -10,6 +10,7 @@ import trio
 
 from shanghai_net.cli import main
 from shanghai_net.conformance import run_conformance, runner
+from shanghai_net.conformance.relay import Relay
 from shanghai_net.conformance.report import unoffered
 from shanghai_net.conformance.situations import REMATCH_SITUATIONS, SCRIPTED, SEAT_SITUATIONS
 from shanghai_net.wire.messages import Deal
@@ -37,6 +38,38 @@ async def test_a_client_that_does_nothing_fails_every_situation():
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
     assert len(outcomes) == 23
+
+
+async def test_a_relay_the_kit_cancels_closes_the_host_s_end_too():
+    """Cancelled with the client still connected, the relay closes its connection to the host
+    as well: the reference host waits for that end (up to its send_timeout) before it stops."""
+    ended = trio.Event()
+
+    async def host(stream):
+        while await stream.receive_some():
+            pass
+        ended.set()
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            host_listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+            await nursery.start(trio.serve_listeners, host, host_listeners)
+            relay = Relay(host_listeners[0].socket.getsockname()[1])
+            with trio.CancelScope() as relay_scope:
+                async with trio.open_nursery() as relaying:
+                    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+                    await relaying.start(relay.serve, listeners)
+                    client = await trio.open_tcp_stream(
+                        "127.0.0.1", listeners[0].socket.getsockname()[1])
+                    await client.send_all(b"\0\0\0\x01\x80")  # an empty map, to the host
+                    while not relay.pairs or relay.pairs[0].host is None:
+                        await trio.sleep(0.01)
+                    relay_scope.cancel()
+            with trio.move_on_after(3):
+                await ended.wait()
+            assert ended.is_set(), "the host's end stayed open"
+            await client.aclose()
+            nursery.cancel_scope.cancel()
 
 
 def test_the_command_line_needs_a_client_command(capsys):

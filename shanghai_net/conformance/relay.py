@@ -77,10 +77,11 @@ class Relay:
                 nursery.start_soon(self._down, pair, nursery.cancel_scope)
         except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass  # either end went away: so does the other
-        finally:
-            for stream in (client, pair.host):
-                if stream is not None:
-                    await trio.aclose_forcefully(stream)
+        finally:  # both ends, also when the kit is cancelled: the first close's checkpoint
+            with trio.CancelScope(shield=True):  # must not skip the host's end (it would wait)
+                for stream in (client, pair.host):
+                    if stream is not None:
+                        await trio.aclose_forcefully(stream)
 
     async def _up(self, pair: _Pair, scope: trio.CancelScope) -> None:
         """Client -> host, frame by frame as it came; what the client says is noted on the way."""
