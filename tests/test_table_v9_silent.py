@@ -151,3 +151,16 @@ def test_a_dealer_that_sealed_a_bad_share_is_named_after_its_holder_complains_an
     assert [(s["dealer"], s["share"] is None) for s in seeds.body.data["shares"]] == \
         [(0, False), (2, False), (3, True)]  # nil for the share complained of alone
     assert_named(t, 3, "seat 3's share for seat 1 is off its commitments")
+
+
+@pytest.mark.parametrize("t, dealer", [(None, 3), (3, 1)])
+def test_a_complaint_of_a_share_its_author_does_not_hold_is_refused(t, dealer):
+    table = shared(t=t)  # sharing off: no one holds a share; on: no seat holds its own
+    table.run_until(lambda: table.host.round == 1 and table.host._all_committed(0))
+    body = wm.Complaint(round=1, reason="bad share",
+                        share=wm.ShareComplained(dealer=dealer, generation=0))
+    with pytest.raises(RemoteProtocolError, match=f"out_of_turn.*seat {dealer}'s seed share of "
+                                                  "generation 0, which seat 1 does not hold"):
+        table.host.admit(table.sign(1, table.ids[1].sign_key, body))
+    said = table.relay(table.sign(1, table.ids[1].sign_key, body))  # a lying host relays it
+    assert [fault.culprit for fault in said[:1] + said[2:]] == [1, 1, 1]
