@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 import test_net_table
-from shanghai_net.deal.messages import PassOutput, SeedReveal, SharedSeedReveal
+from shanghai_net.deal.messages import PassOutput, SeedReveal, SharedCommitment, SharedSeedReveal
 from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import RemoteProtocolError
@@ -164,3 +164,23 @@ def test_a_complaint_of_a_share_its_author_does_not_hold_is_refused(t, dealer):
         table.host.admit(table.sign(1, table.ids[1].sign_key, body))
     said = table.relay(table.sign(1, table.ids[1].sign_key, body))  # a lying host relays it
     assert [fault.culprit for fault in said[:1] + said[2:]] == [1, 1, 1]
+
+
+def test_a_commit_whose_sharing_is_not_the_table_s_shape_is_refused_and_named_if_sequenced():
+    short = seat_playing(changing(SharedCommitment,
+                                  lambda self, c: dataclasses.replace(c, feldman=c.feldman[:2])))
+    t = shared(kinds={1: short})
+    t.muted.add(1)
+    commits = []
+    t.deliver = lambda msg, deliver=t.deliver: commits.append(msg) if (
+        msg.author == 1 and isinstance(msg.body, Deal) and msg.body.step == "commit") \
+        else deliver(msg)
+    t.run_until(lambda: commits)
+    with pytest.raises(RemoteProtocolError, match="bad_message.*seat 1's commit of generation 0 "
+                                                  "refused: 2 share commitments, not the "
+                                                  "table's 3"):
+        t.host.admit(commits[0])
+    said = t.relay(commits[0])  # a lying host sequences it anyway
+    assert [fault.culprit for fault in said[:1] + said[2:]] == [1, 1, 1]
+    report = verify([t.host.start_game, *t.stream])
+    assert report.fault.culprit == 1 and "2 share commitments" in report.fault.reason

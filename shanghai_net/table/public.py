@@ -209,6 +209,11 @@ class PublicTable(StreamTable):
                 refused = self._seeds_refused(author, step)
                 if refused is not None:
                     raise RemoteProtocolError("bad_message", refused[:480], None, msg.counter)
+            elif step.step == "commit" and step.generation in self.records:
+                refused = self._sharing_refused(author, step.generation, step.messages[0])
+                if refused is not None:
+                    raise RemoteProtocolError("bad_message", refused[:480], None, msg.counter)
+                self._check_step(author, step)
             elif step.step == "shares":
                 for sealed in step.sealed:
                     for position in sealed.positions:
@@ -239,8 +244,10 @@ class PublicTable(StreamTable):
                 raise Fault(author, f"no shuffle of generation {step.generation} is running")
             if step.step == "commit" and author in self._commits.get(step.generation, ()):
                 raise Fault(author, "a second commitment")
-            if step.step == "commit":
-                self._check_sharing(author, step.generation, step.messages[0])
+            refused = step.step == "commit" and self._sharing_refused(author, step.generation,
+                                                                      step.messages[0])
+            if refused:
+                raise Fault(author, f"seat {author}: {refused}")
             if step.step == "pass":
                 if not self._all_committed(step.generation):
                     raise Fault(author, "a pass before every commitment")
@@ -320,20 +327,21 @@ class PublicTable(StreamTable):
             else:
                 self._seed(author, record, message)
 
-    def _check_sharing(self, author: int, generation: int, commit) -> None:
-        """A commit carries a sharing iff the table shares seeds, of the table's shape (else
-        refused, and named if sequenced); an invalid commitment point names its dealer."""
+    def _sharing_refused(self, author: int, generation: int, commit) -> str | None:
+        """Why a commit's sharing is refused: it carries one iff the table shares seeds, of the
+        table's shape (`check_commit`).  An invalid commitment point is no refusal: sequenced,
+        it names its dealer (`ProvenCheat`)."""
         sharing = self.records[generation].sharing
+        if sharing is None:
+            return None if not isinstance(commit, SharedCommitment) else \
+                f"seat {author}'s commit carries a sharing, at a table that shares no seeds"
         try:
-            if sharing is None:
-                if isinstance(commit, SharedCommitment):
-                    raise ValueError("a commit with a sharing, at a table that shares no seeds")
-            else:
-                check_commit(sharing, commit)
+            check_commit(sharing, commit)
         except CheatDetected as cheat:
             raise ProvenCheat(author, cheat.reason) from None
         except ValueError as error:
-            raise Fault(author, f"seat {author}: {error}") from None
+            return str(error)
+        return None
 
     def _seeds_refused(self, author: int, step: DealStep) -> str | None:
         """Why a ``seeds`` body is refused: with sharing on, it lacks the shares its author
