@@ -19,6 +19,7 @@ from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from test_deal_v9_silent import marking
+from test_table_roster import newcomer, vote_gone
 from test_table_silence import Muted
 from v9_helpers import changing, dealing
 
@@ -184,3 +185,32 @@ def test_a_commit_whose_sharing_is_not_the_table_s_shape_is_refused_and_named_if
     assert [fault.culprit for fault in said[:1] + said[2:]] == [1, 1, 1]
     report = verify([t.host.start_game, *t.stream])
     assert report.fault.culprit == 1 and "2 share commitments" in report.fault.reason
+
+
+def test_a_replacement_holds_no_share_and_is_rebuilt_when_it_is_silent_at_its_seeds():
+    """Seat 4 is voted gone and a newcomer takes it at the next deal: no holder (rule 4), it is
+    dealt no share and its seeds carry none; its own seed is dealt to the four holders, so when
+    its seeds are timed out it is rebuilt and the round stands."""
+    t = shared(players=5)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    t.gone.add(4)
+    vote_gone(t, 4, [0, 1, 2])
+    who = newcomer(4)
+    t.follow(4, who, yields=True)
+    t.propose(4, who)
+    t.gone.discard(4)
+    t.run_until(lambda: t.host.round == 2 and t.host._all_committed(0))
+    commits = {m.author: m.body.data for m in t.stream if isinstance(m.body, Deal)
+               and m.body.step == "commit" and m.body.data["round"] == 2}
+    assert {seat: [box["to"] for box in data["shares"]] for seat, data in commits.items()} == {
+        0: [1, 2, 3], 1: [0, 2, 3], 2: [0, 1, 3], 3: [0, 1, 2], 4: [0, 1, 2, 3]}
+    silent_at_first_audit(t, 4)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, party.fault
+        assert party.left == [(1, 4)] and party.silent == set() and party.audited == 2
+    (seeds,) = [m for m in t.boxes[4].unplaced.values()
+                if isinstance(m.body, Deal) and m.body.step == "seeds"]
+    assert seeds.body.data["shares"] == []  # the replacement holds none
+    t.run_until(lambda: t.host.finished)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok, report.summary()
