@@ -29,7 +29,9 @@ What it does:
   ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
   its predecessor's ``bye``); it counts every vote per (round, seat), and when more than half
-  the seats named the same seat the round is void, that seat pays ``leave_penalty`` (not for a
+  the seats named the same seat (or, for seats the host timed out as silent, more than half
+  the seats that can vote named one or another of them: the one named most, ties to the first
+  timed out) the round is void, that seat pays ``leave_penalty`` (not for a
   stand-in's leave, nor twice for one absence) and is vacant, and the round's contract is dealt
   again by the same dealer under the next round number; it approves by itself
   every host ``replace`` of a vacant seat or of one a stand-in bot plays (a ``replace`` with
@@ -1057,14 +1059,28 @@ class Table:
         voters = set(range(self.n)) - set(self.vacant) - silent - {seat}
         return 2 * len(votes & voters) > len(voters)
 
+    def split_carried(self, round_no: int) -> int | None:
+        """Votes against silent seats count together (11.5): once more than half the seats
+        that can vote (not vacant, not silent) named one silent seat or another, the one named
+        most leaves (ties: the one timed out first)."""
+        silent = self.silent.keys() & self.stalled_by()
+        voters = set(range(self.n)) - set(self.vacant) - silent
+        named = {s: len(self.votes.get((round_no, s), set()) & voters) for s in silent}
+        if 2 * sum(named.values()) <= len(voters):
+            return None
+        return max(sorted(named), key=lambda s: (named[s], -self.silent[s]))
+
     def count_votes(self) -> None:
-        """The first seat (in seat order) whose votes of the running round carry leaves it:
-        the round is void, the seat pays and is vacant, the contract is dealt again."""
+        """The first seat (in seat order) whose votes of the running round carry leaves it,
+        else the silent seat the votes against silent seats name together: the round is void,
+        the seat pays and is vacant, the contract is dealt again."""
         if self.auditing():
             return
         round_no = self.round_no
         seat = next((s for r, s in sorted(self.votes) if r == round_no
                      and s not in self.vacant and self.carried(r, s)), None)
+        if seat is None:
+            seat = self.split_carried(round_no)
         if seat is None:
             return
         self.silent.pop(seat, None)
