@@ -516,6 +516,9 @@ class Table:
         bot plays as a stand-in may be handed on without a person's word (11.8)."""
         self.keys_before: dict[int, set[bytes]] = {s: set() for s in self.roles}
         """The keys that played each seat before its holder now."""
+        self.given_back: set[int] = set()
+        """Seats a ``replace`` gave to anyone but a stand-in (a bot with a key new to the
+        seat): its player coming back, or a late arrival; once a game (11.8)."""
         self.charged_silent: set[int] = set()
         """Seats charged for their silence that have signed nothing since (11.5, 11.6)."""
         self.unheard: set[int] = set()
@@ -630,6 +633,8 @@ class Table:
             del self.proposals[seq]
             body, seat = proposal.body, proposal.body["seat"]
             self.keys_before[seat].add(self.sign_keys[seat])
+            if body["role"] != "bot" or body["sign_key"] in self.keys_before[seat]:
+                self.given_back.add(seat)  # not a stand-in: once a game (11.8)
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
             self.roles[seat] = body["role"]
             self.vacant.pop(seat, None)
@@ -1123,6 +1128,11 @@ class Table:
                                  f"proposed for seat {other.body['seat']}: one key, one seat")
         if key == self.sign_keys.get(HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: the host proposed its own key for seat {seat}")
+        if seat in self.given_back and (body["role"] != "bot" or key in self.keys_before[seat]
+                                        or key == self.sign_keys[seat]):
+            raise BotStopped(f"seq {seq}: the host proposed {body['name']!r} for seat {seat}, "
+                             "which a replace gave back to its player or to a late arrival "
+                             "once already: only a stand-in takes it now (11.8)")
         for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
             del self.proposals[old]
             self.changes += 1
