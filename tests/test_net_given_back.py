@@ -20,16 +20,14 @@ from test_net_takeback import HELD, RULES, killer, options, release, stand_in_se
 
 async def test_a_player_who_leaves_again_after_taking_its_seat_back_is_not_given_it_again(
         tmp_path):
-    record = tmp_path / "given-back.transcript"
-    killed, gate = trio.CancelScope(), trio.Event()
-    key = identities(3)[2]
+    record, key = tmp_path / "given-back.transcript", identities(3)[2]
+    killed, gate, ends = trio.CancelScope(), trio.Event(), {}
     with trio.fail_after(240):
         async with table_of_three(tmp_path, b"gb1", RULES, options(gate), {2: killed},
                                   record=record) as (host, port, peers, results, nursery):
             public = host.public
             await stand_in_seated(host, peers, killer(killed))
             back, again = make_peer(port, key, 2, tmp_path), trio.CancelScope()
-            ends = {}
 
             async def run_back():
                 with again:
