@@ -1152,6 +1152,7 @@ class Table:
                                                  for p in self.proposals.values()):
             raise BotStopped(f"seq {seq}: seat {author} handed over to a key already at the "
                              "table: one key, one seat")
+        self.keys_before[author].add(self.sign_keys[author])
         self.sign_keys[author] = key
         self.boxes_due[author] = body["box_key"]
         self.rekeyed.append(author)

@@ -16,6 +16,7 @@ from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 
 from test_table_roster import Roster, newcomer, vote_gone
+from test_table_handover import hand_over
 from test_table_silence import follow, simple_bot_follower
 from test_table_vacancies import THREE_CONTRACTS, assert_finished_alike, lose_at_deal, stand_ins
 
@@ -123,3 +124,18 @@ def test_a_stand_in_may_take_a_seat_after_its_one_return_and_the_seat_pays_no_mo
     t.run_until(lambda: t.host.finished)
     assert_finished_alike(t, {LEAVER: 2})
     assert len(t.host.unpaid) == 1
+
+
+def test_a_key_the_seat_was_handed_over_from_is_a_former_holder_at_every_party():
+    """Seat 2's player hands the seat to bea, who leaves at once; the host gives the seat back
+    to the player's key as a bot: not a stand-in (its key played the seat), so the seat's one
+    return.  When it leaves again, a host that sequences that key's return once more is named
+    by every seat, and by simple_bot.py's replica, which counts a key the seat was handed over
+    from among its former holders."""
+    t = Roster(3, seed=73, rules=THREE_CONTRACTS)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    t.deliver(hand_over(t, LEAVER, newcomer(73)))
+    leaves_at_once(t)
+    given(t, t.ids[LEAVER], "bot", "p2's bot")
+    leaves_at_once(t)
+    refused_and_named(t, t.ids[LEAVER], "bot", "p2's bot")
