@@ -43,6 +43,9 @@ _ELSEWHERE = ": sit at another table of this host (shanghai join HOST --table NA
     "one (--table NAME --open)"
 """What a person refused a seat can do instead."""
 
+_WATCH = "; you may watch the game: shanghai watch HOST (add --table NAME at a named table)"
+"""How a person refused a seat may still follow the game (``shanghai join`` offers it too)."""
+
 _ONE_BOX_KEY = "one box key, one seat (a client draws a fresh box key for every join)"
 """Why a hello whose box key is a seat's is refused: a second seat would take a second share of
 every seed (docs/dealing.md)."""
@@ -230,6 +233,10 @@ class Lobby:
         before = [s for s in range(self.players) if roster.played_before(s, hello.sign_key)]
         if before:
             seat = before[0]
+            if roster.up_for_taking(seat) and roster.given_back(seat):
+                return (f"no free seat for you: seat {seat}, which you played, was given back "
+                        "to a player once already this game, so the host's bot plays it to the "
+                        f"game's end{_WATCH}")
             return (f"seat {seat}, which you played, is played by "
                     f"{roster.holders[seat].describe()[:64]} now: a person's seat is theirs "
                     "until they hand it on (or another is being proposed for it)")
