@@ -7,14 +7,14 @@ warm-up.  The last line is ``deal_seconds=... mults=... one_mult_ms=... limit_ra
 limit_ratio = deal_seconds / (mults × one_mult): 1.0 would mean nothing but scalar
 multiplications.
 
-``--sharing T`` adds, on the same line, what dropout-tolerant dealing (docs/dealing.md) would add
-to that deal with threshold ``T``: every seat deals a version-8 seed to the others (commitments
-and sealed shares) and every holder opens and checks its share (``sharing_seconds``,
-``sharing_mults``); ``deal_bytes`` and ``sharing_bytes`` count the deal's points, keys, digests
-and boxes and the sharing's commitments and boxes (no framing); ``time_ratio`` is the deal with
-the sharing over the deal without; ``rebuild_seconds`` and ``rebuild_mults`` are one party's
-rebuild of one lost seat's seed from ``T`` published shares.  The sharing is not wired into the
-deal yet, so it runs beside it, on fresh seeds.
+``--sharing T`` deals the same round again with version 9's sharing wired in (docs/dealing.md:
+every seat's commit carries its seed's sharing for the other seats, every holder opens and
+checks its shares before its pass 1) and adds, on the same line, ``shared_seconds`` and
+``shared_mults`` (that deal, fastest of ``--repeat``), ``deal_bytes`` and ``shared_bytes`` (the
+deal's points, keys, digests and boxes, and with sharing the commitments and share boxes too; no
+framing), ``time_ratio`` (shared over plain), and ``rebuild_seconds``/``rebuild_mults``: one
+party's R1 rebuild of a seat lost after the deal, from ``T`` published shares (each checked),
+its seed checked and its past steps checked at once.
 """
 
 from __future__ import annotations
@@ -33,10 +33,7 @@ from nacl._sodium import ffi, lib  # noqa: E402
 from shanghai_net.cards import deck  # noqa: E402
 from shanghai_net.deal import MentalTable  # noqa: E402
 from shanghai_net.deal.group import card_point, multiplications, reduce_scalar  # noqa: E402
-from shanghai_net.deal.messages import Context  # noqa: E402
-from shanghai_net.deal.seeds import commitment_digest  # noqa: E402
-from shanghai_net.deal.sharing import deal_seed, open_share, rebuild, seed_scalar  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey  # noqa: E402
+from shanghai_net.deal.messages import SharedCommitment  # noqa: E402
 
 HAND = 11
 
@@ -55,10 +52,12 @@ def one_mult_ms(count: int = 2000) -> float:
     return best * 1000
 
 
-def deal_round(players: int, proof: bool) -> tuple[float, int, MentalTable]:
+def deal_round(players: int, proof: bool, threshold: int | None = None
+               ) -> tuple[float, int, MentalTable]:
     before = multiplications()
     start = time.perf_counter()
-    table = MentalTable(players, secrets.token_bytes, cards=deck(2, 4), shuffle_proof=proof)
+    table = MentalTable(players, secrets.token_bytes, cards=deck(2, 4), shuffle_proof=proof,
+                        share_threshold=threshold)
     for seat in range(players):
         table.open_many_to(range(HAND * seat, HAND * (seat + 1)), seat)
     table.open_public(HAND * players)
@@ -66,41 +65,31 @@ def deal_round(players: int, proof: bool) -> tuple[float, int, MentalTable]:
 
 
 def deal_bytes(table: MentalTable) -> int:
-    """The deal's digests, points, boxes (with their box keys) and revealed keys."""
+    """The deal's digests, points, boxes (with their box keys) and revealed keys, and with
+    sharing the commitments and the share boxes (with theirs)."""
     g = table.participants[0].generation(0)
+    shared = sum(32 * len(c.feldman) + sum(len(epk) + len(box) for _, epk, box in c.shares)
+                 for c in g.commitments.values() if isinstance(c, SharedCommitment))
     return 32 * (len(g.commitments) + sum(len(p.points) for p in g.passes)
                  + sum(len(r.keys) for r in g.reveals) + len(g.boxes)) \
-        + sum(len(b.ciphertext) for b in g.boxes)
+        + sum(len(b.ciphertext) for b in g.boxes) + shared
 
 
-def sharing_round(players: int, threshold: int) -> tuple[float, int, int, list]:
-    """Every seat deals a fresh version-8 seed to the others; every holder opens and checks its
-    share (which checks every commitment).  Also returns each dealer's
-    (context, seat, seed, commitments, shares), for the rebuild."""
-    box = [X25519PrivateKey.from_private_bytes(secrets.token_bytes(32)) for _ in range(players)]
-    context = Context(secrets.token_bytes(16), 1, 0)
+def rebuild_once(table: MentalTable) -> tuple[float, int]:
+    """Seat 0's R1 rebuild of seat 1, lost after the deal: its own and ``t-1`` other holders'
+    shares checked, the seed rebuilt and checked, and seat 1's past steps checked against it."""
+    lost, parties = 1, table.participants
+    left = [seat for seat in range(len(parties)) if seat != lost]
+    for seat in left:
+        parties[seat].lose(lost, left)
+    reveals = [parties[h].share_reveal(lost) for h in left[1:table.share_threshold]]
     before = multiplications()
     start = time.perf_counter()
-    size, dealt = 0, []
-    for dealer in range(players):
-        seed = seed_scalar(secrets.token_bytes)
-        holders = {h: box[h].public_key() for h in range(players) if h != dealer}
-        commitments, boxes = deal_seed(context, dealer, seed, threshold, holders)
-        shares = {b.holder: open_share(box[b.holder], b, commitments, threshold) for b in boxes}
-        size += 32 * len(commitments) + sum(32 + len(b.box) for b in boxes)
-        dealt.append((context, dealer, seed, commitments, shares))
-    return time.perf_counter() - start, multiplications() - before, size, dealt
-
-
-def rebuild_once(dealt: tuple, threshold: int) -> tuple[float, int]:
-    """One party rebuilds one dealer's seed from the first ``threshold`` of its shares."""
-    context, dealer, seed, commitments, shares = dealt
-    digest = commitment_digest(context, dealer, seed)
-    shares = dict(list(shares.items())[:threshold])
-    before = multiplications()
-    start = time.perf_counter()
-    if rebuild(context, dealer, threshold, commitments, digest, shares) != seed:
-        raise AssertionError("the rebuild gave another seed")
+    parties[0].share_reveal(lost)
+    for reveal in reveals:
+        parties[0].receive(reveal)
+    if not parties[0].rebuilt(lost):
+        raise AssertionError("the rebuild did not complete")
     return time.perf_counter() - start, multiplications() - before
 
 
@@ -113,8 +102,8 @@ def main() -> None:
     parser.add_argument("--sharing", type=int, metavar="T",
                         help="also measure threshold sharing of every seed, threshold T")
     args = parser.parse_args()
-    if args.sharing is not None and not 1 <= args.sharing < args.players:
-        parser.error(f"--sharing takes a threshold from 1 to {args.players - 1}")
+    if args.sharing is not None and not 2 <= args.sharing < args.players:
+        parser.error(f"--sharing takes a threshold from 2 to {args.players - 1}")
     repeat = args.repeat or (1 if args.proof else 5)
     MentalTable(3, secrets.token_bytes, cards=deck(1, 0)[:4])  # first-use costs (lazy imports)
     mult_ms = one_mult_ms()
@@ -125,13 +114,12 @@ def main() -> None:
     line = (f"deal_seconds={seconds:.4f} mults={mults} one_mult_ms={mult_ms:.4f} "
             f"limit_ratio={ratio:.3f}")
     if args.sharing is not None:
-        sharing_round(args.players, args.sharing)  # warm-up
-        shared = [sharing_round(args.players, args.sharing) for _ in range(repeat)]
-        share_seconds, share_mults, share_bytes, dealt = min(shared, key=lambda r: r[0])
-        rebuild_seconds, rebuild_mults = min(rebuild_once(d, args.sharing) for d in dealt)
-        line += (f" deal_bytes={deal_bytes(table)} sharing_seconds={share_seconds:.4f} "
-                 f"sharing_mults={share_mults} sharing_bytes={share_bytes} "
-                 f"time_ratio={(seconds + share_seconds) / seconds:.3f} "
+        shared = [deal_round(args.players, args.proof, args.sharing) for _ in range(repeat)]
+        shared_seconds, shared_mults, shared_table = min(shared, key=lambda r: r[0])
+        rebuild_seconds, rebuild_mults = min(rebuild_once(t) for _, _, t in shared)
+        line += (f" deal_bytes={deal_bytes(table)} shared_seconds={shared_seconds:.4f} "
+                 f"shared_mults={shared_mults} shared_bytes={deal_bytes(shared_table)} "
+                 f"time_ratio={shared_seconds / seconds:.3f} "
                  f"rebuild_seconds={rebuild_seconds:.4f} rebuild_mults={rebuild_mults}")
     print(line)
 

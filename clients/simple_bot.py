@@ -509,6 +509,11 @@ class Table:
             self.sign_keys[HOST_AUTHOR] = start["host_key"]
         self.box_keys = {entry["seat"]: entry["box_key"] for entry in start["seats"]}
         """Each seat's box key now: its key shares are sealed to it."""
+        if len(set(self.box_keys.values())) != self.n:
+            raise BotStopped("start_game gives two seats one box key: one box key, one seat")
+        self.box_keys_held = {seat: {key} for seat, key in self.box_keys.items()}
+        """Every box key each seat has held in the game (6.2, 11.8, 11.9): no other seat may
+        take one."""
         self.roles = {entry["seat"]: "player" for entry in start["seats"]}
         """Each seat's holder's role now (a ``replace``'s role once one seated it): a seat a
         bot plays as a stand-in may be handed on without a person's word (11.8)."""
@@ -629,6 +634,7 @@ class Table:
             body, seat = proposal.body, proposal.body["seat"]
             self.keys_before[seat].add(self.sign_keys[seat])
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
+            self.box_keys_held[seat].add(body["box_key"])
             self.roles[seat] = body["role"]
             self.vacant.pop(seat, None)
             self.unheard.add(seat)
@@ -1107,6 +1113,9 @@ class Table:
                                  f"proposed for seat {other.body['seat']}: one key, one seat")
         if key == self.sign_keys.get(HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: the host proposed its own key for seat {seat}")
+        if self.box_key_taken(body["box_key"], seat):
+            raise BotStopped(f"seq {seq}: the host proposed for seat {seat} a box key another "
+                             "seat has held or is proposed: one box key, one seat")
         for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
             del self.proposals[old]
             self.changes += 1
@@ -1117,6 +1126,14 @@ class Table:
                 seat in self.vacant or self.roles[seat] == "bot"):
             self.to_approve.append(seq)
 
+    def box_key_taken(self, box_key: bytes, seat: int) -> bool:
+        """Whether another seat than ``seat`` has held ``box_key`` in the game, or a waiting
+        ``replace`` names it for another seat (a seat's own earlier box key is allowed)."""
+        return any(box_key in keys for other, keys in self.box_keys_held.items()
+                   if other != seat) or any(p.body["box_key"] == box_key
+                                            and p.body["seat"] != seat
+                                            for p in self.proposals.values())
+
     def handed(self, seq: int, author: int, body: dict) -> None:
         """Seat ``author`` hands itself over: its next messages are signed with the successor's
         key (a key new to the table), its shares sealed to the successor's box key from the
@@ -1126,6 +1143,10 @@ class Table:
                                                  for p in self.proposals.values()):
             raise BotStopped(f"seq {seq}: seat {author} handed over to a key already at the "
                              "table: one key, one seat")
+        if self.box_key_taken(body["box_key"], author):
+            raise BotStopped(f"seq {seq}: seat {author} handed over to a box key another seat "
+                             "has held or is proposed: one box key, one seat")
+        self.box_keys_held[author].add(body["box_key"])
         self.sign_keys[author] = key
         self.boxes_due[author] = body["box_key"]
         self.rekeyed.append(author)

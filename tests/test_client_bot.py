@@ -309,6 +309,36 @@ def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_
     assert stand_in.to_approve == [10]
 
 
+def test_the_client_bot_holds_one_box_key_to_one_seat():
+    """protocol.md 6.2, 11.8, 11.9 (one box key, one seat): the client's own table refuses a
+    `start_game` that gives two seats one box key, a ``replace`` or a ``hand_over`` with a box
+    key another seat has held or a waiting ``replace`` names; a seat's own earlier box key is
+    allowed back."""
+    bot = load_client()
+    keys, start = client_start(4)
+    rnd = seeded(b"client box keys")
+    twins = {**start, "seats": [dict(entry) for entry in start["seats"]]}
+    twins["seats"][3]["box_key"] = keys[1]
+    with pytest.raises(bot.BotStopped, match="one box key, one seat"):
+        bot.Table(twins, 0, rnd(32), rnd(32), rnd, keys[0])
+
+    def replace(seat, box_key):
+        return {"seat": seat, "name": "x", "role": "bot", "sign_key": rnd(32), "box_key": box_key}
+
+    table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    table.vacant[1] = table.vacant[2] = 1
+    with pytest.raises(bot.BotStopped, match="one box key, one seat"):
+        table.proposed(10, replace(1, keys[3]))  # seat 3's box key
+    table.proposed(11, replace(1, keys[1]))  # seat 1's own box key comes back
+    with pytest.raises(bot.BotStopped, match="one box key, one seat"):
+        table.proposed(12, replace(2, keys[1]))  # named for seat 1 by a waiting replace
+    with pytest.raises(bot.BotStopped, match="one box key, one seat"):
+        table.handed(13, 3, {"name": "y", "sign_key": rnd(32), "box_key": keys[2]})
+    table.handed(14, 3, {"name": "y", "sign_key": rnd(32), "box_key": bytes([40]) * 32})
+    with pytest.raises(bot.BotStopped, match="one box key, one seat"):
+        table.proposed(15, replace(2, bytes([40]) * 32))  # seat 3's successor holds it
+
+
 def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
     """Issue 42 (protocol 8, 11.5): a seat whose holder changed at this deal and has signed
     nothing since reads the whole game first; the client bot waits `NEWCOMER_GRACE` more before

@@ -10,13 +10,14 @@ from prompt_toolkit.output import DummyOutput
 
 from shanghai_net.console.picker import TablePicker, pick_table, picker_text
 from shanghai_net.net.discovery import Listing
+from shanghai_net.wire.messages import PROTOCOL_VERSION
 
 KEY = "fb1f-9081-ead7-b44f-0a1b-2c3d-4e5f-6a7b"
 
 
-def listing(name, seats="1/4", state="lobby", address="192.168.1.20"):
+def listing(name, seats="1/4", state="lobby", address="192.168.1.20", version=PROTOCOL_VERSION):
     return Listing(name=name, preset="davis", seats=seats, state=state, fingerprint=KEY,
-                   address=address, port=7777, version=4)
+                   address=address, port=7777, version=version)
 
 
 TABLES = [listing("table1", seats="4/4"), listing("table1", address="192.168.1.21"),
@@ -56,3 +57,26 @@ def test_enter_joins_and_esc_q_and_ctrl_c_cancel(keys, chosen):
         pipe.send_text(keys)
         got = pick_table(TABLES, input=pipe, output=DummyOutput())
     assert got is (None if chosen is None else TABLES[chosen])
+
+
+def test_a_table_of_another_protocol_version_says_so_and_is_not_offered():
+    """It was offered like any other, and its host then refused the join.  A record that says
+    no version (0) is offered: the join finds out."""
+    other = listing("shed", version=PROTOCOL_VERSION + 1)
+    tables = [other, listing("porch", seats="3/3"), listing("old", version=0)]
+    picker = TablePicker(tables)
+    assert picker.cursor == 2
+    picker.move(-1)
+    assert picker.cursor == 2
+    text = "".join(t for _, t in picker_text(picker))
+    assert f"1/4  its host speaks protocol version {PROTOCOL_VERSION + 1}, this program " \
+           f"{PROTOCOL_VERSION}: cannot join\n" in text, text
+    with create_pipe_input() as pipe:
+        pipe.send_text("\x1b[A\x1b[A\r")  # up twice: still the last table
+        assert pick_table(tables, input=pipe, output=DummyOutput()) is tables[2]
+    picker = TablePicker(tables[:2])
+    picker.choose()
+    assert not picker.done and picker.cursor is None
+    text = "".join(t for _, t in picker_text(picker))
+    assert "no table here can be joined: full, or its host speaks another protocol version" \
+        in text and "every table is full" not in text

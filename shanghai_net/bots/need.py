@@ -169,9 +169,12 @@ def _rank_field(rank: int) -> int:
 
 
 def _fill(rules: _Melds, size: int, naturals: int) -> int:
-    """The wild cards a partial meld of ``naturals`` may take toward ``size`` cards."""
+    """The wild cards a partial meld of ``naturals`` may take toward ``size`` cards.  Under
+    the house rule of no more wild cards than natural ones each natural card added lets one
+    more wild card in: half the meld, not the naturals held now (one natural and three
+    jokers lack 1 card for a run of four, not 2)."""
     missing = max(0, size - naturals)
-    room = naturals if rules.wilds_at_most_naturals else size
+    room = size // 2 if rules.wilds_at_most_naturals else size
     return min(missing, room if rules.max_wilds_per_meld is None else min(room, rules.max_wilds_per_meld))
 
 

@@ -108,7 +108,8 @@ def _looks_like_address(text: str) -> bool:
 def find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
     """Where ``join`` goes: (address, table).  No address: the tables found on the LAN, one
     chosen in the console; a name: the table of that name (else the argument is a host's
-    name); HOST[:PORT]: that host, at ``--table`` (or its first table).  None: none chosen."""
+    name), unless its host speaks another protocol version; HOST[:PORT]: that host, at
+    ``--table`` (or its first table).  None: none chosen."""
     import trio
 
     from ..net.discovery import find_tables
@@ -128,6 +129,12 @@ def find_table(args: argparse.Namespace) -> tuple[tuple[str, int], str] | None:
             return address(target), args.table or ""
         if not found:
             raise ValueError(no_table_named(target, seen, args.wait))
+        ours = [t for t in found if t.other_version() is None]
+        if not ours:  # its host would refuse our hello: say so before trying
+            raise ValueError(f"cannot join {target} at {found[0].address}:{found[0].port}: "
+                             f"{found[0].other_version()} (both machines need the same "
+                             "version of shanghai-net)")
+        found = ours
     if not found:
         raise ValueError(f"no table found on the LAN within {args.wait:g} s; give the host's "
                          "address: shanghai join HOST[:PORT]")

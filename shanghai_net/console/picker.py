@@ -1,6 +1,7 @@
 """Choosing a table found on the LAN (``shanghai join`` with no address): the tables, each with
 its preset, seats, state, address and whole host key; the arrow keys move among those that can
-be joined, enter joins, esc, q or ctrl-c cancel.
+be joined (not a full one, nor one whose host speaks another protocol version: the list says
+which), enter joins, esc, q or ctrl-c cancel.
 
 `TablePicker` is the choice (pure state: the cursor, what was chosen); `pick_table` draws it and
 turns keys into its actions.
@@ -16,8 +17,8 @@ __all__ = ["TablePicker", "pick_table"]
 
 class TablePicker:
     """Which of ``listings`` (`discovery.Listing`) is chosen: the cursor moves among those that
-    can be joined (a table in its lobby with every seat taken cannot), ``done`` once one is
-    chosen (``chosen``) or the choice is cancelled (``chosen`` None)."""
+    can be joined (`joinable`), ``done`` once one is chosen (``chosen``) or the choice is
+    cancelled (``chosen`` None)."""
 
     def __init__(self, listings: Sequence) -> None:
         self.listings = list(listings)
@@ -49,15 +50,23 @@ class TablePicker:
 
 
 def joinable(listing) -> bool:
-    """A table a person may sit at: in its lobby with a free seat, or playing (its own players
-    rejoin it)."""
+    """A table a person may sit at: its host speaks our protocol version, and it is in its
+    lobby with a free seat, or playing (its own players rejoin it)."""
+    return not full(listing) and listing.other_version() is None
+
+
+def full(listing) -> bool:
+    """A table in its lobby with every seat taken."""
     taken, _, total = listing.seats.partition("/")
-    return listing.state != "lobby" or not (taken.isdigit() and total.isdigit()
-                                             and int(taken) >= int(total))
+    return listing.state == "lobby" and taken.isdigit() and total.isdigit() and \
+        int(taken) >= int(total)
 
 
 def state_text(listing) -> str:
-    if not joinable(listing):
+    other = listing.other_version()
+    if other is not None:
+        return f"{other}: cannot join"
+    if full(listing):
         return "full"
     return "playing: its players rejoin" if listing.state == "playing" else listing.state
 
@@ -67,9 +76,13 @@ def picker_text(picker: TablePicker) -> list[tuple[str, str]]:
     lines: list[tuple[str, str]] = [
         ("bold", " Tables on the LAN"), ("", "  ↑↓ choose  enter join  esc/q cancel\n"),
         ("", " (the lobby then shows the host key listed here: compare it with the host's)\n")]
-    if picker.cursor is None:
+    if picker.cursor is None and all(map(full, picker.listings)):
         lines.append(("", " every table is full: open one with shanghai join HOST --table NAME "
                           "--open\n"))
+    elif picker.cursor is None:
+        lines.append(("", " no table here can be joined: full, or its host speaks another "
+                          "protocol version (both machines need the same version of "
+                          "shanghai-net)\n"))
     width = max(map(len, picker.labels), default=0)
     for i, (listing, label) in enumerate(zip(picker.listings, picker.labels)):
         here = i == picker.cursor

@@ -3,13 +3,16 @@
 from .audit import Verdict
 from .box import SealedShare
 from .dealer import MentalDealer
-from .errors import CheatDetected
+from .errors import CheatDetected, GenerationStopped
+from .lost import NotRebuildable
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
-                       PickCommitment, PickReveal, SeedReveal)
+                       PickCommitment, PickReveal, SeedReveal, SharedCommitment,
+                       SharedSeedReveal, ShareReveal)
 from .participant import Participant, Token
 from .randomness import RandomBytes, seeded
 from .table import MentalTable
 
-__all__ = ["CheatDetected", "Commitment", "Context", "KeyReveal", "KeyShare", "MentalDealer", "MentalTable",
-           "Message", "Participant", "PassOutput", "PickCommitment", "PickReveal",
-           "RandomBytes", "SealedShare", "SeedReveal", "Token", "Verdict", "seeded"]
+__all__ = ["CheatDetected", "Commitment", "Context", "GenerationStopped", "KeyReveal", "KeyShare",
+           "MentalDealer", "MentalTable", "Message", "NotRebuildable", "Participant", "PassOutput",
+           "PickCommitment", "PickReveal", "RandomBytes", "SealedShare", "SeedReveal",
+           "ShareReveal", "SharedCommitment", "SharedSeedReveal", "Token", "Verdict", "seeded"]

@@ -24,9 +24,12 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 from .box import SealedShare, share_in, unseal_with_secret
 from .errors import CheatDetected
 from .generation import Generation
+from .handed import audit_handed
 from ..cards import Card
 from .group import is_scalar, multiply_all, multiply_each
 from .seeds import SeedKeys, commitment_digest
+from .shares import sealed_shares
+from .sharing import audit_dealing, check_seed
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ def opened_deck(g: Generation) -> tuple[Card, ...]:
     every pass then did what its seed says, so position ``t`` of the final deck holds the card
     the seats' pass-1 permutations bring there (pass 2 moves nothing), and no point need be
     multiplied to know it."""
-    permutations = [SeedKeys(g.context, seat, g.seed_reveals[seat].seed, g.size).permutation
+    permutations = [SeedKeys(g.context, seat, g.seed_of(seat), g.size).permutation
                     for seat in range(g.seats)]
     deck = []
     for position in range(g.size):
@@ -76,28 +79,54 @@ def opened_deck(g: Generation) -> tuple[Card, ...]:
 def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey],
                       absent: frozenset[int]) -> None:
     keys = {seat: _seat_keys(g, seat) for seat in range(g.seats) if seat not in absent}
+    if g.sharing:
+        for dealer in keys:
+            audit_sharing(g, dealer, box_keys)
+    check_steps(g, keys, box_keys)
+
+
+def pass_output(g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
+    """What pass step ``step`` outputs, made with ``keys`` (its seat's)."""
+    inputs = g.step_input(step)
+    if g.step_of(step)[0] == 1:
+        return multiply_all(keys.pass_key, [inputs[i] for i in keys.permutation])
+    return multiply_each(keys.layer_swaps, inputs)
+
+
+def check_steps(g: Generation, keys: dict[int, SeedKeys],
+                box_keys: Sequence[X25519PublicKey]) -> None:
+    """Every step in the stream of the seats in ``keys`` recomputed from their seeds, in
+    protocol order: passes, sealed key shares, the boxes handing a lost hand on, reveals.  The audit checks every seat's; a
+    rebuild checks the rebuilt seat's at once."""
     for step, output in enumerate(g.passes):
         phase, seat = g.step_of(step)
-        if seat in absent:
-            continue
-        inputs = g.step_input(step)
-        if phase == 1:
-            expected = multiply_all(keys[seat].pass_key, [inputs[i] for i in keys[seat].permutation])
-            what = "pass 1 output is not its key times the permuted input"
-        else:
-            expected = multiply_each(keys[seat].layer_swaps, inputs)
-            what = "pass 2 output is not its per-card keys over its pass-1 key"
-        if list(output.points) != expected:
+        if seat in keys and list(output.points) != pass_output(g, step, keys[seat]):
+            what = ("pass 1 output is not its key times the permuted input" if phase == 1 else
+                    "pass 2 output is not its per-card keys over its pass-1 key")
             raise CheatDetected(seat, f"seat {seat}: {what}")
-    for sealed in g.boxes:
-        if sealed.author not in absent:
-            _audit_box(g, sealed, keys[sealed.author], box_keys[sealed.recipient])
+    for index, sealed in enumerate(g.boxes):
+        if sealed.author in keys:
+            recipient = box_keys[sealed.recipient]
+            if g.sharing:
+                recipient = g.sharing.box_key_of(sealed.recipient, index, recipient)
+            _audit_box(g, sealed, keys[sealed.author], recipient)
+    for sealed in g.sharing.handed if g.sharing else ():
+        if sealed.author in keys:
+            audit_handed(g, sealed, keys[sealed.author])
     for reveal in g.reveals:
         for seat, key in reveal.keys:
-            if seat not in absent and key != keys[seat].card_keys[reveal.position]:
+            if seat in keys and key != keys[seat].card_keys[reveal.position]:
                 raise CheatDetected(reveal.author, f"seat {reveal.author}: reveal of position "
                                                    f"{reveal.position} carries a key for seat {seat} "
                                                    "that does not match its seed")
+
+
+def audit_sharing(g: Generation, dealer: int, box_keys: Sequence[X25519PublicKey]) -> None:
+    """Version 9's step "sharing": the dealer's commitments and share boxes are its seed's."""
+    commit = g.commitments[dealer]
+    audit_dealing(g.context, dealer, g.sharing.threshold, g.seed_of(dealer), commit.digest,
+                  commit.feldman, list(sealed_shares(commit).values()),
+                  {h: box_keys[h] for h in g.sharing.commit_holders(dealer)})
 
 
 def _audit_box(g: Generation, sealed: SealedShare, sender: SeedKeys,
@@ -120,15 +149,18 @@ def _audit_box(g: Generation, sealed: SealedShare, sender: SeedKeys,
 
 
 def _seat_keys(g: Generation, seat: int) -> SeedKeys:
-    reveal = g.seed_reveals.get(seat)
-    if reveal is None:
+    seed = g.seed_of(seat)
+    if seed is None:
         raise CheatDetected(seat, f"seat {seat}: revealed no seed")
+    if g.sharing and seat in g.commitments:
+        check_seed(g.context, seat, seed, g.commitments[seat].digest)
+        return SeedKeys(g.context, seat, seed, g.size)
     try:  # KeyError: no commitment, which only a generation no seat passed can lack, since
         # each pass waits for every seat's (Participant._require_commitments)
-        matches = g.commitments[seat].digest == commitment_digest(g.context, seat, reveal.seed)
+        matches = g.commitments[seat].digest == commitment_digest(g.context, seat, seed)
     except (KeyError, ValueError):
         matches = False
     if not matches:
         raise CheatDetected(seat, f"seat {seat}: seed does not match commitment")
-    return SeedKeys(g.context, seat, reveal.seed, g.size)
+    return SeedKeys(g.context, seat, seed, g.size)
 

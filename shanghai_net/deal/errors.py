@@ -14,3 +14,8 @@ class CheatDetected(Exception):
         super().__init__(reason)
         self.culprit = culprit
         self.reason = reason
+
+
+class GenerationStopped(ValueError):
+    """This seat complained of a share it holds of a generation: it sends nothing more of that
+    generation (no pass, no key), so no step of it can be read as vouching for the share."""

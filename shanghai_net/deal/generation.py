@@ -16,6 +16,7 @@ from .box import SealedShare
 from .group import card_point, card_points
 from .messages import Commitment, Context, KeyReveal, KeyShare, Message, PassOutput, SeedReveal
 from .seeds import SeedKeys
+from .shares import GenerationShares
 
 
 @dataclass
@@ -24,7 +25,8 @@ class Generation:
     cards: tuple[Card, ...]
     seats: int
     seat: int
-    seed: bytes
+    seed: bytes | None
+    """This seat's seed; ``None`` for a replacement until its seat's seed is rebuilt."""
     commitments: dict[int, Commitment] = field(default_factory=dict)
     passes: list[PassOutput] = field(default_factory=list)
     received_shares: list[KeyShare] = field(default_factory=list)
@@ -39,6 +41,8 @@ class Generation:
     reveals: list[KeyReveal] = field(default_factory=list)
     public: dict[int, Card] = field(default_factory=dict)
     seed_reveals: dict[int, SeedReveal] = field(default_factory=dict)
+    sharing: GenerationShares | None = None
+    """Version 9, sharing on: the generation's holders and the shares this seat holds."""
 
     @property
     def size(self) -> int:
@@ -46,11 +50,27 @@ class Generation:
 
     @cached_property
     def keys(self) -> SeedKeys:
+        if self.seed is None:
+            raise ValueError(f"generation {self.context.generation}: seat {self.seat}'s seed is "
+                             "not rebuilt yet")
         return SeedKeys(self.context, self.seat, self.seed, self.size)
+
+    def seat_keys(self, seat: int) -> SeedKeys:
+        """Another seat's keys, from its rebuilt seed (version 9)."""
+        if seat == self.seat and self.seed is not None:
+            return self.keys
+        return self.sharing.rebuilt_keys(self.context, seat, self.size)
 
     @cached_property
     def card_points(self) -> dict[bytes, Card]:
         return card_points(self.cards)
+
+    def seed_of(self, seat: int) -> bytes | None:
+        """``seat``'s seed as this participant knows it: revealed, or rebuilt (version 9)."""
+        reveal = self.seed_reveals.get(seat)
+        if reveal is not None:
+            return reveal.seed
+        return self.sharing.rebuilt.get(seat) if self.sharing else None
 
     def step_input(self, step: int) -> list[bytes]:
         """What pass step ``step`` (0 .. 2·seats-1) multiplies."""
@@ -92,17 +112,18 @@ class Generation:
         """Everything, seed included, as msgpack-ready lists (for saving to the seat's own disk)."""
         messages = [list(self.commitments.values()), self.passes, self.received_shares,
                     self.reveals, list(self.seed_reveals.values())]
+        shared = [] if self.sharing is None else [self.sharing.to_plain()]
         return [list(dataclasses.astuple(self.context)), [card.id for card in self.cards],
                 self.seats, self.seat, self.seed,
                 [[m.to_plain() for m in group] for group in messages],
                 sorted(self.given.items()), sorted((p, c.id) for p, c in self.mine.items()),
                 sorted((p, c.id) for p, c in self.public.items()),
                 [[b.author, b.recipient, list(b.positions), b.epk, b.ciphertext]
-                 for b in self.boxes]]
+                 for b in self.boxes], *shared]
 
     @classmethod
     def from_plain(cls, plain: Any) -> Generation:
-        context, card_ids, seats, seat, seed, messages, given, mine, public, boxes = plain
+        context, card_ids, seats, seat, seed, messages, given, mine, public, boxes, *shared = plain
         commitments, passes, received_shares, reveals, seed_reveals = (
             [Message.from_plain(m) for m in group] for group in messages)
         context = Context(*context)
@@ -110,4 +131,5 @@ class Generation:
                    {c.author: c for c in commitments}, passes, received_shares,
                    [SealedShare(context, a, r, tuple(ps), epk, box) for a, r, ps, epk, box in boxes],
                    dict(map(tuple, given)), {p: card_from_id(c) for p, c in mine}, reveals,
-                   {p: card_from_id(c) for p, c in public}, {r.author: r for r in seed_reveals})
+                   {p: card_from_id(c) for p, c in public}, {r.author: r for r in seed_reveals},
+                   GenerationShares.from_plain(context, shared[0]) if shared else None)

@@ -122,6 +122,24 @@ def multiply(scalar: bytes, point: bytes) -> bytes:
     return multiply_all(scalar, [point])[0]
 
 
+def multiply_base(scalars: Sequence[bytes]) -> list[bytes]:
+    """``scalar·B`` for every scalar, B the group's base point: libsodium's fixed-base
+    ``crypto_scalarmult_ed25519_base_noclamp``, about four times faster than multiplying B as
+    any point; counted as a multiplication."""
+    global _multiplications
+    if not all(map(is_scalar, scalars)):
+        raise ValueError("a bad scalar")
+    out = []
+    buffer = _ffi.new("unsigned char[]", POINT_BYTES)
+    view = _ffi.buffer(buffer)
+    for scalar in scalars:
+        if _lib.crypto_scalarmult_ed25519_base_noclamp(buffer, scalar) != 0:
+            raise AssertionError("libsodium refused to multiply the base point")
+        out.append(view[:])
+    _multiplications += len(out)
+    return out
+
+
 def _raise_invalid(points: Sequence[bytes]) -> None:
     for index, point in enumerate(points):
         if not is_valid_point(point):

@@ -14,7 +14,6 @@ repeated points.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import msgpack
@@ -22,49 +21,57 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 
 from ..cards import Card
 from .audit import Verdict, audit, opened_deck
-from .box import SealedShare, seal, share_in, unseal
-from .errors import CheatDetected
+from .box import SealedShare, raw_public, seal, share_in, unseal
+from .errors import CheatDetected, GenerationStopped
 from .generation import Generation
+from .handed import HandingOn
+from .holding import ShareHolding
+from .lost import LostSeat, LostSeats
+from .picking import Pick, Picking
 from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
-                       PickCommitment, PickReveal, SeedReveal)
-from .picks import NONCE_BYTES, nonce_digest, pick_index
+                       PickCommitment, PickReveal, SeedReveal, SharedCommitment,
+                       ShareReveal, SharedSeedReveal)
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
-from .seeds import SEED_BYTES, commitment_digest
+from .seeds import SEED_BYTES, SeedKeys, commitment_digest
+from .shares import GenerationShares, check_commit, shared_commit
+from .sharing import seed_scalar
 
 Token = tuple[int, int]
 """How the engine names a hidden card: (generation, position)."""
 
 
-@dataclass
-class _Pick:
-    n: int
-    parties: tuple[int, ...]
-    nonce: bytes | None = None
-    commitments: dict[int, PickCommitment] = field(default_factory=dict)
-    nonces: dict[int, bytes] = field(default_factory=dict)
-
-
-class Participant:
+class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     """One seat in the deal of one round of one game."""
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
                  box_key: X25519PrivateKey, random: RandomBytes,
-                 shuffle_proof: bool = False) -> None:
+                 shuffle_proof: bool = False, share_threshold: int | None = None) -> None:
         if not 2 <= len(boxes) <= 255 or not 0 <= seat < len(boxes):
             raise ValueError(f"seat {seat} of {len(boxes)} seats: need 2..255 seats")
+        if share_threshold is not None and not 2 <= share_threshold < len(boxes):
+            raise ValueError(f"a share threshold of {share_threshold} at {len(boxes)} seats")
         self.seat = seat
         self.seats = len(boxes)
         self.game_id = game_id
         self.round = round
         self.shuffle_proof = shuffle_proof
-        self._boxes = tuple(boxes)
-        """Every seat's X25519 key, in seat order: what a share for it is sealed to."""
+        self.share_threshold = share_threshold
+        """Version 9: ``t``, the table's threshold of seed shares; ``None``: sharing off."""
+        self._roster = tuple(boxes)
+        """Every seat's X25519 key at ``start_game``: a holder's (no replacement holds shares)."""
+        self._boxes = list(boxes)
+        """Every seat's X25519 key, in seat order: what a share for it is sealed to (a
+        replacement's from the message that seats it)."""
         self._box_key = box_key
         self._random = random
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
+        self._lost: dict[int, LostSeat] = {}
+        """Version 9: the seats lost this round (R1), and what their rebuild waits for."""
+        self._successors: dict[int, bytes] = {}
+        """Version 9: seat -> the box key of the replacement seated in it this round."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -75,18 +82,44 @@ class Participant:
 
     # -- shuffling ---------------------------------------------------------------------------
 
-    def start_generation(self, generation: int, cards: Sequence[Card]) -> Commitment:
-        """Draw a fresh seed for a new shuffle of ``cards`` and commit to it (broadcast it)."""
+    def start_generation(self, generation: int, cards: Sequence[Card],
+                         holders: Iterable[int] | None = None) -> Commitment:
+        """Draw a fresh seed for a new shuffle of ``cards`` and commit to it (broadcast it).
+
+        With sharing on, ``holders`` are the generation's holders (the table's rules 1 to 4 at
+        the message that asks for the shuffle): the seed is a scalar, and the commit carries its
+        sharing, one sealed share for each holder but this seat."""
+        g = self._new_generation(generation, cards, holders)
+        g.seed = seed_scalar(self._random) if g.sharing else self._random(SEED_BYTES)
+        return self._commit(g)
+
+    def _new_generation(self, generation: int, cards: Sequence[Card],
+                        holders: Iterable[int] | None) -> Generation:
         if generation in self._generations:
             raise ValueError(f"generation {generation} was already started")
         if not cards or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
             raise ValueError(f"a shuffle needs 1 or more distinct cards, got {list(cards)!r:.200}")
-        context = Context(self.game_id, self.round, generation)
-        seed = self._random(SEED_BYTES)
-        g = Generation(context, tuple(cards), self.seats, self.seat, seed)
+        if (holders is None) != (self.share_threshold is None):
+            raise ValueError("a generation has holders when the table shares seeds, and only then")
+        sharing = None if holders is None else GenerationShares.at(self.share_threshold, holders,
+                                                                    self.seats)
+        if sharing:
+            sharing.successors.update(self._successors)
+            sharing.replaced_at.update(dict.fromkeys(self._successors, 0))
+        g = Generation(Context(self.game_id, self.round, generation), tuple(cards), self.seats,
+                       self.seat, None, sharing=sharing)
         self._generations[generation] = g
-        commitment = self.outgoing(Commitment(context, self.seat,
-                                              commitment_digest(context, self.seat, seed)))
+        return g
+
+    def _commit(self, g: Generation) -> Commitment:
+        if g.sharing is None:
+            commitment = Commitment(g.context, self.seat,
+                                    commitment_digest(g.context, self.seat, g.seed))
+        else:
+            commitment = shared_commit(g.context, self.seat, g.seed, g.sharing.threshold,
+                                       {h: self._roster[h]
+                                        for h in g.sharing.commit_holders(self.seat)})
+        commitment = self.outgoing(commitment)
         g.commitments[self.seat] = commitment
         return commitment
 
@@ -108,28 +141,41 @@ class Participant:
         if self.next_step(generation) is None or g.step_of(step)[1] != self.seat:
             raise ValueError(f"generation {generation} does not wait for seat {self.seat}'s pass")
         self._require_commitments(g)
+        self._require_not_stopped(g)
+        phase = g.step_of(step)[0]
+        points = self._pass_points(g, step, g.keys)
+        proof = b""
+        if phase == 1 and self.shuffle_proof:
+            proof = prove_shuffle(g.context, self.seat, g.step_input(step), points, g.keys.pass_key,
+                                  g.keys.permutation, self._random)
+        output = self.outgoing(PassOutput(g.context, self.seat, phase, tuple(points), proof))
+        g.passes.append(output)
+        self._advance_rebuilt(g)
+        return output
+
+    def _pass_points(self, g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
+        """Pass step ``step`` made with ``keys``; an invalid input point names its maker."""
         phase = g.step_of(step)[0]
         inputs = g.step_input(step)
         try:
             if phase == 1:
-                points = multiply_all(g.keys.pass_key, [inputs[i] for i in g.keys.permutation])
-            else:
-                points = multiply_each(g.keys.layer_swaps, inputs)
+                return multiply_all(keys.pass_key, [inputs[i] for i in keys.permutation])
+            return multiply_each(keys.layer_swaps, inputs)
         except InvalidPoint as bad:
-            position = g.keys.permutation[bad.index] if phase == 1 else bad.index
+            position = keys.permutation[bad.index] if phase == 1 else bad.index
             before, author = g.step_of(step - 1)
             raise CheatDetected(author, f"seat {author}: pass {before} output position "
                                         f"{position} is not a valid point") from None
-        proof = b""
-        if phase == 1 and self.shuffle_proof:
-            proof = prove_shuffle(g.context, self.seat, inputs, points, g.keys.pass_key,
-                                  g.keys.permutation, self._random)
-        output = self.outgoing(PassOutput(g.context, self.seat, phase, tuple(points), proof))
-        g.passes.append(output)
-        return output
 
     def final_deck(self, generation: int) -> tuple[bytes, ...]:
         return self.generation(generation).final_deck
+
+    def _require_not_stopped(self, g: Generation) -> None:
+        """A holder that complained of a share of ``g`` sends nothing more of it."""
+        if g.sharing and self.seat in g.sharing.complaints:
+            raise GenerationStopped(f"seat {self.seat} complained of seat "
+                                    f"{g.sharing.complaints[self.seat]}'s share of generation "
+                                    f"{g.context.generation}: it sends nothing more of it")
 
     def _require_commitments(self, g: Generation) -> None:
         missing = [s for s in range(self.seats) if s not in g.commitments]
@@ -150,8 +196,10 @@ class Participant:
                              f"not game {self.game_id!r} round {self.round}")
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
-        handlers = {Commitment: self._on_commitment, PassOutput: self._on_pass,
+        handlers = {Commitment: self._on_commitment, SharedCommitment: self._on_commitment,
+                    SharedSeedReveal: self._on_seed_reveal, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
+                    ShareReveal: self._on_share_reveal,
                     PickCommitment: self._on_pick_commitment, PickReveal: self._on_pick_reveal}
         if type(message) not in handlers:
             raise ValueError(f"a {type(message).__name__} is not broadcast")
@@ -159,10 +207,18 @@ class Participant:
 
     def _on_commitment(self, commitment: Commitment) -> None:
         g = self.generation(commitment.context.generation)
+        if g.sharing:
+            check_commit(g.sharing, commitment)
+        elif isinstance(commitment, SharedCommitment):
+            raise ValueError(f"seat {commitment.author}'s commit carries a sharing, at a table "
+                             "that shares no seeds")
         before = g.commitments.setdefault(commitment.author, commitment)
         if before != commitment:
             raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
                                                    "seed commitments")
+        if g.sharing and g.seed is not None and \
+                self.seat in g.sharing.commit_holders(commitment.author):
+            self._take_share(g, commitment)  # (a replacement following the stream holds none)
 
     def _on_pass(self, output: PassOutput) -> None:
         g = self.generation(output.context.generation)
@@ -194,6 +250,7 @@ class Participant:
             raise CheatDetected(output.author, f"seat {output.author}: pass {output.phase} "
                                                f"output {problem}")
         g.passes.append(output)
+        self._advance_rebuilt(g)
 
     # -- private draws -----------------------------------------------------------------------
 
@@ -203,6 +260,10 @@ class Participant:
         Refuses a position already given to another seat: no card goes to two players."""
         g = self.generation(generation)
         g.final_deck  # noqa: B018 - raises until the shuffle is complete
+        self._require_not_stopped(g)
+        if g.sharing and self.seat in g.sharing.rebuilt:
+            raise ValueError(f"seat {self.seat}'s keys of generation {generation} are public: "
+                             "each recipient takes them from its rebuilt seed")
         positions = tuple(positions)
         if recipient == self.seat or not 0 <= recipient < self.seats:
             raise ValueError(f"seat {self.seat} cannot share keys with seat {recipient}")
@@ -231,9 +292,10 @@ class Participant:
     def record_box(self, sealed: SealedShare) -> None:
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
-        if self.seat in (sealed.author, sealed.recipient):
+        g = self.generation(sealed.context.generation)
+        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
-        self.generation(sealed.context.generation).boxes.append(sealed)
+        g.boxes.append(sealed)  # (or a replacement following its predecessor's boxes)
 
     def receive_share(self, sealed: SealedShare) -> None:
         """Take in keys another seat sealed for this one; the card opens with :meth:`open`.
@@ -265,8 +327,7 @@ class Participant:
         self._check_positions(g, (position,))
         if position in g.mine:
             return g.mine[position]
-        keys = g.received(position)
-        keys[self.seat] = g.keys.card_keys[position]
+        keys = self._keys_of(g, position)
         missing = [s for s in range(self.seats) if s not in keys]
         if missing:
             raise ValueError(f"position {position} of generation {generation}: no key yet from "
@@ -292,6 +353,11 @@ class Participant:
             del g.given[position]
         else:
             g.given[position] = recipient
+
+    def _keys_of(self, g: Generation, position: int) -> dict[int, bytes]:
+        """Every key of ``position`` this seat has: received, public (rebuilt), and its own."""
+        return {**self._rebuilt_keys(g, position), **g.received(position),
+                self.seat: g.keys.card_keys[position]}
 
     def _check_positions(self, g: Generation, positions: Sequence[int]) -> None:
         if not positions or len(set(positions)) != len(positions) or \
@@ -331,8 +397,7 @@ class Participant:
         if card is None:
             raise ValueError(f"position {position} of generation {generation} is not a card of "
                              f"seat {self.seat}")
-        keys = g.received(position)
-        keys[self.seat] = g.keys.card_keys[position]
+        keys = self._keys_of(g, position)
         reveal = self.outgoing(KeyReveal(g.context, self.seat, position,
                                          tuple(sorted(keys.items()))))
         g.reveals.append(reveal)
@@ -340,10 +405,14 @@ class Participant:
         return reveal
 
     def reveal_own_key(self, generation: int, position: int) -> KeyReveal:
-        """This seat's key for a position no one holds (turning up a stock card); broadcast it."""
+        """This seat's key for a position no one holds (turning up a stock card), or a card of
+        a lost seat still vacant at the round's end (its key comes from its seed); broadcast
+        it."""
         g = self.generation(generation)
         self._check_positions(g, (position,))
-        if position in g.given or position in g.mine:
+        holder = g.given.get(position)
+        vacant = holder in self._lost and holder not in self._successors
+        if (position in g.given and not vacant) or position in g.mine:
             raise ValueError(f"position {position} of generation {generation} is held by a "
                              "player: only its holder reveals it")
         reveal = self.outgoing(KeyReveal(g.context, self.seat, position,
@@ -371,7 +440,8 @@ class Participant:
         if reveal.position in g.public:
             return
         whole = len(reveal.keys) == self.seats
-        keys = dict(reveal.keys) if whole else g.revealed(reveal.position)
+        keys = dict(reveal.keys) if whole else {**self._rebuilt_keys(g, reveal.position),
+                                                **g.revealed(reveal.position)}
         if len(keys) == self.seats:
             card = self._strip(g, reveal.position, keys, reveal.author if whole else None)
             g.mine.pop(reveal.position, None)
@@ -395,99 +465,22 @@ class Participant:
                 return token
         raise ValueError(f"seat {self.seat} holds no hidden {card!r}")
 
-    # -- random picks --------------------------------------------------------------------------
-
-    def _pick_context(self) -> Context:
-        return Context(self.game_id, self.round, 0)
-
-    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...]) -> _Pick:
-        if n < 1 or not parties or list(parties) != sorted(set(parties)) or \
-                not all(0 <= s < self.seats for s in parties):
-            raise ValueError(f"pick {pick}: range({n}) among seats {list(parties)} is malformed")
-        state = self._picks.setdefault(pick, _Pick(n, parties))
-        if (state.n, state.parties) != (n, parties):
-            raise ValueError(f"pick {pick} is range({state.n}) among seats {list(state.parties)}, "
-                             f"not range({n}) among seats {list(parties)}")
-        return state
-
-    def pick_commit(self, pick: int, n: int, parties: Sequence[int]) -> PickCommitment:
-        """Commit to this seat's nonce for pick ``pick`` (broadcast it)."""
-        state = self._pick_state(pick, n, tuple(parties))
-        if self.seat not in state.parties:
-            raise ValueError(f"seat {self.seat} is not a party to pick {pick}")
-        if state.nonce is None:
-            state.nonce = self._random(NONCE_BYTES)
-        digest = nonce_digest(self._pick_context(), pick, n, state.parties, self.seat, state.nonce)
-        commitment = self.outgoing(PickCommitment(self._pick_context(), pick, n, state.parties,
-                                                  self.seat, digest))
-        state.commitments[self.seat] = commitment
-        return commitment
-
-    def expect_pick(self, pick: int, n: int, parties: Sequence[int]) -> None:
-        """Pick ``pick`` as the table runs it, for a seat that is no party to it: a commitment
-        to another pick (say, among its author alone) is then refused, not taken as the pick."""
-        self._pick_state(pick, n, tuple(parties))
-
-    def _on_pick_commitment(self, commitment: PickCommitment) -> None:
-        state = self._pick_state(commitment.pick, commitment.n, commitment.parties)
-        if commitment.author not in state.parties:
-            raise ValueError(f"seat {commitment.author} is not a party to pick {commitment.pick}")
-        before = state.commitments.setdefault(commitment.author, commitment)
-        if before != commitment:
-            raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
-                                                   f"commitments for pick {commitment.pick}")
-
-    def _committed_pick(self, pick: int) -> _Pick:
-        state = self._picks.get(pick)
-        missing = state and [s for s in state.parties if s not in state.commitments]
-        if state is None or missing:
-            raise ValueError(f"pick {pick}: no commitment yet from seats {missing}")
-        return state
-
-    def pick_reveal(self, pick: int) -> PickReveal:
-        """Reveal this seat's nonce (broadcast it), once every party has committed."""
-        state = self._committed_pick(pick)
-        reveal = self.outgoing(PickReveal(self._pick_context(), pick, self.seat, state.nonce))
-        state.nonces[self.seat] = reveal.nonce
-        return reveal
-
-    def _on_pick_reveal(self, reveal: PickReveal) -> None:
-        state = self._committed_pick(reveal.pick)
-        if reveal.author not in state.parties:
-            raise ValueError(f"seat {reveal.author} is not a party to pick {reveal.pick}")
-        try:
-            digest = nonce_digest(self._pick_context(), reveal.pick, state.n, state.parties,
-                                  reveal.author, reveal.nonce)
-        except ValueError:
-            digest = None
-        if digest != state.commitments[reveal.author].digest:
-            raise CheatDetected(reveal.author, f"seat {reveal.author}: nonce for pick "
-                                               f"{reveal.pick} does not match its commitment")
-        state.nonces[reveal.author] = reveal.nonce
-
-    def pick_result(self, pick: int) -> int:
-        """The picked index, once every party's nonce is in."""
-        state = self._committed_pick(pick)
-        missing = [s for s in state.parties if s not in state.nonces]
-        if missing:
-            raise ValueError(f"pick {pick}: no nonce yet from seats {missing}")
-        return pick_index(self._pick_context(), pick, state.n,
-                          [state.nonces[s] for s in state.parties])
-
     # -- saving and restoring ----------------------------------------------------------------
 
     SAVE_VERSION = 3
 
     def save(self) -> bytes:
         """This seat's round state, seeds included: keep it private, on this seat's own disk."""
-        picks = [[number, state.n, list(state.parties), state.nonce,
-                  [c.to_plain() for c in state.commitments.values()], sorted(state.nonces.items())]
-                 for number, state in sorted(self._picks.items())]
+        picks = [[number, *state.to_plain()] for number, state in sorted(self._picks.items())]
+        shared = {} if self.share_threshold is None else {
+            "share_threshold": self.share_threshold, "boxes": [raw_public(k) for k in self._boxes],
+            "lost": [[seat, lost.to_plain()] for seat, lost in sorted(self._lost.items())],
+            "successors": sorted(self._successors.items())}
         return msgpack.packb({"version": self.SAVE_VERSION, "seat": self.seat,
                               "game_id": self.game_id, "round": self.round,
                               "shuffle_proof": self.shuffle_proof,
                               "generations": [g.to_plain() for g in self._generations.values()],
-                              "picks": picks})
+                              "picks": picks, **shared})
 
     @classmethod
     def restore(cls, saved: bytes, boxes: Sequence[X25519PublicKey], box_key: X25519PrivateKey,
@@ -498,14 +491,17 @@ class Participant:
             if state["version"] != cls.SAVE_VERSION:
                 raise ValueError(f"save format version {state['version']}, not {cls.SAVE_VERSION}")
             participant = cls(state["seat"], boxes, state["game_id"], state["round"], box_key,
-                              random, state["shuffle_proof"])
+                              random, state["shuffle_proof"], state.get("share_threshold"))
+            participant._boxes = [X25519PublicKey.from_public_bytes(k)
+                                  for k in state.get("boxes", ())] or list(boxes)
+            participant._lost = {seat: LostSeat.from_plain(plain)
+                                 for seat, plain in state.get("lost", ())}
+            participant._successors = dict(map(tuple, state.get("successors", ())))
             for plain in state["generations"]:
                 g = Generation.from_plain(plain)
                 participant._generations[g.context.generation] = g
-            for number, n, parties, nonce, commitments, nonces in state["picks"]:
-                participant._picks[number] = _Pick(
-                    n, tuple(parties), nonce,
-                    {c.author: c for c in map(Message.from_plain, commitments)}, dict(map(tuple, nonces)))
+            for number, *plain in state["picks"]:
+                participant._picks[number] = Pick.from_plain(plain)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a saved participant: {error}") from None
         return participant
@@ -514,17 +510,30 @@ class Participant:
 
     def reveal_seeds(self, generations: Iterable[int] | None = None) -> list[SeedReveal]:
         """This seat's seed of every generation, or of ``generations`` (broadcast them at the
-        round's end, or when a complaint stops the round)."""
+        round's end, or when a complaint stops the round).  With sharing on each carries the
+        shares this seat holds of the generation (nil for the one it complained of)."""
         reveals = []
         for number in sorted(self._generations if generations is None else generations):
             g = self.generation(number)
-            reveal = self.outgoing(SeedReveal(g.context, self.seat, g.seed))
+            if g.sharing is None:
+                reveal = SeedReveal(g.context, self.seat, g.seed)
+            else:
+                complained = g.sharing.complaints.get(self.seat)
+                reveal = SharedSeedReveal(g.context, self.seat, g.seed, tuple(
+                    (dealer, None if dealer == complained else g.sharing.held[dealer])
+                    for dealer in self._owed_shares(g, self.seat)))
+            reveal = self.outgoing(reveal)
             g.seed_reveals[self.seat] = reveal
             reveals.append(reveal)
         return reveals
 
     def _on_seed_reveal(self, reveal: SeedReveal) -> None:
         g = self.generation(reveal.context.generation)
+        if g.sharing:
+            self._check_seeds_shares(g, reveal)
+        elif isinstance(reveal, SharedSeedReveal):
+            raise ValueError(f"seat {reveal.author}'s seeds carry shares, at a table that shares "
+                             "no seeds")
         before = g.seed_reveals.setdefault(reveal.author, reveal)
         if before != reveal:
             raise CheatDetected(reveal.author, f"seat {reveal.author}: revealed two seeds")
@@ -541,6 +550,15 @@ class Participant:
     def audit(self, generations: Iterable[int] | None = None,
               absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked."""
+        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked.  With
+        sharing on, ``absent`` seats are first rebuilt where their shares allow
+        (:meth:`rebuild_silent`), and audited in full."""
         numbers = sorted(self._generations if generations is None else generations)
-        return audit([self.generation(n) for n in numbers], self._boxes, absent)
+        if self.share_threshold is not None:
+            try:
+                absent = self.rebuild_silent(absent, numbers)
+            except CheatDetected as cheat:
+                return Verdict(cheat.culprit, cheat.reason)
+        verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
+        wrong_nonce = verdict.clean and generations is None and self.audit_picks()
+        return Verdict(*wrong_nonce) if wrong_nonce else verdict

@@ -40,7 +40,7 @@ from nacl.bindings import crypto_core_ed25519_add
 
 from .box import NONCE, box_cipher, raw_public
 from .errors import CheatDetected
-from .group import (InvalidPoint, ORDER, SCALAR_BYTES, is_scalar, is_valid_point, multiply,
+from .group import (InvalidPoint, ORDER, SCALAR_BYTES, is_scalar, is_valid_point, multiply_base,
                     multiply_each, reduce_scalar)
 from .messages import Context
 from .randomness import RandomBytes
@@ -142,7 +142,7 @@ def split(secret: bytes, threshold: int, holders: Sequence[int], random: RandomB
         shares = {h: _evaluate(coefficients, abscissa(h)) for h in holders}
         if all(shares.values()):
             break
-    commitments = multiply_each([_scalar(a) for a in coefficients], [BASE_POINT] * threshold)
+    commitments = multiply_base([_scalar(a) for a in coefficients])
     return Sharing(tuple(commitments), {h: _scalar(y) for h, y in shares.items()})
 
 
@@ -170,7 +170,7 @@ def share_fits(commitments: Sequence[bytes], holder: int, share: bytes) -> bool:
     expected = commitments[0]
     for term in terms:
         expected = crypto_core_ed25519_add(expected, term)
-    return multiply(share, BASE_POINT) == expected
+    return multiply_base([share])[0] == expected
 
 
 def _check_count(commitments: Sequence[bytes], dealer: int, threshold: int) -> None:

@@ -18,6 +18,8 @@ from typing import Callable, Sequence
 
 import trio
 
+from ..wire.messages import PROTOCOL_VERSION
+
 __all__ = ["SERVICE", "Listing", "Announcer", "watch", "find_tables"]
 
 SERVICE = "_shanghai._tcp.local."
@@ -40,13 +42,24 @@ class Listing:
     address: str
     port: int
     version: int
+    """The protocol version the host speaks (0: its record says none)."""
 
     def to_json(self) -> dict:
         return asdict(self)
 
     def line(self) -> str:
+        other = self.other_version()
         return (f"{self.name:<20} {self.preset:<12} {self.seats:>5}  {self.state:<8} "
-                f"{self.address}:{self.port}  host key {self.fingerprint}")
+                f"{self.address}:{self.port}  host key {self.fingerprint}"
+                + (f"  ({other}: cannot join)" if other else ""))
+
+    def other_version(self) -> str | None:
+        """Why this program cannot join the table, if its host announces another protocol
+        version than ours (its host would refuse our hello); None if it speaks ours, or its
+        record says no version (a join finds out)."""
+        if self.version in (0, PROTOCOL_VERSION):
+            return None
+        return f"its host speaks protocol version {self.version}, this program {PROTOCOL_VERSION}"
 
 
 def _listing(info) -> Listing | None:

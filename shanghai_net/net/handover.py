@@ -12,7 +12,10 @@ back from the deal the stream gives its keys the seat (`_holder_changed`).
 
 from __future__ import annotations
 
+import trio
+
 from ..deal.randomness import RandomBytes
+from ..identity import fingerprint
 from ..table.outbox import Outbox
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
@@ -176,15 +179,23 @@ class Holding:
     def _holder_changed(self) -> None:
         """After a message: take the seat the table gave our keys (a replacement following
         until now, or a successor the seat was just handed to), or stop playing one the table
-        gave to someone else.  A seat that changed hands is no longer away: whoever left it is
-        not its player now (the host's next `lobby_state` says whether the new one is here)."""
+        gave to someone else.  A seat that changed hands is no longer away as its old holder
+        was: the host's next `lobby_state` says whether the new one is here, unless the latest
+        already shows the new holder's key, not connected yet (it can come before the message
+        that changed hands reaches our replica: a successor joins again as the seat).  That
+        absence is the new holder's, from now (issue 41: dropped, it was heard as the seat's
+        connection lost, then back)."""
         table = self.table
         keys = tuple(h.sign_key for h in table.holders)
         changed = {s for s, (a, b) in enumerate(zip(self._keys_seen or keys, keys)) if a != b}
         self._keys_seen = keys
         if changed:
-            self.absent = {s: t for s, t in self.absent.items() if s not in changed}
-            self.left = self.left - changed
+            shown = {s.seat: s.fingerprint for s in self.lobby.seats} if self.lobby else {}
+            gone = {s for s in changed if shown.get(s) != fingerprint(keys[s])}
+            now = trio.current_time()
+            self.absent = {s: now if s in changed else t for s, t in self.absent.items()
+                           if s not in gone}
+            self.left = self.left - gone
         if table.finished:
             return
         if self.seat is None:
