@@ -85,8 +85,9 @@ async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slo
 
 async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_silent(mock_clock):
     """Seat 2's link dropped at 20 s and the host timed it out as silent (the table sequenced
-    nothing for its audit time): a bot of the host's (180 s) votes at once, not at 200 s.  Not
-    against a seat still connected, nor a newcomer still reading the game (its grace)."""
+    nothing for its audit time): a bot of the host's (180 s) votes at once, not at 200 s, a
+    newcomer's link down too (a stand-in that died with the host).  Not against a seat still
+    connected, nor a newcomer connected, reading the game (its grace)."""
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=180.0)
     peer.seat, peer.outbox = 0, object()
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
@@ -98,8 +99,10 @@ async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_sil
     assert peer._vote_due() == 200.0, "not timed out: the bot's own wait"
     peer.table.silenced, peer.absent, peer.stalling = {2: 41}, {}, {2: 20.0}
     assert peer._vote_due() == 200.0, "connected: only slow, maybe"
-    peer.table.unheard, peer.absent, peer.stalling = {2}, {2: 20.0}, {}
+    peer.table.unheard = {2}
     assert peer._vote_due() == 20.0 + NEWCOMER_GRACE + 180.0
+    peer.absent, peer.stalling = {2: 20.0}, {}
+    assert peer._vote_due() == -math.inf
 
 
 def test_a_claim_is_for_the_window_it_answered():

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import trio
 
+from shanghai_net.deal import seeded
+from shanghai_net.identity import Identity
 from shanghai_net.engine.events import RoundVoided
 from shanghai_net.net.config import BOT_VOID_AFTER
+from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire.messages import Timeout, VoidRound
 
 from seating import until
-from test_net_rejoin import table_of_three
+from test_net_absence import HeldStandIn
+from test_net_rejoin import assert_finished, identities, start_peers, table_of_three
 from test_net_takeback import HoldsRound
 
 THREE_ROUNDS = {"contracts": [[2, 0]] * 3}
@@ -64,3 +68,52 @@ async def test_the_host_s_bots_vote_a_seat_timed_out_as_silent_gone_at_once(tmp_
     report = verify(read_transcript(record))
     assert report.ok and report.totals == result.totals and report.left == ((2, 2),) and \
         not report.unpaid, report.summary()
+
+
+async def test_a_stand_in_that_died_with_the_host_is_voted_gone_at_once_and_costs_nothing(
+        tmp_path):
+    """The soak's game 5-2: seat 2 is lost and voted gone (charged), the host's stand-in takes
+    it at the next deal, and the host is killed before the stand-in signed anything (its keys
+    die with the host's process).  The resumed host times the stand-in out as silent: the
+    bots vote at once though it is a newcomer (one whose link is down reads nothing), not
+    after its grace and their 180 s, and the stand-in voted gone costs the seat nothing."""
+    record = tmp_path / "resumed.bin"
+    host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
+    config = dict(players=3, rules=THREE_ROUNDS, claim_timeout=1, audit_timeout=AUDIT,
+                  identity=host_key, record=record)
+    first = HeldStandIn(HostConfig(random=seeded(b"resumed"), **config))
+    killed, never, crashed = trio.CancelScope(), trio.Event(), trio.CancelScope()
+    options = {seat: {"void_after": BOT_VOID_AFTER} for seat in range(3)}
+    options[2]["player"] = HoldsRound(never, 1, 2)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    peers, results = {}, {}
+    with trio.fail_after(150):
+        async with trio.open_nursery() as nursery:
+            async def doomed_host(task_status=trio.TASK_STATUS_IGNORED):
+                with crashed:
+                    await first.run(listeners, task_status=task_status)
+
+            port = await nursery.start(doomed_host)
+            await start_peers(nursery, port, identities(3), tmp_path, peers, results, options,
+                              {2: killed})
+            public = first.public
+            await until(lambda: public.moving() == {2}, "seat 2 to move", seconds=90)
+            killed.cancel()
+            await until(lambda: public.round == 2 and public.holders[2].kind == "bot",
+                        "the stand-in seated for round 2", seconds=10 * AUDIT + 20)
+            crashed.cancel()  # the host dies, and its stand-in with it
+            for listener in listeners:
+                await listener.aclose()
+            second = Host(HostConfig(resume=record, **config))
+            again = await trio.open_tcp_listeners(port, host="127.0.0.1")
+            await nursery.start(second.run, again)
+            public = second.public
+            await until(lambda: len(public.left) == 2, "the dead stand-in voted gone",
+                        seconds=10 * AUDIT + 20, state=lambda: (
+                            public.silenced, public.gone_votes, public.unheard))
+    assert_finished(second, {s: results[s] for s in (0, 1)})
+    assert public.left == [(1, 2), (2, 2)] and public.unpaid == {(2, 2)}
+    paid = [e.leaver for e in public.public.log if isinstance(e, RoundVoided) and e.penalty]
+    assert paid == [2], "seat 2 charged once, for its own leave"
+    report = verify(read_transcript(record))
+    assert report.ok and report.unpaid == {(2, 2)}, report.summary()
