@@ -12,6 +12,7 @@ import trio
 import trio.testing
 
 import test_net_rejoin
+from shanghai_net.cli.spectate import may_watch_instead
 from shanghai_net.engine.events import RoundVoided
 from shanghai_net.net.host import Host
 from shanghai_net.net.peer import PeerError
@@ -78,6 +79,17 @@ def assert_stand_in_played_it_to_the_end(host, results):
         assert table.fault is None and table.finished and table.game.result == result
 
 
+def assert_told_why_and_how_to_watch(words):
+    """What the person refused a third return is told (the console and ``shanghai join`` print
+    it): why (a bot plays the seat, not a person who might hand it on), and that they may
+    watch, with the command; ``shanghai join`` offers to watch at once."""
+    assert words == ("the host refused: no free seat for you: seat 2, which you played, was "
+                     "given back to a player once already this game, so the host's bot plays "
+                     "it to the game's end; you may watch the game: shanghai watch HOST (add "
+                     "--table NAME at a named table)"), words
+    assert may_watch_instead(words)
+
+
 async def test_a_player_who_leaves_again_after_taking_its_seat_back_is_not_given_it_again(
         tmp_path):
     record = tmp_path / "given-back.transcript"
@@ -87,7 +99,8 @@ async def test_a_player_who_leaves_again_after_taking_its_seat_back_is_not_given
                                   record=record) as (host, port, peers, results, nursery):
             await given_back_then_gone_again(host, port, peers, nursery, gate, killed, tmp_path)
             end = await third_try(host, port, nursery, tmp_path)
-    assert isinstance(end, PeerError) and "refused" in str(end), end
+    assert isinstance(end, PeerError) and "refused: table_full" in str(end), end
+    assert_told_why_and_how_to_watch(end.words)
     assert_stand_in_played_it_to_the_end(host, results)
     report = verify(read_transcript(record))
     assert report.ok, report.summary()

@@ -10,7 +10,8 @@ Everyone hears who sits where (`lobby_state`).
 A seat that changes hands (protocol.md 11.8): a key that played a seat before (its first
 holder) says hello while the table voted the seat gone or a stand-in bot plays it, and the lobby
 asks the host to propose it back (`on_hello` returns the ``replace``); a person (role
-``player``) who arrives once the game has started is offered the first such seat the same way.
+``player``) who arrives once the game has started is offered the first such seat the same way,
+if a ``replace`` has not given it to anyone but a stand-in yet (once a game: `Roster.given_back`).
 Once the proposal is sequenced the hello is answered as a rejoin; a proposed key whose seat is
 still played by a live connection waits (``waiting``) and follows the game until its keys take
 the seat at a deal's start, when it becomes the seat's connection.
@@ -42,6 +43,9 @@ log = logging.getLogger("shanghai_net.host")
 _ELSEWHERE = ": sit at another table of this host (shanghai join HOST --table NAME), or open " \
     "one (--table NAME --open)"
 """What a person refused a seat can do instead."""
+
+_WATCH = "; you may watch the game: shanghai watch HOST (add --table NAME at a named table)"
+"""How a person refused a seat may still follow the game (``shanghai join`` offers it too)."""
 
 _ONE_BOX_KEY = "one box key, one seat (a client draws a fresh box key for every join)"
 """Why a hello whose box key is a seat's is refused: a second seat would take a second share of
@@ -204,8 +208,9 @@ class Lobby:
     def _offer(self, roster: Roster, hello: Hello, seat: int | None) -> Replace | None:
         """The ``replace`` to propose before answering ``hello`` during the game, if any: its
         key played a seat that is now voted gone or played by a stand-in bot (its first holder
-        comes back); or, a person who never played here, the lowest such seat (a late
-        arrival).  A seat a person is being proposed for is not offered again."""
+        comes back); or, a person who never played here, the lowest such seat not given back
+        yet (a late arrival: once a game, protocol.md 11.8).  A seat a person is being
+        proposed for is not offered again."""
         key = hello.sign_key
         if seat is not None:  # its own seat, voted gone, and no other key proposed yet for it
             if seat in roster.vacant and roster.holders[seat].sign_key == key and not any(
@@ -221,8 +226,9 @@ class Lobby:
         back = [s for s in before if s in open_seats]
         if back:
             return _replace(back[0], hello)
-        if hello.role == "player" and not before and open_seats:
-            return _replace(open_seats[0], hello)
+        late = [s for s in open_seats if not roster.given_back(s)]
+        if hello.role == "player" and not before and late:
+            return _replace(late[0], hello)
         return None
 
     def _no_seat(self, roster: Roster, hello: Hello) -> str:
@@ -230,9 +236,20 @@ class Lobby:
         before = [s for s in range(self.players) if roster.played_before(s, hello.sign_key)]
         if before:
             seat = before[0]
+            if roster.up_for_taking(seat) and roster.given_back(seat):
+                return (f"no free seat for you: seat {seat}, which you played, was given back "
+                        "to a player once already this game, so the host's bot plays it to the "
+                        f"game's end{_WATCH}")
             return (f"seat {seat}, which you played, is played by "
                     f"{roster.holders[seat].describe()[:64]} now: a person's seat is theirs "
                     "until they hand it on (or another is being proposed for it)")
+        given = [s for s in range(self.players) if roster.up_for_taking(s) and
+                 roster.given_back(s)]  # a bot plays it, and only a stand-in may take it
+        if given:
+            return ("the game at this table has started without you, and no seat of it is free "
+                    f"for you: {_seats(given)} given back to a player once already this game, "
+                    f"so only the host's bots take {'it' if len(given) == 1 else 'them'} now"
+                    f"{_WATCH}, or{_ELSEWHERE[1:]}")
         return f"the game at this table has started without you{_ELSEWHERE}"  # and no seat
         # of it is a stand-in's that a person could take
 
@@ -459,6 +476,13 @@ def _replace(seat: int, hello: Hello) -> Replace:
     """The host's proposal that ``hello``'s keys play ``seat``."""
     return Replace(seat=seat, name=hello.name, role=hello.role, sign_key=hello.sign_key,
                    box_key=hello.box_key)
+
+
+def _seats(seats: list[int]) -> str:
+    """"seat 1 was", "seats 1 and 2 were": the seats a refusal names."""
+    if len(seats) == 1:
+        return f"seat {seats[0]} was"
+    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]} were"
 
 
 def _notices_sent(hello: Hello) -> dict[str, list[str]]:
