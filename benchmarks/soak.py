@@ -242,6 +242,17 @@ class Outcome:
     def record(self) -> Path:
         return self.work / "record.bin"
 
+    def count_leaves(self, report) -> None:
+        """Each leave in the verified record (`Report.left`) voids a round of its seat, and
+        charges the seat unless it cost the seat nothing (`Report.unpaid`: the host's stand-in
+        voted gone, say one that died with the host, or a seat charged for its silence voted
+        gone before it signed again)."""
+        for leave in report.left:
+            name = report.names[leave[1]]
+            self.voids[name] = self.voids.get(name, 0) + 1
+            if leave not in report.unpaid:
+                self.charges[name] = self.charges.get(name, 0) + 1
+
 
 class Game:
     """One game of a `GameSpec`: the host, the seats' processes, the faults (a thread each),
@@ -488,9 +499,7 @@ class Game:
         for seat, holder in enumerate(report.holders):
             if holder.before is not None and holder.sign_key == messages[0].seats[seat].sign_key:
                 out.taken_back.append(names[seat])
-        for round_no, seat in report.left:
-            out.charges[names[seat]] = out.charges.get(names[seat], 0) + 1
-            out.voids[names[seat]] = out.voids.get(names[seat], 0) + 1
+        out.count_leaves(report)
         if report.voided is not None:
             out.voids["audit"] = 1
         out.deals = report.scored + len(report.left) + (report.voided is not None)

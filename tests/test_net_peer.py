@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from types import SimpleNamespace
 
@@ -12,6 +13,7 @@ from shanghai_net.engine import Phase
 from shanghai_net.identity import Identity
 from shanghai_net.net.peer import Peer
 from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.voting import NEWCOMER_GRACE
 
 
 def table_at(version, phase=Phase.DRAW, round_no=1):
@@ -79,6 +81,28 @@ async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slo
     assert pushed == [VoidRound(round=3, seat=2)]
     peer._voted, peer.left, peer.absent = None, {3}, {2: 20.0, 3: 30.0}
     assert peer.vote_void() and pushed[-1] == VoidRound(round=3, seat=3)
+
+
+async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_silent(mock_clock):
+    """Seat 2's link dropped at 20 s and the host timed it out as silent (the table sequenced
+    nothing for its audit time): a bot of the host's (180 s) votes at once, not at 200 s, a
+    newcomer's link down too (a stand-in that died with the host).  Not against a seat still
+    connected, nor a newcomer connected, reading the game (its grace)."""
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=180.0)
+    peer.seat, peer.outbox = 0, object()
+    peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 vacant={}, unheard=set(), silenced={2: 41},
+                                 stalled_by=lambda: {2}, still_silent=lambda: {2})
+    peer.absent = {2: 20.0}
+    assert peer._vote_due() == -math.inf
+    peer.table.silenced = {}
+    assert peer._vote_due() == 200.0, "not timed out: the bot's own wait"
+    peer.table.silenced, peer.absent, peer.stalling = {2: 41}, {}, {2: 20.0}
+    assert peer._vote_due() == 200.0, "connected: only slow, maybe"
+    peer.table.unheard = {2}
+    assert peer._vote_due() == 20.0 + NEWCOMER_GRACE + 180.0
+    peer.absent, peer.stalling = {2: 20.0}, {}
+    assert peer._vote_due() == -math.inf
 
 
 def test_a_claim_is_for_the_window_it_answered():

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from shanghai_net.table.verify import Report
+
 SOAK = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
 
 
@@ -46,3 +48,16 @@ def test_one_short_game_with_a_seat_killed_and_back(tmp_path):
     assert record.exists()
     assert (tmp_path / "3-0" / "logs" / "bot1.2.log").exists() or \
         any((tmp_path / "3-0" / "logs").glob("*.2.log")), "the killed seat was never started again"
+
+
+def test_a_stand_in_voted_gone_is_no_charge_to_its_seat(tmp_path):
+    """The soak's game 5-2: bot3 left (charged), its stand-in died with the host and was voted
+    gone in the round dealt again, which costs the seat nothing (`Report.unpaid`): the seat
+    paid once, though two of its rounds were voided (the evening had said "charged 2 times")."""
+    soak = soak_module()
+    out = soak.Outcome(soak.draw_game("5-2"), tmp_path)
+    report = Report(game_id=bytes(16), names=("ann", "dee", "bot3", "carl"), preset="davis",
+                    messages=1364, moves=604, rounds=3, faces=283, left=((3, 2), (4, 2)),
+                    unpaid=frozenset({(4, 2)}))
+    out.count_leaves(report)
+    assert out.charges == {"bot3": 1} and out.voids == {"bot3": 2}

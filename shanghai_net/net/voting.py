@@ -88,14 +88,21 @@ class Voting:
 
     def _vote_due(self) -> float:
         """When this seat votes by itself (``void_after``), on trio's clock: at once when a
-        player away has quit, or when a person at the table has voted; else once a seat has
-        been away, or silent while it owes the deal a step, ``void_after``."""
+        player away has quit, or the host timed a seat whose link is down out as silent (the
+        table sequenced nothing for its ``audit_timeout`` while it could not go on without the
+        seat: at a table of bots, a ``void_after`` longer than that only held the game up; a
+        newcomer too, which reads nothing with its link down: a stand-in that died with a
+        resumed host), or when a person at the table has voted; else once a seat has been
+        away, or silent while it owes the deal a step, ``void_after`` (issue 42)."""
         away = self._away()
         if self.void_after is None or not away or not self._may_vote():
             return math.inf
+        table = self.table
         people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
-        quit = self.left & self.absent.keys() & away.keys() - self.table.unheard
-        if quit or people & self.table.void_votes.get(self.table.void_target, set()):
+        down = self.absent.keys() & away.keys()
+        silent = down & table.still_silent() if table.silenced else set()
+        if self.left & down - table.unheard or silent or \
+                people & table.void_votes.get(table.void_target, set()):
             return -math.inf
         return min(away.values()) + self.void_after
 
