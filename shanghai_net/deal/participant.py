@@ -196,6 +196,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
                              f"not game {self.game_id!r} round {self.round}")
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
+        if message.author in self._lost and message.author not in self._successors:
+            raise ValueError(f"message from seat {message.author}: seat {message.author} is vacant "
+                             "(lost this round, not yet replaced), and sends nothing")
         handlers = {Commitment: self._on_commitment, SharedCommitment: self._on_commitment,
                     SharedSeedReveal: self._on_seed_reveal, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
@@ -216,9 +219,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if before != commitment:
             raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
                                                    "seed commitments")
-        if g.sharing and g.seed is not None and \
+        if g.sharing and g.seed is not None and self.seat not in self._successors and \
                 self.seat in g.sharing.commit_holders(commitment.author):
-            self._take_share(g, commitment)  # (a replacement following the stream holds none)
+            self._take_share(g, commitment)  # a replacement holds none (its predecessor's box)
 
     def _on_pass(self, output: PassOutput) -> None:
         g = self.generation(output.context.generation)

@@ -51,11 +51,16 @@ class Picking:
     def _pick_context(self) -> Context:
         return Context(self.game_id, self.round, 0)
 
-    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...]) -> Pick:
+    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...],
+                    begin: bool = False) -> Pick:
         if n < 1 or not parties or list(parties) != sorted(set(parties)) or \
                 not all(0 <= s < self.seats for s in parties):
             raise ValueError(f"pick {pick}: range({n}) among seats {list(parties)} is malformed")
         if pick not in self._picks:
+            if self.share_threshold is not None and not begin:
+                raise ValueError(f"pick {pick} was not begun here: with sharing on every seat "
+                                 "begins a pick (expect_pick) at the message that begins it, "
+                                 "which fixes the generation of its nonces")
             self._picks[pick] = self._new_pick(n, parties)
         state = self._picks[pick]
         if (state.n, state.parties) != (n, parties):
@@ -71,7 +76,9 @@ class Picking:
         if not complete:
             return Pick(n, parties)
         g = self._generations[max(complete)]
-        return Pick(n, parties, generation=max(complete), public=frozenset(g.sharing.rebuilt))
+        lost = {s for s in self._lost if s not in g.sharing.recommitted}  # rebuilt, or to be
+        return Pick(n, parties, generation=max(complete),
+                    public=frozenset(g.sharing.rebuilt) | lost)
 
     def _own_nonce(self, pick: int, state: Pick) -> bytes:
         if state.from_seed(self.seat):
@@ -114,9 +121,12 @@ class Picking:
         return commitment
 
     def expect_pick(self, pick: int, n: int, parties: Sequence[int]) -> None:
-        """Pick ``pick`` as the table runs it, for a seat that is no party to it: a commitment
-        to another pick (say, among its author alone) is then refused, not taken as the pick."""
-        self._pick_state(pick, n, tuple(parties))
+        """Pick ``pick`` as the table runs it, begun at the message that begins it (the start
+        digest, a ``call_shanghai``): a commitment to another pick (say, among its author alone)
+        is then refused, not taken as the pick.  With sharing on every seat, party or not, must
+        begin it so, before its own or any ``pick_commit``: that message fixes the generation
+        whose seeds give the nonces, the same at every seat."""
+        self._pick_state(pick, n, tuple(parties), begin=True)
 
     def _on_pick_commitment(self, commitment: PickCommitment) -> None:
         state = self._pick_state(commitment.pick, commitment.n, commitment.parties)
