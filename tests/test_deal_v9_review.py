@@ -200,3 +200,43 @@ def test_a_rebuild_s_shares_are_each_checked_once(monkeypatch):
     table.participants[1].receive(last)
     assert table.participants[1].rebuilt(2)
     assert calls == [0] + [0, 1, 3]  # the share; then the audit of seat 2's three boxes
+
+
+def test_a_replacement_seated_before_its_seat_is_rebuilt_opens_its_hand_once_it_is(monkeypatch):
+    """Finding 7.  The replacement is seated, and handed its hand, before the last share of its
+    seat comes: the handed boxes wait, and it opens them when the rebuild gives it the seat's
+    own keys (before, they were kept for the audit and never opened: the hand stayed shut)."""
+    table = shared_table(players=5, t=3)
+    for seat in range(5):
+        table.open_many_to([seat, seat + 5], seat)
+    hand = table.participants[2].hand()
+    table.holders = (0, 1, 3, 4)
+    table.vacant.add(2)
+    table._record(("lose", 2, table.holders))
+    for holder in (0, 1):
+        table._broadcast(table.participants[holder].share_reveal(2))
+    monkeypatch.setattr(table, "_hand_on", lambda seat: None)
+    replacement = table.replace(2, REPLACEMENT)
+    for sender in table._live():
+        if sender.seat != 2:
+            table._record(("handed", sender.hand_to_replacement(0, 2)), skip=sender.seat)
+    table._broadcast(table.participants[3].share_reveal(2))
+    assert {(0, p): replacement.open(0, p) for p in replacement.handed_positions(0)} == hand
+    assert_only_holders_open(table)
+    assert table.audit().clean
+
+
+def test_a_party_lost_in_a_restarted_generation_of_its_pick_is_no_crash_and_draws_again():
+    """Finding 8.  A pick begins once a reshuffle's commits are all in and before its passes;
+    its party is then lost: that generation restarts (its seed is not rebuilt) while the
+    earlier one is.  The rebuild must not read a nonce from a seed nobody has (before: a
+    TypeError in every party's rebuild); the party's nonce is simply not rebuilt (version 8's
+    rule for the pick)."""
+    table = shared_table()
+    table.commit(CARDS)  # generation 1: committed, not passed
+    table._record(("pick", 0, 1000, [1, 2]))
+    table._broadcast(*[table.participants[s].pick_commit(0, 1000, [1, 2]) for s in (1, 2)])
+    assert table.participants[0]._picks[0].generation == 1
+    table.lose(2)
+    assert all(p.rebuilt(2) for p in table._live())
+    assert 2 not in table.participants[0]._picks[0].nonces

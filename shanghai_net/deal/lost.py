@@ -176,6 +176,9 @@ class LostSeats:
         for g in generations:
             if g.seat == seat:  # a replacement following its seat's stream: the seed is its own
                 g.seed = g.sharing.rebuilt[seat]
+                for sealed in g.sharing.handed:  # handed before the rebuild: opened now
+                    if sealed.recipient == seat:
+                        self._take_handed(g, sealed)
             self._advance_rebuilt(g)
 
     def _advance_rebuilt(self, g: Generation) -> None:

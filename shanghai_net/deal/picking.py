@@ -91,8 +91,9 @@ class Picking:
         """Rebuilt ``seat``'s nonces of the picks it committed to and did not reveal: checked
         against its commitments (off names it), and the picks decided over every nonce."""
         for number, state in sorted(self._picks.items()):
-            if seat in state.commitments and seat not in state.nonces and state.from_seed(seat):
-                g = self.generation(state.generation)
+            g = state.from_seed(seat) and self.generation(state.generation)
+            if g and g.seed_of(seat) and seat in state.commitments and seat not in state.nonces:
+                # (a generation of the pick restarted, not rebuilt: version 8's rule)
                 nonce = seed_nonce(g.context, seat, number, g.seed_of(seat))
                 self._take_nonce(state, PickReveal(self._pick_context(), number, seat, nonce))
 
