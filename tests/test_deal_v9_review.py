@@ -13,7 +13,7 @@ from shanghai_net.deal.box import seal
 from shanghai_net.deal.handed import handed_box_secret
 from shanghai_net.deal.messages import Context, ShareReveal
 from shanghai_net.deal.picks import seed_nonce
-from v9_helpers import CARDS, assert_only_holders_open, shared_table
+from v9_helpers import CARDS, assert_only_holders_open, dealing, shared_table
 
 REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 
@@ -240,3 +240,26 @@ def test_a_party_lost_in_a_restarted_generation_of_its_pick_is_no_crash_and_draw
     table.lose(2)
     assert all(p.rebuilt(2) for p in table._live())
     assert 2 not in table.participants[0]._picks[0].nonces
+
+
+def test_a_holder_dealt_two_bad_shares_complains_of_both_and_shows_its_seeds():
+    """Finding 9.  Seats 1 and 2 both seal holder 0 a share off their commitments.  Holder 0
+    complains of each (its complaint names every bad share it found); its ``seeds`` then carry
+    nil for both, which every party accepts, and the audit names a cheating dealer (before: the
+    holder kept one complaint, and its ``seeds`` failed with a KeyError: it could not reveal,
+    and was shown absent)."""
+    table = shared_table(deal=False, cheats={1: dealing(wrong_for=0), 2: dealing(wrong_for=0)})
+    with pytest.raises(CheatDetected):
+        table.commit(CARDS)
+    assert [c.culprit for c in table.complaints] == [1, 2]
+    for participant in table._live():
+        for dealer in (1, 2):
+            participant.record_complaint(0, dealer, 0)
+    seeds = table.participants[0].reveal_seeds()
+    assert seeds[0].shares == ((1, None), (2, None), (3, table.participants[0].generation(0)
+                                                          .sharing.held[3]))
+    table._broadcast(*seeds)
+    for participant in table.participants[1:]:
+        table._broadcast(*participant.reveal_seeds())
+    verdict = table.participants[3].audit()
+    assert verdict.culprit == 1 and "off its commitments" in verdict.reason

@@ -174,7 +174,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A holder that complained of a share of ``g`` sends nothing more of it."""
         if g.sharing and self.seat in g.sharing.complaints:
             raise GenerationStopped(f"seat {self.seat} complained of seat "
-                                    f"{g.sharing.complaints[self.seat]}'s share of generation "
+                                    f"{g.sharing.complaints[self.seat][0]}'s share of generation "
                                     f"{g.context.generation}: it sends nothing more of it")
 
     def _require_commitments(self, g: Generation) -> None:
@@ -521,9 +521,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
             if g.sharing is None:
                 reveal = SeedReveal(g.context, self.seat, g.seed)
             else:
-                complained = g.sharing.complaints.get(self.seat)
+                complained = g.sharing.complaints.get(self.seat, ())
                 reveal = SharedSeedReveal(g.context, self.seat, g.seed, tuple(
-                    (dealer, None if dealer == complained else g.sharing.held[dealer])
+                    (dealer, None if dealer in complained else g.sharing.held[dealer])
                     for dealer in self._owed_shares(g, self.seat)))
             reveal = self.outgoing(reveal)
             g.seed_reveals[self.seat] = reveal
