@@ -263,3 +263,27 @@ def test_a_holder_dealt_two_bad_shares_complains_of_both_and_shows_its_seeds():
         table._broadcast(*participant.reveal_seeds())
     verdict = table.participants[3].audit()
     assert verdict.culprit == 1 and "off its commitments" in verdict.reason
+
+
+def test_a_round_stopped_before_a_seated_replacement_s_seat_is_rebuilt_audits_it_from_the_seeds(
+        monkeypatch):
+    """Finding 10.  Seat 2 is lost, its replacement seated, and the round stops (a complaint, or
+    its end) before the last share of seat 2 comes.  The replacement has no seed of that
+    generation to show: its ``seeds`` leave it out, and every party rebuilds seat 2 from the
+    shares in the others' ``seeds`` and audits it (docs/dealing.md, R2's last sentence).
+    Before, the replacement revealed a nil seed and was named for it."""
+    table = shared_table(players=5, t=3)
+    for seat in range(5):
+        table.open_many_to([seat, seat + 5], seat)
+    own = table.participants[2].generation(0).seed
+    table.holders = (0, 1, 3, 4)
+    table.vacant.add(2)
+    table._record(("lose", 2, table.holders))
+    for holder in (0, 1):
+        table._broadcast(table.participants[holder].share_reveal(2))
+    monkeypatch.setattr(table, "_hand_on", lambda seat: None)
+    replacement = table.replace(2, REPLACEMENT)
+    assert replacement.reveal_seeds() == []
+    verdict = table.audit()
+    assert verdict.clean, verdict
+    assert {p.generation(0).sharing.rebuilt[2] for p in table._live()} == {own}

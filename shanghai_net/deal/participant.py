@@ -514,10 +514,14 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     def reveal_seeds(self, generations: Iterable[int] | None = None) -> list[SeedReveal]:
         """This seat's seed of every generation, or of ``generations`` (broadcast them at the
         round's end, or when a complaint stops the round).  With sharing on each carries the
-        shares this seat holds of the generation (nil for the one it complained of)."""
+        shares this seat holds of the generation (nil for those it complained of).  A
+        replacement leaves out a generation whose seed it does not have (its seat's rebuild had
+        not completed): the audit rebuilds it from the shares in the others' seeds."""
         reveals = []
         for number in sorted(self._generations if generations is None else generations):
             g = self.generation(number)
+            if g.seed is None:
+                continue
             if g.sharing is None:
                 reveal = SeedReveal(g.context, self.seat, g.seed)
             else:
@@ -560,6 +564,10 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if self.share_threshold is not None:
             try:
                 absent = self.rebuild_silent(absent, numbers)
+                for seat, lost in sorted(self._lost.items()):  # lost, its rebuild cut short
+                    if not lost.rebuilt:
+                        absent |= self.rebuild_silent(
+                            {seat}, [n for n in lost.generations if n in numbers])
             except CheatDetected as cheat:
                 return Verdict(cheat.culprit, cheat.reason)
         verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
