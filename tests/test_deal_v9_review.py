@@ -18,6 +18,30 @@ from v9_helpers import CARDS, assert_only_holders_open, dealing, shared_table
 REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 
 
+def lost_with_shares_from(table, holders, publishers, seat=2):
+    """The vote that decides ``seat`` lost is sequenced (``holders`` the holders at it), and
+    only ``publishers``' shares of it come: its rebuild waits."""
+    table.holders = holders
+    table.vacant.add(seat)
+    table._record(("lose", seat, holders))
+    for holder in publishers:
+        table._broadcast(table.participants[holder].share_reveal(seat))
+
+
+def seated_before_rebuilt(monkeypatch):
+    """Five seats, ``t = 3``, two cards dealt to each; seat 2 lost with two of its four shares
+    in, and its replacement seated (nobody hands it the hand yet): the table, and seat 2's
+    participant before the loss."""
+    table = shared_table(players=5, t=3)
+    for seat in range(5):
+        table.open_many_to([seat, seat + 5], seat)
+    before = table.participants[2]
+    lost_with_shares_from(table, (0, 1, 3, 4), (0, 1))
+    monkeypatch.setattr(table, "_hand_on", lambda seat: None)
+    table.replace(2, REPLACEMENT)
+    return table, before
+
+
 def begin_generation(table, seats):
     """The message that asks for a new shuffle is sequenced: every seat starts the generation,
     and only ``seats``' commits are sequenced yet; the others', made, wait (returned)."""
@@ -117,9 +141,7 @@ def test_a_malformed_share_reveal_is_refused_with_a_value_error(shares):
     pairs is refused (ValueError, nothing changes), as a malformed commit or seeds is, not a
     TypeError out of the receiver."""
     table = shared_table()
-    table.holders = (0, 1, 3)
-    table.vacant.add(2)
-    table._record(("lose", 2, table.holders))
+    lost_with_shares_from(table, (0, 1, 3), ())
     bad = ShareReveal(Context(b"shanghai-net game", 1, 0), 0, 2, shares)
     for participant in table._live():
         if participant.seat != 0:
@@ -160,11 +182,7 @@ def test_a_replacement_seated_before_its_seat_is_rebuilt_draws_its_pick_nonce_an
     generation is public from the rebuild, so the replacement draws its nonce (version 8's rule
     for a party whose seed is public): it must not be checked against the rebuilt seed's."""
     table = shared_table(players=5, t=3)
-    table.holders = (0, 1, 3, 4)
-    table.vacant.add(2)
-    table._record(("lose", 2, table.holders))
-    for holder in (0, 1):
-        table._broadcast(table.participants[holder].share_reveal(2))
+    lost_with_shares_from(table, (0, 1, 3, 4), (0, 1))
     replacement = table.replace(2, REPLACEMENT)
     assert not replacement.rebuilt(2)
     assert 0 <= table.pick(1000, [0, 2]) < 1000
@@ -189,11 +207,7 @@ def test_a_rebuild_s_shares_are_each_checked_once(monkeypatch):
         return fits(commitments, holder, share)
 
     table = shared_table()
-    table.holders = (0, 1, 3)
-    table.vacant.add(2)
-    table._record(("lose", 2, table.holders))
-    for holder in (1, 3):
-        table._broadcast(table.participants[holder].share_reveal(2))
+    lost_with_shares_from(table, (0, 1, 3), (1, 3))
     last = table.participants[0].share_reveal(2)
     monkeypatch.setattr(lost, "share_fits", counted)
     monkeypatch.setattr(sharing, "share_fits", counted)
@@ -206,17 +220,8 @@ def test_a_replacement_seated_before_its_seat_is_rebuilt_opens_its_hand_once_it_
     """Finding 7.  The replacement is seated, and handed its hand, before the last share of its
     seat comes: the handed boxes wait, and it opens them when the rebuild gives it the seat's
     own keys (before, they were kept for the audit and never opened: the hand stayed shut)."""
-    table = shared_table(players=5, t=3)
-    for seat in range(5):
-        table.open_many_to([seat, seat + 5], seat)
-    hand = table.participants[2].hand()
-    table.holders = (0, 1, 3, 4)
-    table.vacant.add(2)
-    table._record(("lose", 2, table.holders))
-    for holder in (0, 1):
-        table._broadcast(table.participants[holder].share_reveal(2))
-    monkeypatch.setattr(table, "_hand_on", lambda seat: None)
-    replacement = table.replace(2, REPLACEMENT)
+    table, before = seated_before_rebuilt(monkeypatch)
+    hand, replacement = before.hand(), table.participants[2]
     for sender in table._live():
         if sender.seat != 2:
             table._record(("handed", sender.hand_to_replacement(0, 2)), skip=sender.seat)
@@ -272,17 +277,8 @@ def test_a_round_stopped_before_a_seated_replacement_s_seat_is_rebuilt_audits_it
     generation to show: its ``seeds`` leave it out, and every party rebuilds seat 2 from the
     shares in the others' ``seeds`` and audits it (docs/dealing.md, R2's last sentence).
     Before, the replacement revealed a nil seed and was named for it."""
-    table = shared_table(players=5, t=3)
-    for seat in range(5):
-        table.open_many_to([seat, seat + 5], seat)
-    own = table.participants[2].generation(0).seed
-    table.holders = (0, 1, 3, 4)
-    table.vacant.add(2)
-    table._record(("lose", 2, table.holders))
-    for holder in (0, 1):
-        table._broadcast(table.participants[holder].share_reveal(2))
-    monkeypatch.setattr(table, "_hand_on", lambda seat: None)
-    replacement = table.replace(2, REPLACEMENT)
+    table, before = seated_before_rebuilt(monkeypatch)
+    own, replacement = before.generation(0).seed, table.participants[2]
     assert replacement.reveal_seeds() == []
     verdict = table.audit()
     assert verdict.clean, verdict
