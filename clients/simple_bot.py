@@ -29,7 +29,9 @@ What it does:
   ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
   its predecessor's ``bye``); it counts every vote per (round, seat), and when more than half
-  the seats named the same seat the round is void, that seat pays ``leave_penalty`` (not for a
+  the seats named the same seat (or, for seats the host timed out as silent, more than half
+  the seats that can vote named one or another of them: the one named most, ties to the first
+  timed out) the round is void, that seat pays ``leave_penalty`` (not for a
   stand-in's leave, nor twice for one absence) and is vacant, and the round's contract is dealt
   again by the same dealer under the next round number; it approves by itself
   every host ``replace`` of a vacant seat or of one a stand-in bot plays (a ``replace`` with
@@ -519,6 +521,9 @@ class Table:
         bot plays as a stand-in may be handed on without a person's word (11.8)."""
         self.keys_before: dict[int, set[bytes]] = {s: set() for s in self.roles}
         """The keys that played each seat before its holder now."""
+        self.given_back: set[int] = set()
+        """Seats a ``replace`` gave to anyone but a stand-in (a bot with a key new to the
+        seat): its player coming back, or a late arrival; once a game (11.8)."""
         self.charged_silent: set[int] = set()
         """Seats charged for their silence that have signed nothing since (11.5, 11.6)."""
         self.unheard: set[int] = set()
@@ -633,6 +638,8 @@ class Table:
             del self.proposals[seq]
             body, seat = proposal.body, proposal.body["seat"]
             self.keys_before[seat].add(self.sign_keys[seat])
+            if body["role"] != "bot" or body["sign_key"] in self.keys_before[seat]:
+                self.given_back.add(seat)  # not a stand-in: once a game (11.8)
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
             self.box_keys_held[seat].add(body["box_key"])
             self.roles[seat] = body["role"]
@@ -1063,14 +1070,28 @@ class Table:
         voters = set(range(self.n)) - set(self.vacant) - silent - {seat}
         return 2 * len(votes & voters) > len(voters)
 
+    def split_carried(self, round_no: int) -> int | None:
+        """Votes against silent seats count together (11.5): once more than half the seats
+        that can vote (not vacant, not silent) named one silent seat or another, the one named
+        most leaves (ties: the one timed out first)."""
+        silent = self.silent.keys() & self.stalled_by()
+        voters = set(range(self.n)) - set(self.vacant) - silent
+        named = {s: len(self.votes.get((round_no, s), set()) & voters) for s in silent}
+        if 2 * sum(named.values()) <= len(voters):
+            return None
+        return max(sorted(named), key=lambda s: (named[s], -self.silent[s]))
+
     def count_votes(self) -> None:
-        """The first seat (in seat order) whose votes of the running round carry leaves it:
-        the round is void, the seat pays and is vacant, the contract is dealt again."""
+        """The first seat (in seat order) whose votes of the running round carry leaves it,
+        else the silent seat the votes against silent seats name together: the round is void,
+        the seat pays and is vacant, the contract is dealt again."""
         if self.auditing():
             return
         round_no = self.round_no
         seat = next((s for r, s in sorted(self.votes) if r == round_no
                      and s not in self.vacant and self.carried(r, s)), None)
+        if seat is None:
+            seat = self.split_carried(round_no)
         if seat is None:
             return
         self.silent.pop(seat, None)
@@ -1116,6 +1137,11 @@ class Table:
         if self.box_key_taken(body["box_key"], seat):
             raise BotStopped(f"seq {seq}: the host proposed for seat {seat} a box key another "
                              "seat has held or is proposed: one box key, one seat")
+        if seat in self.given_back and (body["role"] != "bot" or key in self.keys_before[seat]
+                                        or key == self.sign_keys[seat]):
+            raise BotStopped(f"seq {seq}: the host proposed {body['name']!r} for seat {seat}, "
+                             "which a replace gave back to its player or to a late arrival "
+                             "once already: only a stand-in takes it now (11.8)")
         for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
             del self.proposals[old]
             self.changes += 1
@@ -1147,6 +1173,7 @@ class Table:
             raise BotStopped(f"seq {seq}: seat {author} handed over to a box key another seat "
                              "has held or is proposed: one box key, one seat")
         self.box_keys_held[author].add(body["box_key"])
+        self.keys_before[author].add(self.sign_keys[author])
         self.sign_keys[author] = key
         self.boxes_due[author] = body["box_key"]
         self.rekeyed.append(author)

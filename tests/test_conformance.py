@@ -1,6 +1,7 @@
 """The conformance kit (`shanghai conformance`) against clients/simple_bot.py, a client written
 from the documents alone: every scripted situation passes, over real sockets on 127.0.0.1.  And
-against a client that does nothing, every situation fails (so each line can fail)."""
+against a client that does nothing, every situation fails (so each line can fail); against a
+copy of simple_bot without one box key, one seat, that rule's situations fail."""
 
 import sys
 from pathlib import Path
@@ -10,25 +11,30 @@ import trio
 
 from shanghai_net.cli import main
 from shanghai_net.conformance import run_conformance, runner
+from shanghai_net.conformance.box_keys import box_key_tables
+from shanghai_net.conformance.relay import Relay
 from shanghai_net.conformance.report import unoffered
-from shanghai_net.conformance.situations import REMATCH_SITUATIONS, SCRIPTED, SEAT_SITUATIONS
+from shanghai_net.conformance.situations import (BOX_KEY_SITUATIONS, REMATCH_SITUATIONS, SCRIPTED,
+                                                 SEAT_SITUATIONS)
 from shanghai_net.wire.messages import Deal
 
-BOT = [sys.executable, str(Path(__file__).resolve().parent.parent / "clients" / "simple_bot.py"),
-       "--quiet", "{host}:{port}"]
+ROOT = Path(__file__).resolve().parent.parent
+BOT = [sys.executable, str(ROOT / "clients" / "simple_bot.py"), "--quiet", "{host}:{port}"]
 
 
 async def test_simple_bot_passes_every_situation():
-    """Four tables: the scripted game, one where the client's neighbour is voted gone and the
-    host's bot replaces it, one where the client is handed a seat voted gone, and one that
-    stays for a rematch, whose second game the client plays."""
+    """Two tables that break one box key, one seat, then four: the scripted game, one where
+    the client's neighbour is voted gone and the host's bot replaces it, one where the client is
+    handed a seat voted gone, and one that stays for a rematch, whose second game the client
+    plays."""
     with trio.fail_after(1500):
         outcomes = await run_conformance(BOT, game_timeout=450, step=30)
     assert [o.line() for o in outcomes if not o.passed] == []
     sections = {o.section for o in outcomes}
     assert {"2", "5", "6.3", "6.6", "9", "11.1", "11.2", "11.3", "11.4", "11.5", "11.8"} <= sections
-    assert {o.situation for o in outcomes} >= {situation for _, situation
-                                               in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS}
+    assert {o.situation for o in outcomes} >= {
+        situation for _, situation
+        in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS + BOX_KEY_SITUATIONS}
 
 
 async def test_a_client_that_does_nothing_fails_every_situation():
@@ -36,7 +42,82 @@ async def test_a_client_that_does_nothing_fails_every_situation():
     with trio.fail_after(300):
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
-    assert len(outcomes) == 23
+    assert len(outcomes) == 25
+
+
+ONE_BOX_KEY_CHECKS = (
+    ('        if len(set(self.box_keys.values())) != self.n:\n'
+     '            raise BotStopped("start_game gives two seats one box key: one box key, '
+     'one seat")\n',
+     ''),
+    ('        return any(box_key in keys for other, keys in self.box_keys_held.items()',
+     '        return False and any(box_key in keys for other, keys in self.box_keys_held.items()'),
+)
+"""simple_bot's checks of one box key, one seat (its start's, and `box_key_taken`, which its
+replace and hand_over checks ask), and what a copy without them has instead."""
+
+
+def bot_without_one_box_key(tmp_path: Path) -> list[str]:
+    """A copy of clients/simple_bot.py without `ONE_BOX_KEY_CHECKS`, beside a link to
+    protocol/ (it reads its presets there)."""
+    text = (ROOT / "clients" / "simple_bot.py").read_text()
+    for check, instead in ONE_BOX_KEY_CHECKS:
+        assert text.count(check) == 1, f"simple_bot.py no longer has {check.strip()!r}"
+        text = text.replace(check, instead)
+    (tmp_path / "clients").mkdir()
+    (tmp_path / "protocol").symlink_to(ROOT / "protocol")
+    copy = tmp_path / "clients" / "simple_bot.py"
+    copy.write_text(text)
+    return [sys.executable, str(copy), "--quiet", "{host}:{port}"]
+
+
+async def test_one_box_key_one_seat_passes_for_the_bot_and_fails_for_its_copy_without_it(tmp_path):
+    """protocol.md 6.2, 11.8: sent a start_game that gives two seats one box key, simple_bot
+    signs nothing of the game and leaves; sent a replace the host sequenced with another seat's
+    box key, it leaves.  Its copy without the checks plays the start (its first deal step) and
+    stays at the table after the replace: both situations fail."""
+    with trio.fail_after(150):
+        kept = await box_key_tables(BOT, game_timeout=60, step=30)
+    assert [o.line() for o in kept if not o.passed] == []
+    assert [(o.section, o.situation) for o in kept] == list(BOX_KEY_SITUATIONS)
+    assert "it signed nothing of that game; it left" in kept[0].detail
+    with trio.fail_after(150):
+        lacking = await box_key_tables(bot_without_one_box_key(tmp_path), game_timeout=60, step=8)
+    assert [o.passed for o in lacking] == [False, False], [o.line() for o in lacking]
+    assert "it signed deal (" in lacking[0].detail and "still there 8 s later" in lacking[0].detail
+    assert "it approved nothing; it was still there 8 s later" in lacking[1].detail
+
+
+async def test_a_relay_the_kit_cancels_closes_the_host_s_end_too():
+    """Cancelled with the client still connected, the relay closes its connection to the host
+    as well: the reference host waits for that end (up to its send_timeout) before it stops."""
+    ended = trio.Event()
+
+    async def host(stream):
+        while await stream.receive_some():
+            pass
+        ended.set()
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            host_listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+            await nursery.start(trio.serve_listeners, host, host_listeners)
+            relay = Relay(host_listeners[0].socket.getsockname()[1])
+            with trio.CancelScope() as relay_scope:
+                async with trio.open_nursery() as relaying:
+                    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+                    await relaying.start(relay.serve, listeners)
+                    client = await trio.open_tcp_stream(
+                        "127.0.0.1", listeners[0].socket.getsockname()[1])
+                    await client.send_all(b"\0\0\0\x01\x80")  # an empty map, to the host
+                    while not relay.pairs or relay.pairs[0].host is None:
+                        await trio.sleep(0.01)
+                    relay_scope.cancel()
+            with trio.move_on_after(3):
+                await ended.wait()
+            assert ended.is_set(), "the host's end stayed open"
+            await client.aclose()
+            nursery.cancel_scope.cancel()
 
 
 def test_the_command_line_needs_a_client_command(capsys):

@@ -393,8 +393,9 @@ def test_a_first_holder_takes_its_seat_back_from_the_stand_in_at_the_next_deal()
 
 def test_a_person_who_took_a_stand_in_s_seat_keeps_it_unless_they_agree():
     """A person who arrived late takes the stand-in's seat (the bot and the others approve);
-    when the seat's first holder then comes back, no reference seat approves by itself: the
-    seat is a person's now, and only their word hands it on."""
+    the seat's first holder may not come back now (a seat is given to anyone but a stand-in
+    once a game, protocol.md 11.8), and a bot the host proposes for it waits with no reference
+    seat approving by itself: the seat is a person's now, and only their word hands it on."""
     t = Roster(3, seed=15)
     t.run_until(lambda: t.host.round == 2 and t.host.settled)
     stand_in_plays(t, 2, newcomer(10))
@@ -404,10 +405,13 @@ def test_a_person_who_took_a_stand_in_s_seat_keeps_it_unless_they_agree():
     t.run_until(lambda: t.host.round == 4 and t.host.settled)
     assert t.host.holders[2].sign_key == late.sign_public
     assert t.host.holders[2].describe() == "late for p2"
-    back = t.propose(2, t.ids[2], role="player", name="p2")
+    first = t.ids[2]
+    assert "once already" in t.host.replace_refused(wm.Replace(
+        seat=2, name="p2", role="player", sign_key=first.sign_public, box_key=first.box_public))
+    bot = t.propose(2, newcomer(12))
     t.run_until(lambda: t.host.round == 5 and t.host.settled)
     assert t.host.holders[2].sign_key == late.sign_public
-    assert t.host.proposals[back.seq].approvals == set()
+    assert t.host.proposals[bot.seq].approvals == set()
 
 
 def test_a_seat_voted_gone_owes_nothing_so_its_newcomer_is_not_voted_out_at_once():

@@ -16,12 +16,18 @@ seat (the client approves it and uses its keys from the next deal); in the other
 handed a seat voted gone (the relay holds its ``hello`` back until the host has proposed its
 keys), follows the game and plays the seat from the next deal.
 
+Two short tables break one box key, one seat (protocol.md 6.2, 11.8, `box_keys`): the client
+is sent a `start_game` that gives two seats one box key, or a ``replace`` the host sequenced
+with another seat's box key; the relay holds back all of the host's after it, and the client
+must leave, having signed nothing of that game, or approved nothing.
+
 Each situation prints one line with the protocol.md section it covers and PASS or FAIL; the
 exit status is 0 only if all pass (docs/protocol.md, "Testing a client: the conformance kit").
 
 The package: `situations` (what is tried, and an `Outcome` line), `relay` (the `Relay`), `kit` (our
 peers and one table of the kit), `runner` (the games, `run_conformance`), `report` (each
-situation judged from the transcript); `shanghai conformance` is the command in cli/.
+situation judged from the transcript), `box_keys` (the two tables that break one box key, one
+seat); `shanghai conformance` is the command in cli/.
 """
 
 from .runner import run_conformance, scripted_games

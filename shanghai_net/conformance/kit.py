@@ -175,14 +175,15 @@ class KitGame:
     relay_port: int
     stop: Callable[[str], None]
 
-    def start_client(self, command: list[str]) -> None:
-        """Start the client, through the relay; its end before the game's stops the game."""
+    def start_client(self, command: list[str], ends_the_game: bool = True) -> None:
+        """Start the client, through the relay; its end before the game's stops the game
+        (unless not ``ends_the_game``: the kit judges how it ended)."""
         run = self.run
 
         async def client() -> None:
             await run_client(client_command(command, self.relay_port), run.done)
             run.client_ended.set()
-            if not run.host.done.is_set():
+            if ends_the_game and not run.host.done.is_set():
                 self.stop(f"the client ended before the game did ({client_tail(run.done)})")
 
         self.nursery.start_soon(client)

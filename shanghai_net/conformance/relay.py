@@ -1,6 +1,7 @@
 """The `Relay` between the client under test and the host: it forwards whole frames both
-ways, notes what the client says and is told, and can put a frame of its own before the client
-or cut its connection: how bad input, a fatal frame and a dropped connection are scripted."""
+ways, notes what the client says and is told, and can put a frame of its own before the client,
+change one of the host's, hold the host's back or cut the connection: how bad input, a fatal
+frame, a dishonest host's word and a dropped connection are scripted."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Awaitable, Callable
 import msgpack
 import trio
 
-from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE
+from ..wire.framing import DEFAULT_MAX_FRAME, HEADER_SIZE, encode_frame
 
 __all__ = ["Relay"]
 
@@ -25,6 +26,8 @@ class _Pair:
     host: trio.SocketStream | None = None
     sending: trio.Lock = field(default_factory=trio.Lock)
     closed_by_client: trio.Event = field(default_factory=trio.Event)
+    left: trio.Event = field(default_factory=trio.Event)
+    """The client said ``bye`` on this connection or closed it."""
     proved: bool = False
     """The client sent a ``proof`` on this connection: it is rejoining its seat."""
 
@@ -59,6 +62,12 @@ class Relay:
         """The seq of the last game message sent to the client."""
         self.rematches = 0
         """The ``rematch`` messages the client sent."""
+        self.rewrite: Callable[[dict], dict | None] | None = None
+        """Given each message of the host's for the client: the message to send it instead
+        (None: that one)."""
+        self.held = False
+        """The host's frames go to the client no more (`hold`): what it was sent last is the
+        last word it hears."""
 
     @property
     def current(self) -> _Pair:
@@ -77,10 +86,11 @@ class Relay:
                 nursery.start_soon(self._down, pair, nursery.cancel_scope)
         except* (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass  # either end went away: so does the other
-        finally:
-            for stream in (client, pair.host):
-                if stream is not None:
-                    await trio.aclose_forcefully(stream)
+        finally:  # both ends, also when the kit is cancelled: the first close's checkpoint
+            with trio.CancelScope(shield=True):  # must not skip the host's end (it would wait)
+                for stream in (client, pair.host):
+                    if stream is not None:
+                        await trio.aclose_forcefully(stream)
 
     async def _up(self, pair: _Pair, scope: trio.CancelScope) -> None:
         """Client -> host, frame by frame as it came; what the client says is noted on the way."""
@@ -96,6 +106,8 @@ class Relay:
                 self._answered = trio.Event()
             if kind == "proof":
                 pair.proved = True
+            if kind == "bye":
+                pair.left.set()
             if kind == "rematch":
                 self.rematches += 1
             if kind == "game" and isinstance(message.get("counter"), int) \
@@ -105,14 +117,21 @@ class Relay:
                 self.rejoined.set()
             await pair.host.send_all(frame)
         pair.closed_by_client.set()
+        pair.left.set()
         scope.cancel()
 
     async def _down(self, pair: _Pair, scope: trio.CancelScope) -> None:
         async for frame, message in _frames(pair.host):
             async with pair.sending:
+                if self.held:
+                    continue
+                changed = self.rewrite(message) if self.rewrite and isinstance(message, dict) \
+                    else None
+                if changed is not None:
+                    frame, message = encode_frame(changed), changed
                 await pair.client.send_all(frame)
-            if isinstance(message, dict):
-                self._seen(message)
+                if isinstance(message, dict):
+                    self._seen(message)
         scope.cancel()
 
     def _seen(self, message: dict) -> None:
@@ -151,6 +170,12 @@ class Relay:
                 await pair.client.send_all(frame)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the client is gone: it will not answer, and the situation fails
+
+    async def hold(self) -> None:
+        """From now on forward nothing of the host's to the client (a frame on its way goes
+        first): ``forwarded`` is then the last seq the client was sent."""
+        async with self.current.sending:
+            self.held = True
 
     async def answer(self, code: str) -> None:
         """Until the client has answered an ``error`` with ``code``."""

@@ -11,7 +11,7 @@ from typing import Any
 from ..wire.framing import DEFAULT_MAX_FRAME, encode_frame
 
 __all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "REMATCH_SITUATIONS", "SCRIPTED",
-           "Outcome"]
+           "BOX_KEY_SITUATIONS", "Outcome"]
 
 
 KIT_RULES: dict[str, Any] = {
@@ -64,6 +64,15 @@ SEAT_SITUATIONS = (
 )
 """The situations of the two games where a seat changes hands: (protocol.md section, what the
 client must do)."""
+
+BOX_KEY_SITUATIONS = (
+    ("6.2", "start_game giving two seats one box key: the client signs nothing of that game "
+            "and leaves"),
+    ("11.8", "a replace the host sequenced with another seat's box key: the client approves "
+             "nothing and stops playing with that host"),
+)
+"""One box key, one seat (protocol.md 6.2, 11.8): the host breaks it, at a table of its own
+each (`box_keys`)."""
 
 REMATCH_PLAYERS = 3
 """The client, a kit bot (it asks for a rematch at once) and a kit person (it asks once the

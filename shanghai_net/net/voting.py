@@ -37,10 +37,11 @@ class Voting:
 
     def vote_target(self, seats) -> int:
         """Of ``seats``, the one a vote names: one that quit, else the first the host timed
-        out as silent (the stream's order, so that every seat names the same one: a vote split
-        between two silent seats may carry for neither, protocol.md 11.5), else one the table
-        cannot go on without (only such a seat may be timed out), else one whose link is down,
-        else the one silent the longest (a seat still connected may only be slow)."""
+        out as silent (the stream's order, so that every seat names the same one, which then
+        leaves first: votes split between silent seats carry together for the one named most,
+        ties to the first timed out, protocol.md 11.5), else one the table cannot go on without
+        (only such a seat may be timed out), else one whose link is down, else the one silent
+        the longest (a seat still connected may only be slow)."""
         away = self._away()
         table = self.table
         silent = table.silenced if table is not None else {}

@@ -101,20 +101,38 @@ class Disputes:
         voters = self.voters(seat)
         return 2 * len(votes & voters) > len(voters)
 
+    def split_carried(self, round_no: int) -> int | None:
+        """The silent seat that leaves round ``round_no`` when the votes against silent seats,
+        counted together, carry though none carries alone (protocol.md 11.5): more than half
+        the seats that can vote (neither vacant nor silent) named one silent seat or another;
+        the seat named by most of them leaves (ties: the one the host timed out first).  Each
+        seat votes once a round, so votes split between two silent seats carried for neither,
+        and the table waited for good."""
+        silent = self.still_silent()
+        voters = set(range(self.players)) - self.vacant.keys() - silent
+        named = {seat: len(self.gone_votes.get((round_no, seat), set()) & voters)
+                 for seat in silent}
+        if 2 * sum(named.values()) <= len(voters):
+            return None
+        return max(sorted(named), key=lambda s: (named[s], -self.silenced[s]))
+
     def _count_votes(self) -> None:
         """After a vote, a ``silent`` timeout, or any message while a seat is timed out as
         silent: the first seat (in seat order) whose votes of the running round carry leaves
-        it (never while a round's audit waits for its seeds)."""
+        it, else the silent seat the votes counted together name (`split_carried`); never
+        while a round's audit waits for its seeds."""
         if self.waiting_audit or self.finished:
             return
         round_no = self.void_target
-        for seat in sorted(s for r, s in self.gone_votes if r == round_no):
-            if self.carried(round_no, seat):  # it is gone: it left the round and waits for a
-                self._drop_round()  # replacement
-                self._leave(seat, round_no, False)
-                self.silenced.pop(seat, None)
-                self.vacant[seat] = round_no
-                return
+        seat = next((s for s in sorted(s for r, s in self.gone_votes if r == round_no)
+                     if self.carried(round_no, s)), None)
+        if seat is None:
+            seat = self.split_carried(round_no)
+        if seat is not None:  # it is gone: it left the round and waits for a replacement
+            self._drop_round()
+            self._leave(seat, round_no, False)
+            self.silenced.pop(seat, None)
+            self.vacant[seat] = round_no
 
     def _silent_timeout(self, seq: int, seat: int) -> None:
         """The host's word that the table waited its ``audit_timeout`` with nothing sequenced

@@ -9,13 +9,15 @@ not vacant, the replaced seat included when it is not vacant (nobody takes a sea
 person playing it).  From then on every party checks that seat's messages with the new signing
 key and seals its key shares to the new box key; the seat's score and money carry over.
 
-The host may not propose a key that plays another seat, the seat's own key while it is played,
-a key another seat's waiting proposal names (one key, one seat), or its own key
-(`replace_refused`).  No box key serves two seats either (one box key, one seat): not in
-``start_game``, nor in a ``replace`` or a ``hand_over`` that names a box key another seat has
-held in the game or a waiting ``replace`` for another seat names (a seat's own earlier box key
-may come back to it).  Version 9's dealing shares a seed among the seats by their box keys
-(docs/dealing.md, "One box key, one seat"); this keeps a second seat from taking a second share.
+The host may not propose a key that plays another seat, the seat's own key while it is played, a
+key another seat's waiting proposal names (one key, one seat), or its own key
+(`replace_refused`); nor, for a seat a ``replace`` gave to anyone but a stand-in once already
+(its player coming back, or a late arrival: `given_back`), anyone but a stand-in. No box key
+serves two seats either (one box key, one seat): not in ``start_game``, nor in a ``replace`` or
+a ``hand_over`` that names a box key another seat has held in the game or a waiting ``replace``
+for another seat names (a seat's own earlier box key may come back to it). The dropout-tolerant
+deal shares a seed among the seats by their box keys (docs/dealing.md, "One box key, one seat");
+this keeps a second seat from taking a second share.
 
 **Which seats approve (the reference seats' rule, `PeerTable._proposed`).** Any ``replace`` of
 a seat that is vacant or played by a bot a ``replace`` seated (a stand-in: `up_for_taking`),
@@ -144,6 +146,22 @@ class Roster:
         return holder.kind == "bot" and holder.replaced and \
             not self.played_before(seat, holder.sign_key)
 
+    def given_back(self, seat: int) -> bool:
+        """Whether a ``replace`` gave ``seat`` to anyone but a stand-in (a bot with a key new
+        to the seat) in this game already: its player coming back, or a late arrival.  It may
+        once a game (protocol.md 11.8): a player who left and came back again and again voided
+        a deal each time, and the game never ended."""
+        holder = self.holders[seat]
+        while holder.before is not None:
+            earlier, before = set(), holder.before
+            while before is not None:
+                earlier.add(before.sign_key)
+                before = before.before
+            if holder.replaced and (holder.kind != "bot" or holder.sign_key in earlier):
+                return True
+            holder = holder.before
+        return False
+
     def up_for_taking(self, seat: int) -> bool:
         """Whether the seat may go to someone else without its player's word: voted gone, or
         played by a bot a ``replace`` seated (a stand-in: the host chose it already)."""
@@ -271,6 +289,11 @@ class Roster:
         if taken is not None:
             return (f"the host proposed for seat {body.seat} a box key {taken}: one box key, "
                     "one seat")
+        if self.given_back(body.seat) and (body.role != "bot" or
+                                           self.played_before(body.seat, body.sign_key)):
+            return (f"the host proposed {body.name[:32]!r} for seat {body.seat}, which a replace "
+                    "gave back to its player or to a late arrival once already: only a stand-in "
+                    "(a bot with a key new to the seat) takes it now")
         return None
 
     def _replace(self, seq: int, body: wm.Replace) -> None:

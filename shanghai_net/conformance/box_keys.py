@@ -1,0 +1,144 @@
+"""The two tables at which the kit's host breaks one box key, one seat (protocol.md 6.2, 11.8):
+it sends the client a `start_game` that gives two seats one box key, or sequences a ``replace``
+that proposes another seat's box key.  The relay sends the client that word and then holds back
+everything else of the host's, so that nothing the client hears after it can be why it stops;
+each table ends once the client has left, or ``step`` seconds after the word."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+import trio
+
+from ..deal import seeded
+from ..identity import Identity
+from ..net.host import Host, HostConfig
+from ..wire.framing import encode_frame
+from ..wire.messages import HOST_AUTHOR, Replace
+from ..wire.signing import sign_game
+from .kit import KitGame, Run, client_tail, kit_game, our_peer
+from .report import client_seat
+from .situations import BOX_KEY_SITUATIONS, PLAYERS, SEAT_RULES, Outcome
+
+__all__ = ["box_key_tables"]
+
+
+@dataclass
+class _Told:
+    """The bad word the client was sent: on which connection, naming which seats."""
+
+    left: trio.Event | None = None
+    """Set once the client leaves the connection it was told on (`_Pair.left`)."""
+    seats: tuple[int, int] = (-1, -1)
+    """Twin start: the seat whose box key the other was given.  Replace: the seat proposed,
+    the seat whose box key it names."""
+    seq: int = -1
+    """The replace's seq."""
+
+
+Script = Callable[[KitGame, _Told], Awaitable[None]]
+
+
+async def box_key_tables(command: list[str], game_timeout: float, step: float) -> list[Outcome]:
+    """The two situations of one box key, one seat: one table each."""
+    out = []
+    for name, script, situation in ((b"twin start", _twin_start, BOX_KEY_SITUATIONS[0]),
+                                    (b"taken box key", _taken_box_key, BOX_KEY_SITUATIONS[1])):
+        told = _Told()
+        run = await _table(command, game_timeout, step, name, told, script)
+        out.append(_judged(run, told, situation, step))
+    return out
+
+
+async def _table(command: list[str], game_timeout: float, step: float, name: bytes,
+                 told: _Told, script: Script) -> Run:
+    """The client and three kit peers; ``script`` tells the client the bad word, and the table
+    ends once the client has answered it (`_told_then_answered`) or ended before it was told."""
+    rnd = seeded(b"conformance kit " + name)
+    host = Host(HostConfig(players=PLAYERS, preset="davis", rules=dict(SEAT_RULES), random=rnd))
+
+    async def setup(game: KitGame) -> None:
+        game.start_client(command, ends_the_game=False)
+        for i in range(1, PLAYERS):
+            game.nursery.start_soon(our_peer, game.port, rnd, i, step)
+        game.nursery.start_soon(_told_then_answered, game, told, script, step)
+
+    return await kit_game(host, game_timeout, step, setup)
+
+
+async def _told_then_answered(game: KitGame, told: _Told, script: Script, step: float) -> None:
+    """Until ``script`` has told the client, then until it leaves or ``step`` seconds."""
+    run = game.run
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(script, game, told)
+        while told.left is None and not run.client_ended.is_set():
+            await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
+    if told.left is None:
+        return game.stop(f"the client ended before it was told ({client_tail(run.done)})")
+    with trio.move_on_after(step):
+        await told.left.wait()
+        await run.client_ended.wait()  # its last words, if it stops as it leaves
+    game.stop("the client answered" if told.left.is_set() else "the client stayed")
+
+
+async def _twin_start(game: KitGame, told: _Told) -> None:
+    """The relay gives the client a `start_game` in which the seat two after the client's has
+    the box key of the seat after it, and holds back all of the host's after it."""
+    run = game.run
+    relay = run.relay
+
+    def twin(message: dict) -> dict | None:
+        seats = message.get("seats")
+        hello = relay.hello or {}
+        if message.get("type") != "start_game" or told.left is not None \
+                or not isinstance(seats, list):
+            return None
+        mine = next((e["seat"] for e in seats if e.get("sign_key") == hello.get("sign_key")), 0)
+        given, twin_of = (mine + 2) % len(seats), (mine + 1) % len(seats)
+        twinned = [dict(entry) for entry in seats]
+        twinned[given]["box_key"] = seats[twin_of]["box_key"]
+        told.left, told.seats, relay.held = relay.current.left, (twin_of, given), True
+        return {**message, "seats": twinned}
+
+    relay.rewrite = twin
+
+
+async def _taken_box_key(game: KitGame, told: _Told) -> None:
+    """Once a move of round 1 reached the client, the relay holds the host's frames back and
+    sends the client the host's ``replace``, signed with the host's key and chained after the
+    last message it was sent, proposing for the seat after the client's (a new sign key) the
+    box key of the seat two after it."""
+    run = game.run
+    relay, host = run.relay, run.host
+    await relay.first_move(1)
+    await relay.hold()
+    seq, chain, seat = relay.forwarded, host.public.chain, client_seat(run) or 0
+    proposed, taken = (seat + 1) % PLAYERS, (seat + 2) % PLAYERS
+    fresh = seeded(b"conformance kit newcomer")
+    newcomer = Identity(fresh(32), fresh(32))
+    body = Replace(seat=proposed, name="kit newcomer", role="player",
+                   sign_key=newcomer.sign_public, box_key=host.start.seats[taken].box_key)
+    replace = sign_game(host.identity.sign_key, chain.start, HOST_AUTHOR,
+                        chain.next_counter(HOST_AUTHOR), body, (seq, chain.links[seq]))
+    await relay.inject(encode_frame({**replace.to_wire(), "seq": seq + 1}))
+    told.left, told.seats, told.seq = relay.current.left, (proposed, taken), seq + 1
+
+
+def _judged(run: Run, told: _Told, situation: tuple[str, str], step: float) -> Outcome:
+    """Passes when the client left the connection it was told on (said ``bye`` or closed
+    it) within ``step`` seconds, having signed nothing after the twin start, or approved no
+    replace."""
+    if told.left is None:
+        return Outcome(*situation, False, f"not reached: {run.stopped or client_tail(run.done)}")
+    what = (f"seats {told.seats[0]} and {told.seats[1]} were given one box key" if told.seq < 0
+            else f"the host's replace at seq {told.seq} proposes for seat {told.seats[0]} the "
+                 f"box key of seat {told.seats[1]}")
+    kinds = [kind for kind, _ in run.relay.sent.values()]
+    played = kinds if told.seq < 0 else [kind for kind in kinds if kind == "approve"]
+    left = told.left.is_set()
+    return Outcome(*situation, left and not played, "; ".join([
+        what, f"it signed {', '.join(sorted(set(played)))} ({len(played)} in all)" if played
+        else "it signed nothing of that game" if told.seq < 0 else "it approved nothing",
+        "it left" if left else f"it was still there {step:g} s later", client_tail(run.done)]))
