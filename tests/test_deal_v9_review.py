@@ -283,3 +283,16 @@ def test_a_round_stopped_before_a_seated_replacement_s_seat_is_rebuilt_audits_it
     verdict = table.audit()
     assert verdict.clean, verdict
     assert {p.generation(0).sharing.rebuilt[2] for p in table._live()} == {own}
+
+
+def test_a_replacement_s_nonce_in_a_later_generation_is_its_own_seed_s():
+    """Finding 6, the other side: in a generation dealt after it was seated the replacement's
+    seed is its own, so its nonce is read from it (and a rebuild of it would give it)."""
+    table = shared_table(players=5, t=3)
+    table.lose(2, REPLACEMENT)
+    table.reshuffle(CARDS)
+    assert 0 <= table.pick(1000, [1, 2]) < 1000
+    state, g = table.participants[0]._picks[0], table.participants[2].generation(1)
+    assert state.generation == 1 and state.from_seed(2)
+    assert table.participants[2]._picks[0].nonce == seed_nonce(g.context, 2, 0, g.seed)
+    assert table.audit().clean

@@ -75,10 +75,10 @@ class Picking:
                     if g.sharing and len(g.commitments) == self.seats]
         if not complete:
             return Pick(n, parties)
-        g = self._generations[max(complete)]
-        lost = {s for s in self._lost if s not in g.sharing.recommitted}  # rebuilt, or to be
-        return Pick(n, parties, generation=max(complete),
-                    public=frozenset(g.sharing.rebuilt) | lost)
+        number = max(complete)
+        rebuilding = {s for s, lost in self._lost.items() if number in lost.generations}
+        return Pick(n, parties, generation=number,
+                    public=frozenset(self._generations[number].sharing.rebuilt) | rebuilding)
 
     def _own_nonce(self, pick: int, state: Pick) -> bytes:
         if state.from_seed(self.seat):
