@@ -14,6 +14,7 @@ REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 
 
 def commit_pick(table, number, n, parties):
+    table._record(("pick", number, n, parties))  # the message that begins it: every seat
     table._broadcast(*[table.participants[s].pick_commit(number, n, parties) for s in parties])
 
 

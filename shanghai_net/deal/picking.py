@@ -51,11 +51,16 @@ class Picking:
     def _pick_context(self) -> Context:
         return Context(self.game_id, self.round, 0)
 
-    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...]) -> Pick:
+    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...],
+                    begin: bool = False) -> Pick:
         if n < 1 or not parties or list(parties) != sorted(set(parties)) or \
                 not all(0 <= s < self.seats for s in parties):
             raise ValueError(f"pick {pick}: range({n}) among seats {list(parties)} is malformed")
         if pick not in self._picks:
+            if self.share_threshold is not None and not begin:
+                raise ValueError(f"pick {pick} was not begun here: with sharing on every seat "
+                                 "begins a pick (expect_pick) at the message that begins it, "
+                                 "which fixes the generation of its nonces")
             self._picks[pick] = self._new_pick(n, parties)
         state = self._picks[pick]
         if (state.n, state.parties) != (n, parties):
@@ -70,8 +75,10 @@ class Picking:
                     if g.sharing and len(g.commitments) == self.seats]
         if not complete:
             return Pick(n, parties)
-        g = self._generations[max(complete)]
-        return Pick(n, parties, generation=max(complete), public=frozenset(g.sharing.rebuilt))
+        number = max(complete)
+        rebuilding = {s for s, lost in self._lost.items() if number in lost.generations}
+        return Pick(n, parties, generation=number,
+                    public=frozenset(self._generations[number].sharing.rebuilt) | rebuilding)
 
     def _own_nonce(self, pick: int, state: Pick) -> bytes:
         if state.from_seed(self.seat):
@@ -84,8 +91,9 @@ class Picking:
         """Rebuilt ``seat``'s nonces of the picks it committed to and did not reveal: checked
         against its commitments (off names it), and the picks decided over every nonce."""
         for number, state in sorted(self._picks.items()):
-            if seat in state.commitments and seat not in state.nonces and state.from_seed(seat):
-                g = self.generation(state.generation)
+            g = state.from_seed(seat) and self.generation(state.generation)
+            if g and g.seed_of(seat) and seat in state.commitments and seat not in state.nonces:
+                # (a generation of the pick restarted, not rebuilt: version 8's rule)
                 nonce = seed_nonce(g.context, seat, number, g.seed_of(seat))
                 self._take_nonce(state, PickReveal(self._pick_context(), number, seat, nonce))
 
@@ -114,9 +122,12 @@ class Picking:
         return commitment
 
     def expect_pick(self, pick: int, n: int, parties: Sequence[int]) -> None:
-        """Pick ``pick`` as the table runs it, for a seat that is no party to it: a commitment
-        to another pick (say, among its author alone) is then refused, not taken as the pick."""
-        self._pick_state(pick, n, tuple(parties))
+        """Pick ``pick`` as the table runs it, begun at the message that begins it (the start
+        digest, a ``call_shanghai``): a commitment to another pick (say, among its author alone)
+        is then refused, not taken as the pick.  With sharing on every seat, party or not, must
+        begin it so, before its own or any ``pick_commit``: that message fixes the generation
+        whose seeds give the nonces, the same at every seat."""
+        self._pick_state(pick, n, tuple(parties), begin=True)
 
     def _on_pick_commitment(self, commitment: PickCommitment) -> None:
         state = self._pick_state(commitment.pick, commitment.n, commitment.parties)

@@ -233,8 +233,16 @@ def rebuild(context: Context, dealer: int, threshold: int, commitments: Sequence
     if len(published) < threshold:
         raise ValueError(f"{len(published)} shares of seat {dealer}'s seed for generation "
                          f"{context.generation}, {threshold} needed to rebuild it")
-    used = list(published.items())[:threshold]
-    seed = _scalar(interpolate({abscissa(h): _int(y) for h, y in used}, 0))
+    return seed_from_shares(context, dealer, digest, dict(list(published.items())[:threshold]))
+
+
+def seed_from_shares(context: Context, dealer: int, digest: bytes,
+                     used: Mapping[int, bytes]) -> bytes:
+    """The dealer's seed from ``t`` shares already checked against its commitments (holder ->
+    share), checked against its seed ``digest`` (:func:`check_seed`: off it names the dealer).
+    R1 checks each published share as it is sequenced, against the dealer's one commit, so its
+    rebuild calls this directly; :func:`rebuild` checks the shares first."""
+    seed = _scalar(interpolate({abscissa(h): _int(y) for h, y in used.items()}, 0))
     check_seed(context, dealer, seed, digest)
     return seed
 

@@ -193,6 +193,7 @@ class MentalTable:
         number = self._picks
         self._picks += 1
         parties = sorted(parties)
+        self._record(("pick", number, n, parties))
         for message in [self.participants[s].pick_commit(number, n, parties) for s in parties]:
             self._broadcast(message)
         for message in [self.participants[s].pick_reveal(number) for s in parties]:
@@ -301,6 +302,8 @@ def _follow(participant: Participant, event: tuple) -> None:
         participant.lose(*what)
     elif kind == "time out":
         participant.time_out_shares(*what)
+    elif kind == "pick":
+        participant.expect_pick(*what)
     elif kind == "handed":
         if what[0].author != participant.seat:
             participant.record_handed(what[0])
