@@ -238,7 +238,7 @@ class PeerTable(StreamTable):
             return None
         generation = message.context.generation
         sharing = self.participant.generation(generation).sharing
-        if sharing is None or sharing.complaints.get(self.seat) != message.author:
+        if sharing is None or message.author not in sharing.complaints.get(self.seat, ()):
             return None
         return wm.ShareComplained(dealer=message.author, generation=generation)
 
@@ -414,11 +414,13 @@ class PeerTable(StreamTable):
         return self.participant.public_card(*token)
 
     def _pick_begin(self, pick: PickState) -> None:
+        # every seat begins the pick at the message that begins it, party or not: the pick is
+        # the stream's, not whatever its first commitment says, and with sharing on that
+        # message fixes the generation whose seeds give the nonces
+        self.participant.expect_pick(pick.number, pick.request.n, pick.parties)
         if self.seat in pick.parties:
             self._out.append(deal_body(self.participant.pick_commit(
                 pick.number, pick.request.n, pick.parties)))
-        else:  # looking on: the pick is the stream's, not whatever its first commitment says
-            self.participant.expect_pick(pick.number, pick.request.n, pick.parties)
 
     def _pick_reveal(self, pick: PickState) -> None:
         if self.seat in pick.parties:

@@ -44,7 +44,7 @@ class SeedSharing:
                               act())
 
     def _share_complained(self, complainer: int, dealer: int, generation: int) -> None:
-        self._sharing_of(generation).complaints.setdefault(complainer, dealer)
+        self._sharing_of(generation).complain(complainer, dealer)
 
     def _silent_rebuilt(self, rebuild: Callable[[frozenset[int]], frozenset[int]]
                         ) -> frozenset[int]:
