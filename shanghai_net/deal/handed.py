@@ -1,4 +1,4 @@
-"""The replacement takes the hand (version 9; docs/dealing.md, "The replacement takes the hand
+"""The replacement takes the hand (sharing on; docs/dealing.md, "The replacement takes the hand
 from that turn").
 
 Once a lost seat's replacement is seated, every other live seat sends it, for each generation,

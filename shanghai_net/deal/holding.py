@@ -1,4 +1,4 @@
-"""A seat's part in the sharing of the other seats' seeds (version 9, sharing on): the shares
+"""A seat's part in the sharing of the other seats' seeds (sharing on): the shares
 it holds and checks at each commit, the complaint of a bad one, the shares its ``seeds`` owe,
 and R2, the rebuild of a seat silent at its seeds from the shares in the others' ``seeds``
 (docs/dealing.md).  A mixin of :class:`~shanghai_net.deal.participant.Participant`, which owns

@@ -1,4 +1,4 @@
-"""R1, a seat lost mid-round (version 9, sharing on; docs/dealing.md, "When a seat is rebuilt"
+"""R1, a seat lost mid-round (sharing on; docs/dealing.md, "When a seat is rebuilt"
 and "What every party does with a rebuilt seed").
 
 From the vote that decides the loss, each holder of the lost seat's rebuilt generations
@@ -29,7 +29,7 @@ from .sharing import seed_from_shares, seed_scalar, share_fits
 
 class NotRebuildable(ValueError):
     """A lost seat whose seed cannot be rebuilt (fewer than ``t`` of its holders are left, or
-    can still publish): its round is void, as in version 8.  No card was learned."""
+    can still publish): its round is void, as with sharing off.  No card was learned."""
 
 
 @dataclass

@@ -58,7 +58,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         self.round = round
         self.shuffle_proof = shuffle_proof
         self.share_threshold = share_threshold
-        """Version 9: ``t``, the table's threshold of seed shares; ``None``: sharing off."""
+        """Sharing on: ``t``, the table's threshold of seed shares; ``None``: sharing off."""
         self._roster = tuple(boxes)
         """Every seat's X25519 key at ``start_game``: a holder's (no replacement holds shares)."""
         self._boxes = list(boxes)
@@ -69,9 +69,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
         self._lost: dict[int, LostSeat] = {}
-        """Version 9: the seats lost this round (R1), and what their rebuild waits for."""
+        """Sharing on: the seats lost this round (R1), and what their rebuild waits for."""
         self._successors: dict[int, bytes] = {}
-        """Version 9: seat -> the box key of the replacement seated in it this round."""
+        """Sharing on: seat -> the box key of the replacement seated in it this round."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:

@@ -1,8 +1,8 @@
-"""A seat's side of the random picks (deal/picks.py's commit-reveal), and version 9's nonces
-from the seed: with sharing on, a party's nonce is read from its seed of the latest generation
-whose commits were all in when the pick began, so a lost party's nonce is rebuilt with its seed
-and the pick decided over every nonce (docs/dealing.md, "Picks are decided at the commit").  A
-mixin of :class:`~shanghai_net.deal.participant.Participant`, which owns the state it reads."""
+"""A seat's side of the random picks (deal/picks.py's commit-reveal), and, with sharing on, the
+nonces read from the seed: a party's nonce is read from its seed of the latest generation whose
+commits were all in when the pick began, so a lost party's nonce is rebuilt with its seed and
+the pick decided over every nonce (docs/dealing.md, "Picks are decided at the commit"). A mixin
+of :class:`~shanghai_net.deal.participant.Participant`, which owns the state it reads."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ class Pick:
     commitments: dict[int, PickCommitment] = field(default_factory=dict)
     nonces: dict[int, bytes] = field(default_factory=dict)
     generation: int | None = None
-    """Version 9: the generation whose seeds give the nonces (``None``: drawn, version 8)."""
+    """Sharing on: the generation whose seeds give the nonces (``None``: drawn, as with
+    sharing off)."""
     public: frozenset[int] = frozenset()
-    """Version 9: the parties whose seed of ``generation`` was public (rebuilt) when the pick
-    began: they draw their nonces, as in version 8."""
+    """Sharing on: the parties whose seed of ``generation`` was public (rebuilt) when the pick
+    began: they draw their nonces, as with sharing off."""
 
     def to_plain(self) -> list[Any]:
         shared = [] if self.generation is None else [self.generation, sorted(self.public)]
@@ -93,12 +94,12 @@ class Picking:
         for number, state in sorted(self._picks.items()):
             g = state.from_seed(seat) and self.generation(state.generation)
             if g and g.seed_of(seat) and seat in state.commitments and seat not in state.nonces:
-                # (a generation of the pick restarted, not rebuilt: version 8's rule)
+                # (a generation of the pick restarted, not rebuilt: the rule with sharing off)
                 nonce = seed_nonce(g.context, seat, number, g.seed_of(seat))
                 self._take_nonce(state, PickReveal(self._pick_context(), number, seat, nonce))
 
     def audit_picks(self) -> tuple[int, str] | None:
-        """Version 9, at the audit: every nonce read from a seed is its author's seed's; the
+        """Sharing on, at the audit: every nonce read from a seed is its author's seed's; the
         first that is not, as (author, why)."""
         for number, state in sorted(self._picks.items()):
             for party, nonce in sorted(state.nonces.items()):

@@ -1,4 +1,4 @@
-"""What one generation's seed sharing is, as one participant sees it (version 9, sharing on):
+"""What one generation's seed sharing is, as one participant sees it (sharing on):
 who holds shares, the shares this seat holds, the complaints, and the seeds rebuilt from shares
 (docs/dealing.md, "Sharing at the commit" and "When a seat is rebuilt").
 

@@ -225,7 +225,7 @@ class PeerTable(StreamTable):
     def _complain(self, cheat: CheatDetected, share: wm.ShareComplained | None = None) -> None:
         """A fault only this seat can see: tell the table (once), and stop playing; the audit
         the complaint starts decides who is at fault.  ``share``: the seed share it found bad
-        (version 9), after which it sends nothing more of that generation."""
+        (sharing on), after which it sends nothing more of that generation."""
         if self.complaint is None:
             self.complaint = cheat.reason[:500]
             self._out.append(wm.Complaint(round=self.round, reason=self.complaint, share=share))
@@ -311,7 +311,7 @@ class PeerTable(StreamTable):
                 try:
                     self._out.append(deal_body(self.participant.make_pass(generation)))
                 except GenerationStopped:
-                    pass  # it complained of a share of it: nothing more of it (version 9)
+                    pass  # it complained of a share of it: nothing more of it (sharing on)
         for token in list(self._deferred):
             if self.complaint is None and (
                     token[1] in self.participant.generation(token[0]).mine or self._try_open(token)):
@@ -402,7 +402,7 @@ class PeerTable(StreamTable):
                 try:
                     sealed = self.participant.share_keys(generation, to, positions)
                 except GenerationStopped:
-                    continue  # it complained of a share of it: nothing more of it (version 9)
+                    continue  # it complained of a share of it: nothing more of it (sharing on)
                 by_generation.setdefault(generation, []).append(sealed)
             for generation, sealed in by_generation.items():
                 self._out.append(shares_body(self.round, generation, sealed))

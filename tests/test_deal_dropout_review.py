@@ -1,4 +1,4 @@
-"""Version 9, the review of the dropout-tolerant deal as built (docs/dealing-review.md, "Review of
+"""The review of the dropout-tolerant deal as built (docs/dealing-review.md, "Review of
 the code (session 16)"): each test plays an adversary, or the host's timing, with our own
 classes and asserts who is named, that it is refused, and that no hidden card opens to a seat
 not entitled to it."""
@@ -13,7 +13,7 @@ from shanghai_net.deal.box import seal
 from shanghai_net.deal.handed import handed_box_secret
 from shanghai_net.deal.messages import Context, ShareReveal
 from shanghai_net.deal.picks import seed_nonce
-from v9_helpers import CARDS, assert_only_holders_open, dealing, shared_table
+from dropout_helpers import CARDS, assert_only_holders_open, dealing, shared_table
 
 REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 
@@ -179,7 +179,7 @@ def test_a_pick_not_begun_at_every_seat_is_refused_with_sharing_on():
 def test_a_replacement_seated_before_its_seat_is_rebuilt_draws_its_pick_nonce_and_is_not_named():
     """Finding 6.  Seat 2 is lost and its replacement seated before the shares are all in; a
     pick with the replacement begins; the rebuild then completes.  The seat's seed of the
-    generation is public from the rebuild, so the replacement draws its nonce (version 8's rule
+    generation is public from the rebuild, so the replacement draws its nonce (the rule with sharing off
     for a party whose seed is public): it must not be checked against the rebuilt seed's."""
     table = shared_table(players=5, t=3)
     lost_with_shares_from(table, (0, 1, 3, 4), (0, 1))
@@ -235,7 +235,7 @@ def test_a_party_lost_in_a_restarted_generation_of_its_pick_is_no_crash_and_draw
     """Finding 8.  A pick begins once a reshuffle's commits are all in and before its passes;
     its party is then lost: that generation restarts (its seed is not rebuilt) while the
     earlier one is.  The rebuild must not read a nonce from a seed nobody has (before: a
-    TypeError in every party's rebuild); the party's nonce is simply not rebuilt (version 8's
+    TypeError in every party's rebuild); the party's nonce is simply not rebuilt (sharing off's
     rule for the pick)."""
     table = shared_table()
     table.commit(CARDS)  # generation 1: committed, not passed

@@ -1,4 +1,4 @@
-"""Version 9, sharing at the commit: every seat deals its seed to the generation's holders in the
+"""Sharing at the commit: every seat deals its seed to the generation's holders in the
 commit it sends anyway; every party checks the commit's shape; each holder checks its share at
 once, and a holder with a bad one complains and sends nothing more of that generation."""
 
@@ -13,7 +13,7 @@ from shanghai_net.deal.errors import GenerationStopped
 from shanghai_net.deal.group import is_scalar
 from shanghai_net.deal.messages import SharedCommitment
 from shanghai_net.deal.sharing import BASE_POINT, SHARE_BOX_BYTES, seed_scalar
-from v9_helpers import CARDS, changing, dealing, shared_table
+from dropout_helpers import CARDS, changing, dealing, shared_table
 ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
 
 
