@@ -13,8 +13,8 @@ from typing import Any
 from ..cards import Card, card_from_id
 from ..deal.box import BOX_OVERHEAD, KEY_BYTES, SealedShare
 from ..deal.messages import (Commitment, Context, KeyReveal, Message, PassOutput,
-                             PickCommitment, PickReveal, SeedReveal, SharedCommitment,
-                             SharedSeedReveal)
+                             PickCommitment, PickReveal, SeedReveal, ShareReveal,
+                             SharedCommitment, SharedSeedReveal)
 from ..deal.sharing import SHARE_BOX_BYTES
 from ..engine import moves as em
 from ..rules.melds import End
@@ -118,7 +118,8 @@ MOVE_BODIES = (wm.DrawStock, wm.TakeDiscard, wm.MayI, wm.PassClaim, wm.CallShang
 
 
 def deal_body(message: Message) -> wm.Deal:
-    """One deal message (not a key share, a key reveal or a seed) as a ``deal`` body."""
+    """One deal message (not a key share, a key reveal or a seed) as a ``deal`` body; a
+    `ShareReveal` (sharing on) as a ``share_reveal``."""
     c = message.context
     if isinstance(message, Commitment):
         sharing = {} if not isinstance(message, SharedCommitment) else {
@@ -137,6 +138,9 @@ def deal_body(message: Message) -> wm.Deal:
     if isinstance(message, PickReveal):
         return wm.Deal("pick_reveal", {"round": c.round, "pick": message.pick,
                                        "nonce": message.nonce})
+    if isinstance(message, ShareReveal):
+        return wm.Deal("share_reveal", {"round": c.round, "seat": message.seat, "shares": [
+            {"generation": generation, "share": share} for generation, share in message.shares]})
     raise TypeError(f"{type(message).__name__} travels in a bundle")
 
 
@@ -275,6 +279,9 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
     if step == "pick_reveal":
         return DealStep(step, round_no, [PickReveal(ctx(0), _int(data, "pick"), author,
                                                     _bytes(data, "nonce"))], [])
+    if step == "share_reveal":
+        return DealStep(step, round_no, [ShareReveal(ctx(0), author, _int(data, "seat", 0, 255),
+                                                     _published_shares(data))], [])
     raise ValueError(f"unknown deal step {step!r:.64}")
 
 
@@ -311,6 +318,20 @@ def _held_shares(data: dict) -> dict[int, list[tuple[int, bytes | None]]]:
         last = where
         held.setdefault(where[0], []).append((where[1], share))
     return held
+
+
+def _published_shares(data: dict) -> tuple[tuple[int, bytes | None], ...]:
+    """A ``share_reveal``'s shares (sharing on): ``(generation, share)``; a nil share is read
+    here and refused by the deal (``out_of_turn``, docs/dealing.md), as are generations that
+    are not the ones the author owes."""
+    shares = []
+    for i, entry in enumerate(_list(data, "shares", 255)):
+        entry = _map(entry, f"data.shares[{i}]")
+        share = entry.get("share")
+        if share is not None and not (isinstance(share, bytes) and len(share) == 32):
+            raise ValueError(f"data.shares[{i}].share: expected 32 bytes, got {share!r:.40}")
+        shares.append((_int(entry, "generation"), share))
+    return tuple(shares)
 
 
 # -- the deal steps' data, as JSON Schema (protocol/schema/body/deal.json) -----------------------
@@ -378,4 +399,12 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
         "pick_reveal": record(round=u32, pick=u32,
                               nonce=any_bin("32 bytes: the reference host refuses another length "
                                              "(out_of_turn)")),
+        "share_reveal": record(
+            sharing_on + "a holder's shares of lost seat `seat`'s seeds, one for each generation "
+                         "rebuilt whose commit had the author among its holders, ascending; "
+                         "only after the vote that decides the seat lost (else out_of_turn)",
+            round=u32, seat=seat,
+            shares={"type": "array", "maxItems": 255, "items": record(
+                "nil is refused (out_of_turn), a share off the seat's commitments names its "
+                "author", generation=u32, share=Nullable(Blob(32)).schema())}),
     }

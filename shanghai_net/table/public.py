@@ -214,6 +214,8 @@ class PublicTable(StreamTable):
                 if refused is not None:
                     raise RemoteProtocolError("bad_message", refused[:480], None, msg.counter)
                 self._check_step(author, step)
+            elif step.step == "share_reveal":
+                self._share_reveal_refused(author, step.messages[0])
             elif step.step == "shares":
                 for sealed in step.sealed:
                     for position in sealed.positions:

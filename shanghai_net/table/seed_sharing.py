@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..deal.messages import ShareReveal
 from ..deal.shares import GenerationShares
 from ..wire import messages as wm
+from ..wire.messages import HOST_AUTHOR
+from .fault import Fault
 
 
 class SeedSharing:
@@ -58,3 +61,27 @@ class SeedSharing:
         remaining = rebuild(absent)
         self.rebuilt_seeds = set(absent - remaining)
         return remaining
+
+    # -- R1: a seat lost mid-round, rebuilt from its holders' published shares ------------------
+
+    def _share_reveal_refused(self, author: int, reveal: ShareReveal) -> None:
+        """ValueError when ``reveal`` is not due from ``author`` now (the host answers
+        ``out_of_turn``): with sharing off, or no lost seat's rebuild waiting for its shares,
+        none is."""
+        raise ValueError(f"seat {author}: a share_reveal for seat {reveal.seat}, whose rebuild "
+                         "no one waits for" + ("" if self.share_threshold is not None else
+                                               " (this table shares no seeds)"))
+
+    def _share_reveal(self, author: int, reveal: ShareReveal) -> None:
+        """A sequenced ``share_reveal`` (Fault: one not due names its author, since the host
+        should have refused it)."""
+        try:
+            self._share_reveal_refused(author, reveal)
+        except ValueError as error:
+            raise Fault(author, str(error)) from None
+
+    def _rebuild_timeout(self, seq: int, seat: int, what: str) -> None:
+        """The host's ``"shares"`` or ``"vote"`` timeout of ``seat`` (sharing on); Fault on the
+        host for one that has no place: with sharing off, never."""
+        raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s {what}, which no lost "
+                                 "seat's rebuild waited for")

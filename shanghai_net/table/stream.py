@@ -284,6 +284,8 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
                 self._seeds_timeout(body.seat, msg.seq)
             elif body.what == "silent":
                 self._silent_timeout(msg.seq, body.seat)
+            elif body.what in ("shares", "vote"):
+                self._rebuild_timeout(msg.seq, body.seat, body.what)
             else:
                 opened = self.moment_seq  # claims answer a window side by side: it opened here
                 self._apply(author, PassClaim(body.seat))
@@ -410,6 +412,8 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         elif self.accusation is not None:
             raise Fault(HOST_AUTHOR, f"the host relayed seat {author}'s {step.step} after the "
                                      "round was stopped for its audit")
+        elif step.step == "share_reveal":
+            self._share_reveal(author, step.messages[0])
         else:
             self._check_step(author, step)
             self._seat_messages(author, step)

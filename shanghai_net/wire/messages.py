@@ -498,10 +498,14 @@ class Timeout(Body):
     absent (it, or the host that relays it: no evidence against the seat); ``"silent"`` (v8):
     the table has waited the table's ``audit_timeout`` with nothing sequenced while the seat
     owed it a deal step or an approval, and the seat counts as silent until it signs again
-    (a vote that it left then needs fewer seats, protocol.md 11.5)."""
+    (a vote that it left then needs fewer seats, protocol.md 11.5).  Only with sharing on
+    (docs/dealing.md, "Version 10 messages"): ``"shares"``: the seat's ``share_reveal`` for a
+    lost seat's rebuild did not come within ``audit_timeout`` (no evidence against it either);
+    ``"vote"``: the votes naming ``seat`` reached 11.5's bar but not ``t`` holders' votes, and
+    none came for ``audit_timeout``: the round is void as without sharing."""
 
     seat: int = wire_field(SEAT)
-    what: str = wire_field(OneOf("claim", "seeds", "silent"), default="claim")
+    what: str = wire_field(OneOf("claim", "seeds", "silent", "shares", "vote"), default="claim")
 
 
 @body_kind("protest")
@@ -642,7 +646,10 @@ NOTICES = ("owed",)
 """The host notices a client may ask for in ``Hello.notices``."""
 DEAL_STEPS = ("commit", "pass", "shares", "reveal", "seeds", "pick_commit", "pick_reveal")
 """The steps of the deal a ``deal`` body may carry (docs/protocol.md, section 11.2)."""
-STEP = OneOf(*DEAL_STEPS)
+SHARING_DEAL_STEPS = ("share_reveal",)
+"""The deal steps only a table with sharing on has (docs/dealing.md, "Version 10 messages"):
+a holder's published shares of a seat lost mid-round."""
+STEP = OneOf(*DEAL_STEPS, *SHARING_DEAL_STEPS)
 POSITION = Int(0, 0xFFFF)
 U32 = Int(0, 2**32 - 1)
 
