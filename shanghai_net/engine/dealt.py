@@ -27,7 +27,8 @@ from ..rules.melds import Meld
 from ..rules.ruleset import RuleSet
 from ..rules.scoring import penalty
 from .dealer import Dealer, Pick, Request, Reveal, Shuffle, Token
-from .events import Event, GameEnded, GameResult, PotReturned, RoundEnded, RoundResult, RoundVoided, WentOut
+from .events import (Event, GameEnded, GameResult, PotReturned, RoundEnded, RoundResult, RoundVoided,
+                     SeatLost, WentOut)
 from .moves import Move
 
 __all__ = ["DealtGame", "Phase", "ClaimWindow"]
@@ -172,6 +173,7 @@ class DealtGame(ABC):
         self.window: ClaimWindow | None = None
         self.down = [False] * n
         self.claims_left: list[int | None] = [self.rules.claims_per_round] * n  # None: no limit
+        self.absent: set[int] = set()  # lost this round (`lose_seat`) and not yet taken back
         self.must_lay_off: set[Card] = set()
         self.went_down_now = False
 
@@ -415,6 +417,28 @@ class DealtGame(ABC):
         self._finish()
         out, self._events = self._events, []
         return out
+
+    def lose_seat(self, seat: int) -> list[Event]:
+        """The table lost ``seat`` for good in the running round, and the round goes on (its
+        part of the deal is rebuilt, docs/dealing.md R1): it pays ``rules.leave_penalty`` now
+        (a void of the round later takes it back with the round and charges it once again),
+        claim windows leave it out until `seat_back`, and its hand waits for its replacement
+        (the game waits at its turn)."""
+        if self.phase is Phase.OVER or not 0 <= seat < self.players or seat in self.absent:
+            raise IllegalMoveError(f"lose seat {seat}: no seat of the running round")
+        return self._entry(self._lose_seat, seat)
+
+    def _lose_seat(self, seat: int) -> None:
+        self.absent.add(seat)
+        self._emit(SeatLost(self.round_no, seat, self._charge_leaver(seat), self.rules.money))
+        self._left_out(seat)
+
+    def _left_out(self, seat: int) -> None:
+        """Hook: a game with claim windows passes for lost ``seat`` in the open one."""
+
+    def seat_back(self, seat: int) -> None:
+        """Lost ``seat``'s replacement plays it from here: claim windows count it again."""
+        self.absent.discard(seat)
 
     def _charge_leaver(self, seat: int) -> int:
         """What the seat that left pays, ``leave_penalty``: money into the pot (the next round's

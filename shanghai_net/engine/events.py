@@ -17,7 +17,7 @@ from ..rules.melds import End, Meld
 __all__ = [
     "Event", "Words", "RoundStarted", "Drew", "TookDiscard", "ClaimCalled", "ClaimPassed", "Claimed",
     "WentDown", "LaidOff", "JokerSwapped", "JokerBought", "Discarded", "ShanghaiCalled",
-    "ShanghaiPenalty", "Reshuffled", "PotReturned", "WentOut", "RoundEnded", "RoundVoided", "GameEnded", "RoundResult",
+    "ShanghaiPenalty", "Reshuffled", "PotReturned", "WentOut", "RoundEnded", "RoundVoided", "SeatLost", "GameEnded", "RoundResult",
     "GameResult", "round_numbers",
 ]
 
@@ -284,6 +284,24 @@ class RoundVoided(Event):
             paid = f"{self.penalty} into the pot" if self.money else f"{self.penalty} points"
             text += f": {w.seat(self.leaver)} left and pays {paid}"
         return text + ("; the round is dealt again" if self.goes_on else "; the game ends")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLost(Event):
+    """A seat left the round for good and the round goes on (the dropout-tolerant deal rebuilds
+    its part of the deal, docs/dealing.md R1): it pays ``penalty`` (points, or with ``money``
+    into the pot) as a leaver of a void round would, claim windows leave it out, and its hand
+    waits for the seat's replacement, which plays on from the seat's turn."""
+
+    round_no: int
+    seat: int
+    penalty: int = 0
+    money: bool = False
+
+    def describe(self, w: Words = PLAIN) -> str:
+        paid = f"{self.penalty} into the pot" if self.money else f"{self.penalty} points"
+        return (f"{w.seat(self.seat)} left and pays {paid}; the round goes on, the hand waits "
+                "for a replacement")
 
 
 @dataclass(frozen=True, slots=True)

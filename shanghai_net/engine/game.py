@@ -206,11 +206,16 @@ class Game(DealtGame):
             seat
             for seat in ((self.turn + k) % self.players for k in range(1, self.players))
             if seat != self.discarder
+            and seat not in self.absent
             and self._has_claims(seat)
             and (self.rules.claim_when_down or not self.down[seat])
         )
         if order:
             self.window = ClaimWindow(self.discard[-1], order)
+
+    def _left_out(self, seat: int) -> None:
+        if self.window and seat in self.window.undecided():
+            self._pass_claim(PassClaim(seat))
 
     def _has_claims(self, seat: int) -> bool:
         """Claims left this round (None: the table set no limit)."""
