@@ -74,9 +74,16 @@ def test_with_sharing_off_the_host_refuses_a_share_reveal():
 def test_with_sharing_off_a_host_that_times_out_shares_or_a_vote_is_named(what):
     t = Roster(4, seed=3)
     t.run_until(lambda: t.host.settled)
-    msg = t.host.chain.sign(t.host_id.sign_key, HOST_AUTHOR, wm.Timeout(seat=2, what=what))
+    for party in refused_timeout(t, 2, what):
+        assert f"seat 2's {what}" in party.fault.reason
+
+
+def refused_timeout(t, seat, what):
+    """The host's ``timeout`` of ``seat``'s ``what``, which has no place: every party (the
+    host's public table too) names the host; the parties."""
+    msg = t.host.chain.sign(t.host_id.sign_key, HOST_AUTHOR, wm.Timeout(seat=seat, what=what))
     for party in [t.host, *t.seats]:
         with pytest.raises(Exception):
             party.receive(msg) if party is not t.host else party.take_host(msg)
         assert party.fault is not None and party.fault.culprit == HOST_AUTHOR
-        assert f"seat 2's {what}" in party.fault.reason
+    return [t.host, *t.seats]

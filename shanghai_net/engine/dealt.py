@@ -418,19 +418,21 @@ class DealtGame(ABC):
         out, self._events = self._events, []
         return out
 
-    def lose_seat(self, seat: int) -> list[Event]:
+    def lose_seat(self, seat: int, *, pays: bool = True) -> list[Event]:
         """The table lost ``seat`` for good in the running round, and the round goes on (its
         part of the deal is rebuilt, docs/dealing.md R1): it pays ``rules.leave_penalty`` now
+        unless not ``pays`` (the table's rule: a host's stand-in does not)
         (a void of the round later takes it back with the round and charges it once again),
         claim windows leave it out until `seat_back`, and its hand waits for its replacement
         (the game waits at its turn)."""
         if self.phase is Phase.OVER or not 0 <= seat < self.players or seat in self.absent:
             raise IllegalMoveError(f"lose seat {seat}: no seat of the running round")
-        return self._entry(self._lose_seat, seat)
+        return self._entry(self._lose_seat, seat, pays)
 
-    def _lose_seat(self, seat: int) -> None:
+    def _lose_seat(self, seat: int, pays: bool) -> None:
         self.absent.add(seat)
-        self._emit(SeatLost(self.round_no, seat, self._charge_leaver(seat), self.rules.money))
+        penalty = self._charge_leaver(seat) if pays else 0
+        self._emit(SeatLost(self.round_no, seat, penalty, self.rules.money))
         self._left_out(seat)
 
     def _left_out(self, seat: int) -> None:

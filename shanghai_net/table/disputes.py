@@ -128,11 +128,20 @@ class Disputes:
                      if self.carried(round_no, s)), None)
         if seat is None:
             seat = self.split_carried(round_no)
-        if seat is not None:  # it is gone: it left the round and waits for a replacement
-            self._drop_round()
-            self._leave(seat, round_no, False)
-            self.silenced.pop(seat, None)
-            self.vacant[seat] = round_no
+        if seat is not None and not self._lost_or_waiting(seat, round_no):
+            self._voided_gone(seat, round_no)
+
+    def _voided_gone(self, seat: int, round_no: int) -> None:
+        """``seat`` is gone: it left the round, which is void, and waits for a replacement."""
+        self._drop_round()
+        self._leave(seat, round_no, False)
+        self.silenced.pop(seat, None)
+        self.vacant[seat] = round_no
+
+    def _lost_or_waiting(self, seat: int, round_no: int) -> bool:
+        """Hook: whether the votes that carry against ``seat`` lose it with the round going on
+        (sharing on, R1) or wait for more votes, instead of voiding the round."""
+        return False
 
     def _silent_timeout(self, seq: int, seat: int) -> None:
         """The host's word that the table waited its ``audit_timeout`` with nothing sequenced

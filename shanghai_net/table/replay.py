@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..cards import Card
 from ..engine import new_game
@@ -23,13 +24,21 @@ from .fault import Fault
 __all__ = ["FullReplay"]
 
 
+@dataclass(frozen=True)
+class _Lost:
+    """A seat lost mid-round, among a round's moves (`FullReplay.lose`)."""
+
+    seat: int
+    pays: bool
+
+
 class FullReplay:
     """Feed it the stream's moves and pick results as the public replica takes them; at each
     round's audit, `replay` the round with its opened decks."""
 
     def __init__(self, rules: RuleSet, players: int) -> None:
         self.game = new_game(rules, players, None, None)
-        self._inputs: list[tuple[int, Move]] = []
+        self._inputs: list[tuple[int, Move | _Lost]] = []
         self._picks: deque[int] = deque()
         self.moves = 0
         """Moves replayed with every card known."""
@@ -50,12 +59,20 @@ class FullReplay:
         self._picks.clear()  # the voided round's own picks (its SHANGHAI calls') are not replayed
         self.game.void_round(False, leaver=leaver, go_on=True)
 
+    def lose(self, seat: int, pays: bool) -> None:
+        """``seat`` was lost mid-round and the round goes on (sharing on, R1): replayed in its
+        place among the moves."""
+        self._inputs.append((seat, _Lost(seat, pays)))
+
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
         (generation -> cards by position); a move the full game refuses is its author's fault."""
         inputs, self._inputs = self._inputs, []
         self._answer(round_no, decks)
         for author, move in inputs:
+            if isinstance(move, _Lost):
+                self.game.lose_seat(move.seat, pays=move.pays)
+                continue
             try:
                 self.game.apply(move)
             except IllegalMoveError as error:

@@ -190,6 +190,12 @@ class PeerTable(StreamTable):
         self.complaint = None  # of a round no one plays any more
         self.events.extend(self.game.void_round(scored, leaver=leaver, go_on=True))
 
+    def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
+        """R1: this seat's replica and deal lose ``seat`` too; a holder of its rebuilt
+        generations owes its shares of them from here."""
+        self.events.extend(self.game.lose_seat(seat, pays=paid))
+        self.participant.lose(seat, holders)
+
     def _proposed(self, seq: int, body: wm.Replace) -> None:
         """The reference seat's rule (protocol.md 11.8): it approves anyone the host proposes
         for a seat the table voted gone or one a stand-in bot plays (`Roster.up_for_taking`:

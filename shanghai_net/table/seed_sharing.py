@@ -19,6 +19,11 @@ from .fault import Fault
 class SeedSharing:
     """The part of `StreamTable` that reads the seed sharing off the stream: see the module."""
 
+    rebuilds_lost: bool = False
+    """R1 (a seat lost mid-round rebuilt, its round going on) is being wired (issue 38): until
+    every step of it is (its shares, the rebuild, the replacement mid-round), a vote at a table
+    with sharing on voids the round as without sharing, and only tests turn it on."""
+
     def _generation_holders(self) -> tuple[int, ...] | None:
         """The holders of a generation whose shuffle is asked for now (its due message), or
         None with sharing off.  No seat is the host's yet (``host_run`` is not on the wire)."""
@@ -82,6 +87,70 @@ class SeedSharing:
 
     def _rebuild_timeout(self, seq: int, seat: int, what: str) -> None:
         """The host's ``"shares"`` or ``"vote"`` timeout of ``seat`` (sharing on); Fault on the
-        host for one that has no place: with sharing off, never."""
+        host for one that has no place: with sharing off, never.  ``"vote"``: the votes naming
+        ``seat`` reached protocol.md 11.5's bar, not ``t`` holders' votes, and none came for
+        ``audit_timeout`` (the host's clock): the round is void as without sharing."""
+        round_no = self.void_target
+        if what == "vote" and self.rebuilds_lost and self.share_threshold is not None and \
+                not self.waiting_audit and \
+                seat not in self.vacant and self.carried(round_no, seat) and \
+                self.rebuildable(seat):
+            self._voided_gone(seat, round_no)
+            return
         raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s {what}, which no lost "
                                  "seat's rebuild waited for")
+
+    def _vote(self, author: int, round_no: int, seat: int) -> None:
+        """`Disputes._vote`; with sharing on it also notes whether the voter is a share holder
+        as it votes (the rebuild's bar counts those votes)."""
+        if self.share_threshold is not None and \
+                author in self.share_holders(self.share_threshold, ()):
+            self.holder_votes.setdefault((round_no, seat), set()).add(author)
+        super()._vote(author, round_no, seat)
+
+    def rebuildable(self, seat: int) -> bool:
+        """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
+        every generation of the running round it committed and whose passes have begun, at
+        least ``t`` of that commit's holders other than it are holders still."""
+        holders = set(self.share_holders(self.share_threshold, ())) - {seat}
+        for generation in sorted(self.generations):
+            if seat not in self._commits.get(generation, ()) or not self._passes.get(generation):
+                continue
+            sharing = self._sharing_of(generation)
+            if sharing is None or \
+                    len(set(sharing.commit_holders(seat)) & holders) < self.share_threshold:
+                return False
+        return True
+
+    def _lost_or_waiting(self, seat: int, round_no: int) -> bool:
+        """`Disputes._lost_or_waiting`, sharing on (docs/dealing.md, "The vote's bar, with
+        sharing on"): a rebuildable seat is lost, the round going on, once ``t`` of the votes
+        are holders' other than its own; until then the votes wait (or the host's ``"vote"``
+        timeout voids the round).  A seat not rebuildable: the round is void, as without."""
+        if not self.rebuilds_lost or self.share_threshold is None or not self.rebuildable(seat):
+            return False
+        if len(self.holder_votes.get((round_no, seat), set()) - {seat}) >= self.share_threshold:
+            self._lose(seat, round_no)
+        return True
+
+    def _lose(self, seat: int, round_no: int) -> None:
+        """R1: ``seat`` is lost at this message and the round goes on.  It is vacant (its key's
+        messages refused) and pays ``leave_penalty`` as a seat voted gone does (not the host's
+        stand-in, nor a seat charged for its silence since); its commit of a generation whose
+        passes have not begun is dropped (its replacement commits afresh); every party's deal
+        rebuilds it (`_lose_own`)."""
+        holders = self.share_holders(self.share_threshold, ())
+        paid = not self.stand_in(seat) and seat not in self.charged_silent
+        self.lost.append((round_no, seat))
+        self.silenced.pop(seat, None)
+        self.vacant[seat] = round_no
+        for generation in self.generations:
+            if not self._passes.get(generation):
+                self._commits.get(generation, set()).discard(seat)
+        self.public.lose_seat(seat, pays=paid)
+        self.replay.lose(seat, paid)
+        self._lose_own(seat, holders, paid)
+
+    def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
+        """Hook: the party's own deal and replica lose ``seat`` too (``holders``: the holders at
+        the deciding vote)."""

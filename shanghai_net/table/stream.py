@@ -163,6 +163,11 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         """(engine round, seat) -> the seats that voted that seat left that round."""
         self.left: list[tuple[int, int]] = []
         """(round, seat) for each round the table voided because that seat left."""
+        self.lost: list[tuple[int, int]] = []
+        """(round, seat) for each seat lost mid-round and rebuilt, its round going on (sharing
+        on, R1): in ``vacant`` too until replaced, not in ``left``."""
+        self.holder_votes: dict[tuple[int, int], set[int]] = {}
+        """Sharing on: of ``gone_votes``, the seats that were share holders when they voted."""
         self.silenced: dict[int, int] = {}
         """Seat -> the seq of the host's ``silent`` timeout of it, while the seat has signed
         nothing since (a vote that it left needs fewer seats then, `Disputes.carried`)."""
