@@ -25,10 +25,10 @@ def rebuilding(monkeypatch):
     monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
 
 
-def after_some_draws(players=5, t=4, draws=3):
+def after_some_draws(players=5, t=4, draws=3, kinds=None):
     """A shared table ``draws`` draws into its first round, seat 2 gone from here (it sends
-    nothing more)."""
-    table = shared(players, t)
+    nothing more); ``kinds``: seat -> the PeerTable class it runs."""
+    table = shared(players, t, **({"kinds": kinds} if kinds else {}))
     table.run_until(lambda: sum(isinstance(e, (Drew, TookDiscard))
                                 for e in table.host.public.log) >= draws)
     table.gone.add(2)

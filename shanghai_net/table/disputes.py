@@ -180,6 +180,7 @@ class Disputes:
         (no commitment nor pass: a seat that owed one is not silent for it), and it is not
         audited."""
         self.generations = set()
+        self.rebuilds = {}
         self._reset_counts()
         self.outstanding.clear()
         self._shuffles.clear()

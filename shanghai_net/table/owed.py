@@ -69,8 +69,17 @@ class Owing:
             return self._owed_seeds()
         if self.accusation is not None:
             return iter(())
-        return chain(self._owed_shuffles(), self._owed_picks(), self._owed_shares(),
-                     self._owed_reveals())
+        return chain(self._owed_share_reveals(), self._owed_shuffles(), self._owed_picks(),
+                     self._owed_shares(), self._owed_reveals())
+
+    def _owed_share_reveals(self) -> Iterator[OwedStep]:
+        """Sharing on, R1: each holder's ``share_reveal`` of a lost seat (``to``) whose rebuild
+        waits for it, with the generations it owes; none with sharing off."""
+        for lost, rebuild in sorted(self.rebuilds.items()):
+            yield from (OwedStep(holder, "share_reveal", self.round,
+                                 f"its shares of seat {lost}'s seeds", to=lost,
+                                 generations=rebuild.owed[holder])
+                        for holder in rebuild.owing())
 
     def _owed_seeds(self) -> Iterator[OwedStep]:
         """One ``seeds`` body a seat, with its seed of every generation the audit opens (none,

@@ -17,6 +17,7 @@ from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid
 from ..deal.messages import Context, KeyReveal, SeedReveal, SharedCommitment, SharedSeedReveal
 from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares, check_commit
+from ..deal.sharing import seed_from_shares
 from ..engine.dealer import Shuffle, Token
 from ..engine.game import Phase
 from ..engine.moves import Move
@@ -447,6 +448,23 @@ class PublicTable(StreamTable):
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         record = self.records.get(generation)
         return record.sharing if record else None
+
+    def _generation_record(self, generation: int) -> Generation:
+        return self.records[generation]
+
+    def _published_own(self, author: int, reveal) -> None:
+        for number, share in reveal.shares:
+            self.records[number].sharing.published.setdefault(reveal.seat, {})[author] = share
+
+    def _rebuilt_own(self, seat: int) -> None:
+        """R1 at the public table: each rebuilt generation's seed of ``seat`` from the first
+        ``t`` shares published (checked as each came), checked against its digest (off it
+        names the seat).  Its past steps are checked at the round's audit here, not at once."""
+        for number in sorted({n for ns in self.rebuilds[seat].owed.values() for n in ns}):
+            record = self.records[number]
+            published = list(record.sharing.published[seat].items())[:self.share_threshold]
+            record.sharing.rebuilt[seat] = seed_from_shares(
+                record.context, seat, record.commitments[seat].digest, dict(published))
 
     def _public_card(self, token: Token) -> Card | None:
         g = self.decks.get(token[0])

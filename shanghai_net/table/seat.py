@@ -11,7 +11,8 @@ from ..cards import Card
 from ..deal.box import raw_public
 from ..deal.audit import Verdict
 from ..deal.errors import CheatDetected, GenerationStopped
-from ..deal.messages import KeyReveal, Message, SharedCommitment
+from ..deal.generation import Generation
+from ..deal.messages import Context, KeyReveal, Message, ShareReveal, SharedCommitment
 from ..deal.shares import GenerationShares
 from ..deal.participant import Participant
 from ..deal.randomness import RandomBytes
@@ -192,9 +193,28 @@ class PeerTable(StreamTable):
 
     def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
         """R1: this seat's replica and deal lose ``seat`` too; a holder of its rebuilt
-        generations owes its shares of them from here."""
+        generations publishes its shares of them now.  The deal takes them in when the stream
+        brings them back (`_published_own`), in stream order, not as they are made."""
         self.events.extend(self.game.lose_seat(seat, pays=paid))
         self.participant.lose(seat, holders)
+        numbers = self.rebuilds[seat].owed.get(self.seat, ())
+        if numbers:
+            self._out.append(deal_body(self.participant.outgoing(ShareReveal(
+                Context(self.game_id, self.round, 0), self.seat, seat,
+                tuple((n, self.participant.generation(n).sharing.held[seat])
+                      for n in numbers)))))
+
+    def _generation_record(self, generation: int) -> Generation:
+        return self.participant.generation(generation)
+
+    def _published_own(self, author: int, reveal: ShareReveal) -> None:
+        try:
+            self.participant.receive(reveal)
+        except ValueError as error:
+            raise Fault(author, f"seat {author}: share_reveal: {error}") from None
+
+    def _shares_timed_out_own(self, lost: int, holder: int) -> None:
+        self.participant.time_out_shares(lost, holder)
 
     def _proposed(self, seq: int, body: wm.Replace) -> None:
         """The reference seat's rule (protocol.md 11.8): it approves anyone the host proposes

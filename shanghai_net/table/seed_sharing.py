@@ -7,13 +7,42 @@ itself (`_sharing_of`): a seat in its `Participant`, the public table in its rec
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable
 
+from ..deal.generation import Generation
 from ..deal.messages import ShareReveal
 from ..deal.shares import GenerationShares
+from ..deal.sharing import share_fits
 from ..wire import messages as wm
 from ..wire.messages import HOST_AUTHOR
-from .fault import Fault
+from .fault import Fault, ProvenCheat
+
+
+@dataclass
+class Rebuild:
+    """A seat lost mid-round (R1) as every party reads its rebuild off the stream: who owes
+    its shares of which generations, who published them or was timed out."""
+
+    owed: dict[int, tuple[int, ...]]
+    """holder -> the rebuilt generations whose commit of the seat it holds a share of."""
+    published: set[int] = field(default_factory=set)
+    timed_out: set[int] = field(default_factory=set)
+
+    def owing(self) -> list[int]:
+        return sorted(set(self.owed) - self.published - self.timed_out)
+
+    def shares(self, generation: int, of: set[int]) -> int:
+        return sum(generation in self.owed[h] for h in of)
+
+    def done(self, t: int) -> bool:
+        """``t`` shares of every rebuilt generation are in."""
+        return all(self.shares(n, self.published) >= t for ns in self.owed.values() for n in ns)
+
+    def short(self, t: int) -> bool:
+        """Some rebuilt generation can no longer reach ``t`` shares."""
+        can = set(self.owed) - self.timed_out
+        return any(self.shares(n, can) < t for ns in self.owed.values() for n in ns)
 
 
 class SeedSharing:
@@ -69,21 +98,78 @@ class SeedSharing:
 
     # -- R1: a seat lost mid-round, rebuilt from its holders' published shares ------------------
 
+    def _generation_record(self, generation: int) -> Generation:
+        """Hook: the running round's ``generation`` as this party's deal keeps it."""
+        raise NotImplementedError
+
     def _share_reveal_refused(self, author: int, reveal: ShareReveal) -> None:
         """ValueError when ``reveal`` is not due from ``author`` now (the host answers
         ``out_of_turn``): with sharing off, or no lost seat's rebuild waiting for its shares,
-        none is."""
-        raise ValueError(f"seat {author}: a share_reveal for seat {reveal.seat}, whose rebuild "
-                         "no one waits for" + ("" if self.share_threshold is not None else
-                                               " (this table shares no seeds)"))
+        none is; else one share of each generation it owes, none nil, once.  `ProvenCheat`
+        (sequenced as its evidence) for a share off the seat's commitments: it names its
+        author (docs/dealing.md, "The published shares of R1")."""
+        rebuild = self.rebuilds.get(reveal.seat)
+        where = f"seat {author}: a share_reveal for seat {reveal.seat}"
+        if rebuild is None:
+            raise ValueError(f"{where}, whose rebuild no one waits for" + (
+                "" if self.share_threshold is not None else " (this table shares no seeds)"))
+        if author not in rebuild.owing():
+            raise ValueError(f"{where}: it owes none, or sent them, or was timed out")
+        numbers = [number for number, _ in reveal.shares]
+        if numbers != list(rebuild.owed[author]) or not all(
+                isinstance(share, bytes) for _, share in reveal.shares):
+            raise ValueError(f"{where}: not one share for each of generations "
+                             f"{list(rebuild.owed[author])}")
+        for number, share in reveal.shares:
+            feldman = self._generation_record(number).commitments[reveal.seat].feldman
+            if not share_fits(feldman, author, share):
+                raise ProvenCheat(author, f"seat {author}: published a share of seat "
+                                          f"{reveal.seat}'s seed for generation {number} that "
+                                          "is off its commitments")
 
     def _share_reveal(self, author: int, reveal: ShareReveal) -> None:
         """A sequenced ``share_reveal`` (Fault: one not due names its author, since the host
-        should have refused it)."""
+        should have refused it; a share off its commitments names its author); once ``t``
+        shares of every rebuilt generation are in, the seat is rebuilt (`_rebuilt_own`)."""
         try:
             self._share_reveal_refused(author, reveal)
         except ValueError as error:
             raise Fault(author, str(error)) from None
+        rebuild = self.rebuilds[reveal.seat]
+        rebuild.published.add(author)
+        self._published_own(author, reveal)
+        if rebuild.done(self.share_threshold):
+            self._rebuilt_own(reveal.seat)
+
+    def _published_own(self, author: int, reveal: ShareReveal) -> None:
+        """Hook: the party's deal takes in a share_reveal, in stream order."""
+
+    def _rebuilt_own(self, seat: int) -> None:
+        """Hook: every rebuilt generation of lost ``seat`` has ``t`` shares in: the party's deal
+        rebuilds it (CheatDetected: a seed off its digest, or a past step off it, names it)."""
+
+    def _shares_timed_out(self, seat: int) -> None:
+        """The host's ``"shares"`` timeout of holder ``seat``: for the lowest lost seat whose
+        rebuild waits for it, and only if ``seat`` is the lowest holder it waits for (Fault on
+        the host else); below ``t`` the round is void at that message, as without sharing."""
+        lost = next((r for r, rebuild in sorted(self.rebuilds.items())
+                     if seat in rebuild.owing()), None)
+        if lost is None or self.rebuilds[lost].owing()[0] != seat:
+            raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s shares, which no lost "
+                                     "seat's rebuild waited for")
+        rebuild = self.rebuilds[lost]
+        rebuild.timed_out.add(seat)
+        if rebuild.short(self.share_threshold):
+            round_no = self.void_target
+            del self.rebuilds[lost]
+            self.lost.remove((round_no, lost))
+            self._drop_round()
+            self._leave(lost, round_no, False)
+        else:
+            self._shares_timed_out_own(lost, seat)
+
+    def _shares_timed_out_own(self, lost: int, holder: int) -> None:
+        """Hook: the party's deal times out ``holder``'s shares of ``lost``."""
 
     def _rebuild_timeout(self, seq: int, seat: int, what: str) -> None:
         """The host's ``"shares"`` or ``"vote"`` timeout of ``seat`` (sharing on); Fault on the
@@ -91,6 +177,9 @@ class SeedSharing:
         ``seat`` reached protocol.md 11.5's bar, not ``t`` holders' votes, and none came for
         ``audit_timeout`` (the host's clock): the round is void as without sharing."""
         round_no = self.void_target
+        if what == "shares" and self.rebuilds:
+            self._shares_timed_out(seat)
+            return
         if what == "vote" and self.rebuilds_lost and self.share_threshold is not None and \
                 not self.waiting_audit and \
                 seat not in self.vacant and self.carried(round_no, seat) and \
@@ -147,6 +236,13 @@ class SeedSharing:
         for generation in self.generations:
             if not self._passes.get(generation):
                 self._commits.get(generation, set()).discard(seat)
+        owed: dict[int, list[int]] = {}
+        for generation in sorted(self.generations):
+            if seat in self._commits.get(generation, ()) and self._passes.get(generation):
+                for holder in self._sharing_of(generation).commit_holders(seat):
+                    if holder in holders and holder != seat:
+                        owed.setdefault(holder, []).append(generation)
+        self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()})
         self.public.lose_seat(seat, pays=paid)
         self.replay.lose(seat, paid)
         self._lose_own(seat, holders, paid)

@@ -56,7 +56,7 @@ from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .disputes import Disputes, Protested
-from .seed_sharing import SeedSharing
+from .seed_sharing import Rebuild, SeedSharing
 from .roster import Roster
 from .owed import Owing
 from .start import rules_of
@@ -166,6 +166,8 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         self.lost: list[tuple[int, int]] = []
         """(round, seat) for each seat lost mid-round and rebuilt, its round going on (sharing
         on, R1): in ``vacant`` too until replaced, not in ``left``."""
+        self.rebuilds: dict[int, Rebuild] = {}
+        """Sharing on: lost seat -> its rebuild (R1) in the running round."""
         self.holder_votes: dict[tuple[int, int], set[int]] = {}
         """Sharing on: of ``gone_votes``, the seats that were share holders when they voted."""
         self.silenced: dict[int, int] = {}
@@ -582,6 +584,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         self.round = round_no
         self._audit_generations = None
         self.generations = set()
+        self.rebuilds = {}
         self.holder = {}
         self._publics = []
         self._reset_counts()
