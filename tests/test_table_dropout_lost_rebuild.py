@@ -30,10 +30,11 @@ def rebuilding(monkeypatch):
     monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
 
 
-def lost(kinds=None, held=()):
-    """Seat 2 of a 4-seat table, ``t = 3``, voted gone after some draws by seats 0, 1 and 3;
-    the host never sequences the ``share_reveal`` of the seats ``held``."""
-    t = after_some_draws(4, 3, kinds=kinds)
+def lost(kinds=None, held=(), turn=None):
+    """Seat 2 of a 4-seat table, ``t = 3``, voted gone after some draws (at ``turn``'s, if
+    given) by seats 0, 1 and 3; the host never sequences the ``share_reveal`` of the seats
+    ``held``."""
+    t = after_some_draws(4, 3, kinds=kinds, turn=turn)
     plain = t.deliver
 
     def deliver(msg):
@@ -123,3 +124,21 @@ def test_each_holder_owes_its_shares_until_they_are_sequenced():
     for party in parties(t):
         assert party.owed()[3] == "its shares of seat 2's seeds"
         assert [s.seat for s in party.owed_steps() if s.step == "share_reveal"] == [3]
+
+
+def test_once_rebuilt_the_others_play_on_without_it_until_its_turn():
+    """Its key shares and its keys of cards turned up come from its rebuilt seed: the others
+    draw and discard (claim windows leaving it out) until the game waits for its move."""
+    t = lost(turn=3)
+    hand = list(t.host.public.hands[2])
+    published(t)
+    moves = len(t.stream)
+    t.run_until(lambda: t.host.settled and 2 in t.host.public.to_move())
+    assert len(t.stream) > moves
+    for party in parties(t):
+        assert party.fault is None, party.fault
+        assert party.public.hands[2] == hand and party.outstanding == {}
+    for seat in (0, 1, 3):
+        table = t.seats[seat]
+        assert table.game.hands[2] == hand and table.settled
+        assert all(token in table.game.faces for token in table.game.hands[seat])

@@ -25,12 +25,14 @@ def rebuilding(monkeypatch):
     monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
 
 
-def after_some_draws(players=5, t=4, draws=3, kinds=None):
-    """A shared table ``draws`` draws into its first round, seat 2 gone from here (it sends
-    nothing more); ``kinds``: seat -> the PeerTable class it runs."""
+def after_some_draws(players=5, t=4, draws=3, kinds=None, turn=None):
+    """A shared table ``draws`` draws into its first round (and at ``turn``'s, if given),
+    seat 2 gone from here (it sends nothing more); ``kinds``: seat -> the PeerTable class it
+    runs."""
     table = shared(players, t, **({"kinds": kinds} if kinds else {}))
     table.run_until(lambda: sum(isinstance(e, (Drew, TookDiscard))
-                                for e in table.host.public.log) >= draws)
+                                for e in table.host.public.log) >= draws and
+                    turn in (None, table.host.public.turn))
     table.gone.add(2)
     return table
 

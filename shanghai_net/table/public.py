@@ -408,7 +408,11 @@ class PublicTable(StreamTable):
             return
         keys = dict(reveal.keys)
         if len(keys) != self.players:
-            g.own_keys.setdefault(position, {}).update(keys)
+            record = self.records[reveal.context.generation]  # a rebuilt seat's key is public
+            g.own_keys.setdefault(position, {}).update(
+                {seat: record.seat_keys(seat).card_keys[position]
+                 for seat in self.rebuilt_lost()})
+            g.own_keys[position].update(keys)
             keys = g.own_keys[position]
             if len(keys) != self.players:
                 return

@@ -286,7 +286,7 @@ class PeerTable(StreamTable):
                 else:
                     g = self.participant.generation(generation)
                     card = None
-                    if position in g.mine or len(g.received(position)) == self.players - 1:
+                    if position in g.mine or self._keys_in(g, position):
                         try:
                             card = self.participant.open(generation, position)
                         except CheatDetected as cheat:
@@ -344,9 +344,15 @@ class PeerTable(StreamTable):
                 self._deferred.remove(token)
                 self._reveals.append(self.participant.reveal(*token))
 
+    def _keys_in(self, g: Generation, position: int) -> bool:
+        """Whether every other seat's key of ``position`` is here: sent to this seat, or public
+        (a seat lost this round and rebuilt, R1)."""
+        keys = g.received(position).keys() | self.rebuilt_lost() - {self.seat}
+        return len(keys) == self.players - 1
+
     def _try_open(self, token: Token) -> bool:
         generation, position = token
-        if len(self.participant.generation(generation).received(position)) < self.players - 1:
+        if not self._keys_in(self.participant.generation(generation), position):
             return False
         try:
             self.participant.open(generation, position)
@@ -400,8 +406,9 @@ class PeerTable(StreamTable):
 
     def _reveal_public(self, token: Token) -> None:
         generation, position = token
-        if self.participant.public_card(generation, position) is not None:
-            return
+        if self.participant.public_card(generation, position) is not None or \
+                self.seat in self.rebuilds:
+            return  # (this seat is lost this round, R1: it sends nothing more of it)
         holder = self.holder_of(token)
         if holder == self.seat:
             if position in self.participant.generation(generation).mine:
@@ -419,6 +426,9 @@ class PeerTable(StreamTable):
             self._shares.setdefault((generation, to), []).append(position)
 
     def _flush(self) -> None:
+        if self.seat in self.rebuilds:  # lost this round (R1): its key is refused, its keys
+            self._reveals, self._shares = [], {}  # public once it is rebuilt
+            return
         if self._reveals:
             self._out.append(reveals_body(self.round, self._reveals))
             self._reveals = []

@@ -28,6 +28,7 @@ class Rebuild:
     """holder -> the rebuilt generations whose commit of the seat it holds a share of."""
     published: set[int] = field(default_factory=set)
     timed_out: set[int] = field(default_factory=set)
+    rebuilt: bool = False
 
     def owing(self) -> list[int]:
         return sorted(set(self.owed) - self.published - self.timed_out)
@@ -139,7 +140,17 @@ class SeedSharing:
         rebuild.published.add(author)
         self._published_own(author, reveal)
         if rebuild.done(self.share_threshold):
+            rebuild.rebuilt = True
             self._rebuilt_own(reveal.seat)
+            for token, owed in list(self.outstanding.items()):  # its keys come from its seed
+                owed.owing.discard(reveal.seat)
+                if not owed.owing:
+                    del self.outstanding[token]
+
+    def rebuilt_lost(self) -> set[int]:
+        """The seats lost this round whose seeds are rebuilt: their keys are public, so nobody
+        waits for their key shares or their keys of a card turned up."""
+        return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt}
 
     def _published_own(self, author: int, reveal: ShareReveal) -> None:
         """Hook: the party's deal takes in a share_reveal, in stream order."""

@@ -524,7 +524,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
                 before = self.holder.get(request.token)
                 self.holder[request.token] = request.to
                 self.outstanding[request.token] = _Outstanding(
-                    request.to, set(range(self.players)) - {request.to})
+                    request.to, set(range(self.players)) - {request.to} - self.rebuilt_lost())
                 self._reveal_to(request.token, before, request.to)
         else:
             pick = PickState(request, len(self._picks), tuple(sorted(set(request.parties))))
