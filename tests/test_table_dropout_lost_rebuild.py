@@ -15,6 +15,7 @@ from shanghai_net.deal.messages import ShareReveal
 from shanghai_net.engine import RoundVoided, SeatLost
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.stream import StreamTable
+from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from dropout_helpers import changing
@@ -142,3 +143,13 @@ def test_once_rebuilt_the_others_play_on_without_it_until_its_turn():
         table = t.seats[seat]
         assert table.game.hands[2] == hand and table.settled
         assert all(token in table.game.faces for token in table.game.hands[seat])
+
+
+def test_after_a_complaint_no_share_reveal_nor_shares_timeout_has_a_place():
+    """A complaint stops the round: the shares still owed are owed no more (a complained-of
+    share is only ever published in seeds), and the host may time none of them out."""
+    t = lost(held={3})
+    published(t)
+    t.deliver(t.sign(0, t.ids[0].sign_key, wm.Complaint(round=t.host.round, reason="test")))
+    assert all(s.step == "seeds" for s in t.host.owed_steps())
+    refused_timeout(t, 3, "shares")

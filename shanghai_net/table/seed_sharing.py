@@ -188,7 +188,7 @@ class SeedSharing:
         ``seat`` reached protocol.md 11.5's bar, not ``t`` holders' votes, and none came for
         ``audit_timeout`` (the host's clock): the round is void as without sharing."""
         round_no = self.void_target
-        if what == "shares" and self.rebuilds:
+        if what == "shares" and self.rebuilds and self.accusation is None:
             self._shares_timed_out(seat)
             return
         if what == "vote" and self.rebuilds_lost and self.share_threshold is not None and \
