@@ -15,6 +15,7 @@ from shanghai_net.deal.messages import ShareReveal
 from shanghai_net.engine import RoundVoided, SeatLost
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.stream import StreamTable
+from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
@@ -153,3 +154,25 @@ def test_after_a_complaint_no_share_reveal_nor_shares_timeout_has_a_place():
     t.deliver(t.sign(0, t.ids[0].sign_key, wm.Complaint(round=t.host.round, reason="test")))
     assert all(s.step == "seeds" for s in t.host.owed_steps())
     refused_timeout(t, 3, "shares")
+
+
+def test_a_round_stopped_after_the_rebuild_is_audited_without_the_lost_seat_s_seeds():
+    """The lost seat is vacant and owes no seeds: the audit uses its rebuilt seeds and runs in
+    full, here naming a false complainer, at every party and in ``verify``."""
+    t = lost()
+    published(t)
+    t.deliver(t.sign(0, t.ids[0].sign_key, wm.Complaint(round=t.host.round, reason="test")))
+    while t.step(play=False):
+        pass
+    for party in parties(t):
+        assert party.verdict is not None and party.verdict.culprit == 0, party.verdict
+        assert "every step of the deal matches its seed" in party.verdict.reason
+    report = verify([t.host.start_game, *t.stream])
+    assert not report.ok and report.fault.culprit == 0, report.summary()
+
+
+def test_the_host_may_not_time_out_the_seeds_of_a_seat_lost_this_round():
+    t = lost()
+    published(t)
+    t.deliver(t.sign(0, t.ids[0].sign_key, wm.Complaint(round=t.host.round, reason="test")))
+    refused_timeout(t, 2, "seeds")

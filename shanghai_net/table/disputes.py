@@ -290,13 +290,19 @@ class Disputes:
         ``audit_timeout``.  That is no evidence against the seat: the host may have dropped
         them.  Once every seat's seeds came or were timed out, the round is audited with the
         seeds that came (`_conclude_audit`)."""
-        if not self.waiting_audit or seat in self.seeds_from or seat in self.missing_seeds:
+        if not self.waiting_audit or seat in self.seeds_from | self.missing_seeds | \
+                self.rebuilds.keys():
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
                                      "due or had come")
         self.missing_seeds.add(seat)
         self.seeds_timeouts[seq] = (seat, self.round)
-        if len(self.seeds_from) + len(self.missing_seeds) == self.players:
+        if len(self.seeds_from) + len(self.missing_seeds) == self.seeds_due():
             self._audited()
+
+    def seeds_due(self) -> int:
+        """How many seats' seeds the audit waits for: every seat but one lost this round (R1),
+        which is vacant: its seeds are rebuilt, or rebuilt at the audit from the others'."""
+        return self.players - len(self.rebuilds)
 
     def run_audit(self) -> tuple[Fault | None, Exception | None]:
         """The round's audit, once ``audit_due``: (whom it names, None if every step matches;

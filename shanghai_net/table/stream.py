@@ -414,7 +414,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
                 raise Fault(author, f"seat {author}: seeds out of place")
             self._seat_messages(author, step)
             self.seeds_from.add(author)
-            if len(self.seeds_from) == self.players:
+            if len(self.seeds_from) == self.seeds_due():
                 self._audited()
         elif self.accusation is not None:
             raise Fault(HOST_AUTHOR, f"the host relayed seat {author}'s {step.step} after the "
