@@ -30,8 +30,8 @@ What it does:
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
   its predecessor's ``bye``); it counts every vote per (round, seat), a vote lapsing (and its
   voter free to vote again) once the seat it named sends a deal step, a move or an approval;
-  and when more than half
-  the seats named the same seat (or, for seats the host timed out as silent, more than half
+  and when more than half the seats named the same seat (or, for seats the host timed out as
+  silent, more than half
   the seats that can vote named one or another of them: the one named most, ties to the first
   timed out) the round is void, that seat pays ``leave_penalty`` (not for a
   stand-in's leave, nor twice for one absence) and is vacant, and the round's contract is dealt
@@ -1641,8 +1641,8 @@ class Seat:
     def consider_vote(self) -> None:
         """Vote that a seat left (11.5): at once for one whose player said ``bye``, else once
         it has been away ``vote_after`` seconds (a newcomer: `NEWCOMER_GRACE` more, and its
-        predecessor's ``bye`` is not its own); one vote a round, none while the round's audit
-        waits for its seeds (the seeds decide it)."""
+        predecessor's ``bye`` is not its own); one vote a round (again once it lapsed), none
+        while the round's audit waits for its seeds (the seeds decide it)."""
         table = self.table
         if table.vote is not None or table.seat is None or table.seat in table.vacant \
                 or table.finished or table.auditing() \

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from shanghai_net.table.disputes import Disputes
+from shanghai_net.table.disputes import ALIVE_BODIES, Disputes
 from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire import messages as wm
 
@@ -117,3 +117,5 @@ def test_a_seat_that_holds_the_table_up_cannot_make_the_votes_against_it_lapse_b
     stand_ins(t, [LOST])
     t.run_until(lambda: t.host.finished)
     assert_finished_alike(t, {LOST: 1})
+    assert not any(issubclass(kind, ALIVE_BODIES)
+                   for kind in (wm.VoidRound, wm.HandOver, wm.Complaint, wm.Protest))

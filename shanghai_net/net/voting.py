@@ -65,7 +65,7 @@ class Voting:
     def vote_void(self, seat: int | None = None) -> bool:
         """Vote to void the running round because ``seat`` is not coming back (None: the
         `vote_target` of the seats away or silent); False if there is no round to void, no seat
-        away, or this seat has voted already."""
+        away, or a vote of this seat stands or is on its way (`_may_vote`)."""
         away = self._away()
         if seat is None and away:
             seat = self.vote_target(away)
