@@ -154,16 +154,17 @@ def test_unsupported_version_must_be_refused():
     assert states(client, host) == (State.CLOSED, State.CLOSED)
 
 
-def test_a_version_7_hello_is_refused_naming_both_versions():
-    """Version 8 changed what messages mean (who pays for silence), not their bytes: a v7
-    peer would score the same stream differently, so it is refused, told both versions."""
-    assert PROTOCOL_VERSION == 8
+def test_a_version_8_hello_is_refused_naming_both_versions():
+    """Version 9 changed what messages mean (split votes against silent seats carry together;
+    a seat is given back once a game), not their bytes: a v8 peer would count the same stream
+    differently, so it is refused, told both versions."""
+    assert PROTOCOL_VERSION == 9
     client, host = pair("hello")
-    host.receive_data(client.send(Hello(**{**vars_of(HELLO), "version": 7})))
+    host.receive_data(client.send(Hello(**{**vars_of(HELLO), "version": 8})))
     error = remote_error(host)
     assert error.code == "version"
-    assert error.reason.startswith("protocol version 7 is not spoken here: this host speaks "
-                                   "version 8"), error.reason
+    assert error.reason.startswith("protocol version 8 is not spoken here: this host speaks "
+                                   "version 9"), error.reason
 
 
 def test_another_protocol_must_be_refused():

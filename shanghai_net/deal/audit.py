@@ -122,7 +122,8 @@ def check_steps(g: Generation, keys: dict[int, SeedKeys],
 
 
 def audit_sharing(g: Generation, dealer: int, box_keys: Sequence[X25519PublicKey]) -> None:
-    """Version 9's step "sharing": the dealer's commitments and share boxes are its seed's."""
+    """Sharing on, the audit's step "sharing": the dealer's commitments and share boxes are
+    its seed's."""
     commit = g.commitments[dealer]
     audit_dealing(g.context, dealer, g.sharing.threshold, g.seed_of(dealer), commit.digest,
                   commit.feldman, list(sealed_shares(commit).values()),

@@ -42,7 +42,7 @@ class Generation:
     public: dict[int, Card] = field(default_factory=dict)
     seed_reveals: dict[int, SeedReveal] = field(default_factory=dict)
     sharing: GenerationShares | None = None
-    """Version 9, sharing on: the generation's holders and the shares this seat holds."""
+    """Sharing on: the generation's holders and the shares this seat holds."""
 
     @property
     def size(self) -> int:
@@ -56,7 +56,7 @@ class Generation:
         return SeedKeys(self.context, self.seat, self.seed, self.size)
 
     def seat_keys(self, seat: int) -> SeedKeys:
-        """Another seat's keys, from its rebuilt seed (version 9)."""
+        """Another seat's keys, from its rebuilt seed (sharing on)."""
         if seat == self.seat and self.seed is not None:
             return self.keys
         return self.sharing.rebuilt_keys(self.context, seat, self.size)
@@ -66,7 +66,7 @@ class Generation:
         return card_points(self.cards)
 
     def seed_of(self, seat: int) -> bytes | None:
-        """``seat``'s seed as this participant knows it: revealed, or rebuilt (version 9)."""
+        """``seat``'s seed as this participant knows it: revealed, or rebuilt (sharing on)."""
         reveal = self.seed_reveals.get(seat)
         if reveal is not None:
             return reveal.seed

@@ -1,4 +1,4 @@
-"""The replacement takes the hand (version 9; docs/dealing.md, "The replacement takes the hand
+"""The replacement takes the hand (sharing on; docs/dealing.md, "The replacement takes the hand
 from that turn").
 
 Once a lost seat's replacement is seated, every other live seat sends it, for each generation,
@@ -91,9 +91,15 @@ class HandingOn:
         """A box handing a lost hand on, as the stream carried it: the replacement opens it
         (:meth:`receive_handed`), everyone else keeps it for the audit."""
         g = self.generation(sealed.context.generation)
-        if sealed.recipient not in self._successors or sealed.author == sealed.recipient:
-            raise ValueError(f"a box handing seat {sealed.recipient}'s hand on from seat "
-                             f"{sealed.author}, which is no replaced seat's")
+        seat, where = sealed.recipient, f"a box handing seat {sealed.recipient}'s hand on"
+        if seat not in self._successors or sealed.author == seat:
+            raise ValueError(f"{where} from seat {sealed.author}, which is no replaced seat's")
+        dealt = {p for b in g.boxes if b.recipient == seat for p in b.positions} - set(g.public)
+        if not sealed.positions or not set(sealed.positions) <= dealt:
+            raise ValueError(f"{where}: positions {list(sealed.positions)} are not the hand of "
+                             f"seat {seat} (a box to it in the stream, not turned up)")
+        if any(b.author == sealed.author and b.recipient == seat for b in g.sharing.handed):
+            raise ValueError(f"{where}: seat {sealed.author} handed seat {seat}'s hand on already")
         g.sharing.handed.append(sealed)
         if sealed.recipient == self.seat and g.seed is not None:
             self._take_handed(g, sealed)

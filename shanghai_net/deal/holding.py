@@ -1,4 +1,4 @@
-"""A seat's part in the sharing of the other seats' seeds (version 9, sharing on): the shares
+"""A seat's part in the sharing of the other seats' seeds (sharing on): the shares
 it holds and checks at each commit, the complaint of a bad one, the shares its ``seeds`` owe,
 and R2, the rebuild of a seat silent at its seeds from the shares in the others' ``seeds``
 (docs/dealing.md).  A mixin of :class:`~shanghai_net.deal.participant.Participant`, which owns
@@ -28,17 +28,17 @@ class ShareHolding:
             g.sharing.held[dealer] = open_share(self._box_key, sealed_shares(commitment)[self.seat],
                                                 commitment.feldman, g.sharing.threshold)
         except CheatDetected:
-            g.sharing.complaints.setdefault(self.seat, dealer)
+            g.sharing.complain(self.seat, dealer)
             raise
 
     def record_complaint(self, complainer: int, dealer: int, generation: int) -> None:
-        """A holder's complaint of ``dealer``'s share of ``generation``, as sequenced: its
-        ``seeds`` may then carry nil for that share alone."""
+        """A holder's complaint of ``dealer``'s share of ``generation``, as sequenced (a complaint
+        names every bad share its author found): its ``seeds`` may carry nil for those alone."""
         g = self.generation(generation)
         if not g.sharing or complainer not in g.sharing.commit_holders(dealer):
             raise ValueError(f"seat {complainer} holds no share of seat {dealer}'s seed of "
                              f"generation {generation}")
-        g.sharing.complaints.setdefault(complainer, dealer)
+        g.sharing.complain(complainer, dealer)
 
     def _owed_shares(self, g: Generation, author: int) -> list[int]:
         """The dealers whose shares ``author``'s seeds carry: none once its seat was lost (its
@@ -46,18 +46,18 @@ class ShareHolding:
         return [] if author in self._lost else g.sharing.dealers_held_by(author, g.commitments)
 
     def _check_seeds_shares(self, g: Generation, reveal: SeedReveal) -> None:
-        """A ``seeds`` carries the author's share of each dealer it holds, nil only for the one
+        """A ``seeds`` carries the author's share of each dealer it holds, nil only for those
         its complaint names; else it is refused."""
         owed = self._owed_shares(g, reveal.author)
         shares = getattr(reveal, "shares", None)
-        complained = g.sharing.complaints.get(reveal.author)
+        complained = g.sharing.complaints.get(reveal.author, ())
         where = f"seat {reveal.author}'s seeds of generation {g.context.generation} refused"
         dealers = [entry[0] if isinstance(entry, tuple) and len(entry) == 2 else None
                    for entry in shares] if isinstance(shares, tuple) else None
         if dealers != owed:
             raise ValueError(f"{where}: they carry shares of seats {dealers}, not of {owed}")
         for dealer, share in shares:
-            if share is None and dealer != complained:
+            if share is None and dealer not in complained:
                 raise ValueError(f"{where}: nil for seat {dealer}'s share, not complained of")
             if share is not None and not (isinstance(share, bytes) and len(share) == 32):
                 raise ValueError(f"{where}: seat {dealer}'s share is not 32 bytes")

@@ -1,4 +1,4 @@
-"""R1, a seat lost mid-round (version 9, sharing on; docs/dealing.md, "When a seat is rebuilt"
+"""R1, a seat lost mid-round (sharing on; docs/dealing.md, "When a seat is rebuilt"
 and "What every party does with a rebuilt seed").
 
 From the vote that decides the loss, each holder of the lost seat's rebuilt generations
@@ -24,12 +24,12 @@ from .box import raw_public
 from .errors import CheatDetected
 from .generation import Generation
 from .messages import Commitment, Context, PassOutput, ShareReveal
-from .sharing import rebuild, seed_scalar, share_fits
+from .sharing import seed_from_shares, seed_scalar, share_fits
 
 
 class NotRebuildable(ValueError):
     """A lost seat whose seed cannot be rebuilt (fewer than ``t`` of its holders are left, or
-    can still publish): its round is void, as in version 8.  No card was learned."""
+    can still publish): its round is void, as with sharing off.  No card was learned."""
 
 
 @dataclass
@@ -120,8 +120,10 @@ class LostSeats:
         numbers = lost.owed.get(author, ())
         if not numbers or author in lost.published or author in lost.timed_out:
             raise ValueError(f"{where}: it owes none, or sent them, or was timed out")
-        if [entry[0] for entry in reveal.shares] != list(numbers) or not all(
-                isinstance(share, bytes) and len(share) == 32 for _, share in reveal.shares):
+        shares = reveal.shares if isinstance(reveal.shares, tuple) else ()
+        entries = [e if isinstance(e, tuple) and len(e) == 2 else (None, None) for e in shares]
+        if [number for number, _ in entries] != list(numbers) or not all(
+                isinstance(share, bytes) and len(share) == 32 for _, share in entries):
             raise ValueError(f"{where}: not one 32-byte share for each of generations "
                              f"{list(numbers)}")
         for number, share in reveal.shares:
@@ -160,8 +162,8 @@ class LostSeats:
             published = g.sharing.published[seat]
             commit = g.commitments[seat]
             try:
-                g.sharing.rebuilt[seat] = rebuild(
-                    g.context, seat, self.share_threshold, commit.feldman, commit.digest,
+                g.sharing.rebuilt[seat] = seed_from_shares(
+                    g.context, seat, commit.digest,
                     dict(list(published.items())[:self.share_threshold]))
                 audit_sharing(g, seat, self._roster)
                 check_steps(g, {seat: g.seat_keys(seat)}, self._roster)
@@ -174,6 +176,9 @@ class LostSeats:
         for g in generations:
             if g.seat == seat:  # a replacement following its seat's stream: the seed is its own
                 g.seed = g.sharing.rebuilt[seat]
+                for sealed in g.sharing.handed:  # handed before the rebuild: opened now
+                    if sealed.recipient == seat:
+                        self._take_handed(g, sealed)
             self._advance_rebuilt(g)
 
     def _advance_rebuilt(self, g: Generation) -> None:

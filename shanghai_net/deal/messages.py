@@ -78,7 +78,7 @@ class Commitment(Message):
 
 @dataclass(frozen=True)
 class SharedCommitment(Commitment):
-    """Version 9, sharing on: the seed digest, the Feldman commitments ``C_0 .. C_{t-1}`` of the
+    """Sharing on: the seed digest, the Feldman commitments ``C_0 .. C_{t-1}`` of the
     seed's sharing, and one sealed share for each of the commit's holders, ascending, as
     ``(holder, epk, box)`` (deal/sharing.py).  The dealer's only message for its sharing."""
 
@@ -129,7 +129,7 @@ class SeedReveal(Message):
 
 @dataclass(frozen=True)
 class SharedSeedReveal(SeedReveal):
-    """Version 9, sharing on: the seed, and the shares its author holds of this generation, as
+    """Sharing on: the seed, and the shares its author holds of this generation, as
     ``(dealer, share)`` for each dealer whose commit had the author among its holders, ascending;
     ``share`` is ``None`` only for a dealer the author complained of.  At the audit the shares
     are no secret any more, and they rebuild a seat whose seeds do not come."""
@@ -139,7 +139,7 @@ class SharedSeedReveal(SeedReveal):
 
 @dataclass(frozen=True)
 class ShareReveal(Message):
-    """Version 9: the author's shares of lost seat ``seat``'s seeds, ``(generation, share)`` for
+    """Sharing on: the author's shares of lost seat ``seat``'s seeds, ``(generation, share)`` for
     each rebuilt generation whose commit had the author among its holders (context generation
     0, as a pick's)."""
 

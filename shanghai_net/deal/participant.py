@@ -58,7 +58,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         self.round = round
         self.shuffle_proof = shuffle_proof
         self.share_threshold = share_threshold
-        """Version 9: ``t``, the table's threshold of seed shares; ``None``: sharing off."""
+        """Sharing on: ``t``, the table's threshold of seed shares; ``None``: sharing off."""
         self._roster = tuple(boxes)
         """Every seat's X25519 key at ``start_game``: a holder's (no replacement holds shares)."""
         self._boxes = list(boxes)
@@ -69,9 +69,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         self._generations: dict[int, Generation] = {}
         self._picks: dict[int, _Pick] = {}
         self._lost: dict[int, LostSeat] = {}
-        """Version 9: the seats lost this round (R1), and what their rebuild waits for."""
+        """Sharing on: the seats lost this round (R1), and what their rebuild waits for."""
         self._successors: dict[int, bytes] = {}
-        """Version 9: seat -> the box key of the replacement seated in it this round."""
+        """Sharing on: seat -> the box key of the replacement seated in it this round."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -174,7 +174,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A holder that complained of a share of ``g`` sends nothing more of it."""
         if g.sharing and self.seat in g.sharing.complaints:
             raise GenerationStopped(f"seat {self.seat} complained of seat "
-                                    f"{g.sharing.complaints[self.seat]}'s share of generation "
+                                    f"{g.sharing.complaints[self.seat][0]}'s share of generation "
                                     f"{g.context.generation}: it sends nothing more of it")
 
     def _require_commitments(self, g: Generation) -> None:
@@ -196,6 +196,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
                              f"not game {self.game_id!r} round {self.round}")
         if not 0 <= message.author < self.seats:
             raise ValueError(f"message from seat {message.author}, not one of {self.seats} seats")
+        if message.author in self._lost and message.author not in self._successors:
+            raise ValueError(f"message from seat {message.author}: seat {message.author} is vacant "
+                             "(lost this round, not yet replaced), and sends nothing")
         handlers = {Commitment: self._on_commitment, SharedCommitment: self._on_commitment,
                     SharedSeedReveal: self._on_seed_reveal, PassOutput: self._on_pass,
                     KeyReveal: self._on_reveal, SeedReveal: self._on_seed_reveal,
@@ -216,9 +219,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if before != commitment:
             raise CheatDetected(commitment.author, f"seat {commitment.author}: sent two different "
                                                    "seed commitments")
-        if g.sharing and g.seed is not None and \
+        if g.sharing and g.seed is not None and self.seat not in self._successors and \
                 self.seat in g.sharing.commit_holders(commitment.author):
-            self._take_share(g, commitment)  # (a replacement following the stream holds none)
+            self._take_share(g, commitment)  # a replacement holds none (its predecessor's box)
 
     def _on_pass(self, output: PassOutput) -> None:
         g = self.generation(output.context.generation)
@@ -511,16 +514,20 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     def reveal_seeds(self, generations: Iterable[int] | None = None) -> list[SeedReveal]:
         """This seat's seed of every generation, or of ``generations`` (broadcast them at the
         round's end, or when a complaint stops the round).  With sharing on each carries the
-        shares this seat holds of the generation (nil for the one it complained of)."""
+        shares this seat holds of the generation (nil for those it complained of).  A
+        replacement leaves out a generation whose seed it does not have (its seat's rebuild had
+        not completed): the audit rebuilds it from the shares in the others' seeds."""
         reveals = []
         for number in sorted(self._generations if generations is None else generations):
             g = self.generation(number)
+            if g.seed is None:
+                continue
             if g.sharing is None:
                 reveal = SeedReveal(g.context, self.seat, g.seed)
             else:
-                complained = g.sharing.complaints.get(self.seat)
+                complained = g.sharing.complaints.get(self.seat, ())
                 reveal = SharedSeedReveal(g.context, self.seat, g.seed, tuple(
-                    (dealer, None if dealer == complained else g.sharing.held[dealer])
+                    (dealer, None if dealer in complained else g.sharing.held[dealer])
                     for dealer in self._owed_shares(g, self.seat)))
             reveal = self.outgoing(reveal)
             g.seed_reveals[self.seat] = reveal
@@ -557,6 +564,10 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if self.share_threshold is not None:
             try:
                 absent = self.rebuild_silent(absent, numbers)
+                for seat, lost in sorted(self._lost.items()):  # lost, its rebuild cut short
+                    if not lost.rebuilt:
+                        absent |= self.rebuild_silent(
+                            {seat}, [n for n in lost.generations if n in numbers])
             except CheatDetected as cheat:
                 return Verdict(cheat.culprit, cheat.reason)
         verdict = audit([self.generation(n) for n in numbers], self._roster, absent)

@@ -1,8 +1,8 @@
-"""A seat's side of the random picks (deal/picks.py's commit-reveal), and version 9's nonces
-from the seed: with sharing on, a party's nonce is read from its seed of the latest generation
-whose commits were all in when the pick began, so a lost party's nonce is rebuilt with its seed
-and the pick decided over every nonce (docs/dealing.md, "Picks are decided at the commit").  A
-mixin of :class:`~shanghai_net.deal.participant.Participant`, which owns the state it reads."""
+"""A seat's side of the random picks (deal/picks.py's commit-reveal), and, with sharing on, the
+nonces read from the seed: a party's nonce is read from its seed of the latest generation whose
+commits were all in when the pick began, so a lost party's nonce is rebuilt with its seed and
+the pick decided over every nonce (docs/dealing.md, "Picks are decided at the commit"). A mixin
+of :class:`~shanghai_net.deal.participant.Participant`, which owns the state it reads."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ class Pick:
     commitments: dict[int, PickCommitment] = field(default_factory=dict)
     nonces: dict[int, bytes] = field(default_factory=dict)
     generation: int | None = None
-    """Version 9: the generation whose seeds give the nonces (``None``: drawn, version 8)."""
+    """Sharing on: the generation whose seeds give the nonces (``None``: drawn, as with
+    sharing off)."""
     public: frozenset[int] = frozenset()
-    """Version 9: the parties whose seed of ``generation`` was public (rebuilt) when the pick
-    began: they draw their nonces, as in version 8."""
+    """Sharing on: the parties whose seed of ``generation`` was public (rebuilt) when the pick
+    began: they draw their nonces, as with sharing off."""
 
     def to_plain(self) -> list[Any]:
         shared = [] if self.generation is None else [self.generation, sorted(self.public)]
@@ -51,11 +52,16 @@ class Picking:
     def _pick_context(self) -> Context:
         return Context(self.game_id, self.round, 0)
 
-    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...]) -> Pick:
+    def _pick_state(self, pick: int, n: int, parties: tuple[int, ...],
+                    begin: bool = False) -> Pick:
         if n < 1 or not parties or list(parties) != sorted(set(parties)) or \
                 not all(0 <= s < self.seats for s in parties):
             raise ValueError(f"pick {pick}: range({n}) among seats {list(parties)} is malformed")
         if pick not in self._picks:
+            if self.share_threshold is not None and not begin:
+                raise ValueError(f"pick {pick} was not begun here: with sharing on every seat "
+                                 "begins a pick (expect_pick) at the message that begins it, "
+                                 "which fixes the generation of its nonces")
             self._picks[pick] = self._new_pick(n, parties)
         state = self._picks[pick]
         if (state.n, state.parties) != (n, parties):
@@ -70,8 +76,10 @@ class Picking:
                     if g.sharing and len(g.commitments) == self.seats]
         if not complete:
             return Pick(n, parties)
-        g = self._generations[max(complete)]
-        return Pick(n, parties, generation=max(complete), public=frozenset(g.sharing.rebuilt))
+        number = max(complete)
+        rebuilding = {s for s, lost in self._lost.items() if number in lost.generations}
+        return Pick(n, parties, generation=number,
+                    public=frozenset(self._generations[number].sharing.rebuilt) | rebuilding)
 
     def _own_nonce(self, pick: int, state: Pick) -> bytes:
         if state.from_seed(self.seat):
@@ -84,13 +92,14 @@ class Picking:
         """Rebuilt ``seat``'s nonces of the picks it committed to and did not reveal: checked
         against its commitments (off names it), and the picks decided over every nonce."""
         for number, state in sorted(self._picks.items()):
-            if seat in state.commitments and seat not in state.nonces and state.from_seed(seat):
-                g = self.generation(state.generation)
+            g = state.from_seed(seat) and self.generation(state.generation)
+            if g and g.seed_of(seat) and seat in state.commitments and seat not in state.nonces:
+                # (a generation of the pick restarted, not rebuilt: the rule with sharing off)
                 nonce = seed_nonce(g.context, seat, number, g.seed_of(seat))
                 self._take_nonce(state, PickReveal(self._pick_context(), number, seat, nonce))
 
     def audit_picks(self) -> tuple[int, str] | None:
-        """Version 9, at the audit: every nonce read from a seed is its author's seed's; the
+        """Sharing on, at the audit: every nonce read from a seed is its author's seed's; the
         first that is not, as (author, why)."""
         for number, state in sorted(self._picks.items()):
             for party, nonce in sorted(state.nonces.items()):
@@ -114,9 +123,12 @@ class Picking:
         return commitment
 
     def expect_pick(self, pick: int, n: int, parties: Sequence[int]) -> None:
-        """Pick ``pick`` as the table runs it, for a seat that is no party to it: a commitment
-        to another pick (say, among its author alone) is then refused, not taken as the pick."""
-        self._pick_state(pick, n, tuple(parties))
+        """Pick ``pick`` as the table runs it, begun at the message that begins it (the start
+        digest, a ``call_shanghai``): a commitment to another pick (say, among its author alone)
+        is then refused, not taken as the pick.  With sharing on every seat, party or not, must
+        begin it so, before its own or any ``pick_commit``: that message fixes the generation
+        whose seeds give the nonces, the same at every seat."""
+        self._pick_state(pick, n, tuple(parties), begin=True)
 
     def _on_pick_commitment(self, commitment: PickCommitment) -> None:
         state = self._pick_state(commitment.pick, commitment.n, commitment.parties)

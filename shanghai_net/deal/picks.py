@@ -2,7 +2,7 @@
 
 - nonce commitment: ``SHA-256(b"shanghai-net v1 pick commitment" || ctx || u32 pick || u32 n
   || u8 count || u8 party... || u8 author || nonce)`` with a 32-byte nonce;
-- version 9, sharing on: a party's nonce is ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 seat
+- sharing on: a party's nonce is ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 seat
   || u8 10 || b"pick nonce" || u32 pick || seed)``, 32 bytes, with the ``ctx`` and ``seed`` of
   its seed of the latest generation whose commits were all in when the pick began;
 - result: the first ``SHA-256(b"shanghai-net v1 pick result" || ctx || u32 pick || u32 n
@@ -50,7 +50,7 @@ def pick_index(context: Context, pick: int, n: int, nonces: Sequence[bytes]) -> 
 
 
 def seed_nonce(context: Context, seat: int, pick: int, seed: bytes) -> bytes:
-    """Version 9: ``seat``'s nonce for pick ``pick``, read from its seed of the generation of
+    """Sharing on: ``seat``'s nonce for pick ``pick``, read from its seed of the generation of
     ``context``: rebuilt with the seed, so no party chooses a pick's outcome by leaving."""
     return seed_stream(context, seat, b"pick nonce", pick.to_bytes(4, "big"),
                        seed).digest(NONCE_BYTES)

@@ -1,4 +1,4 @@
-"""What one generation's seed sharing is, as one participant sees it (version 9, sharing on):
+"""What one generation's seed sharing is, as one participant sees it (sharing on):
 who holds shares, the shares this seat holds, the complaints, and the seeds rebuilt from shares
 (docs/dealing.md, "Sharing at the commit" and "When a seat is rebuilt").
 
@@ -31,8 +31,8 @@ class GenerationShares:
     """dealer -> the holders of its fresh commit of this generation (a restarted generation)."""
     held: dict[int, bytes] = field(default_factory=dict)
     """dealer -> this seat's share of the dealer's seed, opened and checked."""
-    complaints: dict[int, int] = field(default_factory=dict)
-    """complainer -> the dealer whose share of this generation it complained of."""
+    complaints: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """complainer -> the dealers whose shares of this generation it complained of, in order."""
     rebuilt: dict[int, bytes] = field(default_factory=dict)
     """seat -> its seed, rebuilt from its holders' shares (public from then on)."""
     published: dict[int, dict[int, bytes]] = field(default_factory=dict)
@@ -52,6 +52,10 @@ class GenerationShares:
         if not all(isinstance(h, int) and 0 <= h < seats for h in holders):
             raise ValueError(f"holders {list(holders)} are not seats of {seats}")
         return cls(threshold, holders)
+
+    def complain(self, complainer: int, dealer: int) -> None:
+        if dealer not in self.complaints.get(complainer, ()):
+            self.complaints[complainer] = (*self.complaints.get(complainer, ()), dealer)
 
     def commit_holders(self, dealer: int) -> tuple[int, ...]:
         """The holders a commit of ``dealer`` deals to."""
@@ -90,7 +94,7 @@ class GenerationShares:
         (threshold, holders, recommitted, held, complaints, rebuilt, published, handed,
          successors, replaced_at) = plain
         return cls(threshold, tuple(holders), {d: tuple(h) for d, h in recommitted},
-                   dict(map(tuple, held)), dict(map(tuple, complaints)),
+                   dict(map(tuple, held)), {c: tuple(ds) for c, ds in complaints},
                    dict(map(tuple, rebuilt)),
                    {seat: dict(map(tuple, shares)) for seat, shares in published},
                    [SealedShare(context, a, r, tuple(ps), epk, box)

@@ -8,10 +8,10 @@ commitment (:func:`check_seed`).  Holder seat ``j`` holds ``f(j + 1)``, never ``
 
 Byte layouts (``ctx`` = :meth:`Context.encode`; scalars 32-byte little-endian, canonical):
 
-- seed of version 8: a uniform nonzero scalar (64 random bytes reduced mod L), its encoding;
+- seed with sharing on: a uniform nonzero scalar (64 random bytes reduced mod L), its encoding;
 - every derivation from a seed reads ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 seat
   || u8 len(label) || label || ... || seed)`` under one label of :data:`DERIVATION_LABELS`, the
-  one registry of them (deal/seeds.py's and version 8's), no label twice;
+  one registry of them (deal/seeds.py's and the dropout-tolerant deal's), no label twice;
 - coefficient stream of a seed: ``SHAKE-256(b"shanghai-net v1 key" || ctx || u8 dealer || u8 17
   || b"share coefficient" || u8 t || seed)`` read as consecutive 64-byte chunks, each reduced
   mod L, a zero skipped; all ``t-1`` are drawn again from the next chunks if some share is zero;
@@ -57,10 +57,10 @@ DERIVATION_LABELS: tuple[tuple[bytes, str], ...] = (
     (b"card key", "deal/seeds.py: a per-card key k_j"),
     (b"permutation", "deal/seeds.py: the pass-1 permutation"),
     (b"box", "deal/seeds.py: the secret of a key-share box"),
-    (b"share coefficient", "version 8: the coefficients of the seed's sharing"),
-    (b"share box", "version 8: the secret of a seed-share box"),
-    (b"handed box", "version 8 (docs/dealing.md): a lost hand's key-share box to its replacement"),
-    (b"pick nonce", "version 8 (docs/dealing.md): a pick's nonce, rebuildable with the seed"),
+    (b"share coefficient", "sharing: the coefficients of the seed's sharing"),
+    (b"share box", "sharing: the secret of a seed-share box"),
+    (b"handed box", "sharing (docs/dealing.md): a lost hand's key-share box to its replacement"),
+    (b"pick nonce", "sharing (docs/dealing.md): a pick's nonce, rebuildable with the seed"),
 )
 """Every label a seed is read under after ``KEY_TAG || ctx || u8 seat``, and what it is for: the
 derivations are told apart by their label alone, so no label may serve two purposes."""
@@ -89,7 +89,8 @@ def _scalar(value: int) -> bytes:
 
 
 def seed_scalar(random: RandomBytes) -> bytes:
-    """A version-8 seed: a uniform nonzero scalar, so that it can be Shamir-shared as it is."""
+    """A seed with sharing on: a uniform nonzero scalar, so that it can be Shamir-shared as it
+    is."""
     scalar = reduce_scalar(random(64))
     while scalar is None:
         scalar = reduce_scalar(random(64))
@@ -204,9 +205,9 @@ def interpolate(points: Mapping[int, int], at: int) -> int:
 
 
 def check_seed(context: Context, dealer: int, seed: bytes, digest: bytes) -> None:
-    """A version-8 seed is the secret its dealer shared only if it is a canonical nonzero scalar
-    whose SHA-256 commitment is the dealer's ``digest``; else CheatDetected naming the dealer, with
-    the same verdict whichever way the seed came (revealed at the audit, or rebuilt)."""
+    """A seed with sharing on is the secret its dealer shared only if it is a canonical nonzero
+    scalar whose SHA-256 commitment is the dealer's ``digest``; else CheatDetected naming the
+    dealer, with the same verdict whichever way the seed came (revealed at the audit, or rebuilt)."""
     if not is_scalar(seed) or commitment_digest(context, dealer, seed) != digest:
         raise CheatDetected(dealer, f"seat {dealer}: its seed of generation {context.generation} "
                                     "is not a canonical nonzero scalar on its commitment, so not "
@@ -233,8 +234,16 @@ def rebuild(context: Context, dealer: int, threshold: int, commitments: Sequence
     if len(published) < threshold:
         raise ValueError(f"{len(published)} shares of seat {dealer}'s seed for generation "
                          f"{context.generation}, {threshold} needed to rebuild it")
-    used = list(published.items())[:threshold]
-    seed = _scalar(interpolate({abscissa(h): _int(y) for h, y in used}, 0))
+    return seed_from_shares(context, dealer, digest, dict(list(published.items())[:threshold]))
+
+
+def seed_from_shares(context: Context, dealer: int, digest: bytes,
+                     used: Mapping[int, bytes]) -> bytes:
+    """The dealer's seed from ``t`` shares already checked against its commitments (holder ->
+    share), checked against its seed ``digest`` (:func:`check_seed`: off it names the dealer).
+    R1 checks each published share as it is sequenced, against the dealer's one commit, so its
+    rebuild calls this directly; :func:`rebuild` checks the shares first."""
+    seed = _scalar(interpolate({abscissa(h): _int(y) for h, y in used.items()}, 0))
     check_seed(context, dealer, seed, digest)
     return seed
 

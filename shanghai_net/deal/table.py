@@ -40,7 +40,7 @@ class MentalTable:
         self._game_id = game_id
         self.shuffle_proof = shuffle_proof
         self.share_threshold = share_threshold
-        """Version 9: the table's ``t``, or ``None`` (sharing off: version 8)."""
+        """Sharing on: the table's ``t``, or ``None`` (sharing off)."""
         self.holders = None if share_threshold is None else tuple(
             range(players) if holders is None else holders)
         """The seats that are dealt shares (the table layer's rules 1 to 4 say which)."""
@@ -154,7 +154,7 @@ class MentalTable:
                     participant.record_box(sealed)
 
     def _public_seats(self, generation: int) -> set[int]:
-        """The seats whose keys of ``generation`` are public: rebuilt (version 9)."""
+        """The seats whose keys of ``generation`` are public: rebuilt (sharing on)."""
         sharing = self._live()[0].generation(generation).sharing
         return set(sharing.rebuilt) if sharing else set()
 
@@ -193,6 +193,7 @@ class MentalTable:
         number = self._picks
         self._picks += 1
         parties = sorted(parties)
+        self._record(("pick", number, n, parties))
         for message in [self.participants[s].pick_commit(number, n, parties) for s in parties]:
             self._broadcast(message)
         for message in [self.participants[s].pick_reveal(number) for s in parties]:
@@ -227,7 +228,7 @@ class MentalTable:
         self.participants[seat] = type(self.participants[seat]).restore(
             saved, self.roster, self._box[seat], self._random)
 
-    # -- version 9: a seat lost mid-round (R1) and its replacement --------------------------
+    # -- sharing on: a seat lost mid-round (R1) and its replacement --------------------------
 
     def lose(self, seat: int, replacement: X25519PrivateKey | None = None,
              silent: Iterable[int] = ()) -> None:
@@ -301,6 +302,8 @@ def _follow(participant: Participant, event: tuple) -> None:
         participant.lose(*what)
     elif kind == "time out":
         participant.time_out_shares(*what)
+    elif kind == "pick":
+        participant.expect_pick(*what)
     elif kind == "handed":
         if what[0].author != participant.seat:
             participant.record_handed(what[0])

@@ -153,7 +153,7 @@ def reveals_body(round_no: int, reveals: list[KeyReveal]) -> wm.Deal:
 
 
 def seeds_body(round_no: int, seeds: list[SeedReveal]) -> wm.Deal:
-    """The seeds of a round; with sharing on (version 9) also the shares the author holds of
+    """The seeds of a round; with sharing on also the shares the author holds of
     each generation's other seeds, by generation then dealer, in one list."""
     shares = {} if not any(isinstance(s, SharedSeedReveal) for s in seeds) else {"shares": [
         {"generation": s.context.generation, "dealer": dealer, "share": share}
@@ -279,7 +279,7 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
 
 
 def _sharing(data: dict) -> tuple[tuple[bytes, ...], tuple[tuple[int, bytes, bytes], ...]]:
-    """A commit's sharing (version 9): its Feldman commitments and its share boxes; whether
+    """A commit's sharing (sharing on): its Feldman commitments and its share boxes; whether
     they fit the table (``t`` of them, one box a holder) is the deal's check."""
     feldman = _list(data, "feldman", 255)
     if not all(isinstance(c, bytes) and len(c) == 32 for c in feldman):
@@ -293,7 +293,7 @@ def _sharing(data: dict) -> tuple[tuple[bytes, ...], tuple[tuple[int, bytes, byt
 
 
 def _held_shares(data: dict) -> dict[int, list[tuple[int, bytes | None]]]:
-    """A ``seeds`` body's shares (version 9): generation -> [(dealer, share or nil)], from a
+    """A ``seeds`` body's shares (sharing on): generation -> [(dealer, share or nil)], from a
     list by generation then dealer, ascending; whether they are the ones owed is the deal's
     check."""
     held: dict[int, list[tuple[int, bytes | None]]] = {}
@@ -348,7 +348,8 @@ def deal_data_schemas() -> dict[str, dict[str, Any]]:
     reveal = record(generation=u32, position=u16,
                     keys={"type": "array", "maxItems": 255, "items": key_pair})
     seed = record(generation=u32, seed=any_bin("32 bytes; another length fails the audit"))
-    sharing_on = "version 9, only at a table whose start_game has a share_threshold (none yet): "
+    sharing_on = ("the dropout-tolerant deal (docs/dealing.md), only at a table whose "
+                  "start_game has a share_threshold (none yet): ")
     share_box = record(to=seat, epk=bin32, box=Blob(SHARE_BOX_BYTES).schema())
     held = record(generation=u32, dealer=seat, share=Nullable(Blob(32)).schema())
     commit_sharing = {

@@ -47,7 +47,7 @@ class _PublicGeneration:
 
 
 class _Records(ShareHolding):
-    """A round's records of its generations as the deal's seed sharing reads them (version 9):
+    """A round's records of its generations as the deal's seed sharing reads them (sharing on):
     what a seeds body owes, and R2's rebuild of a seat silent at its seeds, for a party that
     holds no share and has no seat."""
 
@@ -345,7 +345,7 @@ class PublicTable(StreamTable):
 
     def _seeds_refused(self, author: int, step: DealStep) -> str | None:
         """Why a ``seeds`` body is refused: with sharing on, it lacks the shares its author
-        owes (version 9, R2: no seat shows its seeds and keeps its shares back); off, it
+        owes (sharing on, R2: no seat shows its seeds and keeps its shares back); off, it
         carries some."""
         records = _Records(self.records, self.share_threshold)
         for reveal in step.messages:

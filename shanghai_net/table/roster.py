@@ -181,15 +181,15 @@ class Roster:
 
     def share_holders(self, share_threshold: int | None,
                       host_run: Collection[int]) -> tuple[int, ...]:
-        """The seats that would hold shares of the others' seeds now (version 9's dropout-tolerant
+        """The seats that would hold shares of the others' seeds now (the dropout-tolerant
         dealing, docs/dealing.md "Holders: who is dealt shares"), in seat order: none unless
         ``share_threshold`` is set (rule 1); none the host runs (``host_run``, rule 2); a seat
         played by its ``start_game`` keys or by a successor a chain of ``hand_over``s from them
         gave it (rule 3); not vacant, and not played since a ``replace`` unless the last
         ``replace`` gave it back both of its ``start_game`` keys, its first player coming back
         (rule 4).  A share holder is no `Holder`: rules 3 and 4 read the seat's ``Holder``
-        chain.  Version 9's ``start_game`` will carry ``share_threshold`` and each seat's
-        ``host_run`` (docs/dealing.md, "Version 9 messages"); until the dealing is wired the
+        chain.  The dropout-tolerant deal's ``start_game`` will carry ``share_threshold`` and each seat's
+        ``host_run`` (docs/dealing.md, "Version 10 messages"); until the dealing is wired the
         caller passes them."""
         if share_threshold is None:
             return ()

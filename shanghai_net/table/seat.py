@@ -225,7 +225,7 @@ class PeerTable(StreamTable):
     def _complain(self, cheat: CheatDetected, share: wm.ShareComplained | None = None) -> None:
         """A fault only this seat can see: tell the table (once), and stop playing; the audit
         the complaint starts decides who is at fault.  ``share``: the seed share it found bad
-        (version 9), after which it sends nothing more of that generation."""
+        (sharing on), after which it sends nothing more of that generation."""
         if self.complaint is None:
             self.complaint = cheat.reason[:500]
             self._out.append(wm.Complaint(round=self.round, reason=self.complaint, share=share))
@@ -238,7 +238,7 @@ class PeerTable(StreamTable):
             return None
         generation = message.context.generation
         sharing = self.participant.generation(generation).sharing
-        if sharing is None or sharing.complaints.get(self.seat) != message.author:
+        if sharing is None or message.author not in sharing.complaints.get(self.seat, ()):
             return None
         return wm.ShareComplained(dealer=message.author, generation=generation)
 
@@ -311,7 +311,7 @@ class PeerTable(StreamTable):
                 try:
                     self._out.append(deal_body(self.participant.make_pass(generation)))
                 except GenerationStopped:
-                    pass  # it complained of a share of it: nothing more of it (version 9)
+                    pass  # it complained of a share of it: nothing more of it (sharing on)
         for token in list(self._deferred):
             if self.complaint is None and (
                     token[1] in self.participant.generation(token[0]).mine or self._try_open(token)):
@@ -402,7 +402,7 @@ class PeerTable(StreamTable):
                 try:
                     sealed = self.participant.share_keys(generation, to, positions)
                 except GenerationStopped:
-                    continue  # it complained of a share of it: nothing more of it (version 9)
+                    continue  # it complained of a share of it: nothing more of it (sharing on)
                 by_generation.setdefault(generation, []).append(sealed)
             for generation, sealed in by_generation.items():
                 self._out.append(shares_body(self.round, generation, sealed))
@@ -414,11 +414,13 @@ class PeerTable(StreamTable):
         return self.participant.public_card(*token)
 
     def _pick_begin(self, pick: PickState) -> None:
+        # every seat begins the pick at the message that begins it, party or not: the pick is
+        # the stream's, not whatever its first commitment says, and with sharing on that
+        # message fixes the generation whose seeds give the nonces
+        self.participant.expect_pick(pick.number, pick.request.n, pick.parties)
         if self.seat in pick.parties:
             self._out.append(deal_body(self.participant.pick_commit(
                 pick.number, pick.request.n, pick.parties)))
-        else:  # looking on: the pick is the stream's, not whatever its first commitment says
-            self.participant.expect_pick(pick.number, pick.request.n, pick.parties)
 
     def _pick_reveal(self, pick: PickState) -> None:
         if self.seat in pick.parties:

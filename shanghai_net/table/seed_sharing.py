@@ -1,9 +1,9 @@
-"""Version 9's seed sharing as the table reads it from the stream (docs/dealing.md), behind
-start_game's ``share_threshold``, which no host offers yet: each generation's holders at its due
-message, a complaint of a seed share, and R2, the seats silent at their seeds rebuilt from the
-shares in the others' seeds so that the audit checks them in full.  `SeedSharing` is the part of
-`StreamTable` that holds it; each party keeps the sharing itself (`_sharing_of`): a seat in its
-`Participant`, the public table in its records."""
+"""The dropout-tolerant deal's seed sharing as the table reads it from the stream
+(docs/dealing.md), behind start_game's ``share_threshold``, which no host offers yet: each
+generation's holders at its due message, a complaint of a seed share, and R2, the seats silent
+at their seeds rebuilt from the shares in the others' seeds so that the audit checks them in
+full. `SeedSharing` is the part of `StreamTable` that holds it; each party keeps the sharing
+itself (`_sharing_of`): a seat in its `Participant`, the public table in its records."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class SeedSharing:
         """Hook: the running round's sharing of ``generation`` as this party keeps it."""
 
     def _any_time(self, author: int, body: object) -> tuple[str | None, Callable[[], None]]:
-        """`Disputes._any_time`; a complaint of a seed share (version 9) also names a share its
+        """`Disputes._any_time`; a complaint of a seed share (sharing on) also names a share its
         author holds of a commit sequenced, and is recorded before the round stops, so that
         its author's seeds may carry nil for that share alone."""
         why, act = super()._any_time(author, body)
@@ -44,7 +44,7 @@ class SeedSharing:
                               act())
 
     def _share_complained(self, complainer: int, dealer: int, generation: int) -> None:
-        self._sharing_of(generation).complaints.setdefault(complainer, dealer)
+        self._sharing_of(generation).complain(complainer, dealer)
 
     def _silent_rebuilt(self, rebuild: Callable[[frozenset[int]], frozenset[int]]
                         ) -> frozenset[int]:

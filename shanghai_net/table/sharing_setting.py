@@ -1,7 +1,7 @@
 """The table's sharing setting, resolved over its share holders (docs/dealing.md, "The price,
 in one sentence, then in a table"), sans IO.
 
-Version 9's dropout-tolerant dealing shares each seat's seed among the **holders** (the seats
+The dropout-tolerant deal shares each seat's seed among the **holders** (the seats
 not run by the host: `Roster.share_holders`) with a threshold ``t``: any ``t`` of them could see
 every card, and ``t`` of them rebuild a lost seat.  A table is configured "off", "default", or
 with a ``t``; `resolve_sharing` turns that into what ``start_game`` would carry, None (off) or

@@ -122,7 +122,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             raise ValueError("start_game seats must be 0..n-1 in order")
         self.rules = rules_of(start)
         self.share_threshold = start.share_threshold
-        """Version 9 (docs/dealing.md): ``t``, the seed shares that rebuild a seat; None: off."""
+        """Sharing on (docs/dealing.md): ``t``, the seed shares that rebuild a seat; None: off."""
         if self.share_threshold is not None and not 2 <= self.share_threshold < self.players:
             raise ValueError(f"start_game's share_threshold {self.share_threshold} at "
                              f"{self.players} seats")
@@ -156,7 +156,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         the host may have dropped them)."""
         self.rebuilt_seeds: set[int] = set()
         """Of ``missing_seeds``, the seats the running audit rebuilt from the shares in the
-        others' seeds (version 9, R2): audited in full, absent no more."""
+        others' seeds (sharing on, R2): audited in full, absent no more."""
         self.void_votes: dict[int, set[int]] = {}
         """Engine round -> the seats that voted to void it."""
         self.gone_votes: dict[tuple[int, int], set[int]] = {}

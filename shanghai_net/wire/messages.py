@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 8
+PROTOCOL_VERSION = 9
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
@@ -299,7 +299,7 @@ class StartGame(Message):
     host_key: bytes | None = wire_field(Nullable(KEY), default=None)
     share_threshold: int | None = wire_field(Nullable(Int(2, MAX_SEATS - 1)), omit_default=True,
                                              default=None)
-    """Version 9 (docs/dealing.md): ``t``, the seed shares that rebuild a lost seat; nil (and
+    """Sharing on (docs/dealing.md): ``t``, the seed shares that rebuild a lost seat; nil (and
     then off the wire, so that a table without it signs today's bytes): sharing off.  No host
     offers it yet."""
 
@@ -518,7 +518,7 @@ class Protest(Body):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShareComplained:
-    """Which seed share a ``complaint`` is of (version 9): ``dealer``'s of ``generation``."""
+    """Which seed share a ``complaint`` is of (sharing on): ``dealer``'s of ``generation``."""
 
     dealer: int = wire_field(SEAT)
     generation: int = wire_field(Int(0, 2**32 - 1))
@@ -534,7 +534,7 @@ class Complaint(Body):
     reason: str = wire_field(REASON)
     share: ShareComplained | None = wire_field(Nullable(RecordOf(ShareComplained)),
                                                omit_default=True, default=None)
-    """Version 9, sharing on: the share the complainer found bad (its box does not open, or it
+    """Sharing on: the share the complainer found bad (its box does not open, or it
     is off its commitments); nil, and then off the wire, for any other fault."""
 
 

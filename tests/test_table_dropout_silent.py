@@ -1,8 +1,9 @@
-"""Version 9's R2 wired into the table, in process over our real classes (docs/dealing.md, "R2,
-silent at its seeds"): at a table whose start_game sets ``share_threshold`` (no host offers it
-yet), a seat whose seeds the host times out is rebuilt from the shares in the others' seeds,
-and every party (each seat, the host's public table, ``shanghai verify``) audits the round in
-full: nobody is charged and the round stands, or a deal cheat of the silent seat is named."""
+"""The dropout-tolerant deal's R2 wired into the table, in process over our real classes
+(docs/dealing.md, "R2, silent at its seeds"): at a table whose start_game sets
+``share_threshold`` (no host offers it yet), a seat whose seeds the host times out is rebuilt
+from the shares in the others' seeds, and every party (each seat, the host's public table,
+``shanghai verify``) audits the round in full: nobody is charged and the round stands, or a deal
+cheat of the silent seat is named."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
-from test_deal_v9_silent import marking
+from test_deal_dropout_silent import marking
 from test_table_roster import newcomer, vote_gone
 from test_table_silence import Muted
-from v9_helpers import changing, dealing
+from dropout_helpers import changing, dealing
 
 def shared(players=4, t=3, **kwargs):
     """`Muted` (test_table_silence.py) at a table whose start_game sets ``share_threshold``."""
@@ -34,7 +35,7 @@ def shared(players=4, t=3, **kwargs):
 
 
 def seat_playing(participant_type):
-    """A PeerTable whose deal is played by ``participant_type`` (a cheat of v9_helpers.py)."""
+    """A PeerTable whose deal is played by ``participant_type`` (a cheat of dropout_helpers.py)."""
     class Seat(PeerTable):
         def _participant(self, round_no):
             return participant_type(self.seat, self.roster, self.game_id, round_no, self._box_key,

@@ -1,4 +1,4 @@
-"""Version 9: a pick's nonces are read from the parties' seeds, so a party lost before its
+"""Sharing on: a pick's nonces are read from the parties' seeds, so a party lost before its
 reveal is rebuilt with its nonce and the pick is decided over every nonce, the same result."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from shanghai_net.deal import CheatDetected, Participant
 from shanghai_net.deal.picks import seed_nonce
-from v9_helpers import CARDS, shared_table
+from dropout_helpers import CARDS, shared_table
 
 REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 
 
 def commit_pick(table, number, n, parties):
+    table._record(("pick", number, n, parties))  # the message that begins it: every seat
     table._broadcast(*[table.participants[s].pick_commit(number, n, parties) for s in parties])
 
 

@@ -1,5 +1,6 @@
-"""Version 9, R2: a seat silent at its seeds is rebuilt from the shares the others' seeds carry,
-and the audit runs in full with it; the v9 audit checks every dealer's sharing against its seed."""
+"""Sharing on, R2: a seat silent at its seeds is rebuilt from the shares the others' seeds carry,
+and the audit runs in full with it; the audit with sharing on checks every dealer's sharing
+against its seed."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from shanghai_net.deal import CheatDetected, MentalTable, PassOutput, SeedReveal
 from shanghai_net.deal.group import multiply
 from shanghai_net.deal.messages import SharedSeedReveal
 from shanghai_net.deal.sharing import seed_scalar
-from v9_helpers import CARDS, changing, dealing, shared_table
+from dropout_helpers import CARDS, changing, dealing, shared_table
 
 TWO = (2).to_bytes(32, "little")
 
@@ -55,7 +56,7 @@ def test_a_planted_cheat_of_a_silent_seat_is_named_by_every_party():
     assert "seat 2: pass 1 output is not its key times the permuted input" in verdict.reason
     plain = MentalTable(4, seeded(b"v9"), cards=CARDS, participant_types=cheat)
     deal_some(plain)
-    assert plain.audit(silent={2}).clean  # version 8: the silent cheat escapes, absent
+    assert plain.audit(silent={2}).clean  # sharing off: the silent cheat escapes, absent
 
 
 def test_below_t_shares_the_silent_seat_stays_absent():

@@ -1,4 +1,4 @@
-"""Version 9, R1: a seat lost mid-round is rebuilt from its holders' published shares, checked at
+"""Sharing on, R1: a seat lost mid-round is rebuilt from its holders' published shares, checked at
 once, and the round goes on: every party makes its passes and takes its keys from its seed."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from shanghai_net.deal import CheatDetected, PassOutput, seeded
 from shanghai_net.deal.lost import NotRebuildable
 from shanghai_net.deal.messages import Context, ShareReveal
 from shanghai_net.deal.sharing import seed_scalar
-from v9_helpers import CARDS, assert_only_holders_open, changing, dealing, shared_table
+from dropout_helpers import CARDS, assert_only_holders_open, changing, dealing, shared_table
 
 TWO = (2).to_bytes(32, "little")
 

@@ -1,6 +1,7 @@
-"""Version 9 on the wire, behind a setting no host offers yet (docs/dealing.md, "Version 9
-messages"): start_game's ``share_threshold``, a commit's sharing, the shares in ``seeds`` and a
-complaint's ``share``.  With sharing off every body and start_game is today's, byte for byte."""
+"""The dropout-tolerant deal on the wire, behind a setting no host offers yet (docs/dealing.md,
+"Version 10 messages"): start_game's ``share_threshold``, a commit's sharing, the shares in
+``seeds`` and a complaint's ``share``. With sharing off every body and start_game is today's,
+byte for byte."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Version 9: a lost seat's replacement takes its hand (every other seat hands it its keys of the
+"""Sharing on: a lost seat's replacement takes its hand (every other seat hands it its keys of the
 hand, sealed with the "handed box" secret), and plays on; nobody else learns the hand; and the
 rebuilt deal gives every seat the cards it would have had with nobody lost."""
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from shanghai_net.cards import deck
 from shanghai_net.deal import CheatDetected, Participant
 from shanghai_net.deal.box import seal
-from v9_helpers import assert_only_holders_open, shared_table
+from dropout_helpers import assert_only_holders_open, shared_table
 
 REPLACEMENT = X25519PrivateKey.from_private_bytes(bytes(range(32)))
 CARDS = deck(1, 0)

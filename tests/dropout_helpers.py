@@ -1,4 +1,5 @@
-"""What the version-9 deal tests share: tables with sharing on, and dealers that cheat at it."""
+"""What the dropout-tolerant deal's tests share: tables with sharing on, and dealers that cheat at
+it."""
 
 from __future__ import annotations
 
