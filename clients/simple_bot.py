@@ -28,8 +28,10 @@ What it does:
 - seats that change hands (11.5, 11.8): it votes that a seat left (``void_round``) at once when
   ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
-  its predecessor's ``bye``); it counts every vote per (round, seat), and when more than half
-  the seats named the same seat (or, for seats the host timed out as silent, more than half
+  its predecessor's ``bye``); it counts every vote per (round, seat), a vote lapsing (and its
+  voter free to vote again) once the seat it named sends a deal step, a move or an approval;
+  and when more than half the seats named the same seat (or, for seats the host timed out as
+  silent, more than half
   the seats that can vote named one or another of them: the one named most, ties to the first
   timed out) the round is void, that seat pays ``leave_penalty`` (not for a
   stand-in's leave, nor twice for one absence) and is vacant, and the round's contract is dealt
@@ -100,6 +102,8 @@ HOST_AUTHOR = 8
 MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "call_shanghai",
                         "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
 """Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
+ALIVE_KINDS = MOVE_KINDS | {"deal", "approve"}
+"""Bodies that show their seat is not gone: a vote that it left lapses (11.5)."""
 MAX_FRAME = 1 << 20
 GAME_DOMAIN = "shanghai-net/v4/game"
 CHAIN_DOMAIN = "shanghai-net/v4/chain"
@@ -773,6 +777,8 @@ class Table:
         self.charged_silent.discard(author)  # it signed again: a later leave is a new one
         self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
         self.silent.pop(author, None)  # a seat timed out as silent is back
+        if kind in ALIVE_KINDS:
+            self.lapse(author)
         self.apply_body(seq, author, body)
         if self.silent and not self.finished:
             self.count_votes()  # the table may wait for a silent seat again
@@ -1024,7 +1030,16 @@ class Table:
                              f"{self.round_no})")
         self.voters.setdefault(round_no, set()).add(author)
         self.votes.setdefault((round_no, seat), set()).add(author)
+        if author == self.seat:
+            self.vote = None  # sequenced: should it lapse, the seat chooses again
         self.count_votes()
+
+    def lapse(self, seat: int) -> None:
+        """``seat`` sent a deal step, a move or an approval: it was not gone, so the votes of
+        the running round that it left lapse; they count no more, and their voters may vote
+        again this round (11.5)."""
+        lapsed = self.votes.pop((self.round_no, seat), set())
+        self.voters.get(self.round_no, set()).difference_update(lapsed)
 
     def stalled_by(self) -> set[int]:
         """The seats the table cannot go on without (11.5): those owing a deal step, those a
@@ -1626,8 +1641,8 @@ class Seat:
     def consider_vote(self) -> None:
         """Vote that a seat left (11.5): at once for one whose player said ``bye``, else once
         it has been away ``vote_after`` seconds (a newcomer: `NEWCOMER_GRACE` more, and its
-        predecessor's ``bye`` is not its own); one vote a round, none while the round's audit
-        waits for its seeds (the seeds decide it)."""
+        predecessor's ``bye`` is not its own); one vote a round (again once it lapsed), none
+        while the round's audit waits for its seeds (the seeds decide it)."""
         table = self.table
         if table.vote is not None or table.seat is None or table.seat in table.vacant \
                 or table.finished or table.auditing() \

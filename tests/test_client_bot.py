@@ -365,3 +365,35 @@ def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
     seat.table.unheard.clear()  # it signed: a bye now is its own
     seat.consider_vote()
     assert seat.table.vote == (2, 2)
+
+
+def test_the_client_bot_votes_again_once_the_seat_it_voted_against_sends_what_it_owed():
+    """protocol.md 11.5, a vote lapses: the client's own table drops its vote against a seat
+    that then sends a deal step, a move or an approval (not a vote or a protest of that seat),
+    and the client chooses again, now against the seat still away; its own vote, once
+    sequenced, is not sent again."""
+    import time
+
+    bot = load_client()
+    keys, start = client_start(3)
+    rnd = seeded(b"client lapse")
+    seat = bot.Seat.__new__(bot.Seat)  # no socket: only its vote is looked at
+    table = seat.table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    seat.log, seat.vote_after, seat.left = lambda text: None, 5.0, set()
+    table.round_no = 2
+    seat.away = {1: time.monotonic() - 30}  # seat 1's link blinked
+    seat.consider_vote()
+    assert table.vote == (2, 1)
+    table.apply(40, 0, {"kind": "void_round", "round": 2, "seat": 1})  # ours, sequenced
+    assert table.vote is None and table.voters[2] == {0}
+    seat.away = {2: time.monotonic() - 30}  # seat 1 is back; seat 2 is gone
+    table.apply(41, 1, {"kind": "void_round", "round": 2, "seat": 2})
+    table.apply(42, 1, {"kind": "protest", "seq": 7, "reason": "I am here"})
+    seat.consider_vote()
+    assert table.vote is None and table.votes[(2, 1)] == {0}, "its vote and protest: no lapse"
+    table.lapse(1)  # what a deal step, move or approval of seat 1 does (`ALIVE_KINDS`)
+    assert table.voters[2] == {1} and not table.votes.get((2, 1))
+    seat.consider_vote()
+    assert table.vote == (2, 2)
+    assert {"deal", "approve", "discard", "may_i"} <= bot.ALIVE_KINDS
+    assert not {"void_round", "protest", "hand_over", "complaint"} & bot.ALIVE_KINDS

@@ -53,15 +53,22 @@ async def test_bots_among_bots_do_not_think(mock_clock):
 
 async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     """After a crash the replayed stream holds this seat's own vote: the peer does not wait to
-    vote again (it would wake at once, for ever)."""
+    vote again (it would wake at once, for ever); nor while its vote is on its way.  Once the
+    vote lapsed (the seat it named sent what it owed, protocol.md 11.5), it votes again."""
+    from shanghai_net.wire.messages import VoidRound
+
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
-    peer.seat, peer.outbox, peer.absent = 0, object(), {2: 0.0}
+    peer.seat, peer.outbox, peer.absent = 0, SimpleNamespace(deal=[], flying=[]), {2: 0.0}
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
                                  vacant={}, unheard=set(), silenced={},
                                  stalled_by=set)
     assert peer._vote_due() == 5.0
     peer.table.void_votes[3] = {0}
     assert peer._vote_due() == float("inf")
+    peer.table.void_votes[3] = set()  # it lapsed
+    assert peer._vote_due() == 5.0
+    peer.outbox.flying = [SimpleNamespace(body=VoidRound(round=3, seat=2))]
+    assert peer._vote_due() == float("inf"), "a vote on its way"
 
 
 async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slow(mock_clock):
@@ -72,15 +79,17 @@ async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slo
 
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
     pushed = []
-    peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend)
+    peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend, deal=pushed, flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
                                  vacant={}, unheard=set(), silenced={},
                                  stalled_by=set)
     peer.stalling, peer.absent = {1: 10.0}, {2: 20.0}
     assert peer._vote_due() == 15.0 and peer.vote_void()
     assert pushed == [VoidRound(round=3, seat=2)]
-    peer._voted, peer.left, peer.absent = None, {3}, {2: 20.0, 3: 30.0}
-    assert peer.vote_void() and pushed[-1] == VoidRound(round=3, seat=3)
+    assert not peer.vote_void(), "its vote is on its way"
+    pushed.clear()  # sent, sequenced, and lapsed
+    peer.left, peer.absent = {3}, {2: 20.0, 3: 30.0}
+    assert peer.vote_void() and pushed == [VoidRound(round=3, seat=3)]
 
 
 async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_silent(mock_clock):
@@ -89,7 +98,7 @@ async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_sil
     newcomer's link down too (a stand-in that died with the host).  Not against a seat still
     connected, nor a newcomer connected, reading the game (its grace)."""
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=180.0)
-    peer.seat, peer.outbox = 0, object()
+    peer.seat, peer.outbox = 0, SimpleNamespace(deal=[], flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
                                  vacant={}, unheard=set(), silenced={2: 41},
                                  stalled_by=lambda: {2}, still_silent=lambda: {2})

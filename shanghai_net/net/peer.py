@@ -149,7 +149,6 @@ class Peer(Holding, PeerRematch, Voting):
         self._inbox: trio.MemorySendChannel | None = None
         self._quiet_until = 0
         self._welcomed = False
-        self._voted: int | None = None
         self._decision: tuple | None = None
         self._move_at = -math.inf
         """When the player may make the decision in ``_decision`` (its think time over)."""

@@ -65,26 +65,29 @@ class Voting:
     def vote_void(self, seat: int | None = None) -> bool:
         """Vote to void the running round because ``seat`` is not coming back (None: the
         `vote_target` of the seats away or silent); False if there is no round to void, no seat
-        away, or this seat has voted already."""
+        away, or a vote of this seat stands or is on its way (`_may_vote`)."""
         away = self._away()
         if seat is None and away:
             seat = self.vote_target(away)
         if seat is None or not self._may_vote():
             return False
-        self._voted = self.table.void_target
-        self.outbox.push([VoidRound(round=self._voted, seat=seat)])
+        self.outbox.push([VoidRound(round=self.table.void_target, seat=seat)])
         self.nudge()
         return True
 
     def _may_vote(self) -> bool:
-        """A round to void, and no vote of this seat for it yet (sent, or in the stream: after
-        a crash the replayed stream holds it).  Not while a round's audit waits for its seeds:
-        those decide it, and the host times out a seat that does not open them."""
-        table = self.table
-        if self.outbox is None or table.finished or table.waiting_audit:
+        """A round to void, and no vote of this seat for it on its way or standing in the
+        stream (after a crash the replayed stream holds it).  A vote that lapsed, its seat
+        having sent a deal step, a move or an approval since (protocol.md 11.5), stands no
+        more: the seat may vote again.  Not while a round's audit waits for its seeds: those
+        decide it, and the host times out a seat that does not open them."""
+        table, outbox = self.table, self.outbox
+        if outbox is None or table.finished or table.waiting_audit:
             return False
         target = table.void_target
-        return self._voted != target and self.seat not in table.void_votes.get(target, ())
+        on_its_way = [*outbox.deal, *(msg.body for msg in outbox.flying)]
+        return self.seat not in table.void_votes.get(target, ()) and not any(
+            isinstance(body, VoidRound) and body.round == target for body in on_its_way)
 
     def _vote_due(self) -> float:
         """When this seat votes by itself (``void_after``), on trio's clock: at once when a

@@ -16,10 +16,15 @@ from ..engine.game import Game, Phase
 from ..wire import messages as wm
 from ..wire.errors import ProtocolError
 from ..wire.messages import HOST_AUTHOR, GameMessage
-from .bodies import parse_deal
+from .bodies import MOVE_BODIES, parse_deal
 from .fault import Fault
 
-__all__ = ["Disputes", "Protested", "absence", "final_result"]
+__all__ = ["Disputes", "Protested", "absence", "final_result", "ALIVE_BODIES"]
+
+ALIVE_BODIES = (wm.Deal, wm.Approve, *MOVE_BODIES)
+"""What a seat sends that shows it is not gone: what the table waits for from it (a deal step,
+a move, an approval).  A vote, a hand-over, a complaint or a protest it can send at will, so
+none of them makes a vote against it lapse (`Disputes._lapse`)."""
 
 
 def absence(seats: list[int]) -> str:
@@ -63,7 +68,8 @@ class Disputes:
         if round_no != self.void_target:
             return f"a vote to void round {round_no}; the table is in round {self.void_target}"
         if author in self.void_votes.get(round_no, ()):
-            return f"a second vote to void round {round_no}"
+            return (f"a second vote to void round {round_no} (the seat's first stands: the "
+                    "seat it named has sent no deal step, move or approval since)")
         if seat >= self.players or seat in self.vacant:
             return (f"a vote that seat {seat}, "
                     f"{'no seat' if seat >= self.players else 'gone already'}, left")
@@ -76,6 +82,19 @@ class Disputes:
         self.void_votes.setdefault(round_no, set()).add(author)
         self.gone_votes.setdefault((round_no, seat), set()).add(author)
         self._count_votes()
+
+    def _lapse(self, author: int, body: wm.Body) -> None:
+        """A message of ``author`` is sequenced: if it is one of `ALIVE_BODIES`, the votes of
+        the running round that ``author`` left lapse (protocol.md 11.5): it was not gone.  A
+        lapsed vote counts toward no bar, and its voter may vote again this round; a vote
+        that carried is final (the round is void already).  Otherwise a vote spent on a seat
+        only slow left its voter none for a seat really lost, and a table whose every vote was
+        needed waited for good."""
+        if not isinstance(body, ALIVE_BODIES):
+            return
+        round_no = self.void_target
+        lapsed = self.gone_votes.pop((round_no, author), set())
+        self.void_votes.get(round_no, set()).difference_update(lapsed)
 
     def still_silent(self) -> set[int]:
         """The seats the host timed out as silent that still hold the table up (`stalled_by`)
@@ -107,7 +126,8 @@ class Disputes:
         the seats that can vote (neither vacant nor silent) named one silent seat or another;
         the seat named by most of them leaves (ties: the one the host timed out first).  Each
         seat votes once a round, so votes split between two silent seats carried for neither,
-        and the table waited for good."""
+        and the table waited for good.  (Only standing votes count: a lapsed one is gone from
+        ``gone_votes``, `_lapse`.)"""
         silent = self.still_silent()
         voters = set(range(self.players)) - self.vacant.keys() - silent
         named = {seat: len(self.gone_votes.get((round_no, seat), set()) & voters)

@@ -168,7 +168,7 @@ class PublicTable(StreamTable):
     def _sequence(self, msg: GameMessage) -> None:
         """``msg`` passed the checks: it is the next message of the stream."""
         self.chain.append(msg)
-        self._heard(msg.author)
+        self._heard(msg.author, msg.body)
 
     def take_host(self, msg: GameMessage) -> None:
         """Apply the host's own message (a ``timeout`` or a ``replace``, signed by the host as

@@ -281,7 +281,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
 
     def _dispatch(self, msg: GameMessage) -> None:  # noqa: C901 - one branch a body kind
         body, author = msg.body, msg.author
-        self._heard(author)
+        self._heard(author, body)
         if author == HOST_AUTHOR:
             if not isinstance(body, HOST_BODIES):
                 raise Fault(HOST_AUTHOR, f"the host signed a {body.KIND} body")
@@ -332,14 +332,16 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         else:
             raise Fault(author, f"seat {author}: body kind {body.KIND!r} has no place here")
 
-    def _heard(self, author: int) -> None:
-        """A message of ``author`` is sequenced: a newcomer has read the game up to here, and a
+    def _heard(self, author: int, body: wm.Body) -> None:
+        """A message of ``author`` is sequenced: a newcomer has read the game up to here, a
         seat charged for its silence (a later leave is a new one), or timed out as silent, is
-        back.  The host's `PublicTable.admit` calls it as `_dispatch` does, so that it charges
-        as every seat."""
+        back, and the votes that it left lapse if ``body`` shows it is not gone (`_lapse`).
+        The host's `PublicTable.admit` calls it as `_dispatch` does, so that it charges and
+        counts as every seat."""
         self.unheard.discard(author)
         self.charged_silent.discard(author)  # a seat charged for its silence is back
         self.silenced.pop(author, None)
+        self._lapse(author, body)
 
     def _stale(self, msg: GameMessage) -> str | None:
         """Why the move ``msg`` may not be sequenced now for its basis (None: it may): a move
