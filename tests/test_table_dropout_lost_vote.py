@@ -75,3 +75,16 @@ def test_a_vote_timeout_before_the_majority_names_the_host():
     t = after_some_draws()
     vote_gone(t, 2, [0, 1])
     refused_timeout(t, 2, "vote")
+
+
+def test_a_lapsed_vote_counts_toward_the_holders_bar_no_more():
+    """The holders' votes against seat 2 lapse when seat 2 plays on (protocol.md 11.5): a
+    fourth vote after that counts alone, toward either bar."""
+    t = after_some_draws()
+    t.gone.discard(2)
+    vote_gone(t, 2, [0, 1, 3])
+    t.run_until(lambda: (t.host.round, 2) not in t.host.gone_votes)  # seat 2 sent a move
+    vote_gone(t, 2, [4])
+    for party in parties(t):
+        assert party.fault is None and party.lost == [] and party.vacant == {}
+        assert party.holder_votes.get((party.round, 2), set()) <= {4}

@@ -208,6 +208,12 @@ class SeedSharing:
             self.holder_votes.setdefault((round_no, seat), set()).add(author)
         super()._vote(author, round_no, seat)
 
+    def _lapse(self, author: int, body: object) -> None:
+        """`Disputes._lapse`: a lapsed vote counts toward the holders' bar no more either."""
+        super()._lapse(author, body)
+        if (self.void_target, author) not in self.gone_votes:
+            self.holder_votes.pop((self.void_target, author), None)
+
     def rebuildable(self, seat: int) -> bool:
         """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
         every generation of the running round it committed and whose passes have begun, at
