@@ -60,6 +60,7 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
     peer.seat, peer.outbox, peer.absent = 0, SimpleNamespace(deal=[], flying=[]), {2: 0.0}
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 chain=SimpleNamespace(next_seq=0),
                                  vacant={}, unheard=set(), silenced={},
                                  stalled_by=set)
     assert peer._vote_due() == 5.0
@@ -69,6 +70,26 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     assert peer._vote_due() == 5.0
     peer.outbox.flying = [SimpleNamespace(body=VoidRound(round=3, seat=2))]
     assert peer._vote_due() == float("inf"), "a vote on its way"
+
+
+async def test_a_seat_replaying_the_game_after_a_rejoin_does_not_vote(mock_clock):
+    """Back after a crash, the seat replays the stream from seq 0 while its lobby already says
+    a seat quit: no vote, by itself or its person's, until the replay reaches the running round
+    (soak seed 6, game 6-20: a vote pushed mid-replay kept every replayed deal step from being
+    recognised as sent, and the host closed the seat for abuse)."""
+    from shanghai_net.wire.messages import VoidRound
+
+    peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
+    pushed = []
+    peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend, deal=pushed, flying=[])
+    peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=1, void_votes={},
+                                 chain=SimpleNamespace(next_seq=40), vacant={}, unheard=set(),
+                                 silenced={}, stalled_by=set)
+    peer._quiet_until, peer.left, peer.absent = 500, {2}, {2: 0.0}
+    assert peer._vote_due() == math.inf and not peer.vote_void() and not pushed
+    peer.table.chain.next_seq, peer.table.void_target = 500, 3  # replayed: in the running round
+    assert peer._vote_due() == -math.inf and peer.vote_void()
+    assert pushed == [VoidRound(round=3, seat=2)]
 
 
 async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slow(mock_clock):
@@ -81,6 +102,7 @@ async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slo
     pushed = []
     peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend, deal=pushed, flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 chain=SimpleNamespace(next_seq=0),
                                  vacant={}, unheard=set(), silenced={},
                                  stalled_by=set)
     peer.stalling, peer.absent = {1: 10.0}, {2: 20.0}
@@ -100,6 +122,7 @@ async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_sil
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=180.0)
     peer.seat, peer.outbox = 0, SimpleNamespace(deal=[], flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 chain=SimpleNamespace(next_seq=0),
                                  vacant={}, unheard=set(), silenced={2: 41},
                                  stalled_by=lambda: {2}, still_silent=lambda: {2})
     peer.absent = {2: 20.0}

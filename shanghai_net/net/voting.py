@@ -80,9 +80,13 @@ class Voting:
         stream (after a crash the replayed stream holds it).  A vote that lapsed, its seat
         having sent a deal step, a move or an approval since (protocol.md 11.5), stands no
         more: the seat may vote again.  Not while a round's audit waits for its seeds: those
-        decide it, and the host times out a seat that does not open them."""
+        decide it, and the host times out a seat that does not open them.  Not while the seat
+        replays the stream after a rejoin (`Peer.replaying`): its table is still in an earlier
+        round, and a vote pushed then sat before the deal steps the replay finds in the stream,
+        so none was recognised as sent; all went out at the replay's end, every one refused,
+        and the host closed the seat for abuse (soak seed 6, game 6-20)."""
         table, outbox = self.table, self.outbox
-        if outbox is None or table.finished or table.waiting_audit:
+        if outbox is None or table.finished or table.waiting_audit or self.replaying:
             return False
         target = table.void_target
         on_its_way = [*outbox.deal, *(msg.body for msg in outbox.flying)]
