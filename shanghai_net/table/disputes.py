@@ -104,7 +104,12 @@ class Disputes:
     def voters(self, seat: int) -> set[int]:
         """The seats that can vote that ``seat`` left: neither vacant, nor ``seat``, nor silent
         (`still_silent`)."""
-        return set(range(self.players)) - self.vacant.keys() - self.still_silent() - {seat}
+        return self._able_to_vote(self.still_silent()) - {seat}
+
+    def _able_to_vote(self, silent: set[int]) -> set[int]:
+        """The seats that can vote: neither vacant nor among ``silent`` (the seats
+        `still_silent`, worked out once by the caller)."""
+        return set(range(self.players)) - self.vacant.keys() - silent
 
     def carried(self, round_no: int, seat: int) -> bool:
         """Whether the votes that ``seat`` left round ``round_no`` carry (protocol.md 11.5):
@@ -115,9 +120,10 @@ class Disputes:
         votes = self.gone_votes.get((round_no, seat), set())
         if 2 * len(votes) > self.players:
             return True
-        if seat not in self.still_silent():
+        silent = self.still_silent()
+        if seat not in silent:
             return False
-        voters = self.voters(seat)
+        voters = self._able_to_vote(silent) - {seat}
         return 2 * len(votes & voters) > len(voters)
 
     def split_carried(self, round_no: int) -> int | None:
@@ -129,7 +135,7 @@ class Disputes:
         and the table waited for good.  (Only standing votes count: a lapsed one is gone from
         ``gone_votes``, `_lapse`.)"""
         silent = self.still_silent()
-        voters = set(range(self.players)) - self.vacant.keys() - silent
+        voters = self._able_to_vote(silent)
         named = {seat: len(self.gone_votes.get((round_no, seat), set()) & voters)
                  for seat in silent}
         if 2 * sum(named.values()) <= len(voters):
