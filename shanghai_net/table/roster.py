@@ -36,7 +36,7 @@ signature, and cannot unseat a present player at all; the seat's new keys are in
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ..wire import messages as wm
@@ -59,6 +59,13 @@ class Holder:
     before: Holder | None = None
     replaced: bool = False
     """A ``replace`` seated it (not the start, nor a ``hand_over``)."""
+
+    def earlier(self) -> Iterator[Holder]:
+        """Who played the seat before this holder, the latest first."""
+        holder = self.before
+        while holder is not None:
+            yield holder
+            holder = holder.before
 
     def describe(self) -> str:
         """As the table shows the seat: "bot for ann" once a bot took ann's seat."""
@@ -130,12 +137,7 @@ class Roster:
         holder = self.holders[seat]
         if seat in self.vacant and holder.sign_key == sign_key:
             return True
-        holder = holder.before
-        while holder is not None:
-            if holder.sign_key == sign_key:
-                return True
-            holder = holder.before
-        return False
+        return any(earlier.sign_key == sign_key for earlier in holder.earlier())
 
     def stand_in(self, seat: int) -> bool:
         """Whether a bot a ``replace`` seated plays ``seat``, with a key new to the seat (the
@@ -151,15 +153,11 @@ class Roster:
         to the seat) in this game already: its player coming back, or a late arrival.  It may
         once a game (protocol.md 11.8): a player who left and came back again and again voided
         a deal each time, and the game never ended."""
-        holder = self.holders[seat]
-        while holder.before is not None:
-            earlier, before = set(), holder.before
-            while before is not None:
-                earlier.add(before.sign_key)
-                before = before.before
-            if holder.replaced and (holder.kind != "bot" or holder.sign_key in earlier):
+        now = self.holders[seat]
+        for holder in (now, *now.earlier()):
+            came_back = any(earlier.sign_key == holder.sign_key for earlier in holder.earlier())
+            if holder.replaced and (holder.kind != "bot" or came_back):
                 return True
-            holder = holder.before
         return False
 
     def up_for_taking(self, seat: int) -> bool:
