@@ -346,7 +346,7 @@ def sharing_vectors() -> dict:
             ((0, dealers[SHARING_DEALER][2].shares[SHARING_HOLDER]),))).to_wire()),
         "rebuild": _rebuild_vector(context, dealers[SHARING_DEALER]),
         "handed_box": _handed_vector(context, dealers[SHARING_HOLDER][1]),
-        "pick_nonce": _pick_nonce_vector(context, dealers[SHARING_HOLDER][1]),
+        "pick_nonce": _pick_nonce_vector(dealers[SHARING_HOLDER][1]),
     }
 
 
@@ -480,14 +480,16 @@ def _handed_vector(context: Context, seed: bytes) -> dict:
     }
 
 
-def _pick_nonce_vector(context: Context, seed: bytes) -> dict:
-    """Seat 2's nonce of pick 1, read from its seed of generation 0 (the pick's nonce
-    generation)."""
-    seat, pick = SHARING_HOLDER, 1
+def _pick_nonce_vector(seed: bytes) -> dict:
+    """Seat 2's nonce of pick 1 of round 1, read from its seed of generation 1, the pick's nonce
+    generation (a reshuffle's: the ``ctx`` is that generation's, not the pick's own, which has
+    generation 0)."""
+    seat, pick, context = SHARING_HOLDER, 1, Context(GAME_ID, 1, 1)
     data = (b"shanghai-net v1 key" + context.encode() + bytes([seat, 10]) + b"pick nonce"
             + pick.to_bytes(4, "big") + seed)
-    return {"seat": seat, "pick": pick, "generation": context.generation, "seed": seed.hex(),
-            "input": data.hex(), "nonce": seed_nonce(context, seat, pick, seed).hex()}
+    return {"seat": seat, "pick": pick, "round": context.round, "generation": context.generation,
+            "ctx": context.encode().hex(), "seed": seed.hex(), "input": data.hex(),
+            "nonce": seed_nonce(context, seat, pick, seed).hex()}
 
 
 RULES_DESCRIPTION = (

@@ -789,9 +789,12 @@ def test_a_handed_box_is_a_key_share_box_whose_secret_is_read_under_handed_box()
 def test_a_pick_nonce_is_read_from_the_seed_of_its_nonce_generation():
     from shanghai_net.deal.messages import Context
     from shanghai_net.deal.picks import seed_nonce
-    v, ctx = SHARING["pick_nonce"], H(SHARING["context"]["ctx"])
+    v = SHARING["pick_nonce"]
+    game_id = H(SHARING["context"]["game_id"])
+    ctx = u16(len(game_id)) + game_id + u32(v["round"]) + u32(v["generation"])
+    assert v["generation"] != 0 and H(v["ctx"]) == ctx  # the generation's ctx, not the pick's
     data = (b"shanghai-net v1 key" + ctx + bytes([v["seat"], 10]) + b"pick nonce"
             + u32(v["pick"]) + H(v["seed"]))
     assert H(v["input"]) == data and hashlib.shake_256(data).digest(32).hex() == v["nonce"]
-    context = Context(H(SHARING["context"]["game_id"]), 1, v["generation"])
+    context = Context(game_id, v["round"], v["generation"])
     assert seed_nonce(context, v["seat"], v["pick"], H(v["seed"])).hex() == v["nonce"]
