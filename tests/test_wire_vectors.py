@@ -798,3 +798,14 @@ def test_a_pick_nonce_is_read_from_the_seed_of_its_nonce_generation():
     assert H(v["input"]) == data and hashlib.shake_256(data).digest(32).hex() == v["nonce"]
     context = Context(game_id, v["round"], v["generation"])
     assert seed_nonce(context, v["seat"], v["pick"], H(v["seed"])).hex() == v["nonce"]
+
+
+def test_every_labelled_derivation_protocol_md_writes_is_a_registered_label_of_its_length():
+    """protocol.md writes each derivation as ``u8 len(label) || "label"``: each length is its
+    label's, and each label is one deal/sharing.py registers (and derives under)."""
+    from shanghai_net.deal.sharing import DERIVATION_LABELS
+    written = re.findall(r'u8 (\d+) \|\| "([a-z ]+)"', DOC)
+    assert {label for _, label in written} >= {"share coefficient", "share box", "handed box",
+                                               "pick nonce"}
+    for length, label in written:
+        assert int(length) == len(label) and label.encode() in dict(DERIVATION_LABELS), label
