@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
