@@ -95,7 +95,7 @@ from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
-VERSION = 9
+VERSION = 10
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 HOST_AUTHOR = 8
 """The author number of the host's own game messages (``timeout``, ``replace``)."""

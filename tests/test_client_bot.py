@@ -347,7 +347,7 @@ def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
     import time
 
     bot = load_client()
-    assert bot.VERSION == 9
+    assert bot.VERSION == 10
     keys, start = client_start(3)
     rnd = seeded(b"client grace")
     seat = bot.Seat.__new__(bot.Seat)  # no socket: only its vote is looked at

@@ -56,10 +56,10 @@ class SeedSharing:
 
     def _generation_holders(self) -> tuple[int, ...] | None:
         """The holders of a generation whose shuffle is asked for now (its due message), or
-        None with sharing off.  No seat is the host's yet (``host_run`` is not on the wire)."""
+        None with sharing off.  The seats start_game marks ``host_run`` hold none."""
         if self.share_threshold is None:
             return None
-        return self.share_holders(self.share_threshold, ())
+        return self.share_holders(self.share_threshold, self.start_game.host_run)
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         """Hook: the running round's sharing of ``generation`` as this party keeps it."""
