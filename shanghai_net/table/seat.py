@@ -467,10 +467,6 @@ class PeerTable(StreamTable):
                                     self.participant.reveal_seeds(self._audit_generations)))
 
     def _audit(self) -> Fault | None:
-        if self.share_threshold is not None and self.seat in self.missing_seeds:
-            for generation in self._audit_generations:  # the seeds it sent were never
-                # sequenced: the shares they carry count at no party, so not here either
-                self.participant.generation(generation).seed_reveals.pop(self.seat, None)
         try:
             absent = self._silent_rebuilt(
                 lambda seats: self.participant.rebuild_silent(seats, self._audit_generations))

@@ -88,10 +88,11 @@ class SeedSharing:
                         ) -> frozenset[int]:
         """R2: the seats whose seeds the host timed out, less those ``rebuild`` (the deal's
         ``rebuild_silent``) rebuilt from the shares in the others' seeds, which the audit then
-        checks in full (``rebuilt_seeds``).  CheatDetected: a share off its commitments, or a
-        rebuilt seed off its digest, names its author."""
+        checks in full (``rebuilt_seeds``); with the seats lost this round whose rebuild the
+        round's stop cut short and the seeds' shares cannot rebuild either.  CheatDetected: a
+        share off its commitments, or a rebuilt seed off its digest, names its author."""
         absent = frozenset(self.missing_seeds)
-        if self.share_threshold is None or not absent:
+        if self.share_threshold is None:
             return absent
         remaining = rebuild(absent)
         self.rebuilt_seeds = set(absent - remaining)
