@@ -559,8 +559,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
                        generations: Iterable[int] | None = None) -> frozenset[int]:
         """R2 over every generation (or ``generations``): the ``absent`` seats (seeds timed
         out), then the seats lost this round whose rebuild the round's stop cut short, rebuilt
-        from the shares in the sequenced ``seeds`` (:func:`~shanghai_net.deal.silent.
-        rebuild_silent`); the seats whose seeds the audit still lacks, for :meth:`audit`."""
+        from the shares in the sequenced ``seeds`` (deal/silent.py); the seats whose seeds the
+        audit still lacks, for :meth:`audit`."""
         numbers = sorted(self._generations if generations is None else generations)
         return rebuild_silent({n: self.generation(n) for n in numbers}, absent,
                               {seat: lost.generations for seat, lost in sorted(self._lost.items())
