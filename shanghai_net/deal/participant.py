@@ -88,7 +88,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
 
         With sharing on, ``holders`` are the generation's holders (the table's rules 1 to 4 at
         the message that asks for the shuffle): the seed is a scalar, and the commit carries its
-        sharing, one sealed share for each holder but this seat."""
+        sharing, one sealed share for each holder but this seat; ``None``: the generation is
+        dealt without sharing (so at a table with too few holders left)."""
         g = self._new_generation(generation, cards, holders)
         g.seed = seed_scalar(self._random) if g.sharing else self._random(SEED_BYTES)
         return self._commit(g)
@@ -99,8 +100,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
             raise ValueError(f"generation {generation} was already started")
         if not cards or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
             raise ValueError(f"a shuffle needs 1 or more distinct cards, got {list(cards)!r:.200}")
-        if (holders is None) != (self.share_threshold is None):
-            raise ValueError("a generation has holders when the table shares seeds, and only then")
+        if holders is not None and self.share_threshold is None:
+            raise ValueError("a generation has holders only when the table shares seeds")
         sharing = None if holders is None else GenerationShares.at(self.share_threshold, holders,
                                                                     self.seats)
         if sharing:
@@ -296,7 +297,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
         g = self.generation(sealed.context.generation)
-        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None:
+        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None and \
+                self.seat not in self._lost:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
         g.boxes.append(sealed)  # (or a replacement following its predecessor's boxes)
 

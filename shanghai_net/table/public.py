@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
@@ -52,10 +53,11 @@ class _Records(ShareHolding):
     what a seeds body owes, and R2's rebuild of a seat silent at its seeds, for a party that
     holds no share and has no seat."""
 
-    def __init__(self, records: dict[int, Generation], share_threshold: int | None) -> None:
+    def __init__(self, records: dict[int, Generation], share_threshold: int | None,
+                 lost: Iterable[int] = ()) -> None:
         self._generations = records
         self.share_threshold = share_threshold
-        self._lost: dict = {}  # R1 is not wired: no seat is lost mid-round
+        self._lost: dict = dict.fromkeys(lost)  # the seats lost this round (R1): no share
 
     def generation(self, generation: int) -> Generation:
         return self._generations[generation]
@@ -218,11 +220,7 @@ class PublicTable(StreamTable):
             elif step.step == "share_reveal":
                 self._share_reveal_refused(author, step.messages[0])
             elif step.step == "shares":
-                for sealed in step.sealed:
-                    for position in sealed.positions:
-                        owed = self.outstanding.get((sealed.context.generation, position))
-                        if owed is None or owed.to != sealed.recipient or author not in owed.owing:
-                            raise ValueError(f"no key share for position {position} is owed")
+                self._sorted_shares(author, step)
             else:
                 self._check_step(author, step)
                 if step.step in ("pick_commit", "pick_reveal"):
@@ -350,7 +348,7 @@ class PublicTable(StreamTable):
         """Why a ``seeds`` body is refused: with sharing on, it lacks the shares its author
         owes (sharing on, R2: no seat shows its seeds and keeps its shares back); off, it
         carries some."""
-        records = _Records(self.records, self.share_threshold)
+        records = _Records(self.records, self.share_threshold, self.rebuilds)
         for reveal in step.messages:
             record = self.records.get(reveal.context.generation)
             if record is None:
@@ -379,7 +377,7 @@ class PublicTable(StreamTable):
         records = [self.records[n] for n in numbers if n in self.records]
         try:
             absent = self._silent_rebuilt(lambda seats: _Records(
-                self.records, self.share_threshold).rebuild_silent(seats, numbers))
+                self.records, self.share_threshold, self.rebuilds).rebuild_silent(seats, numbers))
         except CheatDetected as cheat:
             return Fault(cheat.culprit, f"round {self.round} audit: {cheat.reason}")
         verdict = audit(records, self._boxing, absent)

@@ -36,6 +36,10 @@ class Rebuild:
     def shares(self, generation: int, of: set[int]) -> int:
         return sum(generation in self.owed[h] for h in of)
 
+    def generations(self) -> set[int]:
+        """The seat's rebuilt generations: its keys of them are public once it is rebuilt."""
+        return {n for ns in self.owed.values() for n in ns}
+
     def done(self, t: int) -> bool:
         """``t`` shares of every rebuilt generation are in."""
         return all(self.shares(n, self.published) >= t for ns in self.owed.values() for n in ns)
@@ -56,10 +60,13 @@ class SeedSharing:
 
     def _generation_holders(self) -> tuple[int, ...] | None:
         """The holders of a generation whose shuffle is asked for now (its due message), or
-        None with sharing off.  No seat is the host's yet (``host_run`` is not on the wire)."""
+        None with sharing off, or when no more than ``t`` holders are left (a replacement holds
+        none): a holder's commit could not deal ``t`` shares, and the generation is dealt as
+        without sharing.  No seat is the host's yet (``host_run`` is not on the wire)."""
         if self.share_threshold is None:
             return None
-        return self.share_holders(self.share_threshold, ())
+        holders = self.share_holders(self.share_threshold, ())
+        return holders if len(holders) > self.share_threshold else None
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         """Hook: the running round's sharing of ``generation`` as this party keeps it."""
@@ -147,10 +154,12 @@ class SeedSharing:
                 if not owed.owing:
                     del self.outstanding[token]
 
-    def rebuilt_lost(self) -> set[int]:
-        """The seats lost this round whose seeds are rebuilt: their keys are public, so nobody
-        waits for their key shares or their keys of a card turned up."""
-        return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt}
+    def rebuilt_lost(self, generation: int | None = None) -> set[int]:
+        """The seats lost this round whose seeds (of ``generation``, if given) are rebuilt:
+        their keys are public, so nobody waits for their key shares or their keys of a card
+        turned up."""
+        return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt and
+                (generation is None or generation in rebuild.generations())}
 
     def _published_own(self, author: int, reveal: ShareReveal) -> None:
         """Hook: the party's deal takes in a share_reveal, in stream order."""
@@ -177,6 +186,7 @@ class SeedSharing:
             self._drop_round()
             self._leave(lost, round_no, False)
         else:
+            self.round_events.append(("time out", lost, seat))
             self._shares_timed_out_own(lost, seat)
 
     def _shares_timed_out_own(self, lost: int, holder: int) -> None:
@@ -244,8 +254,13 @@ class SeedSharing:
         messages refused) and pays ``leave_penalty`` as a seat voted gone does (not the host's
         stand-in, nor a seat charged for its silence since); its commit of a generation whose
         passes have not begun is dropped (its replacement commits afresh); every party's deal
-        rebuilds it (`_lose_own`)."""
+        rebuilds it (`_lose_own`).  The votes that lost it are spent: the round goes on, and
+        each of its voters may vote again in it (against a seat that stalls it later, say one
+        that never hands the replacement its keys)."""
         holders = self.share_holders(self.share_threshold, ())
+        spent = self.gone_votes.pop((round_no, seat), set())
+        self.void_votes.get(round_no, set()).difference_update(spent)
+        self.holder_votes.pop((round_no, seat), None)
         paid = not self.stand_in(seat) and seat not in self.charged_silent
         self.lost.append((round_no, seat))
         self.silenced.pop(seat, None)
@@ -260,6 +275,8 @@ class SeedSharing:
                     if holder in holders and holder != seat:
                         owed.setdefault(holder, []).append(generation)
         self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()})
+        self._drop_sender(seat)
+        self.round_events.append(("lose", seat, holders))
         self.public.lose_seat(seat, pays=paid)
         self.replay.lose(seat, paid)
         self._lose_own(seat, holders, paid)
