@@ -18,7 +18,6 @@ from shanghai_net.engine import RoundVoided, SeatLost
 from shanghai_net.table.bodies import parse_deal
 from shanghai_net.table.fault import Fault
 from shanghai_net.table.seat import PeerTable
-from shanghai_net.table.stream import StreamTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire.messages import Deal
@@ -26,12 +25,6 @@ from shanghai_net.wire.messages import Deal
 from test_table_dropout_lost_rebuild import lost, published
 from test_table_dropout_silent import parties, seat_playing
 from test_table_roster import newcomer, vote_gone
-
-
-@pytest.fixture(autouse=True)
-def rebuilding(monkeypatch):
-    """R1 on, which only tests turn on until it is wired through (`SeedSharing.rebuilds_lost`)."""
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
 
 
 def replaced(kinds=None, hold_handed=()):

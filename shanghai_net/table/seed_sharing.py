@@ -53,11 +53,6 @@ class Rebuild:
 class SeedSharing:
     """The part of `StreamTable` that reads the seed sharing off the stream: see the module."""
 
-    rebuilds_lost: bool = False
-    """R1 (a seat lost mid-round rebuilt, its round going on) is being wired (issue 38): until
-    every step of it is (its shares, the rebuild, the replacement mid-round), a vote at a table
-    with sharing on voids the round as without sharing, and only tests turn it on."""
-
     def _generation_holders(self) -> tuple[int, ...] | None:
         """The holders of a generation whose shuffle is asked for now (its due message), or
         None with sharing off, or when no more than ``t`` holders are left (a replacement holds
@@ -201,7 +196,7 @@ class SeedSharing:
         if what == "shares" and self.rebuilds and self.accusation is None:
             self._shares_timed_out(seat)
             return
-        if what == "vote" and self.rebuilds_lost and self.share_threshold is not None and \
+        if what == "vote" and self.share_threshold is not None and \
                 not self.waiting_audit and \
                 seat not in self.vacant and self.carried(round_no, seat) and \
                 self.rebuildable(seat):
@@ -243,7 +238,7 @@ class SeedSharing:
         sharing on"): a rebuildable seat is lost, the round going on, once ``t`` of the votes
         are holders' other than its own; until then the votes wait (or the host's ``"vote"``
         timeout voids the round).  A seat not rebuildable: the round is void, as without."""
-        if not self.rebuilds_lost or self.share_threshold is None or not self.rebuildable(seat):
+        if self.share_threshold is None or not self.rebuildable(seat):
             return False
         if len(self.holder_votes.get((round_no, seat), set()) - {seat}) >= self.share_threshold:
             self._lose(seat, round_no)
