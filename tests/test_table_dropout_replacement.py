@@ -176,3 +176,22 @@ def test_a_second_handed_box_from_one_sender_is_refused_naming_it():
         t.host.admit(again)
     said = t.relay(again)
     assert all(f is not None and f.culprit == 3 and "a second one" in f.reason for f in said)
+
+
+def test_every_party_keeps_one_order_of_boxes_its_own_taken_as_sequenced():
+    """Review of the code #12: a seat's own boxes join its generation's boxes when the stream
+    sequences them, not when it makes them, so every party holds one order, the host's public
+    table's: the order by which a box to a seat replaced mid-round is audited with the
+    replacement's box key."""
+    t, _, _, _ = replaced()
+    round_no = t.host.round
+    t.run_until(lambda: t.host.settled)
+
+    def order(boxes):
+        return [(b.author, b.recipient, b.positions) for b in boxes]
+    public = order(t.host.records[0].boxes)
+    assert len({author for author, _, _ in public}) == 4
+    for seat in t.seats:
+        assert order(seat.participant.generation(0).boxes) == public, seat.seat
+    t.run_until(lambda: t.host.audited >= round_no)
+    assert all(seat.verdicts[round_no].clean for seat in t.seats)

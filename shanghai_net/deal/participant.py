@@ -45,6 +45,14 @@ Token = tuple[int, int]
 class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     """One seat in the deal of one round of one game."""
 
+    boxes_when_sequenced = False
+    """Whether this seat's own key-share boxes join the generation's boxes when the stream
+    sequences them (`record_box`), not when `share_keys` makes them: a driver whose stream is
+    sequenced by another (the table) sets it, so that every party keeps one order of boxes,
+    the order by which a box to a seat replaced mid-round is audited with its replacement's
+    box key (docs/dealing-review.md, review of the code #12).  In one process (MentalTable) a
+    box is sequenced as it is made."""
+
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
                  box_key: X25519PrivateKey, random: RandomBytes,
                  shuffle_proof: bool = False, share_threshold: int | None = None) -> None:
@@ -282,7 +290,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         share = self.outgoing(KeyShare(g.context, self.seat, recipient, positions,
                                        tuple(g.keys.card_keys[p] for p in positions)))
         sealed = self.seal(g, share)
-        g.boxes.append(sealed)
+        if not self.boxes_when_sequenced:
+            g.boxes.append(sealed)
         return sealed
 
     def seal(self, g: Generation, share: KeyShare) -> SealedShare:
@@ -297,8 +306,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
         g = self.generation(sealed.context.generation)
+        own = sealed.author == self.seat and self.boxes_when_sequenced
         if self.seat in (sealed.author, sealed.recipient) and g.seed is not None and \
-                self.seat not in self._lost:
+                self.seat not in self._lost and not own:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
         g.boxes.append(sealed)  # (or a replacement following its predecessor's boxes)
 

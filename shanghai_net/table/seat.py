@@ -98,7 +98,7 @@ class PeerTable(StreamTable):
         self._random = random
         self._later: dict[bytes, tuple[X25519PrivateKey, RandomBytes]] = {}
         """Keys this seat plays with once the table seals its shares to them (`hold`)."""
-        self.participant = self._participant(self.round)
+        self.participant = self._own_participant(self.round)
         self.verdicts: dict[int, object] = {}
         self._deal_verdict: object = None
         """The running audit's verdict, until `_conclude_audit` shows it in ``verdicts``."""
@@ -109,6 +109,13 @@ class PeerTable(StreamTable):
         self._own_picks = 0
         self.complaint: str | None = None
         """What this seat found wrong in the deal and complained of (it then stops playing)."""
+
+    def _own_participant(self, round_no: int) -> Participant:
+        """This seat's deal of round ``round_no``: its own boxes join the generation's in the
+        stream's order, as every other party's do."""
+        participant = self._participant(round_no)
+        participant.boxes_when_sequenced = True
+        return participant
 
     def _participant(self, round_no: int) -> Participant:
         return Participant(self.seat, self.roster, self.game_id, round_no, self._box_key,
@@ -356,7 +363,7 @@ class PeerTable(StreamTable):
 
     def _new_round(self, round_no: int) -> None:
         super()._new_round(round_no)
-        self.participant = self._participant(round_no)
+        self.participant = self._own_participant(round_no)
         self._own_picks = 0
 
     def _start_generation(self, request: Shuffle) -> None:
@@ -455,6 +462,8 @@ class PeerTable(StreamTable):
 
     def _seat_shares(self, author: int, step: DealStep) -> None:
         if author == self.seat:
+            for sealed in step.sealed:
+                self.participant.record_box(sealed)
             return
         for sealed in step.sealed:
             if sealed.recipient != self.seat:
