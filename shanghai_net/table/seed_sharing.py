@@ -57,10 +57,15 @@ class SeedSharing:
         """The holders of a generation whose shuffle is asked for now (its due message), or
         None with sharing off, or when no more than ``t`` holders are left (a replacement holds
         none): a holder's commit could not deal ``t`` shares, and the generation is dealt as
-        without sharing.  No seat is the host's yet (``host_run`` is not on the wire)."""
+        without sharing.  A seat handed over since the round's deal began holds no share of
+        the round's later generations: the round's deal seals to the box keys it began with,
+        the old player's, who left (review of the code #13); its successor holds shares from
+        the next round's deal, which seals to its box key.  No seat is the host's yet
+        (``host_run`` is not on the wire)."""
         if self.share_threshold is None:
             return None
-        holders = self.share_holders(self.share_threshold, ())
+        holders = tuple(seat for seat in self.share_holders(self.share_threshold, ())
+                        if seat not in self.handovers)
         return holders if len(holders) > self.share_threshold else None
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
