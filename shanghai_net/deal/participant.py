@@ -46,6 +46,14 @@ Token = tuple[int, int]
 class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     """One seat in the deal of one round of one game."""
 
+    boxes_when_sequenced = False
+    """Whether this seat's own key-share boxes join the generation's boxes when the stream
+    sequences them (`record_box`), not when `share_keys` makes them: a driver whose stream is
+    sequenced by another (the table) sets it, so that every party keeps one order of boxes,
+    the order by which a box to a seat replaced mid-round is audited with its replacement's
+    box key (docs/dealing-review.md, review of the code #12).  In one process (MentalTable) a
+    box is sequenced as it is made."""
+
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
                  box_key: X25519PrivateKey, random: RandomBytes,
                  shuffle_proof: bool = False, share_threshold: int | None = None) -> None:
@@ -89,7 +97,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
 
         With sharing on, ``holders`` are the generation's holders (the table's rules 1 to 4 at
         the message that asks for the shuffle): the seed is a scalar, and the commit carries its
-        sharing, one sealed share for each holder but this seat."""
+        sharing, one sealed share for each holder but this seat; ``None``: the generation is
+        dealt without sharing (so at a table with too few holders left)."""
         g = self._new_generation(generation, cards, holders)
         g.seed = seed_scalar(self._random) if g.sharing else self._random(SEED_BYTES)
         return self._commit(g)
@@ -100,8 +109,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
             raise ValueError(f"generation {generation} was already started")
         if not cards or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
             raise ValueError(f"a shuffle needs 1 or more distinct cards, got {list(cards)!r:.200}")
-        if (holders is None) != (self.share_threshold is None):
-            raise ValueError("a generation has holders when the table shares seeds, and only then")
+        if holders is not None and self.share_threshold is None:
+            raise ValueError("a generation has holders only when the table shares seeds")
         sharing = None if holders is None else GenerationShares.at(self.share_threshold, holders,
                                                                     self.seats)
         if sharing:
@@ -282,7 +291,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         share = self.outgoing(KeyShare(g.context, self.seat, recipient, positions,
                                        tuple(g.keys.card_keys[p] for p in positions)))
         sealed = self.seal(g, share)
-        g.boxes.append(sealed)
+        if not self.boxes_when_sequenced:
+            g.boxes.append(sealed)
         return sealed
 
     def seal(self, g: Generation, share: KeyShare) -> SealedShare:
@@ -297,7 +307,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
         g = self.generation(sealed.context.generation)
-        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None:
+        own = sealed.author == self.seat and self.boxes_when_sequenced
+        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None and \
+                self.seat not in self._lost and not own:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
         g.boxes.append(sealed)  # (or a replacement following its predecessor's boxes)
 

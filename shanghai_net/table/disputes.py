@@ -317,7 +317,7 @@ class Disputes:
         them.  Once every seat's seeds came or were timed out, the round is audited with the
         seeds that came (`_conclude_audit`)."""
         if not self.waiting_audit or seat in self.seeds_from | self.missing_seeds | \
-                self.rebuilds.keys():
+                (self.rebuilds.keys() & self.vacant.keys()):
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
                                      "due or had come")
         self.missing_seeds.add(seat)
@@ -327,8 +327,9 @@ class Disputes:
 
     def seeds_due(self) -> int:
         """How many seats' seeds the audit waits for: every seat but one lost this round (R1),
-        which is vacant: its seeds are rebuilt, or rebuilt at the audit from the others'."""
-        return self.players - len(self.rebuilds)
+        which is vacant (not replaced): its seeds are rebuilt, or rebuilt at the audit from
+        the others'."""
+        return self.players - len(self.rebuilds.keys() & self.vacant.keys())
 
     def run_audit(self) -> tuple[Fault | None, Exception | None]:
         """The round's audit, once ``audit_due``: (whom it names, None if every step matches;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
@@ -204,11 +205,7 @@ class PublicTable(StreamTable):
             elif step.step == "share_reveal":
                 self._share_reveal_refused(author, step.messages[0])
             elif step.step == "shares":
-                for sealed in step.sealed:
-                    for position in sealed.positions:
-                        owed = self.outstanding.get((sealed.context.generation, position))
-                        if owed is None or owed.to != sealed.recipient or author not in owed.owing:
-                            raise ValueError(f"no key share for position {position} is owed")
+                self._sorted_shares(author, step)
             else:
                 self._check_step(author, step)
                 if step.step in ("pick_commit", "pick_reveal"):

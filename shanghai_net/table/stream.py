@@ -56,6 +56,7 @@ from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .disputes import Disputes, Protested
+from .seating import MidRoundSeating
 from .seed_sharing import Rebuild, SeedSharing
 from .roster import Roster
 from .owed import Owing
@@ -107,7 +108,7 @@ class PickState:
     result: int | None = None
 
 
-class StreamTable(Owing, SeedSharing, Disputes, Roster):
+class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
     the deal's progress as the stream sequenced it."""
@@ -225,13 +226,15 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         self._own_keys: dict[Token, set[int]] = {}
         self._revealed: set[Token] = set()
         self._picks = []
+        self._reset_seating()
 
     # -- queries -------------------------------------------------------------------------------
 
     @property
     def settled(self) -> bool:
         """No key share owed and no replica waiting: a move may come now."""
-        return not self.outstanding and not self.public.waiting and not self.waiting_audit
+        return not self.outstanding and not self.public.waiting and not self.waiting_audit \
+            and self.hands_handed()
 
     def holder_of(self, token: Token) -> int | None:
         for seat, hand in enumerate(self.public.hands):
@@ -400,17 +403,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             raise Fault(author, f"seat {author}: {step.step} for round {step.round}; the deal is "
                                 f"in round {self.round}")
         if step.step == "shares":
-            for sealed in step.sealed:
-                for position in sealed.positions:
-                    owed = self.outstanding.get((sealed.context.generation, position))
-                    if owed is None or owed.to != sealed.recipient or author not in owed.owing:
-                        raise Fault(author, f"seat {author}: a key share for position {position} "
-                                            f"of generation {sealed.context.generation} that no "
-                                            f"one asked of it")
-                    owed.owing.discard(author)
-            self._seat_shares(author, step)
-            for key in [k for k, owed in self.outstanding.items() if not owed.owing]:
-                del self.outstanding[key]
+            self._on_shares(author, step)
         elif step.step == "seeds":
             if not self.waiting_audit or author in self.seeds_from | self.missing_seeds:
                 raise Fault(author, f"seat {author}: seeds out of place")
@@ -422,10 +415,12 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             raise Fault(HOST_AUTHOR, f"the host relayed seat {author}'s {step.step} after the "
                                      "round was stopped for its audit")
         elif step.step == "share_reveal":
+            self.round_events.append(("message", step.messages[0]))
             self._share_reveal(author, step.messages[0])
         else:
             self._check_step(author, step)
             self._seat_messages(author, step)
+            self.round_events.extend(("message", message) for message in step.messages)
             self._count(author, step)
             if step.step == "reveal":
                 for reveal in step.messages:
@@ -525,12 +520,16 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             else:
                 before = self.holder.get(request.token)
                 self.holder[request.token] = request.to
-                self.outstanding[request.token] = _Outstanding(
-                    request.to, set(range(self.players)) - {request.to} - self.rebuilt_lost())
+                self.outstanding[request.token] = _Outstanding(request.to, set(range(
+                    self.players)) - {request.to} - self.rebuilt_lost(generation))
+                if before is not None and before != request.to:
+                    self.round_events.append(("hand over", generation, position, before,
+                                              request.to))
                 self._reveal_to(request.token, before, request.to)
         else:
             pick = PickState(request, len(self._picks), tuple(sorted(set(request.parties))))
             self._picks.append(pick)
+            self.round_events.append(("pick", pick.number, request.n, pick.parties))
             self._pick_begin(pick)
 
     def _progress_public(self) -> bool:
@@ -568,6 +567,8 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
                     return False  # a seat voted gone waits for someone to play it
                 self._new_round(request.round_no)
             self.generations.add(request.generation)
+            self.round_events.append(("generation", request.generation, tuple(request.cards),
+                                      self._generation_holders()))
             self._start_generation(request)
         if not self.shuffled(request.generation):
             return False
