@@ -47,10 +47,11 @@ def sharing_on(monkeypatch, t: int) -> None:
 
 
 @asynccontextmanager
-async def sharing_table(tmp_path, players, seed, options=None, **config):
-    """A host and ``players`` bot peers (seat ``FROZEN`` frozen in round 1), each killed by
-    its cancel scope in ``kill``; yields the host, the peers, how each one's run ended (its
-    result, or the PeerError that stopped it) and the kill scopes, once the game started."""
+async def sharing_table(tmp_path, players, seed, options=None, frozen=FROZEN, **config):
+    """A host and ``players`` bot peers (seat ``frozen`` frozen in round 1, if any), each
+    killed by its cancel scope in ``kill``; yields the host, the peers, how each one's run
+    ended (its result, or the PeerError that stopped it) and the kill scopes, once the game
+    started."""
     host = Host(HostConfig(players=players, rules=RULES, claim_timeout=2, random=seeded(seed),
                            **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -60,7 +61,7 @@ async def sharing_table(tmp_path, players, seed, options=None, **config):
         port = await nursery.start(host.run, listeners)
         for seat, identity in enumerate(identities(players)):
             chosen = {"void_after": None, **(options or {}).get(seat, {})}
-            if seat == FROZEN:
+            if seat == frozen:
                 chosen.setdefault("player", FrozenInRoundOne(seat))
             peers[seat] = make_peer(port, identity, seat, tmp_path, **chosen)
 

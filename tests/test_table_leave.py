@@ -80,3 +80,15 @@ def test_a_seat_a_replace_gave_a_player_again_is_not_held_to_its_leave(comes):
     assert t.host.quitters() == set() and t.host._quit_refused(1) is None
     t.run_until(lambda: t.host.finished)
     assert t.host.fault is None and all(seat.fault is None for seat in t.seats)
+
+
+def test_a_leave_forged_for_another_seat_is_refused_and_a_host_relaying_it_is_named():
+    t = Roster(3, seed=25)
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    forged = t.sign(1, t.ids[0].sign_key, wm.Leave())  # seat 0 signs seat 1's leave
+    with pytest.raises(RemoteProtocolError, match="does not verify with seat 1's key") as info:
+        t.host.admit(forged)
+    assert info.value.code == "bad_signature" and t.host.quitters() == set()
+    said = t.relay(forged)
+    assert [f.culprit for f in said] == [HOST_AUTHOR] * 3
+    assert all(seat.quitters() == set() for seat in t.seats)
