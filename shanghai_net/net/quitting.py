@@ -1,10 +1,12 @@
 """A seat's player quits: the part of `Peer` that says so, to the table and to the host.
 
-In a running game the seat first signs its ``leave`` into the chain (version 10,
-docs/dealing.md, "Version 10 messages"): the seat's own word that it is gone, its last message,
-on which the other seats vote at once; the lobby's ``left``, which the host sets when it hears
-the ``bye`` that follows, is only the host's word (with sharing on no seat votes on it).  Then
-the run ends, and connects no more."""
+In a running game with sharing on the seat first signs its ``leave`` into the chain (version
+10, docs/dealing.md, "Version 10 messages"): the seat's own word that it is gone, its last
+message, on which the other seats vote at once; the lobby's ``left``, which the host sets when
+it hears the ``bye`` that follows, is only the host's word, on which no seat votes with sharing
+on.  With sharing off the seats vote on the lobby's word as in version 9, and the seat sends
+no ``leave``: such a table's bytes stay version 9's, which a client of version 9 (the
+reference simple_bot) follows.  Then the run ends, and connects no more."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ class Quitting:
 
     async def leave(self) -> None:
         """The player quits: the seat's signed ``leave`` goes to the table if it plays a
-        running game (`_signed_leave`), then the host hears ``bye``, so that the table sees the
+        running game with sharing on (`_signed_leave`), then the host hears ``bye``, so that the table sees the
         seat has left for good rather than lost its link (with no connection there is no one
         to tell).  The run then ends with its result, and connects no more."""
         self._quit = True
@@ -36,10 +38,12 @@ class Quitting:
 
     def _signed_leave(self) -> GameMessage | None:
         """The seat's ``leave``, signed with its next counter, if this peer plays a seat of a
-        game still going on, on a connection the host has taken into the game (not while it
-        replays the stream after a rejoin: its counters are not known yet); else None."""
+        game with sharing on still going on, on a connection the host has taken into the game
+        (not while it replays the stream after a rejoin: its counters are not known yet); else
+        None."""
         table, outbox, link = self.table, self.outbox, self._link
         if outbox is None or link is None or link.conn.our_state is not State.GAME or \
+                table.share_threshold is None or \
                 self.replaying or table.finished or table.fault is not None or \
                 table.seat in table.vacant or table.seat in table.quitters():
             return None

@@ -558,8 +558,8 @@ class Leave(Body):
     """Version 10: the author's player quits the game, signed into the chain before its
     ``bye`` (docs/dealing.md, "Version 10 messages"): its last message, for its key's later
     messages are refused (``wrong_state``) until another holder takes the seat.  With sharing
-    on it is what the reference clients vote on at once: the seat's own word that it is gone,
-    where the lobby's ``left`` is only the host's."""
+    on it is what the reference clients vote on at once (the seat's own word that it is gone,
+    where the lobby's ``left`` is only the host's), and the only table they send it at."""
 
 
 @body_kind("replace")
