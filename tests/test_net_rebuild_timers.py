@@ -108,6 +108,7 @@ async def test_a_holder_s_share_reveal_timed_out_leaves_t_shares_and_the_seat_is
                         seconds=30, state=lambda: (public.rebuilds, dropped))
             assert public.rebuilt_lost() == {FROZEN}
     assert [(m.author, m.body.seat) for m in timeouts(record, "shares")] == [(HOST_AUTHOR, 4)]
+    assert sorted(m.author for m in share_reveals(record)) == [0, 1, 3], "each sent when owed"
     assert public.fault is None and public.left == [] and public.lost == [(1, FROZEN)]
     assert [e.seat for e in public.public.log if isinstance(e, SeatLost)] == [FROZEN]
     assert not any(isinstance(e, RoundVoided) for e in public.public.log)

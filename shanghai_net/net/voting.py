@@ -135,7 +135,7 @@ class Voting:
         if self.void_after is None or not away or not self._may_vote():
             return math.inf
         table = self.table
-        if self._quitters() & away.keys():
+        if self._quitters():  # (each in away, since ever)
             return -math.inf
         if not self._on_the_stream():
             people = {s.seat for s in self.lobby.seats if s.kind == "player"} \
