@@ -3,7 +3,8 @@
 ``start_game`` carrying ``share_threshold`` (no host offers it yet: the lobby's constructor
 is given it) and R1 turned on as the table tests turn it on (`SeedSharing.rebuilds_lost`).
 Every bot leaves voting to the test (``void_after`` None); seat ``FROZEN``'s player makes no
-move in round 1, so the table stalls at its turn, where the test kills it."""
+move in round 1, so the table stalls at its turn, where the test kills it.  The host seats no
+stand-in: a seat lost waits (the replacement seated mid-round is being built, issue 38)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ async def sharing_table(tmp_path, players, seed, options=None, frozen=FROZEN, **
     ended (its result, or the PeerError that stopped it) and the kill scopes, once the game
     started."""
     host = Host(HostConfig(players=players, rules=RULES, claim_timeout=2, random=seeded(seed),
-                           **config))
+                           stand_in=None, **config))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     peers, ends = {}, {}
     kill = {seat: trio.CancelScope() for seat in range(players)}

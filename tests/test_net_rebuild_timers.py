@@ -78,15 +78,18 @@ async def test_a_share_reveal_the_host_withholds_is_timed_out_naming_its_holder_
             public = host.public
             await until(lambda: public.left, "the round void once seat 1's shares are timed "
                         "out", seconds=30, state=lambda: (public.rebuilds, dropped))
-            for seat in (0, 3):
+            for seat in (0, 1, 3):
                 await until(lambda: peers[seat].table.chain.head == public.chain.head,
                             f"seat {seat} took the stream")
+            assert "kept them from the table" in peers[1].detail, peers[1].detail
+            assert not [m for m in peers[1].outbox.flying if isinstance(m.body, Deal)
+                        and m.body.step == "share_reveal"], "not sent again"
     assert [m.author for m in dropped] == [1]
     assert [(m.author, m.body.seat) for m in timeouts(record, "shares")] == [(HOST_AUTHOR, 1)]
     assert sorted(m.author for m in share_reveals(record)) == [0, 3]
     assert public.fault is None and public.left == [(1, FROZEN)] and public.lost == []
     penalty = public.rules.leave_penalty
-    for party in (public, peers[0].table, peers[3].table):
+    for party in (public, peers[0].table, peers[1].table, peers[3].table):
         assert party.fault is None
         voided = [e for e in party.public.log if isinstance(e, RoundVoided)]
         assert [(e.leaver, e.penalty) for e in voided] == [(FROZEN, penalty)]

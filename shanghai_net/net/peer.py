@@ -467,6 +467,7 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
             return
         outbox.push(bodies)
         outbox.sequenced(msg)
+        self._shares_kept(msg)
         now = trio.current_time()
         self.stalling = {seat: now if msg.author == seat else self.stalling.get(seat, now)
                          for seat in table.waiting_for() if seat != table.seat}

@@ -1,7 +1,7 @@
 """When a seat's table is held up, and what the seat does about it: the part of `Peer` that
 says whom a person may vote against (`holding_up`), when a bot seat votes by itself
-(``void_after``), and when a seat that complained gives up on a host keeping its complaint from
-the table.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
+(``void_after``), when a seat that complained gives up on a host keeping its complaint from
+the table, and what a seat does when the host times out shares it sent.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
 lobby, the table and its outbox); times are trio's clock, passed in or read once.
 
 With sharing on (the table's ``share_threshold``) a vote may have a live seat's seeds rebuilt
@@ -17,7 +17,7 @@ import math
 
 import trio
 
-from ..wire.messages import VoidRound
+from ..wire.messages import HOST_AUTHOR, Deal, Timeout, VoidRound
 
 __all__ = ["Voting", "STALL_VOTE", "NEWCOMER_GRACE"]
 
@@ -160,6 +160,24 @@ class Voting:
         if self._complained_at is None:
             self._complained_at = trio.current_time()
         return self._complained_at + table.audit_timeout
+
+    def _shares_kept(self, msg) -> None:
+        """After ``msg``: if it is the host's ``"shares"`` timeout of this seat while our
+        ``share_reveal`` was on its way (sharing on, R1), the host kept it from the table: it
+        is refused from now on (no use sending it again), and the player is told, as for a
+        complaint the host keeps (docs/dealing.md, "The published shares of R1")."""
+        body = msg.body
+        if msg.author != HOST_AUTHOR or not isinstance(body, Timeout) or \
+                body.what != "shares" or body.seat != self.seat:
+            return
+        kept = [m for m in self.outbox.flying
+                if isinstance(m.body, Deal) and m.body.step == "share_reveal"]
+        for sent in kept:
+            self.outbox.forget(sent)
+        if kept:
+            self._set("playing", f"{self._host()} timed out our shares of a lost seat, which "
+                                 f"we sent (our message {kept[-1].counter}): it kept them from "
+                                 "the table")
 
     async def _kept_from_table(self) -> None:
         """The host has not sequenced our complaint within the table's audit time: it keeps it
