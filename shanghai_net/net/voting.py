@@ -75,7 +75,7 @@ class Voting:
 
     def _quitters(self) -> set[int]:
         """The seats whose player's signed ``leave`` is sequenced (and nobody plays yet)."""
-        return self.table.quitters() - {self.table.seat} if self.table is not None else set()
+        return self.table.quitters() - {self.seat} if self.table is not None else set()
 
     def _down(self) -> dict[int, float]:
         """The seats the lobby says are disconnected, and since when; none with sharing on."""
