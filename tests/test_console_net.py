@@ -61,6 +61,10 @@ class FakePeer:
     vote_target = Peer.vote_target
     _vacant = Peer._vacant
     _away = Peer._away
+    _down = Peer._down
+    _left = Peer._left
+    _quitters = Peer._quitters
+    _on_the_stream = Peer._on_the_stream
 
     def vote_void(self, seat=None):
         self.votes += 1
@@ -251,7 +255,8 @@ def a_started_table(players=3, seat=0, seed=4):
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
                                      for s in start.seats], vacant={}, left=[], handovers={},
-                            unpaid=set(), unheard=set(), silenced={}, stalled_by=set)
+                            unpaid=set(), unheard=set(), silenced={}, stalled_by=set,
+                            share_threshold=None, quitters=set)
     return start, table
 
 

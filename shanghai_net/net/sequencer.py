@@ -219,6 +219,26 @@ class Sequencer:
         movers = public.moving() - waiting - linked
         return (waiting | movers) - public.silenced.keys()
 
+    def _rebuild_due(self) -> tuple[str, int, int] | None:
+        """Sharing on, R1 (docs/dealing.md, "When a seat is rebuilt"): ``("shares", round,
+        holder)``, the lowest holder whose ``share_reveal`` the first lost seat's rebuild waits
+        for; else ``("vote", round, seat)``, the first seat whose votes reached protocol.md
+        11.5's bar and wait for ``t`` holders' (a seat carried, still rebuildable, not lost
+        yet); else None.  Each waits the table's ``audit_timeout`` as the seeds clock does,
+        from the last message sequenced (so from the last vote, for a table that waits on
+        one)."""
+        public = self.public
+        if public.share_threshold is None or public.accusation is not None:
+            return None
+        owing = next((r.owing() for _, r in sorted(public.rebuilds.items()) if r.owing()), [])
+        if owing:
+            return "shares", public.round, owing[0]
+        round_no = public.void_target
+        seat = next((s for s in sorted({s for r, s in public.gone_votes if r == round_no})
+                     if s not in public.vacant and public.carried(round_no, s) and
+                     public.rebuildable(s)), None)
+        return None if seat is None else ("vote", public.round, seat)
+
     def _track_window(self) -> None:
         """Keep the one timer the host runs: a claim window, a round's seeds, or the table's
         silence (these two start again with each message sequenced)."""
@@ -228,9 +248,10 @@ class Sequencer:
         else:
             window = public.open_window()
             current = window[0] if window else None
-            if current is None and not public.finished and public.fault is None and \
-                    self._silence_due():
-                current = ("silent", public.round)
+            if current is None and not public.finished and public.fault is None:
+                current = self._rebuild_due()
+                if current is None and self._silence_due():
+                    current = ("silent", public.round)
         if current is not self._window:
             self._window = current
             wait = public.audit_timeout if isinstance(current, tuple) else public.claim_timeout
@@ -254,6 +275,11 @@ class Sequencer:
             due = self._silence_due()  # next after a full wait more
             if due and not public.waiting_audit and public.open_window() is None:
                 await self._sign(Timeout(seat=min(due), what="silent"))
+            return
+        if isinstance(window, tuple) and window[0] in ("shares", "vote"):
+            if not public.waiting_audit and public.open_window() is None and \
+                    self._rebuild_due() == window:  # still due, as the timer began it
+                await self._sign(Timeout(seat=window[2], what=window[0]))
             return
         if isinstance(window, tuple):  # a round's seeds: the first seat they did not come from
             if window == ("seeds", public.round) and public.waiting_audit:  # (each after it

@@ -218,10 +218,12 @@ class Disputes:
         ``leaver`` pays for it)."""
 
     def _any_time(self, author: int, body: wm.VoidRound | wm.Complaint | wm.Approve | wm.HandOver
-                  ) -> tuple[str | None, Callable[[], None]]:
-        """A vote to void the round, a complaint, an approval or a hand-over, the bodies valid
-        whether or not the deal is settled: why it has no place here (None: it has), and what
-        it does."""
+                  | wm.Leave) -> tuple[str | None, Callable[[], None]]:
+        """A vote to void the round, a complaint, an approval, a hand-over or a leave, the
+        bodies valid whether or not the deal is settled: why it has no place here (None: it
+        has), and what it does."""
+        if isinstance(body, wm.Leave):
+            return None, lambda: self._quit_seat(author)
         if isinstance(body, wm.HandOver):
             return (self._handover_refused(author, body), lambda: self._hand_over(author, body))
         if isinstance(body, wm.VoidRound):
@@ -232,6 +234,34 @@ class Disputes:
                     lambda: self._approve(author, body.seq))
         return (self._complaint_refused(author, body.round),
                 lambda: self._accuse(author, body.reason))
+
+    # -- a seat whose player quit ---------------------------------------------------------------
+
+    def _quit_seat(self, seat: int) -> None:
+        """``seat``'s ``leave``: its player quit, and that player's key plays no more (until
+        another holder takes the seat, `_quit_refused`).  It is the seat's own signed word that
+        it is gone, which the reference clients vote on at once (docs/dealing.md, "What the
+        reference clients vote on"); the table's bars are those of any vote, and a leave
+        makes no vote against the seat lapse (it is no sign of life: `_heard`)."""
+        self.quit[seat] = self._players_before(seat)
+
+    def _players_before(self, seat: int) -> int:
+        return sum(1 for _ in self.holders[seat].earlier())
+
+    def _quit_refused(self, author: int) -> str | None:
+        """Why a message of seat ``author`` has no place because its player quit (None: it
+        has): its ``leave`` was its last message, until a ``replace`` or a ``hand_over`` gave
+        the seat another player (its first player coming back with the same keys included)."""
+        if self.quit.get(author) != self._players_before(author):
+            return None
+        return (f"seat {author}'s player quit (its leave is sequenced): its key plays no more "
+                "until another player takes the seat")
+
+    def quitters(self) -> set[int]:
+        """The seats whose player's ``leave`` is sequenced and that nobody else plays yet (not
+        vacant: a seat voted gone waits for its replacement)."""
+        return {seat for seat in self.quit
+                if seat not in self.vacant and self._quit_refused(seat) is not None}
 
     # -- what a seat says the host did ---------------------------------------------------------
 

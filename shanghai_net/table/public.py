@@ -100,8 +100,10 @@ class PublicTable(StreamTable):
         if msg.author == HOST_AUTHOR or isinstance(body, HOST_BODIES):
             raise RemoteProtocolError("bad_signature", f"only the host signs a {body.KIND}", None,
                                       msg.counter)
-        gone = self._gone(msg.author)
-        if gone is not None and not isinstance(body, wm.Protest):  # it protests its timeout
+        quit = self._quit_refused(msg.author)  # its leave was its last message
+        gone = quit or self._gone(msg.author)
+        if gone is not None and (quit is not None or not isinstance(body, wm.Protest)):
+            # a vacant seat protests its timeout
             raise RemoteProtocolError("wrong_state", gone, None, msg.counter)
         if isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(msg.author, body)

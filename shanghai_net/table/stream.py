@@ -85,7 +85,7 @@ def check_move(game: Game, move: Move) -> None:
 
 HOST_BODIES = (Timeout, wm.Replace)
 """The bodies only the host signs (author ``HOST_AUTHOR``)."""
-ANY_TIME_BODIES = (wm.VoidRound, wm.Complaint, wm.Approve, wm.HandOver)
+ANY_TIME_BODIES = (wm.VoidRound, wm.Complaint, wm.Approve, wm.HandOver, wm.Leave)
 """A seat's bodies with a place whether or not the deal is settled (`Disputes._any_time`)."""
 
 
@@ -183,6 +183,9 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self.charged_silent: set[int] = set()
         """Seats charged for their silence that have signed nothing since: voted gone before
         they sign again, they pay no second time (one absence, one charge)."""
+        self.quit: dict[int, int] = {}
+        """Seat -> how many players the seat had before the one whose ``leave`` is sequenced
+        (`Disputes.quitters`): that player's key plays no more until another holds the seat."""
         self.voided: int | None = None
         """The round a verdict voided (the game ended there), if any."""
         self._start_roster(start)
@@ -302,6 +305,9 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
                 self.host_timeouts[msg.seq] = (body.seat, opened)
         elif isinstance(body, HOST_BODIES):
             raise Fault(author, f"seat {author}: a {body.KIND} body is the host's to sign")
+        elif self._quit_refused(author) is not None:  # its leave was its last message
+            raise Fault(HOST_AUTHOR, f"the host relayed a message of seat {author}: "
+                                     f"{self._quit_refused(author)}")
         elif isinstance(body, wm.Protest):  # a seat vacant for its silence protests it too
             self._protest(author, body)
         elif self._gone(author) is not None:
@@ -341,6 +347,8 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         back, and the votes that it left lapse if ``body`` shows it is not gone (`_lapse`).
         The host's `PublicTable.admit` calls it as `_dispatch` does, so that it charges and
         counts as every seat."""
+        if isinstance(body, wm.Leave):  # its word that it is gone: no sign of life
+            return
         self.unheard.discard(author)
         self.charged_silent.discard(author)  # a seat charged for its silence is back
         self.silenced.pop(author, None)

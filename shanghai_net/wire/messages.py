@@ -24,7 +24,7 @@ __all__ = [
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "Rematch", "NextGame",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "ShareComplained", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "ShareComplained", "Protest", "VoidRound", "Leave", "Replace", "Approve", "HandOver",
     "HOST_AUTHOR", "MAX_OFFERS",
     "NOTICES", "OwedStep", "Owed",
 ]
@@ -590,6 +590,15 @@ class VoidRound(Body):
 
     round: int = wire_field(Int(0, 255))
     seat: int = wire_field(SEAT)
+
+
+@body_kind("leave")
+class Leave(Body):
+    """Version 10: the author's player quits the game, signed into the chain before its
+    ``bye`` (docs/dealing.md, "Version 10 messages"): its last message, for its key's later
+    messages are refused (``wrong_state``) until another holder takes the seat.  With sharing
+    on it is what the reference clients vote on at once (the seat's own word that it is gone,
+    where the lobby's ``left`` is only the host's), and the only table they send it at."""
 
 
 @body_kind("replace")
