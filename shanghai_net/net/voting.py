@@ -44,7 +44,8 @@ class Voting:
         the longest (a seat still connected may only be slow)."""
         away = self._away()
         table = self.table
-        silent = table.silenced if table is not None else {}
+        silent = {s: seq for s, seq in table.silenced.items()  # not one timed out idle: a
+                  if s not in table.idle_silenced} if table is not None else {}  # vote it wastes
         stalled = table.stalled_by() if table is not None else set()
         return min(seats, key=lambda s: (s not in self.left, silent.get(s, math.inf),
                                          s not in stalled, s not in self.absent,
