@@ -41,7 +41,8 @@ class PeerRematch:
         player and options; a fresh secret, box key and nonce, as for any game; ready at once
         (it asked for this game)."""
         return type(self)(**{**self._options, "table": self.next_game.table,
-                             "open_table": False, "successor": False, "auto_ready": True})
+                             "open_table": False, "successor": False, "auto_ready": True,
+                             "secret": None})
 
     async def _stay(self, link: PeerLink) -> bool:
         """The game is over: stay at a table that stays for a rematch (asking for one, if the
