@@ -15,6 +15,7 @@ import pytest
 
 from shanghai_net.engine import Phase
 from shanghai_net.table.fault import Fault
+from shanghai_net.table.watch import HostWatch
 from shanghai_net.wire import messages as wm
 
 from test_table_roster import Roster, vote_gone
@@ -105,3 +106,22 @@ def test_an_idle_timeout_while_the_table_waits_on_a_seat_not_silent_names_the_ho
                                      wm.Timeout(seat=idle, what="silent")))
     assert all(f is not None and f.culprit == wm.HOST_AUTHOR and "not silent" in f.reason
                for f in said)
+
+
+def test_a_live_seat_timed_out_idle_protests_and_votes_again():
+    """The host says seat ``idle``'s link is down and times it out while it owes nothing; the
+    seat, here after all, protests (`HostWatch`): its message ends the timeout, and the seat
+    left alone can no longer vote the silent seat gone: ``idle``'s vote counts again."""
+    t, live, mover, idle = lost_at_a_turn(75)
+    t.gone.discard(idle)
+    silent(t, mover)
+    timeout = silent(t, idle)
+    protest = HostWatch(t.seats[idle], t.boxes[idle]).judge(timeout, None, 0.0)
+    assert protest is not None and protest.claim is None and protest.seq == timeout.seq
+    t.deliver(t.sign(idle, t.ids[idle].sign_key, protest))
+    assert t.host.silenced.keys() == {mover} and t.host.voters(mover) == {live, idle}
+    vote_gone(t, mover, [live])
+    assert t.host.vacant == {}, "one of two seats that can vote"
+    vote_gone(t, mover, [idle])
+    assert mover in t.host.vacant
+    assert HostWatch(t.seats[live], t.boxes[live]).judge(timeout, None, 0.0) is None
