@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from ..identity import Identity
+from ..identity import Identity, IdentityError
 from ..rules.ruleset import preset as get_preset
 from ..table.public import PublicTable
 from ..table.secret import SeatSecret
@@ -229,9 +229,12 @@ class Host:
         """A host resumed from its transcript starts again each stand-in whose keys it kept
         there and that plays a seat or is proposed for one (protocol.md 11.5: else the table
         votes it gone, which voids a deal)."""
-        if self.reach is None:
-            return
-        for keys in StandInKeys(self.config.resume).kept():
+        try:
+            kept = StandInKeys(self.config.resume).kept() if self.reach is not None else []
+        except (OSError, IdentityError) as error:  # the table votes them gone: one void deal
+            log.warning("the stand-ins' kept keys are not used: %s", error)
+            kept = []
+        for keys in kept:
             seat = self.public.seat_of_key(keys[0].sign_public)
             if seat is not None:
                 bot = self._stand_in(keys=keys)
