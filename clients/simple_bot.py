@@ -556,6 +556,9 @@ class Table:
         """round -> the seats that voted to void it (one vote a seat a round)."""
         self.silent: dict[int, int] = {}
         """Seat -> seq of the host's ``silent`` timeout of it, until it signs again (11.5)."""
+        self.idle: set[int] = set()
+        """Of ``silent``, the seats timed out while they owed nothing (v10, 11.5): no voters
+        while every seat the table waits on is silent; forgotten when the round is void."""
         self.proposals: dict[int, Proposal] = {}
         """seq of a host ``replace`` still waiting -> its approvals."""
         self.to_approve: list[int] = []
@@ -803,10 +806,17 @@ class Table:
             self.seeds_missing.add(body["seat"])
             self.seeds_done()
         elif kind == "timeout" and body.get("what") == "silent":
-            seat = body["seat"]
-            if self.auditing() or seat not in self.stalled_by() or seat in self.silent:
+            seat, stalled = body["seat"], self.stalled_by()
+            timed_out = self.silent.keys() - self.idle
+            idle = seat not in stalled and stalled and not stalled - timed_out and \
+                seat < self.n and seat not in self.vacant and seat not in self.silent
+            if self.auditing() or not idle and (seat not in stalled or seat in timed_out):
                 raise BotStopped(f"seq {seq}: the host timed out seat {seat} as silent, which "
-                                 "owed the table nothing or was timed out already")
+                                 "owed the table nothing while it waited on a seat not silent, "
+                                 "or was timed out already")
+            self.idle.discard(seat)
+            if idle:
+                self.idle.add(seat)
             self.silent[seat] = seq
             self.count_votes()
         elif kind == "timeout":
@@ -976,6 +986,7 @@ class Table:
             return
         if self.seeds_missing:  # the round cannot be audited: each absent seat left it (11.6)
             missing, self.seeds_missing = sorted(self.seeds_missing), set()
+            self.forget_idle()
             # the round is dealt again, past the number the next round would have had (the
             # reference engine began it), unless it was the game's last or stopped mid-way
             skip = 1 if self.over and self.contract < self.rules["rounds"] else 0
@@ -1078,19 +1089,34 @@ class Table:
         votes = self.votes.get((round_no, seat), set())
         if 2 * len(votes) > self.n:
             return True
-        stalled = self.stalled_by()
-        silent = self.silent.keys() & stalled
+        silent, idle = self.silences()
         if seat not in silent:
             return False
-        voters = set(range(self.n)) - set(self.vacant) - silent - {seat}
+        voters = set(range(self.n)) - set(self.vacant) - silent - idle - {seat}
         return 2 * len(votes & voters) > len(voters)
+
+    def silences(self) -> tuple[set[int], set[int]]:
+        """(The seats silent since the host's timeout that the table cannot go on without;
+        the seats timed out while they owed nothing that still owe nothing, while every seat
+        the table waits on is silent, else none): neither votes (11.5)."""
+        stalled = self.stalled_by()
+        silent = (self.silent.keys() - self.idle) & stalled
+        if not stalled or stalled - silent:
+            return silent, set()
+        return silent, (self.silent.keys() & self.idle) - stalled
+
+    def forget_idle(self) -> None:
+        """The round is void: a timeout of a seat that owed nothing spoke of its stall."""
+        for seat in self.idle:
+            self.silent.pop(seat, None)
+        self.idle.clear()
 
     def split_carried(self, round_no: int) -> int | None:
         """Votes against silent seats count together (11.5): once more than half the seats
         that can vote (not vacant, not silent) named one silent seat or another, the one named
         most leaves (ties: the one timed out first)."""
-        silent = self.silent.keys() & self.stalled_by()
-        voters = set(range(self.n)) - set(self.vacant) - silent
+        silent, idle = self.silences()
+        voters = set(range(self.n)) - set(self.vacant) - silent - idle
         named = {s: len(self.votes.get((round_no, s), set()) & voters) for s in silent}
         if 2 * sum(named.values()) <= len(voters):
             return None
@@ -1110,6 +1136,7 @@ class Table:
         if seat is None:
             return
         self.silent.pop(seat, None)
+        self.forget_idle()
         self.vacant[seat] = round_no
         self.charge(seat)
         self.vote, self.changes = None, self.changes + 1
@@ -1656,7 +1683,8 @@ class Seat:
                      or now - since >= self.vote_after + grace[s])]
         if gone:  # the first the host timed out as silent, else one the table waits for (11.5)
             stalled = table.stalled_by()
-            seat = min(gone, key=lambda s: (table.silent.get(s, 1 << 62), s not in stalled, s))
+            timed_out = {s: q for s, q in table.silent.items() if s not in table.idle}
+            seat = min(gone, key=lambda s: (timed_out.get(s, 1 << 62), s not in stalled, s))
             table.vote = (table.round_no, seat)
             self.log(f"voting that seat {seat} left round {table.round_no}")
 

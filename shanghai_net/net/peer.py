@@ -78,6 +78,7 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
                  *, name: str = "bot", role: str = "bot", join_code: str = "", table: str = "",
                  open_table: bool = False,
                  random: RandomBytes = secrets.token_bytes, store: GameSecrets | None = None,
+                 secret: SeatSecret | None = None,
                  timeout: float = 30.0, lobby_timeout: float | None = 600.0,
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
@@ -105,9 +106,10 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
         a console's screen and the pings go on meanwhile.  Off for tests on trio's autojump
         clock, to which a thread's work is no wait at all."""
         self._random, self._store = random, store
-        self._own = SeatSecret(random(32))
+        self._own = secret or SeatSecret(random(32))
         """Our secret in this game: the box key of our hello, and the deal randomness of any
-        seat we play (`table.secret`)."""
+        seat we play (`table.secret`); ``secret``: one kept for us (a host's stand-in started
+        again by the host resumed, `resume.StandInKeys`), else a fresh one."""
         self._secrets: list[SeatSecret] = [self._own]
         """The seat's secrets: those of the holders it was handed from, then our own."""
         self.waiting = successor

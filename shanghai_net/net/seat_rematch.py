@@ -41,7 +41,8 @@ class PeerRematch:
         player and options (the host's own bot stays the host's); a fresh secret, box key and
         nonce, as for any game; ready at once (it asked for this game)."""
         peer = type(self)(**{**self._options, "table": self.next_game.table,
-                             "open_table": False, "successor": False, "auto_ready": True})
+                             "open_table": False, "successor": False, "auto_ready": True,
+                             "secret": None})
         peer.started_by_host = self.started_by_host
         return peer
 

@@ -212,12 +212,20 @@ class Sequencer:
     def _silence_due(self) -> set[int]:
         """The seats the host may time out as silent now (protocol.md 11.5): those the table
         waits for a deal step or an approval from, and a seat to move whose connection is
-        down (a person thinking about a move is never timed out), not timed out already."""
+        down (a person thinking about a move is never timed out), not timed out already; once
+        every seat the table waits on is, the seats whose connection is down that owe
+        nothing (v10: else one of them, still a voter, kept the seats left from the bar)."""
         public = self.public
         waiting = public.waiting_for()
         linked = {c.seat for c in self.clients if c.seat is not None and c.connected}
         movers = public.moving() - waiting - linked
-        return (waiting | movers) - public.silenced.keys()
+        timed_out = public.silenced.keys() - public.idle_silenced
+        due = (waiting | movers) - timed_out
+        stalled = public.stalled_by()
+        if due or not stalled or stalled - timed_out:
+            return due
+        return set(range(public.players)) - linked - stalled - public.vacant.keys() - \
+            public.silenced.keys()
 
     def _rebuild_due(self) -> tuple[str, int, int] | None:
         """Sharing on, R1 (docs/dealing.md, "When a seat is rebuilt"): ``("shares", round,

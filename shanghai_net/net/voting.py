@@ -36,12 +36,17 @@ class Voting:
     """The voting part of `Peer` (it sets the attributes these read)."""
 
     def holding_up(self, now: float) -> set[int]:
-        """The seats a person may vote against at trio time ``now``: away, or owing the deal a
-        step for `STALL_VOTE` seconds with nothing of theirs in the stream (not a seat voted
-        gone already: the table waits for its replacement)."""
-        down = self._down()
+        """The seats a person may vote against at trio time ``now``: one that left, or one the
+        table cannot go on without (`stalled_by`) that is away or has owed the deal a step for
+        `STALL_VOTE` seconds with nothing of its own in the stream (not a seat voted gone
+        already: the table waits for its replacement).  Not a seat whose link only blinked
+        and that owes nothing: a vote lapses only when the seat it names sends what the table
+        waits for (protocol.md 11.5), so one spent on such a seat stood for the round."""
+        stalled = self.table.stalled_by() if self.table is not None else set()
+        left, down = self._left(), self._down()
         return {seat for seat, since in self._away().items()
-                if now >= since and (seat in down or now - since >= STALL_VOTE)}
+                if now >= since and (seat in left or seat in stalled and (
+                    seat in down or now - since >= STALL_VOTE))}
 
     def vote_target(self, seats) -> int:
         """Of ``seats``, the one a vote names: one that quit, else the first the host timed
@@ -52,7 +57,8 @@ class Voting:
         the longest (a seat still connected may only be slow)."""
         away = self._away()
         table = self.table
-        silent = table.silenced if table is not None else {}
+        silent = {s: seq for s, seq in table.silenced.items()  # not one timed out idle: a
+                  if s not in table.idle_silenced} if table is not None else {}  # vote it wastes
         stalled = table.stalled_by() if table is not None else set()
         left, down = self._left(), self._down()
         return min(seats, key=lambda s: (s not in left, silent.get(s, math.inf),

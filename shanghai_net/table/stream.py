@@ -174,6 +174,10 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self.silenced: dict[int, int] = {}
         """Seat -> the seq of the host's ``silent`` timeout of it, while the seat has signed
         nothing since (a vote that it left needs fewer seats then, `Disputes.carried`)."""
+        self.idle_silenced: set[int] = set()
+        """Of ``silenced``, the seats timed out while they owed the table nothing (their link
+        down, every seat the table waited on silent): no voters while that lasts, never voted
+        out for it (`Disputes._silences`); forgotten when the round is void."""
         self.unpaid: set[tuple[int, int]] = set()
         """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
         self.silent: set[tuple[int, int]] = set()
