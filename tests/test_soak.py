@@ -75,15 +75,27 @@ def test_the_several_draw_has_each_shape():
 
 
 def test_a_fault_at_the_audit_waits_for_its_deals_first_seeds(tmp_path):
-    watch = RecordWatch(tmp_path / "record.bin", 3)
+    watch = RecordWatch(tmp_path / "record.bin", 3, 3)
     at_audit = Fault("sigkill-rejoin", "ann", 2, 0, 1.0, audit=True)
     in_play = Fault("sigkill-rejoin", "ann", 2, 5, 1.0)
     watch.started, watch.deal, watch.in_deal = True, 2, 30
     assert watch.reached(in_play) and not watch.reached(at_audit)
-    watch.seeds_in_deal = 1
+    watch.seeds_from = {1}
     assert watch.reached(at_audit)
-    watch.deal, watch.in_deal, watch.seeds_in_deal = 1, 40, 2
+    watch.deal, watch.in_deal, watch.seeds_from = 1, 40, {0, 2}
     assert not watch.reached(at_audit) and not watch.reached(in_play)
+
+
+def test_the_game_is_over_for_a_seat_that_showed_its_last_seeds(tmp_path):
+    """Soak 8-2: ann (seat 0) said bye at the last round's audit, her seeds in (the game over
+    for her): no round was left to void, and no charge was due."""
+    watch = RecordWatch(tmp_path / "record.bin", 3, 3)
+    watch.seeds, watch.seeds_from = 6, {2, 0}
+    assert watch.over_for({0}) and watch.over_for({2}) and not watch.over_for({1})
+    watch.seeds, watch.seeds_from = 4, {2, 0}  # round 2's audit: round 3 still to play
+    assert not watch.over_for({0})
+    watch.seeds, watch.seeds_from = 9, set()
+    assert watch.over_for({1})
 
 
 def judged(tmp_path, faults, charges) -> Outcome:
@@ -105,6 +117,14 @@ def test_a_seat_pays_once_for_each_time_it_left_for_good(tmp_path):
     assert judged(tmp_path, faults, {"ann": 2}).failures == []
     assert judged(tmp_path, faults, {"ann": 1}).failures == [
         "ann left (take-back, bye) and was charged 1 times"]
+
+
+def test_a_seat_that_left_a_game_over_for_it_may_pay_nothing(tmp_path):
+    bye = struck("bye", "ann", "deal 3, audit (2 seeds in), its last seeds in")
+    bye.over = True
+    assert judged(tmp_path, [bye], {}).failures == []
+    assert judged(tmp_path, [bye], {"ann": 1}).failures == []
+    assert judged(tmp_path, [bye], {"ann": 2}).failures == ["ann charged 2 times (bye)"]
 
 
 def test_a_seat_back_again_and_again_pays_at_most_once_each_time(tmp_path):

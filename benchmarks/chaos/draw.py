@@ -62,6 +62,9 @@ class Fault:
     """Where it struck ("deal 2, discard 7"); empty: it did not (the game ended first, or the
     seat's player was no longer there: `missed` says)."""
     missed: str = ""
+    over: bool = False
+    """It struck once the seat had shown its seeds of the game's last round: a leave then
+    leaves no round to void, and may cost nothing."""
 
     @property
     def moment(self) -> str:

@@ -41,7 +41,7 @@ class Game:
         self.restarting = False
         self.over = threading.Event()
         self.outcome = Outcome(spec, work)
-        self.watch = RecordWatch(self.outcome.record, spec.players)
+        self.watch = RecordWatch(self.outcome.record, spec.players, spec.rounds)
         self.notes: list[str] = []
 
     # -- processes --
@@ -135,6 +135,9 @@ class Game:
                               f"{fault.missed}")
             return
         fault.injected = watch.where()
+        if seat is not None and watch.over_for(self._seats_of(seat.name)):
+            fault.over = True
+            fault.injected += ", its last seeds in"
         kind = fault.kind
         if kind == "host-resume":
             with self.lock:

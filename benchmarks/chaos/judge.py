@@ -68,12 +68,13 @@ class Outcome:
 
     def _charged(self, name: str) -> None:
         """A seat pays once for each fault after which it left for good or was voted gone
-        (`ABSENT_ONCE`), and at most once more for each it was away a while (`ABSENT_MAYBE`);
-        only faults that struck count."""
-        struck = [f.kind for f in self.spec.faults if f.target == name and f.injected]
+        (`ABSENT_ONCE`), and at most once more for each it was away a while (`ABSENT_MAYBE`) or
+        left once the game was over for it (`Fault.over`); only faults that struck count."""
+        faults = [f for f in self.spec.faults if f.target == name and f.injected]
+        struck = [f.kind for f in faults]
         paid = self.charges.get(name, 0)
-        must = sum(kind in ABSENT_ONCE for kind in struck)
-        may = must + sum(kind in ABSENT_MAYBE for kind in struck)
+        must = sum(f.kind in ABSENT_ONCE and not f.over for f in faults)
+        may = sum(f.kind in ABSENT_ONCE or f.kind in ABSENT_MAYBE for f in faults)
         if paid > may:
             why = ", ".join(struck) or "no fault of its own"
             self.failures.append(f"{name} charged {paid} times ({why})")

@@ -15,6 +15,7 @@ from pathlib import Path
 import trio
 
 from shanghai_net.cli.net import address
+from shanghai_net.console.viewmodel import entry_lines
 from shanghai_net.engine.moves import MayI, PassClaim
 from shanghai_net.identity import load_or_create
 from shanghai_net.net.player import BotPlayer
@@ -42,10 +43,13 @@ def person(argv: list[str]) -> int:
     shown = 0
 
     def show() -> None:
+        """The log's new lines as the console words them (who played each seat then, the
+        rounds as the table counts them)."""
         nonlocal shown
-        for entry in session.log[shown:]:
-            print(f"{time.strftime('%H:%M:%S')} {entry.text}", flush=True)
-        shown = len(session.log)
+        entries, shown = session.log[shown:], len(session.log)
+        for line in entry_lines(entries, session.seats, session.seat, ascii=True,
+                                rounds=session.round_numbers):
+            print(f"{time.strftime('%H:%M:%S')} {line}", flush=True)
 
     session.subscribe(show)
 
