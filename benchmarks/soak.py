@@ -112,18 +112,19 @@ def table(outcomes: list[Outcome]) -> str:
 
 
 def figures(outcomes: list[Outcome]) -> str:
-    """How long the games took, and their deals against the two bounds: the game's own
-    (rounds + faults) and the protocol's (rounds + 3 x seats, section 11.6)."""
-    if not outcomes:
-        return "no games"
+    """How long the games took, and the finished games' deals against the two bounds: the
+    game's own (rounds + faults) and the protocol's (rounds + 3 x seats, section 11.6)."""
     seconds = sorted(o.seconds for o in outcomes)
-    extra = [o.deals - o.spec.rounds for o in outcomes]
-    spare = [o.spec.rounds + 3 * o.spec.players - o.deals for o in outcomes]
+    done = [o for o in outcomes if o.finished]
+    if not done:
+        return "no game finished"
+    extra = [o.deals - o.spec.rounds for o in done]
+    spare = [o.spec.rounds + 3 * o.spec.players - o.deals for o in done]
     return (f"seconds a game: {seconds[0]:.0f} to {seconds[-1]:.0f}, median "
-            f"{statistics.median(seconds):.0f}; deals beyond the rounds: "
-            + ", ".join(f"{n} in {extra.count(n)} games" for n in sorted(set(extra)))
-            + f"; at most {max(o.deals for o in outcomes)} deals, over the game's bound "
-            f"(rounds + faults) in {sum(o.deals > o.spec.deal_bound for o in outcomes)}, closest "
+            f"{statistics.median(seconds):.0f}; deals beyond the rounds (finished games): "
+            + ", ".join(f"{n} in {extra.count(n)}" for n in sorted(set(extra)))
+            + f"; at most {max(o.deals for o in done)} deals, over the game's bound "
+            f"(rounds + faults) in {sum(o.deals > o.spec.deal_bound for o in done)}, closest "
             f"to rounds + 3 x seats: {min(spare)} deals short of it")
 
 
