@@ -23,7 +23,8 @@ from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire.messages import Deal
 
 from test_table_dropout_lost_rebuild import lost, published
-from test_table_dropout_silent import parties, seat_playing
+from test_net_complaints import assert_no_hidden_card_opened_to
+from test_table_dropout_silent import parties, seat_playing, shared
 from test_table_roster import newcomer, vote_gone
 
 
@@ -195,3 +196,34 @@ def test_every_party_keeps_one_order_of_boxes_its_own_taken_as_sequenced():
         assert order(seat.participant.generation(0).boxes) == public, seat.seat
     t.run_until(lambda: t.host.audited >= round_no)
     assert all(seat.verdicts[round_no].clean for seat in t.seats)
+
+
+def test_a_seat_lost_before_any_pass_is_restarted_and_its_replacement_commits_afresh():
+    """Seat 0, lost once every commit of the round's shuffle is in and before its pass 1: the
+    generation is restarted, not rebuilt (its commit dropped, no share published); the
+    stand-in seated mid-round commits afresh to the holders at its seating, the shuffle goes
+    on with its seed, and the round is audited clean everywhere."""
+    t = shared(4, 3)
+    t.run_until(lambda: t.host.round == 1 and t.host._all_committed(0))
+    assert not t.host._passes.get(0)
+    round_no, old, who = t.host.round, t.seats[0], newcomer(0)
+    t.gone.add(0)
+    vote_gone(t, 0, [1, 2, 3])
+    for party in parties(t):
+        assert party.lost == [(round_no, 0)] and party.rebuilds[0].owing() == []
+        assert party.rebuilt_lost() == {0} and 0 not in party._commits[0]
+    t.follow(0, who, yields=True)
+    t.propose(0, who)
+    t.run_until(lambda: t.seats[0] is not old, play=False)
+    t.gone.discard(0)
+    t.run_until(lambda: t.host.shuffled(0), play=False)
+    (fresh,) = [m for m in t.stream if m.author == 0 and isinstance(m.body, Deal)
+                and m.body.step == "commit" and m.seq > t.host.chain.next_seq - 60
+                and m.body.data["digest"] != old.participant.generation(0).commitments[0].digest]
+    assert [box["to"] for box in fresh.body.data["shares"]] == [1, 2, 3]
+    assert not [m for m in t.stream if isinstance(m.body, Deal) and m.body.step == "share_reveal"]
+    t.run_until(lambda: t.host.audited >= round_no)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, (party.fault, party.verdict)
+    assert all(seat.verdicts[round_no].clean for seat in t.seats)
+    assert_no_hidden_card_opened_to(t, 0)

@@ -397,7 +397,7 @@ class PublicTable(StreamTable):
             record = self.records[reveal.context.generation]  # a rebuilt seat's key is public
             g.own_keys.setdefault(position, {}).update(
                 {seat: record.seat_keys(seat).card_keys[position]
-                 for seat in self.rebuilt_lost()})
+                 for seat in self.rebuilt_lost(reveal.context.generation)})
             g.own_keys[position].update(keys)
             keys = g.own_keys[position]
             if len(keys) != self.players:

@@ -80,9 +80,11 @@ class FullReplay:
 
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
-        (generation -> cards by position); a move the full game refuses is its author's fault."""
+        (generation -> cards by position); a move the full game refuses is its author's fault.
+        A loss or a seating comes before the dealer's answers that follow it (a seat lost, and
+        seated again, before the round's deal is dealt: its claim windows of that deal count
+        it, as every replica's did)."""
         inputs, self._inputs = self._inputs, []
-        self._answer(round_no, decks)
         for author, move in inputs:
             if isinstance(move, _Lost):
                 self.game.lose_seat(move.seat, pays=move.pays)
@@ -90,6 +92,7 @@ class FullReplay:
             if isinstance(move, _Back):
                 self.game.seat_back(move.seat)
                 continue
+            self._answer(round_no, decks)
             try:
                 self.game.apply(move)
             except IllegalMoveError as error:
@@ -97,6 +100,7 @@ class FullReplay:
                                     f"{error}") from None
             self.moves += 1
             self._answer(round_no, decks)
+        self._answer(round_no, decks)
 
     def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Answer what the game waits for from the round's opened decks and the picks in hand

@@ -419,7 +419,8 @@ class PeerTable(StreamTable):
     def _keys_in(self, g: Generation, position: int) -> bool:
         """Whether every other seat's key of ``position`` is here: sent to this seat, or public
         (a seat lost this round and rebuilt, R1)."""
-        keys = g.received(position).keys() | self.rebuilt_lost() - {self.seat}
+        public = self.rebuilt_lost(g.context.generation)
+        keys = g.received(position).keys() | public - {self.seat}
         return len(keys) == self.players - 1
 
     def _try_open(self, token: Token) -> bool:

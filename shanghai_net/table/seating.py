@@ -55,7 +55,7 @@ class MidRoundSeating:
     def _seated_now(self, seat: int) -> None:
         """The replacement of lost ``seat`` plays it from this message: the handed boxes it is
         owed, and every party's deal follows it (`_seated_own`)."""
-        holders = self._generation_holders()
+        holders = self._holders_now()  # of a restarted generation's fresh commit
         box_key = self.holders[seat].box_key
         hand = self.public.hands[seat]
         for generation in sorted(self.generations):

@@ -64,10 +64,14 @@ class SeedSharing:
         its box key."""
         if self.share_threshold is None:
             return None
-        holders = tuple(seat for seat in self.share_holders(self.share_threshold,
-                                                            self.start_game.host_run)
-                        if seat not in self.handovers)
+        holders = self._holders_now()
         return holders if len(holders) > self.share_threshold else None
+
+    def _holders_now(self) -> tuple[int, ...]:
+        """The holders a share box of the running round may be sealed to now: the share
+        holders, less the seats handed over since the round's deal began."""
+        return tuple(seat for seat in self.share_holders(self.share_threshold, self.start_game.host_run)
+                     if seat not in self.handovers)
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         """Hook: the running round's sharing of ``generation`` as this party keeps it."""
@@ -290,7 +294,8 @@ class SeedSharing:
                 for holder in self._sharing_of(generation).commit_holders(seat):
                     if holder in holders and holder != seat:
                         owed.setdefault(holder, []).append(generation)
-        self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()})
+        self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()},
+                                      rebuilt=not owed)  # nothing begun: nothing to rebuild
         self._drop_sender(seat)
         self.round_events.append(("lose", seat, holders))
         self.public.lose_seat(seat, pays=paid)
