@@ -70,7 +70,8 @@ class SeedSharing:
     def _holders_now(self) -> tuple[int, ...]:
         """The holders a share box of the running round may be sealed to now: the share
         holders, less the seats handed over since the round's deal began."""
-        return tuple(seat for seat in self.share_holders(self.share_threshold, self.start_game.host_run)
+        return tuple(seat for seat in self.share_holders(self.share_threshold,
+                                                         self.start_game.host_run)
                      if seat not in self.handovers)
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
@@ -248,7 +249,8 @@ class SeedSharing:
         """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
         every generation of the running round it committed and whose passes have begun, at
         least ``t`` of that commit's holders other than it are holders still."""
-        holders = set(self.share_holders(self.share_threshold, self.start_game.host_run)) - {seat}
+        holders = set(self.share_holders(self.share_threshold,
+                                         self.start_game.host_run)) - {seat}
         for generation in sorted(self.generations):
             if seat not in self._commits.get(generation, ()) or not self._passes.get(generation):
                 continue
