@@ -1,14 +1,12 @@
 """A networked table with sharing on, for the tests of R1 over real sockets (docs/dealing.md,
 "When a seat is rebuilt"): our own `Host` and bot `Peer`s on 127.0.0.1, port 0, with
-``start_game`` carrying ``share_threshold`` (no host offers it yet: the lobby's constructor
-is given it) and R1 turned on as the table tests turn it on (`SeedSharing.rebuilds_lost`).
+``start_game`` carrying ``share_threshold`` (the host's `HostConfig.sharing`).
 Every bot leaves voting to the test (``void_after`` None); seat ``FROZEN``'s player makes no
 move in round 1, so the table stalls at its turn, where the test kills it.  The host seats no
 stand-in: a seat lost waits (the replacement seated mid-round is being built, issue 38)."""
 
 from __future__ import annotations
 
-import functools
 import random
 from contextlib import asynccontextmanager
 
@@ -16,12 +14,9 @@ import trio
 
 from shanghai_net.deal import seeded
 from shanghai_net.engine.events import Drew, TookDiscard
-from shanghai_net.net import lobby
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.peer import PeerError
 from shanghai_net.net.player import BotPlayer
-from shanghai_net.table.stream import StreamTable
-from shanghai_net.wire.messages import StartGame
 
 from seating import start_seated, until
 from test_net_rejoin import identities, make_peer
@@ -41,10 +36,13 @@ class FrozenInRoundOne(BotPlayer):
         return None if table.round == 1 and drawn >= 2 else super().choose(table)
 
 
+OFFERED = {"sharing": "off"}
+"""What the hosts `sharing_table` starts offer (`HostConfig.sharing`), unless told."""
+
+
 def sharing_on(monkeypatch, t: int) -> None:
-    """Every game a host starts from now on sets ``share_threshold`` ``t``, and R1 is on."""
-    monkeypatch.setattr(lobby, "StartGame", functools.partial(StartGame, share_threshold=t))
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
+    """Every host `sharing_table` starts from now on offers ``share_threshold`` ``t``."""
+    monkeypatch.setitem(OFFERED, "sharing", t)
 
 
 @asynccontextmanager
@@ -54,7 +52,7 @@ async def sharing_table(tmp_path, players, seed, options=None, frozen=FROZEN, **
     ended (its result, or the PeerError that stopped it) and the kill scopes, once the game
     started."""
     host = Host(HostConfig(players=players, rules=RULES, claim_timeout=2, random=seeded(seed),
-                           stand_in=None, **config))
+                           stand_in=None, **{**OFFERED, **config}))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     peers, ends = {}, {}
     kill = {seat: trio.CancelScope() for seat in range(players)}

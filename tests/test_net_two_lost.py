@@ -3,14 +3,12 @@ with our own `Host` and `Peer` classes.  Seat 2 holds its move and seats 1 and 2
 same moment.  The host times seat 2 out as ``silent`` and seat 0 votes it gone, but the silent
 bar is more than half of the seats that can vote (not vacant, not seat 2, not silent): seats 0
 and 1, and seat 1, dead, owes the table nothing, so it is in no ``stalled_by`` and the host may
-not time it out.  Nobody else can vote: the table waits for good (the soak's 330 s ran out).
-
-Expected to fail until the silent rule counts a voter the table waits for (a strict xfail: the
-fix makes it pass, and the marker must go): see /work/notes/s17/soak-findings.md, 8-11."""
+not time it out.  Nobody else could vote: the table waited for good (the soak's 330 s ran out).
+Now the host times seat 1 out as idle once every seat the table waits on is silent (protocol.md
+11.5), seat 0's vote carries alone, and the game ends."""
 
 from __future__ import annotations
 
-import pytest
 import trio
 
 from seating import until
@@ -22,9 +20,6 @@ AUDIT = 2.0
 """The table's ``audit_timeout``: the host's silence clock."""
 
 
-@pytest.mark.xfail(strict=True, reason="soak 8-11: a voter lost with the seat it would vote "
-                                       "on owes nothing, is never timed out, and the vote "
-                                       "waits for it for good")
 async def test_two_seats_of_three_lost_at_once_and_the_table_finishes(tmp_path):
     never = trio.Event()
     kill = {1: trio.CancelScope(), 2: trio.CancelScope()}

@@ -20,13 +20,13 @@ from shanghai_net.wire.messages import LobbyState, SeatInfo
 
 def seat_zero(sharing, quit=frozenset(), voted=frozenset()):
     """Seat 0 of four: the lobby says seat 1's link is down and its player quit, seat 2 owes
-    the deal a step since 10 s, seat 3's ``leave`` is in ``quit``; ``voted``: the seats that
+    the deal a step since 10 s (the table waits on it), seat 3's ``leave`` is in ``quit``; ``voted``: the seats that
     voted this round (seat 1 is a person's)."""
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=60.0)
     peer.seat = 0
     peer.table = SimpleNamespace(
         seat=0, share_threshold=2 if sharing else None, quitters=lambda: set(quit), vacant={},
-        unheard=set(), silenced={}, stalled_by=set, finished=False, waiting_audit=False,
+        unheard=set(), silenced={}, stalled_by=lambda: {2}, finished=False, waiting_audit=False,
         void_target=1, void_votes={1: set(voted)}, still_silent=set,
         chain=SimpleNamespace(next_seq=0))
     peer.outbox = SimpleNamespace(deal=[], flying=[])

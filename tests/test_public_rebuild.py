@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 
 import shanghai_net.deal.silent as silent
-from shanghai_net.table.stream import StreamTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 
@@ -33,14 +32,12 @@ def test_each_party_tries_each_silent_seat_once_an_audit(monkeypatch):
         assert {seat for _, seat in party.left} == {1, 2}
 
 
-def test_a_lost_seat_whose_rebuild_a_complaint_cut_short_is_rebuilt_alike_by_every_party(
-        monkeypatch):
-    """R1 (on only in tests): seat 2 lost, holder 3's share_reveal kept back by the host, so 2
+def test_a_lost_seat_whose_rebuild_a_complaint_cut_short_is_rebuilt_alike_by_every_party():
+    """R1: seat 2 lost, holder 3's share_reveal kept back by the host, so 2
     of the 3 shares are in when seat 0's complaint stops the round.  The seeds then carry
     seat 3's share too: every party, the host's table as every seat, rebuilds seat 2 from them
     and audits it (the host's table named the lost seat, "revealed no seed", where the seats
     rebuilt it), so every party names the complainer alike."""
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
     t = lost(held=(3,))
     published(t)
     assert t.host.rebuilds[2].owing() == [3] and not t.host.rebuilds[2].rebuilt

@@ -43,6 +43,10 @@ class Stall(Disputes):
         self.generations, self.rebuilds, self.outstanding = set(), {}, {}
         self._shuffles, self._publics, self.audited, self.round = [], [], 0, 1
         self.seq = 0
+        self.seat, self.share_threshold = None, None  # as a voter reads it: sharing off
+
+    def quitters(self) -> set[int]:
+        return set()  # no signed leave: the lost seats' links went down
 
     def _reset_counts(self) -> None:
         pass
