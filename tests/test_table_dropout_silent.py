@@ -145,7 +145,7 @@ def test_a_dealer_that_sealed_a_bad_share_is_named_after_its_holder_complains_an
     t.run_until(lambda: t.host.finished)
     (complaint,) = [m for m in t.stream if isinstance(m.body, wm.Complaint)]
     assert complaint.author == 1
-    assert complaint.body.share == wm.ShareComplained(dealer=3, generation=0)
+    assert complaint.body.share == (wm.ShareComplained(dealer=3, generation=0),)
     assert not [m for m in t.stream if m.author == 1 and isinstance(m.body, Deal)
                 and m.body.step == "pass"], "the complainer sent a pass of the generation"
     (seeds,) = [m for m in t.stream if m.author == 1 and isinstance(m.body, Deal)
@@ -160,7 +160,7 @@ def test_a_complaint_of_a_share_its_author_does_not_hold_is_refused(t, dealer):
     table = shared(t=t)  # sharing off: no one holds a share; on: no seat holds its own
     table.run_until(lambda: table.host.round == 1 and table.host._all_committed(0))
     body = wm.Complaint(round=1, reason="bad share",
-                        share=wm.ShareComplained(dealer=dealer, generation=0))
+                        share=(wm.ShareComplained(dealer=dealer, generation=0),))
     with pytest.raises(RemoteProtocolError, match=f"out_of_turn.*seat {dealer}'s seed share of "
                                                   "generation 0, which seat 1 does not hold"):
         table.host.admit(table.sign(1, table.ids[1].sign_key, body))

@@ -36,6 +36,7 @@ from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
 from .seeds import SEED_BYTES, SeedKeys, commitment_digest
 from .shares import GenerationShares, check_commit, shared_commit
+from .silent import check_seeds_shares, owed_shares, rebuild_silent
 from .sharing import seed_scalar
 
 Token = tuple[int, int]
@@ -528,7 +529,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
                 complained = g.sharing.complaints.get(self.seat, ())
                 reveal = SharedSeedReveal(g.context, self.seat, g.seed, tuple(
                     (dealer, None if dealer in complained else g.sharing.held[dealer])
-                    for dealer in self._owed_shares(g, self.seat)))
+                    for dealer in owed_shares(g, self.seat, self._lost)))
             reveal = self.outgoing(reveal)
             g.seed_reveals[self.seat] = reveal
             reveals.append(reveal)
@@ -537,7 +538,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     def _on_seed_reveal(self, reveal: SeedReveal) -> None:
         g = self.generation(reveal.context.generation)
         if g.sharing:
-            self._check_seeds_shares(g, reveal)
+            check_seeds_shares(g, reveal, self._lost)
         elif isinstance(reveal, SharedSeedReveal):
             raise ValueError(f"seat {reveal.author}'s seeds carry shares, at a table that shares "
                              "no seeds")
@@ -554,22 +555,23 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         position); only after a clean `audit`."""
         return {number: opened_deck(g) for number, g in self._generations.items()}
 
+    def rebuild_silent(self, absent: Iterable[int],
+                       generations: Iterable[int] | None = None) -> frozenset[int]:
+        """R2 over every generation (or ``generations``): the ``absent`` seats (seeds timed
+        out), then the seats lost this round whose rebuild the round's stop cut short, rebuilt
+        from the shares in the sequenced ``seeds`` (deal/silent.py); the seats whose seeds the
+        audit still lacks, for :meth:`audit`."""
+        numbers = sorted(self._generations if generations is None else generations)
+        return rebuild_silent({n: self.generation(n) for n in numbers}, absent,
+                              {seat: lost.generations for seat, lost in sorted(self._lost.items())
+                               if not lost.rebuilt})
+
     def audit(self, generations: Iterable[int] | None = None,
               absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked.  With
-        sharing on, ``absent`` seats are first rebuilt where their shares allow
-        (:meth:`rebuild_silent`), and audited in full."""
+        or rebuilt seeds; the steps of ``absent`` seats, whose seeds the audit lacks (with
+        sharing on, what :meth:`rebuild_silent` left absent), are not checked."""
         numbers = sorted(self._generations if generations is None else generations)
-        if self.share_threshold is not None:
-            try:
-                absent = self.rebuild_silent(absent, numbers)
-                for seat, lost in sorted(self._lost.items()):  # lost, its rebuild cut short
-                    if not lost.rebuilt:
-                        absent |= self.rebuild_silent(
-                            {seat}, [n for n in lost.generations if n in numbers])
-            except CheatDetected as cheat:
-                return Verdict(cheat.culprit, cheat.reason)
         verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
         wrong_nonce = verdict.clean and generations is None and self.audit_picks()
         return Verdict(*wrong_nonce) if wrong_nonce else verdict

@@ -127,8 +127,11 @@ def check_commit(sharing: GenerationShares, commitment: Commitment) -> None:
     holders = sharing.commit_holders(dealer)
     feldman, shares = commitment.feldman, commitment.shares
     problem = None
-    to = [entry[0] if isinstance(entry, tuple) and len(entry) == 3 else None for entry in shares]
-    if len(feldman) != sharing.threshold:
+    to = [entry[0] if isinstance(entry, tuple) and len(entry) == 3 else None
+          for entry in shares] if isinstance(shares, tuple) else None
+    if not isinstance(feldman, tuple):
+        problem = "share commitments that are no list"
+    elif len(feldman) != sharing.threshold:
         problem = f"{len(feldman)} share commitments, not the table's {sharing.threshold}"
     elif not all(isinstance(c, bytes) and len(c) == POINT_BYTES for c in feldman):
         problem = "a share commitment that is not 32 bytes"

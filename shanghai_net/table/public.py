@@ -11,13 +11,13 @@ from ..cards import Card
 from ..deal.audit import audit, opened_deck
 from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
-from ..deal.holding import ShareHolding
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
 from ..deal.messages import Context, KeyReveal, SeedReveal, SharedCommitment, SharedSeedReveal
 from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares, check_commit
 from ..deal.sharing import seed_from_shares
+from ..deal.silent import check_seeds_shares, rebuild_silent
 from ..engine.dealer import Shuffle, Token
 from ..engine.game import Phase
 from ..engine.moves import Move
@@ -45,20 +45,6 @@ class _PublicGeneration:
     @cached_property
     def points(self) -> dict[bytes, Card]:
         return card_points(self.cards)
-
-
-class _Records(ShareHolding):
-    """A round's records of its generations as the deal's seed sharing reads them (sharing on):
-    what a seeds body owes, and R2's rebuild of a seat silent at its seeds, for a party that
-    holds no share and has no seat."""
-
-    def __init__(self, records: dict[int, Generation], share_threshold: int | None) -> None:
-        self._generations = records
-        self.share_threshold = share_threshold
-        self._lost: dict = {}  # R1 is not wired: no seat is lost mid-round
-
-    def generation(self, generation: int) -> Generation:
-        return self._generations[generation]
 
 
 class PublicTable(StreamTable):
@@ -350,7 +336,6 @@ class PublicTable(StreamTable):
         """Why a ``seeds`` body is refused: with sharing on, it lacks the shares its author
         owes (sharing on, R2: no seat shows its seeds and keeps its shares back); off, it
         carries some."""
-        records = _Records(self.records, self.share_threshold)
         for reveal in step.messages:
             record = self.records.get(reveal.context.generation)
             if record is None:
@@ -359,7 +344,7 @@ class PublicTable(StreamTable):
                 return f"seat {author}'s seeds carry shares, at a table that shares no seeds"
             if record.sharing is not None:
                 try:
-                    records._check_seeds_shares(record, reveal)
+                    check_seeds_shares(record, reveal, self.rebuilds)
                 except ValueError as error:
                     return str(error)
         return None
@@ -377,9 +362,11 @@ class PublicTable(StreamTable):
     def _audit(self) -> Fault | None:
         numbers = self._audit_generations or []
         records = [self.records[n] for n in numbers if n in self.records]
+        cut_short = {seat: [n for ns in rebuild.owed.values() for n in ns]
+                     for seat, rebuild in self.rebuilds.items() if not rebuild.rebuilt}
         try:
-            absent = self._silent_rebuilt(lambda seats: _Records(
-                self.records, self.share_threshold).rebuild_silent(seats, numbers))
+            absent = self._silent_rebuilt(lambda seats: rebuild_silent(
+                {r.context.generation: r for r in records}, seats, cut_short))
         except CheatDetected as cheat:
             return Fault(cheat.culprit, f"round {self.round} audit: {cheat.reason}")
         verdict = audit(records, self._boxing, absent)

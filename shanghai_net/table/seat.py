@@ -251,10 +251,12 @@ class PeerTable(StreamTable):
     def _complain(self, cheat: CheatDetected, share: wm.ShareComplained | None = None) -> None:
         """A fault only this seat can see: tell the table (once), and stop playing; the audit
         the complaint starts decides who is at fault.  ``share``: the seed share it found bad
-        (sharing on), after which it sends nothing more of that generation."""
-        if self.complaint is None:
-            self.complaint = cheat.reason[:500]
-            self._out.append(wm.Complaint(round=self.round, reason=self.complaint, share=share))
+        (sharing on), after which it sends nothing more of that generation; a further bad
+        share goes in a further complaint, so that its seeds may carry nil for it."""
+        if self.complaint is None or share is not None:
+            self.complaint = self.complaint or cheat.reason[:500]
+            self._out.append(wm.Complaint(round=self.round, reason=cheat.reason[:500],
+                                          share=None if share is None else (share,)))
 
     def _complained_of_share(self, message: Message) -> wm.ShareComplained | None:
         """The share this seat complains of, if ``message`` is a commit whose share for this
@@ -467,10 +469,6 @@ class PeerTable(StreamTable):
                                     self.participant.reveal_seeds(self._audit_generations)))
 
     def _audit(self) -> Fault | None:
-        if self.share_threshold is not None and self.seat in self.missing_seeds:
-            for generation in self._audit_generations:  # the seeds it sent were never
-                # sequenced: the shares they carry count at no party, so not here either
-                self.participant.generation(generation).seed_reveals.pop(self.seat, None)
         try:
             absent = self._silent_rebuilt(
                 lambda seats: self.participant.rebuild_silent(seats, self._audit_generations))

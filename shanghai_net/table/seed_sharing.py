@@ -65,21 +65,35 @@ class SeedSharing:
         """Hook: the running round's sharing of ``generation`` as this party keeps it."""
 
     def _any_time(self, author: int, body: object) -> tuple[str | None, Callable[[], None]]:
-        """`Disputes._any_time`; a complaint of a seed share (sharing on) also names a share its
-        author holds of a commit sequenced, and is recorded before the round stops, so that
-        its author's seeds may carry nil for that share alone."""
+        """`Disputes._any_time`; a complaint of seed shares (sharing on) names only shares its
+        author holds of commits sequenced, and is recorded before the round stops, so that its
+        author's seeds may carry nil for those shares alone.  A holder that finds a further bad
+        share after its complaint went out complains again: that complaint is valid while the
+        round stopped by a complaint waits for the author's seeds, and only records the shares."""
         why, act = super()._any_time(author, body)
-        share = getattr(body, "share", None) if isinstance(body, wm.Complaint) else None
-        if why is not None or share is None:
+        shares = getattr(body, "share", None) if isinstance(body, wm.Complaint) else None
+        if shares is None:
             return why, act
-        sharing = None if share.generation not in self.generations else \
-            self._sharing_of(share.generation)
-        if sharing is None or share.dealer not in self._commits.get(share.generation, ()) or \
-                author not in sharing.commit_holders(share.dealer):
-            return (f"a complaint of seat {share.dealer}'s seed share of generation "
-                    f"{share.generation}, which seat {author} does not hold"), act
-        return None, lambda: (self._share_complained(author, share.dealer, share.generation),
-                              act())
+        if why is not None and self.accusation is not None and self.waiting_audit and \
+                body.round == self.round and author not in self.seeds_from | self.missing_seeds:
+            why, act = None, lambda: None  # a further complaint: the round is stopped already
+        if why is not None:
+            return why, act
+        if not shares:
+            return f"seat {author}'s complaint of seed shares names none", act
+        for share in shares:
+            sharing = None if share.generation not in self.generations else \
+                self._sharing_of(share.generation)
+            if sharing is None or share.dealer not in self._commits.get(share.generation, ()) \
+                    or author not in sharing.commit_holders(share.dealer):
+                return (f"a complaint of seat {share.dealer}'s seed share of generation "
+                        f"{share.generation}, which seat {author} does not hold"), act
+
+        def complained() -> None:
+            for share in shares:
+                self._share_complained(author, share.dealer, share.generation)
+            act()
+        return None, complained
 
     def _share_complained(self, complainer: int, dealer: int, generation: int) -> None:
         self._sharing_of(generation).complain(complainer, dealer)
@@ -88,10 +102,11 @@ class SeedSharing:
                         ) -> frozenset[int]:
         """R2: the seats whose seeds the host timed out, less those ``rebuild`` (the deal's
         ``rebuild_silent``) rebuilt from the shares in the others' seeds, which the audit then
-        checks in full (``rebuilt_seeds``).  CheatDetected: a share off its commitments, or a
-        rebuilt seed off its digest, names its author."""
+        checks in full (``rebuilt_seeds``); with the seats lost this round whose rebuild the
+        round's stop cut short and the seeds' shares cannot rebuild either.  CheatDetected: a
+        share off its commitments, or a rebuilt seed off its digest, names its author."""
         absent = frozenset(self.missing_seeds)
-        if self.share_threshold is None or not absent:
+        if self.share_threshold is None:
             return absent
         remaining = rebuild(absent)
         self.rebuilt_seeds = set(absent - remaining)

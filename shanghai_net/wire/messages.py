@@ -552,6 +552,12 @@ class Protest(Body):
     claim: dict | None = wire_field(Nullable(AnyMap()), default=None)
 
 
+SHARES_COMPLAINED = MAX_SEATS - 1
+"""The most shares one ``complaint`` names: one of each other seat's commit of the generation
+whose bad share stopped its holder (a holder sends nothing more of it, so no later generation
+is dealt before the round stops)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShareComplained:
     """Which seed share a ``complaint`` is of (sharing on): ``dealer``'s of ``generation``."""
@@ -568,10 +574,11 @@ class Complaint(Body):
 
     round: int = wire_field(Int(0, 255))
     reason: str = wire_field(REASON)
-    share: ShareComplained | None = wire_field(Nullable(RecordOf(ShareComplained)),
-                                               omit_default=True, default=None)
-    """Sharing on: the share the complainer found bad (its box does not open, or it
-    is off its commitments); nil, and then off the wire, for any other fault."""
+    share: tuple[ShareComplained, ...] | None = wire_field(
+        Nullable(ListOf(RecordOf(ShareComplained), SHARES_COMPLAINED)), omit_default=True,
+        default=None)
+    """Sharing on: every share the complainer found bad so far (its box does not open, or it
+    is off its commitments), one a dealer; nil, and then off the wire, for any other fault."""
 
 
 @body_kind("void_round")
