@@ -1,0 +1,141 @@
+"""A commit with fewer than ``t`` holders carries no sharing (docs/dealing.md, "Holders: who
+is dealt shares"; protocol.md 11.10): a game's holders only decrease, so at 4 seats (``t`` = 3)
+the first replaced seat leaves each holder-dealer 2 holders at the next deal.  In process over
+our real classes: the round is dealt and audited clean at every party, the host's public table
+and ``verify``; a dealer whose commit has the wrong shape is refused and named."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from shanghai_net.deal.messages import Commitment, SharedCommitment
+from shanghai_net.deal.shares import shared_commit
+from shanghai_net.table.verify import verify
+from shanghai_net.wire import RemoteProtocolError
+from shanghai_net.wire.messages import Deal
+
+from dropout_helpers import changing
+from test_table_dropout_silent import parties, seat_playing, shared, silent_at_first_audit
+from test_table_roster import newcomer, vote_gone
+
+
+def replaced(t, *seats):
+    """Round 1 settled, each of ``seats`` is voted gone and a newcomer takes it at the next
+    deal (rule 4: no holder)."""
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    for n, seat in enumerate(seats):
+        t.gone.add(seat)
+        vote_gone(t, seat, [s for s in range(len(t.seats)) if s not in seats[:n + 1]])
+    for n, seat in enumerate(seats):
+        who = newcomer(seat)
+        t.follow(seat, who, yields=True)
+        t.propose(seat, who)
+        t.gone.discard(seat)
+
+
+def commits_of(t, round_no):
+    """dealer -> the seats its commit of generation 0 of ``round_no`` seals a share to, or None
+    for a commit without sharing."""
+    return {m.author: (None if "shares" not in m.body.data else
+                       [box["to"] for box in m.body.data["shares"]])
+            for m in t.stream if isinstance(m.body, Deal) and m.body.step == "commit"
+            and m.body.data["round"] == round_no and m.body.data["generation"] == 0}
+
+
+def test_four_seats_one_replaced_the_holders_commits_carry_no_sharing_and_round_2_ends_clean():
+    t = shared(players=4)
+    replaced(t, 3)
+    t.run_until(lambda: t.host.round == 2 and t.host._all_committed(0))
+    for party in parties(t):
+        assert party.fault is None, party.fault
+    # holders 0, 1, 2: each of them deals to 2 < t = 3 (no sharing); the replacement to 3
+    assert commits_of(t, 2) == {0: None, 1: None, 2: None, 3: [0, 1, 2]}
+    t.run_until(lambda: t.host.audited >= 2)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, party.fault
+    assert all(seat.verdicts[2].clean for seat in t.seats)
+    t.run_until(lambda: t.host.finished)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok, report.summary()
+
+
+def commit_held(t, seat, round_no):
+    """Play on until ``seat``'s commit of generation 0 of ``round_no`` is made; it is held here,
+    to be offered to the host by hand."""
+    held = []
+    t.deliver = lambda msg, deliver=t.deliver: held.append(msg) if (
+        msg.author == seat and isinstance(msg.body, Deal) and msg.body.step == "commit"
+        and msg.body.data["round"] == round_no) else deliver(msg)
+    t.run_until(lambda: held)
+    return held[0]
+
+
+def assert_refused_and_named(t, commit, why):
+    """The host refuses ``commit``; a lying host that sequences it anyway is named by no one
+    but its dealer at every other seat, and by verify."""
+    with pytest.raises(RemoteProtocolError, match="bad_message.*" + re.escape(why)):
+        t.host.admit(commit)
+    said = t.relay(commit)
+    assert [fault.culprit for seat, fault in enumerate(said) if seat != commit.author] == \
+        [commit.author] * (len(t.seats) - 1)
+    assert all(why in fault.reason for seat, fault in enumerate(said) if seat != commit.author)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.fault.culprit == commit.author and why in report.fault.reason
+
+
+def sharing_anyway(self, commit):
+    """A holder-dealer with 2 holders at t = 3 shares its seed among them, at t = 2."""
+    if isinstance(commit, SharedCommitment):
+        return commit
+    g = self.generation(commit.context.generation)
+    holders = [h for h in g.sharing.holders if h != self.seat]
+    return shared_commit(g.context, self.seat, g.seed, 2, {h: self._roster[h] for h in holders})
+
+
+def test_a_commit_carrying_a_sharing_where_none_is_due_is_refused_naming_its_dealer():
+    t = shared(players=4, kinds={1: seat_playing(changing(Commitment, sharing_anyway))})
+    replaced(t, 3)
+    commit = commit_held(t, 1, 2)
+    assert "shares" in commit.body.data
+    assert_refused_and_named(t, commit, "seat 1's commit of generation 0 refused: it carries a "
+                                        "sharing, with fewer holders than the table's t = 3")
+
+
+def test_a_commit_without_sharing_where_it_is_due_is_refused_naming_its_dealer():
+    keeping = changing(SharedCommitment, lambda self, c: Commitment(c.context, c.author, c.digest))
+    t = shared(players=4, kinds={1: seat_playing(keeping)})
+    commit = commit_held(t, 1, 1)
+    assert "shares" not in commit.body.data
+    assert_refused_and_named(t, commit, "seat 1's commit of generation 0 refused: it carries no "
+                                        "sharing, with 3 holders (the table's t = 3)")
+
+
+def silent_in_round_2(seat):
+    """The 4-seat game, seat 3 replaced; ``seat``'s seeds of round 2 are timed out: every
+    party audits, none faulted and nobody named."""
+    t = shared(players=4)
+    replaced(t, 3)
+    t.run_until(lambda: t.host.round == 2)
+    silent_at_first_audit(t, seat)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, party.fault
+    return t
+
+
+def test_a_holder_silent_at_its_seeds_whose_commit_carried_none_stays_absent_and_pays():
+    """R2: seat 0's commit of round 2 carried no sharing, so its seed is not rebuilt: the
+    round is void as without sharing (seat 0 pays and the round is dealt again), nobody named."""
+    t = silent_in_round_2(0)
+    for party in parties(t):
+        assert party.left == [(1, 3), (2, 0)] and party.public.results == []
+
+
+def test_the_replacement_silent_at_its_seeds_is_rebuilt_from_the_holders_shares():
+    t = silent_in_round_2(3)
+    for party in parties(t):
+        assert party.left == [(1, 3)] and party.audited == 2  # seat 3 rebuilt, not charged
+    t.run_until(lambda: t.host.finished)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok and report.rounds == 2, report.summary()
