@@ -6,12 +6,17 @@ and ``verify``; a dealer whose commit has the wrong shape is refused and named."
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
+import test_net_table
+from shanghai_net.engine.events import Drew, TookDiscard
+
 from shanghai_net.deal.messages import Commitment, SharedCommitment
 from shanghai_net.deal.shares import shared_commit
+from shanghai_net.table.stream import StreamTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire.messages import Deal
@@ -139,3 +144,29 @@ def test_the_replacement_silent_at_its_seeds_is_rebuilt_from_the_holders_shares(
     t.run_until(lambda: t.host.finished)
     report = verify([t.host.start_game, *t.stream])
     assert report.ok and report.rounds == 2, report.summary()
+
+
+def test_the_host_s_bots_votes_do_not_reach_the_holders_bar(monkeypatch):
+    """R1's bar counts holders' votes only (docs/dealing.md, "The vote's bar, with sharing
+    on"): at 5 seats with the host running seat 4 (4 holders, t = 3), seat 2 gone, the votes of
+    0, 1 and the host's bot 4 are the seat majority but 2 holders' votes: they wait; seat 3's
+    is the third holder's, and seat 2 is lost, the round going on."""
+    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
+    plain = test_net_table.StartGame
+
+    def host_runs_seat_4(**fields):
+        seats = tuple(dataclasses.replace(p, host_run=p.seat == 4) for p in fields.pop("seats"))
+        return plain(**fields, seats=seats)
+
+    monkeypatch.setattr(test_net_table, "StartGame", host_runs_seat_4)
+    t = shared(players=5)
+    t.run_until(lambda: sum(isinstance(e, (Drew, TookDiscard)) for e in t.host.public.log) >= 3)
+    t.gone.add(2)
+    vote_gone(t, 2, [0, 1, 4])
+    for party in parties(t):
+        assert party.fault is None and party.lost == [] and party.vacant == {}, party.fault
+        assert party.holder_votes[(party.round, 2)] == {0, 1}
+    vote_gone(t, 2, [3])
+    for party in parties(t):
+        assert party.fault is None and party.lost == [(party.round, 2)], party.fault
+        assert party.rebuilds[2].owing() == [0, 1, 3]  # the host's bot owes no share

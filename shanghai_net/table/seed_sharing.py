@@ -219,7 +219,7 @@ class SeedSharing:
         """`Disputes._vote`; with sharing on it also notes whether the voter is a share holder
         as it votes (the rebuild's bar counts those votes)."""
         if self.share_threshold is not None and \
-                author in self.share_holders(self.share_threshold, ()):
+                author in self.share_holders(self.share_threshold, self.start_game.host_run):
             self.holder_votes.setdefault((round_no, seat), set()).add(author)
         super()._vote(author, round_no, seat)
 
@@ -233,7 +233,7 @@ class SeedSharing:
         """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
         every generation of the running round it committed and whose passes have begun, at
         least ``t`` of that commit's holders other than it are holders still."""
-        holders = set(self.share_holders(self.share_threshold, ())) - {seat}
+        holders = set(self.share_holders(self.share_threshold, self.start_game.host_run)) - {seat}
         for generation in sorted(self.generations):
             if seat not in self._commits.get(generation, ()) or not self._passes.get(generation):
                 continue
@@ -260,7 +260,7 @@ class SeedSharing:
         stand-in, nor a seat charged for its silence since); its commit of a generation whose
         passes have not begun is dropped (its replacement commits afresh); every party's deal
         rebuilds it (`_lose_own`)."""
-        holders = self.share_holders(self.share_threshold, ())
+        holders = self.share_holders(self.share_threshold, self.start_game.host_run)
         paid = not self.stand_in(seat) and seat not in self.charged_silent
         self.lost.append((round_no, seat))
         self.silenced.pop(seat, None)
