@@ -19,6 +19,7 @@ from shanghai_net.deal.shares import shared_commit
 from shanghai_net.table.stream import StreamTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import RemoteProtocolError
+from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from dropout_helpers import changing
@@ -30,10 +31,11 @@ def replaced(t, *seats):
     """Round 1 settled, each of ``seats`` is voted gone and a newcomer takes it at the next
     deal (rule 4: no holder)."""
     t.run_until(lambda: t.host.round == 1 and t.host.settled)
-    for n, seat in enumerate(seats):
-        t.gone.add(seat)
-        vote_gone(t, seat, [s for s in range(len(t.seats)) if s not in seats[:n + 1]])
-    for n, seat in enumerate(seats):
+    t.gone.update(seats)
+    for seat in sorted(seats, reverse=True):  # the second vote before the next deal begins
+        voters = [s for s in range(len(t.seats)) if s not in seats]
+        vote_gone(t, seat, voters[:len(t.seats) // 2 + 1])  # the seat majority
+    for seat in seats:
         who = newcomer(seat)
         t.follow(seat, who, yields=True)
         t.propose(seat, who)
@@ -49,19 +51,32 @@ def commits_of(t, round_no):
             and m.body.data["round"] == round_no and m.body.data["generation"] == 0}
 
 
-def test_four_seats_one_replaced_the_holders_commits_carry_no_sharing_and_round_2_ends_clean():
-    t = shared(players=4)
-    replaced(t, 3)
-    t.run_until(lambda: t.host.round == 2 and t.host._all_committed(0))
+@pytest.mark.parametrize("players, t, seats, commits", [
+    # holders 0, 1, 2: each of them deals to 2 < t = 3 (no sharing); the replacement to 3
+    (4, 3, (3,), {0: None, 1: None, 2: None, 3: [0, 1, 2]}),
+    # holders 0 to 3: each deals to 3 = t, the replacement to 4: every commit shares
+    (5, 3, (4,), {0: [1, 2, 3], 1: [0, 2, 3], 2: [0, 1, 3], 3: [0, 1, 2], 4: [0, 1, 2, 3]}),
+    # the same holders at t = 4: only the replacement's commit reaches t
+    (5, 4, (4,), {0: None, 1: None, 2: None, 3: None, 4: [0, 1, 2, 3]}),
+    # two replaced at t = 3 (the votes void rounds 1 and 2): holders 0, 1, 2 deal to 2 each,
+    # each replacement to 3
+    (5, 3, (3, 4), {0: None, 1: None, 2: None, 3: [0, 1, 2], 4: [0, 1, 2]}),
+])
+def test_after_replacements_each_commit_shares_iff_t_hold_it_and_the_game_ends_clean(
+        players, t, seats, commits):
+    t = shared(players=players, t=t)
+    replaced(t, *seats)
+    t.run_until(lambda: t.host.round > 1 and t.host._all_committed(0))
+    round_no = t.host.round  # the first deal the newcomers play (round 2 is void with two)
     for party in parties(t):
         assert party.fault is None, party.fault
-    # holders 0, 1, 2: each of them deals to 2 < t = 3 (no sharing); the replacement to 3
-    assert commits_of(t, 2) == {0: None, 1: None, 2: None, 3: [0, 1, 2]}
-    t.run_until(lambda: t.host.audited >= 2)
+    assert commits_of(t, round_no) == commits
+    t.run_until(lambda: t.host.finished)
     for party in parties(t):
         assert party.fault is None and party.verdict is None, party.fault
-    assert all(seat.verdicts[2].clean for seat in t.seats)
-    t.run_until(lambda: t.host.finished)
+        assert party.left == [(1, seats[-1]), *[(2, s) for s in seats[:-1]]]
+    assert all(seat.verdicts[round_no].clean for seat in t.seats)
+    assert len(t.host.public.results) == 2 and t.host.rounds_audited == 2
     report = verify([t.host.start_game, *t.stream])
     assert report.ok, report.summary()
 
@@ -170,3 +185,29 @@ def test_the_host_s_bots_votes_do_not_reach_the_holders_bar(monkeypatch):
     for party in parties(t):
         assert party.fault is None and party.lost == [(party.round, 2)], party.fault
         assert party.rebuilds[2].owing() == [0, 1, 3]  # the host's bot owes no share
+
+
+@pytest.mark.parametrize("gone", [0, 3])
+def test_r1_in_the_round_after_a_replacement_rebuilds_only_a_seat_whose_commit_shares(
+        gone, monkeypatch):
+    """At 4 seats after seat 3's replacement, seat 0's commit carries no sharing: voted gone
+    mid-round it is not rebuildable and the round is void as without sharing; the
+    replacement's commit shares among 0, 1 and 2: voted gone, it is lost and rebuilt, the
+    round going on."""
+    t = shared(players=4)
+    replaced(t, 3)  # R1 off: the vote voids round 1
+    t.run_until(lambda: t.host.round == 2 and t.host.settled)
+    t.run_until(lambda: sum(isinstance(e, (Drew, TookDiscard)) for e in t.host.public.log) >= 3)
+    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
+    assert all(party.rebuildable(s) == (s == 3) for party in parties(t) for s in range(4))
+    t.gone.add(gone)
+    for voter in (s for s in range(4) if s != gone):  # each with the key that plays its seat
+        t.deliver(t.sign(voter, t.boxes[voter].sign_key, wm.VoidRound(round=2, seat=gone)))
+    for party in parties(t):
+        assert party.fault is None, party.fault
+        if gone == 0:
+            assert party.left == [(1, 3), (2, 0)] and party.lost == []
+        else:
+            assert party.left == [(1, 3)] and party.lost == [(2, 3)]
+    t.run_until(lambda: all(party.rebuilt_lost() == ({3} if gone == 3 else set())
+                            for party in parties(t)))
