@@ -2,7 +2,8 @@
 is dealt shares"; protocol.md 11.10): a game's holders only decrease, so at 4 seats (``t`` = 3)
 the first replaced seat leaves each holder-dealer 2 holders at the next deal.  In process over
 our real classes: the round is dealt and audited clean at every party, the host's public table
-and ``verify``; a dealer whose commit has the wrong shape is refused and named."""
+and ``verify``; a dealer whose commit has the wrong shape is refused and named.  And R1's
+holders' bar counts no vote of the host's bots (start_game's ``host_run``)."""
 
 from __future__ import annotations
 
