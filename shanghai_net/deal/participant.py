@@ -122,7 +122,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         return g
 
     def _commit(self, g: Generation) -> Commitment:
-        if g.sharing is None:
+        if g.sharing is None or not g.sharing.commit_holders(self.seat):  # below t: no sharing
             commitment = Commitment(g.context, self.seat,
                                     commitment_digest(g.context, self.seat, g.seed))
         else:

@@ -80,7 +80,10 @@ def rebuild_silent(generations: Mapping[int, Generation], silent: Iterable[int],
 
 def _rebuilt_seed(g: Generation, seat: int, silent: frozenset[int]) -> bytes | None:
     """``seat``'s seed of ``g`` from the shares of it in the sequenced ``seeds`` (stream order),
-    or ``None`` below ``t``; CheatDetected as :func:`sharing.rebuild` names."""
+    or ``None`` below ``t`` (or its commit carries no sharing: it had fewer than ``t`` holders);
+    CheatDetected as :func:`sharing.rebuild` names."""
+    if not g.sharing.commit_holders(seat):
+        return None
     published = {author: share for author, reveal in g.seed_reveals.items()
                  if author not in silent and author not in g.sharing.rebuilt
                  for dealer, share in getattr(reveal, "shares", ())

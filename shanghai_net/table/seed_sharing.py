@@ -55,17 +55,15 @@ class SeedSharing:
 
     def _generation_holders(self) -> tuple[int, ...] | None:
         """The holders of a generation whose shuffle is asked for now (its due message), or
-        None with sharing off, or when no more than ``t`` holders are left (a replacement holds
-        none): a holder's commit could not deal ``t`` shares, and the generation is dealt as
-        without sharing.  The seats start_game marks ``host_run`` hold none.  A seat handed
-        over since the round's deal began holds no share of the round's later generations: the
-        round's deal seals to the box keys it began with, the old player's, who left (review of
-        the code #13); its successor holds shares from the next round's deal, which seals to
-        its box key."""
+        None with sharing off (a commit whose holders are fewer than ``t`` carries no sharing:
+        `GenerationShares.commit_holders`).  The seats start_game marks ``host_run`` hold none.
+        A seat handed over since the round's deal began holds no share of the round's later
+        generations: the round's deal seals to the box keys it began with, the old player's,
+        who left (review of the code #13); its successor holds shares from the next round's
+        deal, which seals to its box key."""
         if self.share_threshold is None:
             return None
-        holders = self._holders_now()
-        return holders if len(holders) > self.share_threshold else None
+        return self._holders_now()
 
     def _holders_now(self) -> tuple[int, ...]:
         """The holders a share box of the running round may be sealed to now: the share
