@@ -122,7 +122,7 @@ def test_a_seat_pays_once_for_each_time_it_left_for_good(tmp_path):
         "ann left (take-back, bye) and was charged 1 times"]
 
 
-def test_a_seat_that_left_a_game_over_for_it_may_pay_nothing(tmp_path):
+def test_a_seat_that_left_at_the_last_rounds_audit_may_pay_nothing(tmp_path):
     bye = struck("bye", "ann", "deal 3, audit (2 seeds in), the last round's")
     bye.over = True
     assert judged(tmp_path, [bye], {}).failures == []
