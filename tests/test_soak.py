@@ -86,16 +86,19 @@ def test_a_fault_at_the_audit_waits_for_its_deals_first_seeds(tmp_path):
     assert not watch.reached(at_audit) and not watch.reached(in_play)
 
 
-def test_the_game_is_over_for_a_seat_that_showed_its_last_seeds(tmp_path):
-    """Soak 8-2: ann (seat 0) said bye at the last round's audit, her seeds in (the game over
-    for her): no round was left to void, and no charge was due."""
+def test_a_leave_at_the_last_rounds_audit_leaves_no_round_to_play(tmp_path):
+    """Soak 8-2: ann said bye at the last round's audit, once before her seeds went out and
+    once after; both times they came (her program sends them on its way out), the game was
+    over for her, and no charge was due."""
     watch = RecordWatch(tmp_path / "record.bin", 3, 3)
-    watch.seeds, watch.seeds_from = 6, {2, 0}
-    assert watch.over_for({0}) and watch.over_for({2}) and not watch.over_for({1})
-    watch.seeds, watch.seeds_from = 4, {2, 0}  # round 2's audit: round 3 still to play
-    assert not watch.over_for({0})
-    watch.seeds, watch.seeds_from = 9, set()
-    assert watch.over_for({1})
+    watch.seeds, watch.seeds_from = 7, {0}  # rounds 1 and 2 audited, round 3's first seeds
+    assert watch.at_last_audit()
+    watch.seeds, watch.seeds_from = 6, set()  # round 3 not played out: no seeds of it yet
+    assert not watch.at_last_audit()
+    watch.seeds, watch.seeds_from = 5, {2, 0}  # round 2's audit: round 3 still to play
+    assert not watch.at_last_audit()
+    watch.seeds, watch.seeds_from = 9, set()  # every round audited
+    assert watch.at_last_audit()
 
 
 def judged(tmp_path, faults, charges) -> Outcome:
@@ -119,8 +122,8 @@ def test_a_seat_pays_once_for_each_time_it_left_for_good(tmp_path):
         "ann left (take-back, bye) and was charged 1 times"]
 
 
-def test_a_seat_that_left_a_game_over_for_it_may_pay_nothing(tmp_path):
-    bye = struck("bye", "ann", "deal 3, audit (2 seeds in), its last seeds in")
+def test_a_seat_that_left_at_the_last_rounds_audit_may_pay_nothing(tmp_path):
+    bye = struck("bye", "ann", "deal 3, audit (2 seeds in), the last round's")
     bye.over = True
     assert judged(tmp_path, [bye], {}).failures == []
     assert judged(tmp_path, [bye], {"ann": 1}).failures == []

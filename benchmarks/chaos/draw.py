@@ -63,8 +63,8 @@ class Fault:
     seat's player was no longer there: `missed` says)."""
     missed: str = ""
     over: bool = False
-    """It struck once the seat had shown its seeds of the game's last round: a leave then
-    leaves no round to void, and may cost nothing."""
+    """It struck at the game's last round's audit: a leave then leaves no round to play, and
+    costs nothing if the seat's seeds come (else the round is void, and the seat pays)."""
 
     @property
     def moment(self) -> str:

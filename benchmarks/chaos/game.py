@@ -135,9 +135,9 @@ class Game:
                               f"{fault.missed}")
             return
         fault.injected = watch.where()
-        if seat is not None and watch.over_for(self._seats_of(seat.name)):
+        if watch.at_last_audit():
             fault.over = True
-            fault.injected += ", its last seeds in"
+            fault.injected += ", the last round's"
         kind = fault.kind
         if kind == "host-resume":
             with self.lock:

@@ -69,7 +69,7 @@ class Outcome:
     def _charged(self, name: str) -> None:
         """A seat pays once for each fault after which it left for good or was voted gone
         (`ABSENT_ONCE`), and at most once more for each it was away a while (`ABSENT_MAYBE`) or
-        left once the game was over for it (`Fault.over`); only faults that struck count."""
+        left at the last round's audit (`Fault.over`); only faults that struck count."""
         faults = [f for f in self.spec.faults if f.target == name and f.injected]
         struck = [f.kind for f in faults]
         paid = self.charges.get(name, 0)

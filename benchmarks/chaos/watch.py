@@ -76,11 +76,12 @@ class RecordWatch:
             return True
         return bool(self.seeds_from) if fault.audit else self.in_deal >= fault.discards
 
-    def over_for(self, seats: set[int]) -> bool:
-        """Whether ``seats`` have shown their seeds of the game's last round: the game is over
-        for them (a leave now leaves no round to void)."""
+    def at_last_audit(self) -> bool:
+        """Whether the game's last round is played and its audit has begun (or is over): a
+        seat that leaves now has no round left to play, and owes only its seeds, which its
+        program sends on its way out (soak 8-2, twice: once before the bye, once after)."""
         audited = self.seeds // self.players
-        return audited >= self.rounds or (audited == self.rounds - 1 and seats <= self.seeds_from)
+        return audited >= self.rounds or (audited == self.rounds - 1 and bool(self.seeds_from))
 
     def voids_of(self, seats: set[int]) -> int:
         """Rounds voided by a vote naming one of ``seats``."""
