@@ -5,7 +5,11 @@
 It joins a table as a bot, says it is ready and plays its game to its end; at a table that
 stays (protocol.md 6.6) it asks for a rematch at once and plays every game the table plays. It imports nothing
 from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
-(HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.
+(HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.  It is read
+top to bottom with its parts beside it: simple_bot_wire.py (frames, the fields it reads, the
+faults that stop it), simple_bot_deal.py (the deal's byte layouts, one shuffle) and
+simple_bot_sharing.py (version 10's seed sharing, docs/dealing.md); this file holds the game
+(``Table``), the seat (``Seat``) and ``main``.
 
 What it does:
 - the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing,
@@ -48,8 +52,23 @@ What it does:
 - a seat handed over (11.9): from the message after another seat's ``hand_over`` it checks that
   seat with the successor's signing key, and from the next round's deal seals its shares to the
   successor's box key (it never hands its own seat over);
+- the dropout-tolerant deal (docs/dealing.md, protocol version 10), at a table whose
+  ``start_game`` sets ``share_threshold`` ``t`` (it refuses one its holders cannot bear, or that
+  marks its own seat ``host_run``): its seeds are scalars, each of its commits carries the
+  Feldman commitments of its seed's sharing and one sealed share for each holder (rules 1-4:
+  not the host's, not vacant, not replaced since the start); as a holder it checks each share
+  dealt to it when the commit is sequenced and complains of a bad one (``complaint`` with
+  ``share``, before anything else, sending nothing more of that generation); its ``seeds``
+  carry the shares it holds (nil for one it complained of); a pick's nonce is read from its
+  seed of the latest generation every seat committed to; and a seat whose seeds the host timed
+  out is rebuilt from the shares in the others' ``seeds`` (R2): every share checked against its
+  commitments (one off names its author), the seed against its digest (off names the seat), and
+  the round stands, or the game is over;
+- a complaint (11.6): the round stops and it sends its seeds of every generation every seat
+  committed to; once every seat's are in (or rebuilt) the audit names a seat and the game is
+  over;
 - the score: every round's hands, ``winner_bonus``, the leave penalty; at the end it logs the
-  totals and the winners;
+  totals and the winners (and why the game ended early, when an audit named a seat);
 - the next game (6.6): at a table that stays (its ``welcome`` says ``rematch``) it asks for a
   rematch at once when the game is over, and at the host's ``next_game`` joins the table it
   names with the same signing key and a fresh box key and nonce, and plays that game too; a
@@ -62,7 +81,11 @@ What it does:
 What it does not do:
 - verify the deal: it does not audit the seeds at a round's end or check other seats' passes,
   shares or shown cards beyond opening them, nor the game's rules (it trusts the sequenced
-  stream for moves: the reference peers check them);
+  stream for moves: the reference peers check them); so it does not decide a complaint (it
+  takes it that the audit names someone) and names no cheat of a seat rebuilt in R2 beyond
+  its shares and its seed;
+- R1 of the dropout-tolerant deal (a seat lost mid-round rebuilt from ``share_reveal``s, its
+  hand handed to its replacement), which no reference host runs yet;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -81,19 +104,21 @@ import argparse
 import hashlib
 import json
 import os
-import socket
-import struct
 import sys
 import time
 from pathlib import Path
 
-import msgpack
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its parts, beside it in clients/
+from simple_bot_deal import (Generation, box_associated_data, box_cipher,  # noqa: E402
+                             context, pick_digest, pick_result, seed_commitment)
+from simple_bot_sharing import (commit_sharing, open_share, pick_nonce,  # noqa: E402
+                                seed_from_shares, seed_scalar, share_fits)
+from simple_bot_wire import (FIELDS, BadInput, BotStopped, Link, LinkLost,  # noqa: E402,F401
+                             canonical, check_fields, decode_frame, pack)
 
 VERSION = 9
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
@@ -104,11 +129,9 @@ MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "ca
 """Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
 ALIVE_KINDS = MOVE_KINDS | {"deal", "approve"}
 """Bodies that show their seat is not gone: a vote that it left lapses (11.5)."""
-MAX_FRAME = 1 << 20
 GAME_DOMAIN = "shanghai-net/v4/game"
 CHAIN_DOMAIN = "shanghai-net/v4/chain"
 START_DOMAIN = "shanghai-net/v1/start"
-BOX_DOMAIN = b"shanghai-net v2 box"
 GAME_ID_DOMAIN = b"shanghai-net v1 game id"
 
 
@@ -124,218 +147,16 @@ NEWCOMER_GRACE = 60.0
 nothing since) before this bot counts it away: it reads the whole game first (11.5)."""
 
 
-class BotStopped(Exception):
-    """Something this bot cannot follow or a fault in the stream: it stops the game for us."""
+class Named(Exception):
+    """The round's audit names a seat (11.6): the round is void and the game over."""
 
-
-class LinkLost(BotStopped):
-    """The connection broke (or a fatal frame came): worth connecting again to rejoin."""
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(f"seat {seat}: {why}")
+        self.seat = seat
 
 
 class SeatTaken(BotStopped):
     """The table voted our seat gone and gave it to another key (11.8): we play no more."""
-
-
-class BadInput(Exception):
-    """A frame this bot answers with ``error`` ``code`` and otherwise ignores (protocol.md 9)."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(f"{code}: {reason}")
-        self.code, self.reason = code, reason
-
-
-# --------------------------------------------------------------------------------------------
-# Framing (protocol.md section 2): a big-endian u32 length, then one msgpack map.
-
-def pack(value) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
-
-
-def canonical(value):
-    """Maps with their keys in sorted order, recursively (protocol.md 8.1)."""
-    if isinstance(value, dict):
-        return {key: canonical(value[key]) for key in sorted(value)}
-    if isinstance(value, (list, tuple)):
-        return [canonical(item) for item in value]
-    return value
-
-
-class Link:
-    """One TCP connection to the host, a frame at a time."""
-
-    def __init__(self, address: tuple[str, int]) -> None:
-        try:
-            self.sock = socket.create_connection(address, timeout=30)
-        except OSError as error:
-            raise LinkLost(f"cannot connect: {error}") from None
-        self.buffer = b""
-
-    def send(self, message: dict) -> None:
-        """Send one frame.  A connection the host has closed is not lost for what it sent
-        before closing (the game's end and its bye, say): our send into it fails (our first
-        one draws a reset, the next ones break the pipe), but that is left for the reader to
-        find after everything already here (issue 28)."""
-        body = pack(message)
-        try:
-            self.sock.sendall(struct.pack(">I", len(body)) + body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the host closed: `receive` reads what came first, then the end
-        except OSError as error:
-            raise LinkLost(f"sending failed: {error}") from None
-
-    def close(self) -> None:
-        self.sock.close()
-
-    def receive(self, timeout: float) -> dict | None:
-        """The next message, or None when none came within ``timeout`` seconds (0: none
-        has arrived yet).  A frame that is not one map with a string ``type`` raises BadInput
-        (the next frame is read normally); a length over the cap is fatal: LinkLost."""
-        while True:
-            if len(self.buffer) >= 4:
-                (length,) = struct.unpack(">I", self.buffer[:4])
-                if length > MAX_FRAME:
-                    self.close()  # the stream cannot be resynchronised (protocol.md 2)
-                    raise LinkLost(f"frame_too_large: {length} bytes")
-                if len(self.buffer) >= 4 + length:
-                    body, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
-                    return decode_frame(body)
-            self.sock.settimeout(timeout)
-            try:
-                chunk = self.sock.recv(65536)
-            except (socket.timeout, BlockingIOError):
-                return None
-            except OSError as error:
-                raise LinkLost(f"reading failed: {error}") from None
-            if not chunk:
-                raise LinkLost("the host closed the connection")
-            self.buffer += chunk
-
-
-def decode_frame(body: bytes) -> dict:
-    """One frame's map; BadInput ``malformed_frame`` for anything else (protocol.md 2, 3)."""
-    try:
-        value = msgpack.unpackb(body, raw=False, strict_map_key=True)
-    except Exception as error:  # msgpack's errors: bad bytes, ext types, trailing data, ...
-        raise BadInput("malformed_frame", f"not one msgpack value: {error}") from None
-    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
-        raise BadInput("malformed_frame", "not a map with a string type")
-    return value
-
-
-FIELDS = {
-    "welcome": {"version": int, "seat": (int, type(None))},
-    "refused": {"code": str, "reason": str},
-    "start_game": {"game_id": bytes, "host_nonce": bytes, "nonces": list, "seats": list,
-                   "preset": str, "rules": dict},
-    "game": {"seq": int, "author": int, "body": dict, "sig": bytes},
-    "placed": {"seq": int, "counter": int},
-    "error": {"code": str, "reason": str},
-    "ping": {"nonce": int},
-    "bye": {},
-    "next_game": {"table": str, "game": int},
-    "lobby_state": {}, "chat": {}, "pong": {}, "hello": {}, "ready": {}, "proof": {},
-}
-"""The messages a client is sent (section 6), with the fields this bot reads and their types
-(msgpack int, bin, str, array, map; nil where the catalogue allows it)."""
-
-
-def check_fields(message: dict) -> None:
-    """BadInput ``unknown_message`` or ``bad_message`` for a message this bot cannot read."""
-    kind = message["type"]
-    if kind not in FIELDS:
-        raise BadInput("unknown_message", f"type {kind!r:.40}")
-    for name, types in FIELDS[kind].items():
-        value = message.get(name)
-        if isinstance(value, bool) or not isinstance(value, types):
-            raise BadInput("bad_message", f"{kind}.{name}: {value!r:.40} has the wrong type")
-
-
-# --------------------------------------------------------------------------------------------
-# The deal's byte layouts (security.md, "Byte layouts").
-
-def context(game_id: bytes, round_no: int, generation: int) -> bytes:
-    return struct.pack(">H", len(game_id)) + game_id + struct.pack(">II", round_no, generation)
-
-
-def card_point(card: int) -> bytes:
-    digest = hashlib.sha512(b"shanghai-net v1 card" + struct.pack(">H", card)).digest()
-    return sodium.crypto_core_ed25519_from_uniform(digest[:32])
-
-
-def seed_commitment(ctx: bytes, seat: int, seed: bytes) -> bytes:
-    return hashlib.sha256(b"shanghai-net v1 seed commitment" + ctx + bytes([seat]) + seed).digest()
-
-
-def key_stream(ctx: bytes, seat: int, label: bytes, index: int, attempt: int, seed: bytes):
-    return hashlib.shake_256(b"shanghai-net v1 key" + ctx + bytes([seat, len(label)]) + label
-                             + struct.pack(">HB", index, attempt) + seed)
-
-
-def derive_scalar(ctx: bytes, seat: int, label: bytes, index: int, seed: bytes) -> bytes:
-    for attempt in range(256):
-        scalar = sodium.crypto_core_ed25519_scalar_reduce(
-            key_stream(ctx, seat, label, index, attempt, seed).digest(64))
-        if any(scalar):
-            return scalar
-    raise BotStopped("no nonzero scalar in 256 attempts")
-
-
-def permutation(ctx: bytes, seat: int, seed: bytes, n: int) -> list[int]:
-    """Fisher-Yates driven by SHAKE-256 words, rejecting the biased top of the range."""
-    stream = key_stream(ctx, seat, b"permutation", 0, 0, seed).digest(8 * n + 4096)
-    words = (int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4))
-    order = list(range(n))
-    for i in range(n - 1, 0, -1):
-        bound = i + 1
-        limit = 2**32 - 2**32 % bound
-        word = next(w for w in words if w < limit)
-        j = word % bound
-        order[i], order[j] = order[j], order[i]
-    return order
-
-
-def times(scalar: bytes, point: bytes) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
-
-
-def product(scalars) -> bytes:
-    total = (1).to_bytes(32, "little")
-    for scalar in scalars:
-        total = sodium.crypto_core_ed25519_scalar_mul(total, scalar)
-    return total
-
-
-def box_cipher(own_secret: bytes, peer_pub: bytes, epk: bytes,
-               recipient_pub: bytes) -> ChaCha20Poly1305:
-    """The cipher of one box: X25519 between the box's own key (``epk``) and the recipient's;
-    ``own_secret`` is the box secret (sender) or the recipient's box key (recipient)."""
-    shared = sodium.crypto_scalarmult(own_secret, peer_pub)
-    key = HKDF(hashes.SHA256(), length=32, salt=b"",
-               info=BOX_DOMAIN + epk + recipient_pub).derive(shared)
-    return ChaCha20Poly1305(key)
-
-
-def box_associated_data(ctx: bytes, sender: int, recipient: int, positions: list[int]) -> bytes:
-    return (BOX_DOMAIN + ctx + bytes([sender, recipient]) + struct.pack(">H", len(positions))
-            + b"".join(struct.pack(">H", p) for p in positions))
-
-
-def pick_digest(ctx: bytes, pick: int, n: int, parties: list[int], author: int,
-                nonce: bytes) -> bytes:
-    return hashlib.sha256(b"shanghai-net v1 pick commitment" + ctx + struct.pack(">II", pick, n)
-                          + bytes([len(parties), *parties, author]) + nonce).digest()
-
-
-def pick_result(ctx: bytes, pick: int, n: int, nonces: list[bytes]) -> int:
-    limit = 2**64 - 2**64 % n
-    counter = 0
-    while True:
-        digest = hashlib.sha256(b"shanghai-net v1 pick result" + ctx + struct.pack(">II", pick, n)
-                                + b"".join(nonces) + struct.pack(">I", counter)).digest()
-        word = int.from_bytes(digest[:8], "big")
-        if word < limit:
-            return word % n
-        counter += 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -381,65 +202,6 @@ def read_rules(preset: str, house_rules: dict) -> dict:
         raise BotStopped("progression play, big tables and money are not supported")
     rules["rounds"] = len(rules["contracts"])  # one round per contract
     return rules
-
-
-# --------------------------------------------------------------------------------------------
-# One shuffle ("generation") of a round, as this seat sees it.
-
-class Generation:
-    """The cards of one shuffle, the passes sequenced so far, this seat's secrets and the keys
-    it holds for positions it may open."""
-
-    def __init__(self, game_id: bytes, round_no: int, number: int, cards: list[int],
-                 seat: int, seed: bytes) -> None:
-        self.round_no, self.number, self.cards, self.seat = round_no, number, cards, seat
-        self.ctx = context(game_id, round_no, number)
-        self.seed = seed
-        self.commits: dict[int, bytes] = {}
-        self.outputs: list[list[bytes]] = []
-        """Pass outputs in sequence order: every seat's pass 1, then every seat's pass 2."""
-        self.keys: dict[int, dict[int, bytes]] = {}
-        """position -> seat -> that seat's key for it (shares sent to us, public reveals)."""
-        self._pass_key: bytes | None = None
-        self._lookup: dict[bytes, int] | None = None
-
-    @property
-    def pass_key(self) -> bytes:
-        if self._pass_key is None:
-            self._pass_key = derive_scalar(self.ctx, self.seat, b"pass key", 0, self.seed)
-        return self._pass_key
-
-    def card_key(self, position: int) -> bytes:
-        return derive_scalar(self.ctx, self.seat, b"card key", position, self.seed)
-
-    def box_secret(self, recipient: int, positions: list[int]) -> bytes:
-        """The X25519 secret of the box carrying this seat's keys of ``positions``."""
-        return hashlib.shake_256(
-            b"shanghai-net v1 key" + self.ctx + bytes([self.seat, 3]) + b"box"
-            + bytes([recipient]) + struct.pack(">H", len(positions))
-            + b"".join(struct.pack(">H", p) for p in positions) + self.seed).digest(32)
-
-    def my_pass(self, phase: int) -> list[bytes]:
-        """Pass 1: every point times the pass key, permuted.  Pass 2: the pass-key layer of
-        each position replaced by its per-card key."""
-        points = self.outputs[-1] if self.outputs else [card_point(c) for c in self.cards]
-        if phase == 1:
-            order = permutation(self.ctx, self.seat, self.seed, len(points))
-            return [times(self.pass_key, points[order[t]]) for t in range(len(points))]
-        unlayer = sodium.crypto_core_ed25519_scalar_invert(self.pass_key)
-        return [times(sodium.crypto_core_ed25519_scalar_mul(unlayer, self.card_key(j)), point)
-                for j, point in enumerate(points)]
-
-    def open(self, position: int, keys) -> int:
-        """The card at ``position`` of the final deck, with every seat's key for it."""
-        if self._lookup is None:
-            self._lookup = {card_point(card): card for card in self.cards}
-        strip = sodium.crypto_core_ed25519_scalar_invert(product(keys))
-        card = self._lookup.get(times(strip, self.outputs[-1][position]))
-        if card is None:
-            raise BotStopped(f"round {self.round_no} generation {self.number} position "
-                             f"{position} opens to no card")
-        return card
 
 
 # --------------------------------------------------------------------------------------------
@@ -538,6 +300,22 @@ class Table:
         """Seats whose seeds the host timed out once in this game: a second time, the seat is
         vacant (11.6)."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
+        self.share_threshold = start.get("share_threshold")
+        """Sharing on (docs/dealing.md): ``t``, the seed shares that rebuild a seat; None: off,
+        the deal of version 9."""
+        self.host_run = {e["seat"] for e in start["seats"] if e.get("host_run") is True}
+        """Seats the host runs in its own process: they hold no share (rule 2)."""
+        self.dealt_keys = {e["seat"]: (e["sign_key"], e["box_key"]) for e in start["seats"]}
+        self.replaced: set[int] = set()
+        """Seats played since a ``replace`` that did not give them back both their
+        ``start_game`` keys: they hold no share (rule 4)."""
+        if self.share_threshold is not None:
+            self.check_sharing(seat)
+        self.complaint: list[tuple[int, int]] = []
+        """Seed shares dealt to this seat that it found bad, (dealer, generation): it complains
+        of them before anything else and sends nothing more of their generation."""
+        self.verdict = ""
+        """Why the game ended early: the round's audit names a seat (11.6)."""
         self.finished = False
         self.round_no = 0
         """The deal's number, from 1 (0: the first-dealer pick): it names the deal's context,
@@ -580,10 +358,37 @@ class Table:
             self.pick = Pick(0, 0, self.n, list(range(self.n)), self.first_dealer,
                              self.random(32))
 
+    def check_sharing(self, seat: int | None) -> None:
+        """A ``share_threshold`` the holders can bear (docs/dealing.md, "Version 10 messages"):
+        ``floor(h/2)+1 <= t <= h-1`` with ``h >= 3`` holders; and our own seat is not the
+        host's (the host did not start this bot)."""
+        t, holders = self.share_threshold, self.n - len(self.host_run)
+        if not isinstance(t, int) or isinstance(t, bool) or holders < 3 \
+                or not holders // 2 + 1 <= t <= holders - 1:
+            raise BotStopped(f"start_game's share_threshold {t!r} is not one {holders} holders "
+                             "can bear")
+        if seat in self.host_run:
+            raise BotStopped(f"start_game marks our seat {seat} host_run: the host did not "
+                             "start this bot")
+
+    def share_holders(self) -> list[int]:
+        """The seats that hold shares now (docs/dealing.md, rules 1-4): sharing on, not the
+        host's, not vacant, played by their ``start_game`` keys (or a hand-over from them)."""
+        if self.share_threshold is None:
+            return []
+        return [s for s in range(self.n)
+                if s not in self.host_run and s not in self.vacant and s not in self.replaced]
+
     def reset(self) -> None:
         """The state of a round (round 0: only the first-dealer pick)."""
         n = self.n
         self.gens: dict[int, Generation] = {}
+        self.stopped = False
+        """A complaint stopped the round: every seat shows its seeds, the audit decides (11.6)."""
+        self.published: list[tuple[int, list]] = []
+        """Sharing on: each sequenced ``seeds``' shares, (author, entries), in stream order."""
+        self.nil_shares: set[tuple[int, int]] = set()
+        """(dealer, generation) our sequenced complaint names: our seeds show nil for them."""
         self.shuffling: int | None = None
         self.pick: Pick | None = None
         self.picks = 0
@@ -646,6 +451,10 @@ class Table:
                 self.given_back.add(seat)  # not a stand-in: once a game (11.8)
             self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
             self.box_keys_held[seat].add(body["box_key"])
+            if (body["sign_key"], body["box_key"]) == self.dealt_keys[seat]:
+                self.replaced.discard(seat)  # its first player, back with both its keys
+            else:
+                self.replaced.add(seat)
             self.roles[seat] = body["role"]
             self.vacant.pop(seat, None)
             self.unheard.add(seat)
@@ -666,8 +475,13 @@ class Table:
         return set(range(self.n)) - set(self.vacant) - proposal.approvals
 
     def begin_shuffle(self, number: int, cards: list[int]) -> None:
+        """The shuffle is asked for: its holders are fixed here (its due message)."""
+        if self.share_threshold is None:
+            seed, holders = self.random(32), None
+        else:
+            seed, holders = seed_scalar(self.random), self.share_holders()
         self.gens[number] = Generation(self.game_id, self.round_no, number, cards, self.seat,
-                                       self.random(32))
+                                       seed, holders)
         self.shuffling = number
 
     def shuffled(self) -> None:
@@ -813,6 +627,8 @@ class Table:
             self.claim_answer(body["seat"], "pass")
         elif kind == "protest":
             return  # a seat's word against a host timeout: it changes nothing (11.4, 11.6)
+        elif kind == "complaint":
+            self.complained(seq, author, body)
         elif kind in ("may_i", "pass_claim"):
             self.claim_answer(author, "claim" if kind == "may_i" else "pass")
         elif kind == "draw_stock":
@@ -894,8 +710,19 @@ class Table:
             self.window = self.open_window()
 
         self.pick = Pick(self.round_no, self.picks, len(self.hands[caller]),
-                         sorted({caller, victim}), penalty, self.random(32))
+                         sorted({caller, victim}), penalty, self.nonce(self.picks))
         self.picks += 1
+
+    def nonce(self, pick: int) -> bytes:
+        """Our nonce for a pick begun now: drawn, or with sharing on read from our seed of the
+        latest generation of the round whose every commit is in (docs/dealing.md, "Picks are
+        decided at the commit")."""
+        complete = [gen for gen in self.gens.values()
+                    if gen.holders is not None and len(gen.commits) == self.n]
+        if not complete or self.seat is None:
+            return self.random(32)
+        gen = max(complete, key=lambda g: g.number)
+        return pick_nonce(gen.ctx, self.seat, pick, gen.seed)
 
     def deal_pick_commit(self, author: int, data: dict) -> None:
         self.pick.commits[author] = data["digest"]
@@ -909,7 +736,30 @@ class Table:
                                   [pick.nonces[s] for s in pick.parties]))
 
     def deal_commit(self, author: int, data: dict) -> None:
-        self.gens[data["generation"]].commits[author] = data["digest"]
+        """A seed commitment; with sharing on also its dealer's sharing, whose shape every
+        party checks, and whose share for us we check at once (docs/dealing.md, "The holder's
+        check, at once"): one that does not open, or is off the commitments, we complain of."""
+        gen = self.gens[data["generation"]]
+        gen.commits[author] = data["digest"]
+        if gen.holders is None:
+            return
+        holders = [h for h in gen.holders if h != author]
+        feldman, boxes = data.get("feldman"), data.get("shares")
+        if not isinstance(feldman, list) or len(feldman) != self.share_threshold \
+                or not isinstance(boxes, list) \
+                or [b.get("to") if isinstance(b, dict) else None for b in boxes] != holders:
+            raise BotStopped(f"the host sequenced seat {author}'s commit of generation "
+                             f"{gen.number} without {self.share_threshold} commitments and a "
+                             f"share box for each of seats {holders}")
+        gen.feldman[author] = feldman
+        if self.seat in holders:
+            share = open_share(gen.ctx, author, self.seat, self.share_threshold,
+                               boxes[holders.index(self.seat)], feldman, self.box_secret,
+                               self.box_public)
+            if share is None:
+                self.complaint.append((author, gen.number))
+            else:
+                gen.held[author] = share
 
     def deal_pass(self, author: int, data: dict) -> None:
         gen = self.gens[data["generation"]]
@@ -965,7 +815,57 @@ class Table:
 
     def deal_seeds(self, author: int, data: dict) -> None:
         self.seeds_in.add(author)
+        shares = data.get("shares")
+        if self.share_threshold is not None:
+            self.published.append((author, [e for e in shares if isinstance(e, dict)]
+                                   if isinstance(shares, list) else []))
         self.seeds_done()
+
+    def complained(self, seq: int, author: int, body: dict) -> None:
+        """A complaint stops the round: no move or deal step more, every seat shows its seeds
+        (11.6).  Ours names the seed shares we found bad: our seeds show nil for those."""
+        if self.finished or self.auditing() or body.get("round") != self.round_no:
+            raise BotStopped(f"the host sequenced seat {author}'s complaint at seq {seq}, which "
+                             "has no place now")
+        self.stopped, self.window, self.phase = True, None, ""
+        if author == self.seat:
+            self.nil_shares.update(self.complaint)
+            self.complaint = []
+
+    def rebuild_silent(self) -> set[int]:
+        """R2 (docs/dealing.md, "R2, silent at its seeds"): each seat whose seeds the host
+        timed out, rebuilt in seat order from the shares in the seeds that came.  Every share
+        of it is checked, in stream order: the first off its commitments names its author;
+        else the first ``t`` of each generation give its seed, which must be on its digest
+        (else it is named).  The seats rebuilt; below ``t`` shares a seat stays absent."""
+        t, rebuilt = self.share_threshold, set()
+        for seat in sorted(self.seeds_missing):
+            whole = True
+            for gen in sorted(self.audited(), key=lambda g: g.number):
+                shares: dict[int, bytes] = {}
+                for author, entries in self.published:
+                    for entry in entries:
+                        if (entry.get("generation"), entry.get("dealer")) != (gen.number, seat) \
+                                or entry.get("share") is None:
+                            continue
+                        if not share_fits(gen.feldman[seat], author, entry["share"]):
+                            raise Named(author, f"its share of seat {seat}'s seed of generation "
+                                                f"{gen.number} is off its commitments")
+                        shares.setdefault(author, entry["share"])
+                if len(shares) < t:
+                    whole = False
+                    continue
+                seed = seed_from_shares(dict(list(shares.items())[:t]))
+                if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:
+                    raise Named(seat, f"its seed of generation {gen.number}, rebuilt from its "
+                                      "shares, is not on its commitment")
+            if whole:
+                rebuilt.add(seat)
+        return rebuilt
+
+    def audited(self) -> list[Generation]:
+        """The generations the round's audit opens: those every seat committed to (11.6)."""
+        return [gen for gen in self.gens.values() if len(gen.commits) == self.n]
 
     def seeds_done(self) -> None:
         """Once every seat's seeds are in (or timed out): the round is audited and scored, and
@@ -973,6 +873,17 @@ class Table:
         cannot be audited: it is void and dealt again, each absent seat paying as one that
         left and, silent a second time in the game, vacant (11.6)."""
         if len(self.seeds_in | self.seeds_missing) < self.n:
+            return
+        if self.seeds_missing and self.share_threshold is not None:
+            try:
+                self.seeds_missing -= self.rebuild_silent()
+            except Named as named:
+                self.verdict, self.finished = f"round {self.round_no}: {named}", True
+                return  # the round is void and the game over (11.6)
+        if self.stopped and not self.seeds_missing:  # the audit names a seat: the game is over
+            self.finished = True
+            self.verdict = f"round {self.round_no} was stopped by a complaint, which the audit " \
+                           "decides (this bot does not audit)"
             return
         if self.seeds_missing:  # the round cannot be audited: each absent seat left it (11.6)
             missing, self.seeds_missing = sorted(self.seeds_missing), set()
@@ -1016,7 +927,7 @@ class Table:
 
     def auditing(self) -> bool:
         """The round's audit waits for its seeds: no vote has a place (11.5)."""
-        return self.over and not any(map(self.hidden, range(self.n)))
+        return self.stopped or self.over and not any(map(self.hidden, range(self.n)))
 
     def voted(self, author: int, round_no: int, seat: int) -> None:
         """A seat's vote that ``seat`` left round ``round_no``: more than half the seats naming
@@ -1215,6 +1126,10 @@ class Table:
         """The next game body this seat must send at this point of the stream, if any."""
         if self.finished or self.seat is None or self.seat in self.vacant:
             return None  # not (or no longer) a seat: its messages would be refused
+        if self.complaint and not self.stopped and not self.auditing():
+            return self.complaint_body()  # before anything else (11.6)
+        if self.stopped:
+            return None if self.seat in self.seeds_in else self.seeds()
         if self.vote is not None:
             if self.vote[0] == self.round_no and not self.auditing() \
                     and self.seat not in self.voters.get(self.round_no, ()):
@@ -1229,10 +1144,12 @@ class Table:
             if self.seat not in gen.commits:
                 return self.commit(gen)
             done = len(gen.outputs)
-            if len(gen.commits) == self.n and done % self.n == self.seat:
+            if len(gen.commits) == self.n and done % self.n == self.seat \
+                    and gen.number not in self.complained_of():
                 return self.pass_step(gen, 1 + done // self.n)
         mine = sorted((g, recipient, position) for (recipient, g, position), owers
-                      in self.owed.items() if self.seat in owers)
+                      in self.owed.items()
+                      if self.seat in owers and g not in self.complained_of())
         if mine:
             return self.shares(mine)
         upturned = [token for token, owers in self.public_owed.items() if self.seat in owers]
@@ -1276,9 +1193,28 @@ class Table:
                 "round": pick.round_no, "pick": pick.number, "nonce": pick.nonce}}
         return None
 
+    def complained_of(self) -> set[int]:
+        """The generations of the seed shares we found bad: we send nothing more of them."""
+        return {number for _, number in self.complaint}
+
+    def complaint_body(self) -> dict:
+        """Our complaint of the seed shares dealt to us that we found bad (docs/dealing.md, "A
+        bad share stops its holder's generation")."""
+        dealer, number = self.complaint[0]
+        return {"kind": "complaint", "round": self.round_no,
+                "reason": f"seat {dealer}'s seed share for seat {self.seat} of generation "
+                          f"{number} does not open, or is off its commitments",
+                "share": {"dealer": dealer, "generation": number}}
+
     def commit(self, gen: Generation) -> dict:
-        digest = seed_commitment(gen.ctx, self.seat, gen.seed)
-        return self.deal("commit", generation=gen.number, digest=digest)
+        """Our seed commitment; with sharing on, the seed's sharing among the commit's holders
+        beside it (docs/dealing.md, "Sharing at the commit")."""
+        data = {"generation": gen.number, "digest": seed_commitment(gen.ctx, self.seat, gen.seed)}
+        if gen.holders is not None:
+            data.update(commit_sharing(gen.ctx, self.seat, self.share_threshold, gen.seed,
+                                       {h: self.box_keys[h] for h in gen.holders
+                                        if h != self.seat}))
+        return self.deal("commit", **data)
 
     def pass_step(self, gen: Generation, phase: int) -> dict:
         points = gen.my_pass(phase)
@@ -1318,8 +1254,18 @@ class Table:
         return self.deal("reveal", reveals=reveals)
 
     def seeds(self) -> dict:
-        seeds = [{"generation": gen.number, "seed": gen.seed} for gen in self.gens.values()]
-        return self.deal("seeds", seeds=seeds)
+        """Our seeds of every generation the audit opens; with sharing on, the shares we hold
+        of the others' seeds beside them, by generation then dealer, nil for one our complaint
+        named (docs/dealing.md, "The shares ride in seeds")."""
+        audited = sorted(self.audited(), key=lambda g: g.number)
+        data = {"seeds": [{"generation": gen.number, "seed": gen.seed} for gen in audited]}
+        if self.share_threshold is not None:
+            data["shares"] = [
+                {"generation": gen.number, "dealer": dealer,
+                 "share": None if (dealer, gen.number) in self.nil_shares else gen.held.get(dealer)}
+                for gen in audited if gen.holders is not None and self.seat in gen.holders
+                for dealer in sorted(gen.commits) if dealer != self.seat]
+        return self.deal("seeds", **data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1683,6 +1629,8 @@ def main(argv: list[str] | None = None) -> int:
             seat.join()
             seat.play()
             totals, winners = seat.table.result()
+            if seat.table.verdict:
+                log(f"the game ended early: {seat.table.verdict}")
             log(f"result: totals {totals}, winners {winners}")
             following = seat.next_game()
             if following is None:

@@ -57,18 +57,25 @@ ONE_BOX_KEY_CHECKS = (
 replace and hand_over checks ask), and what a copy without them has instead."""
 
 
-def bot_without_one_box_key(tmp_path: Path) -> list[str]:
-    """A copy of clients/simple_bot.py without `ONE_BOX_KEY_CHECKS`, beside a link to
-    protocol/ (it reads its presets there)."""
-    text = (ROOT / "clients" / "simple_bot.py").read_text()
-    for check, instead in ONE_BOX_KEY_CHECKS:
-        assert text.count(check) == 1, f"simple_bot.py no longer has {check.strip()!r}"
-        text = text.replace(check, instead)
+def bot_without(tmp_path: Path, checks) -> list[str]:
+    """A copy of clients/ whose simple_bot.py has each ``(check, instead)`` of ``checks``
+    replaced, beside a link to protocol/ (it reads its presets there)."""
     (tmp_path / "clients").mkdir()
     (tmp_path / "protocol").symlink_to(ROOT / "protocol")
+    for part in (ROOT / "clients").glob("*.py"):
+        (tmp_path / "clients" / part.name).write_text(part.read_text())
     copy = tmp_path / "clients" / "simple_bot.py"
+    text = copy.read_text()
+    for check, instead in checks:
+        assert text.count(check) == 1, f"simple_bot.py no longer has {check.strip()!r}"
+        text = text.replace(check, instead)
     copy.write_text(text)
     return [sys.executable, str(copy), "--quiet", "{host}:{port}"]
+
+
+def bot_without_one_box_key(tmp_path: Path) -> list[str]:
+    """A copy of clients/simple_bot.py without `ONE_BOX_KEY_CHECKS`."""
+    return bot_without(tmp_path, ONE_BOX_KEY_CHECKS)
 
 
 async def test_one_box_key_one_seat_passes_for_the_bot_and_fails_for_its_copy_without_it(tmp_path):

@@ -1,0 +1,175 @@
+"""clients/simple_bot.py (written from the documents alone) speaks protocol version 10's
+dropout-tolerant deal (docs/dealing.md, issue 38): at a table whose ``start_game`` sets
+``share_threshold``, its seeds are scalars shared among the holders in its commits, it checks
+the shares it is dealt, its seeds carry the shares it holds, and it follows R2 (a seat silent at
+its seeds rebuilt from the shares).  Over real sockets beside our reference peers, and as a
+replica of our in-process tables."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+
+from shanghai_net.conformance.kit import Pushy
+from shanghai_net.deal import seeded
+from shanghai_net.deal.messages import Context
+from shanghai_net.deal.picks import seed_nonce
+from shanghai_net.deal.sharing import deal_seed, seed_scalar
+from shanghai_net.engine import Phase
+from shanghai_net.net import lobby
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.table.verify import verify
+from shanghai_net.wire.messages import Deal, Timeout
+
+from test_client_bot import THREE_ROUNDS, game_with_the_client, load_client
+from dropout_helpers import dealing
+from test_table_dropout_silent import (parties, seat_playing, shared, silent_at_first_audit,
+                                       wrong_share_of)
+from test_table_silence import follow, simple_bot_follower
+
+CLIENTS = Path(__file__).resolve().parent.parent / "clients"
+
+
+def sharing_module():
+    """clients/simple_bot_sharing.py, as simple_bot imports it."""
+    load_client()  # puts clients/ on the path
+    import simple_bot_sharing
+    return simple_bot_sharing
+
+
+def test_the_client_s_sharing_is_byte_for_byte_the_reference_s():
+    """The commit's commitments and share boxes, the rebuilt seed and a pick's nonce from the
+    seed, as the bot derives them from docs/dealing.md, are our deal layer's."""
+    bot = load_client()
+    sharing = sharing_module()
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from shanghai_net.deal.box import raw_public
+
+    rnd = seeded(b"client sharing bytes")
+    ctx = Context(rnd(16), 3, 1)
+    assert bot.context(ctx.game_id, 3, 1) == ctx.encode()
+    keys = {j: X25519PrivateKey.from_private_bytes(rnd(32)) for j in (0, 1, 3, 4)}
+    seed = seed_scalar(rnd)
+    feldman, boxes = deal_seed(ctx, 2, seed, 3, {j: k.public_key() for j, k in keys.items()})
+    mine = sharing.commit_sharing(ctx.encode(), 2, 3, seed,
+                                  {j: raw_public(k.public_key()) for j, k in keys.items()})
+    assert mine["feldman"] == list(feldman)
+    assert [(e["to"], e["epk"], e["box"]) for e in mine["shares"]] == \
+        [(b.holder, b.epk, b.box) for b in boxes]
+    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+    held = {}
+    for entry in mine["shares"]:
+        key = keys[entry["to"]]
+        secret = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        held[entry["to"]] = sharing.open_share(ctx.encode(), 2, entry["to"], 3, entry,
+                                               mine["feldman"], secret,
+                                               raw_public(key.public_key()))
+    assert None not in held.values()
+    assert sharing.seed_from_shares(dict(list(held.items())[1:])) == seed
+    assert sharing.pick_nonce(ctx.encode(), 2, 7, seed) == seed_nonce(ctx, 2, 7, seed)
+    wrong = dict(mine["shares"][0], box=bytes(48))
+    assert sharing.open_share(ctx.encode(), 2, 0, 3, wrong, mine["feldman"], secret,
+                              raw_public(key.public_key())) is None
+
+
+@pytest.fixture
+def host_shares_seeds(monkeypatch):
+    """The host's start_game sets ``share_threshold`` 3 (four holders).  No host option turns
+    sharing on yet (`lobby` is building it): the lobby's StartGame is given the field."""
+    plain = lobby.StartGame
+    monkeypatch.setattr(lobby, "StartGame", lambda **fields: plain(**fields, share_threshold=3))
+
+
+@pytest.mark.parametrize("client_seat,seed", [(1, 11)])
+async def test_the_client_bot_plays_a_whole_game_with_sharing_on(client_seat, seed, tmp_path,
+                                                                 host_shares_seeds):
+    """Three reference peers and simple_bot, every seed shared (t = 3 of 4 holders): the game is
+    played to its end over real sockets, and every round's audit (the sharing of every commit,
+    the shares in every seeds, the nonces of the picks read from the seeds) is clean at every
+    seat, at the host and in ``verify``."""
+    record = tmp_path / "game.transcript"
+    with trio.fail_after(300):
+        host, tables, process = await game_with_the_client(
+            client_seat, seed, THREE_ROUNDS, record, player=lambda i: Pushy(random.Random(i)))
+    log = process.stderr.decode()
+    public = host.public
+    assert host.start.share_threshold == 3
+    assert public.fault is None, public.fault
+    assert public.finished and public.public.phase is Phase.OVER
+    for seat, table in tables.items():
+        assert table.fault is None and table.finished, (seat, table.fault)
+        assert all(table.verdicts[r].clean for r in range(1, 4)), (seat, table.verdicts)
+    messages = read_transcript(record)
+    report = verify(messages)
+    assert report.ok, report.summary()
+    ours = [m.body.data for m in messages[1:] if m.author == client_seat
+            and isinstance(m.body, Deal) and m.body.step in ("commit", "seeds")]
+    commits = [d for d in ours if "digest" in d]
+    assert commits and all(len(d["feldman"]) == 3 and [b["to"] for b in d["shares"]] ==
+                           [s for s in range(4) if s != client_seat] for d in commits)
+    seeds = [d for d in ours if "seeds" in d]
+    assert len(seeds) == 3 and all(len(d["shares"]) == 3 * len(d["seeds"]) for d in seeds)
+    picks = [m.body.data for m in messages[1:] if m.author == client_seat
+             and isinstance(m.body, Deal) and m.body.step == "pick_reveal"
+             and m.body.data["round"] > 0]
+    assert picks, "no SHANGHAI call on the client's discard: no nonce read from its seed"
+    assert not [m for m in messages[1:] if isinstance(m.body, Timeout)]
+    assert process.returncode == 0, log
+
+
+def bot_replica_after_the_audit(t):
+    """simple_bot's replica of ``t``'s game (a follower: no seat), brought the stream up to the
+    first audit's end."""
+    replica = simple_bot_follower(t.host.start_game)
+    follow(replica, t.stream, 0)
+    return replica
+
+
+def test_the_client_s_replica_rebuilds_a_seat_silent_at_its_seeds_and_the_round_stands():
+    """R2: seat 2's seeds never come; the replica rebuilds it from the shares in the others'
+    seeds, as every reference party does: nobody pays, the round is scored, the game goes on;
+    and it follows the rest of the game to the same totals."""
+    t = shared()
+    silent_at_first_audit(t, 2)
+    assert all(party.verdict is None and party.left == [] for party in parties(t))
+    replica = bot_replica_after_the_audit(t)
+    assert replica.verdict == "" and not replica.finished
+    assert replica.scores == list(t.host.public.scores) and replica.round_no == 2
+    assert replica.voided == set() and replica.silenced == set()
+    read = len(t.stream)
+    t.run_until(lambda: t.host.finished)
+    follow(replica, t.stream, read)
+    assert replica.finished and replica.scores == list(t.host.public.result.totals)
+
+
+def test_the_client_s_replica_names_a_wrong_share_in_seeds_that_would_rebuild_a_silent_seat():
+    t = shared(kinds={3: wrong_share_of(2)})
+    silent_at_first_audit(t, 2)
+    assert all(party.verdict.culprit == 3 for party in parties(t))
+    replica = bot_replica_after_the_audit(t)
+    assert replica.finished and replica.verdict.startswith("round 1: seat 3: its share of seat "
+                                                           "2's seed of generation 0 is off")
+    assert replica.scores == [0] * 4  # the round is void and the game over
+
+
+def test_the_client_s_replica_names_a_silent_seat_whose_rebuilt_seed_is_off_its_commitment():
+    other = seat_playing(dealing(secret=lambda self, g: seed_scalar(seeded(b"another"))))
+    t = shared(kinds={2: other})
+    silent_at_first_audit(t, 2)
+    assert all(party.verdict.culprit == 2 for party in parties(t))
+    replica = bot_replica_after_the_audit(t)
+    assert replica.finished and replica.verdict.startswith(
+        "round 1: seat 2: its seed of generation 0, rebuilt from its shares, is not on its "
+        "commitment")
+
+
+def test_below_t_shares_the_client_s_replica_charges_the_silent_seats_as_in_version_9():
+    t = shared()
+    silent_at_first_audit(t, 1, 2)
+    replica = bot_replica_after_the_audit(t)
+    assert {seat for _, seat in t.host.left} == {1, 2}  # both pay; the round is dealt again
+    assert not replica.finished and len(replica.voided) == 2 and replica.verdict == ""
+    assert replica.scores == list(t.host.public.scores)
