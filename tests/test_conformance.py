@@ -15,7 +15,7 @@ from shanghai_net.conformance.box_keys import box_key_tables
 from shanghai_net.conformance.relay import Relay
 from shanghai_net.conformance.report import unoffered
 from shanghai_net.conformance.situations import (BOX_KEY_SITUATIONS, REMATCH_SITUATIONS, SCRIPTED,
-                                                 SEAT_SITUATIONS)
+                                                 SEAT_SITUATIONS, SHARING_SITUATIONS)
 from shanghai_net.wire.messages import Deal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,10 +23,10 @@ BOT = [sys.executable, str(ROOT / "clients" / "simple_bot.py"), "--quiet", "{hos
 
 
 async def test_simple_bot_passes_every_situation():
-    """Two tables that break one box key, one seat, then four: the scripted game, one where
-    the client's neighbour is voted gone and the host's bot replaces it, one where the client is
-    handed a seat voted gone, and one that stays for a rematch, whose second game the client
-    plays."""
+    """Two tables that break one box key, one seat, three that share seeds, then four: the
+    scripted game, one where the client's neighbour is voted gone and the host's bot replaces
+    it, one where the client is handed a seat voted gone, and one that stays for a rematch,
+    whose second game the client plays."""
     with trio.fail_after(1500):
         outcomes = await run_conformance(BOT, game_timeout=450, step=30)
     assert [o.line() for o in outcomes if not o.passed] == []
@@ -34,7 +34,8 @@ async def test_simple_bot_passes_every_situation():
     assert {"2", "5", "6.3", "6.6", "9", "11.1", "11.2", "11.3", "11.4", "11.5", "11.8"} <= sections
     assert {o.situation for o in outcomes} >= {
         situation for _, situation
-        in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS + BOX_KEY_SITUATIONS}
+        in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS + BOX_KEY_SITUATIONS
+        + SHARING_SITUATIONS}
 
 
 async def test_a_client_that_does_nothing_fails_every_situation():
@@ -42,7 +43,7 @@ async def test_a_client_that_does_nothing_fails_every_situation():
     with trio.fail_after(300):
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
-    assert len(outcomes) == 25
+    assert len(outcomes) == 28
 
 
 ONE_BOX_KEY_CHECKS = (
