@@ -7,9 +7,10 @@ stays (protocol.md 6.6) it asks for a rematch at once and plays every game the t
 from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
 (HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.  It is read
 top to bottom with its parts beside it: simple_bot_wire.py (frames, the fields it reads, the
-faults that stop it), simple_bot_deal.py (the deal's byte layouts, one shuffle) and
-simple_bot_sharing.py (version 10's seed sharing, docs/dealing.md); this file holds the game
-(``Table``), the seat (``Seat``) and ``main``.
+faults that stop it), simple_bot_deal.py (the deal's byte layouts, one shuffle, a pick),
+simple_bot_sharing.py (version 10's seed sharing, docs/dealing.md) and simple_bot_seats.py (the
+seats that change hands, a part of the game's ``Table``); this file holds the game (``Table``),
+the seat (``Seat``) and ``main``.
 
 What it does:
 - the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing,
@@ -84,8 +85,14 @@ What it does not do:
   stream for moves: the reference peers check them); so it does not decide a complaint (it
   takes it that the audit names someone) and names no cheat of a seat rebuilt in R2 beyond
   its shares and its seed;
-- R1 of the dropout-tolerant deal (a seat lost mid-round rebuilt from ``share_reveal``s, its
-  hand handed to its replacement), which no reference host runs yet;
+- all of R1 (a seat lost mid-round, rebuilt from its holders' ``share_reveal``s, the round
+  going on), which is not on at any table yet (protocol.md 11.10: a client follows the
+  reference, whose R1 is switched off; ``LostSeats.rebuilds_lost`` is this bot's switch, off):
+  it follows the vote's bar with sharing on, the loss, the ``share_reveal``s (sending its own,
+  checking each), the rebuild and the ``"shares"`` and ``"vote"`` timeouts, but does not make
+  the passes of a seat lost before they were all sequenced, decide a pick with a lost party's
+  nonce, rebuild at the audit a lost seat whose rebuild did not complete, nor seat a
+  replacement mid-round and send it its handed boxes;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -113,17 +120,18 @@ from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # its parts, beside it in clients/
-from simple_bot_deal import (Generation, box_associated_data, box_cipher,  # noqa: E402
+from simple_bot_deal import (Generation, Pick, box_associated_data, box_cipher,  # noqa: E402
                              context, pick_digest, pick_result, seed_commitment)
-from simple_bot_sharing import (commit_sharing, open_share, pick_nonce,  # noqa: E402
-                                seed_from_shares, seed_scalar, share_fits)
-from simple_bot_wire import (FIELDS, BadInput, BotStopped, Link, LinkLost,  # noqa: E402,F401
-                             canonical, check_fields, decode_frame, pack)
+from simple_bot_seats import Proposal, SeatChanges  # noqa: E402,F401
+from simple_bot_sharing import (LostSeats, Rebuild, commit_sharing,  # noqa: E402,F401
+                                open_share, pick_nonce, seed_from_shares, seed_scalar,
+                                share_fits)
+from simple_bot_wire import (FIELDS, HOST_AUTHOR, BadInput, BotStopped, Link,  # noqa: E402,F401
+                             LinkLost, Named, SeatTaken, canonical, check_fields,
+                             decode_frame, pack)
 
 VERSION = 9
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
-HOST_AUTHOR = 8
-"""The author number of the host's own game messages (``timeout``, ``replace``)."""
 MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "call_shanghai",
                         "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
 """Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
@@ -145,14 +153,6 @@ client's whole reconnection schedule, so a seat whose link blinks is never voted
 NEWCOMER_GRACE = 60.0
 """Seconds more a newcomer has (a seat whose holder changed at this deal and that has signed
 nothing since) before this bot counts it away: it reads the whole game first (11.5)."""
-
-
-class Named(Exception):
-    """The round's audit names a seat (11.6): the round is void and the game over."""
-
-    def __init__(self, seat: int, why: str) -> None:
-        super().__init__(f"seat {seat}: {why}")
-        self.seat = seat
 
 
 class SeatTaken(BotStopped):
@@ -232,26 +232,7 @@ class Window:
         return True, None
 
 
-class Pick:
-    """A commit-reveal random pick among ``parties``; ``then`` gets the result."""
-
-    def __init__(self, round_no: int, number: int, n: int, parties: list[int], then,
-                 nonce: bytes) -> None:
-        self.round_no, self.number, self.n = round_no, number, n
-        self.parties, self.then, self.nonce = parties, then, nonce
-        self.commits: dict[int, bytes] = {}
-        self.nonces: dict[int, bytes] = {}
-
-
-class Proposal:
-    """A host ``replace`` waiting for its approvals (protocol.md 11.8)."""
-
-    def __init__(self, seq: int, body: dict) -> None:
-        self.seq, self.body = seq, body
-        self.approvals: set[int] = set()
-
-
-class Table:
+class Table(LostSeats, SeatChanges):
     """What the sequenced stream has done so far, and what this seat owes next.
 
     A hand is a list of tokens in the order the cards entered it (the order a SHANGHAI pick
@@ -316,6 +297,8 @@ class Table:
         of them before anything else and sends nothing more of their generation."""
         self.verdict = ""
         """Why the game ended early: the round's audit names a seat (11.6)."""
+        self.holder_votes: dict[tuple[int, int], set[int]] = {}
+        """(round, seat) -> the votes naming it cast by share holders (R1's bar)."""
         self.finished = False
         self.round_no = 0
         """The deal's number, from 1 (0: the first-dealer pick): it names the deal's context,
@@ -389,6 +372,8 @@ class Table:
         """Sharing on: each sequenced ``seeds``' shares, (author, entries), in stream order."""
         self.nil_shares: set[tuple[int, int]] = set()
         """(dealer, generation) our sequenced complaint names: our seeds show nil for them."""
+        self.rebuilds: dict[int, Rebuild] = {}
+        """Seats lost this round (R1) -> their rebuild."""
         self.shuffling: int | None = None
         self.pick: Pick | None = None
         self.picks = 0
@@ -593,7 +578,11 @@ class Table:
         self.silent.pop(author, None)  # a seat timed out as silent is back
         if kind in ALIVE_KINDS:
             self.lapse(author)
-        self.apply_body(seq, author, body)
+        try:
+            self.apply_body(seq, author, body)
+        except Named as named:  # the round is void and the game over (11.6)
+            self.verdict, self.finished = f"round {self.round_no}: {named}", True
+            return
         if self.silent and not self.finished:
             self.count_votes()  # the table may wait for a silent seat again
         if self.waiting_seats and not self.finished:
@@ -604,7 +593,11 @@ class Table:
         if kind == "deal" and body["data"]["round"] in self.voided:
             return  # a step of a round voided before it was sequenced: nothing depends on it
         if kind == "deal":
-            getattr(self, "deal_" + body["step"])(author, body["data"])
+            follow = getattr(self, "deal_" + str(body["step"]), None)
+            if follow is None:  # share_reveal among them: R1 is not on yet (11.10)
+                raise BotStopped(f"seq {seq}: the host sequenced a deal step "
+                                 f"{body['step']!r:.40}, which has no place here")
+            follow(author, body["data"])
         elif kind == "void_round":
             self.voted(author, body["round"], body["seat"])
         elif kind == "replace":
@@ -623,6 +616,10 @@ class Table:
                                  "owed the table nothing or was timed out already")
             self.silent[seat] = seq
             self.count_votes()
+        elif kind == "timeout" and body.get("what") == "shares":
+            self.shares_timed_out(seq, body["seat"])
+        elif kind == "timeout" and body.get("what") == "vote":
+            self.vote_timed_out(seq, body["seat"])
         elif kind == "timeout":
             self.claim_answer(body["seat"], "pass")
         elif kind == "protest":
@@ -778,9 +775,13 @@ class Table:
                     self.owed.pop((box["to"], number, position), None)
             if box["to"] == self.seat:
                 self.open_box(author, gen, box)
+        self.open_hand()
+
+    def open_hand(self) -> None:
+        """Open each card of our hand whose every other key is here."""
         for token in self.hands[self.seat] if self.seat is not None else ():
-            if token[0] == number and token not in self.faces \
-                    and (self.seat, *token) not in self.owed:
+            if token[0] >= 0 and token not in self.faces and (self.seat, *token) not in self.owed:
+                gen = self.gens[token[0]]
                 keys = [*gen.keys[token[1]].values(), gen.card_key(token[1])]
                 self.faces[token] = gen.open(token[1], keys)
 
@@ -806,12 +807,17 @@ class Table:
                 if token not in self.faces:
                     self.faces[token] = gen.open(token[1], [key for _, key in reveal["keys"]])
                 continue
-            owers.discard(author)
-            gen.keys.setdefault(token[1], {})[author] = reveal["keys"][0][1]
-            if not owers:  # the upturned card is public: the pile starts with it
-                del self.public_owed[token]
-                self.pile.append(gen.open(token[1], list(gen.keys[token[1]].values())))
-                self.window = self.open_window()
+            self.upturned_key(token, author, reveal["keys"][0][1])
+
+    def upturned_key(self, token: tuple[int, int], seat: int, key: bytes) -> None:
+        """``seat``'s own key of the upturned card; with every seat's, the pile starts with it."""
+        gen, owers = self.gens[token[0]], self.public_owed[token]
+        owers.discard(seat)
+        gen.keys.setdefault(token[1], {})[seat] = key
+        if not owers:
+            del self.public_owed[token]
+            self.pile.append(gen.open(token[1], list(gen.keys[token[1]].values())))
+            self.window = self.open_window()
 
     def deal_seeds(self, author: int, data: dict) -> None:
         self.seeds_in.add(author)
@@ -872,14 +878,10 @@ class Table:
         the next round begins or the game is over.  A round whose seeds the host timed out
         cannot be audited: it is void and dealt again, each absent seat paying as one that
         left and, silent a second time in the game, vacant (11.6)."""
-        if len(self.seeds_in | self.seeds_missing) < self.n:
-            return
+        if len(self.seeds_in | self.seeds_missing) < self.n - len(self.rebuilds):
+            return  # (a seat lost this round owes none: it is vacant)
         if self.seeds_missing and self.share_threshold is not None:
-            try:
-                self.seeds_missing -= self.rebuild_silent()
-            except Named as named:
-                self.verdict, self.finished = f"round {self.round_no}: {named}", True
-                return  # the round is void and the game over (11.6)
+            self.seeds_missing -= self.rebuild_silent()
         if self.stopped and not self.seeds_missing:  # the audit names a seat: the game is over
             self.finished = True
             self.verdict = f"round {self.round_no} was stopped by a complaint, which the audit " \
@@ -923,198 +925,6 @@ class Table:
         best = min(self.scores)
         return list(self.scores), [s for s in range(self.n) if self.scores[s] == best]
 
-    # ---- seats that change hands (protocol.md 11.5, 11.8) ---------------------------------
-
-    def auditing(self) -> bool:
-        """The round's audit waits for its seeds: no vote has a place (11.5)."""
-        return self.stopped or self.over and not any(map(self.hidden, range(self.n)))
-
-    def voted(self, author: int, round_no: int, seat: int) -> None:
-        """A seat's vote that ``seat`` left round ``round_no``: more than half the seats naming
-        the same seat void the round; the seat pays ``leave_penalty`` and is vacant, and the
-        round's contract is dealt again as the next round (once the seat is played again)."""
-        if self.finished or self.auditing() or round_no != self.round_no \
-                or author in self.voters.get(round_no, ()) \
-                or not 0 <= seat < self.n or seat in self.vacant:
-            raise BotStopped(f"the host sequenced seat {author}'s vote that seat {seat} left "
-                             f"round {round_no}, which has no place (we are in round "
-                             f"{self.round_no})")
-        self.voters.setdefault(round_no, set()).add(author)
-        self.votes.setdefault((round_no, seat), set()).add(author)
-        if author == self.seat:
-            self.vote = None  # sequenced: should it lapse, the seat chooses again
-        self.count_votes()
-
-    def lapse(self, seat: int) -> None:
-        """``seat`` sent a deal step, a move or an approval: it was not gone, so the votes of
-        the running round that it left lapse; they count no more, and their voters may vote
-        again this round (11.5)."""
-        lapsed = self.votes.pop((self.round_no, seat), set())
-        self.voters.get(self.round_no, set()).difference_update(lapsed)
-
-    def stalled_by(self) -> set[int]:
-        """The seats the table cannot go on without (11.5): those owing a deal step, those a
-        replacement of a vacant seat waits for the approval of, and, the deal settled, the
-        seats with a decision to make."""
-        if self.finished or self.auditing():
-            return set()
-        seats: set[int] = set()
-        if self.pick is not None:
-            parties = set(self.pick.parties)
-            seats |= parties - set(self.pick.commits) or parties - set(self.pick.nonces)
-        for gen in self.gens.values():
-            if len(gen.commits) < self.n:
-                seats |= set(range(self.n)) - set(gen.commits)
-            elif len(gen.outputs) < 2 * self.n:
-                seats.add(len(gen.outputs) % self.n)
-        for owers in [*self.owed.values(), *self.public_owed.values()]:
-            seats |= owers
-        if self.over:
-            seats |= {s for s in range(self.n) if self.hidden(s)}
-        for proposal in self.proposals.values():
-            if proposal.body["seat"] in self.vacant:
-                seats |= self.needed(proposal)
-        if self.settled() and self.phase in ("draw", "play"):
-            window = self.window
-            if window is None or not window.chose_stock:
-                seats.add(self.turn)
-            if window is not None:
-                seats |= {s for s in window.order if s not in window.decided}
-        return seats - set(self.vacant)
-
-    def carried(self, round_no: int, seat: int) -> bool:
-        """More than half the seats voted that ``seat`` left; or it is silent since the host's
-        timeout and the table cannot go on without it, and more than half the seats that can
-        vote (not vacant, not it, not silent so themselves) did (11.5)."""
-        votes = self.votes.get((round_no, seat), set())
-        if 2 * len(votes) > self.n:
-            return True
-        stalled = self.stalled_by()
-        silent = self.silent.keys() & stalled
-        if seat not in silent:
-            return False
-        voters = set(range(self.n)) - set(self.vacant) - silent - {seat}
-        return 2 * len(votes & voters) > len(voters)
-
-    def split_carried(self, round_no: int) -> int | None:
-        """Votes against silent seats count together (11.5): once more than half the seats
-        that can vote (not vacant, not silent) named one silent seat or another, the one named
-        most leaves (ties: the one timed out first)."""
-        silent = self.silent.keys() & self.stalled_by()
-        voters = set(range(self.n)) - set(self.vacant) - silent
-        named = {s: len(self.votes.get((round_no, s), set()) & voters) for s in silent}
-        if 2 * sum(named.values()) <= len(voters):
-            return None
-        return max(sorted(named), key=lambda s: (named[s], -self.silent[s]))
-
-    def count_votes(self) -> None:
-        """The first seat (in seat order) whose votes of the running round carry leaves it,
-        else the silent seat the votes against silent seats name together: the round is void,
-        the seat pays and is vacant, the contract is dealt again."""
-        if self.auditing():
-            return
-        round_no = self.round_no
-        seat = next((s for r, s in sorted(self.votes) if r == round_no
-                     and s not in self.vacant and self.carried(r, s)), None)
-        if seat is None:
-            seat = self.split_carried(round_no)
-        if seat is None:
-            return
-        self.silent.pop(seat, None)
-        self.vacant[seat] = round_no
-        self.charge(seat)
-        self.vote, self.changes = None, self.changes + 1
-        if self.round_no == 0:  # voided before the first deal: the first dealer is picked again
-            self.reset()
-            self.picks = 1  # the round's pick 0 was the one voided
-            self.pick = Pick(0, 1, self.n, list(range(self.n)), self.first_dealer,
-                             self.random(32))
-            return
-        self.voided.add(round_no)
-        self.start_round(self.round_no + 1, again=True)
-
-    def charge(self, seat: int) -> None:
-        """``seat`` left a round: it pays ``leave_penalty``, once a leave: not for a stand-in
-        (a bot a ``replace`` seated with a key new to the seat), nor again for a seat charged
-        for its silence that has signed nothing since (11.5)."""
-        stand_in = self.roles[seat] == "bot" and self.keys_before[seat] and \
-            self.sign_keys[seat] not in self.keys_before[seat]
-        if not stand_in and seat not in self.charged_silent:
-            self.scores[seat] += self.rules["leave_penalty"]
-
-    def proposed(self, seq: int, body: dict) -> None:
-        """The host proposes who plays ``body["seat"]`` (a later one for the seat replaces an
-        earlier one still waiting).  This seat approves any proposal for a vacant seat or one
-        a stand-in bot plays (its own too, when it is that stand-in: it is a bot), and nothing
-        else: nobody takes a seat from the person playing it."""
-        seat, key = body["seat"], body["sign_key"]
-        if self.finished or not 0 <= seat < self.n:
-            raise BotStopped(f"seq {seq}: the host proposed seat {seat} of a game over or none")
-        for other in range(self.n):
-            if self.sign_keys[other] == key and (other != seat or seat not in self.vacant):
-                raise BotStopped(f"seq {seq}: the host proposed the key seat {other} plays "
-                                 f"with for seat {seat}: one key, one seat")
-        for other in self.proposals.values():
-            if other.body["sign_key"] == key and other.body["seat"] != seat:
-                raise BotStopped(f"seq {seq}: the host proposed for seat {seat} the key it "
-                                 f"proposed for seat {other.body['seat']}: one key, one seat")
-        if key == self.sign_keys.get(HOST_AUTHOR):
-            raise BotStopped(f"seq {seq}: the host proposed its own key for seat {seat}")
-        if self.box_key_taken(body["box_key"], seat):
-            raise BotStopped(f"seq {seq}: the host proposed for seat {seat} a box key another "
-                             "seat has held or is proposed: one box key, one seat")
-        if seat in self.given_back and (body["role"] != "bot" or key in self.keys_before[seat]
-                                        or key == self.sign_keys[seat]):
-            raise BotStopped(f"seq {seq}: the host proposed {body['name']!r} for seat {seat}, "
-                             "which a replace gave back to its player or to a late arrival "
-                             "once already: only a stand-in takes it now (11.8)")
-        for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
-            del self.proposals[old]
-            self.changes += 1
-            if old in self.to_approve:
-                self.to_approve.remove(old)
-        self.proposals[seq] = Proposal(seq, body)
-        if self.seat is not None and self.seat not in self.vacant and (
-                seat in self.vacant or self.roles[seat] == "bot"):
-            self.to_approve.append(seq)
-
-    def box_key_taken(self, box_key: bytes, seat: int) -> bool:
-        """Whether another seat than ``seat`` has held ``box_key`` in the game, or a waiting
-        ``replace`` names it for another seat (a seat's own earlier box key is allowed)."""
-        return any(box_key in keys for other, keys in self.box_keys_held.items()
-                   if other != seat) or any(p.body["box_key"] == box_key
-                                            and p.body["seat"] != seat
-                                            for p in self.proposals.values())
-
-    def handed(self, seq: int, author: int, body: dict) -> None:
-        """Seat ``author`` hands itself over: its next messages are signed with the successor's
-        key (a key new to the table), its shares sealed to the successor's box key from the
-        next round's deal."""
-        key = body["sign_key"]
-        if key in self.sign_keys.values() or any(p.body["sign_key"] == key
-                                                 for p in self.proposals.values()):
-            raise BotStopped(f"seq {seq}: seat {author} handed over to a key already at the "
-                             "table: one key, one seat")
-        if self.box_key_taken(body["box_key"], author):
-            raise BotStopped(f"seq {seq}: seat {author} handed over to a box key another seat "
-                             "has held or is proposed: one box key, one seat")
-        self.box_keys_held[author].add(body["box_key"])
-        self.keys_before[author].add(self.sign_keys[author])
-        self.sign_keys[author] = key
-        self.boxes_due[author] = body["box_key"]
-        self.rekeyed.append(author)
-        if author == self.seat:
-            raise SeatTaken(f"seq {seq}: our seat {author} was handed over to {body['name']!r}")
-
-    def approved(self, author: int, seq: int) -> None:
-        proposal = self.proposals.get(seq)
-        if proposal is None or author in proposal.approvals:
-            raise BotStopped(f"the host sequenced seat {author}'s approval of seq {seq}, which "
-                             "is no replace waiting for it (or a second one)")
-        proposal.approvals.add(author)
-        if author == self.seat and seq in self.to_approve:
-            self.to_approve.remove(seq)
-
     # ---- what this seat owes next ---------------------------------------------------------
 
     def settled(self) -> bool:
@@ -1137,6 +947,9 @@ class Table:
             self.vote = None
         if self.to_approve:
             return {"kind": "approve", "seq": self.to_approve[0]}
+        published = self.share_reveal()
+        if published is not None:
+            return published
         if self.pick is not None:
             return self.pick_step(self.pick)
         if self.shuffling is not None:
@@ -1314,6 +1127,8 @@ class Seat:
         self.left: set[int] = set()
         """Of those, the seats whose player said ``bye``: they are not coming back."""
         self.vote_after = VOTE_AFTER
+        self.shown: dict | None = None
+        """The last ``lobby_state`` before the game: what the lobby showed of its setting."""
 
     def join(self, resume: int | None = None) -> None:
         """Hello, and the welcome; ``resume``: rejoining our seat of the running game (5, 11.5)."""
@@ -1462,7 +1277,23 @@ class Seat:
             raise BotStopped(f"the host left: {message}")
         elif kind == "lobby_state" and self.table is not None:
             self.lobby(message)
+        elif kind == "lobby_state":
+            self.shown = message
         # chat and pong need nothing from a bot
+
+    def as_shown(self, start: dict) -> None:
+        """A ``start_game`` whose ``share_threshold`` or ``host_run`` flags differ from what the
+        last ``lobby_state`` showed is refused (docs/dealing.md, "Version 10 messages")."""
+        if self.shown is None:
+            return
+        seats = self.shown.get("seats")
+        shown = {e.get("seat"): e.get("host_run") is True for e in seats
+                 if isinstance(e, dict)} if isinstance(seats, list) else {}
+        differ = [e["seat"] for e in start["seats"]
+                  if (e.get("host_run") is True) != shown.get(e["seat"], e.get("host_run") is True)]
+        if differ or self.shown.get("share_threshold") != start.get("share_threshold"):
+            raise BotStopped(f"start_game's share_threshold {start.get('share_threshold')!r} or "
+                             f"host_run flags (seats {differ}) are not what the lobby showed")
 
     def lobby(self, state: dict) -> None:
         """Who is away during the game (``connected`` false), and who of them said ``bye``

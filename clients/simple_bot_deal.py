@@ -171,3 +171,14 @@ class Generation:
             raise BotStopped(f"round {self.round_no} generation {self.number} position "
                              f"{position} opens to no card")
         return card
+
+
+class Pick:
+    """A commit-reveal random pick among ``parties``; ``then`` gets the result."""
+
+    def __init__(self, round_no: int, number: int, n: int, parties: list[int], then,
+                 nonce: bytes) -> None:
+        self.round_no, self.number, self.n = round_no, number, n
+        self.parties, self.then, self.nonce = parties, then, nonce
+        self.commits: dict[int, bytes] = {}
+        self.nonces: dict[int, bytes] = {}

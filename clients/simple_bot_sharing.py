@@ -15,7 +15,8 @@ import struct
 
 from nacl import bindings as sodium
 
-from simple_bot_deal import box_cipher
+from simple_bot_deal import box_cipher, derive_scalar, seed_commitment
+from simple_bot_wire import BotStopped, Named
 
 L = 2**252 + 27742317777372353535851937790883648493
 """The order of Ed25519's prime-order subgroup."""
@@ -158,3 +159,175 @@ def pick_nonce(ctx: bytes, seat: int, pick: int, seed: bytes) -> bytes:
     """A pick's nonce read from the seat's seed of the pick's nonce generation ("Picks are
     decided at the commit"): rebuilt with the seed, so no one chooses a pick by leaving."""
     return derive(ctx, seat, b"pick nonce", struct.pack(">I", pick), seed).digest(32)
+
+
+class Rebuild:
+    """A seat lost mid-round (R1) as the stream rebuilds it: the generations each holder owes
+    its shares of, and the shares published (generation -> holder -> share, stream order)."""
+
+    def __init__(self, owed: dict[int, list[int]]) -> None:
+        self.owed = owed
+        self.published: dict[int, dict[int, bytes]] = {}
+        self.timed_out: set[int] = set()
+        self.seeds: dict[int, bytes] | None = None
+        """generation -> the rebuilt seed, once ``t`` shares of each are in."""
+
+    def owing(self) -> list[int]:
+        done = {h for shares in self.published.values() for h in shares}
+        return sorted(set(self.owed) - done - self.timed_out)
+
+    def count(self, generation: int, holders) -> int:
+        return sum(generation in self.owed[h] for h in holders)
+
+    def generations(self) -> set[int]:
+        return {g for gs in self.owed.values() for g in gs}
+
+    def short(self, t: int) -> bool:
+        """Some rebuilt generation can no longer reach ``t`` shares."""
+        can = set(self.owed) - self.timed_out
+        return any(self.count(g, can) < t for g in self.generations())
+
+
+class LostSeats:
+    """R1, a seat lost mid-round at a table sharing seeds (docs/dealing.md "When a seat is
+    rebuilt"; protocol.md 11.10), as simple_bot's ``Table`` follows it: the vote's bar with
+    sharing on, the loss (the round goes on), the ``share_reveal``s (ours when we owe one, and
+    each sequenced one checked), the rebuild, and the host's ``"shares"`` and ``"vote"``
+    timeouts.  Not on yet (`rebuilds_lost`): the reference parties are switched off too, and a
+    client must follow them until the CHANGELOG says R1 is on.  What it does not do yet: make a
+    lost seat's passes not made (a seat lost before its passes were all sequenced), and seat a
+    replacement mid-round with its handed boxes."""
+
+    rebuilds_lost = False
+    """R1 on: until it is, a vote at a table sharing seeds voids the round as without sharing
+    (protocol.md 11.10, "What is on in the reference implementation")."""
+
+    def voted(self, author: int, round_no: int, seat: int) -> None:
+        """A vote that ``seat`` left; with sharing on, whether its voter is a holder as it
+        votes (the rebuild's bar counts those votes)."""
+        if author in self.share_holders():
+            self.holder_votes.setdefault((round_no, seat), set()).add(author)
+        super().voted(author, round_no, seat)
+
+    def lapse(self, seat: int) -> None:
+        super().lapse(seat)
+        self.holder_votes.pop((self.round_no, seat), None)
+
+    def rebuildable(self, seat: int) -> bool:
+        """For every generation of the round ``seat`` committed to and whose passes have begun,
+        ``t`` of that commit's holders other than it are holders still."""
+        holders = set(self.share_holders()) - {seat}
+        return all(len(set(gen.holders) & holders) >= self.share_threshold
+                   for gen in self.gens.values() if seat in gen.commits and gen.outputs)
+
+    def lost_or_waiting(self, seat: int, round_no: int) -> bool:
+        """Sharing on: a rebuildable ``seat`` is lost, the round going on, once ``t`` of the
+        votes naming it are holders' other than its own; until then the votes wait.  A seat
+        not rebuildable: the round is void, as without sharing."""
+        if not self.rebuilds_lost or self.share_threshold is None or not self.rebuildable(seat):
+            return False
+        if len(self.holder_votes.get((round_no, seat), set()) - {seat}) >= self.share_threshold:
+            self.lose(seat, round_no)
+        return True
+
+    def lose(self, seat: int, round_no: int) -> None:
+        """R1: ``seat`` is vacant from here and pays ``leave_penalty``; the round goes on.  Its
+        commits of generations whose passes have not begun are dropped (its replacement commits
+        afresh); each other generation it committed to is rebuilt from the shares its holders
+        (holders now) publish."""
+        holders = set(self.share_holders()) - {seat}
+        self.silent.pop(seat, None)
+        self.vacant[seat] = round_no
+        self.charge(seat)
+        self.vote, self.changes = None, self.changes + 1
+        owed: dict[int, list[int]] = {}
+        for gen in sorted(self.gens.values(), key=lambda g: g.number):
+            if seat in gen.commits and not gen.outputs:
+                del gen.commits[seat]
+            elif seat in gen.commits:
+                for holder in sorted(set(gen.holders) & holders):
+                    owed.setdefault(holder, []).append(gen.number)
+        self.rebuilds[seat] = Rebuild(owed)
+        if self.window is not None and seat not in self.window.decided:
+            self.claim_answer(seat, "pass")  # claim windows leave it out
+
+    def share_reveal(self) -> dict | None:
+        """Our ``share_reveal`` of the first lost seat whose rebuild waits for it."""
+        for seat, rebuild in sorted(self.rebuilds.items()):
+            if self.seat in rebuild.owing():
+                return self.deal("share_reveal", seat=seat, shares=[
+                    {"generation": g, "share": self.gens[g].held[seat]}
+                    for g in rebuild.owed[self.seat]])
+        return None
+
+    def deal_share_reveal(self, author: int, data: dict) -> None:
+        """A holder's shares of a lost seat's seeds: each checked against the seat's
+        commitments (one off names its author); at ``t`` of every rebuilt generation the seat
+        is rebuilt, each seed checked against its digest (off names the seat)."""
+        seat, rebuild = data.get("seat"), self.rebuilds.get(data.get("seat"))
+        shares = data.get("shares")
+        if rebuild is None or self.stopped or author not in rebuild.owing() \
+                or not isinstance(shares, list) \
+                or [e.get("generation") for e in shares if isinstance(e, dict)] \
+                != rebuild.owed[author]:
+            raise BotStopped(f"the host sequenced seat {author}'s share_reveal for seat {seat}, "
+                             "which it does not owe")
+        for entry in shares:
+            gen = self.gens[entry["generation"]]
+            if not share_fits(gen.feldman[seat], author, entry.get("share")):
+                raise Named(author, f"it published a share of seat {seat}'s seed of generation "
+                                    f"{gen.number} that is off its commitments")
+            rebuild.published.setdefault(gen.number, {})[author] = entry["share"]
+        t = self.share_threshold
+        if rebuild.seeds is None and all(len(rebuild.published.get(g, {})) >= t
+                                         for g in rebuild.generations()):
+            self.rebuilt(seat, rebuild)
+
+    def rebuilt(self, seat: int, rebuild: Rebuild) -> None:
+        """Every rebuilt generation of ``seat`` has ``t`` shares: its seeds are public, so its
+        keys of every card come from them and nobody waits for its key shares."""
+        rebuild.seeds = {}
+        for number in sorted(rebuild.generations()):
+            gen = self.gens[number]
+            seed = seed_from_shares(dict(list(rebuild.published[number].items())
+                                         [:self.share_threshold]))
+            if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:
+                raise Named(seat, f"its seed of generation {number}, rebuilt from its shares, "
+                                  "is not on its commitment")
+            rebuild.seeds[number] = seed
+        for (recipient, number, position), owers in list(self.owed.items()):
+            if seat in owers and number in rebuild.seeds:
+                owers.discard(seat)
+                self.gens[number].keys.setdefault(position, {})[seat] = derive_scalar(
+                    self.gens[number].ctx, seat, b"card key", position, rebuild.seeds[number])
+                if not owers:
+                    del self.owed[(recipient, number, position)]
+        for token, owers in list(self.public_owed.items()):
+            if seat in owers and token[0] in rebuild.seeds:
+                self.upturned_key(token, seat, derive_scalar(
+                    self.gens[token[0]].ctx, seat, b"card key", token[1], rebuild.seeds[token[0]]))
+        self.open_hand()
+
+    def shares_timed_out(self, seq: int, holder: int) -> None:
+        """The host's ``"shares"`` timeout: of the lowest lost seat whose rebuild waits for
+        ``holder``, which must be the lowest holder it waits for; below ``t`` the round is void
+        there, as without sharing (the seat paid when it was lost)."""
+        lost = next((s for s, r in sorted(self.rebuilds.items()) if holder in r.owing()), None)
+        if not self.rebuilds_lost or self.stopped or lost is None \
+                or self.rebuilds[lost].owing()[0] != holder:
+            raise BotStopped(f"seq {seq}: the host timed out seat {holder}'s shares, which no "
+                             "lost seat's rebuild waited for")
+        rebuild = self.rebuilds[lost]
+        rebuild.timed_out.add(holder)
+        if rebuild.short(self.share_threshold):
+            self.voided_gone(lost, self.round_no, pays=False)
+
+    def vote_timed_out(self, seq: int, seat: int) -> None:
+        """The host's ``"vote"`` timeout: the votes naming ``seat`` reached 11.5's bar, not
+        ``t`` holders', and none came since: the round is void, as without sharing."""
+        if not self.rebuilds_lost or self.share_threshold is None or self.auditing() \
+                or seat in self.vacant or not self.carried(self.round_no, seat) \
+                or not self.rebuildable(seat):
+            raise BotStopped(f"seq {seq}: the host timed out the vote on seat {seat}, which "
+                             "had no place")
+        self.voided_gone(seat, self.round_no)

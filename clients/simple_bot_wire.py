@@ -10,6 +10,9 @@ import struct
 import msgpack
 
 MAX_FRAME = 1 << 20
+HOST_AUTHOR = 8
+"""The author number of the host's own game messages (``timeout``, ``replace``)."""
+
 
 
 class BotStopped(Exception):
@@ -18,6 +21,19 @@ class BotStopped(Exception):
 
 class LinkLost(BotStopped):
     """The connection broke (or a fatal frame came): worth connecting again to rejoin."""
+
+
+class Named(Exception):
+    """The round's audit names a seat (11.6): the round is void and the game over."""
+
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(f"seat {seat}: {why}")
+        self.seat = seat
+
+
+class SeatTaken(BotStopped):
+    """The table voted our seat gone and gave it to another key (11.8): we play no more."""
+
 
 
 class BadInput(Exception):

@@ -24,7 +24,7 @@ from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire.messages import Deal, Timeout
 
-from test_client_bot import THREE_ROUNDS, game_with_the_client, load_client
+from test_client_bot import THREE_ROUNDS, client_start, game_with_the_client, load_client
 from dropout_helpers import dealing
 from test_table_dropout_silent import (parties, seat_playing, shared, silent_at_first_audit,
                                        wrong_share_of)
@@ -173,3 +173,62 @@ def test_below_t_shares_the_client_s_replica_charges_the_silent_seats_as_in_vers
     assert {seat for _, seat in t.host.left} == {1, 2}  # both pay; the round is dealt again
     assert not replica.finished and len(replica.voided) == 2 and replica.verdict == ""
     assert replica.scores == list(t.host.public.scores)
+
+
+def sharing_start(t=3, host_run=()):
+    """A davis start_game of four seats, as the client's Table reads it, sharing seeds."""
+    keys, start = client_start(4)
+    for entry in start["seats"]:
+        if entry["seat"] in host_run:
+            entry["host_run"] = True
+    return keys, {**start, "share_threshold": t}
+
+
+@pytest.mark.parametrize("t, host_run, why", [
+    (2, (), "share_threshold 2 is not one 4 holders can bear"),
+    (4, (), "share_threshold 4 is not one 4 holders can bear"),
+    (3, (3,), "share_threshold 3 is not one 3 holders can bear"),
+    (2, (0,), "marks our seat 0 host_run"),
+])
+def test_the_client_refuses_a_threshold_its_holders_cannot_bear_or_its_seat_marked_host_run(
+        t, host_run, why):
+    """docs/dealing.md, "Version 10 messages": floor(h/2)+1 <= t <= h-1 over the h seats not
+    host_run; and the host did not start this client."""
+    bot = load_client()
+    keys, start = sharing_start(t, host_run)
+    rnd = seeded(b"client threshold")
+    with pytest.raises(bot.BotStopped, match=why):
+        bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    if host_run == (3,):
+        table = bot.Table({**start, "share_threshold": 2}, 0, rnd(32), rnd(32), rnd, keys[0])
+        assert table.share_holders() == [0, 1, 2]  # the host's seat holds no share
+
+
+def test_the_client_refuses_a_start_game_whose_sharing_is_not_what_the_lobby_showed():
+    bot = load_client()
+    _, start = sharing_start(3)
+    seat = bot.Seat.__new__(bot.Seat)  # no socket: only its check of the start is looked at
+    seat.shown = {"type": "lobby_state", "seats": [{"seat": s} for s in range(4)],
+                  "share_threshold": 3}
+    seat.as_shown(start)
+    with pytest.raises(bot.BotStopped, match="not what the lobby showed"):
+        seat.as_shown({**start, "share_threshold": None})
+    seat.shown["seats"][2]["host_run"] = True
+    with pytest.raises(bot.BotStopped, match=r"seats \[2\]"):
+        seat.as_shown(start)
+
+
+def test_the_client_names_a_host_that_sequences_r1_s_steps_before_r1_is_on():
+    """protocol.md 11.10: R1 is not on in the reference yet; a ``"shares"`` or ``"vote"``
+    timeout names the host, and so does a ``share_reveal`` the host sequenced."""
+    bot = load_client()
+    keys, start = sharing_start(3)
+    rnd = seeded(b"client r1 off")
+    table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    with pytest.raises(bot.BotStopped, match="timed out seat 1's shares, which no lost seat"):
+        table.apply(20, 8, {"kind": "timeout", "seat": 1, "what": "shares"})
+    with pytest.raises(bot.BotStopped, match="timed out the vote on seat 1, which had no place"):
+        table.apply(20, 8, {"kind": "timeout", "seat": 1, "what": "vote"})
+    with pytest.raises(bot.BotStopped, match="share_reveal for seat 2, which it does not owe"):
+        table.apply(21, 1, {"kind": "deal", "step": "share_reveal",
+                            "data": {"round": table.round_no, "seat": 2, "shares": []}})
