@@ -89,10 +89,11 @@ What it does not do:
   going on), which is not on at any table yet (protocol.md 11.10: a client follows the
   reference, whose R1 is switched off; ``LostSeats.rebuilds_lost`` is this bot's switch, off):
   it follows the vote's bar with sharing on, the loss, the ``share_reveal``s (sending its own,
-  checking each), the rebuild and the ``"shares"`` and ``"vote"`` timeouts, but does not make
-  the passes of a seat lost before they were all sequenced, decide a pick with a lost party's
-  nonce, rebuild at the audit a lost seat whose rebuild did not complete, nor seat a
-  replacement mid-round and send it its handed boxes;
+  checking each), the rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement
+  seated mid-round (sending it the keys of the seat's hidden cards in handed boxes), but does
+  not make the passes of a seat lost before they were all sequenced, decide a pick with a lost
+  party's nonce, rebuild at the audit a lost seat whose rebuild did not complete, nor play as
+  such a replacement;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -115,7 +116,6 @@ import sys
 import time
 from pathlib import Path
 
-from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
@@ -153,10 +153,6 @@ client's whole reconnection schedule, so a seat whose link blinks is never voted
 NEWCOMER_GRACE = 60.0
 """Seconds more a newcomer has (a seat whose holder changed at this deal and that has signed
 nothing since) before this bot counts it away: it reads the whole game first (11.5)."""
-
-
-class SeatTaken(BotStopped):
-    """The table voted our seat gone and gave it to another key (11.8): we play no more."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -374,6 +370,8 @@ class Table(LostSeats, SeatChanges):
         """(dealer, generation) our sequenced complaint names: our seeds show nil for them."""
         self.rebuilds: dict[int, Rebuild] = {}
         """Seats lost this round (R1) -> their rebuild."""
+        self.handing: dict[int, set[int]] = {}
+        """Seats replaced mid-round (R1) -> the generations whose keys we still owe to hand."""
         self.shuffling: int | None = None
         self.pick: Pick | None = None
         self.picks = 0
@@ -426,29 +424,8 @@ class Table(LostSeats, SeatChanges):
         self.box_keys.update(self.boxes_due)
         self.boxes_due.clear()
         for seq in sorted(self.proposals):
-            proposal = self.proposals[seq]
-            if self.needed(proposal):
-                continue
-            del self.proposals[seq]
-            body, seat = proposal.body, proposal.body["seat"]
-            self.keys_before[seat].add(self.sign_keys[seat])
-            if body["role"] != "bot" or body["sign_key"] in self.keys_before[seat]:
-                self.given_back.add(seat)  # not a stand-in: once a game (11.8)
-            self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
-            self.box_keys_held[seat].add(body["box_key"])
-            if (body["sign_key"], body["box_key"]) == self.dealt_keys[seat]:
-                self.replaced.discard(seat)  # its first player, back with both its keys
-            else:
-                self.replaced.add(seat)
-            self.roles[seat] = body["role"]
-            self.vacant.pop(seat, None)
-            self.unheard.add(seat)
-            self.rekeyed.append(seat)
-            if seat == self.seat and body["sign_key"] != self.sign_key:
-                raise SeatTaken(f"seat {seat} is played by {body['name']!r} with another key "
-                                f"from round {self.round_no}: the table voted us gone")
-            if seat == self.taking and body["sign_key"] == self.sign_key:
-                self.seat, self.taking = seat, None  # ours from this deal on
+            if not self.needed(self.proposals[seq]):
+                self.take_seat(seq)
         if self.vacant:
             return
         self.waiting_seats = False
@@ -775,6 +752,7 @@ class Table(LostSeats, SeatChanges):
                     self.owed.pop((box["to"], number, position), None)
             if box["to"] == self.seat:
                 self.open_box(author, gen, box)
+        self.handed_sent(author, data)
         self.open_hand()
 
     def open_hand(self) -> None:
@@ -947,7 +925,7 @@ class Table(LostSeats, SeatChanges):
             self.vote = None
         if self.to_approve:
             return {"kind": "approve", "seq": self.to_approve[0]}
-        published = self.share_reveal()
+        published = self.share_reveal() or self.handed_shares()
         if published is not None:
             return published
         if self.pick is not None:
@@ -1042,16 +1020,9 @@ class Table(LostSeats, SeatChanges):
         for g, recipient, position in owed:
             if g == number:
                 by_recipient.setdefault(recipient, []).append(position)
-        boxes = []
-        for recipient, positions in sorted(by_recipient.items()):
-            plain = b"".join(gen.card_key(p) for p in positions)
-            secret = gen.box_secret(recipient, positions)
-            epk = sodium.crypto_scalarmult_base(secret)
-            peer = self.box_keys[recipient]
-            cipher = box_cipher(secret, peer, epk, peer)
-            sealed = cipher.encrypt(bytes(12), plain, box_associated_data(
-                gen.ctx, self.seat, recipient, positions))
-            boxes.append({"to": recipient, "positions": positions, "epk": epk, "box": sealed})
+        boxes = [gen.sealed_keys(recipient, positions, self.box_keys[recipient],
+                                 gen.box_secret(recipient, positions))
+                 for recipient, positions in sorted(by_recipient.items())]
         return self.deal("shares", generation=number, boxes=boxes)
 
     def reveal(self, tokens: list[tuple[int, int]], own_only: bool = False) -> dict:

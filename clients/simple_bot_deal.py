@@ -150,6 +150,16 @@ class Generation:
             + bytes([recipient]) + struct.pack(">H", len(positions))
             + b"".join(struct.pack(">H", p) for p in positions) + self.seed).digest(32)
 
+    def sealed_keys(self, recipient: int, positions: list[int], recipient_key: bytes,
+                    secret: bytes) -> dict:
+        """This seat's keys of ``positions`` sealed to ``recipient`` (its box key
+        ``recipient_key``) under the box secret ``secret``: one box of a ``shares`` body."""
+        epk = sodium.crypto_scalarmult_base(secret)
+        cipher = box_cipher(secret, recipient_key, epk, recipient_key)
+        sealed = cipher.encrypt(bytes(12), b"".join(self.card_key(p) for p in positions),
+                                box_associated_data(self.ctx, self.seat, recipient, positions))
+        return {"to": recipient, "positions": positions, "epk": epk, "box": sealed}
+
     def my_pass(self, phase: int) -> list[bytes]:
         """Pass 1: every point times the pass key, permuted.  Pass 2: the pass-key layer of
         each position replaced by its per-card key."""

@@ -140,6 +140,31 @@ class SeatChanges:
         self.voided.add(round_no)
         self.start_round(self.round_no + 1, again=True)
 
+    def take_seat(self, seq: int) -> None:
+        """The ``replace`` at ``seq``, approved by every seat it needs, seats its keys: the
+        seat's signing and box keys are the replacement's, it is no longer vacant (and no share
+        holder, unless its first player is back with both its keys)."""
+        body = self.proposals.pop(seq).body
+        seat = body["seat"]
+        self.keys_before[seat].add(self.sign_keys[seat])
+        if body["role"] != "bot" or body["sign_key"] in self.keys_before[seat]:
+            self.given_back.add(seat)  # not a stand-in: once a game (11.8)
+        self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
+        self.box_keys_held[seat].add(body["box_key"])
+        if (body["sign_key"], body["box_key"]) == self.dealt_keys[seat]:
+            self.replaced.discard(seat)  # its first player, back with both its keys
+        else:
+            self.replaced.add(seat)
+        self.roles[seat] = body["role"]
+        self.vacant.pop(seat, None)
+        self.unheard.add(seat)
+        self.rekeyed.append(seat)
+        if seat == self.seat and body["sign_key"] != self.sign_key:
+            raise SeatTaken(f"seat {seat} is played by {body['name']!r} with another key "
+                            f"from round {self.round_no}: the table voted us gone")
+        if seat == self.taking and body["sign_key"] == self.sign_key:
+            self.seat, self.taking = seat, None  # ours from this deal on
+
     def charge(self, seat: int) -> None:
         """``seat`` left a round: it pays ``leave_penalty``, once a leave: not for a stand-in
         (a bot a ``replace`` seated with a key new to the seat), nor again for a seat charged

@@ -194,9 +194,9 @@ class LostSeats:
     sharing on, the loss (the round goes on), the ``share_reveal``s (ours when we owe one, and
     each sequenced one checked), the rebuild, and the host's ``"shares"`` and ``"vote"``
     timeouts.  Not on yet (`rebuilds_lost`): the reference parties are switched off too, and a
-    client must follow them until the CHANGELOG says R1 is on.  What it does not do yet: make a
-    lost seat's passes not made (a seat lost before its passes were all sequenced), and seat a
-    replacement mid-round with its handed boxes."""
+    client must follow them until the CHANGELOG says R1 is on.  The replacement seated
+    mid-round is sent its handed boxes.  What it does not do yet: make a lost seat's passes not
+    made (a seat lost before its passes were all sequenced), and play as that replacement."""
 
     rebuilds_lost = False
     """R1 on: until it is, a vote at a table sharing seeds voids the round as without sharing
@@ -307,6 +307,43 @@ class LostSeats:
                 self.upturned_key(token, seat, derive_scalar(
                     self.gens[token[0]].ctx, seat, b"card key", token[1], rebuild.seeds[token[0]]))
         self.open_hand()
+
+    def approved(self, author: int, seq: int) -> None:
+        """An approval; one that completes a ``replace`` of a seat lost this round seats the
+        replacement at once, mid-round, and every other seat owes it its keys of the seat's
+        hidden cards, sealed to its box key (docs/dealing.md, "The replacement takes the hand
+        from that turn")."""
+        super().approved(author, seq)
+        proposal = self.proposals[seq]
+        seat = proposal.body["seat"]
+        if self.rebuilds_lost and seat in self.rebuilds and not self.needed(proposal):
+            self.take_seat(seq)
+            if self.seat is not None and self.seat != seat and self.seat not in self.vacant:
+                self.handing[seat] = {g for g, _ in self.hidden(seat)}
+
+    def handed_shares(self) -> dict | None:
+        """Our ``shares`` body handing a replaced seat's hidden cards of one generation to its
+        replacement: each box secret read under ``"handed box"``, so that no box secret serves
+        two recipient keys."""
+        for seat, numbers in sorted(self.handing.items()):
+            for number in sorted(numbers):
+                gen, key = self.gens[number], self.box_keys[seat]
+                positions = sorted(p for g, p in self.hidden(seat) if g == number)
+                secret = derive(gen.ctx, self.seat, b"handed box", bytes([seat]) + key
+                                + struct.pack(">H", len(positions))
+                                + b"".join(struct.pack(">H", p) for p in positions),
+                                gen.seed).digest(32)
+                return self.deal("shares", generation=number,
+                                 boxes=[gen.sealed_keys(seat, positions, key, secret)])
+        return None
+
+    def handed_sent(self, author: int, data: dict) -> None:
+        """A ``shares`` body of ours handing a seat's hand: owed no more."""
+        for box in data["boxes"] if author == self.seat else ():
+            numbers = self.handing.get(box["to"], set())
+            if data["generation"] in numbers and box["positions"] == sorted(
+                    p for g, p in self.hidden(box["to"]) if g == data["generation"]):
+                numbers.discard(data["generation"])
 
     def shares_timed_out(self, seq: int, holder: int) -> None:
         """The host's ``"shares"`` timeout: of the lowest lost seat whose rebuild waits for

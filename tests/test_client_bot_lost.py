@@ -129,3 +129,46 @@ def test_the_client_s_replica_waits_for_t_holders_votes_beyond_the_seat_majority
     follow(replica, t.stream, read)
     assert replica.vacant == {2: t.host.round} and replica.voided == set()
     assert list(replica.rebuilds) == [2]
+
+
+def test_the_client_hands_a_replaced_seat_s_hidden_cards_to_its_replacement_as_our_deal_does():
+    """A replacement of a seat lost this round, approved by every seat not vacant, is seated at
+    once; the client then owes it, for each generation, its keys of the seat's hidden cards in a
+    ``shares`` box whose secret is read under ``"handed box"``: byte for byte our deal's."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
+    from shanghai_net.deal import seeded
+    from shanghai_net.deal.box import seal
+    from shanghai_net.deal.handed import handed_box_secret
+    from shanghai_net.deal.messages import Context
+    from shanghai_net.deal.seeds import SeedKeys
+    from shanghai_net.deal.sharing import seed_scalar
+    from test_client_bot import client_start, load_client
+
+    bot = load_client()
+    keys, start = client_start(4)
+    rnd = seeded(b"client handed")
+    table = bot.Table({**start, "share_threshold": 3}, 0, rnd(32), rnd(32), rnd, keys[0])
+    table.rebuilds_lost = True
+    seed = seed_scalar(rnd)
+    table.gens[0] = bot.Generation(start["game_id"], table.round_no, 0, list(range(52)), 0, seed)
+    table.hands[2] = [(0, 9), (-1, 17), (0, 4), (0, 30)]
+    table.shown.add((0, 30))
+    table.vacant[2] = table.round_no
+    table.rebuilds[2] = bot.Rebuild({})
+    newcomer = bytes([50]) * 32
+    table.proposed(40, {"seat": 2, "name": "stand-in", "role": "bot", "sign_key": newcomer,
+                        "box_key": newcomer})
+    for seat in (0, 1, 3):
+        table.approved(seat, 40)
+    assert table.vacant == {} and table.box_keys[2] == newcomer and 2 in table.replaced
+    body = table.next_body()
+    ctx = Context(start["game_id"], table.round_no, 0)
+    secret = handed_box_secret(ctx, 0, seed, 2, newcomer, (4, 9))
+    card_keys = SeedKeys(ctx, 0, seed, 52).card_keys
+    ours = seal(secret, X25519PublicKey.from_public_bytes(newcomer), ctx, 0, 2, (4, 9),
+                card_keys[4] + card_keys[9])
+    assert body == {"kind": "deal", "step": "shares", "data": {
+        "round": table.round_no, "generation": 0,
+        "boxes": [{"to": 2, "positions": [4, 9], "epk": ours.epk, "box": ours.ciphertext}]}}
+    table.apply(41, 0, body)
+    assert table.handing == {2: set()} and table.next_body() != body
