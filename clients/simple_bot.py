@@ -31,7 +31,8 @@ What it does:
 - a dropped connection (11.5): it connects again with the same keys and ``resume``, signs the
   host's challenge (``proof``) and takes the game up from its replica;
 - seats that change hands (11.5, 11.8): it votes that a seat left (``void_round``) at once when
-  ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
+  the seat's ``leave`` is sequenced (version 10: its last message; a later one of its key names
+  the host) or ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
   its predecessor's ``bye``); it counts every vote per (round, seat), a vote lapsing (and its
   voter free to vote again) once the seat it named sends a deal step, a move or an approval;
@@ -293,6 +294,9 @@ class Table(LostSeats, SeatChanges):
         of them before anything else and sends nothing more of their generation."""
         self.verdict = ""
         """Why the game ended early: the round's audit names a seat (11.6)."""
+        self.quit: set[int] = set()
+        """Seats whose ``leave`` is sequenced (version 10: its player quit), until a ``replace``
+        seats a player there: its key's later messages have no place; we vote it gone at once."""
         self.holder_votes: dict[tuple[int, int], set[int]] = {}
         """(round, seat) -> the votes naming it cast by share holders (R1's bar)."""
         self.finished = False
@@ -550,6 +554,12 @@ class Table(LostSeats, SeatChanges):
                              f"voted gone: its key plays no more (11.8)")
         if (kind in ("timeout", "replace")) != (author == HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
+        if author in self.quit:
+            raise BotStopped(f"the host relayed seq {seq} of seat {author}, whose player left "
+                             "(its leave was its last message)")
+        if kind == "leave":  # no sign of life: its votes stand, its silence stays
+            self.quit.add(author)
+            return
         self.charged_silent.discard(author)  # it signed again: a later leave is a new one
         self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
         self.silent.pop(author, None)  # a seat timed out as silent is back
@@ -1387,7 +1397,8 @@ class Seat:
         self.counter += 1
 
     def consider_vote(self) -> None:
-        """Vote that a seat left (11.5): at once for one whose player said ``bye``, else once
+        """Vote that a seat left (11.5): at once for one whose ``leave`` is sequenced (version
+        10) or whose player said ``bye``, else once
         it has been away ``vote_after`` seconds (a newcomer: `NEWCOMER_GRACE` more, and its
         predecessor's ``bye`` is not its own); one vote a round (again once it lapsed), none
         while the round's audit waits for its seeds (the seeds decide it)."""
@@ -1398,10 +1409,10 @@ class Seat:
             return
         now = time.monotonic()
         grace = {s: NEWCOMER_GRACE if s in table.unheard else 0.0 for s in self.away}
-        gone = [s for s, since in sorted(self.away.items())
+        gone = [s for s in sorted(set(self.away) | table.quit)
                 if s != table.seat and s not in table.vacant and 0 <= s < table.n
-                and (s in self.left - table.unheard
-                     or now - since >= self.vote_after + grace[s])]
+                and (s in table.quit or s in self.left - table.unheard
+                     or now - self.away[s] >= self.vote_after + grace[s])]
         if gone:  # the first the host timed out as silent, else one the table waits for (11.5)
             stalled = table.stalled_by()
             seat = min(gone, key=lambda s: (table.silent.get(s, 1 << 62), s not in stalled, s))

@@ -157,6 +157,7 @@ class SeatChanges:
             self.replaced.add(seat)
         self.roles[seat] = body["role"]
         self.vacant.pop(seat, None)
+        self.quit.discard(seat)
         self.unheard.add(seat)
         self.rekeyed.append(seat)
         if seat == self.seat and body["sign_key"] != self.sign_key:

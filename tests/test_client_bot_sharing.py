@@ -232,3 +232,22 @@ def test_the_client_names_a_host_that_sequences_r1_s_steps_before_r1_is_on():
     with pytest.raises(bot.BotStopped, match="share_reveal for seat 2, which it does not owe"):
         table.apply(21, 1, {"kind": "deal", "step": "share_reveal",
                             "data": {"round": table.round_no, "seat": 2, "shares": []}})
+
+
+def test_the_client_votes_at_once_against_a_seat_whose_leave_is_sequenced():
+    """Version 10's ``leave`` (a seat's last message): the client votes that seat gone at once,
+    whatever the lobby says, and names a host that relays a later message of its key; the
+    leave is no sign of life: a silent seat stays silent."""
+    bot = load_client()
+    keys, start = client_start(4)
+    rnd = seeded(b"client leave")
+    seat = bot.Seat.__new__(bot.Seat)  # no socket: only its vote is looked at
+    table = seat.table = bot.Table(start, 0, rnd(32), rnd(32), rnd, keys[0])
+    seat.log, seat.vote_after, seat.away, seat.left = lambda text: None, 180.0, {}, set()
+    table.silent[3] = 30
+    table.apply(40, 3, {"kind": "leave"})
+    assert table.quit == {3} and table.silent == {3: 30}
+    seat.consider_vote()
+    assert table.vote == (table.round_no, 3)
+    with pytest.raises(bot.BotStopped, match="seat 3, whose player left"):
+        table.apply(41, 3, {"kind": "draw_stock"})
