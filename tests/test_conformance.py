@@ -47,31 +47,33 @@ async def test_a_client_that_does_nothing_fails_every_situation():
 
 
 ONE_BOX_KEY_CHECKS = (
-    ('        if len(set(self.box_keys.values())) != self.n:\n'
+    ("simple_bot.py",
+     '        if len(set(self.box_keys.values())) != self.n:\n'
      '            raise BotStopped("start_game gives two seats one box key: one box key, '
      'one seat")\n',
      ''),
-    ('        return any(box_key in keys for other, keys in self.box_keys_held.items()',
+    ("simple_bot_seats.py",
+     '        return any(box_key in keys for other, keys in self.box_keys_held.items()',
      '        return False and any(box_key in keys for other, keys in self.box_keys_held.items()'),
 )
 """simple_bot's checks of one box key, one seat (its start's, and `box_key_taken`, which its
-replace and hand_over checks ask), and what a copy without them has instead."""
+replace and hand_over checks ask): the file, the check, and what a copy without it has."""
 
 
 def bot_without(tmp_path: Path, checks) -> list[str]:
-    """A copy of clients/ whose simple_bot.py has each ``(check, instead)`` of ``checks``
-    replaced, beside a link to protocol/ (it reads its presets there)."""
+    """A copy of clients/ with each ``(file, check, instead)`` of ``checks`` replaced in that
+    file, beside a link to protocol/ (the bot reads its presets there)."""
     (tmp_path / "clients").mkdir()
     (tmp_path / "protocol").symlink_to(ROOT / "protocol")
     for part in (ROOT / "clients").glob("*.py"):
         (tmp_path / "clients" / part.name).write_text(part.read_text())
-    copy = tmp_path / "clients" / "simple_bot.py"
-    text = copy.read_text()
-    for check, instead in checks:
-        assert text.count(check) == 1, f"simple_bot.py no longer has {check.strip()!r}"
-        text = text.replace(check, instead)
-    copy.write_text(text)
-    return [sys.executable, str(copy), "--quiet", "{host}:{port}"]
+    for name, check, instead in checks:
+        copy = tmp_path / "clients" / name
+        text = copy.read_text()
+        assert text.count(check) == 1, f"{name} no longer has {check.strip()!r}"
+        copy.write_text(text.replace(check, instead))
+    return [sys.executable, str(tmp_path / "clients" / "simple_bot.py"), "--quiet",
+            "{host}:{port}"]
 
 
 def bot_without_one_box_key(tmp_path: Path) -> list[str]:
