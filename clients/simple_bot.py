@@ -87,14 +87,14 @@ What it does not do:
   takes it that the audit names someone) and names no cheat of a seat rebuilt in R2 beyond
   its shares and its seed;
 - all of R1 (a seat lost mid-round, rebuilt from its holders' ``share_reveal``s, the round
-  going on), which is not on at any table yet (protocol.md 11.10: a client follows the
-  reference, whose R1 is switched off; ``LostSeats.rebuilds_lost`` is this bot's switch, off):
-  it follows the vote's bar with sharing on, the loss, the ``share_reveal``s (sending its own,
-  checking each), the rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement
-  seated mid-round (sending it the keys of the seat's hidden cards in handed boxes), but does
-  not make the passes of a seat lost before they were all sequenced, decide a pick with a lost
-  party's nonce, rebuild at the audit a lost seat whose rebuild did not complete, nor play as
-  such a replacement;
+  going on; on, as in the reference, ``LostSeats.rebuilds_lost``): it follows the vote's bar
+  with sharing on, the loss, the ``share_reveal``s (sending its own, checking each), the
+  rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement seated mid-round
+  (sending it the keys of the seat's hidden cards in handed boxes), but does not make the
+  passes of a seat lost before they were all sequenced (nor restart a generation whose passes
+  had not begun), decide a pick with a lost party's nonce, rebuild at the audit a lost seat
+  whose rebuild did not complete, nor play as such a replacement, and it votes on the lobby's
+  word as in version 9 (11.10 asks a voting client to vote on the signed stream alone);
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -131,7 +131,7 @@ from simple_bot_wire import (FIELDS, HOST_AUTHOR, BadInput, BotStopped, Link,  #
                              LinkLost, Named, SeatTaken, canonical, check_fields,
                              decode_frame, pack)
 
-VERSION = 9
+VERSION = 10
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
 MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "call_shanghai",
                         "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
@@ -317,6 +317,9 @@ class Table(LostSeats, SeatChanges):
         """round -> the seats that voted to void it (one vote a seat a round)."""
         self.silent: dict[int, int] = {}
         """Seat -> seq of the host's ``silent`` timeout of it, until it signs again (11.5)."""
+        self.idle: set[int] = set()
+        """Of ``silent``, the seats timed out while they owed nothing (v10, 11.5): no voters
+        while every seat the table waits on is silent; forgotten when the round is void."""
         self.proposals: dict[int, Proposal] = {}
         """seq of a host ``replace`` still waiting -> its approvals."""
         self.to_approve: list[int] = []
@@ -597,10 +600,17 @@ class Table(LostSeats, SeatChanges):
             self.seeds_missing.add(body["seat"])
             self.seeds_done()
         elif kind == "timeout" and body.get("what") == "silent":
-            seat = body["seat"]
-            if self.auditing() or seat not in self.stalled_by() or seat in self.silent:
+            seat, stalled = body["seat"], self.stalled_by()
+            timed_out = self.silent.keys() - self.idle
+            idle = seat not in stalled and stalled and not stalled - timed_out and \
+                seat < self.n and seat not in self.vacant and seat not in self.silent
+            if self.auditing() or not idle and (seat not in stalled or seat in timed_out):
                 raise BotStopped(f"seq {seq}: the host timed out seat {seat} as silent, which "
-                                 "owed the table nothing or was timed out already")
+                                 "owed the table nothing while it waited on a seat not silent, "
+                                 "or was timed out already")
+            self.idle.discard(seat)
+            if idle:
+                self.idle.add(seat)
             self.silent[seat] = seq
             self.count_votes()
         elif kind == "timeout" and body.get("what") == "shares":
@@ -729,6 +739,11 @@ class Table(LostSeats, SeatChanges):
             return
         holders = [h for h in gen.holders if h != author]
         feldman, boxes = data.get("feldman"), data.get("shares")
+        if len(holders) < self.share_threshold:  # a commit below t carries no sharing
+            if feldman is not None or boxes is not None:
+                raise BotStopped(f"the host sequenced seat {author}'s commit of generation "
+                                 f"{gen.number} with a sharing among fewer than t holders")
+            return
         if not isinstance(feldman, list) or len(feldman) != self.share_threshold \
                 or not isinstance(boxes, list) \
                 or [b.get("to") if isinstance(b, dict) else None for b in boxes] != holders:
@@ -836,6 +851,9 @@ class Table(LostSeats, SeatChanges):
         for seat in sorted(self.seeds_missing):
             whole = True
             for gen in sorted(self.audited(), key=lambda g: g.number):
+                if seat not in gen.feldman:  # its commit carried no sharing (below t)
+                    whole = False
+                    continue
                 shares: dict[int, bytes] = {}
                 for author, entries in self.published:
                     for entry in entries:
@@ -877,6 +895,7 @@ class Table(LostSeats, SeatChanges):
             return
         if self.seeds_missing:  # the round cannot be audited: each absent seat left it (11.6)
             missing, self.seeds_missing = sorted(self.seeds_missing), set()
+            self.forget_idle()
             # the round is dealt again, past the number the next round would have had (the
             # reference engine began it), unless it was the game's last or stopped mid-way
             skip = 1 if self.over and self.contract < self.rules["rounds"] else 0
@@ -1005,13 +1024,14 @@ class Table(LostSeats, SeatChanges):
         return {"kind": "complaint", "round": self.round_no,
                 "reason": f"seat {dealer}'s seed share for seat {self.seat} of generation "
                           f"{number} does not open, or is off its commitments",
-                "share": {"dealer": dealer, "generation": number}}
+                "share": [{"dealer": d, "generation": g} for d, g in self.complaint]}
 
     def commit(self, gen: Generation) -> dict:
         """Our seed commitment; with sharing on, the seed's sharing among the commit's holders
         beside it (docs/dealing.md, "Sharing at the commit")."""
         data = {"generation": gen.number, "digest": seed_commitment(gen.ctx, self.seat, gen.seed)}
-        if gen.holders is not None:
+        if gen.holders is not None and \
+                len(set(gen.holders) - {self.seat}) >= self.share_threshold:
             data.update(commit_sharing(gen.ctx, self.seat, self.share_threshold, gen.seed,
                                        {h: self.box_keys[h] for h in gen.holders
                                         if h != self.seat}))
@@ -1058,7 +1078,7 @@ class Table(LostSeats, SeatChanges):
                 {"generation": gen.number, "dealer": dealer,
                  "share": None if (dealer, gen.number) in self.nil_shares else gen.held.get(dealer)}
                 for gen in audited if gen.holders is not None and self.seat in gen.holders
-                for dealer in sorted(gen.commits) if dealer != self.seat]
+                for dealer in sorted(gen.commits) if dealer in gen.feldman and dealer != self.seat]
         return self.deal("seeds", **data)
 
 
@@ -1242,6 +1262,8 @@ class Seat:
         if kind == "ping":
             self.link.send({"type": "pong", "nonce": message["nonce"]})
         elif kind == "start_game":
+            if self.table is None:
+                self.as_shown(message)
             self.start(message)
         elif kind == "game":
             self.sequenced(message)
@@ -1415,7 +1437,8 @@ class Seat:
                      or now - self.away[s] >= self.vote_after + grace[s])]
         if gone:  # the first the host timed out as silent, else one the table waits for (11.5)
             stalled = table.stalled_by()
-            seat = min(gone, key=lambda s: (table.silent.get(s, 1 << 62), s not in stalled, s))
+            timed_out = {s: q for s, q in table.silent.items() if s not in table.idle}
+            seat = min(gone, key=lambda s: (timed_out.get(s, 1 << 62), s not in stalled, s))
             table.vote = (table.round_no, seat)
             self.log(f"voting that seat {seat} left round {table.round_no}")
 

@@ -85,19 +85,34 @@ class SeatChanges:
         votes = self.votes.get((round_no, seat), set())
         if 2 * len(votes) > self.n:
             return True
-        stalled = self.stalled_by()
-        silent = self.silent.keys() & stalled
+        silent, idle = self.silences()
         if seat not in silent:
             return False
-        voters = set(range(self.n)) - set(self.vacant) - silent - {seat}
+        voters = set(range(self.n)) - set(self.vacant) - silent - idle - {seat}
         return 2 * len(votes & voters) > len(voters)
+
+    def silences(self) -> tuple[set[int], set[int]]:
+        """(The seats silent since the host's timeout that the table cannot go on without;
+        the seats timed out while they owed nothing that still owe nothing, while every seat
+        the table waits on is silent, else none): neither votes (11.5)."""
+        stalled = self.stalled_by()
+        silent = (self.silent.keys() - self.idle) & stalled
+        if not stalled or stalled - silent:
+            return silent, set()
+        return silent, (self.silent.keys() & self.idle) - stalled
+
+    def forget_idle(self) -> None:
+        """The round is void: a timeout of a seat that owed nothing spoke of its stall."""
+        for seat in self.idle:
+            self.silent.pop(seat, None)
+        self.idle.clear()
 
     def split_carried(self, round_no: int) -> int | None:
         """Votes against silent seats count together (11.5): once more than half the seats
         that can vote (not vacant, not silent) named one silent seat or another, the one named
         most leaves (ties: the one timed out first)."""
-        silent = self.silent.keys() & self.stalled_by()
-        voters = set(range(self.n)) - set(self.vacant) - silent
+        silent, idle = self.silences()
+        voters = set(range(self.n)) - set(self.vacant) - silent - idle
         named = {s: len(self.votes.get((round_no, s), set()) & voters) for s in silent}
         if 2 * sum(named.values()) <= len(voters):
             return None
@@ -127,6 +142,7 @@ class SeatChanges:
         """``seat`` is gone: the round is void and its contract dealt again once the seat is
         played again; the seat pays (unless ``pays`` is false: it paid when it was lost)."""
         self.silent.pop(seat, None)
+        self.forget_idle()
         self.vacant[seat] = round_no
         if pays:
             self.charge(seat)

@@ -193,14 +193,13 @@ class LostSeats:
     rebuilt"; protocol.md 11.10), as simple_bot's ``Table`` follows it: the vote's bar with
     sharing on, the loss (the round goes on), the ``share_reveal``s (ours when we owe one, and
     each sequenced one checked), the rebuild, and the host's ``"shares"`` and ``"vote"``
-    timeouts.  Not on yet (`rebuilds_lost`): the reference parties are switched off too, and a
-    client must follow them until the CHANGELOG says R1 is on.  The replacement seated
-    mid-round is sent its handed boxes.  What it does not do yet: make a lost seat's passes not
-    made (a seat lost before its passes were all sequenced), and play as that replacement."""
+    timeouts; the replacement seated mid-round is sent its handed boxes.  What it does not do
+    yet: make a lost seat's passes not made (a seat lost before its passes were all
+    sequenced), and play as that replacement."""
 
-    rebuilds_lost = False
-    """R1 on: until it is, a vote at a table sharing seeds voids the round as without sharing
-    (protocol.md 11.10, "What is on in the reference implementation")."""
+    rebuilds_lost = True
+    """R1 on, as it is in the reference (protocol.md 11.10, "What is on in the reference
+    implementation"); off, a vote at a table sharing seeds voids the round as without sharing."""
 
     def voted(self, author: int, round_no: int, seat: int) -> None:
         """A vote that ``seat`` left; with sharing on, whether its voter is a holder as it
@@ -217,7 +216,7 @@ class LostSeats:
         """For every generation of the round ``seat`` committed to and whose passes have begun,
         ``t`` of that commit's holders other than it are holders still."""
         holders = set(self.share_holders()) - {seat}
-        return all(len(set(gen.holders) & holders) >= self.share_threshold
+        return all(seat in gen.feldman and len(set(gen.holders) & holders) >= self.share_threshold
                    for gen in self.gens.values() if seat in gen.commits and gen.outputs)
 
     def lost_or_waiting(self, seat: int, round_no: int) -> bool:

@@ -19,22 +19,29 @@ import sys
 from pathlib import Path
 
 import msgpack
+from nacl.bindings import crypto_core_ed25519_add, crypto_scalarmult_ed25519_noclamp
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from shanghai_net.deal.box import BOX_TAG, associated_data, seal
+from shanghai_net.deal.handed import handed_box_secret
+from shanghai_net.deal.picks import seed_nonce
+from shanghai_net.deal.sharing import (BASE_POINT, SHARE_TAG, abscissa, coefficient_stream,
+                                       deal_seed, interpolate, seed_from_shares, seed_scalar,
+                                       share_box_secret, share_fits, split)
 from shanghai_net.table.secret import HANDOVER_TAG, SeatSecret, seal_secrets
-from shanghai_net.deal.group import CARD_TAG, card_point, multiply_all
-from shanghai_net.deal.messages import Commitment, Context
+from shanghai_net.deal.group import ORDER, CARD_TAG, card_point, multiply_all, multiply_base
+from shanghai_net.deal.messages import (Commitment, Context, ShareReveal, SharedCommitment,
+                                        SharedSeedReveal)
 from shanghai_net.deal.picks import (COMMIT_TAG as PICK_COMMIT_TAG, RESULT_TAG, nonce_digest,
                                      pick_index)
 from shanghai_net.deal.seeds import SeedKeys, commitment_digest
 from shanghai_net.identity import fingerprint
 from shanghai_net.rules import PRESETS
 from shanghai_net.rules.ruleset import rules_schema
-from shanghai_net.table.bodies import deal_data_schemas
+from shanghai_net.table.bodies import deal_body, deal_data_schemas, seeds_body, shares_body
 from shanghai_net.wire import (BODY_KINDS, ERROR_CODES, FATAL_CODES, MESSAGE_TYPES, Chain,
                                encode_frame, sign_game, signed_bytes, start_digest)
 from shanghai_net.wire.examples import (EXAMPLE_BODIES, GAME_ID, box_key, example_messages, example_start,
@@ -293,6 +300,198 @@ def pick_vector(context: Context) -> dict:
     }
 
 
+SHARING_SEATS, SHARING_T, SHARING_DEALER, SHARING_HOLDER = 4, 3, 1, 2
+"""The sharing vectors' table: 4 seats, every one a holder, t = 3; dealer 1's commit, and holder
+2's view of it (its check, its seeds, its share_reveal when seat 1 is lost)."""
+HANDED_POSITIONS = (1, 5)
+
+
+def sharing_vectors() -> dict:
+    """Protocol version 10's dropout-tolerant deal (protocol.md 11.10), inputs and outputs in hex:
+    every seat's seed drawn as a scalar from 64 fixed bytes, its sharing (coefficients from the
+    seed, Feldman commitments, one share box a holder) and its commit body; holder 2's share of
+    dealer 1's seed opened and checked (and a share off the commitments, which fails the
+    check); holder 2's ``seeds`` with its shares and its ``share_reveal`` of lost seat 1; seat
+    1's seed rebuilt from 3 shares; seat 2's keys of seat 1's hand handed to a replacement;
+    seat 2's pick nonce read from its seed."""
+    context = Context(GAME_ID, 1, 0)
+    t, holders = SHARING_T, range(SHARING_SEATS)
+    keys = {seat: box_key(seat).public_key() for seat in holders}
+    dealers = {}
+    for dealer in holders:
+        wide = fixed_seed("seed scalar", dealer) + fixed_seed("seed scalar high", dealer)
+        seed = seed_scalar(lambda n, wide=wide: wide[:n])
+        others = {h: keys[h] for h in holders if h != dealer}
+        feldman, boxes = deal_seed(context, dealer, seed, t, others)
+        sharing = split(seed, t, sorted(others), coefficient_stream(context, dealer, t, seed))
+        assert sharing.commitments == tuple(feldman)
+        commit = SharedCommitment(context, dealer, commitment_digest(context, dealer, seed),
+                                  tuple(feldman), tuple((b.holder, b.epk, b.box) for b in boxes))
+        dealers[dealer] = (wide, seed, sharing, boxes, commit)
+    return {
+        "comment": "Public test keys and seeds (fixed_seed: SHA-256 of 'shanghai-net test "
+                   "<purpose> <seat>'); never use them for play. Layouts: docs/protocol.md 11.10 "
+                   "and docs/dealing.md.",
+        "context": {"game_id": GAME_ID.hex(), "round": context.round,
+                    "generation": context.generation, "ctx": context.encode().hex()},
+        "order": f"{ORDER:x}", "base_point": BASE_POINT.hex(),
+        "seats": SHARING_SEATS, "share_threshold": t,
+        "box_keys": [{"seat": s, "box_seed": fixed_seed("box", s).hex(),
+                      "box_key": public_bytes(box_key(s)).hex()} for s in holders],
+        "dealers": [_dealer_vector(context, dealer, *dealers[dealer]) for dealer in holders],
+        "holder_check": _holder_check_vector(dealers[SHARING_DEALER][2]),
+        "seeds": _seeds_vector(context, dealers),
+        "share_reveal": to_json(deal_body(ShareReveal(
+            Context(GAME_ID, 1, 0), SHARING_HOLDER, SHARING_DEALER,
+            ((0, dealers[SHARING_DEALER][2].shares[SHARING_HOLDER]),))).to_wire()),
+        "rebuild": _rebuild_vector(context, dealers[SHARING_DEALER]),
+        "handed_box": _handed_vector(context, dealers[SHARING_HOLDER][1]),
+        "pick_nonce": _pick_nonce_vector(dealers[SHARING_HOLDER][1]),
+    }
+
+
+def _dealer_vector(context: Context, dealer: int, wide: bytes, seed: bytes, sharing, boxes,
+                   commit: SharedCommitment) -> dict:
+    t = SHARING_T
+    stream_input = (b"shanghai-net v1 key" + context.encode() + bytes([dealer, 17])
+                    + b"share coefficient" + bytes([t]) + seed)
+    chunks = hashlib.shake_256(stream_input).digest(64 * (t - 1))
+    coefficients = [seed] + [seed_scalar(lambda n, c=chunks[64 * k:64 * k + 64]: c)
+                             for k in range(t - 1)]
+    return {
+        "dealer": dealer, "random_64": wide.hex(), "seed": seed.hex(),
+        "digest": commit.digest.hex(),
+        "coefficient_stream_input": stream_input.hex(),
+        "coefficient_chunks": [chunks[i:i + 64].hex() for i in range(0, len(chunks), 64)],
+        "coefficients": [a.hex() for a in coefficients],
+        "feldman": [c.hex() for c in commit.feldman],
+        "shares": [{"holder": h, "x": abscissa(h), "share": y.hex()}
+                   for h, y in sorted(sharing.shares.items())],
+        "boxes": [_share_box_vector(context, dealer, seed, box) for box in boxes],
+        "commit_body": to_json(deal_body(commit).to_wire()),
+    }
+
+
+def _share_box_vector(context: Context, dealer: int, seed: bytes, box) -> dict:
+    holder = box.holder
+    secret = share_box_secret(context, dealer, holder, seed)
+    ephemeral = X25519PrivateKey.from_private_bytes(secret)
+    holder_key = public_bytes(box_key(holder))
+    shared = ephemeral.exchange(box_key(holder).public_key())
+    info = SHARE_TAG + box.epk + holder_key
+    assert public_bytes(ephemeral) == box.epk
+    return {
+        "holder": holder,
+        "box_secret_input": (b"shanghai-net v1 key" + context.encode() + bytes([dealer, 9])
+                             + b"share box" + bytes([holder]) + seed).hex(),
+        "box_secret": secret.hex(), "epk": box.epk.hex(), "holder_box_key": holder_key.hex(),
+        "shared_secret": shared.hex(), "hkdf_info": info.hex(),
+        "key": HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared).hex(),
+        "associated_data": (SHARE_TAG + context.encode()
+                            + bytes([dealer, holder, SHARING_T])).hex(),
+        "nonce": bytes(12).hex(), "box": box.box.hex(),
+    }
+
+
+def _holder_check_vector(sharing) -> dict:
+    """``y·B == C_0 + Σ_{k>=1} (x^k mod L)·C_k`` for holder 2's share, and for that share
+    plus one, which is off the commitments (the holder's complaint)."""
+    holder, feldman = SHARING_HOLDER, sharing.commitments
+    x = abscissa(holder)
+    powers = [(x ** k % ORDER).to_bytes(32, "little") for k in range(len(feldman))]
+    good = sharing.shares[holder]
+    bad = ((int.from_bytes(good, "little") + 1) % ORDER).to_bytes(32, "little")
+    right = feldman[0]
+    for power, point in zip(powers[1:], feldman[1:]):
+        right = crypto_core_ed25519_add(right, crypto_scalarmult_ed25519_noclamp(power, point))
+    cases = []
+    for name, share in (("passes", good), ("fails", bad)):
+        left = multiply_base([share])[0]
+        fits = share_fits(feldman, holder, share)
+        assert fits == (left == right) == (name == "passes")
+        cases.append({"case": name, "share": share.hex(), "share_times_base": left.hex(),
+                      "fits": fits})
+    return {"dealer": SHARING_DEALER, "holder": holder, "x": x,
+            "x_powers": [p.hex() for p in powers], "feldman": [c.hex() for c in feldman],
+            "commitments_sum": right.hex(), "cases": cases}
+
+
+def _seeds_vector(context: Context, dealers: dict) -> dict:
+    """Holder 2's ``seeds`` of the round: its seed, and its share of each other dealer's."""
+    seat = SHARING_HOLDER
+    reveal = SharedSeedReveal(context, seat, dealers[seat][1], tuple(
+        (d, dealers[d][2].shares[seat]) for d in sorted(dealers) if d != seat))
+    return {"author": seat, "body": to_json(seeds_body(context.round, [reveal]).to_wire())}
+
+
+def _rebuild_vector(context: Context, dealer_state) -> dict:
+    """Seat 1's seed from the shares of holders 3, 0 and 2, published in that order (the first
+    ``t`` in stream order): Lagrange at zero over their abscissas, then checked against the
+    seat's seed digest."""
+    _, seed, sharing, _, commit = dealer_state
+    order = (3, 0, 2)
+    used = {h: sharing.shares[h] for h in order}
+    xs = [abscissa(h) for h in order]
+    lambdas = []
+    for xj in xs:
+        weight = 1
+        for xm in xs:
+            if xm != xj:
+                weight = weight * xm * pow(xm - xj, -1, ORDER) % ORDER
+        lambdas.append(weight)
+    rebuilt = seed_from_shares(context, SHARING_DEALER, commit.digest, used)
+    assert rebuilt == seed == interpolate({abscissa(h): int.from_bytes(y, "little")
+                                           for h, y in used.items()}, 0).to_bytes(32, "little")
+    return {"seat": SHARING_DEALER,
+            "published": [{"holder": h, "x": abscissa(h), "share": used[h].hex(),
+                           "lagrange": lam.to_bytes(32, "little").hex()}
+                          for h, lam in zip(order, lambdas)],
+            "seed": rebuilt.hex(), "digest": commit.digest.hex()}
+
+
+def _handed_vector(context: Context, seed: bytes) -> dict:
+    """Seat 2's keys of lost seat 1's hidden positions 1 and 5, sealed to seat 1's replacement
+    (a ``shares`` body to seat 1, its box secret read under ``"handed box"``)."""
+    sender, seat, positions = SHARING_HOLDER, SHARING_DEALER, HANDED_POSITIONS
+    replacement = X25519PrivateKey.from_private_bytes(fixed_seed("replacement box", seat))
+    new_key = public_bytes(replacement)
+    secret = handed_box_secret(context, sender, seed, seat, new_key, positions)
+    header = (bytes([seat]) + new_key + len(positions).to_bytes(2, "big")
+              + b"".join(p.to_bytes(2, "big") for p in positions))
+    sender_keys = SeedKeys(context, sender, seed, 8)
+    plaintext = b"".join(sender_keys.card_keys[p] for p in positions)
+    sealed = seal(secret, replacement.public_key(), context, sender, seat, positions, plaintext)
+    shared = X25519PrivateKey.from_private_bytes(secret).exchange(replacement.public_key())
+    info = BOX_TAG + sealed.epk + new_key
+    return {
+        "sender": sender, "seat": seat, "positions": list(positions),
+        "sender_seed": seed.hex(),
+        "card_key_inputs": [sender_keys._input(b"card key", p, 0).hex() for p in positions],
+        "replacement_box_seed": fixed_seed("replacement box", seat).hex(),
+        "replacement_box_key": new_key.hex(),
+        "box_secret_input": (b"shanghai-net v1 key" + context.encode() + bytes([sender, 10])
+                             + b"handed box" + header + seed).hex(),
+        "box_secret": secret.hex(), "epk": sealed.epk.hex(), "shared_secret": shared.hex(),
+        "hkdf_info": info.hex(),
+        "key": HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared).hex(),
+        "associated_data": associated_data(context, sender, seat, positions).hex(),
+        "plaintext": plaintext.hex(), "box": sealed.ciphertext.hex(),
+        "body": to_json(shares_body(context.round, context.generation, [sealed]).to_wire()),
+    }
+
+
+def _pick_nonce_vector(seed: bytes) -> dict:
+    """Seat 2's nonce of pick 1 of round 1, read from its seed of generation 1, the pick's nonce
+    generation (a reshuffle's: the ``ctx`` is that generation's, not the pick's own, which has
+    generation 0)."""
+    seat, pick, context = SHARING_HOLDER, 1, Context(GAME_ID, 1, 1)
+    data = (b"shanghai-net v1 key" + context.encode() + bytes([seat, 10]) + b"pick nonce"
+            + pick.to_bytes(4, "big") + seed)
+    return {"seat": seat, "pick": pick, "round": context.round, "generation": context.generation,
+            "ctx": context.encode().hex(), "seed": seed.hex(), "input": data.hex(),
+            "nonce": seed_nonce(context, seat, pick, seed).hex()}
+
+
 RULES_DESCRIPTION = (
     "The rules map of start_game and lobby_state: house rules over the preset, each value in its "
     "field's own type (a boolean is true or false, never a string); protocol/presets.json holds "
@@ -332,6 +531,7 @@ def build() -> dict[str, object]:
     files["vectors/signing.json"] = signing_vectors()
     files["vectors/fingerprints.json"] = fingerprint_vectors()
     files["vectors/deal.json"] = deal_vectors()
+    files["vectors/sharing.json"] = sharing_vectors()
     return files
 
 

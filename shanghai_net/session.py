@@ -83,6 +83,7 @@ class LobbySeat:
     ready: bool
     connected: bool
     bot: bool
+    host_run: bool = False  # the host's own process runs it (its bot): no share holder
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,9 @@ class Lobby:
     you: int | None  # our seat, None until the host has seated us
     offers: tuple[tuple[str, str], ...] = ()  # (name, key fingerprint) of who offers to take a seat
     last_game: tuple[tuple[int, int], ...] = ()  # (seat, total) of the table's game before
+    sharing: str = ""
+    """The table's sharing setting, what it promises in words (`SharingSetting.said`); empty:
+    not known."""
 
     @property
     def ready(self) -> bool:

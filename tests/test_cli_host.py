@@ -29,9 +29,9 @@ def hosting(tmp_path, *options: str) -> tuple[subprocess.Popen, int]:
     return host, int(found.group(1))
 
 
-def welcome_table(port: int) -> dict:
-    """What the host's welcome says of its table, to a spectator."""
-    seen: dict = {}
+def spectator_sees(port: int, sees):
+    """The first thing ``sees(peer)`` returns that is not None, to a spectator of the host."""
+    seen = []
 
     async def look() -> None:
         peer = Peer(("127.0.0.1", port), Identity(os.urandom(32), os.urandom(32)),
@@ -39,13 +39,19 @@ def welcome_table(port: int) -> dict:
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(peer.run)
-                while peer.welcome is None:
+                while not seen:
+                    found = sees(peer)
+                    seen.extend([] if found is None else [found])
                     await trio.sleep(0.01)
-                seen.update(peer.welcome.table)
                 nursery.cancel_scope.cancel()
 
     trio.run(look)
-    return seen
+    return seen[0]
+
+
+def welcome_table(port: int) -> dict:
+    """What the host's welcome says of its table, to a spectator."""
+    return spectator_sees(port, lambda peer: peer.welcome and peer.welcome.table)
 
 
 def test_a_host_of_its_own_bots_alone_does_not_say_it_stays_for_a_rematch(tmp_path):

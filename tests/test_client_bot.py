@@ -67,7 +67,8 @@ class PausingHost(Host):
 
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
-                               pause_at_end: bool = False, script=None, player=None):
+                               pause_at_end: bool = False, script=None, player=None,
+                               **options):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed,
@@ -75,11 +76,12 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     host gives up waiting for its end of the stream after a ``send_timeout`` of 3 s).
     ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
-    client's process).  ``player(seat)``: a peer's player (the basic bot if not given)."""
+    client's process).  ``player(seat)``: a peer's player (the basic bot if not given);
+    ``options``: more of the host's `HostConfig`."""
     rnd = seeded(b"client test %d" % seed)
     paused = {"ping_interval": 0.2, "send_timeout": 3.0} if pause_at_end else {}
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
-                        record=record, **paused)
+                        record=record, **paused, **options)
     started = _Started()
     if pause_at_end:
         host = PausingHost(config, started, client_seat, len(rules["contracts"]))
@@ -348,7 +350,7 @@ def test_the_client_bot_gives_a_newcomer_its_grace_before_voting_it_gone():
     import time
 
     bot = load_client()
-    assert bot.VERSION == 9
+    assert bot.VERSION == 10
     keys, start = client_start(3)
     rnd = seeded(b"client grace")
     seat = bot.Seat.__new__(bot.Seat)  # no socket: only its vote is looked at

@@ -1,7 +1,6 @@
 """R1 of version 10's dropout-tolerant deal (docs/dealing.md "R1, lost mid-round", protocol.md
-11.10) as clients/simple_bot.py follows it, switched on as the reference parties are in these
-tests (it is not on yet at any table: `rebuilds_lost`): the client's replica of our in-process
-tables reads the vote that loses a seat, the round going on, the holders' ``share_reveal``s
+11.10) as clients/simple_bot.py follows it (on, as in the reference; `rebuilds_lost` is its
+switch): the client's replica of our in-process tables reads the vote that loses a seat, the round going on, the holders' ``share_reveal``s
 (one off its commitments names its author), the rebuild, and a ``"shares"`` timeout below ``t``
 (the round void); and as a holder it owes the same ``share_reveal`` our seat sends."""
 
@@ -13,7 +12,6 @@ import pytest
 
 from shanghai_net.deal.messages import ShareReveal
 from shanghai_net.table.fault import Fault
-from shanghai_net.table.stream import StreamTable
 from shanghai_net.wire.messages import Deal
 
 from dropout_helpers import changing
@@ -24,14 +22,8 @@ from test_table_dropout_silent import seat_playing
 from test_table_silence import follow, simple_bot_follower
 
 
-@pytest.fixture(autouse=True)
-def rebuilding(monkeypatch):
-    """R1 on at our parties, which only tests turn on until it is wired through."""
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
-
-
 def replica_of(t, seat=None):
-    """simple_bot's replica of ``t``'s game with R1 on: a follower, or (``seat``) a replica
+    """simple_bot's replica of ``t``'s game: a follower, or (``seat``) a replica
     that holds that seat's box key and draws its seeds, so that it opens its shares."""
     if seat is None:
         replica = simple_bot_follower(t.host.start_game)
@@ -105,9 +97,9 @@ def test_the_client_s_replica_voids_the_round_when_a_shares_timeout_leaves_fewer
     assert replica.scores == [penalty * (s == 2) for s in range(4)] == list(t.host.public.scores)
 
 
-def test_r1_is_off_in_the_client_as_in_the_reference_until_it_is_switched_on():
-    """With the client's R1 off (as it is at every table now) the same votes void the round, as
-    our parties' do with theirs off (protocol.md 11.10)."""
+def test_with_its_r1_switched_off_the_client_voids_the_round_at_the_same_votes():
+    """With the client's R1 switched off the same votes void the round, as without sharing: the
+    switch is what the tests above exercise."""
     t = lost()
     round_no = t.host.round
     published(t)

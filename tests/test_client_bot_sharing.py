@@ -19,7 +19,6 @@ from shanghai_net.deal.messages import Context
 from shanghai_net.deal.picks import seed_nonce
 from shanghai_net.deal.sharing import deal_seed, seed_scalar
 from shanghai_net.engine import Phase
-from shanghai_net.net import lobby
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire.messages import Deal, Timeout
@@ -75,17 +74,8 @@ def test_the_client_s_sharing_is_byte_for_byte_the_reference_s():
                               raw_public(key.public_key())) is None
 
 
-@pytest.fixture
-def host_shares_seeds(monkeypatch):
-    """The host's start_game sets ``share_threshold`` 3 (four holders).  No host option turns
-    sharing on yet (`lobby` is building it): the lobby's StartGame is given the field."""
-    plain = lobby.StartGame
-    monkeypatch.setattr(lobby, "StartGame", lambda **fields: plain(**fields, share_threshold=3))
-
-
 @pytest.mark.parametrize("client_seat,seed", [(1, 11)])
-async def test_the_client_bot_plays_a_whole_game_with_sharing_on(client_seat, seed, tmp_path,
-                                                                 host_shares_seeds):
+async def test_the_client_bot_plays_a_whole_game_with_sharing_on(client_seat, seed, tmp_path):
     """Three reference peers and simple_bot, every seed shared (t = 3 of 4 holders): the game is
     played to its end over real sockets, and every round's audit (the sharing of every commit,
     the shares in every seeds, the nonces of the picks read from the seeds) is clean at every
@@ -93,7 +83,8 @@ async def test_the_client_bot_plays_a_whole_game_with_sharing_on(client_seat, se
     record = tmp_path / "game.transcript"
     with trio.fail_after(300):
         host, tables, process = await game_with_the_client(
-            client_seat, seed, THREE_ROUNDS, record, player=lambda i: Pushy(random.Random(i)))
+            client_seat, seed, THREE_ROUNDS, record, player=lambda i: Pushy(random.Random(i)),
+            sharing=3)
     log = process.stderr.decode()
     public = host.public
     assert host.start.share_threshold == 3
@@ -218,9 +209,9 @@ def test_the_client_refuses_a_start_game_whose_sharing_is_not_what_the_lobby_sho
         seat.as_shown(start)
 
 
-def test_the_client_names_a_host_that_sequences_r1_s_steps_before_r1_is_on():
-    """protocol.md 11.10: R1 is not on in the reference yet; a ``"shares"`` or ``"vote"``
-    timeout names the host, and so does a ``share_reveal`` the host sequenced."""
+def test_the_client_names_a_host_that_sequences_r1_s_steps_where_they_have_no_place():
+    """protocol.md 11.10: with no seat lost, a ``"shares"`` or ``"vote"`` timeout names the
+    host, and so does a ``share_reveal`` the host sequenced."""
     bot = load_client()
     keys, start = sharing_start(3)
     rnd = seeded(b"client r1 off")
@@ -251,3 +242,42 @@ def test_the_client_votes_at_once_against_a_seat_whose_leave_is_sequenced():
     assert table.vote == (table.round_no, 3)
     with pytest.raises(bot.BotStopped, match="seat 3, whose player left"):
         table.apply(41, 3, {"kind": "draw_stock"})
+
+
+def test_the_client_s_sharing_reproduces_the_protocol_s_vectors():
+    """protocol/vectors/sharing.json (4 seats, ``t = 3``): from each dealer's 64 random bytes
+    the bot draws its seed and builds its commit's body byte for byte; it rebuilds seat 1's seed
+    from the three published shares, and reads a pick's nonce from a seed."""
+    import json
+
+    from test_client_bot import BOT
+
+    bot = load_client()
+    sharing = sharing_module()
+    vectors = json.loads((BOT.parent.parent / "protocol" / "vectors" / "sharing.json").read_text())
+
+    def unbin(value):
+        if isinstance(value, dict):
+            return bytes.fromhex(value["$bin"]) if set(value) == {"$bin"} else \
+                {k: unbin(v) for k, v in value.items()}
+        return [unbin(v) for v in value] if isinstance(value, list) else value
+
+    ctx, t = bytes.fromhex(vectors["context"]["ctx"]), vectors["share_threshold"]
+    keys = {b["seat"]: bytes.fromhex(b["box_key"]) for b in vectors["box_keys"]}
+    seeds = {}
+    for dealer in vectors["dealers"]:
+        d = dealer["dealer"]
+        seeds[d] = sharing.seed_scalar(lambda n: bytes.fromhex(dealer["random_64"]))
+        assert seeds[d].hex() == dealer["seed"]
+        body = unbin(dealer["commit_body"])
+        built = {"round": vectors["context"]["round"], "generation": 0,
+                 "digest": bot.seed_commitment(ctx, d, seeds[d]),
+                 **sharing.commit_sharing(ctx, d, t, seeds[d],
+                                          {h: key for h, key in keys.items() if h != d})}
+        assert built == body["data"], d
+    rebuild = vectors["rebuild"]
+    used = {p["holder"]: bytes.fromhex(p["share"]) for p in rebuild["published"]}
+    assert sharing.seed_from_shares(used) == seeds[rebuild["seat"]]
+    pick = vectors["pick_nonce"]
+    assert sharing.pick_nonce(bytes.fromhex(pick["ctx"]), pick["seat"], pick["pick"],
+                              bytes.fromhex(pick["seed"])).hex() == pick["nonce"]

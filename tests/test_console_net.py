@@ -61,6 +61,10 @@ class FakePeer:
     vote_target = Peer.vote_target
     _vacant = Peer._vacant
     _away = Peer._away
+    _down = Peer._down
+    _left = Peer._left
+    _quitters = Peer._quitters
+    _on_the_stream = Peer._on_the_stream
 
     def vote_void(self, seat=None):
         self.votes += 1
@@ -251,8 +255,38 @@ def a_started_table(players=3, seat=0, seed=4):
                             complaint=None, verdict=None, protests=[], waiting_audit=False,
                             holders=[Holder(s.name, "player", s.sign_key, s.box_key)
                                      for s in start.seats], vacant={}, left=[], handovers={},
-                            unpaid=set(), unheard=set(), silenced={}, stalled_by=set)
+                            unpaid=set(), unheard=set(), silenced={}, stalled_by=set,
+                            share_threshold=None, quitters=set)
     return start, table
+
+
+def test_v_votes_only_against_a_seat_the_table_waits_on_or_that_left_not_a_link_that_blinked():
+    """Seat 2's link drops while it owes the table nothing (a blink): V finds nothing to vote
+    on, for a vote lapses only when the seat it names sends what the table waits for, and one
+    spent on a seat that owes nothing stood for the round.  Once the table waits on seat 2, V
+    votes that it left; a seat that said bye is offered whatever it owes."""
+    async def body(c: Console):
+        start, table = a_started_table()
+        await c.on_trio(lambda: c.peer.changed(status="playing", seat=0, welcome=welcome(),
+                                               lobby=lobby_state(ready=(True,) * 3), start=start,
+                                               table=table))
+        await c.on_trio(lambda: c.peer.changed(absent={2: 0.0}))
+        assert "bot2 lost connection" in c.screen()["log"]
+        await c.press("V", "y")
+        await c.until(lambda: "nothing to vote on" in c.screen()["message"])
+        assert c.peer.votes == 0
+        table.stalled_by = lambda: {2}  # now the deal waits for its step
+        await c.press("V", "y")
+        await c.until(lambda: "you voted that seat 2 left" in c.screen()["message"])
+        assert c.peer.votes == 1
+        c.peer.votes = 0
+        table.stalled_by = set
+        await c.on_trio(lambda: c.peer.changed(absent={1: 0.0}, left=frozenset({1})))
+        await c.press("V", "y")
+        await c.until(lambda: "you voted that seat 1 left" in c.screen()["message"])
+        assert c.peer.votes == 1
+
+    run(with_console, body)
 
 
 def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
@@ -276,6 +310,7 @@ def test_the_game_screen_shows_a_lost_seat_our_dropped_link_and_the_audit():
         await c.press("V", "y")  # nobody has left: nothing to vote on
         await c.until(lambda: "nothing to vote on" in c.screen()["message"])
         assert c.peer.votes == 0
+        table.stalled_by = lambda: {2}  # its deal step is owed
         await c.on_trio(lambda: c.peer.changed(absent={2: 0.0}))
         assert any(line.split()[:2] == ["2", "bot2"] and line.endswith("lost")
                    for line in c.screen()["players"].splitlines())

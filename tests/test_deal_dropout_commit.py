@@ -112,8 +112,19 @@ def test_a_table_without_sharing_refuses_a_commit_with_one():
     with pytest.raises(ValueError, match="carries a sharing, at a table that shares no seeds"):
         plain.participants[0].receive(dataclasses.replace(commit, context=dataclasses.replace(
             commit.context, game_id=b"shanghai-net game")))
-    with pytest.raises(ValueError, match="holders when the table shares seeds, and only then"):
+    with pytest.raises(ValueError, match="has holders only when the table shares seeds"):
         plain.participants[1].start_generation(0, CARDS, holders=(0, 1))
+
+
+def test_a_generation_without_holders_at_a_sharing_table_is_dealt_without_sharing():
+    """Too few holders left for ``t`` (a replacement holds none): the table's generation has no
+    holders, and its commits carry no sharing, as at a table without."""
+    table = shared_table(deal=False)
+    commit = table.participants[0].start_generation(0, CARDS, holders=None)
+    assert not isinstance(commit, SharedCommitment)
+    table.participants[1].start_generation(0, CARDS, holders=None)
+    table.participants[1].receive(commit)
+    assert table.participants[1].generation(0).sharing is None
 
 
 def test_the_fixed_base_multiplication_is_the_base_point_s_and_is_counted():

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from shanghai_net.deal import CheatDetected, PassOutput, seeded
 from shanghai_net.deal.lost import NotRebuildable
 from shanghai_net.deal.messages import Context, ShareReveal
-from shanghai_net.deal.sharing import seed_scalar
+from shanghai_net.deal.sharing import rebuild, seed_scalar
 from dropout_helpers import CARDS, assert_only_holders_open, changing, dealing, shared_table
 
 TWO = (2).to_bytes(32, "little")
@@ -135,7 +135,9 @@ def test_shares_of_a_live_seat_are_refused_and_t_minus_1_of_them_rebuild_nothing
     with pytest.raises(ValueError, match="seat 0 owes no shares|no loss of seat 2"):
         table.participants[0].share_reveal(2)
     g = table.participants[0].generation(0)
-    assert table.participants[0]._rebuilt_seed(g, 2, shares) is None  # t-1 points: nothing
+    commit = g.commitments[2]
+    with pytest.raises(ValueError, match="2 shares of seat 2's seed for generation 0, 3 needed"):
+        rebuild(g.context, 2, 3, commit.feldman, commit.digest, shares)  # t-1 points: nothing
     assert not g.sharing.rebuilt
     assert_only_holders_open(table)
 

@@ -44,8 +44,8 @@ class HeldStandIn(Host):
         super().__init__(config)
         self.reading = trio.Event()
 
-    def _stand_in(self) -> Peer:
-        bot = super()._stand_in()
+    def _stand_in(self, **keys) -> Peer:
+        bot = super()._stand_in(**keys)
         reading = self.reading
 
         class Held(type(bot)):

@@ -103,7 +103,7 @@ async def test_an_announced_table_is_listed_with_its_fields(tmp_path, capsys,
             assert listed[KITCHEN] == {
                 "name": KITCHEN, "preset": "good-miller", "seats": "0/4", "state": "lobby",
                 "fingerprint": server.identity.fingerprint, "address": "127.0.0.1",
-                "port": port, "version": PROTOCOL_VERSION}
+                "port": port, "version": PROTOCOL_VERSION, "sharing": "off"}
 
             # the lobby's host key (welcome.table.host_fingerprint) is the one listed
             assert all(t.host.identity.fingerprint == listed[KITCHEN]["fingerprint"]

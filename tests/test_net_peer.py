@@ -60,6 +60,7 @@ async def test_a_vote_already_in_the_stream_is_not_cast_again(mock_clock):
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=5.0)
     peer.seat, peer.outbox, peer.absent = 0, SimpleNamespace(deal=[], flying=[]), {2: 0.0}
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 share_threshold=None, quitters=set,  # sharing off
                                  chain=SimpleNamespace(next_seq=0),
                                  vacant={}, unheard=set(), silenced={},
                                  stalled_by=set)
@@ -83,6 +84,7 @@ async def test_a_seat_replaying_the_game_after_a_rejoin_does_not_vote(mock_clock
     pushed = []
     peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend, deal=pushed, flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=1, void_votes={},
+                                 share_threshold=None, quitters=set,  # sharing off
                                  chain=SimpleNamespace(next_seq=40), vacant={}, unheard=set(),
                                  silenced={}, stalled_by=set)
     peer._quiet_until, peer.left, peer.absent = 500, {2}, {2: 0.0}
@@ -102,6 +104,7 @@ async def test_a_bot_votes_against_a_seat_whose_link_is_down_before_one_only_slo
     pushed = []
     peer.seat, peer.outbox = 0, SimpleNamespace(push=pushed.extend, deal=pushed, flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 share_threshold=None, quitters=set,  # sharing off
                                  chain=SimpleNamespace(next_seq=0),
                                  vacant={}, unheard=set(), silenced={},
                                  stalled_by=set)
@@ -122,6 +125,7 @@ async def test_a_bot_votes_at_once_against_a_seat_away_the_host_timed_out_as_sil
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer(), void_after=180.0)
     peer.seat, peer.outbox = 0, SimpleNamespace(deal=[], flying=[])
     peer.table = SimpleNamespace(finished=False, waiting_audit=False, void_target=3, void_votes={},
+                                 share_threshold=None, quitters=set,  # sharing off
                                  chain=SimpleNamespace(next_seq=0),
                                  vacant={}, unheard=set(), silenced={2: 41},
                                  stalled_by=lambda: {2}, still_silent=lambda: {2})
@@ -212,11 +216,14 @@ def test_a_person_may_vote_against_a_seat_away_or_silent_while_it_owes_the_deal(
     from shanghai_net.net.voting import STALL_VOTE
 
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
-    peer.absent = {1: 5.0}  # seat 1's link dropped at 5 s
-    peer.stalling = {2: 10.0, 3: 30.0}  # seats 2 and 3 owe the deal a step, silent since
+    peer.table = SimpleNamespace(vacant={}, unheard=set(), stalled_by=lambda: {1, 2, 3})
+    peer.absent = {1: 5.0, 4: 5.0}  # the links of seats 1 and 4 dropped at 5 s
+    peer.stalling = {2: 10.0, 3: 30.0}  # seats 1, 2 and 3 owe the deal a step, silent since
     assert peer.holding_up(10.0 + STALL_VOTE - 0.1) == {1}
     assert peer.holding_up(10.0 + STALL_VOTE) == {1, 2}
-    assert peer.holding_up(30.0 + STALL_VOTE) == {1, 2, 3}
+    assert peer.holding_up(30.0 + STALL_VOTE) == {1, 2, 3}, "not seat 4: it owes nothing"
+    peer.left = frozenset({4})
+    assert peer.holding_up(30.0 + STALL_VOTE) == {1, 2, 3, 4}, "it left"
 
 
 async def test_the_front_end_s_bye_chat_and_ready_on_a_lost_link_are_dropped_not_raised():

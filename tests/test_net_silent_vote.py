@@ -7,6 +7,8 @@ stand-in plays on and the game ends: the lost seat charged once, the record veri
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import trio
 
 from shanghai_net.deal import seeded
@@ -14,6 +16,7 @@ from shanghai_net.identity import Identity
 from shanghai_net.engine.events import RoundVoided
 from shanghai_net.net.config import BOT_VOID_AFTER
 from shanghai_net.net.host import Host, HostConfig
+from shanghai_net.net.resume import StandInKeys
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
 from shanghai_net.wire.messages import Timeout, VoidRound
@@ -70,13 +73,12 @@ async def test_the_host_s_bots_vote_a_seat_timed_out_as_silent_gone_at_once(tmp_
         not report.unpaid, report.summary()
 
 
-async def test_a_stand_in_that_died_with_the_host_is_voted_gone_at_once_and_costs_nothing(
-        tmp_path):
+@asynccontextmanager
+async def host_killed_with_its_stand_in(tmp_path):
     """The soak's game 5-2: seat 2 is lost and voted gone (charged), the host's stand-in takes
-    it at the next deal, and the host is killed before the stand-in signed anything (its keys
-    die with the host's process).  The resumed host times the stand-in out as silent: the
-    bots vote at once though it is a newcomer (one whose link is down reads nothing), not
-    after its grace and their 180 s, and the stand-in voted gone costs the seat nothing."""
+    it at the next deal, and the host is killed before the stand-in signed anything (the
+    stand-in dies with it).  Yields a function that resumes the host from its transcript
+    (`Host`, after ``before()``) on the same port, the transcript, and the seats' results."""
     record = tmp_path / "resumed.bin"
     host_key = Identity(bytes(range(32)), bytes(range(32, 64)))
     config = dict(players=3, rules=THREE_ROUNDS, claim_timeout=1, audit_timeout=AUDIT,
@@ -87,26 +89,44 @@ async def test_a_stand_in_that_died_with_the_host_is_voted_gone_at_once_and_cost
     options[2]["player"] = HoldsRound(never, 1, 2)
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     peers, results = {}, {}
-    with trio.fail_after(150):
-        async with trio.open_nursery() as nursery:
-            async def doomed_host(task_status=trio.TASK_STATUS_IGNORED):
-                with crashed:
-                    await first.run(listeners, task_status=task_status)
+    async with trio.open_nursery() as nursery:
+        async def doomed_host(task_status=trio.TASK_STATUS_IGNORED):
+            with crashed:
+                await first.run(listeners, task_status=task_status)
 
-            port = await nursery.start(doomed_host)
-            await start_peers(nursery, port, identities(3), tmp_path, peers, results, options,
-                              {2: killed})
-            public = first.public
-            await until(lambda: public.moving() == {2}, "seat 2 to move", seconds=90)
-            killed.cancel()
-            await until(lambda: public.round == 2 and public.holders[2].kind == "bot",
-                        "the stand-in seated for round 2", seconds=10 * AUDIT + 20)
-            crashed.cancel()  # the host dies, and its stand-in with it
-            for listener in listeners:
-                await listener.aclose()
+        port = await nursery.start(doomed_host)
+        await start_peers(nursery, port, identities(3), tmp_path, peers, results, options,
+                          {2: killed})
+        public = first.public
+        await until(lambda: public.moving() == {2}, "seat 2 to move", seconds=90)
+        killed.cancel()
+        await until(lambda: public.round == 2 and public.holders[2].kind == "bot",
+                    "the stand-in seated for round 2", seconds=10 * AUDIT + 20)
+        crashed.cancel()  # the host dies, and its stand-in with it
+        for listener in listeners:
+            await listener.aclose()
+
+        async def resume():
             second = Host(HostConfig(resume=record, **config))
             again = await trio.open_tcp_listeners(port, host="127.0.0.1")
             await nursery.start(second.run, again)
+            return second
+
+        yield resume, record, results
+
+
+async def test_a_stand_in_that_died_with_the_host_is_voted_gone_at_once_and_costs_nothing(
+        tmp_path):
+    """The stand-in that died with the host cannot be started again: its keys, kept beside the
+    transcript (`net.resume.StandInKeys`), are readable by others now, so the resumed host
+    does not use them (they may be known).  It times the stand-in out as silent: the bots vote at once though it is a newcomer (one whose link is down
+    reads nothing), not after its grace and their 180 s, and the stand-in voted gone costs the
+    seat nothing."""
+    with trio.fail_after(150):
+        async with host_killed_with_its_stand_in(tmp_path) as (resume, record, results):
+            for keys in StandInKeys(record).directory.glob("*.keys"):
+                keys.chmod(0o644)
+            second = await resume()
             public = second.public
             await until(lambda: len(public.left) == 2, "the dead stand-in voted gone",
                         seconds=10 * AUDIT + 20, state=lambda: (

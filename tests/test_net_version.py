@@ -1,7 +1,7 @@
-"""Protocol version 9 over real sockets: a peer of version 8, which would count the same
-stream's votes and replacements differently (split votes carried together, a seat given back
-once a game), is refused by a version-9 host with an error naming both versions, and gets no
-seat; a version-9 peer is seated."""
+"""Protocol version 10 over real sockets: a peer of version 9, which would hash another
+``start_game`` map than the one it received (the map it decoded) and know nothing of the
+dropout-tolerant deal's fields (``host_run``, ``share_threshold``), is refused by a version-10
+host with an error naming both versions, and gets no seat; a version-10 peer is seated."""
 
 from __future__ import annotations
 
@@ -17,23 +17,23 @@ from seating import start_seated
 from test_net_rejoin import identities, make_peer
 
 
-async def test_a_version_8_peer_is_refused_naming_both_versions(tmp_path, monkeypatch):
-    assert PROTOCOL_VERSION == 9
+async def test_a_version_9_peer_is_refused_naming_both_versions(tmp_path, monkeypatch):
+    assert PROTOCOL_VERSION == 10
     host = Host(HostConfig(players=3))
     old, new = identities(2)
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
             port = await nursery.start(host.run, listeners)
-            monkeypatch.setattr(peer_module, "PROTOCOL_VERSION", 8)  # its hello says 8
+            monkeypatch.setattr(peer_module, "PROTOCOL_VERSION", 9)  # its hello says 9
             stale = make_peer(port, old, 0, tmp_path)
             with pytest.raises(PeerError) as refused:
                 await stale.run()
             assert refused.value.words.startswith(
-                "the host refused: protocol version 8 is not spoken here: this host speaks "
-                "version 9"), refused.value.words
+                "the host refused: protocol version 9 is not spoken here: this host speaks "
+                "version 10"), refused.value.words
             assert str(refused.value).startswith("refused: version: ")
             assert stale.seat is None
-            monkeypatch.setattr(peer_module, "PROTOCOL_VERSION", 9)
+            monkeypatch.setattr(peer_module, "PROTOCOL_VERSION", 10)
             await start_seated(nursery, make_peer(port, new, 0, tmp_path), 0)
             nursery.cancel_scope.cancel()

@@ -12,9 +12,12 @@ import trio
 
 from shanghai_net.cli import main
 from shanghai_net.cli.records import KEEP_RECORDS, new_record
+from shanghai_net.identity import Identity
 from shanghai_net.net.host import HostConfig
+from shanghai_net.net.resume import StandInKeys
 from shanghai_net.net.tables import TableServer
 from shanghai_net.net.transcript import read_transcript
+from shanghai_net.table.secret import SeatSecret
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import encode_frame
 
@@ -48,8 +51,10 @@ def test_empty_records_are_removed_and_do_not_count_against_those_kept(tmp_path,
     record = new_record()
     assert sorted(records.iterdir()) == games  # every game kept: the new one is the twentieth
     record.write_bytes(b"a game")
+    StandInKeys(games[0]).keep(Identity(bytes(32), bytes(32)), SeatSecret(bytes(32)))
     new_record()
-    assert sorted(records.iterdir()) == sorted(games[1:] + [record])  # now the oldest goes
+    assert sorted(records.iterdir()) == sorted(games[1:] + [record])  # now the oldest goes,
+    # and the keys its host kept for its stand-ins with it
 
 
 def write_frames(path, messages):

@@ -14,7 +14,6 @@ import pytest
 from shanghai_net.deal.messages import ShareReveal
 from shanghai_net.engine import RoundVoided, SeatLost
 from shanghai_net.table.fault import Fault
-from shanghai_net.table.stream import StreamTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
@@ -24,12 +23,6 @@ from test_table_dropout_lost_vote import after_some_draws
 from test_table_dropout_lost_wire import refused_timeout
 from test_table_dropout_silent import parties, seat_playing
 from test_table_roster import vote_gone
-
-
-@pytest.fixture(autouse=True)
-def rebuilding(monkeypatch):
-    """R1 on, which only tests turn on until it is wired through (`SeedSharing.rebuilds_lost`)."""
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
 
 
 def lost(kinds=None, held=(), turn=None):

@@ -8,21 +8,13 @@ voids the round as without sharing."""
 
 from __future__ import annotations
 
-import pytest
 
 from shanghai_net.engine import RoundVoided, SeatLost
-from shanghai_net.table.stream import StreamTable
 from shanghai_net.engine.events import Drew, TookDiscard
 
 from test_table_dropout_silent import parties, shared
 from test_table_dropout_lost_wire import refused_timeout
 from test_table_roster import vote_gone
-
-
-@pytest.fixture(autouse=True)
-def rebuilding(monkeypatch):
-    """R1 on, which only tests turn on until it is wired through (`SeedSharing.rebuilds_lost`)."""
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
 
 
 def after_some_draws(players=5, t=4, draws=3, kinds=None, turn=None):

@@ -145,7 +145,7 @@ def test_a_dealer_that_sealed_a_bad_share_is_named_after_its_holder_complains_an
     t.run_until(lambda: t.host.finished)
     (complaint,) = [m for m in t.stream if isinstance(m.body, wm.Complaint)]
     assert complaint.author == 1
-    assert complaint.body.share == wm.ShareComplained(dealer=3, generation=0)
+    assert complaint.body.share == (wm.ShareComplained(dealer=3, generation=0),)
     assert not [m for m in t.stream if m.author == 1 and isinstance(m.body, Deal)
                 and m.body.step == "pass"], "the complainer sent a pass of the generation"
     (seeds,) = [m for m in t.stream if m.author == 1 and isinstance(m.body, Deal)
@@ -160,7 +160,7 @@ def test_a_complaint_of_a_share_its_author_does_not_hold_is_refused(t, dealer):
     table = shared(t=t)  # sharing off: no one holds a share; on: no seat holds its own
     table.run_until(lambda: table.host.round == 1 and table.host._all_committed(0))
     body = wm.Complaint(round=1, reason="bad share",
-                        share=wm.ShareComplained(dealer=dealer, generation=0))
+                        share=(wm.ShareComplained(dealer=dealer, generation=0),))
     with pytest.raises(RemoteProtocolError, match=f"out_of_turn.*seat {dealer}'s seed share of "
                                                   "generation 0, which seat 1 does not hold"):
         table.host.admit(table.sign(1, table.ids[1].sign_key, body))
@@ -189,17 +189,20 @@ def test_a_commit_whose_sharing_is_not_the_table_s_shape_is_refused_and_named_if
 
 
 def test_a_replacement_holds_no_share_and_is_rebuilt_when_it_is_silent_at_its_seeds():
-    """Seat 4 is voted gone and a newcomer takes it at the next deal: no holder (rule 4), it is
-    dealt no share and its seeds carry none; its own seed is dealt to the four holders, so when
-    its seeds are timed out it is rebuilt and the round stands."""
+    """Seat 4 is voted gone in round 1, rebuilt, and a newcomer takes it mid-round (R1): no
+    holder (rule 4), it is dealt no share in round 2 and its seeds carry none; its own seed is
+    dealt to the four holders, so when its seeds are timed out it is rebuilt and the round
+    stands."""
     t = shared(players=5)
     t.run_until(lambda: t.host.round == 1 and t.host.settled)
     t.gone.add(4)
     vote_gone(t, 4, [0, 1, 2])
-    who = newcomer(4)
+    old, who = t.seats[4], newcomer(4)
     t.follow(4, who, yields=True)
     t.propose(4, who)
+    t.run_until(lambda: t.seats[4] is not old, play=False)  # seated mid-round, round 1
     t.gone.discard(4)
+    assert t.host.round == 1 and t.host.lost == [(1, 4)]
     t.run_until(lambda: t.host.round == 2 and t.host._all_committed(0))
     commits = {m.author: m.body.data for m in t.stream if isinstance(m.body, Deal)
                and m.body.step == "commit" and m.body.data["round"] == 2}
@@ -208,7 +211,8 @@ def test_a_replacement_holds_no_share_and_is_rebuilt_when_it_is_silent_at_its_se
     silent_at_first_audit(t, 4)
     for party in parties(t):
         assert party.fault is None and party.verdict is None, party.fault
-        assert party.left == [(1, 4)] and party.silent == set() and party.audited == 2
+        assert party.lost == [(1, 4)] and party.left == [] and party.silent == set()
+        assert party.audited == 2
     (seeds,) = [m for m in t.boxes[4].unplaced.values()
                 if isinstance(m.body, Deal) and m.body.step == "seeds"]
     assert seeds.body.data["shares"] == []  # the replacement holds none

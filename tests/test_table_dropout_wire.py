@@ -48,12 +48,15 @@ def test_a_start_game_with_a_threshold_carries_it_and_binds_it():
         StartGame.from_wire({**wire, "share_threshold": 1})
 
 
-def test_a_complaint_of_a_share_names_its_dealer_and_generation():
-    body = wm.Complaint(round=1, reason="bad", share=wm.ShareComplained(dealer=2, generation=0))
+def test_a_complaint_of_shares_names_each_dealer_and_generation():
+    body = wm.Complaint(round=1, reason="bad", share=(wm.ShareComplained(dealer=2, generation=0),
+                                                      wm.ShareComplained(dealer=3, generation=0)))
     wire = body.to_wire()
-    assert wire["share"] == {"dealer": 2, "generation": 0}
+    assert wire["share"] == [{"dealer": 2, "generation": 0}, {"dealer": 3, "generation": 0}]
     game = wm.BodySpec().check(wire, "body")
     assert game == body
+    with pytest.raises(RemoteProtocolError, match=r"body.share: expected an array of at most 7"):
+        wm.BodySpec().check({**wire, "share": {"dealer": 2, "generation": 0}}, "body")
 
 
 def shared_commit():

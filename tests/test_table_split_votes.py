@@ -27,7 +27,7 @@ class ReferenceVoter(Voting):
     and the seats it sees away (the lost seats' links are down)."""
 
     def __init__(self, table, away):
-        self.table, self.left, self.stalling = table, set(), {}
+        self.table, self.seat, self.left, self.stalling = table, table.seat, set(), {}
         self.absent = {seat: 0.0 for seat in away}
 
 

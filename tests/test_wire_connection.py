@@ -154,17 +154,18 @@ def test_unsupported_version_must_be_refused():
     assert states(client, host) == (State.CLOSED, State.CLOSED)
 
 
-def test_a_version_8_hello_is_refused_naming_both_versions():
-    """Version 9 changed what messages mean (split votes against silent seats carry together;
-    a seat is given back once a game), not their bytes: a v8 peer would count the same stream
-    differently, so it is refused, told both versions."""
-    assert PROTOCOL_VERSION == 9
+def test_a_version_9_hello_is_refused_naming_both_versions():
+    """Version 10 is the dropout-tolerant deal (docs/dealing.md): ``start_game`` carries
+    ``host_run`` and ``share_threshold``, and every party hashes the start_game map it received;
+    a v9 peer would hash the map it decoded and part from the chain at seq 0, so it is refused,
+    told both versions."""
+    assert PROTOCOL_VERSION == 10
     client, host = pair("hello")
-    host.receive_data(client.send(Hello(**{**vars_of(HELLO), "version": 8})))
+    host.receive_data(client.send(Hello(**{**vars_of(HELLO), "version": 9})))
     error = remote_error(host)
     assert error.code == "version"
-    assert error.reason.startswith("protocol version 8 is not spoken here: this host speaks "
-                                   "version 9"), error.reason
+    assert error.reason.startswith("protocol version 9 is not spoken here: this host speaks "
+                                   "version 10"), error.reason
 
 
 def test_another_protocol_must_be_refused():

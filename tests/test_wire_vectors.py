@@ -515,3 +515,297 @@ def test_the_deal_schema_and_parse_deal_agree(step):
             case["data"]["boxes"][0]["box"] != body["data"]["boxes"][0]["box"]
         if not box_length_only:
             assert (schema_errors(schema, case) == []) is good, case
+
+
+# -- protocol version 10's dropout-tolerant deal (protocol.md 11.10, protocol/vectors/sharing.json):
+# each derivation recomputed here from its documented bytes with plain hashlib, libsodium and
+# cryptography, and each wire body read back by our own parse_deal --------------------------------
+
+SHARING = load("vectors/sharing.json")
+L = int(SHARING["order"], 16)
+
+
+def scalar_int(hex_scalar):
+    return int.from_bytes(H(hex_scalar), "little")
+
+
+def le32(value):
+    return (value % L).to_bytes(32, "little")
+
+
+def sharing_dealer(seat):
+    (dealer,) = [d for d in SHARING["dealers"] if d["dealer"] == seat]
+    return dealer
+
+
+def test_the_sharing_order_and_base_point_are_ed25519_s():
+    from nacl.bindings import crypto_scalarmult_ed25519_base_noclamp
+    assert L == 2**252 + 27742317777372353535851937790883648493
+    assert crypto_scalarmult_ed25519_base_noclamp(le32(1)).hex() == SHARING["base_point"]
+    assert SHARING["context"]["ctx"] == DEAL["context"]["ctx"]
+
+
+@pytest.mark.parametrize("dealer", SHARING["dealers"], ids=lambda d: f"dealer-{d['dealer']}")
+def test_a_seed_is_64_random_bytes_reduced_mod_l(dealer):
+    from nacl.bindings import crypto_core_ed25519_scalar_reduce
+    assert crypto_core_ed25519_scalar_reduce(H(dealer["random_64"])).hex() == dealer["seed"]
+    assert le32(int.from_bytes(H(dealer["random_64"]), "little")).hex() == dealer["seed"]
+    digest = hashlib.sha256(b"shanghai-net v1 seed commitment" + H(SHARING["context"]["ctx"])
+                            + bytes([dealer["dealer"]]) + H(dealer["seed"])).digest()
+    assert digest.hex() == dealer["digest"]
+
+
+@pytest.mark.parametrize("dealer", SHARING["dealers"], ids=lambda d: f"dealer-{d['dealer']}")
+def test_the_coefficients_shares_and_feldman_commitments_are_the_seed_s(dealer):
+    from nacl.bindings import crypto_scalarmult_ed25519_base_noclamp
+    t, d = SHARING["share_threshold"], dealer["dealer"]
+    data = (b"shanghai-net v1 key" + H(SHARING["context"]["ctx"]) + bytes([d, 17])
+            + b"share coefficient" + bytes([t]) + H(dealer["seed"]))
+    assert H(dealer["coefficient_stream_input"]) == data
+    stream = hashlib.shake_256(data).digest(64 * (t - 1))
+    assert [H(c) for c in dealer["coefficient_chunks"]] == \
+        [stream[i:i + 64] for i in range(0, len(stream), 64)]
+    coefficients = [scalar_int(dealer["seed"])] + [
+        int.from_bytes(stream[i:i + 64], "little") % L for i in range(0, len(stream), 64)]
+    assert all(coefficients) and [le32(a).hex() for a in coefficients] == dealer["coefficients"]
+    assert [crypto_scalarmult_ed25519_base_noclamp(le32(a)).hex() for a in coefficients] == \
+        dealer["feldman"]
+    holders = [h for h in range(SHARING["seats"]) if h != d]
+    assert [s["holder"] for s in dealer["shares"]] == holders
+    for share in dealer["shares"]:
+        x = share["holder"] + 1
+        assert share["x"] == x
+        assert le32(sum(a * x**k for k, a in enumerate(coefficients))).hex() == share["share"]
+
+
+@pytest.mark.parametrize("dealer", SHARING["dealers"], ids=lambda d: f"dealer-{d['dealer']}")
+def test_each_share_box_opens_to_its_holder_s_share(dealer):
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    raw = (Encoding.Raw, PublicFormat.Raw)
+    ctx, t, d = H(SHARING["context"]["ctx"]), SHARING["share_threshold"], dealer["dealer"]
+    shares = {s["holder"]: s["share"] for s in dealer["shares"]}
+    assert [b["holder"] for b in dealer["boxes"]] == sorted(shares)
+    for box in dealer["boxes"]:
+        j = box["holder"]
+        data = (b"shanghai-net v1 key" + ctx + bytes([d, 9]) + b"share box" + bytes([j])
+                + H(dealer["seed"]))
+        assert H(box["box_secret_input"]) == data
+        assert hashlib.shake_256(data).digest(32).hex() == box["box_secret"]
+        ephemeral = X25519PrivateKey.from_private_bytes(H(box["box_secret"]))
+        assert ephemeral.public_key().public_bytes(*raw).hex() == box["epk"]
+        holder = X25519PrivateKey.from_private_bytes(H(SHARING["box_keys"][j]["box_seed"]))
+        assert holder.public_key().public_bytes(*raw).hex() == box["holder_box_key"] == \
+            SHARING["box_keys"][j]["box_key"]
+        shared = holder.exchange(ephemeral.public_key())  # the holder's side
+        assert shared.hex() == box["shared_secret"]
+        info = b"shanghai-net v8 seed share" + H(box["epk"]) + H(box["holder_box_key"])
+        assert info.hex() == box["hkdf_info"]
+        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared)
+        assert key.hex() == box["key"]
+        ad = b"shanghai-net v8 seed share" + ctx + bytes([d, j, t])
+        assert ad.hex() == box["associated_data"] and box["nonce"] == "00" * 12
+        assert len(H(box["box"])) == 48
+        assert ChaCha20Poly1305(key).decrypt(bytes(12), H(box["box"]), ad).hex() == shares[j]
+
+
+@pytest.mark.parametrize("dealer", SHARING["dealers"], ids=lambda d: f"dealer-{d['dealer']}")
+def test_the_commit_body_carries_the_digest_the_commitments_and_the_boxes_and_parses(dealer):
+    from shanghai_net.deal.messages import SharedCommitment
+    from shanghai_net.table.bodies import parse_deal
+    from shanghai_net.wire.messages import Deal
+    body = dealer["commit_body"]
+    assert body["kind"] == "deal" and body["step"] == "commit"
+    assert from_hex_json(body["data"]) == {
+        "round": SHARING["context"]["round"], "generation": 0, "digest": H(dealer["digest"]),
+        "feldman": [H(c) for c in dealer["feldman"]],
+        "shares": [{"to": b["holder"], "epk": H(b["epk"]), "box": H(b["box"])}
+                   for b in dealer["boxes"]]}
+    step = parse_deal(Deal("commit", from_hex_json(body["data"])), H(SHARING["context"]["game_id"]),
+                      dealer["dealer"])
+    (commit,) = step.messages
+    assert isinstance(commit, SharedCommitment)
+    assert [h for h, _, _ in commit.shares] == [b["holder"] for b in dealer["boxes"]]
+    assert check_against_schema({"type": "game", "author": dealer["dealer"], "counter": 0,
+                                 "body": body, "sig": {"$bin": "00" * 64}}) == []
+
+
+def test_the_holder_s_check_passes_on_its_share_and_fails_one_off_the_commitments():
+    from nacl.bindings import (crypto_core_ed25519_add, crypto_scalarmult_ed25519_base_noclamp,
+                               crypto_scalarmult_ed25519_noclamp)
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from shanghai_net.deal.errors import CheatDetected
+    from shanghai_net.deal.messages import Context
+    from shanghai_net.deal.sharing import SealedSeedShare, open_share, share_fits
+    v = SHARING["holder_check"]
+    dealer = sharing_dealer(v["dealer"])
+    assert v["feldman"] == dealer["feldman"] and v["x"] == v["holder"] + 1
+    assert v["x_powers"] == [le32(v["x"] ** k).hex() for k in range(len(v["feldman"]))]
+    right = H(v["feldman"][0])
+    for power, point in zip(v["x_powers"][1:], v["feldman"][1:]):
+        right = crypto_core_ed25519_add(right, crypto_scalarmult_ed25519_noclamp(H(power), H(point)))
+    assert right.hex() == v["commitments_sum"]
+    feldman = [H(c) for c in v["feldman"]]
+    (good,) = [s["share"] for s in dealer["shares"] if s["holder"] == v["holder"]]
+    assert [c["case"] for c in v["cases"]] == ["passes", "fails"] and v["cases"][0]["share"] == good
+    assert v["cases"][1]["share"] == le32(scalar_int(good) + 1).hex()
+    for case in v["cases"]:
+        left = crypto_scalarmult_ed25519_base_noclamp(H(case["share"]))
+        assert left.hex() == case["share_times_base"]
+        assert (left == right) is case["fits"] is (case["case"] == "passes")
+        assert share_fits(feldman, v["holder"], H(case["share"])) is case["fits"]
+    # our holder opens its box and checks it; against other commitments it names the dealer
+    (box,) = [b for b in dealer["boxes"] if b["holder"] == v["holder"]]
+    context = Context(H(SHARING["context"]["game_id"]), SHARING["context"]["round"], 0)
+    sealed = SealedSeedShare(context, v["dealer"], v["holder"], H(box["epk"]), H(box["box"]))
+    own = X25519PrivateKey.from_private_bytes(H(SHARING["box_keys"][v["holder"]]["box_seed"]))
+    assert open_share(own, sealed, feldman, SHARING["share_threshold"]).hex() == good
+    with pytest.raises(CheatDetected) as named:
+        open_share(own, sealed, feldman[:1] + feldman[2:] + feldman[1:2],
+                   SHARING["share_threshold"])
+    assert named.value.culprit == v["dealer"]
+
+
+def test_a_seeds_body_carries_the_shares_its_author_holds_by_generation_then_dealer():
+    from shanghai_net.deal.messages import SharedSeedReveal
+    from shanghai_net.table.bodies import parse_deal
+    from shanghai_net.wire.messages import Deal
+    v, author = SHARING["seeds"], SHARING["seeds"]["author"]
+    data = from_hex_json(v["body"]["data"])
+    assert v["body"]["step"] == "seeds"
+    assert data == {"round": 1, "seeds": [{"generation": 0,
+                                           "seed": H(sharing_dealer(author)["seed"])}],
+                    "shares": [{"generation": 0, "dealer": d["dealer"],
+                                "share": H(next(s["share"] for s in d["shares"]
+                                                if s["holder"] == author))}
+                               for d in SHARING["dealers"] if d["dealer"] != author]}
+    (reveal,) = parse_deal(Deal("seeds", data), H(SHARING["context"]["game_id"]), author).messages
+    assert isinstance(reveal, SharedSeedReveal)
+    assert [dealer for dealer, _ in reveal.shares] == [0, 1, 3]
+    shuffled = {**data, "shares": data["shares"][::-1]}  # not by dealer ascending: refused
+    with pytest.raises(ValueError):
+        parse_deal(Deal("seeds", shuffled), bytes(16), author)
+    assert check_against_schema({"type": "game", "author": author, "counter": 0,
+                                 "body": v["body"], "sig": {"$bin": "00" * 64}}) == []
+
+
+def test_a_share_reveal_publishes_one_share_a_rebuilt_generation_and_parses():
+    from shanghai_net.deal.messages import ShareReveal
+    from shanghai_net.table.bodies import parse_deal
+    from shanghai_net.wire.messages import Deal
+    body, holder = SHARING["share_reveal"], SHARING["holder_check"]["holder"]
+    lost = SHARING["rebuild"]["seat"]
+    (share,) = [s["share"] for s in sharing_dealer(lost)["shares"] if s["holder"] == holder]
+    assert body["step"] == "share_reveal"
+    assert from_hex_json(body["data"]) == {"round": 1, "seat": lost,
+                                           "shares": [{"generation": 0, "share": H(share)}]}
+    (reveal,) = parse_deal(Deal("share_reveal", from_hex_json(body["data"])), bytes(16),
+                           holder).messages
+    assert isinstance(reveal, ShareReveal) and reveal.seat == lost
+    assert reveal.shares == ((0, H(share)),)
+    assert check_against_schema({"type": "game", "author": holder, "counter": 0,
+                                 "body": body, "sig": {"$bin": "00" * 64}}) == []
+
+
+def test_t_shares_rebuild_the_seed_by_lagrange_at_zero_and_it_is_on_the_seat_s_digest():
+    from shanghai_net.deal.errors import CheatDetected
+    from shanghai_net.deal.messages import Context
+    from shanghai_net.deal.sharing import seed_from_shares
+    v = SHARING["rebuild"]
+    dealer = sharing_dealer(v["seat"])
+    shares = {s["holder"]: s["share"] for s in dealer["shares"]}
+    assert len(v["published"]) == SHARING["share_threshold"]
+    xs = [p["x"] for p in v["published"]]
+    total = 0
+    for p in v["published"]:
+        assert p["x"] == p["holder"] + 1 and p["share"] == shares[p["holder"]]
+        weight = 1
+        for xm in xs:
+            if xm != p["x"]:
+                weight = weight * xm * pow(xm - p["x"], -1, L) % L
+        assert le32(weight).hex() == p["lagrange"]
+        total += weight * scalar_int(p["share"])
+    assert le32(total).hex() == v["seed"] == dealer["seed"]
+    assert v["digest"] == dealer["digest"]
+    context = Context(H(SHARING["context"]["game_id"]), 1, 0)
+    used = {p["holder"]: H(p["share"]) for p in v["published"]}
+    assert seed_from_shares(context, v["seat"], H(v["digest"]), used).hex() == v["seed"]
+    wrong = {**used, v["published"][0]["holder"]: le32(scalar_int(v["published"][0]["share"]) + 1)}
+    with pytest.raises(CheatDetected) as named:  # a seed off the digest names the seat
+        seed_from_shares(context, v["seat"], H(v["digest"]), wrong)
+    assert named.value.culprit == v["seat"]
+
+
+def test_a_handed_box_is_a_key_share_box_whose_secret_is_read_under_handed_box():
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    from nacl.bindings import crypto_core_ed25519_scalar_reduce
+    from shanghai_net.table.bodies import parse_deal
+    from shanghai_net.wire.messages import Deal
+    raw = (Encoding.Raw, PublicFormat.Raw)
+    v, ctx = SHARING["handed_box"], H(SHARING["context"]["ctx"])
+    assert v["sender_seed"] == sharing_dealer(v["sender"])["seed"]
+    replacement = X25519PrivateKey.from_private_bytes(H(v["replacement_box_seed"]))
+    assert replacement.public_key().public_bytes(*raw).hex() == v["replacement_box_key"]
+    positions = b"".join(u16(p) for p in v["positions"])
+    data = (b"shanghai-net v1 key" + ctx + bytes([v["sender"], 10]) + b"handed box"
+            + bytes([v["seat"]]) + H(v["replacement_box_key"]) + u16(len(v["positions"]))
+            + positions + H(v["sender_seed"]))
+    assert H(v["box_secret_input"]) == data
+    assert hashlib.shake_256(data).digest(32).hex() == v["box_secret"]
+    ephemeral = X25519PrivateKey.from_private_bytes(H(v["box_secret"]))
+    assert ephemeral.public_key().public_bytes(*raw).hex() == v["epk"]
+    shared = replacement.exchange(ephemeral.public_key())
+    assert shared.hex() == v["shared_secret"]
+    info = b"shanghai-net v2 box" + H(v["epk"]) + H(v["replacement_box_key"])
+    assert info.hex() == v["hkdf_info"]
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"", info=info).derive(shared)
+    assert key.hex() == v["key"]
+    ad = (b"shanghai-net v2 box" + ctx + bytes([v["sender"], v["seat"]])
+          + u16(len(v["positions"])) + positions)
+    assert ad.hex() == v["associated_data"]
+    plaintext = ChaCha20Poly1305(key).decrypt(bytes(12), H(v["box"]), ad)
+    assert plaintext.hex() == v["plaintext"]
+    # the sender's own per-card key of each position (seeds.py's "card key" derivation)
+    for p, key_input in zip(v["positions"], v["card_key_inputs"]):
+        assert H(key_input) == (b"shanghai-net v1 key" + ctx + bytes([v["sender"], 8])
+                                + b"card key" + u16(p) + bytes([0]) + H(v["sender_seed"]))
+    assert plaintext == b"".join(crypto_core_ed25519_scalar_reduce(
+        hashlib.shake_256(H(i)).digest(64)) for i in v["card_key_inputs"])
+    body = v["body"]
+    assert from_hex_json(body["data"]) == {"round": 1, "generation": 0, "boxes": [
+        {"to": v["seat"], "positions": v["positions"], "epk": H(v["epk"]), "box": H(v["box"])}]}
+    (sealed,) = parse_deal(Deal("shares", from_hex_json(body["data"])), bytes(16),
+                           v["sender"]).sealed
+    assert (sealed.recipient, sealed.positions) == (v["seat"], tuple(v["positions"]))
+
+
+def test_a_pick_nonce_is_read_from_the_seed_of_its_nonce_generation():
+    from shanghai_net.deal.messages import Context
+    from shanghai_net.deal.picks import seed_nonce
+    v = SHARING["pick_nonce"]
+    game_id = H(SHARING["context"]["game_id"])
+    ctx = u16(len(game_id)) + game_id + u32(v["round"]) + u32(v["generation"])
+    assert v["generation"] != 0 and H(v["ctx"]) == ctx  # the generation's ctx, not the pick's
+    data = (b"shanghai-net v1 key" + ctx + bytes([v["seat"], 10]) + b"pick nonce"
+            + u32(v["pick"]) + H(v["seed"]))
+    assert H(v["input"]) == data and hashlib.shake_256(data).digest(32).hex() == v["nonce"]
+    context = Context(game_id, v["round"], v["generation"])
+    assert seed_nonce(context, v["seat"], v["pick"], H(v["seed"])).hex() == v["nonce"]
+
+
+def test_every_labelled_derivation_protocol_md_writes_is_a_registered_label_of_its_length():
+    """protocol.md writes each derivation as ``u8 len(label) || "label"``: each length is its
+    label's, and each label is one deal/sharing.py registers (and derives under)."""
+    from shanghai_net.deal.sharing import DERIVATION_LABELS
+    written = re.findall(r'u8 (\d+) \|\| "([a-z ]+)"', DOC)
+    assert {label for _, label in written} >= {"share coefficient", "share box", "handed box",
+                                               "pick nonce"}
+    for length, label in written:
+        assert int(length) == len(label) and label.encode() in dict(DERIVATION_LABELS), label

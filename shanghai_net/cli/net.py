@@ -27,8 +27,8 @@ from ..rules import PRESETS
 from ..net.config import BOT_THINK, BOT_VOID_AFTER
 from ..rules.ruleset import parse_rules
 from .lan import add_tables_command, address, browse_options, find_table
-from .options import (JOIN_CODE, HelpWithDefaults, count, level_option, name, port, seat_options,
-                      seconds, to_a_table)
+from .options import (JOIN_CODE, SHARING_HELP, HelpWithDefaults, count, level_option, name, port,
+                      seat_options, seconds, sharing, to_a_table)
 from .records import KEEP_RECORDS, add_verify_command, check_record, new_record, recording
 
 __all__ = ["BOT_THINK", "HostedTable", "add_net_commands", "person",
@@ -159,7 +159,7 @@ class HostedTable:
             for i, bot in enumerate(self.bots):
                 nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, join_code,
                                    _bot_home(i) if self.keep else None,
-                                   self._randomness(f"bot {i}"))
+                                   self.host.config.host_run, self._randomness(f"bot {i}"))
                 with trio.move_on_after(5):  # one at a time, so that bot1 sits first
                     while sum(c is not None for c in self.host.seats) < i + 2 and \
                             self.host.start is None:
@@ -273,7 +273,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
     config = HostConfig(players=args.players, preset=args.preset, rules=parse_rules(args.rule),
                         join_code=args.join_code, claim_timeout=args.claim_timeout,
                         record=record, resume=resume, identity=identity,
-                        stand_in=None if args.no_stand_in else args.level)
+                        stand_in=None if args.no_stand_in else args.level,
+                        sharing=args.sharing)
     names = table_names(args.table, args.tables)
     if resume is not None and len(names) > 1:
         raise ValueError("--resume takes up one table's game: give no --tables with it")
@@ -304,7 +305,8 @@ def _cmd_host(args: argparse.Namespace) -> int:
             for i in range(args.bots):  # they think only while a person sits at the table
                 bot = BotPlayer(args.level, random.Random(), think=BOT_THINK)
                 home = None if args.fresh_identity else _bot_home(i)
-                nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home)
+                nursery.start_soon(_quiet_bot, ("127.0.0.1", port), bot, i, args.join_code, home,
+                                   config.host_run)
         failed = False
         for table in server.opened:
             public = table.host.public
@@ -332,22 +334,28 @@ def _seats(config) -> int:
         return config.players  # the host itself says what is wrong with the file
 
 
-async def _quiet_bot(address, bot, index, join_code, home: Path | None,
+async def _quiet_bot(address, bot, index, join_code, home: Path | None, host_run: set[bytes],
                      randomness=os.urandom) -> None:
     """A bot the host starts; with a ``home`` it keeps its keys and game secrets there, so the
     host resumed from its transcript starts it again in the same seat; without, its keys and
-    its deal's randomness come from ``randomness`` (seeded for a reproducible table)."""
-    from ..net.peer import run_peer
+    its deal's randomness come from ``randomness`` (seeded for a reproducible table).  Its key
+    is put in ``host_run`` (the host's `HostConfig.host_run`) before it says hello: the host
+    runs its seat, which holds no seed share, and the bot knows it (`started_by_host`)."""
+    from ..net.peer import Peer
     from ..net.resume import GameSecrets
+    from ..net.seat_rematch import play_on
 
     if home is not None:
         identity, options = load_or_create(home), dict(store=GameSecrets(home / "games"))
     else:
         identity, options = Identity(randomness(32), randomness(32)), dict(random=randomness)
     name = bot_name(bot, index)
+    host_run.add(identity.sign_public)
+    peer = Peer(address, identity, bot, name=name, join_code=join_code,
+                void_after=BOT_VOID_AFTER, rematch=True, **options)
+    peer.started_by_host = True
     try:
-        await run_peer(address, identity, bot, name=name, join_code=join_code,
-                       void_after=BOT_VOID_AFTER, rematch=True, **options)
+        await play_on(peer)
     except Exception as error:  # a bot's failure is reported, the host goes on
         print(f"{name}: {error}", file=sys.stderr)
 
@@ -457,6 +465,8 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="the code players must give to join (default: none)")
     host.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
+    host.add_argument("--sharing", type=sharing, default="default", metavar="default|off|T",
+                      help=SHARING_HELP)
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
     host.add_argument("--table", action="append", default=[], metavar="NAME",

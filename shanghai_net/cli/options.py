@@ -9,8 +9,8 @@ import argparse
 import math
 from typing import NoReturn
 
-__all__ = ["Parser", "count", "name", "port", "seconds", "text", "JOIN_CODE", "HelpWithDefaults",
-           "seat_options", "level_option", "to_a_table"]
+__all__ = ["Parser", "count", "name", "port", "seconds", "text", "sharing", "JOIN_CODE",
+           "HelpWithDefaults", "seat_options", "level_option", "to_a_table"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -80,6 +80,28 @@ def _number(kind, value: str, what: str):
 
 
 JOIN_CODE = text(16, "a join code")
+
+
+def sharing(value: str) -> str | int:
+    """A table's sharing setting: ``default``, ``off``, or a threshold T from 2 to 7 (one the
+    table's holders cannot bear the lobby turns off, saying why)."""
+    if value in ("default", "off"):
+        return value
+    number = _number(int, value, "default, off or a threshold")
+    if not 2 <= number <= 7:
+        raise argparse.ArgumentTypeError(f"{value} is no threshold: 2 to 7 (or default, or off)")
+    return number
+
+
+SHARING_HELP = (
+    "the dropout-tolerant deal (docs/dealing.md): every seat's seed is shared among the seats "
+    "your process does not run (the holders), so that T of them audit a seat silent at its "
+    "seeds, and any T holders together could see every card.  default (the default): off up "
+    "to 3 holders (a pair of 3 is two thirds of them); T = holders-1 at 4 and 5 (privacy "
+    "drops by one colluder); T = holders-2 from 6 (a second silent holder is survived, T still "
+    "two thirds); a T the holders cannot bear is off.  The lobby and the rules card show what "
+    "it promises")
+"""``--sharing``'s help: the default per table size, and why (docs/dealing.md's table)."""
 
 
 class HelpWithDefaults(argparse.HelpFormatter):

@@ -30,6 +30,8 @@ def new_record() -> Path:
     ``records``, named by the time; of the games recorded there, the newest `KEEP_RECORDS` stay.
     An empty file holds no game (a lobby that never started, kept by an older version): it is
     removed, and counts for nothing."""
+    from ..net.resume import StandInKeys
+
     records = data_dir() / "records"
     records.mkdir(parents=True, exist_ok=True)
     games = []
@@ -42,6 +44,7 @@ def new_record() -> Path:
     kept = [path for *_, path in sorted(games)]
     for old in kept[:max(0, len(kept) + 1 - KEEP_RECORDS)]:
         old.unlink(missing_ok=True)
+        StandInKeys(old).forget()  # a game never resumed: its stand-ins' keys go with it
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")  # in the order they came
     record, more = records / f"{stamp}.bin", 1
     while record.exists():  # another game this microsecond

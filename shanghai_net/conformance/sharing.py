@@ -1,5 +1,5 @@
 """The three tables at which a kit seat cheats at version 10's seed sharing (docs/dealing.md):
-the host's ``start_game`` sets ``share_threshold`` (`SHARE_THRESHOLD` of `SHARING_PLAYERS`
+the host shares seeds (``HostConfig.sharing``: `SHARE_THRESHOLD` of `SHARING_PLAYERS`
 holders), the client and four kit peers play, and one kit peer
 
 - deals the client a seed share whose box does not open (its commit of round 1): the client
@@ -27,7 +27,7 @@ from ..deal.messages import SharedCommitment, SharedSeedReveal
 from ..deal.participant import Participant
 from ..net.host import Host, HostConfig
 from ..table.seat import PeerTable
-from ..wire.messages import Complaint, Deal, StartGame, Timeout
+from ..wire.messages import Complaint, Deal, Timeout
 from .kit import KitGame, Run, Told, client_tail, kit_game, kit_peer, told_then_answered
 from .report import client_seat
 from .situations import SEAT_RULES, SHARING_PLAYERS, SHARE_THRESHOLD, SHARING_SITUATIONS, Outcome
@@ -36,16 +36,6 @@ __all__ = ["sharing_tables"]
 
 Cheat = Callable[[Participant, object, int], object]
 """How a kit seat changes one of its outgoing deal messages, given the client's seat."""
-
-
-class _SharingHost(Host):
-    """The reference host with sharing on: no host option turns it on yet (the lobby's setting
-    is being built), so its ``start_game`` is given ``share_threshold`` as the game starts."""
-
-    def _begin(self, start: StartGame) -> None:
-        start = dataclasses.replace(start, share_threshold=SHARE_THRESHOLD)
-        self.lobby.start = start  # what the lobby sends every seat next
-        super()._begin(start)
 
 
 def _cheating_table(cheat: Cheat, client: Callable[[], int | None]) -> type[PeerTable]:
@@ -119,8 +109,8 @@ async def _table(command: list[str], game_timeout: float, step: float, name: byt
     ``cheat``.  With a bad box the game ends at the complaint's audit; else the relay tells the
     client the audit's last message and then nothing (`told_then_answered`)."""
     rnd = seeded(b"conformance kit sharing " + name)
-    host = _SharingHost(HostConfig(players=SHARING_PLAYERS, preset="davis",
-                                   rules=dict(SEAT_RULES), random=rnd, audit_timeout=step / 4))
+    host = Host(HostConfig(players=SHARING_PLAYERS, preset="davis", rules=dict(SEAT_RULES),
+                           random=rnd, audit_timeout=step / 4, sharing=SHARE_THRESHOLD))
 
     async def setup(game: KitGame) -> None:
         game.start_client(command, ends_the_game=cheat is _bad_box)

@@ -397,7 +397,12 @@ class Screen:
         lm: LobbyModel = self.state.lobby_model()
         out: StyleAndTextTuples = []
         if lm.rules:
-            out.append(("", f" {lm.rules}\n\n"))
+            out.append(("", f" {lm.rules}\n"))
+        for row in textwrap.wrap(lm.sharing, max(20, _width() - 2), initial_indent=" ",
+                                 subsequent_indent="   "):
+            out.append(("", row + "\n"))
+        if lm.rules or lm.sharing:
+            out.append(("", "\n"))
         if lm.seats:
             out.append(("class:heading", f" {'#':<3}{'name':<21}{'key fingerprint':<21}ready"))
             out.append(("", "\n"))

@@ -147,9 +147,11 @@ def _contracts(rules: RuleSet) -> str:
 
 
 def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
-               ascii: bool = False) -> list[str]:
-    """The table's rules in plain words, a line each (the card ``R`` shows)."""
+               ascii: bool = False, sharing: str = "") -> list[str]:
+    """The table's rules in plain words, a line each (the card ``R`` shows); at a networked
+    table, last, its sharing setting and what it promises (``sharing``, docs/dealing.md)."""
     cent = "c" if ascii else "¢"
+    sharing_line = [sharing] if sharing else []
     decks, jokers = rules.deck_size(players)
     cards = f"{decks} decks" + (f" and {jokers} jokers" if jokers else ", no jokers")
     deal = f"{rules.hand_size} cards each" + (
@@ -157,7 +159,7 @@ def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
         if rules.last_round_hand_size != rules.hand_size and rules.game != "carousel" else "")
     lines = [_heading(rules), f"{players} players, {cards}; {deal}"]
     if rules.game == "carousel":
-        return lines + _carousel_card(rules)
+        return lines + _carousel_card(rules) + sharing_line
     wild = "jokers" + (" and every 2" if rules.wild_twos else "")
     limits = []
     if rules.max_wilds_per_meld is not None:
@@ -228,7 +230,7 @@ def rules_card(rules: RuleSet, players: int, claim_timeout: float | None = None,
                      + ("; the first to complete every " + _step(rules) + " wins, the lowest "
                         "total among those who do it in the same hand" if rules.progression
                         else "; the lowest total wins"))
-    return lines
+    return lines + sharing_line
 
 
 def _heading(rules: RuleSet) -> str:

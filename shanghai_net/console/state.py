@@ -240,7 +240,9 @@ class ConsoleState:
         if self.panel is Panel.LOG:
             return "Game log", log_lines(s.log, self._log_text, width)
         if self.panel is Panel.RULES and rules is not None:
-            card = rules_card(rules, players, getattr(s, "claim_timeout", None), self.ascii)
+            lobby = getattr(s, "lobby", None)
+            card = rules_card(rules, players, getattr(s, "claim_timeout", None), self.ascii,
+                              lobby.sharing if lobby is not None else "")
             return f"The rules of {rules.name}", [
                 row for line in card for row in textwrap.wrap(line, width, subsequent_indent="  ")]
         return "", []

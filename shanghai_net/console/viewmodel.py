@@ -664,6 +664,7 @@ class LobbyModel:
     news: list[str]  # notices and chat, newest last
     keys: list[tuple[str, str]]
     offers: list[str] = field(default_factory=list)  # who offers to take a seat, with their key
+    sharing: str = ""  # the table's sharing setting and what it promises, in words
 
 
 def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] = (),
@@ -684,7 +685,8 @@ def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] =
         if s is None:
             rows.append(f"{seat:<3}(free)")
             continue
-        who = "you" if seat == lobby.you else s.name + (" (bot)" if s.bot else "")
+        who = "you" if seat == lobby.you else s.name + (
+            " (host's bot)" if s.host_run else " (bot)" if s.bot else "")
         state = ("ready" if s.ready else "not ready") + ("" if s.connected else " · lost")
         rows.append(f"{seat:<3}{who[:20]:<21}{s.fingerprint:<21}{state}")
     if lobby.last_game:  # a rematch's lobby: the game before at this table
@@ -702,7 +704,8 @@ def lobby_model(lobby: Lobby | None, status: str = "", log: Sequence[LogEntry] =
         keys[0] = ("r", "not ready")
     offers = [f"{name[:20]:<21}{key}" for name, key in lobby.offers]
     return LobbyModel(f"{lobby.preset} table · {lobby.players} seats · host key {lobby.host_fingerprint}",
-                      rules, rows, lobby.ready, status or watching or waiting, news, keys, offers)
+                      rules, rows, lobby.ready, status or watching or waiting, news, keys, offers,
+                      lobby.sharing)
 
 
 def _lobby_name(lobby: Lobby | None, seat: int) -> str:

@@ -81,7 +81,8 @@ def _audit_generation(g: Generation, box_keys: Sequence[X25519PublicKey],
     keys = {seat: _seat_keys(g, seat) for seat in range(g.seats) if seat not in absent}
     if g.sharing:
         for dealer in keys:
-            audit_sharing(g, dealer, box_keys)
+            if g.sharing.commit_holders(dealer):  # else its commit carries no sharing (below t)
+                audit_sharing(g, dealer, box_keys)
     check_steps(g, keys, box_keys)
 
 

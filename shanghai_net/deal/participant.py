@@ -36,6 +36,7 @@ from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
 from .seeds import SEED_BYTES, SeedKeys, commitment_digest
 from .shares import GenerationShares, check_commit, shared_commit
+from .silent import check_seeds_shares, owed_shares, rebuild_silent
 from .sharing import seed_scalar
 
 Token = tuple[int, int]
@@ -44,6 +45,14 @@ Token = tuple[int, int]
 
 class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     """One seat in the deal of one round of one game."""
+
+    boxes_when_sequenced = False
+    """Whether this seat's own key-share boxes join the generation's boxes when the stream
+    sequences them (`record_box`), not when `share_keys` makes them: a driver whose stream is
+    sequenced by another (the table) sets it, so that every party keeps one order of boxes,
+    the order by which a box to a seat replaced mid-round is audited with its replacement's
+    box key (docs/dealing-review.md, review of the code #12).  In one process (MentalTable) a
+    box is sequenced as it is made."""
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
                  box_key: X25519PrivateKey, random: RandomBytes,
@@ -88,7 +97,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
 
         With sharing on, ``holders`` are the generation's holders (the table's rules 1 to 4 at
         the message that asks for the shuffle): the seed is a scalar, and the commit carries its
-        sharing, one sealed share for each holder but this seat."""
+        sharing, one sealed share for each holder but this seat; ``None``: the generation is
+        dealt without sharing (so at a table with too few holders left)."""
         g = self._new_generation(generation, cards, holders)
         g.seed = seed_scalar(self._random) if g.sharing else self._random(SEED_BYTES)
         return self._commit(g)
@@ -99,8 +109,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
             raise ValueError(f"generation {generation} was already started")
         if not cards or len(set(cards)) != len(cards) or len(cards) > 0xFFFF:
             raise ValueError(f"a shuffle needs 1 or more distinct cards, got {list(cards)!r:.200}")
-        if (holders is None) != (self.share_threshold is None):
-            raise ValueError("a generation has holders when the table shares seeds, and only then")
+        if holders is not None and self.share_threshold is None:
+            raise ValueError("a generation has holders only when the table shares seeds")
         sharing = None if holders is None else GenerationShares.at(self.share_threshold, holders,
                                                                     self.seats)
         if sharing:
@@ -112,7 +122,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         return g
 
     def _commit(self, g: Generation) -> Commitment:
-        if g.sharing is None:
+        if g.sharing is None or not g.sharing.commit_holders(self.seat):  # below t: no sharing
             commitment = Commitment(g.context, self.seat,
                                     commitment_digest(g.context, self.seat, g.seed))
         else:
@@ -281,7 +291,8 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         share = self.outgoing(KeyShare(g.context, self.seat, recipient, positions,
                                        tuple(g.keys.card_keys[p] for p in positions)))
         sealed = self.seal(g, share)
-        g.boxes.append(sealed)
+        if not self.boxes_when_sequenced:
+            g.boxes.append(sealed)
         return sealed
 
     def seal(self, g: Generation, share: KeyShare) -> SealedShare:
@@ -296,7 +307,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
         g = self.generation(sealed.context.generation)
-        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None:
+        own = sealed.author == self.seat and self.boxes_when_sequenced
+        if self.seat in (sealed.author, sealed.recipient) and g.seed is not None and \
+                self.seat not in self._lost and not own:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")
         g.boxes.append(sealed)  # (or a replacement following its predecessor's boxes)
 
@@ -528,7 +541,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
                 complained = g.sharing.complaints.get(self.seat, ())
                 reveal = SharedSeedReveal(g.context, self.seat, g.seed, tuple(
                     (dealer, None if dealer in complained else g.sharing.held[dealer])
-                    for dealer in self._owed_shares(g, self.seat)))
+                    for dealer in owed_shares(g, self.seat, self._lost)))
             reveal = self.outgoing(reveal)
             g.seed_reveals[self.seat] = reveal
             reveals.append(reveal)
@@ -537,7 +550,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     def _on_seed_reveal(self, reveal: SeedReveal) -> None:
         g = self.generation(reveal.context.generation)
         if g.sharing:
-            self._check_seeds_shares(g, reveal)
+            check_seeds_shares(g, reveal, self._lost)
         elif isinstance(reveal, SharedSeedReveal):
             raise ValueError(f"seat {reveal.author}'s seeds carry shares, at a table that shares "
                              "no seeds")
@@ -554,22 +567,23 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         position); only after a clean `audit`."""
         return {number: opened_deck(g) for number, g in self._generations.items()}
 
+    def rebuild_silent(self, absent: Iterable[int],
+                       generations: Iterable[int] | None = None) -> frozenset[int]:
+        """R2 over every generation (or ``generations``): the ``absent`` seats (seeds timed
+        out), then the seats lost this round whose rebuild the round's stop cut short, rebuilt
+        from the shares in the sequenced ``seeds`` (deal/silent.py); the seats whose seeds the
+        audit still lacks, for :meth:`audit`."""
+        numbers = sorted(self._generations if generations is None else generations)
+        return rebuild_silent({n: self.generation(n) for n in numbers}, absent,
+                              {seat: lost.generations for seat, lost in sorted(self._lost.items())
+                               if not lost.rebuilt})
+
     def audit(self, generations: Iterable[int] | None = None,
               absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        seeds; the steps of ``absent`` seats, whose seeds never arrived, are not checked.  With
-        sharing on, ``absent`` seats are first rebuilt where their shares allow
-        (:meth:`rebuild_silent`), and audited in full."""
+        or rebuilt seeds; the steps of ``absent`` seats, whose seeds the audit lacks (with
+        sharing on, what :meth:`rebuild_silent` left absent), are not checked."""
         numbers = sorted(self._generations if generations is None else generations)
-        if self.share_threshold is not None:
-            try:
-                absent = self.rebuild_silent(absent, numbers)
-                for seat, lost in sorted(self._lost.items()):  # lost, its rebuild cut short
-                    if not lost.rebuilt:
-                        absent |= self.rebuild_silent(
-                            {seat}, [n for n in lost.generations if n in numbers])
-            except CheatDetected as cheat:
-                return Verdict(cheat.culprit, cheat.reason)
         verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
         wrong_nonce = verdict.clean and generations is None and self.audit_picks()
         return Verdict(*wrong_nonce) if wrong_nonce else verdict

@@ -4,7 +4,9 @@ who holds shares, the shares this seat holds, the complaints, and the seeds rebu
 
 A commit's holders are the generation's holders (given by the table, from its rules 1 to 4, at
 the message that asks for the shuffle) less the dealer, or, for a replacement's fresh commit of a
-restarted generation, the holders at the message that seated it.
+restarted generation, the holders at the message that seated it.  A commit with fewer than ``t``
+of them carries no sharing (a game's holders only decrease): version 9's commit, its seed not
+rebuildable, no share of it owed.
 """
 
 from __future__ import annotations
@@ -58,10 +60,11 @@ class GenerationShares:
             self.complaints[complainer] = (*self.complaints.get(complainer, ()), dealer)
 
     def commit_holders(self, dealer: int) -> tuple[int, ...]:
-        """The holders a commit of ``dealer`` deals to."""
-        if dealer in self.recommitted:
-            return self.recommitted[dealer]
-        return tuple(h for h in self.holders if h != dealer)
+        """The holders a commit of ``dealer`` deals to: none when it has fewer than ``t``
+        (its commit carries no sharing)."""
+        holders = self.recommitted[dealer] if dealer in self.recommitted else \
+            tuple(h for h in self.holders if h != dealer)
+        return holders if len(holders) >= self.threshold else ()
 
     def dealers_held_by(self, holder: int, commitments: Mapping[int, Commitment]) -> list[int]:
         """The dealers, ascending, whose commit has ``holder`` among its holders."""
@@ -117,18 +120,28 @@ def sealed_shares(commitment: SharedCommitment) -> dict[int, SealedSeedShare]:
 
 
 def check_commit(sharing: GenerationShares, commitment: Commitment) -> None:
-    """What every party checks of a sequenced commit: a commit with sharing, with exactly the
-    table's ``t`` commitments and one 48-byte box for each of its holders, ascending (else a
-    ValueError: the commit is refused); every commitment a valid point (else its dealer is
-    named)."""
+    """What every party checks of a sequenced commit: with ``t`` holders or more, a commit with
+    sharing, with exactly the table's ``t`` commitments and one 48-byte box for each of its
+    holders, ascending; with fewer, a commit without (else a ValueError: the commit is refused);
+    every commitment a valid point (else its dealer is named)."""
     dealer = commitment.author
-    if not isinstance(commitment, SharedCommitment):
-        raise ValueError(f"seat {dealer}'s commit carries no sharing, at a table that shares seeds")
     holders = sharing.commit_holders(dealer)
+    shared = isinstance(commitment, SharedCommitment)
+    if shared != bool(holders):
+        raise ValueError(f"seat {dealer}'s commit of generation {commitment.context.generation} "
+                         "refused: " + (f"it carries a sharing, with fewer holders than the "
+                                        f"table's t = {sharing.threshold}" if shared else
+                                        f"it carries no sharing, with {len(holders)} holders "
+                                        f"(the table's t = {sharing.threshold})"))
+    if not shared:
+        return
     feldman, shares = commitment.feldman, commitment.shares
     problem = None
-    to = [entry[0] if isinstance(entry, tuple) and len(entry) == 3 else None for entry in shares]
-    if len(feldman) != sharing.threshold:
+    to = [entry[0] if isinstance(entry, tuple) and len(entry) == 3 else None
+          for entry in shares] if isinstance(shares, tuple) else None
+    if not isinstance(feldman, tuple):
+        problem = "share commitments that are no list"
+    elif len(feldman) != sharing.threshold:
         problem = f"{len(feldman)} share commitments, not the table's {sharing.threshold}"
     elif not all(isinstance(c, bytes) and len(c) == POINT_BYTES for c in feldman):
         problem = "a share commitment that is not 32 bytes"

@@ -215,10 +215,20 @@ class MentalTable:
             if len({p.transcript_digest(generation) for p in self._live()}) != 1:
                 raise AssertionError(f"seats saw different broadcasts in generation {generation}")
         chosen = [p.seat for p in self._live()] if seats is None else seats
-        verdicts = {self.participants[s].audit(absent=silent) for s in chosen}
+        verdicts = {self._audited_by(self.participants[s], silent) for s in chosen}
         if len(verdicts) != 1:
             raise AssertionError(f"seats reach different verdicts: {verdicts}")
         return verdicts.pop()
+
+    @staticmethod
+    def _audited_by(participant: Participant, silent: frozenset[int]) -> Verdict:
+        """One seat's verdict, the seats it cannot rebuild (sharing on; all ``silent`` ones,
+        off) left out of its audit."""
+        try:
+            absent = participant.rebuild_silent(silent)
+        except CheatDetected as cheat:
+            return Verdict(cheat.culprit, cheat.reason)
+        return participant.audit(absent=absent)
 
     def save(self, seat: int) -> bytes:
         return self.participants[seat].save()

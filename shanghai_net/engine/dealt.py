@@ -103,6 +103,9 @@ class DealtGame(ABC):
         and its share of a leaver's penalty (`_fine_into_pot`)."""
         self.progress = [0] * players
         self._ledgers: list[tuple] = []
+        self._lost_paid: dict[int, list[int]] = {}
+        """Round -> the seats lost in it for good that paid (`lose_seat`): a void of the round
+        charges them again, the ledgers it restores having taken their charge back."""
         """Scores, money, rebuys, the pot and progress as each round began (`_reset_round`), and
         its contract number and dealer, by round number (0: the game's start): a voided round is
         taken back to its own, whatever it paid or scored, and dealt again from there."""
@@ -407,6 +410,9 @@ class DealtGame(ABC):
         self._requests.clear()
         self.window = None
         penalty = 0 if leaver is None else self._charge_leaver(leaver)
+        for seat in self._lost_paid.pop(round_no, ()):
+            if seat != leaver:  # it left for good before the void: still charged, once
+                self._charge_leaver(seat)
         self._emit(RoundVoided(round_no, leaver, penalty, self.rules.money, go_on))
         if go_on:
             self.result = None
@@ -432,6 +438,8 @@ class DealtGame(ABC):
     def _lose_seat(self, seat: int, pays: bool) -> None:
         self.absent.add(seat)
         penalty = self._charge_leaver(seat) if pays else 0
+        if pays:
+            self._lost_paid.setdefault(self.round_no, []).append(seat)
         self._emit(SeatLost(self.round_no, seat, penalty, self.rules.money))
         self._left_out(seat)
 

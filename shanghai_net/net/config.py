@@ -94,8 +94,25 @@ class HostConfig:
     """Seconds a finished game's table waits for its seats to ask for a rematch (at a host
     that keeps its tables: `tables.TableServer`) before it closes; and a rematch's lobby for a
     kept seat's player to come back before the seat is open to anyone (protocol.md 6.6)."""
+    sharing: str | int = "off"
+    """The dropout-tolerant deal (docs/dealing.md, "The price"): "off", "default" (resolved
+    from the holders: off up to 3, then ``t = h-1`` to 5 holders, ``h-2`` from 6), or a
+    threshold ``t``.  The lobby resolves it over the seats not ``host_run``
+    (`table.sharing_setting.resolve_sharing`) and start_game carries the result.  Off here, so
+    that a program embedding a host shares nothing it did not ask for; ``shanghai host``'s
+    ``--sharing`` is "default"."""
+    host_run: set[bytes] = field(default_factory=set)
+    """The signing keys of the clients this host's own process runs (its bots, its
+    stand-ins): their seats are ``host_run`` in the lobby and in start_game, and hold no seed
+    share.  Whoever starts such a client adds its key before its hello; a rematch's table
+    shares the set."""
     previous: Previous | None = None
     """A rematch's table: the game before it (its seats kept for the same keys, its result
     shown in the lobby)."""
     random: Callable[[int], bytes] = os.urandom
     identity: Identity | None = None
+
+    def __post_init__(self) -> None:
+        from ..table.sharing_setting import check_setting  # `shanghai --help` imports this module
+
+        check_setting(self.sharing)

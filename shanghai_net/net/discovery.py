@@ -43,6 +43,10 @@ class Listing:
     port: int
     version: int
     """The protocol version the host speaks (0: its record says none)."""
+    sharing: str = ""
+    """The table's sharing setting (docs/dealing.md): ``off``, or ``T of H`` (any ``T`` of
+    its ``H`` share holders could see every card, and rebuild a silent seat); empty: its
+    record says none."""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -51,6 +55,7 @@ class Listing:
         other = self.other_version()
         return (f"{self.name:<20} {self.preset:<12} {self.seats:>5}  {self.state:<8} "
                 f"{self.address}:{self.port}  host key {self.fingerprint}"
+                + (f"  sharing {self.sharing}" if self.sharing else "")
                 + (f"  ({other}: cannot join)" if other else ""))
 
     def other_version(self) -> str | None:
@@ -70,7 +75,8 @@ def _listing(info) -> Listing | None:
     try:
         return Listing(name=fields["table"], preset=fields["preset"], seats=fields["seats"],
                        state=fields["state"], fingerprint=fields["fp"], address=addresses[0],
-                       port=int(info.port), version=int(fields.get("v", "0")))
+                       port=int(info.port), version=int(fields.get("v", "0")),
+                       sharing=fields.get("sharing", "")[:16])
     except (KeyError, IndexError, TypeError, ValueError):
         return None
 

@@ -20,7 +20,7 @@ from ..table.outbox import Outbox
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
 from ..table.secret import SeatSecret, open_secrets, seal_secrets
-from ..table.start import check_claim_timeout, check_fresh, check_keys
+from ..table.start import check_claim_timeout, check_fresh, check_keys, check_sharing
 from ..table.watch import HostWatch
 from ..wire.messages import HandOver, StartGame
 from ..wire.signing import start_digest
@@ -42,6 +42,10 @@ class Reseat(Exception):
 class Holding:
     """The part of `Peer` that says which keys and secrets play its seat, as the stream changes
     who holds it (`Peer` sets the attributes these read)."""
+
+    started_by_host: bool = False
+    """This client runs in its host's own process (its bot or stand-in): only then may
+    start_game mark its seat ``host_run`` (docs/dealing.md, "The host's word")."""
 
     @property
     def box_public(self) -> bytes:
@@ -83,6 +87,8 @@ class Holding:
             check_fresh(start, self.seat if joined else None, self._nonce)
             check_claim_timeout(start, float(timeout) if isinstance(timeout, (int, float))
                                 else None)
+            check_sharing(start, None if replacing else self.seat, self.started_by_host,
+                          self.lobby if before else None)
         except ValueError as error:
             raise PeerError(f"refusing the game {self._host()} started: {error}") from None
         keep = False

@@ -19,9 +19,10 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from ..identity import Identity
+from ..identity import Identity, IdentityError
 from ..rules.ruleset import preset as get_preset
 from ..table.public import PublicTable
+from ..table.secret import SeatSecret
 from ..table.start import MIN_CLAIM_TIMEOUT
 from ..wire import RemoteProtocolError
 from ..wire.messages import Bye, Chat, Error, GameMessage, Hello, Message, NextGame, Ping, Pong, \
@@ -35,6 +36,7 @@ from .lobby import Lobby
 from .peer import Peer, PeerError
 from .player import BotPlayer
 from .rematch import Previous, RematchVotes
+from .resume import GameSecrets, StandInKeys
 from .sequencer import Sequencer
 from .transcript import Transcript, load_transcript
 
@@ -97,6 +99,8 @@ class Host:
         table name their hello gives."""
         self.stand_ins: list[Peer] = []
         """The bots this host seated in seats the table voted gone."""
+        self.stand_in_keys = StandInKeys(config.record) if config.record is not None else None
+        """Where their keys are kept, beside the transcript, for a host resumed from it."""
         self._stand_in_scopes: dict[Peer, trio.CancelScope] = {}
         self.fillers: list[Peer] = []
         """The bots this host sent to a rematch's open seats (`_fill`)."""
@@ -150,6 +154,8 @@ class Host:
                     self.reach = (loopback(listeners[0]), "")
                 if self.config.stand_in is not None:
                     nursery.start_soon(self._seat_stand_ins, nursery)
+                    if self.config.resume is not None:
+                        self._restart_stand_ins(nursery)
                 if self.lobby.kept is not None:
                     nursery.start_soon(self._release_kept)
                 task_status.started(self.port)
@@ -167,6 +173,8 @@ class Host:
                 nursery.cancel_scope.cancel()
         finally:
             self.transcript.close()
+        if self.stand_in_keys is not None and self.public is not None and self.public.finished:
+            self.stand_in_keys.forget()  # the game is over: its stand-ins' keys have no use
         return self.public
 
     async def serve_connection(self, stream: trio.abc.HalfCloseableStream) -> None:
@@ -193,20 +201,45 @@ class Host:
             if seat in self.lobby.offering or any(
                     p.body.seat == seat for p in self.public.proposals.values()):
                 continue  # its first holder, or a late arrival, is taking it already
-            bot = self._stand_in()
+            bot = self._stand_in(kept=True)
             self.stand_ins.append(bot)
             await self.propose(seat, "bot", "bot", bot.identity.sign_public,
                                bot.box_public).wait()
             nursery.start_soon(self._run_stand_in, seat, bot)
 
-    def _stand_in(self) -> Peer:
-        """A bot of ``config.stand_in``'s level with fresh keys, which connects to this table
-        over ``reach`` as any other bot does."""
+    def _stand_in(self, kept: bool = False, keys: tuple[Identity, SeatSecret,
+                                                        GameSecrets | None] | None = None) -> Peer:
+        """A bot of ``config.stand_in``'s level, which connects to this table over ``reach`` as
+        any other bot does: with ``keys`` kept (`StandInKeys`), else fresh ones, kept beside
+        the transcript if ``kept`` (a stand-in, not a rematch's filler) and there is one."""
         address, table = self.reach
-        identity = Identity(self.config.random(32), self.config.random(32))
+        if keys is None:
+            identity = Identity(self.config.random(32), self.config.random(32))
+            secret = SeatSecret(self.config.random(32))
+            store = self.stand_in_keys.keep(identity, secret) \
+                if kept and self.stand_in_keys is not None else None
+            keys = identity, secret, store
+        identity, secret, store = keys
         return Peer(address, identity, BotPlayer(self.config.stand_in), name="bot",
                     join_code=self.config.join_code, table=table, random=self.config.random,
-                    void_after=BOT_VOID_AFTER, worker_threads=self.config.worker_threads)
+                    store=store, secret=secret, void_after=BOT_VOID_AFTER,
+                    worker_threads=self.config.worker_threads)
+
+    def _restart_stand_ins(self, nursery: trio.Nursery) -> None:
+        """A host resumed from its transcript starts again each stand-in whose keys it kept
+        there and that plays a seat or is proposed for one (protocol.md 11.5: else the table
+        votes it gone, which voids a deal)."""
+        try:
+            kept = StandInKeys(self.config.resume).kept() if self.reach is not None else []
+        except (OSError, IdentityError) as error:  # the table votes them gone: one void deal
+            log.warning("the stand-ins' kept keys are not used: %s", error)
+            kept = []
+        for keys in kept:
+            seat = self.public.seat_of_key(keys[0].sign_public)
+            if seat is not None:
+                bot = self._stand_in(keys=keys)
+                self.stand_ins.append(bot)
+                nursery.start_soon(self._run_stand_in, seat, bot)
 
     def _fill(self) -> None:
         """A rematch's lobby changed: once every kept seat is held again, send a bot of our

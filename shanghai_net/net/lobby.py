@@ -25,6 +25,7 @@ from collections.abc import Callable
 from ..identity import Identity, fingerprint
 from ..rules.ruleset import RuleSet
 from ..table.roster import Roster
+from ..table.sharing_setting import SharingSetting, resolve_sharing
 from ..wire import RemoteProtocolError, check_proof
 from ..wire.messages import (MAX_OFFERS, NOTICES, PROTOCOL_VERSION, Bye, DealerPick, Hello,
                              LobbyState, Offer, PlayerSeat, Proof, Replace, SeatInfo, StartGame,
@@ -386,16 +387,31 @@ class Lobby:
                 seats.append(SeatInfo(seat=s, name=name[:32] or "?",
                                       fingerprint=fingerprint(c.hello.sign_key), ready=c.ready,
                                       connected=c.connected, left=c.left,
-                                      kind="bot" if c.hello.role == "bot" else "player"))
+                                      kind="bot" if c.hello.role == "bot" else "player",
+                                      host_run=c.hello.sign_key in self.config.host_run))
             elif holder is not None:
                 seats.append(SeatInfo(seat=s, name=holder.describe()[:32], ready=True,
                                       connected=False, fingerprint=fingerprint(holder.sign_key),
-                                      kind=holder.kind))
+                                      kind=holder.kind,
+                                      host_run=holder.sign_key in self.config.host_run))
         rules = self.start.rules if self.start is not None else self.config.rules
         return LobbyState(seats=tuple(seats), preset=self.rules.name, rules=dict(rules),
                           join_code=self.config.join_code, offers=self._offers(roster),
                           result=self.result, rematch=None if self.votes is None
-                          else tuple(sorted(self.votes.votes)))
+                          else tuple(sorted(self.votes.votes)),
+                          share_threshold=self.sharing.threshold)
+
+    @property
+    def sharing(self) -> SharingSetting:
+        """The table's sharing setting: the running game's, or ``config.sharing`` resolved
+        over the seats the host does not run (a free seat counts as a holder: the person who
+        takes it), which the lobby shows and start_game carries."""
+        if self.start is not None:
+            host_seats = len(self.start.host_run)
+            return SharingSetting(self.start.share_threshold, self.players - host_seats)
+        host_seats = sum(c is not None and c.hello is not None and
+                         c.hello.sign_key in self.config.host_run for c in self.seats)
+        return resolve_sharing(self.config.sharing, self.players - host_seats, host_seats)
 
     def _offers(self, roster: Roster | None) -> tuple[Offer, ...]:
         """The watchers connected now who offer to take a seat (`Hello.offer`), oldest first,
@@ -444,7 +460,9 @@ class Lobby:
                 self.changed()
                 return
         players = tuple(PlayerSeat(seat=s, name=c.name, sign_key=c.hello.sign_key,
-                                   box_key=c.hello.box_key) for s, c in enumerate(self.seats))
+                                   box_key=c.hello.box_key,
+                                   host_run=c.hello.sign_key in self.config.host_run)
+                        for s, c in enumerate(self.seats))
         # no one party chooses the game id: it commits to every seat's hello nonce and ours
         host_nonce, nonces = self.config.random(32), tuple(c.hello.nonce for c in self.seats)
         self.start = StartGame(game_id=game_id_of(host_nonce, nonces), host_nonce=host_nonce,
@@ -453,7 +471,8 @@ class Lobby:
                                first_dealer_pick=DealerPick(method="coin_flip"),
                                claim_timeout=self.config.claim_timeout,
                                audit_timeout=self.config.audit_timeout,
-                               host_key=self.identity.sign_public)
+                               host_key=self.identity.sign_public,
+                               share_threshold=self.sharing.threshold)
         self.on_start(self.start)
         for client in list(self.clients):
             if client.hello is not None and client.connected:

@@ -15,7 +15,8 @@ every step it had sent.
 
 Its parts, one concept a module: which keys and secrets play the seat as it changes hands
 (`Holding`, handover.py), the rematch (`PeerRematch`, seat_rematch.py), the votes on a table held
-up (`Voting`, voting.py), and the connection itself (`PeerLink`, peer_link.py).
+up (`Voting`, voting.py), the player quitting (`Quitting`, quitting.py), and the connection
+itself (`PeerLink`, peer_link.py).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from ..wire.state import State
 from .handover import Holding, Reseat, Unseated
 from .peer_link import Lost, PeerError, PeerLink, PeerResult
 from .player import BotPlayer, Player
+from .quitting import Quitting
 from .resume import GameSecrets
 from .seat_rematch import PeerRematch, play_on
 from .voting import Voting
@@ -60,7 +62,7 @@ RETRY_DELAYS = (0.5, 1, 2, 4, 8, 15, 30, 30, 30, 30)
 _NUDGE = object()
 
 
-class Peer(Holding, PeerRematch, Voting):
+class Peer(Holding, PeerRematch, Quitting, Voting):
     """One seat's client of a networked table: connect, lobby, play, reconnect after a drop.
 
     The attributes below are what a front end shows; ``on_change()`` is called (on the trio
@@ -76,6 +78,7 @@ class Peer(Holding, PeerRematch, Voting):
                  *, name: str = "bot", role: str = "bot", join_code: str = "", table: str = "",
                  open_table: bool = False,
                  random: RandomBytes = secrets.token_bytes, store: GameSecrets | None = None,
+                 secret: SeatSecret | None = None,
                  timeout: float = 30.0, lobby_timeout: float | None = 600.0,
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
@@ -103,9 +106,10 @@ class Peer(Holding, PeerRematch, Voting):
         a console's screen and the pings go on meanwhile.  Off for tests on trio's autojump
         clock, to which a thread's work is no wait at all."""
         self._random, self._store = random, store
-        self._own = SeatSecret(random(32))
+        self._own = secret or SeatSecret(random(32))
         """Our secret in this game: the box key of our hello, and the deal randomness of any
-        seat we play (`table.secret`)."""
+        seat we play (`table.secret`); ``secret``: one kept for us (a host's stand-in started
+        again by the host resumed, `resume.StandInKeys`), else a fresh one."""
         self._secrets: list[SeatSecret] = [self._own]
         """The seat's secrets: those of the holders it was handed from, then our own."""
         self.waiting = successor
@@ -180,15 +184,6 @@ class Peer(Holding, PeerRematch, Voting):
         """Chat to the table; False if there is no connection to say it on."""
         return await self._tell(Chat(text=text[:500]))
 
-    async def leave(self) -> None:
-        """The player quits: tell the host (`bye`), so that the table sees the seat has left
-        for good rather than lost its link (with no connection there is no one to tell).  The
-        run then ends with its result, and connects no more."""
-        self._quit = True
-        with trio.move_on_after(2):
-            await self._tell(Bye(reason="the player left"))
-        self.nudge()  # wake the run, which plays no more
-
     async def set_ready(self, ready: bool) -> bool:
         """Say we are ready (or not) in the lobby; False if there is no seat to say it of."""
         return self.seat is not None and await self._tell(Ready(ready=ready))
@@ -256,13 +251,6 @@ class Peer(Holding, PeerRematch, Voting):
             self._set("reconnecting", f"connection lost ({failure}); retrying in {delay:g} s "
                                       f"(attempt {attempt} of {len(self.retry_delays)})")
             await trio.sleep(delay)
-
-    def _left_table(self) -> PeerResult:
-        """The run's end after the player left (`leave`)."""
-        if self._store is not None and self.table is not None and self.table.finished:
-            self._store.forget(self.table.game_id)  # the game is over: its secret has no use
-        self._set("over", "you left the table")
-        return self.result
 
     def _set(self, status: str, detail: str = "") -> None:
         self.status, self.detail = status, detail
@@ -353,13 +341,6 @@ class Peer(Holding, PeerRematch, Voting):
                         self._watch.caught_up()  # what comes next, comes as the host sends it
             if heard:  # a nudge of our own player says nothing about the host
                 deadline = trio.current_time() + self._patience()
-
-    async def _part(self, link: PeerLink) -> None:
-        """The player left: its bye goes out on this connection (said already by `leave`, or
-        not, if it found none to say it on) before the run closes it."""
-        if link.conn.our_state in (State.LOBBY, State.GAME):
-            await link.send(Bye(reason="the player left"))
-        await link.sent()
 
     def _patience(self) -> float:
         if self.start is None:
@@ -488,6 +469,7 @@ class Peer(Holding, PeerRematch, Voting):
             return
         outbox.push(bodies)
         outbox.sequenced(msg)
+        self._shares_kept(msg)
         now = trio.current_time()
         self.stalling = {seat: now if msg.author == seat else self.stalling.get(seat, now)
                          for seat in table.waiting_for() if seat != table.seat}

@@ -22,18 +22,23 @@ sequenced.  A host that rolls the game back to before one of them, or shows anot
 its seq, must not have the seat draw again from the same chain head (the same seed, the same
 permutation, which the other history may have seen used or opened): `table.outbox.Outbox`
 refuses, naming the host.
+
+A host keeps its stand-ins' keys the same way, beside the game's transcript (`StandInKeys`), so
+that a host resumed from the transcript starts them again in their seats.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 from typing import Callable
 
+from ..identity import Identity, IdentityError
 from ..table.secret import SECRET_BYTES, SeatSecret
 
-__all__ = ["GameSecrets", "KeptTrail", "ReusedGame", "MAX_AGE"]
+__all__ = ["GameSecrets", "KeptTrail", "ReusedGame", "StandInKeys", "MAX_AGE"]
 
 DIGEST_BYTES = 32
 MAX_AGE = 48 * 3600.0
@@ -85,15 +90,7 @@ class GameSecrets:
         self._keep(self._path(game_id), b"".join(s.value for s in secrets) + start_digest)
 
     def _keep(self, path: Path, data: bytes) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_suffix(".tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temporary, path)
+        _keep_private(path, data)
 
     def trail(self, game_id: bytes) -> KeptTrail:
         """Where this seat's messages of the game were sequenced, as kept here."""
@@ -163,6 +160,66 @@ class KeptTrail:
         finally:
             os.close(fd)
         self._pending = []
+
+
+class StandInKeys:
+    """The keys of a host's stand-ins in one game, kept beside its transcript (the directory
+    ``<transcript>.stand-ins``), so that a host resumed from the transcript starts them again:
+    before, their keys died with the host's process, and the table voted each one gone, which
+    voided a deal.  Each stand-in has a file of its keys (its sign and box seeds, then its own
+    seat secret: the box key its ``replace`` names), written as a seat's secret is (mode 0600
+    in a directory of mode 0700, flushed) before the host proposes it, and a directory of its
+    game secrets (`GameSecrets`), from which it replays its steps.  They are deleted with the
+    game's end (`forget`); the transcript is public, these keys are not."""
+
+    KEYS_BYTES = 3 * SECRET_BYTES
+
+    def __init__(self, transcript: Path) -> None:
+        self.directory = Path(transcript).with_name(Path(transcript).name + ".stand-ins")
+
+    def keep(self, identity: Identity, secret: SeatSecret) -> GameSecrets:
+        """Keep a new stand-in's keys (flushed before this returns); its game secrets' store."""
+        name = identity.sign_public.hex()[:32]
+        _keep_private(self.directory / f"{name}.keys",
+                      identity.sign_seed + identity.box_seed + secret.value)
+        return GameSecrets(self.directory / name)
+
+    def kept(self) -> list[tuple[Identity, SeatSecret, GameSecrets]]:
+        """Every stand-in kept here: its identity, its own seat secret and its game secrets'
+        store (none if the directory is not there).  `IdentityError` for a file others may
+        read or a damaged one: the host does not start a stand-in from keys that may be known."""
+        kept = []
+        for path in sorted(self.directory.glob("*.keys")):
+            mode = path.stat().st_mode
+            if mode & 0o077:
+                raise IdentityError(f"{path} is readable by others (mode {mode & 0o777:o}); "
+                                    f"run: chmod 600 {path}")
+            data = path.read_bytes()
+            if len(data) != self.KEYS_BYTES:
+                raise IdentityError(f"{path} is damaged ({len(data)} bytes, not "
+                                    f"{self.KEYS_BYTES})")
+            identity = Identity(data[:SECRET_BYTES], data[SECRET_BYTES:2 * SECRET_BYTES])
+            kept.append((identity, SeatSecret(data[2 * SECRET_BYTES:]),
+                         GameSecrets(self.directory / path.stem)))
+        return kept
+
+    def forget(self) -> None:
+        """The game is over: its stand-ins' keys have no more use."""
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _keep_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` readable by this user alone (its directory too), flushed to
+    disk, whole or not at all (a crash leaves the old file or a torn ``.tmp``)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    temporary = path.with_suffix(".tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, path)
 
 
 def _is_game_id(name: str) -> bool:

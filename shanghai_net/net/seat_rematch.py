@@ -38,10 +38,13 @@ class PeerRematch:
 
     def next_peer(self) -> PeerRematch:
         """A peer for the next game at the table the host named (`next_game`): the same keys,
-        player and options; a fresh secret, box key and nonce, as for any game; ready at once
-        (it asked for this game)."""
-        return type(self)(**{**self._options, "table": self.next_game.table,
-                             "open_table": False, "successor": False, "auto_ready": True})
+        player and options (the host's own bot stays the host's); a fresh secret, box key and
+        nonce, as for any game; ready at once (it asked for this game)."""
+        peer = type(self)(**{**self._options, "table": self.next_game.table,
+                             "open_table": False, "successor": False, "auto_ready": True,
+                             "secret": None})
+        peer.started_by_host = self.started_by_host
+        return peer
 
     async def _stay(self, link: PeerLink) -> bool:
         """The game is over: stay at a table that stays for a rematch (asking for one, if the

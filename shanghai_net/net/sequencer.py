@@ -212,12 +212,40 @@ class Sequencer:
     def _silence_due(self) -> set[int]:
         """The seats the host may time out as silent now (protocol.md 11.5): those the table
         waits for a deal step or an approval from, and a seat to move whose connection is
-        down (a person thinking about a move is never timed out), not timed out already."""
+        down (a person thinking about a move is never timed out), not timed out already; once
+        every seat the table waits on is, the seats whose connection is down that owe
+        nothing (v10: else one of them, still a voter, kept the seats left from the bar)."""
         public = self.public
         waiting = public.waiting_for()
         linked = {c.seat for c in self.clients if c.seat is not None and c.connected}
         movers = public.moving() - waiting - linked
-        return (waiting | movers) - public.silenced.keys()
+        timed_out = public.silenced.keys() - public.idle_silenced
+        due = (waiting | movers) - timed_out
+        stalled = public.stalled_by()
+        if due or not stalled or stalled - timed_out:
+            return due
+        return set(range(public.players)) - linked - stalled - public.vacant.keys() - \
+            public.silenced.keys()
+
+    def _rebuild_due(self) -> tuple[str, int, int] | None:
+        """Sharing on, R1 (docs/dealing.md, "When a seat is rebuilt"): ``("shares", round,
+        holder)``, the lowest holder whose ``share_reveal`` the first lost seat's rebuild waits
+        for; else ``("vote", round, seat)``, the first seat whose votes reached protocol.md
+        11.5's bar and wait for ``t`` holders' (a seat carried, still rebuildable, not lost
+        yet); else None.  Each waits the table's ``audit_timeout`` as the seeds clock does,
+        from the last message sequenced (so from the last vote, for a table that waits on
+        one)."""
+        public = self.public
+        if public.share_threshold is None or public.accusation is not None:
+            return None
+        owing = next((r.owing() for _, r in sorted(public.rebuilds.items()) if r.owing()), [])
+        if owing:
+            return "shares", public.round, owing[0]
+        round_no = public.void_target
+        seat = next((s for s in sorted({s for r, s in public.gone_votes if r == round_no})
+                     if s not in public.vacant and public.carried(round_no, s) and
+                     public.rebuildable(s)), None)
+        return None if seat is None else ("vote", public.round, seat)
 
     def _track_window(self) -> None:
         """Keep the one timer the host runs: a claim window, a round's seeds, or the table's
@@ -228,9 +256,10 @@ class Sequencer:
         else:
             window = public.open_window()
             current = window[0] if window else None
-            if current is None and not public.finished and public.fault is None and \
-                    self._silence_due():
-                current = ("silent", public.round)
+            if current is None and not public.finished and public.fault is None:
+                current = self._rebuild_due()
+                if current is None and self._silence_due():
+                    current = ("silent", public.round)
         if current is not self._window:
             self._window = current
             wait = public.audit_timeout if isinstance(current, tuple) else public.claim_timeout
@@ -254,6 +283,11 @@ class Sequencer:
             due = self._silence_due()  # next after a full wait more
             if due and not public.waiting_audit and public.open_window() is None:
                 await self._sign(Timeout(seat=min(due), what="silent"))
+            return
+        if isinstance(window, tuple) and window[0] in ("shares", "vote"):
+            if not public.waiting_audit and public.open_window() is None and \
+                    self._rebuild_due() == window:  # still due, as the timer began it
+                await self._sign(Timeout(seat=window[2], what=window[0]))
             return
         if isinstance(window, tuple):  # a round's seeds: the first seat they did not come from
             if window == ("seeds", public.round) and public.waiting_audit:  # (each after it

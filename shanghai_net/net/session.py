@@ -417,7 +417,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                 "by a stand-in from the next deal, and the round's contract is dealt again")
 
     async def leave(self) -> None:
-        """The player quits: the host hears `bye` and shows the seat as left."""
+        """The player quits: the table reads the seat's signed `leave` (and the seats vote it
+        gone at once), then the host hears `bye` and shows the seat as left."""
         if self.peer is not None:
             await self.peer.leave()
         else:

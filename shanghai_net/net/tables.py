@@ -57,9 +57,12 @@ class Table:
         """What the LAN is told about this table (the DNS-SD TXT record, protocol.md 5.1)."""
         host = self.host
         taken = sum(c is not None for c in host.seats)
+        sharing = host.lobby.sharing
         return {"table": self.name, "preset": host.rules.name, "seats": f"{taken}/{host.players}",
                 "state": "lobby" if host.start is None else "playing",
-                "fp": host.identity.fingerprint, "v": str(PROTOCOL_VERSION)}
+                "fp": host.identity.fingerprint, "v": str(PROTOCOL_VERSION),
+                "sharing": "off" if sharing.threshold is None else
+                f"{sharing.threshold} of {sharing.holders}"}
 
 
 class TableServer:

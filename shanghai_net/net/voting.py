@@ -1,8 +1,15 @@
 """When a seat's table is held up, and what the seat does about it: the part of `Peer` that
 says whom a person may vote against (`holding_up`), when a bot seat votes by itself
-(``void_after``), and when a seat that complained gives up on a host keeping its complaint from
-the table.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
-lobby, the table and its outbox); times are trio's clock, passed in or read once."""
+(``void_after``), when a seat that complained gives up on a host keeping its complaint from
+the table, and what a seat does when the host times out shares it sent.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
+lobby, the table and its outbox); times are trio's clock, passed in or read once.
+
+With sharing on (the table's ``share_threshold``) a vote may have a live seat's seeds rebuilt
+and made public, so a seat votes only on what the signed stream shows (docs/dealing.md, "What
+the reference clients vote on"): a seat that owes the deal a step with nothing of its own
+sequenced for ``void_after`` (a person: `STALL_VOTE`), or whose ``leave`` is sequenced; never
+on the lobby's word (``absent``, ``left``: the host's, unsigned), nor because another seat
+voted.  A seat's own signed ``leave`` is a reason to vote at once, sharing on or off."""
 
 from __future__ import annotations
 
@@ -10,7 +17,7 @@ import math
 
 import trio
 
-from ..wire.messages import VoidRound
+from ..wire.messages import HOST_AUTHOR, Deal, Timeout, VoidRound
 
 __all__ = ["Voting", "STALL_VOTE", "NEWCOMER_GRACE"]
 
@@ -29,11 +36,17 @@ class Voting:
     """The voting part of `Peer` (it sets the attributes these read)."""
 
     def holding_up(self, now: float) -> set[int]:
-        """The seats a person may vote against at trio time ``now``: away, or owing the deal a
-        step for `STALL_VOTE` seconds with nothing of theirs in the stream (not a seat voted
-        gone already: the table waits for its replacement)."""
+        """The seats a person may vote against at trio time ``now``: one that left, or one the
+        table cannot go on without (`stalled_by`) that is away or has owed the deal a step for
+        `STALL_VOTE` seconds with nothing of its own in the stream (not a seat voted gone
+        already: the table waits for its replacement).  Not a seat whose link only blinked
+        and that owes nothing: a vote lapses only when the seat it names sends what the table
+        waits for (protocol.md 11.5), so one spent on such a seat stood for the round."""
+        stalled = self.table.stalled_by() if self.table is not None else set()
+        left, down = self._left(), self._down()
         return {seat for seat, since in self._away().items()
-                if now >= since and (seat in self.absent or now - since >= STALL_VOTE)}
+                if now >= since and (seat in left or seat in stalled and (
+                    seat in down or now - since >= STALL_VOTE))}
 
     def vote_target(self, seats) -> int:
         """Of ``seats``, the one a vote names: one that quit, else the first the host timed
@@ -44,19 +57,40 @@ class Voting:
         the longest (a seat still connected may only be slow)."""
         away = self._away()
         table = self.table
-        silent = table.silenced if table is not None else {}
+        silent = {s: seq for s, seq in table.silenced.items()  # not one timed out idle: a
+                  if s not in table.idle_silenced} if table is not None else {}  # vote it wastes
         stalled = table.stalled_by() if table is not None else set()
-        return min(seats, key=lambda s: (s not in self.left, silent.get(s, math.inf),
-                                         s not in stalled, s not in self.absent,
+        left, down = self._left(), self._down()
+        return min(seats, key=lambda s: (s not in left, silent.get(s, math.inf),
+                                         s not in stalled, s not in down,
                                          away.get(s, math.inf), s))
 
     def _away(self) -> dict[int, float]:
         """The seats away or silent while they owe the deal a step, and since when (not a seat
-        voted gone already; a newcomer that has not yet signed, `NEWCOMER_GRACE` later)."""
+        voted gone already; a newcomer that has not yet signed, `NEWCOMER_GRACE` later); a
+        seat whose ``leave`` is sequenced, since ever."""
         vacant = self._vacant()
         unheard = self.table.unheard if self.table is not None else set()
-        return {s: t + NEWCOMER_GRACE if s in unheard else t
-                for s, t in {**self.stalling, **self.absent}.items() if s not in vacant}
+        away = {s: t + NEWCOMER_GRACE if s in unheard else t
+                for s, t in {**self.stalling, **self._down()}.items() if s not in vacant}
+        return {**away, **dict.fromkeys(self._quitters(), -math.inf)}
+
+    def _on_the_stream(self) -> bool:
+        """Sharing on: this seat votes only on what the signed stream shows."""
+        return self.table is not None and self.table.share_threshold is not None
+
+    def _quitters(self) -> set[int]:
+        """The seats whose player's signed ``leave`` is sequenced (and nobody plays yet)."""
+        return self.table.quitters() - {self.seat} if self.table is not None else set()
+
+    def _down(self) -> dict[int, float]:
+        """The seats the lobby says are disconnected, and since when; none with sharing on."""
+        return {} if self._on_the_stream() else self.absent
+
+    def _left(self) -> set[int]:
+        """The seats gone for good: their ``leave`` is sequenced, or (sharing off) the lobby
+        says their player quit."""
+        return self._quitters() | (set() if self._on_the_stream() else self.left)
 
     def _vacant(self) -> dict[int, int]:
         table = self.table
@@ -95,22 +129,28 @@ class Voting:
 
     def _vote_due(self) -> float:
         """When this seat votes by itself (``void_after``), on trio's clock: at once when a
-        player away has quit, or the host timed a seat whose link is down out as silent (the
-        table sequenced nothing for its ``audit_timeout`` while it could not go on without the
-        seat: at a table of bots, a ``void_after`` longer than that only held the game up; a
-        newcomer too, which reads nothing with its link down: a stand-in that died with a
-        resumed host), or when a person at the table has voted; else once a seat has been
-        away, or silent while it owes the deal a step, ``void_after`` (issue 42)."""
+        seat's ``leave`` is sequenced, or (sharing off) a player away has quit, or the host
+        timed a seat whose link is down out as silent (the table sequenced nothing for its
+        ``audit_timeout`` while it could not go on without the seat: at a table of bots, a
+        ``void_after`` longer than that only held the game up; a newcomer too, which reads
+        nothing with its link down: a stand-in that died with a resumed host), or when a
+        person at the table has voted; else once a seat has been away, or silent while it
+        owes the deal a step, ``void_after`` (issue 42).  With sharing on, only a stall or a
+        ``leave`` counts (the module's note)."""
         away = self._away()
         if self.void_after is None or not away or not self._may_vote():
             return math.inf
         table = self.table
-        people = {s.seat for s in self.lobby.seats if s.kind == "player"} if self.lobby else set()
-        down = self.absent.keys() & away.keys()
-        silent = down & table.still_silent() if table.silenced else set()
-        if self.left & down - table.unheard or silent or \
-                people & table.void_votes.get(table.void_target, set()):
+        if self._quitters():  # (each in away, since ever)
             return -math.inf
+        if not self._on_the_stream():
+            people = {s.seat for s in self.lobby.seats if s.kind == "player"} \
+                if self.lobby else set()
+            down = self.absent.keys() & away.keys()
+            silent = down & table.still_silent() if table.silenced else set()
+            if self.left & down - table.unheard or silent or \
+                    people & table.void_votes.get(table.void_target, set()):
+                return -math.inf
         return min(away.values()) + self.void_after
 
     def _complaint_due(self) -> float:
@@ -126,6 +166,24 @@ class Voting:
         if self._complained_at is None:
             self._complained_at = trio.current_time()
         return self._complained_at + table.audit_timeout
+
+    def _shares_kept(self, msg) -> None:
+        """After ``msg``: if it is the host's ``"shares"`` timeout of this seat while our
+        ``share_reveal`` was on its way (sharing on, R1), the host kept it from the table: it
+        is refused from now on (no use sending it again), and the player is told, as for a
+        complaint the host keeps (docs/dealing.md, "The published shares of R1")."""
+        body = msg.body
+        if msg.author != HOST_AUTHOR or not isinstance(body, Timeout) or \
+                body.what != "shares" or body.seat != self.seat:
+            return
+        kept = [m for m in self.outbox.flying
+                if isinstance(m.body, Deal) and m.body.step == "share_reveal"]
+        for sent in kept:
+            self.outbox.forget(sent)
+        if kept:
+            self._set("playing", f"{self._host()} timed out our shares of a lost seat, which "
+                                 f"we sent (our message {kept[-1].counter}): it kept them from "
+                                 "the table")
 
     async def _kept_from_table(self) -> None:
         """The host has not sequenced our complaint within the table's audit time: it keeps it

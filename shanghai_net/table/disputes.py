@@ -98,18 +98,32 @@ class Disputes:
 
     def still_silent(self) -> set[int]:
         """The seats the host timed out as silent that still hold the table up (`stalled_by`)
-        and have signed nothing since."""
-        return self.silenced.keys() & self.stalled_by()
+        and have signed nothing since (not one timed out while it owed nothing: `_silences`)."""
+        return self._silences()[0]
+
+    def _silences(self) -> tuple[set[int], set[int]]:
+        """(`still_silent`; the seats timed out as silent while they owed the table nothing,
+        ``idle_silenced``, that still owe it nothing and have signed nothing since, while
+        every seat the table waits on is still silent, else none).  Those only count toward
+        no bar as voters (`_able_to_vote`): an idle timeout never lowers the bar against its
+        seat, even once the table waits on it, for the host times a seat out while it owes
+        nothing with no wait on it."""
+        stalled = self.stalled_by()
+        silenced = self.silenced.keys()
+        silent = (silenced - self.idle_silenced) & stalled
+        if not stalled or stalled - silent:
+            return silent, set()
+        return silent, (silenced & self.idle_silenced) - stalled
 
     def voters(self, seat: int) -> set[int]:
         """The seats that can vote that ``seat`` left: neither vacant, nor ``seat``, nor silent
-        (`still_silent`)."""
-        return self._able_to_vote(self.still_silent()) - {seat}
+        (`_silences`)."""
+        return self._able_to_vote(*self._silences()) - {seat}
 
-    def _able_to_vote(self, silent: set[int]) -> set[int]:
-        """The seats that can vote: neither vacant nor among ``silent`` (the seats
-        `still_silent`, worked out once by the caller)."""
-        return set(range(self.players)) - self.vacant.keys() - silent
+    def _able_to_vote(self, silent: set[int], idle: set[int]) -> set[int]:
+        """The seats that can vote: neither vacant nor among ``silent`` or ``idle`` (the seats
+        `_silences` gives, worked out once by the caller)."""
+        return set(range(self.players)) - self.vacant.keys() - silent - idle
 
     def carried(self, round_no: int, seat: int) -> bool:
         """Whether the votes that ``seat`` left round ``round_no`` carry (protocol.md 11.5):
@@ -120,10 +134,10 @@ class Disputes:
         votes = self.gone_votes.get((round_no, seat), set())
         if 2 * len(votes) > self.players:
             return True
-        silent = self.still_silent()
+        silent, idle = self._silences()
         if seat not in silent:
             return False
-        voters = self._able_to_vote(silent) - {seat}
+        voters = self._able_to_vote(silent, idle) - {seat}
         return 2 * len(votes & voters) > len(voters)
 
     def split_carried(self, round_no: int) -> int | None:
@@ -134,8 +148,8 @@ class Disputes:
         seat votes once a round, so votes split between two silent seats carried for neither,
         and the table waited for good.  (Only standing votes count: a lapsed one is gone from
         ``gone_votes``, `_lapse`.)"""
-        silent = self.still_silent()
-        voters = self._able_to_vote(silent)
+        silent, idle = self._silences()
+        voters = self._able_to_vote(silent, idle)
         named = {seat: len(self.gone_votes.get((round_no, seat), set()) & voters)
                  for seat in silent}
         if 2 * sum(named.values()) <= len(voters):
@@ -171,16 +185,41 @@ class Disputes:
 
     def _silent_timeout(self, seq: int, seat: int) -> None:
         """The host's word that the table waited its ``audit_timeout`` with nothing sequenced
-        while it could not go on without ``seat`` (Fault on one with no place: an audit waits
-        for seeds, the table can go on without the seat, or it is timed out already).  Like a
-        seeds timeout it proves nothing against the seat; it only lets fewer seats vote it
-        gone while it stays silent."""
-        if self.waiting_audit or seat not in self.stalled_by() or seat in self.silenced:
-            raise Fault(HOST_AUTHOR, f"the host timed out seat {seat} as silent, which owed "
-                                     "the table nothing or was timed out already")
+        while it could not go on without ``seat``, or (v10) that ``seat``'s link is down while
+        every seat the table waits on is silent (Fault on one with no place, `_silent_refused`).
+        Like a seeds timeout it proves nothing against the seat: a seat the table waits on it
+        only lets fewer seats vote gone while it stays silent; a seat that owes nothing it
+        takes out of the seats that can vote while the table waits on silent seats alone
+        (`_silences`), so that the seats left can vote those out."""
+        why = self._silent_refused(seat)
+        if why is not None:
+            raise Fault(HOST_AUTHOR, f"the host timed out seat {seat} as silent, {why}")
+        if seat in self.stalled_by():
+            self.idle_silenced.discard(seat)
+        else:
+            self.idle_silenced.add(seat)
         self.silenced[seat] = seq
         self.host_timeouts[seq] = (seat, seq)  # a protest of it carries no claim
         self._count_votes()
+
+    def _silent_refused(self, seat: int) -> str | None:
+        """Why a ``silent`` timeout of ``seat`` has no place (protocol.md 11.5), or None: never
+        while an audit waits for seeds; a seat the table cannot go on without, once until it
+        signs again; a seat it can go on without (its link down: only the host can tell), not
+        vacant, once, and only while every seat the table waits on is silent."""
+        if self.waiting_audit:
+            return "while the round's audit waits for seeds"
+        stalled = self.stalled_by()
+        if seat in stalled:
+            if seat in self.silenced.keys() - self.idle_silenced:
+                return "which was timed out already"
+            return None
+        if seat >= self.players or seat in self.vacant or seat in self.silenced:
+            return "which owed the table nothing and is no seat, vacant or timed out already"
+        if not stalled or stalled - (self.silenced.keys() - self.idle_silenced):
+            return ("which owed the table nothing while the table waits on a seat not silent "
+                    f"({', '.join(map(str, sorted(stalled))) or 'none'})")
+        return None
 
     def _leave(self, seat: int, round_no: int, scored: bool) -> None:
         """``seat`` left the running round (voted gone, or silent when its seeds were due): the
@@ -207,6 +246,9 @@ class Disputes:
         audited."""
         self.generations = set()
         self.rebuilds = {}
+        for seat in self.idle_silenced:  # an idle seat's timeout spoke of this deal's stall
+            self.silenced.pop(seat, None)
+        self.idle_silenced.clear()
         self._reset_counts()
         self.outstanding.clear()
         self._shuffles.clear()
@@ -218,10 +260,12 @@ class Disputes:
         ``leaver`` pays for it)."""
 
     def _any_time(self, author: int, body: wm.VoidRound | wm.Complaint | wm.Approve | wm.HandOver
-                  ) -> tuple[str | None, Callable[[], None]]:
-        """A vote to void the round, a complaint, an approval or a hand-over, the bodies valid
-        whether or not the deal is settled: why it has no place here (None: it has), and what
-        it does."""
+                  | wm.Leave) -> tuple[str | None, Callable[[], None]]:
+        """A vote to void the round, a complaint, an approval, a hand-over or a leave, the
+        bodies valid whether or not the deal is settled: why it has no place here (None: it
+        has), and what it does."""
+        if isinstance(body, wm.Leave):
+            return None, lambda: self._quit_seat(author)
         if isinstance(body, wm.HandOver):
             return (self._handover_refused(author, body), lambda: self._hand_over(author, body))
         if isinstance(body, wm.VoidRound):
@@ -232,6 +276,34 @@ class Disputes:
                     lambda: self._approve(author, body.seq))
         return (self._complaint_refused(author, body.round),
                 lambda: self._accuse(author, body.reason))
+
+    # -- a seat whose player quit ---------------------------------------------------------------
+
+    def _quit_seat(self, seat: int) -> None:
+        """``seat``'s ``leave``: its player quit, and that player's key plays no more (until
+        another holder takes the seat, `_quit_refused`).  It is the seat's own signed word that
+        it is gone, which the reference clients vote on at once (docs/dealing.md, "What the
+        reference clients vote on"); the table's bars are those of any vote, and a leave
+        makes no vote against the seat lapse (it is no sign of life: `_heard`)."""
+        self.quit[seat] = self._players_before(seat)
+
+    def _players_before(self, seat: int) -> int:
+        return sum(1 for _ in self.holders[seat].earlier())
+
+    def _quit_refused(self, author: int) -> str | None:
+        """Why a message of seat ``author`` has no place because its player quit (None: it
+        has): its ``leave`` was its last message, until a ``replace`` or a ``hand_over`` gave
+        the seat another player (its first player coming back with the same keys included)."""
+        if self.quit.get(author) != self._players_before(author):
+            return None
+        return (f"seat {author}'s player quit (its leave is sequenced): its key plays no more "
+                "until another player takes the seat")
+
+    def quitters(self) -> set[int]:
+        """The seats whose player's ``leave`` is sequenced and that nobody else plays yet (not
+        vacant: a seat voted gone waits for its replacement)."""
+        return {seat for seat in self.quit
+                if seat not in self.vacant and self._quit_refused(seat) is not None}
 
     # -- what a seat says the host did ---------------------------------------------------------
 
@@ -317,7 +389,7 @@ class Disputes:
         them.  Once every seat's seeds came or were timed out, the round is audited with the
         seeds that came (`_conclude_audit`)."""
         if not self.waiting_audit or seat in self.seeds_from | self.missing_seeds | \
-                self.rebuilds.keys():
+                (self.rebuilds.keys() & self.vacant.keys()):
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat}'s seeds, which were not "
                                      "due or had come")
         self.missing_seeds.add(seat)
@@ -327,8 +399,9 @@ class Disputes:
 
     def seeds_due(self) -> int:
         """How many seats' seeds the audit waits for: every seat but one lost this round (R1),
-        which is vacant: its seeds are rebuilt, or rebuilt at the audit from the others'."""
-        return self.players - len(self.rebuilds)
+        which is vacant (not replaced): its seeds are rebuilt, or rebuilt at the audit from
+        the others'."""
+        return self.players - len(self.rebuilds.keys() & self.vacant.keys())
 
     def run_audit(self) -> tuple[Fault | None, Exception | None]:
         """The round's audit, once ``audit_due``: (whom it names, None if every step matches;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from typing import Iterable, Protocol
 
@@ -28,9 +29,11 @@ class Trail(Protocol):
 
 
 def _due_in_audit(body: Body) -> bool:
-    """A body a seat still sends once its round is stopped for the audit."""
+    """A body a seat still sends once its round is stopped for the audit (a complaint of seed
+    shares is valid until the seat's seeds)."""
     return isinstance(body, (wm.VoidRound, wm.Approve, wm.HandOver)) or (
-        isinstance(body, Deal) and body.step == "seeds")
+        isinstance(body, Deal) and body.step == "seeds") or (
+        isinstance(body, wm.Complaint) and bool(body.share))
 
 
 class Outbox:
@@ -86,6 +89,10 @@ class Outbox:
     def push(self, bodies: Iterable[Body], move: Move | None = None) -> None:
         for body in bodies:
             if isinstance(body, wm.Complaint):  # before anything else: the round must stop
+                queued = next((b for b in self.deal if isinstance(b, wm.Complaint)), None)
+                if queued is not None and queued.share and body.share:  # one names them all
+                    self.deal.remove(queued)
+                    body = dataclasses.replace(queued, share=queued.share + body.share)
                 self.deal.appendleft(body)
                 if self.move is not None:
                     self._drop_move("the deal went wrong: this seat complained")

@@ -70,7 +70,7 @@ class Owing:
         if self.accusation is not None:
             return iter(())
         return chain(self._owed_share_reveals(), self._owed_shuffles(), self._owed_picks(),
-                     self._owed_shares(), self._owed_reveals())
+                     self._owed_shares(), self._owed_handed(), self._owed_reveals())
 
     def _owed_share_reveals(self) -> Iterator[OwedStep]:
         """Sharing on, R1: each holder's ``share_reveal`` of a lost seat (``to``) whose rebuild

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
@@ -11,13 +12,13 @@ from ..cards import Card
 from ..deal.audit import audit, opened_deck
 from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
-from ..deal.holding import ShareHolding
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
 from ..deal.messages import Context, KeyReveal, SeedReveal, SharedCommitment, SharedSeedReveal
 from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares, check_commit
 from ..deal.sharing import seed_from_shares
+from ..deal.silent import check_seeds_shares, rebuild_silent
 from ..engine.dealer import Shuffle, Token
 from ..engine.game import Phase
 from ..engine.moves import Move
@@ -45,20 +46,6 @@ class _PublicGeneration:
     @cached_property
     def points(self) -> dict[bytes, Card]:
         return card_points(self.cards)
-
-
-class _Records(ShareHolding):
-    """A round's records of its generations as the deal's seed sharing reads them (sharing on):
-    what a seeds body owes, and R2's rebuild of a seat silent at its seeds, for a party that
-    holds no share and has no seat."""
-
-    def __init__(self, records: dict[int, Generation], share_threshold: int | None) -> None:
-        self._generations = records
-        self.share_threshold = share_threshold
-        self._lost: dict = {}  # R1 is not wired: no seat is lost mid-round
-
-    def generation(self, generation: int) -> Generation:
-        return self._generations[generation]
 
 
 class PublicTable(StreamTable):
@@ -113,8 +100,10 @@ class PublicTable(StreamTable):
         if msg.author == HOST_AUTHOR or isinstance(body, HOST_BODIES):
             raise RemoteProtocolError("bad_signature", f"only the host signs a {body.KIND}", None,
                                       msg.counter)
-        gone = self._gone(msg.author)
-        if gone is not None and not isinstance(body, wm.Protest):  # it protests its timeout
+        quit = self._quit_refused(msg.author)  # its leave was its last message
+        gone = quit or self._gone(msg.author)
+        if gone is not None and (quit is not None or not isinstance(body, wm.Protest)):
+            # a vacant seat protests its timeout
             raise RemoteProtocolError("wrong_state", gone, None, msg.counter)
         if isinstance(body, ANY_TIME_BODIES):
             why, act = self._any_time(msg.author, body)
@@ -218,11 +207,7 @@ class PublicTable(StreamTable):
             elif step.step == "share_reveal":
                 self._share_reveal_refused(author, step.messages[0])
             elif step.step == "shares":
-                for sealed in step.sealed:
-                    for position in sealed.positions:
-                        owed = self.outstanding.get((sealed.context.generation, position))
-                        if owed is None or owed.to != sealed.recipient or author not in owed.owing:
-                            raise ValueError(f"no key share for position {position} is owed")
+                self._sorted_shares(author, step)
             else:
                 self._check_step(author, step)
                 if step.step in ("pick_commit", "pick_reveal"):
@@ -350,7 +335,6 @@ class PublicTable(StreamTable):
         """Why a ``seeds`` body is refused: with sharing on, it lacks the shares its author
         owes (sharing on, R2: no seat shows its seeds and keeps its shares back); off, it
         carries some."""
-        records = _Records(self.records, self.share_threshold)
         for reveal in step.messages:
             record = self.records.get(reveal.context.generation)
             if record is None:
@@ -359,7 +343,7 @@ class PublicTable(StreamTable):
                 return f"seat {author}'s seeds carry shares, at a table that shares no seeds"
             if record.sharing is not None:
                 try:
-                    records._check_seeds_shares(record, reveal)
+                    check_seeds_shares(record, reveal, self.rebuilds)
                 except ValueError as error:
                     return str(error)
         return None
@@ -377,9 +361,11 @@ class PublicTable(StreamTable):
     def _audit(self) -> Fault | None:
         numbers = self._audit_generations or []
         records = [self.records[n] for n in numbers if n in self.records]
+        cut_short = {seat: [n for ns in rebuild.owed.values() for n in ns]
+                     for seat, rebuild in self.rebuilds.items() if not rebuild.rebuilt}
         try:
-            absent = self._silent_rebuilt(lambda seats: _Records(
-                self.records, self.share_threshold).rebuild_silent(seats, numbers))
+            absent = self._silent_rebuilt(lambda seats: rebuild_silent(
+                {r.context.generation: r for r in records}, seats, cut_short))
         except CheatDetected as cheat:
             return Fault(cheat.culprit, f"round {self.round} audit: {cheat.reason}")
         verdict = audit(records, self._boxing, absent)
@@ -411,7 +397,7 @@ class PublicTable(StreamTable):
             record = self.records[reveal.context.generation]  # a rebuilt seat's key is public
             g.own_keys.setdefault(position, {}).update(
                 {seat: record.seat_keys(seat).card_keys[position]
-                 for seat in self.rebuilt_lost()})
+                 for seat in self.rebuilt_lost(reveal.context.generation)})
             g.own_keys[position].update(keys)
             keys = g.own_keys[position]
             if len(keys) != self.players:

@@ -32,13 +32,20 @@ class _Lost:
     pays: bool
 
 
+@dataclass(frozen=True)
+class _Back:
+    """A lost seat played again mid-round (`FullReplay.seat_back`)."""
+
+    seat: int
+
+
 class FullReplay:
     """Feed it the stream's moves and pick results as the public replica takes them; at each
     round's audit, `replay` the round with its opened decks."""
 
     def __init__(self, rules: RuleSet, players: int) -> None:
         self.game = new_game(rules, players, None, None)
-        self._inputs: list[tuple[int, Move | _Lost]] = []
+        self._inputs: list[tuple[int, Move | _Lost | _Back]] = []
         self._picks: deque[int] = deque()
         self.moves = 0
         """Moves replayed with every card known."""
@@ -54,8 +61,11 @@ class FullReplay:
         nothing), and the game goes on: its moves
         will never be replayed (its decks never open), and this game voids it as every replica
         does, a round behind them."""
-        self._inputs = []
         self._answer(self.game.round_no, {})  # the first dealer's pick, if it waits for it
+        for _, lost in self._inputs:  # a seat lost for good before the void still pays
+            if isinstance(lost, _Lost):
+                self.game.lose_seat(lost.seat, pays=lost.pays)
+        self._inputs = []
         self._picks.clear()  # the voided round's own picks (its SHANGHAI calls') are not replayed
         self.game.void_round(False, leaver=leaver, go_on=True)
 
@@ -64,15 +74,25 @@ class FullReplay:
         place among the moves."""
         self._inputs.append((seat, _Lost(seat, pays)))
 
+    def seat_back(self, seat: int) -> None:
+        """Lost ``seat``'s replacement was seated mid-round: replayed in its place too."""
+        self._inputs.append((seat, _Back(seat)))
+
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
-        (generation -> cards by position); a move the full game refuses is its author's fault."""
+        (generation -> cards by position); a move the full game refuses is its author's fault.
+        A loss or a seating comes before the dealer's answers that follow it (a seat lost, and
+        seated again, before the round's deal is dealt: its claim windows of that deal count
+        it, as every replica's did)."""
         inputs, self._inputs = self._inputs, []
-        self._answer(round_no, decks)
         for author, move in inputs:
             if isinstance(move, _Lost):
                 self.game.lose_seat(move.seat, pays=move.pays)
                 continue
+            if isinstance(move, _Back):
+                self.game.seat_back(move.seat)
+                continue
+            self._answer(round_no, decks)
             try:
                 self.game.apply(move)
             except IllegalMoveError as error:
@@ -80,6 +100,7 @@ class FullReplay:
                                     f"{error}") from None
             self.moves += 1
             self._answer(round_no, decks)
+        self._answer(round_no, decks)
 
     def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Answer what the game waits for from the round's opened decks and the picks in hand

@@ -112,6 +112,10 @@ class Roster:
         self.handovers: dict[int, wm.HandOver] = {}
         """Seat -> its latest ``hand_over``, until the next round's deal seals the seat's
         shares to the successor's box key."""
+        self.rekey_due: dict[int, bytes] = {}
+        """Seat -> its box key at the running round's start, for a seat whose replacement
+        was seated mid-round (sharing on, R1): every party seals to the new box key from the
+        next deal, the round's own deal following the replacement itself."""
         self.unheard: set[int] = set()
         """Seats a replacement took at this deal that have signed nothing since: a newcomer
         still reading the game up to here (`net.voting` gives it time before it counts as
@@ -318,7 +322,30 @@ class Roster:
         return None
 
     def _approve(self, author: int, seq: int) -> None:
-        self.proposals[seq].approvals.add(author)
+        """An approval; the one that completes a ``replace`` of a seat lost mid-round (sharing
+        on, R1: `_takes_seat_now`) seats it at this message, the round going on."""
+        proposal = self.proposals[seq]
+        proposal.approvals.add(author)
+        if not self.needed(proposal) and self._takes_seat_now(proposal.body.seat):
+            del self.proposals[seq]
+            self.rekey_due.setdefault(proposal.body.seat,
+                                      self.holders[proposal.body.seat].box_key)
+            self._seat(proposal.body, self.round, rekey=False)
+            self._seated_now(proposal.body.seat)
+
+    def _takes_seat_now(self, seat: int) -> bool:
+        """Hook: whether an approved ``replace`` of ``seat`` seats it now, mid-round, rather
+        than at the next deal."""
+        return False
+
+    def _seated_now(self, seat: int) -> None:
+        """Hook: ``seat``'s replacement was seated mid-round at this message."""
+
+    def round_box_keys(self) -> list[bytes]:
+        """Every seat's box key at the running round's start: what its deal seals to, but to
+        a replacement seated mid-round (the deal layer follows that one itself)."""
+        return [self.rekey_due.get(seat, holder.box_key)
+                for seat, holder in enumerate(self.holders)]
 
     def _seat_replacements(self, round_no: int) -> bool:
         """At the start of round ``round_no``'s deal: seat every approved replacement; whether
@@ -327,20 +354,29 @@ class Roster:
             self.holders[seat] = dataclasses.replace(self.holders[seat], box_key=body.box_key)
             self._rekeyed(seat)
         self.handovers = {}
+        for seat in sorted(self.rekey_due):  # seated mid-round: sealed to from this deal on
+            self._rekeyed(seat)
+        self.rekey_due = {}
         for seq, proposal in sorted(self.proposals.items()):
             if self.needed(proposal):
                 continue
             del self.proposals[seq]
-            body, seat = proposal.body, proposal.body.seat
-            self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
-                                        round_no, self.holders[seat], replaced=True)
-            self.box_keys[body.box_key] = seat
-            self.vacant.pop(seat, None)
-            self.silenced.pop(seat, None)
-            self.unheard.add(seat)
-            self.chain.rekey(seat, body.sign_key)
-            self._rekeyed(seat)
+            self._seat(proposal.body, round_no)
         return not self.vacant
+
+    def _seat(self, body: wm.Replace, round_no: int, rekey: bool = True) -> None:
+        """``body``'s keys play its seat from here (``rekey``: its shares are sealed to its box
+        key from this deal on; else from the next, `rekey_due`)."""
+        seat = body.seat
+        self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
+                                    round_no, self.holders[seat], replaced=True)
+        self.box_keys[body.box_key] = seat
+        self.vacant.pop(seat, None)
+        self.silenced.pop(seat, None)
+        self.unheard.add(seat)
+        self.chain.rekey(seat, body.sign_key)
+        if rekey:
+            self._rekeyed(seat)
 
     def _rekeyed(self, seat: int) -> None:
         """Hook: ``seat`` is played with new keys (``holders[seat]``) from this deal on."""

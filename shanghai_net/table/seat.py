@@ -8,7 +8,7 @@ from typing import Iterable
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..cards import Card
-from ..deal.box import raw_public
+from ..deal.box import SealedShare, raw_public
 from ..deal.audit import Verdict
 from ..deal.errors import CheatDetected, GenerationStopped
 from ..deal.generation import Generation
@@ -25,6 +25,7 @@ from ..wire import messages as wm
 from ..wire.messages import Body, GameMessage, StartGame
 from .fault import Fault
 from .bodies import DealStep, deal_body, move_to_body, reveals_body, seeds_body, shares_body
+from .seating import follow_round
 from .stream import PickState, StreamTable, check_move
 
 
@@ -57,15 +58,21 @@ class PeerTable(StreamTable):
     def taking_over(cls, follower: StreamTable, seat: int, box_key: X25519PrivateKey,
                     random: RandomBytes) -> PeerTable:
         """The table of a replacement that followed the game without a seat (a spectator's
-        table) until its keys took ``seat`` at the start of the deal now beginning: the game
-        as the follower has it, and from here this seat's own replica (a copy of the public
-        one: at a round's start nobody holds a card) and deal secrets.  Its first bodies, the
-        commitments of the round's deal, are in ``start()``."""
+        table) until its keys took ``seat`` at the start of the deal now beginning, or mid-round
+        (sharing on, R1): the game as the follower has it, and from here this seat's own
+        replica (a copy of the public one) and deal secrets.  Its first bodies, the commitments
+        of the round's deal (mid-round: of a restarted generation), are in ``start()``.
+        Mid-round its participant replays the round's deal (`follow_round`) and its hand comes
+        in the boxes the others hand it."""
         table = cls.__new__(cls)
         shared = vars(StreamTable(follower.start_game)).keys()  # what every party's table has
         table.__dict__.update({k: v for k, v in vars(follower).items() if k in shared})
         game = copy.deepcopy(follower.public)
         game.viewer = seat
+        if seat in table.rekey_due:
+            table._take_seat(seat, box_key, random, game)
+            table._follow_round()
+            return table
         if not any(r.round_no == table.round for r in table._shuffles):
             # seated while another seat is still vacant: the deal has not begun, and the last
             # one's steps (audited, or voided) are no one's to send now
@@ -84,13 +91,14 @@ class PeerTable(StreamTable):
         self.seat = seat
         self.game = game
         self.events: list[Event] = []
-        self.roster = [X25519PublicKey.from_public_bytes(h.box_key) for h in self.holders]
-        """Every seat's box key, what this seat seals its key shares to."""
+        self.roster = [X25519PublicKey.from_public_bytes(k) for k in self.round_box_keys()]
+        """Every seat's box key at the round's start, what this seat seals its key shares
+        to."""
         self._box_key = box_key
         self._random = random
         self._later: dict[bytes, tuple[X25519PrivateKey, RandomBytes]] = {}
         """Keys this seat plays with once the table seals its shares to them (`hold`)."""
-        self.participant = self._participant(self.round)
+        self.participant = self._own_participant(self.round)
         self.verdicts: dict[int, object] = {}
         self._deal_verdict: object = None
         """The running audit's verdict, until `_conclude_audit` shows it in ``verdicts``."""
@@ -101,6 +109,13 @@ class PeerTable(StreamTable):
         self._own_picks = 0
         self.complaint: str | None = None
         """What this seat found wrong in the deal and complained of (it then stops playing)."""
+
+    def _own_participant(self, round_no: int) -> Participant:
+        """This seat's deal of round ``round_no``: its own boxes join the generation's in the
+        stream's order, as every other party's do."""
+        participant = self._participant(round_no)
+        participant.boxes_when_sequenced = True
+        return participant
 
     def _participant(self, round_no: int) -> Participant:
         return Participant(self.seat, self.roster, self.game_id, round_no, self._box_key,
@@ -138,7 +153,8 @@ class PeerTable(StreamTable):
     def settled(self) -> bool:
         # a seat that complained follows the public game only: its replica waits for a card
         # that will not open
-        return super().settled and (self.complaint is not None or not self.game.waiting)
+        return super().settled and (self.complaint is not None or (
+            not self.game.waiting and not (self.seat in self.rekey_due and self._hand_unknown())))
 
     def can_move(self) -> bool:
         """This seat has a decision to make now."""
@@ -207,6 +223,44 @@ class PeerTable(StreamTable):
     def _generation_record(self, generation: int) -> Generation:
         return self.participant.generation(generation)
 
+    def _follow_round(self) -> None:
+        """A replacement seated mid-round: its participant takes the round so far, in stream
+        order; it commits afresh to a generation whose passes had not begun."""
+        try:
+            follow_round(self.participant, self.round_events)
+        except (ValueError, CheatDetected) as error:  # the follower checked every step of it
+            raise Fault(None, f"seat {self.seat}'s replay of round {self.round}: {error}") \
+                from None
+        self._own_picks = sum(pick.result is not None for pick in self._picks)
+        for generation in sorted(self.generations):
+            if self.seat not in self._commits.get(generation, ()) and \
+                    not self._passes.get(generation):
+                self._out.append(deal_body(self.participant.recommit(generation)))
+
+    def _seated_own(self, seat: int, box_key: bytes, holders: tuple[int, ...]) -> None:
+        """R1: lost ``seat``'s replacement plays it from here: this seat's replica counts it
+        again, its deal seals to the replacement's box key, and this seat hands it its keys of
+        the seat's hand (`MidRoundSeating`)."""
+        self.game.seat_back(seat)
+        if self.seat in self.vacant or seat == self.seat:  # (the lost player's own table)
+            return
+        self.participant.seat_replacement(seat, X25519PublicKey.from_public_bytes(box_key),
+                                          holders)
+        for (to, generation), senders in sorted(self.handed_owed.items()):
+            if to == seat and self.seat in senders:
+                sealed = self.participant.hand_to_replacement(generation, seat)
+                self._out.append(shares_body(self.round, generation, [sealed]))
+
+    def _seat_handed(self, author: int, sealed: SealedShare) -> None:
+        if author == self.seat or self.seat in self.vacant:
+            return
+        try:
+            self.participant.record_handed(sealed)
+        except CheatDetected as cheat:  # the replacement's box does not open
+            self._complain(cheat)
+        except ValueError as error:
+            raise Fault(author, f"seat {author}: shares: {error}") from None
+
     def _published_own(self, author: int, reveal: ShareReveal) -> None:
         try:
             self.participant.receive(reveal)
@@ -251,10 +305,12 @@ class PeerTable(StreamTable):
     def _complain(self, cheat: CheatDetected, share: wm.ShareComplained | None = None) -> None:
         """A fault only this seat can see: tell the table (once), and stop playing; the audit
         the complaint starts decides who is at fault.  ``share``: the seed share it found bad
-        (sharing on), after which it sends nothing more of that generation."""
-        if self.complaint is None:
-            self.complaint = cheat.reason[:500]
-            self._out.append(wm.Complaint(round=self.round, reason=self.complaint, share=share))
+        (sharing on), after which it sends nothing more of that generation; a further bad
+        share goes in a further complaint, so that its seeds may carry nil for it."""
+        if self.complaint is None or share is not None:
+            self.complaint = self.complaint or cheat.reason[:500]
+            self._out.append(wm.Complaint(round=self.round, reason=cheat.reason[:500],
+                                          share=None if share is None else (share,)))
 
     def _complained_of_share(self, message: Message) -> wm.ShareComplained | None:
         """The share this seat complains of, if ``message`` is a commit whose share for this
@@ -273,7 +329,7 @@ class PeerTable(StreamTable):
         self.game.requests  # noqa: B018 - drained: what it still awaits is the truth
         if self.game.round_no != self.round or self.complaint is not None:
             return False  # it knows its own cards: it may start a round before the deal does
-        progress = False
+        progress = self._open_handed()
         for request in self.game.awaiting:
             if isinstance(request, Shuffle):
                 if request.round_no == self.round and self.shuffled(request.generation):
@@ -309,7 +365,7 @@ class PeerTable(StreamTable):
 
     def _new_round(self, round_no: int) -> None:
         super()._new_round(round_no)
-        self.participant = self._participant(round_no)
+        self.participant = self._own_participant(round_no)
         self._own_picks = 0
 
     def _start_generation(self, request: Shuffle) -> None:
@@ -344,10 +400,27 @@ class PeerTable(StreamTable):
                 self._deferred.remove(token)
                 self._reveals.append(self.participant.reveal(*token))
 
+    def _open_handed(self) -> bool:
+        """A replacement seated mid-round: the cards of its hand it can open now (the others'
+        keys handed to it, its seat's from the rebuilt seed), learnt by its replica."""
+        if self.seat not in self.rekey_due:
+            return False
+        opened = False
+        for token in self._hand_unknown():
+            if self._try_open(token):
+                card = self.participant.generation(token[0]).mine[token[1]]
+                self.events.extend(self.game.learn(token, card))
+                opened = True
+        return opened
+
+    def _hand_unknown(self) -> list[Token]:
+        return [token for token in self.game.hands[self.seat] if token not in self.game.faces]
+
     def _keys_in(self, g: Generation, position: int) -> bool:
         """Whether every other seat's key of ``position`` is here: sent to this seat, or public
         (a seat lost this round and rebuilt, R1)."""
-        keys = g.received(position).keys() | self.rebuilt_lost() - {self.seat}
+        public = self.rebuilt_lost(g.context.generation)
+        keys = g.received(position).keys() | public - {self.seat}
         return len(keys) == self.players - 1
 
     def _try_open(self, token: Token) -> bool:
@@ -392,6 +465,8 @@ class PeerTable(StreamTable):
 
     def _seat_shares(self, author: int, step: DealStep) -> None:
         if author == self.seat:
+            for sealed in step.sealed:
+                self.participant.record_box(sealed)
             return
         for sealed in step.sealed:
             if sealed.recipient != self.seat:
@@ -407,7 +482,7 @@ class PeerTable(StreamTable):
     def _reveal_public(self, token: Token) -> None:
         generation, position = token
         if self.participant.public_card(generation, position) is not None or \
-                self.seat in self.rebuilds:
+                self.seat in self.vacant:
             return  # (this seat is lost this round, R1: it sends nothing more of it)
         holder = self.holder_of(token)
         if holder == self.seat:
@@ -426,7 +501,7 @@ class PeerTable(StreamTable):
             self._shares.setdefault((generation, to), []).append(position)
 
     def _flush(self) -> None:
-        if self.seat in self.rebuilds:  # lost this round (R1): its key is refused, its keys
+        if self.seat in self.vacant:  # lost this round (R1): its key is refused, its keys
             self._reveals, self._shares = [], {}  # public once it is rebuilt
             return
         if self._reveals:
@@ -435,6 +510,8 @@ class PeerTable(StreamTable):
         if self._shares:
             by_generation: dict[int, list] = {}
             for (generation, to), positions in sorted(self._shares.items()):
+                if self.seat in self.rebuilt_lost(generation):
+                    continue  # a replacement whose seat's keys of it are public (R1)
                 try:
                     sealed = self.participant.share_keys(generation, to, positions)
                 except GenerationStopped:
@@ -467,10 +544,6 @@ class PeerTable(StreamTable):
                                     self.participant.reveal_seeds(self._audit_generations)))
 
     def _audit(self) -> Fault | None:
-        if self.share_threshold is not None and self.seat in self.missing_seeds:
-            for generation in self._audit_generations:  # the seeds it sent were never
-                # sequenced: the shares they carry count at no party, so not here either
-                self.participant.generation(generation).seed_reveals.pop(self.seat, None)
         try:
             absent = self._silent_rebuilt(
                 lambda seats: self.participant.rebuild_silent(seats, self._audit_generations))

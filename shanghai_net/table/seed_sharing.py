@@ -36,6 +36,10 @@ class Rebuild:
     def shares(self, generation: int, of: set[int]) -> int:
         return sum(generation in self.owed[h] for h in of)
 
+    def generations(self) -> set[int]:
+        """The seat's rebuilt generations: its keys of them are public once it is rebuilt."""
+        return {n for ns in self.owed.values() for n in ns}
+
     def done(self, t: int) -> bool:
         """``t`` shares of every rebuilt generation are in."""
         return all(self.shares(n, self.published) >= t for ns in self.owed.values() for n in ns)
@@ -49,37 +53,58 @@ class Rebuild:
 class SeedSharing:
     """The part of `StreamTable` that reads the seed sharing off the stream: see the module."""
 
-    rebuilds_lost: bool = False
-    """R1 (a seat lost mid-round rebuilt, its round going on) is being wired (issue 38): until
-    every step of it is (its shares, the rebuild, the replacement mid-round), a vote at a table
-    with sharing on voids the round as without sharing, and only tests turn it on."""
-
     def _generation_holders(self) -> tuple[int, ...] | None:
         """The holders of a generation whose shuffle is asked for now (its due message), or
-        None with sharing off.  No seat is the host's yet (``host_run`` is not on the wire)."""
+        None with sharing off (a commit whose holders are fewer than ``t`` carries no sharing:
+        `GenerationShares.commit_holders`).  The seats start_game marks ``host_run`` hold none.
+        A seat handed over since the round's deal began holds no share of the round's later
+        generations: the round's deal seals to the box keys it began with, the old player's,
+        who left (review of the code #13); its successor holds shares from the next round's
+        deal, which seals to its box key."""
         if self.share_threshold is None:
             return None
-        return self.share_holders(self.share_threshold, ())
+        return self._holders_now()
+
+    def _holders_now(self) -> tuple[int, ...]:
+        """The holders a share box of the running round may be sealed to now: the share
+        holders, less the seats handed over since the round's deal began."""
+        return tuple(seat for seat in self.share_holders(self.share_threshold,
+                                                         self.start_game.host_run)
+                     if seat not in self.handovers)
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         """Hook: the running round's sharing of ``generation`` as this party keeps it."""
 
     def _any_time(self, author: int, body: object) -> tuple[str | None, Callable[[], None]]:
-        """`Disputes._any_time`; a complaint of a seed share (sharing on) also names a share its
-        author holds of a commit sequenced, and is recorded before the round stops, so that
-        its author's seeds may carry nil for that share alone."""
+        """`Disputes._any_time`; a complaint of seed shares (sharing on) names only shares its
+        author holds of commits sequenced, and is recorded before the round stops, so that its
+        author's seeds may carry nil for those shares alone.  A holder that finds a further bad
+        share after its complaint went out complains again: that complaint is valid while the
+        round stopped by a complaint waits for the author's seeds, and only records the shares."""
         why, act = super()._any_time(author, body)
-        share = getattr(body, "share", None) if isinstance(body, wm.Complaint) else None
-        if why is not None or share is None:
+        shares = getattr(body, "share", None) if isinstance(body, wm.Complaint) else None
+        if shares is None:
             return why, act
-        sharing = None if share.generation not in self.generations else \
-            self._sharing_of(share.generation)
-        if sharing is None or share.dealer not in self._commits.get(share.generation, ()) or \
-                author not in sharing.commit_holders(share.dealer):
-            return (f"a complaint of seat {share.dealer}'s seed share of generation "
-                    f"{share.generation}, which seat {author} does not hold"), act
-        return None, lambda: (self._share_complained(author, share.dealer, share.generation),
-                              act())
+        if why is not None and self.accusation is not None and self.waiting_audit and \
+                body.round == self.round and author not in self.seeds_from | self.missing_seeds:
+            why, act = None, lambda: None  # a further complaint: the round is stopped already
+        if why is not None:
+            return why, act
+        if not shares:
+            return f"seat {author}'s complaint of seed shares names none", act
+        for share in shares:
+            sharing = None if share.generation not in self.generations else \
+                self._sharing_of(share.generation)
+            if sharing is None or share.dealer not in self._commits.get(share.generation, ()) \
+                    or author not in sharing.commit_holders(share.dealer):
+                return (f"a complaint of seat {share.dealer}'s seed share of generation "
+                        f"{share.generation}, which seat {author} does not hold"), act
+
+        def complained() -> None:
+            for share in shares:
+                self._share_complained(author, share.dealer, share.generation)
+            act()
+        return None, complained
 
     def _share_complained(self, complainer: int, dealer: int, generation: int) -> None:
         self._sharing_of(generation).complain(complainer, dealer)
@@ -88,10 +113,11 @@ class SeedSharing:
                         ) -> frozenset[int]:
         """R2: the seats whose seeds the host timed out, less those ``rebuild`` (the deal's
         ``rebuild_silent``) rebuilt from the shares in the others' seeds, which the audit then
-        checks in full (``rebuilt_seeds``).  CheatDetected: a share off its commitments, or a
-        rebuilt seed off its digest, names its author."""
+        checks in full (``rebuilt_seeds``); with the seats lost this round whose rebuild the
+        round's stop cut short and the seeds' shares cannot rebuild either.  CheatDetected: a
+        share off its commitments, or a rebuilt seed off its digest, names its author."""
         absent = frozenset(self.missing_seeds)
-        if self.share_threshold is None or not absent:
+        if self.share_threshold is None:
             return absent
         remaining = rebuild(absent)
         self.rebuilt_seeds = set(absent - remaining)
@@ -147,10 +173,12 @@ class SeedSharing:
                 if not owed.owing:
                     del self.outstanding[token]
 
-    def rebuilt_lost(self) -> set[int]:
-        """The seats lost this round whose seeds are rebuilt: their keys are public, so nobody
-        waits for their key shares or their keys of a card turned up."""
-        return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt}
+    def rebuilt_lost(self, generation: int | None = None) -> set[int]:
+        """The seats lost this round whose seeds (of ``generation``, if given) are rebuilt:
+        their keys are public, so nobody waits for their key shares or their keys of a card
+        turned up."""
+        return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt and
+                (generation is None or generation in rebuild.generations())}
 
     def _published_own(self, author: int, reveal: ShareReveal) -> None:
         """Hook: the party's deal takes in a share_reveal, in stream order."""
@@ -177,6 +205,7 @@ class SeedSharing:
             self._drop_round()
             self._leave(lost, round_no, False)
         else:
+            self.round_events.append(("time out", lost, seat))
             self._shares_timed_out_own(lost, seat)
 
     def _shares_timed_out_own(self, lost: int, holder: int) -> None:
@@ -191,7 +220,7 @@ class SeedSharing:
         if what == "shares" and self.rebuilds and self.accusation is None:
             self._shares_timed_out(seat)
             return
-        if what == "vote" and self.rebuilds_lost and self.share_threshold is not None and \
+        if what == "vote" and self.share_threshold is not None and \
                 not self.waiting_audit and \
                 seat not in self.vacant and self.carried(round_no, seat) and \
                 self.rebuildable(seat):
@@ -204,7 +233,7 @@ class SeedSharing:
         """`Disputes._vote`; with sharing on it also notes whether the voter is a share holder
         as it votes (the rebuild's bar counts those votes)."""
         if self.share_threshold is not None and \
-                author in self.share_holders(self.share_threshold, ()):
+                author in self.share_holders(self.share_threshold, self.start_game.host_run):
             self.holder_votes.setdefault((round_no, seat), set()).add(author)
         super()._vote(author, round_no, seat)
 
@@ -218,7 +247,8 @@ class SeedSharing:
         """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
         every generation of the running round it committed and whose passes have begun, at
         least ``t`` of that commit's holders other than it are holders still."""
-        holders = set(self.share_holders(self.share_threshold, ())) - {seat}
+        holders = set(self.share_holders(self.share_threshold,
+                                         self.start_game.host_run)) - {seat}
         for generation in sorted(self.generations):
             if seat not in self._commits.get(generation, ()) or not self._passes.get(generation):
                 continue
@@ -233,7 +263,7 @@ class SeedSharing:
         sharing on"): a rebuildable seat is lost, the round going on, once ``t`` of the votes
         are holders' other than its own; until then the votes wait (or the host's ``"vote"``
         timeout voids the round).  A seat not rebuildable: the round is void, as without."""
-        if not self.rebuilds_lost or self.share_threshold is None or not self.rebuildable(seat):
+        if self.share_threshold is None or not self.rebuildable(seat):
             return False
         if len(self.holder_votes.get((round_no, seat), set()) - {seat}) >= self.share_threshold:
             self._lose(seat, round_no)
@@ -244,8 +274,13 @@ class SeedSharing:
         messages refused) and pays ``leave_penalty`` as a seat voted gone does (not the host's
         stand-in, nor a seat charged for its silence since); its commit of a generation whose
         passes have not begun is dropped (its replacement commits afresh); every party's deal
-        rebuilds it (`_lose_own`)."""
-        holders = self.share_holders(self.share_threshold, ())
+        rebuilds it (`_lose_own`).  The votes that lost it are spent: the round goes on, and
+        each of its voters may vote again in it (against a seat that stalls it later, say one
+        that never hands the replacement its keys)."""
+        holders = self.share_holders(self.share_threshold, self.start_game.host_run)
+        spent = self.gone_votes.pop((round_no, seat), set())
+        self.void_votes.get(round_no, set()).difference_update(spent)
+        self.holder_votes.pop((round_no, seat), None)
         paid = not self.stand_in(seat) and seat not in self.charged_silent
         self.lost.append((round_no, seat))
         self.silenced.pop(seat, None)
@@ -259,7 +294,10 @@ class SeedSharing:
                 for holder in self._sharing_of(generation).commit_holders(seat):
                     if holder in holders and holder != seat:
                         owed.setdefault(holder, []).append(generation)
-        self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()})
+        self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()},
+                                      rebuilt=not owed)  # nothing begun: nothing to rebuild
+        self._drop_sender(seat)
+        self.round_events.append(("lose", seat, holders))
         self.public.lose_seat(seat, pays=paid)
         self.replay.lose(seat, paid)
         self._lose_own(seat, holders, paid)

@@ -6,8 +6,8 @@ not run by the host: `Roster.share_holders`) with a threshold ``t``: any ``t`` o
 every card, and ``t`` of them rebuild a lost seat.  A table is configured "off", "default", or
 with a ``t``; `resolve_sharing` turns that into what ``start_game`` would carry, None (off) or
 ``t``, with why it is off, and the promise the lobby and the rules card print word for word.
-Nothing calls it yet: the lobby will, when issue 38 is wired (the crypto is not, so offering
-sharing now would promise what the table does not do).
+The host's lobby resolves its setting (`HostConfig.sharing`) over the seats it shows, and a
+client reads what its lobby shows back with `shown_sharing`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["MIN_HOLDERS", "SharingSetting", "allowed_thresholds", "default_threshold",
-           "resolve_sharing"]
+           "check_setting", "resolve_sharing", "shown_sharing"]
 
 MIN_HOLDERS = 3
 """Below this no threshold is allowed: with 2 holders a lost one leaves one, who alone would
@@ -51,6 +51,13 @@ class SharingSetting:
     why_off: str | None = None
 
     @property
+    def said(self) -> str:
+        """The promise, and why the table is off when that is known: the lobby's line."""
+        why = self.why_off
+        return self.promise if why is None else \
+            f"{self.promise} (Off: {why.removeprefix('sharing off: ')}.)"
+
+    @property
     def promise(self) -> str:
         """What the setting promises, as docs/dealing.md words it for the lobby and the rules
         card."""
@@ -66,22 +73,25 @@ class SharingSetting:
                 f"{t} of the other holders show theirs (here: {others}).")
 
 
+def check_setting(setting: object) -> str | int:
+    """``setting`` if it is one a table may be configured with ("off", "default", or a
+    threshold); raises ValueError saying what it is not."""
+    if isinstance(setting, bool) or not (setting in ("off", "default") or
+                                         isinstance(setting, int)):
+        raise ValueError(f"sharing setting {setting!r:.40}: it is \"off\", \"default\" or a "
+                         "threshold (an integer)")
+    return setting
+
+
 def resolve_sharing(setting: str | int, holders: int, host_seats: int = 0) -> SharingSetting:
     """``setting`` ("off", "default", or a threshold) over a table of ``holders`` share holders
     and ``host_seats`` seats the host runs (``host_run``): the threshold ``start_game`` would
     carry, or off and why.  A threshold the holders cannot bear resolves to off (the lobby
     says why); raises ValueError on a setting that is none of these."""
-    if isinstance(setting, bool) or not (setting in ("off", "default") or
-                                         isinstance(setting, int)):
-        raise ValueError(f"sharing setting {setting!r:.40}: it is \"off\", \"default\" or a "
-                         "threshold (an integer)")
-    if setting == "off":
+    if check_setting(setting) == "off":
         return SharingSetting(None, holders, "sharing off: the table's setting")
-    seats = holders + host_seats
     if holders < MIN_HOLDERS:
-        why = (f"the host runs {host_seats} of {seats} seats" if seats >= MIN_HOLDERS
-               else f"{holders} holders; sharing needs {MIN_HOLDERS}")
-        return SharingSetting(None, holders, f"sharing off: {why}")
+        return SharingSetting(None, holders, _too_few(holders, host_seats))
     if setting == "default":
         t = default_threshold(holders)
         if t is None:
@@ -94,3 +104,21 @@ def resolve_sharing(setting: str | int, holders: int, host_seats: int = 0) -> Sh
         return SharingSetting(None, holders, f"sharing off: t = {setting} with {holders} holders "
                               f"(allowed: {between})")
     return SharingSetting(setting, holders)
+
+
+def _too_few(holders: int, host_seats: int) -> str:
+    """Why a table of fewer than `MIN_HOLDERS` holders shares nothing, in the lobby's words."""
+    seats = holders + host_seats
+    why = (f"the host runs {host_seats} of {seats} seats" if seats >= MIN_HOLDERS
+           else f"{holders} holders; sharing needs {MIN_HOLDERS}")
+    return f"sharing off: {why}"
+
+
+def shown_sharing(threshold: int | None, holders: int, host_seats: int) -> SharingSetting:
+    """The setting a client's lobby shows (``lobby_state``'s ``share_threshold`` and its seats'
+    ``host_run``), with why it is off when the client can tell: too few holders (the host's
+    own seats, most often).  Another reason (the host's setting) only the host knows."""
+    if threshold is not None:
+        return SharingSetting(threshold, holders)
+    return SharingSetting(None, holders,
+                          _too_few(holders, host_seats) if holders < MIN_HOLDERS else None)

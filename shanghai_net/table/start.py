@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from ..identity import fingerprint
 from ..rules.ruleset import RuleSet, preset
-from ..wire.messages import StartGame, game_id_of
+from ..wire.messages import LobbyState, StartGame, game_id_of
+from .sharing_setting import MIN_HOLDERS, allowed_thresholds
 
-__all__ = ["MIN_CLAIM_TIMEOUT", "rules_of", "check_keys", "check_fresh", "check_claim_timeout"]
+__all__ = ["MIN_CLAIM_TIMEOUT", "rules_of", "check_keys", "check_fresh", "check_claim_timeout",
+           "check_sharing"]
 
 MIN_CLAIM_TIMEOUT = 0.1
 """Seconds: the shortest claim window a seat plays with (protocol.md 11.4).  A table of
@@ -60,3 +62,37 @@ def check_claim_timeout(start: StartGame, shown: float | None) -> None:
     if shown is not None and shown != agreed:
         raise ValueError(f"its claim timeout of {agreed:g} s is not the {shown:g} s its welcome "
                          "showed")
+
+
+def check_sharing(start: StartGame, seat: int | None, started_by_host: bool,
+                  lobby: LobbyState | None) -> None:
+    """The dropout-tolerant deal's setting (docs/dealing.md, "Holders" and "The price"):
+    ``share_threshold`` is nil or one the holders (the seats not ``host_run``) can bear, a
+    majority of them and fewer than all; our own ``seat`` is ``host_run`` only if the host
+    started us (a host that marked honest seats so would lower the holders, and with them the
+    ``t`` a coalition needs); and the flags and the threshold are those of ``lobby``, the last
+    ``lobby_state`` we saw before the game (None: we did not see the game start)."""
+    t, holders = start.share_threshold, len(start.seats) - len(start.host_run)
+    if t is not None and holders < MIN_HOLDERS:
+        raise ValueError(f"its share_threshold {t} at a table of {holders} share holder"
+                         f"{'s' * (holders != 1)} (sharing needs {MIN_HOLDERS})")
+    allowed = allowed_thresholds(holders)
+    if t is not None and t not in allowed:
+        raise ValueError(f"its share_threshold {t} is outside {allowed[0]}..{allowed[-1]}, "
+                         f"what {holders} share holders allow")
+    if seat is not None and not started_by_host and seat in start.host_run:
+        raise ValueError(f"it marks our seat {seat} host_run, but the host did not start us")
+    if lobby is None:
+        return
+    shown = {s.seat: s.host_run for s in lobby.seats}
+    differ = [p.seat for p in start.seats if p.host_run != shown.get(p.seat, p.host_run)]
+    if differ:
+        raise ValueError("its host_run flags of seat" + "s" * (len(differ) > 1) + " "
+                         + ", ".join(map(str, differ)) + " are not those the lobby showed")
+    if lobby.share_threshold != t:
+        raise ValueError(f"its share_threshold {_said(t)} is not the lobby's "
+                         f"{_said(lobby.share_threshold)}")
+
+
+def _said(threshold: int | None) -> str:
+    return "nil (sharing off)" if threshold is None else str(threshold)

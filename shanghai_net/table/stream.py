@@ -56,6 +56,7 @@ from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
 from .disputes import Disputes, Protested
+from .seating import MidRoundSeating
 from .seed_sharing import Rebuild, SeedSharing
 from .roster import Roster
 from .owed import Owing
@@ -84,7 +85,7 @@ def check_move(game: Game, move: Move) -> None:
 
 HOST_BODIES = (Timeout, wm.Replace)
 """The bodies only the host signs (author ``HOST_AUTHOR``)."""
-ANY_TIME_BODIES = (wm.VoidRound, wm.Complaint, wm.Approve, wm.HandOver)
+ANY_TIME_BODIES = (wm.VoidRound, wm.Complaint, wm.Approve, wm.HandOver, wm.Leave)
 """A seat's bodies with a place whether or not the deal is settled (`Disputes._any_time`)."""
 
 
@@ -107,7 +108,7 @@ class PickState:
     result: int | None = None
 
 
-class StreamTable(Owing, SeedSharing, Disputes, Roster):
+class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
     """What the host and every seat share: the chain, the public replica that drives the deal
     (``viewer=-1``: its requests, and so every protocol step, depend only on the stream), and
     the deal's progress as the stream sequenced it."""
@@ -173,6 +174,10 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         self.silenced: dict[int, int] = {}
         """Seat -> the seq of the host's ``silent`` timeout of it, while the seat has signed
         nothing since (a vote that it left needs fewer seats then, `Disputes.carried`)."""
+        self.idle_silenced: set[int] = set()
+        """Of ``silenced``, the seats timed out while they owed the table nothing (their link
+        down, every seat the table waited on silent): no voters while that lasts, never voted
+        out for it (`Disputes._silences`); forgotten when the round is void."""
         self.unpaid: set[tuple[int, int]] = set()
         """Of ``left``, the leaves that cost the seat nothing: the host's stand-in's."""
         self.silent: set[tuple[int, int]] = set()
@@ -182,6 +187,9 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         self.charged_silent: set[int] = set()
         """Seats charged for their silence that have signed nothing since: voted gone before
         they sign again, they pay no second time (one absence, one charge)."""
+        self.quit: dict[int, int] = {}
+        """Seat -> how many players the seat had before the one whose ``leave`` is sequenced
+        (`Disputes.quitters`): that player's key plays no more until another holds the seat."""
         self.voided: int | None = None
         """The round a verdict voided (the game ended there), if any."""
         self._start_roster(start)
@@ -225,13 +233,15 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         self._own_keys: dict[Token, set[int]] = {}
         self._revealed: set[Token] = set()
         self._picks = []
+        self._reset_seating()
 
     # -- queries -------------------------------------------------------------------------------
 
     @property
     def settled(self) -> bool:
         """No key share owed and no replica waiting: a move may come now."""
-        return not self.outstanding and not self.public.waiting and not self.waiting_audit
+        return not self.outstanding and not self.public.waiting and not self.waiting_audit \
+            and self.hands_handed()
 
     def holder_of(self, token: Token) -> int | None:
         for seat, hand in enumerate(self.public.hands):
@@ -299,6 +309,9 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
                 self.host_timeouts[msg.seq] = (body.seat, opened)
         elif isinstance(body, HOST_BODIES):
             raise Fault(author, f"seat {author}: a {body.KIND} body is the host's to sign")
+        elif self._quit_refused(author) is not None:  # its leave was its last message
+            raise Fault(HOST_AUTHOR, f"the host relayed a message of seat {author}: "
+                                     f"{self._quit_refused(author)}")
         elif isinstance(body, wm.Protest):  # a seat vacant for its silence protests it too
             self._protest(author, body)
         elif self._gone(author) is not None:
@@ -338,6 +351,8 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
         back, and the votes that it left lapse if ``body`` shows it is not gone (`_lapse`).
         The host's `PublicTable.admit` calls it as `_dispatch` does, so that it charges and
         counts as every seat."""
+        if isinstance(body, wm.Leave):  # its word that it is gone: no sign of life
+            return
         self.unheard.discard(author)
         self.charged_silent.discard(author)  # a seat charged for its silence is back
         self.silenced.pop(author, None)
@@ -400,17 +415,7 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             raise Fault(author, f"seat {author}: {step.step} for round {step.round}; the deal is "
                                 f"in round {self.round}")
         if step.step == "shares":
-            for sealed in step.sealed:
-                for position in sealed.positions:
-                    owed = self.outstanding.get((sealed.context.generation, position))
-                    if owed is None or owed.to != sealed.recipient or author not in owed.owing:
-                        raise Fault(author, f"seat {author}: a key share for position {position} "
-                                            f"of generation {sealed.context.generation} that no "
-                                            f"one asked of it")
-                    owed.owing.discard(author)
-            self._seat_shares(author, step)
-            for key in [k for k, owed in self.outstanding.items() if not owed.owing]:
-                del self.outstanding[key]
+            self._on_shares(author, step)
         elif step.step == "seeds":
             if not self.waiting_audit or author in self.seeds_from | self.missing_seeds:
                 raise Fault(author, f"seat {author}: seeds out of place")
@@ -422,10 +427,12 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             raise Fault(HOST_AUTHOR, f"the host relayed seat {author}'s {step.step} after the "
                                      "round was stopped for its audit")
         elif step.step == "share_reveal":
+            self.round_events.append(("message", step.messages[0]))
             self._share_reveal(author, step.messages[0])
         else:
             self._check_step(author, step)
             self._seat_messages(author, step)
+            self.round_events.extend(("message", message) for message in step.messages)
             self._count(author, step)
             if step.step == "reveal":
                 for reveal in step.messages:
@@ -525,12 +532,16 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
             else:
                 before = self.holder.get(request.token)
                 self.holder[request.token] = request.to
-                self.outstanding[request.token] = _Outstanding(
-                    request.to, set(range(self.players)) - {request.to} - self.rebuilt_lost())
+                self.outstanding[request.token] = _Outstanding(request.to, set(range(
+                    self.players)) - {request.to} - self.rebuilt_lost(generation))
+                if before is not None and before != request.to:
+                    self.round_events.append(("hand over", generation, position, before,
+                                              request.to))
                 self._reveal_to(request.token, before, request.to)
         else:
             pick = PickState(request, len(self._picks), tuple(sorted(set(request.parties))))
             self._picks.append(pick)
+            self.round_events.append(("pick", pick.number, request.n, pick.parties))
             self._pick_begin(pick)
 
     def _progress_public(self) -> bool:
@@ -568,6 +579,8 @@ class StreamTable(Owing, SeedSharing, Disputes, Roster):
                     return False  # a seat voted gone waits for someone to play it
                 self._new_round(request.round_no)
             self.generations.add(request.generation)
+            self.round_events.append(("generation", request.generation, tuple(request.cards),
+                                      self._generation_holders()))
             self._start_generation(request)
         if not self.shuffled(request.generation):
             return False

@@ -75,6 +75,8 @@ class HostWatch:
             return None
         if body.what == "seeds":
             return self._silenced(msg)
+        if body.what == "silent":
+            return self._idle(msg)
         if body.what != "claim" or self._opened is None:
             return None
         agreed = self.table.claim_timeout
@@ -93,6 +95,17 @@ class HostWatch:
             return None
         return wm.Protest(seq=msg.seq, reason=reason,
                           claim=claim.to_wire() if claim is not None else None)
+
+    def _idle(self, msg: GameMessage) -> wm.Protest | None:
+        """The protest of a ``silent`` timeout of this seat while it owed the table nothing
+        (v10: the host says its link is down, protocol.md 11.5): it is here, and its protest,
+        a message of its own, ends that silence, so that it counts as a voter again.  None for
+        a timeout of a seat the table waits on (what it owes says it is here) or one the
+        round's void forgot."""
+        if self.table.seat not in self.table.idle_silenced:
+            return None
+        return wm.Protest(seq=msg.seq, reason="timed out as silent while we owed the table "
+                          "nothing: we are here, and vote", claim=None)
 
     def _silenced(self, msg: GameMessage) -> wm.Protest | None:
         """The protest of a timeout of this seat's seeds that it had sent (on their way, never

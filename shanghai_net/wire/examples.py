@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from .messages import (PROTOCOL_VERSION, Approve, Body, BuyJoker, Bye, CallShanghai, Chat, Complaint, Deal, DealerPick,
                        Discard, DrawStock, Error, GoDown, Hello, LayOff, LobbyState, MayI, Message, NextGame,
                        Offer, Owed, OwedStep, PassClaim, Ping, Placed, PlayerSeat, Pong, Protest,
-                       HandOver, Ready, Rearrange, Refused, Rematch, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
+                       HandOver, Leave, Ready, Rearrange, Refused, Rematch, Replace, SeatInfo, StartGame, SwapJoker, TakeDiscard,
                        Timeout, VoidRound, Welcome, game_id_of)
 from .signing import sign_game, sign_proof, start_digest
 from ..identity import fingerprint
@@ -69,6 +69,7 @@ EXAMPLE_BODIES: tuple[Body, ...] = (
     Rearrange(table=((6, 58, 110, 162), (20, 21, 22, 23, 24)), played=(162,)),
     Timeout(seat=2),
     VoidRound(round=2, seat=1),
+    Leave(),
     Replace(seat=1, name="bot", role="bot", sign_key=bytes(range(32, 64)),
             box_key=bytes(range(64, 96))),
     Approve(seq=44),

@@ -24,13 +24,13 @@ __all__ = [
     "StartGame", "game_id_of", "Chat", "GameMessage", "Placed", "Error", "Ping", "Pong", "Bye",
     "Rematch", "NextGame",
     "DrawStock", "TakeDiscard", "MayI", "PassClaim", "CallShanghai", "GoDown", "LayOff",
-    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "ShareComplained", "Protest", "VoidRound", "Replace", "Approve", "HandOver",
+    "SwapJoker", "BuyJoker", "Discard", "Rearrange", "Deal", "Timeout", "Complaint", "ShareComplained", "Protest", "VoidRound", "Leave", "Replace", "Approve", "HandOver",
     "HOST_AUTHOR", "MAX_OFFERS",
     "NOTICES", "OwedStep", "Owed",
 ]
 
 PROTOCOL_NAME = "shanghai-net"
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 CARD_COUNT = len(deck(MAX_DECKS, MAX_JOKERS))
 """Physical card ids on the wire are 0 .. CARD_COUNT-1 (see shanghai_net.cards)."""
 MAX_SEATS = 8
@@ -221,6 +221,10 @@ class SeatInfo:
     connected: bool = wire_field(Bool())
     kind: str = wire_field(OneOf("player", "bot"))
     left: bool = wire_field(Bool(), default=False)  # said `bye` in a running game: gone for good
+    host_run: bool = wire_field(Bool(), omit_default=True, default=False)
+    """The host's own process runs this seat (its bot or stand-in): it holds no seed share
+    (docs/dealing.md, "Holders"), and a seat the host did not start refuses a start_game that
+    says so of it."""
 
 
 MAX_OFFERS = 16
@@ -258,6 +262,11 @@ class LobbyState(Message):
     rematch: tuple[int, ...] | None = wire_field(Nullable(ListOf(SEAT, MAX_SEATS)), default=None)
     """Once the game is over at a host that keeps the table: the seats that asked for a rematch
     (`Rematch`), so far; None: no game over, or no rematch offered."""
+    share_threshold: int | None = wire_field(Nullable(Int(2, MAX_SEATS - 1)), omit_default=True,
+                                             default=None)
+    """The table's sharing setting resolved over the seats shown (docs/dealing.md, "The price"):
+    ``t``, or nil for off; the running game's once it started.  A seat refuses a start_game
+    whose ``share_threshold`` is not the one its lobby showed last."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -268,6 +277,9 @@ class PlayerSeat:
     name: str = wire_field(NAME)
     sign_key: bytes = wire_field(KEY)
     box_key: bytes = wire_field(KEY)
+    host_run: bool = wire_field(Bool(), omit_default=True, default=False)
+    """The host's own process runs this seat (its bot): it holds no seed share (docs/dealing.md,
+    "Holders"); off the wire when false."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -300,8 +312,28 @@ class StartGame(Message):
     share_threshold: int | None = wire_field(Nullable(Int(2, MAX_SEATS - 1)), omit_default=True,
                                              default=None)
     """Sharing on (docs/dealing.md): ``t``, the seed shares that rebuild a lost seat; nil (and
-    then off the wire, so that a table without it signs today's bytes): sharing off.  No host
-    offers it yet."""
+    then off the wire, so that a table without it signs version 9's bytes): sharing off."""
+    received: dict | None = dataclasses.field(default=None, init=False, compare=False, repr=False)
+    """The map this start_game was decoded from, as it came (None: built here).  Every
+    signature binds the digest of the start_game map (`wire.signing.start_digest`), so every
+    party hashes the map it received, fields it does not know and the number forms the host
+    chose included, never its own encoding of what it decoded: a later version may add fields
+    to start_game without parting an older peer from the chain at seq 0."""
+
+    @classmethod
+    def from_wire(cls, value: dict[str, Any]) -> StartGame:
+        start = decode_fields(cls, value, cls.TYPE)
+        object.__setattr__(start, "received", value)
+        return start
+
+    def to_wire(self) -> dict[str, Any]:
+        """The map as it came, if it was received (see ``received``); else its encoding."""
+        return dict(self.received) if self.received is not None else Message.to_wire(self)
+
+    @property
+    def host_run(self) -> tuple[int, ...]:
+        """The seats whose player map says ``host_run``: the host's own, no share holders."""
+        return tuple(p.seat for p in self.seats if p.host_run)
 
 
 GAME_ID_DOMAIN = b"shanghai-net v1 game id"
@@ -520,6 +552,12 @@ class Protest(Body):
     claim: dict | None = wire_field(Nullable(AnyMap()), default=None)
 
 
+SHARES_COMPLAINED = MAX_SEATS - 1
+"""The most shares one ``complaint`` names: one of each other seat's commit of the generation
+whose bad share stopped its holder (a holder sends nothing more of it, so no later generation
+is dealt before the round stops)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class ShareComplained:
     """Which seed share a ``complaint`` is of (sharing on): ``dealer``'s of ``generation``."""
@@ -536,10 +574,11 @@ class Complaint(Body):
 
     round: int = wire_field(Int(0, 255))
     reason: str = wire_field(REASON)
-    share: ShareComplained | None = wire_field(Nullable(RecordOf(ShareComplained)),
-                                               omit_default=True, default=None)
-    """Sharing on: the share the complainer found bad (its box does not open, or it
-    is off its commitments); nil, and then off the wire, for any other fault."""
+    share: tuple[ShareComplained, ...] | None = wire_field(
+        Nullable(ListOf(RecordOf(ShareComplained), SHARES_COMPLAINED)), omit_default=True,
+        default=None)
+    """Sharing on: every share the complainer found bad so far (its box does not open, or it
+    is off its commitments), one a dealer; nil, and then off the wire, for any other fault."""
 
 
 @body_kind("void_round")
@@ -551,6 +590,15 @@ class VoidRound(Body):
 
     round: int = wire_field(Int(0, 255))
     seat: int = wire_field(SEAT)
+
+
+@body_kind("leave")
+class Leave(Body):
+    """Version 10: the author's player quits the game, signed into the chain before its
+    ``bye`` (docs/dealing.md, "Version 10 messages"): its last message, for its key's later
+    messages are refused (``wrong_state``) until another holder takes the seat.  With sharing
+    on it is what the reference clients vote on at once (the seat's own word that it is gone,
+    where the lobby's ``left`` is only the host's), and the only table they send it at."""
 
 
 @body_kind("replace")
