@@ -5,7 +5,12 @@
 It joins a table as a bot, says it is ready and plays its game to its end; at a table that
 stays (protocol.md 6.6) it asks for a rematch at once and plays every game the table plays. It imports nothing
 from ``shanghai_net``: only msgpack, PyNaCl (Ed25519, X25519, the Ed25519 group), cryptography
-(HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.
+(HKDF, ChaCha20-Poly1305) and the standard library, with one blocking TCP socket.  It is read
+top to bottom with its parts beside it: simple_bot_wire.py (frames, the fields it reads, the
+faults that stop it), simple_bot_deal.py (the deal's byte layouts, one shuffle, a pick),
+simple_bot_sharing.py (version 10's seed sharing, docs/dealing.md) and simple_bot_seats.py (the
+seats that change hands, a part of the game's ``Table``); this file holds the game (``Table``),
+the seat (``Seat``) and ``main``.
 
 What it does:
 - the handshake (a fresh nonce in its hello, checked in the game id), the lobby, framing,
@@ -26,7 +31,8 @@ What it does:
 - a dropped connection (11.5): it connects again with the same keys and ``resume``, signs the
   host's challenge (``proof``) and takes the game up from its replica;
 - seats that change hands (11.5, 11.8): it votes that a seat left (``void_round``) at once when
-  ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
+  the seat's ``leave`` is sequenced (version 10: its last message; a later one of its key names
+  the host) or ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
   its predecessor's ``bye``); it counts every vote per (round, seat), a vote lapsing (and its
   voter free to vote again) once the seat it named sends a deal step, a move or an approval;
@@ -48,8 +54,23 @@ What it does:
 - a seat handed over (11.9): from the message after another seat's ``hand_over`` it checks that
   seat with the successor's signing key, and from the next round's deal seals its shares to the
   successor's box key (it never hands its own seat over);
+- the dropout-tolerant deal (docs/dealing.md, protocol version 10), at a table whose
+  ``start_game`` sets ``share_threshold`` ``t`` (it refuses one its holders cannot bear, or that
+  marks its own seat ``host_run``): its seeds are scalars, each of its commits carries the
+  Feldman commitments of its seed's sharing and one sealed share for each holder (rules 1-4:
+  not the host's, not vacant, not replaced since the start); as a holder it checks each share
+  dealt to it when the commit is sequenced and complains of a bad one (``complaint`` with
+  ``share``, before anything else, sending nothing more of that generation); its ``seeds``
+  carry the shares it holds (nil for one it complained of); a pick's nonce is read from its
+  seed of the latest generation every seat committed to; and a seat whose seeds the host timed
+  out is rebuilt from the shares in the others' ``seeds`` (R2): every share checked against its
+  commitments (one off names its author), the seed against its digest (off names the seat), and
+  the round stands, or the game is over;
+- a complaint (11.6): the round stops and it sends its seeds of every generation every seat
+  committed to; once every seat's are in (or rebuilt) the audit names a seat and the game is
+  over;
 - the score: every round's hands, ``winner_bonus``, the leave penalty; at the end it logs the
-  totals and the winners;
+  totals and the winners (and why the game ended early, when an audit named a seat);
 - the next game (6.6): at a table that stays (its ``welcome`` says ``rematch``) it asks for a
   rematch at once when the game is over, and at the host's ``next_game`` joins the table it
   names with the same signing key and a fresh box key and nonce, and plays that game too; a
@@ -62,7 +83,18 @@ What it does:
 What it does not do:
 - verify the deal: it does not audit the seeds at a round's end or check other seats' passes,
   shares or shown cards beyond opening them, nor the game's rules (it trusts the sequenced
-  stream for moves: the reference peers check them);
+  stream for moves: the reference peers check them); so it does not decide a complaint (it
+  takes it that the audit names someone) and names no cheat of a seat rebuilt in R2 beyond
+  its shares and its seed;
+- all of R1 (a seat lost mid-round, rebuilt from its holders' ``share_reveal``s, the round
+  going on; on, as in the reference, ``LostSeats.rebuilds_lost``): it follows the vote's bar
+  with sharing on, the loss, the ``share_reveal``s (sending its own, checking each), the
+  rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement seated mid-round
+  (sending it the keys of the seat's hidden cards in handed boxes), but does not make the
+  passes of a seat lost before they were all sequenced (nor restart a generation whose passes
+  had not begun), decide a pick with a lost party's nonce, rebuild at the audit a lost seat
+  whose rebuild did not complete, nor play as such a replacement, and it votes on the lobby's
+  word as in version 9 (11.10 asks a voting client to vote on the signed stream alone);
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -81,34 +113,34 @@ import argparse
 import hashlib
 import json
 import os
-import socket
-import struct
 import sys
 import time
 from pathlib import Path
 
-import msgpack
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from nacl import bindings as sodium
 from nacl.public import PrivateKey
 from nacl.signing import SigningKey, VerifyKey
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its parts, beside it in clients/
+from simple_bot_deal import (Generation, Pick, box_associated_data, box_cipher,  # noqa: E402
+                             context, pick_digest, pick_result, seed_commitment)
+from simple_bot_seats import Proposal, SeatChanges  # noqa: E402,F401
+from simple_bot_sharing import (LostSeats, Rebuild, commit_sharing,  # noqa: E402,F401
+                                open_share, pick_nonce, seed_from_shares, seed_scalar,
+                                share_fits)
+from simple_bot_wire import (FIELDS, HOST_AUTHOR, BadInput, BotStopped, Link,  # noqa: E402,F401
+                             LinkLost, Named, SeatTaken, canonical, check_fields,
+                             decode_frame, pack)
+
 VERSION = 10
 """The protocol version this client speaks (docs/protocol.md, section 5)."""
-HOST_AUTHOR = 8
-"""The author number of the host's own game messages (``timeout``, ``replace``)."""
 MOVE_KINDS = frozenset({"draw_stock", "take_discard", "may_i", "pass_claim", "call_shanghai",
                         "go_down", "lay_off", "swap_joker", "buy_joker", "discard", "rearrange"})
 """Bodies that are moves: they name their basis (docs/protocol.md 8.2)."""
 ALIVE_KINDS = MOVE_KINDS | {"deal", "approve"}
 """Bodies that show their seat is not gone: a vote that it left lapses (11.5)."""
-MAX_FRAME = 1 << 20
 GAME_DOMAIN = "shanghai-net/v4/game"
 CHAIN_DOMAIN = "shanghai-net/v4/chain"
 START_DOMAIN = "shanghai-net/v1/start"
-BOX_DOMAIN = b"shanghai-net v2 box"
 GAME_ID_DOMAIN = b"shanghai-net v1 game id"
 
 
@@ -122,220 +154,6 @@ client's whole reconnection schedule, so a seat whose link blinks is never voted
 NEWCOMER_GRACE = 60.0
 """Seconds more a newcomer has (a seat whose holder changed at this deal and that has signed
 nothing since) before this bot counts it away: it reads the whole game first (11.5)."""
-
-
-class BotStopped(Exception):
-    """Something this bot cannot follow or a fault in the stream: it stops the game for us."""
-
-
-class LinkLost(BotStopped):
-    """The connection broke (or a fatal frame came): worth connecting again to rejoin."""
-
-
-class SeatTaken(BotStopped):
-    """The table voted our seat gone and gave it to another key (11.8): we play no more."""
-
-
-class BadInput(Exception):
-    """A frame this bot answers with ``error`` ``code`` and otherwise ignores (protocol.md 9)."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(f"{code}: {reason}")
-        self.code, self.reason = code, reason
-
-
-# --------------------------------------------------------------------------------------------
-# Framing (protocol.md section 2): a big-endian u32 length, then one msgpack map.
-
-def pack(value) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
-
-
-def canonical(value):
-    """Maps with their keys in sorted order, recursively (protocol.md 8.1)."""
-    if isinstance(value, dict):
-        return {key: canonical(value[key]) for key in sorted(value)}
-    if isinstance(value, (list, tuple)):
-        return [canonical(item) for item in value]
-    return value
-
-
-class Link:
-    """One TCP connection to the host, a frame at a time."""
-
-    def __init__(self, address: tuple[str, int]) -> None:
-        try:
-            self.sock = socket.create_connection(address, timeout=30)
-        except OSError as error:
-            raise LinkLost(f"cannot connect: {error}") from None
-        self.buffer = b""
-
-    def send(self, message: dict) -> None:
-        """Send one frame.  A connection the host has closed is not lost for what it sent
-        before closing (the game's end and its bye, say): our send into it fails (our first
-        one draws a reset, the next ones break the pipe), but that is left for the reader to
-        find after everything already here (issue 28)."""
-        body = pack(message)
-        try:
-            self.sock.sendall(struct.pack(">I", len(body)) + body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the host closed: `receive` reads what came first, then the end
-        except OSError as error:
-            raise LinkLost(f"sending failed: {error}") from None
-
-    def close(self) -> None:
-        self.sock.close()
-
-    def receive(self, timeout: float) -> dict | None:
-        """The next message, or None when none came within ``timeout`` seconds (0: none
-        has arrived yet).  A frame that is not one map with a string ``type`` raises BadInput
-        (the next frame is read normally); a length over the cap is fatal: LinkLost."""
-        while True:
-            if len(self.buffer) >= 4:
-                (length,) = struct.unpack(">I", self.buffer[:4])
-                if length > MAX_FRAME:
-                    self.close()  # the stream cannot be resynchronised (protocol.md 2)
-                    raise LinkLost(f"frame_too_large: {length} bytes")
-                if len(self.buffer) >= 4 + length:
-                    body, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
-                    return decode_frame(body)
-            self.sock.settimeout(timeout)
-            try:
-                chunk = self.sock.recv(65536)
-            except (socket.timeout, BlockingIOError):
-                return None
-            except OSError as error:
-                raise LinkLost(f"reading failed: {error}") from None
-            if not chunk:
-                raise LinkLost("the host closed the connection")
-            self.buffer += chunk
-
-
-def decode_frame(body: bytes) -> dict:
-    """One frame's map; BadInput ``malformed_frame`` for anything else (protocol.md 2, 3)."""
-    try:
-        value = msgpack.unpackb(body, raw=False, strict_map_key=True)
-    except Exception as error:  # msgpack's errors: bad bytes, ext types, trailing data, ...
-        raise BadInput("malformed_frame", f"not one msgpack value: {error}") from None
-    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
-        raise BadInput("malformed_frame", "not a map with a string type")
-    return value
-
-
-FIELDS = {
-    "welcome": {"version": int, "seat": (int, type(None))},
-    "refused": {"code": str, "reason": str},
-    "start_game": {"game_id": bytes, "host_nonce": bytes, "nonces": list, "seats": list,
-                   "preset": str, "rules": dict},
-    "game": {"seq": int, "author": int, "body": dict, "sig": bytes},
-    "placed": {"seq": int, "counter": int},
-    "error": {"code": str, "reason": str},
-    "ping": {"nonce": int},
-    "bye": {},
-    "next_game": {"table": str, "game": int},
-    "lobby_state": {}, "chat": {}, "pong": {}, "hello": {}, "ready": {}, "proof": {},
-}
-"""The messages a client is sent (section 6), with the fields this bot reads and their types
-(msgpack int, bin, str, array, map; nil where the catalogue allows it)."""
-
-
-def check_fields(message: dict) -> None:
-    """BadInput ``unknown_message`` or ``bad_message`` for a message this bot cannot read."""
-    kind = message["type"]
-    if kind not in FIELDS:
-        raise BadInput("unknown_message", f"type {kind!r:.40}")
-    for name, types in FIELDS[kind].items():
-        value = message.get(name)
-        if isinstance(value, bool) or not isinstance(value, types):
-            raise BadInput("bad_message", f"{kind}.{name}: {value!r:.40} has the wrong type")
-
-
-# --------------------------------------------------------------------------------------------
-# The deal's byte layouts (security.md, "Byte layouts").
-
-def context(game_id: bytes, round_no: int, generation: int) -> bytes:
-    return struct.pack(">H", len(game_id)) + game_id + struct.pack(">II", round_no, generation)
-
-
-def card_point(card: int) -> bytes:
-    digest = hashlib.sha512(b"shanghai-net v1 card" + struct.pack(">H", card)).digest()
-    return sodium.crypto_core_ed25519_from_uniform(digest[:32])
-
-
-def seed_commitment(ctx: bytes, seat: int, seed: bytes) -> bytes:
-    return hashlib.sha256(b"shanghai-net v1 seed commitment" + ctx + bytes([seat]) + seed).digest()
-
-
-def key_stream(ctx: bytes, seat: int, label: bytes, index: int, attempt: int, seed: bytes):
-    return hashlib.shake_256(b"shanghai-net v1 key" + ctx + bytes([seat, len(label)]) + label
-                             + struct.pack(">HB", index, attempt) + seed)
-
-
-def derive_scalar(ctx: bytes, seat: int, label: bytes, index: int, seed: bytes) -> bytes:
-    for attempt in range(256):
-        scalar = sodium.crypto_core_ed25519_scalar_reduce(
-            key_stream(ctx, seat, label, index, attempt, seed).digest(64))
-        if any(scalar):
-            return scalar
-    raise BotStopped("no nonzero scalar in 256 attempts")
-
-
-def permutation(ctx: bytes, seat: int, seed: bytes, n: int) -> list[int]:
-    """Fisher-Yates driven by SHAKE-256 words, rejecting the biased top of the range."""
-    stream = key_stream(ctx, seat, b"permutation", 0, 0, seed).digest(8 * n + 4096)
-    words = (int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4))
-    order = list(range(n))
-    for i in range(n - 1, 0, -1):
-        bound = i + 1
-        limit = 2**32 - 2**32 % bound
-        word = next(w for w in words if w < limit)
-        j = word % bound
-        order[i], order[j] = order[j], order[i]
-    return order
-
-
-def times(scalar: bytes, point: bytes) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
-
-
-def product(scalars) -> bytes:
-    total = (1).to_bytes(32, "little")
-    for scalar in scalars:
-        total = sodium.crypto_core_ed25519_scalar_mul(total, scalar)
-    return total
-
-
-def box_cipher(own_secret: bytes, peer_pub: bytes, epk: bytes,
-               recipient_pub: bytes) -> ChaCha20Poly1305:
-    """The cipher of one box: X25519 between the box's own key (``epk``) and the recipient's;
-    ``own_secret`` is the box secret (sender) or the recipient's box key (recipient)."""
-    shared = sodium.crypto_scalarmult(own_secret, peer_pub)
-    key = HKDF(hashes.SHA256(), length=32, salt=b"",
-               info=BOX_DOMAIN + epk + recipient_pub).derive(shared)
-    return ChaCha20Poly1305(key)
-
-
-def box_associated_data(ctx: bytes, sender: int, recipient: int, positions: list[int]) -> bytes:
-    return (BOX_DOMAIN + ctx + bytes([sender, recipient]) + struct.pack(">H", len(positions))
-            + b"".join(struct.pack(">H", p) for p in positions))
-
-
-def pick_digest(ctx: bytes, pick: int, n: int, parties: list[int], author: int,
-                nonce: bytes) -> bytes:
-    return hashlib.sha256(b"shanghai-net v1 pick commitment" + ctx + struct.pack(">II", pick, n)
-                          + bytes([len(parties), *parties, author]) + nonce).digest()
-
-
-def pick_result(ctx: bytes, pick: int, n: int, nonces: list[bytes]) -> int:
-    limit = 2**64 - 2**64 % n
-    counter = 0
-    while True:
-        digest = hashlib.sha256(b"shanghai-net v1 pick result" + ctx + struct.pack(">II", pick, n)
-                                + b"".join(nonces) + struct.pack(">I", counter)).digest()
-        word = int.from_bytes(digest[:8], "big")
-        if word < limit:
-            return word % n
-        counter += 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -384,65 +202,6 @@ def read_rules(preset: str, house_rules: dict) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# One shuffle ("generation") of a round, as this seat sees it.
-
-class Generation:
-    """The cards of one shuffle, the passes sequenced so far, this seat's secrets and the keys
-    it holds for positions it may open."""
-
-    def __init__(self, game_id: bytes, round_no: int, number: int, cards: list[int],
-                 seat: int, seed: bytes) -> None:
-        self.round_no, self.number, self.cards, self.seat = round_no, number, cards, seat
-        self.ctx = context(game_id, round_no, number)
-        self.seed = seed
-        self.commits: dict[int, bytes] = {}
-        self.outputs: list[list[bytes]] = []
-        """Pass outputs in sequence order: every seat's pass 1, then every seat's pass 2."""
-        self.keys: dict[int, dict[int, bytes]] = {}
-        """position -> seat -> that seat's key for it (shares sent to us, public reveals)."""
-        self._pass_key: bytes | None = None
-        self._lookup: dict[bytes, int] | None = None
-
-    @property
-    def pass_key(self) -> bytes:
-        if self._pass_key is None:
-            self._pass_key = derive_scalar(self.ctx, self.seat, b"pass key", 0, self.seed)
-        return self._pass_key
-
-    def card_key(self, position: int) -> bytes:
-        return derive_scalar(self.ctx, self.seat, b"card key", position, self.seed)
-
-    def box_secret(self, recipient: int, positions: list[int]) -> bytes:
-        """The X25519 secret of the box carrying this seat's keys of ``positions``."""
-        return hashlib.shake_256(
-            b"shanghai-net v1 key" + self.ctx + bytes([self.seat, 3]) + b"box"
-            + bytes([recipient]) + struct.pack(">H", len(positions))
-            + b"".join(struct.pack(">H", p) for p in positions) + self.seed).digest(32)
-
-    def my_pass(self, phase: int) -> list[bytes]:
-        """Pass 1: every point times the pass key, permuted.  Pass 2: the pass-key layer of
-        each position replaced by its per-card key."""
-        points = self.outputs[-1] if self.outputs else [card_point(c) for c in self.cards]
-        if phase == 1:
-            order = permutation(self.ctx, self.seat, self.seed, len(points))
-            return [times(self.pass_key, points[order[t]]) for t in range(len(points))]
-        unlayer = sodium.crypto_core_ed25519_scalar_invert(self.pass_key)
-        return [times(sodium.crypto_core_ed25519_scalar_mul(unlayer, self.card_key(j)), point)
-                for j, point in enumerate(points)]
-
-    def open(self, position: int, keys) -> int:
-        """The card at ``position`` of the final deck, with every seat's key for it."""
-        if self._lookup is None:
-            self._lookup = {card_point(card): card for card in self.cards}
-        strip = sodium.crypto_core_ed25519_scalar_invert(product(keys))
-        card = self._lookup.get(times(strip, self.outputs[-1][position]))
-        if card is None:
-            raise BotStopped(f"round {self.round_no} generation {self.number} position "
-                             f"{position} opens to no card")
-        return card
-
-
-# --------------------------------------------------------------------------------------------
 # The table: this seat's model of the game, fed every sequenced game message in order.
 
 class Window:
@@ -470,26 +229,7 @@ class Window:
         return True, None
 
 
-class Pick:
-    """A commit-reveal random pick among ``parties``; ``then`` gets the result."""
-
-    def __init__(self, round_no: int, number: int, n: int, parties: list[int], then,
-                 nonce: bytes) -> None:
-        self.round_no, self.number, self.n = round_no, number, n
-        self.parties, self.then, self.nonce = parties, then, nonce
-        self.commits: dict[int, bytes] = {}
-        self.nonces: dict[int, bytes] = {}
-
-
-class Proposal:
-    """A host ``replace`` waiting for its approvals (protocol.md 11.8)."""
-
-    def __init__(self, seq: int, body: dict) -> None:
-        self.seq, self.body = seq, body
-        self.approvals: set[int] = set()
-
-
-class Table:
+class Table(LostSeats, SeatChanges):
     """What the sequenced stream has done so far, and what this seat owes next.
 
     A hand is a list of tokens in the order the cards entered it (the order a SHANGHAI pick
@@ -538,6 +278,27 @@ class Table:
         """Seats whose seeds the host timed out once in this game: a second time, the seat is
         vacant (11.6)."""
         self.rules = read_rules(start["preset"], start.get("rules") or {})
+        self.share_threshold = start.get("share_threshold")
+        """Sharing on (docs/dealing.md): ``t``, the seed shares that rebuild a seat; None: off,
+        the deal of version 9."""
+        self.host_run = {e["seat"] for e in start["seats"] if e.get("host_run") is True}
+        """Seats the host runs in its own process: they hold no share (rule 2)."""
+        self.dealt_keys = {e["seat"]: (e["sign_key"], e["box_key"]) for e in start["seats"]}
+        self.replaced: set[int] = set()
+        """Seats played since a ``replace`` that did not give them back both their
+        ``start_game`` keys: they hold no share (rule 4)."""
+        if self.share_threshold is not None:
+            self.check_sharing(seat)
+        self.complaint: list[tuple[int, int]] = []
+        """Seed shares dealt to this seat that it found bad, (dealer, generation): it complains
+        of them before anything else and sends nothing more of their generation."""
+        self.verdict = ""
+        """Why the game ended early: the round's audit names a seat (11.6)."""
+        self.quit: set[int] = set()
+        """Seats whose ``leave`` is sequenced (version 10: its player quit), until a ``replace``
+        seats a player there: its key's later messages have no place; we vote it gone at once."""
+        self.holder_votes: dict[tuple[int, int], set[int]] = {}
+        """(round, seat) -> the votes naming it cast by share holders (R1's bar)."""
         self.finished = False
         self.round_no = 0
         """The deal's number, from 1 (0: the first-dealer pick): it names the deal's context,
@@ -583,10 +344,41 @@ class Table:
             self.pick = Pick(0, 0, self.n, list(range(self.n)), self.first_dealer,
                              self.random(32))
 
+    def check_sharing(self, seat: int | None) -> None:
+        """A ``share_threshold`` the holders can bear (docs/dealing.md, "Version 10 messages"):
+        ``floor(h/2)+1 <= t <= h-1`` with ``h >= 3`` holders; and our own seat is not the
+        host's (the host did not start this bot)."""
+        t, holders = self.share_threshold, self.n - len(self.host_run)
+        if not isinstance(t, int) or isinstance(t, bool) or holders < 3 \
+                or not holders // 2 + 1 <= t <= holders - 1:
+            raise BotStopped(f"start_game's share_threshold {t!r} is not one {holders} holders "
+                             "can bear")
+        if seat in self.host_run:
+            raise BotStopped(f"start_game marks our seat {seat} host_run: the host did not "
+                             "start this bot")
+
+    def share_holders(self) -> list[int]:
+        """The seats that hold shares now (docs/dealing.md, rules 1-4): sharing on, not the
+        host's, not vacant, played by their ``start_game`` keys (or a hand-over from them)."""
+        if self.share_threshold is None:
+            return []
+        return [s for s in range(self.n)
+                if s not in self.host_run and s not in self.vacant and s not in self.replaced]
+
     def reset(self) -> None:
         """The state of a round (round 0: only the first-dealer pick)."""
         n = self.n
         self.gens: dict[int, Generation] = {}
+        self.stopped = False
+        """A complaint stopped the round: every seat shows its seeds, the audit decides (11.6)."""
+        self.published: list[tuple[int, list]] = []
+        """Sharing on: each sequenced ``seeds``' shares, (author, entries), in stream order."""
+        self.nil_shares: set[tuple[int, int]] = set()
+        """(dealer, generation) our sequenced complaint names: our seeds show nil for them."""
+        self.rebuilds: dict[int, Rebuild] = {}
+        """Seats lost this round (R1) -> their rebuild."""
+        self.handing: dict[int, set[int]] = {}
+        """Seats replaced mid-round (R1) -> the generations whose keys we still owe to hand."""
         self.shuffling: int | None = None
         self.pick: Pick | None = None
         self.picks = 0
@@ -639,25 +431,8 @@ class Table:
         self.box_keys.update(self.boxes_due)
         self.boxes_due.clear()
         for seq in sorted(self.proposals):
-            proposal = self.proposals[seq]
-            if self.needed(proposal):
-                continue
-            del self.proposals[seq]
-            body, seat = proposal.body, proposal.body["seat"]
-            self.keys_before[seat].add(self.sign_keys[seat])
-            if body["role"] != "bot" or body["sign_key"] in self.keys_before[seat]:
-                self.given_back.add(seat)  # not a stand-in: once a game (11.8)
-            self.sign_keys[seat], self.box_keys[seat] = body["sign_key"], body["box_key"]
-            self.box_keys_held[seat].add(body["box_key"])
-            self.roles[seat] = body["role"]
-            self.vacant.pop(seat, None)
-            self.unheard.add(seat)
-            self.rekeyed.append(seat)
-            if seat == self.seat and body["sign_key"] != self.sign_key:
-                raise SeatTaken(f"seat {seat} is played by {body['name']!r} with another key "
-                                f"from round {self.round_no}: the table voted us gone")
-            if seat == self.taking and body["sign_key"] == self.sign_key:
-                self.seat, self.taking = seat, None  # ours from this deal on
+            if not self.needed(self.proposals[seq]):
+                self.take_seat(seq)
         if self.vacant:
             return
         self.waiting_seats = False
@@ -669,8 +444,13 @@ class Table:
         return set(range(self.n)) - set(self.vacant) - proposal.approvals
 
     def begin_shuffle(self, number: int, cards: list[int]) -> None:
+        """The shuffle is asked for: its holders are fixed here (its due message)."""
+        if self.share_threshold is None:
+            seed, holders = self.random(32), None
+        else:
+            seed, holders = seed_scalar(self.random), self.share_holders()
         self.gens[number] = Generation(self.game_id, self.round_no, number, cards, self.seat,
-                                       self.random(32))
+                                       seed, holders)
         self.shuffling = number
 
     def shuffled(self) -> None:
@@ -777,12 +557,22 @@ class Table:
                              f"voted gone: its key plays no more (11.8)")
         if (kind in ("timeout", "replace")) != (author == HOST_AUTHOR):
             raise BotStopped(f"seq {seq}: a {kind!r} body by author {author}")
+        if author in self.quit:
+            raise BotStopped(f"the host relayed seq {seq} of seat {author}, whose player left "
+                             "(its leave was its last message)")
+        if kind == "leave":  # no sign of life: its votes stand, its silence stays
+            self.quit.add(author)
+            return
         self.charged_silent.discard(author)  # it signed again: a later leave is a new one
         self.unheard.discard(author)  # a newcomer heard: it has read the game up to here
         self.silent.pop(author, None)  # a seat timed out as silent is back
         if kind in ALIVE_KINDS:
             self.lapse(author)
-        self.apply_body(seq, author, body)
+        try:
+            self.apply_body(seq, author, body)
+        except Named as named:  # the round is void and the game over (11.6)
+            self.verdict, self.finished = f"round {self.round_no}: {named}", True
+            return
         if self.silent and not self.finished:
             self.count_votes()  # the table may wait for a silent seat again
         if self.waiting_seats and not self.finished:
@@ -793,7 +583,11 @@ class Table:
         if kind == "deal" and body["data"]["round"] in self.voided:
             return  # a step of a round voided before it was sequenced: nothing depends on it
         if kind == "deal":
-            getattr(self, "deal_" + body["step"])(author, body["data"])
+            follow = getattr(self, "deal_" + str(body["step"]), None)
+            if follow is None:  # share_reveal among them: R1 is not on yet (11.10)
+                raise BotStopped(f"seq {seq}: the host sequenced a deal step "
+                                 f"{body['step']!r:.40}, which has no place here")
+            follow(author, body["data"])
         elif kind == "void_round":
             self.voted(author, body["round"], body["seat"])
         elif kind == "replace":
@@ -819,10 +613,16 @@ class Table:
                 self.idle.add(seat)
             self.silent[seat] = seq
             self.count_votes()
+        elif kind == "timeout" and body.get("what") == "shares":
+            self.shares_timed_out(seq, body["seat"])
+        elif kind == "timeout" and body.get("what") == "vote":
+            self.vote_timed_out(seq, body["seat"])
         elif kind == "timeout":
             self.claim_answer(body["seat"], "pass")
         elif kind == "protest":
             return  # a seat's word against a host timeout: it changes nothing (11.4, 11.6)
+        elif kind == "complaint":
+            self.complained(seq, author, body)
         elif kind in ("may_i", "pass_claim"):
             self.claim_answer(author, "claim" if kind == "may_i" else "pass")
         elif kind == "draw_stock":
@@ -904,8 +704,19 @@ class Table:
             self.window = self.open_window()
 
         self.pick = Pick(self.round_no, self.picks, len(self.hands[caller]),
-                         sorted({caller, victim}), penalty, self.random(32))
+                         sorted({caller, victim}), penalty, self.nonce(self.picks))
         self.picks += 1
+
+    def nonce(self, pick: int) -> bytes:
+        """Our nonce for a pick begun now: drawn, or with sharing on read from our seed of the
+        latest generation of the round whose every commit is in (docs/dealing.md, "Picks are
+        decided at the commit")."""
+        complete = [gen for gen in self.gens.values()
+                    if gen.holders is not None and len(gen.commits) == self.n]
+        if not complete or self.seat is None:
+            return self.random(32)
+        gen = max(complete, key=lambda g: g.number)
+        return pick_nonce(gen.ctx, self.seat, pick, gen.seed)
 
     def deal_pick_commit(self, author: int, data: dict) -> None:
         self.pick.commits[author] = data["digest"]
@@ -919,7 +730,35 @@ class Table:
                                   [pick.nonces[s] for s in pick.parties]))
 
     def deal_commit(self, author: int, data: dict) -> None:
-        self.gens[data["generation"]].commits[author] = data["digest"]
+        """A seed commitment; with sharing on also its dealer's sharing, whose shape every
+        party checks, and whose share for us we check at once (docs/dealing.md, "The holder's
+        check, at once"): one that does not open, or is off the commitments, we complain of."""
+        gen = self.gens[data["generation"]]
+        gen.commits[author] = data["digest"]
+        if gen.holders is None:
+            return
+        holders = [h for h in gen.holders if h != author]
+        feldman, boxes = data.get("feldman"), data.get("shares")
+        if len(holders) < self.share_threshold:  # a commit below t carries no sharing
+            if feldman is not None or boxes is not None:
+                raise BotStopped(f"the host sequenced seat {author}'s commit of generation "
+                                 f"{gen.number} with a sharing among fewer than t holders")
+            return
+        if not isinstance(feldman, list) or len(feldman) != self.share_threshold \
+                or not isinstance(boxes, list) \
+                or [b.get("to") if isinstance(b, dict) else None for b in boxes] != holders:
+            raise BotStopped(f"the host sequenced seat {author}'s commit of generation "
+                             f"{gen.number} without {self.share_threshold} commitments and a "
+                             f"share box for each of seats {holders}")
+        gen.feldman[author] = feldman
+        if self.seat in holders:
+            share = open_share(gen.ctx, author, self.seat, self.share_threshold,
+                               boxes[holders.index(self.seat)], feldman, self.box_secret,
+                               self.box_public)
+            if share is None:
+                self.complaint.append((author, gen.number))
+            else:
+                gen.held[author] = share
 
     def deal_pass(self, author: int, data: dict) -> None:
         gen = self.gens[data["generation"]]
@@ -938,9 +777,14 @@ class Table:
                     self.owed.pop((box["to"], number, position), None)
             if box["to"] == self.seat:
                 self.open_box(author, gen, box)
+        self.handed_sent(author, data)
+        self.open_hand()
+
+    def open_hand(self) -> None:
+        """Open each card of our hand whose every other key is here."""
         for token in self.hands[self.seat] if self.seat is not None else ():
-            if token[0] == number and token not in self.faces \
-                    and (self.seat, *token) not in self.owed:
+            if token[0] >= 0 and token not in self.faces and (self.seat, *token) not in self.owed:
+                gen = self.gens[token[0]]
                 keys = [*gen.keys[token[1]].values(), gen.card_key(token[1])]
                 self.faces[token] = gen.open(token[1], keys)
 
@@ -966,23 +810,88 @@ class Table:
                 if token not in self.faces:
                     self.faces[token] = gen.open(token[1], [key for _, key in reveal["keys"]])
                 continue
-            owers.discard(author)
-            gen.keys.setdefault(token[1], {})[author] = reveal["keys"][0][1]
-            if not owers:  # the upturned card is public: the pile starts with it
-                del self.public_owed[token]
-                self.pile.append(gen.open(token[1], list(gen.keys[token[1]].values())))
-                self.window = self.open_window()
+            self.upturned_key(token, author, reveal["keys"][0][1])
+
+    def upturned_key(self, token: tuple[int, int], seat: int, key: bytes) -> None:
+        """``seat``'s own key of the upturned card; with every seat's, the pile starts with it."""
+        gen, owers = self.gens[token[0]], self.public_owed[token]
+        owers.discard(seat)
+        gen.keys.setdefault(token[1], {})[seat] = key
+        if not owers:
+            del self.public_owed[token]
+            self.pile.append(gen.open(token[1], list(gen.keys[token[1]].values())))
+            self.window = self.open_window()
 
     def deal_seeds(self, author: int, data: dict) -> None:
         self.seeds_in.add(author)
+        shares = data.get("shares")
+        if self.share_threshold is not None:
+            self.published.append((author, [e for e in shares if isinstance(e, dict)]
+                                   if isinstance(shares, list) else []))
         self.seeds_done()
+
+    def complained(self, seq: int, author: int, body: dict) -> None:
+        """A complaint stops the round: no move or deal step more, every seat shows its seeds
+        (11.6).  Ours names the seed shares we found bad: our seeds show nil for those."""
+        if self.finished or self.auditing() or body.get("round") != self.round_no:
+            raise BotStopped(f"the host sequenced seat {author}'s complaint at seq {seq}, which "
+                             "has no place now")
+        self.stopped, self.window, self.phase = True, None, ""
+        if author == self.seat:
+            self.nil_shares.update(self.complaint)
+            self.complaint = []
+
+    def rebuild_silent(self) -> set[int]:
+        """R2 (docs/dealing.md, "R2, silent at its seeds"): each seat whose seeds the host
+        timed out, rebuilt in seat order from the shares in the seeds that came.  Every share
+        of it is checked, in stream order: the first off its commitments names its author;
+        else the first ``t`` of each generation give its seed, which must be on its digest
+        (else it is named).  The seats rebuilt; below ``t`` shares a seat stays absent."""
+        t, rebuilt = self.share_threshold, set()
+        for seat in sorted(self.seeds_missing):
+            whole = True
+            for gen in sorted(self.audited(), key=lambda g: g.number):
+                if seat not in gen.feldman:  # its commit carried no sharing (below t)
+                    whole = False
+                    continue
+                shares: dict[int, bytes] = {}
+                for author, entries in self.published:
+                    for entry in entries:
+                        if (entry.get("generation"), entry.get("dealer")) != (gen.number, seat) \
+                                or entry.get("share") is None:
+                            continue
+                        if not share_fits(gen.feldman[seat], author, entry["share"]):
+                            raise Named(author, f"its share of seat {seat}'s seed of generation "
+                                                f"{gen.number} is off its commitments")
+                        shares.setdefault(author, entry["share"])
+                if len(shares) < t:
+                    whole = False
+                    continue
+                seed = seed_from_shares(dict(list(shares.items())[:t]))
+                if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:
+                    raise Named(seat, f"its seed of generation {gen.number}, rebuilt from its "
+                                      "shares, is not on its commitment")
+            if whole:
+                rebuilt.add(seat)
+        return rebuilt
+
+    def audited(self) -> list[Generation]:
+        """The generations the round's audit opens: those every seat committed to (11.6)."""
+        return [gen for gen in self.gens.values() if len(gen.commits) == self.n]
 
     def seeds_done(self) -> None:
         """Once every seat's seeds are in (or timed out): the round is audited and scored, and
         the next round begins or the game is over.  A round whose seeds the host timed out
         cannot be audited: it is void and dealt again, each absent seat paying as one that
         left and, silent a second time in the game, vacant (11.6)."""
-        if len(self.seeds_in | self.seeds_missing) < self.n:
+        if len(self.seeds_in | self.seeds_missing) < self.n - len(self.rebuilds):
+            return  # (a seat lost this round owes none: it is vacant)
+        if self.seeds_missing and self.share_threshold is not None:
+            self.seeds_missing -= self.rebuild_silent()
+        if self.stopped and not self.seeds_missing:  # the audit names a seat: the game is over
+            self.finished = True
+            self.verdict = f"round {self.round_no} was stopped by a complaint, which the audit " \
+                           "decides (this bot does not audit)"
             return
         if self.seeds_missing:  # the round cannot be audited: each absent seat left it (11.6)
             missing, self.seeds_missing = sorted(self.seeds_missing), set()
@@ -1023,214 +932,6 @@ class Table:
         best = min(self.scores)
         return list(self.scores), [s for s in range(self.n) if self.scores[s] == best]
 
-    # ---- seats that change hands (protocol.md 11.5, 11.8) ---------------------------------
-
-    def auditing(self) -> bool:
-        """The round's audit waits for its seeds: no vote has a place (11.5)."""
-        return self.over and not any(map(self.hidden, range(self.n)))
-
-    def voted(self, author: int, round_no: int, seat: int) -> None:
-        """A seat's vote that ``seat`` left round ``round_no``: more than half the seats naming
-        the same seat void the round; the seat pays ``leave_penalty`` and is vacant, and the
-        round's contract is dealt again as the next round (once the seat is played again)."""
-        if self.finished or self.auditing() or round_no != self.round_no \
-                or author in self.voters.get(round_no, ()) \
-                or not 0 <= seat < self.n or seat in self.vacant:
-            raise BotStopped(f"the host sequenced seat {author}'s vote that seat {seat} left "
-                             f"round {round_no}, which has no place (we are in round "
-                             f"{self.round_no})")
-        self.voters.setdefault(round_no, set()).add(author)
-        self.votes.setdefault((round_no, seat), set()).add(author)
-        if author == self.seat:
-            self.vote = None  # sequenced: should it lapse, the seat chooses again
-        self.count_votes()
-
-    def lapse(self, seat: int) -> None:
-        """``seat`` sent a deal step, a move or an approval: it was not gone, so the votes of
-        the running round that it left lapse; they count no more, and their voters may vote
-        again this round (11.5)."""
-        lapsed = self.votes.pop((self.round_no, seat), set())
-        self.voters.get(self.round_no, set()).difference_update(lapsed)
-
-    def stalled_by(self) -> set[int]:
-        """The seats the table cannot go on without (11.5): those owing a deal step, those a
-        replacement of a vacant seat waits for the approval of, and, the deal settled, the
-        seats with a decision to make."""
-        if self.finished or self.auditing():
-            return set()
-        seats: set[int] = set()
-        if self.pick is not None:
-            parties = set(self.pick.parties)
-            seats |= parties - set(self.pick.commits) or parties - set(self.pick.nonces)
-        for gen in self.gens.values():
-            if len(gen.commits) < self.n:
-                seats |= set(range(self.n)) - set(gen.commits)
-            elif len(gen.outputs) < 2 * self.n:
-                seats.add(len(gen.outputs) % self.n)
-        for owers in [*self.owed.values(), *self.public_owed.values()]:
-            seats |= owers
-        if self.over:
-            seats |= {s for s in range(self.n) if self.hidden(s)}
-        for proposal in self.proposals.values():
-            if proposal.body["seat"] in self.vacant:
-                seats |= self.needed(proposal)
-        if self.settled() and self.phase in ("draw", "play"):
-            window = self.window
-            if window is None or not window.chose_stock:
-                seats.add(self.turn)
-            if window is not None:
-                seats |= {s for s in window.order if s not in window.decided}
-        return seats - set(self.vacant)
-
-    def carried(self, round_no: int, seat: int) -> bool:
-        """More than half the seats voted that ``seat`` left; or it is silent since the host's
-        timeout and the table cannot go on without it, and more than half the seats that can
-        vote (not vacant, not it, not silent so themselves) did (11.5)."""
-        votes = self.votes.get((round_no, seat), set())
-        if 2 * len(votes) > self.n:
-            return True
-        silent, idle = self.silences()
-        if seat not in silent:
-            return False
-        voters = set(range(self.n)) - set(self.vacant) - silent - idle - {seat}
-        return 2 * len(votes & voters) > len(voters)
-
-    def silences(self) -> tuple[set[int], set[int]]:
-        """(The seats silent since the host's timeout that the table cannot go on without;
-        the seats timed out while they owed nothing that still owe nothing, while every seat
-        the table waits on is silent, else none): neither votes (11.5)."""
-        stalled = self.stalled_by()
-        silent = (self.silent.keys() - self.idle) & stalled
-        if not stalled or stalled - silent:
-            return silent, set()
-        return silent, (self.silent.keys() & self.idle) - stalled
-
-    def forget_idle(self) -> None:
-        """The round is void: a timeout of a seat that owed nothing spoke of its stall."""
-        for seat in self.idle:
-            self.silent.pop(seat, None)
-        self.idle.clear()
-
-    def split_carried(self, round_no: int) -> int | None:
-        """Votes against silent seats count together (11.5): once more than half the seats
-        that can vote (not vacant, not silent) named one silent seat or another, the one named
-        most leaves (ties: the one timed out first)."""
-        silent, idle = self.silences()
-        voters = set(range(self.n)) - set(self.vacant) - silent - idle
-        named = {s: len(self.votes.get((round_no, s), set()) & voters) for s in silent}
-        if 2 * sum(named.values()) <= len(voters):
-            return None
-        return max(sorted(named), key=lambda s: (named[s], -self.silent[s]))
-
-    def count_votes(self) -> None:
-        """The first seat (in seat order) whose votes of the running round carry leaves it,
-        else the silent seat the votes against silent seats name together: the round is void,
-        the seat pays and is vacant, the contract is dealt again."""
-        if self.auditing():
-            return
-        round_no = self.round_no
-        seat = next((s for r, s in sorted(self.votes) if r == round_no
-                     and s not in self.vacant and self.carried(r, s)), None)
-        if seat is None:
-            seat = self.split_carried(round_no)
-        if seat is None:
-            return
-        self.silent.pop(seat, None)
-        self.forget_idle()
-        self.vacant[seat] = round_no
-        self.charge(seat)
-        self.vote, self.changes = None, self.changes + 1
-        if self.round_no == 0:  # voided before the first deal: the first dealer is picked again
-            self.reset()
-            self.picks = 1  # the round's pick 0 was the one voided
-            self.pick = Pick(0, 1, self.n, list(range(self.n)), self.first_dealer,
-                             self.random(32))
-            return
-        self.voided.add(round_no)
-        self.start_round(self.round_no + 1, again=True)
-
-    def charge(self, seat: int) -> None:
-        """``seat`` left a round: it pays ``leave_penalty``, once a leave: not for a stand-in
-        (a bot a ``replace`` seated with a key new to the seat), nor again for a seat charged
-        for its silence that has signed nothing since (11.5)."""
-        stand_in = self.roles[seat] == "bot" and self.keys_before[seat] and \
-            self.sign_keys[seat] not in self.keys_before[seat]
-        if not stand_in and seat not in self.charged_silent:
-            self.scores[seat] += self.rules["leave_penalty"]
-
-    def proposed(self, seq: int, body: dict) -> None:
-        """The host proposes who plays ``body["seat"]`` (a later one for the seat replaces an
-        earlier one still waiting).  This seat approves any proposal for a vacant seat or one
-        a stand-in bot plays (its own too, when it is that stand-in: it is a bot), and nothing
-        else: nobody takes a seat from the person playing it."""
-        seat, key = body["seat"], body["sign_key"]
-        if self.finished or not 0 <= seat < self.n:
-            raise BotStopped(f"seq {seq}: the host proposed seat {seat} of a game over or none")
-        for other in range(self.n):
-            if self.sign_keys[other] == key and (other != seat or seat not in self.vacant):
-                raise BotStopped(f"seq {seq}: the host proposed the key seat {other} plays "
-                                 f"with for seat {seat}: one key, one seat")
-        for other in self.proposals.values():
-            if other.body["sign_key"] == key and other.body["seat"] != seat:
-                raise BotStopped(f"seq {seq}: the host proposed for seat {seat} the key it "
-                                 f"proposed for seat {other.body['seat']}: one key, one seat")
-        if key == self.sign_keys.get(HOST_AUTHOR):
-            raise BotStopped(f"seq {seq}: the host proposed its own key for seat {seat}")
-        if self.box_key_taken(body["box_key"], seat):
-            raise BotStopped(f"seq {seq}: the host proposed for seat {seat} a box key another "
-                             "seat has held or is proposed: one box key, one seat")
-        if seat in self.given_back and (body["role"] != "bot" or key in self.keys_before[seat]
-                                        or key == self.sign_keys[seat]):
-            raise BotStopped(f"seq {seq}: the host proposed {body['name']!r} for seat {seat}, "
-                             "which a replace gave back to its player or to a late arrival "
-                             "once already: only a stand-in takes it now (11.8)")
-        for old in [q for q, p in self.proposals.items() if p.body["seat"] == seat]:
-            del self.proposals[old]
-            self.changes += 1
-            if old in self.to_approve:
-                self.to_approve.remove(old)
-        self.proposals[seq] = Proposal(seq, body)
-        if self.seat is not None and self.seat not in self.vacant and (
-                seat in self.vacant or self.roles[seat] == "bot"):
-            self.to_approve.append(seq)
-
-    def box_key_taken(self, box_key: bytes, seat: int) -> bool:
-        """Whether another seat than ``seat`` has held ``box_key`` in the game, or a waiting
-        ``replace`` names it for another seat (a seat's own earlier box key is allowed)."""
-        return any(box_key in keys for other, keys in self.box_keys_held.items()
-                   if other != seat) or any(p.body["box_key"] == box_key
-                                            and p.body["seat"] != seat
-                                            for p in self.proposals.values())
-
-    def handed(self, seq: int, author: int, body: dict) -> None:
-        """Seat ``author`` hands itself over: its next messages are signed with the successor's
-        key (a key new to the table), its shares sealed to the successor's box key from the
-        next round's deal."""
-        key = body["sign_key"]
-        if key in self.sign_keys.values() or any(p.body["sign_key"] == key
-                                                 for p in self.proposals.values()):
-            raise BotStopped(f"seq {seq}: seat {author} handed over to a key already at the "
-                             "table: one key, one seat")
-        if self.box_key_taken(body["box_key"], author):
-            raise BotStopped(f"seq {seq}: seat {author} handed over to a box key another seat "
-                             "has held or is proposed: one box key, one seat")
-        self.box_keys_held[author].add(body["box_key"])
-        self.keys_before[author].add(self.sign_keys[author])
-        self.sign_keys[author] = key
-        self.boxes_due[author] = body["box_key"]
-        self.rekeyed.append(author)
-        if author == self.seat:
-            raise SeatTaken(f"seq {seq}: our seat {author} was handed over to {body['name']!r}")
-
-    def approved(self, author: int, seq: int) -> None:
-        proposal = self.proposals.get(seq)
-        if proposal is None or author in proposal.approvals:
-            raise BotStopped(f"the host sequenced seat {author}'s approval of seq {seq}, which "
-                             "is no replace waiting for it (or a second one)")
-        proposal.approvals.add(author)
-        if author == self.seat and seq in self.to_approve:
-            self.to_approve.remove(seq)
-
     # ---- what this seat owes next ---------------------------------------------------------
 
     def settled(self) -> bool:
@@ -1242,6 +943,10 @@ class Table:
         """The next game body this seat must send at this point of the stream, if any."""
         if self.finished or self.seat is None or self.seat in self.vacant:
             return None  # not (or no longer) a seat: its messages would be refused
+        if self.complaint and not self.stopped and not self.auditing():
+            return self.complaint_body()  # before anything else (11.6)
+        if self.stopped:
+            return None if self.seat in self.seeds_in else self.seeds()
         if self.vote is not None:
             if self.vote[0] == self.round_no and not self.auditing() \
                     and self.seat not in self.voters.get(self.round_no, ()):
@@ -1249,6 +954,9 @@ class Table:
             self.vote = None
         if self.to_approve:
             return {"kind": "approve", "seq": self.to_approve[0]}
+        published = self.share_reveal() or self.handed_shares()
+        if published is not None:
+            return published
         if self.pick is not None:
             return self.pick_step(self.pick)
         if self.shuffling is not None:
@@ -1256,10 +964,12 @@ class Table:
             if self.seat not in gen.commits:
                 return self.commit(gen)
             done = len(gen.outputs)
-            if len(gen.commits) == self.n and done % self.n == self.seat:
+            if len(gen.commits) == self.n and done % self.n == self.seat \
+                    and gen.number not in self.complained_of():
                 return self.pass_step(gen, 1 + done // self.n)
         mine = sorted((g, recipient, position) for (recipient, g, position), owers
-                      in self.owed.items() if self.seat in owers)
+                      in self.owed.items()
+                      if self.seat in owers and g not in self.complained_of())
         if mine:
             return self.shares(mine)
         upturned = [token for token, owers in self.public_owed.items() if self.seat in owers]
@@ -1303,9 +1013,29 @@ class Table:
                 "round": pick.round_no, "pick": pick.number, "nonce": pick.nonce}}
         return None
 
+    def complained_of(self) -> set[int]:
+        """The generations of the seed shares we found bad: we send nothing more of them."""
+        return {number for _, number in self.complaint}
+
+    def complaint_body(self) -> dict:
+        """Our complaint of the seed shares dealt to us that we found bad (docs/dealing.md, "A
+        bad share stops its holder's generation")."""
+        dealer, number = self.complaint[0]
+        return {"kind": "complaint", "round": self.round_no,
+                "reason": f"seat {dealer}'s seed share for seat {self.seat} of generation "
+                          f"{number} does not open, or is off its commitments",
+                "share": [{"dealer": d, "generation": g} for d, g in self.complaint]}
+
     def commit(self, gen: Generation) -> dict:
-        digest = seed_commitment(gen.ctx, self.seat, gen.seed)
-        return self.deal("commit", generation=gen.number, digest=digest)
+        """Our seed commitment; with sharing on, the seed's sharing among the commit's holders
+        beside it (docs/dealing.md, "Sharing at the commit")."""
+        data = {"generation": gen.number, "digest": seed_commitment(gen.ctx, self.seat, gen.seed)}
+        if gen.holders is not None and \
+                len(set(gen.holders) - {self.seat}) >= self.share_threshold:
+            data.update(commit_sharing(gen.ctx, self.seat, self.share_threshold, gen.seed,
+                                       {h: self.box_keys[h] for h in gen.holders
+                                        if h != self.seat}))
+        return self.deal("commit", **data)
 
     def pass_step(self, gen: Generation, phase: int) -> dict:
         points = gen.my_pass(phase)
@@ -1320,16 +1050,9 @@ class Table:
         for g, recipient, position in owed:
             if g == number:
                 by_recipient.setdefault(recipient, []).append(position)
-        boxes = []
-        for recipient, positions in sorted(by_recipient.items()):
-            plain = b"".join(gen.card_key(p) for p in positions)
-            secret = gen.box_secret(recipient, positions)
-            epk = sodium.crypto_scalarmult_base(secret)
-            peer = self.box_keys[recipient]
-            cipher = box_cipher(secret, peer, epk, peer)
-            sealed = cipher.encrypt(bytes(12), plain, box_associated_data(
-                gen.ctx, self.seat, recipient, positions))
-            boxes.append({"to": recipient, "positions": positions, "epk": epk, "box": sealed})
+        boxes = [gen.sealed_keys(recipient, positions, self.box_keys[recipient],
+                                 gen.box_secret(recipient, positions))
+                 for recipient, positions in sorted(by_recipient.items())]
         return self.deal("shares", generation=number, boxes=boxes)
 
     def reveal(self, tokens: list[tuple[int, int]], own_only: bool = False) -> dict:
@@ -1345,8 +1068,18 @@ class Table:
         return self.deal("reveal", reveals=reveals)
 
     def seeds(self) -> dict:
-        seeds = [{"generation": gen.number, "seed": gen.seed} for gen in self.gens.values()]
-        return self.deal("seeds", seeds=seeds)
+        """Our seeds of every generation the audit opens; with sharing on, the shares we hold
+        of the others' seeds beside them, by generation then dealer, nil for one our complaint
+        named (docs/dealing.md, "The shares ride in seeds")."""
+        audited = sorted(self.audited(), key=lambda g: g.number)
+        data = {"seeds": [{"generation": gen.number, "seed": gen.seed} for gen in audited]}
+        if self.share_threshold is not None:
+            data["shares"] = [
+                {"generation": gen.number, "dealer": dealer,
+                 "share": None if (dealer, gen.number) in self.nil_shares else gen.held.get(dealer)}
+                for gen in audited if gen.holders is not None and self.seat in gen.holders
+                for dealer in sorted(gen.commits) if dealer in gen.feldman and dealer != self.seat]
+        return self.deal("seeds", **data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1395,6 +1128,8 @@ class Seat:
         self.left: set[int] = set()
         """Of those, the seats whose player said ``bye``: they are not coming back."""
         self.vote_after = VOTE_AFTER
+        self.shown: dict | None = None
+        """The last ``lobby_state`` before the game: what the lobby showed of its setting."""
 
     def join(self, resume: int | None = None) -> None:
         """Hello, and the welcome; ``resume``: rejoining our seat of the running game (5, 11.5)."""
@@ -1527,6 +1262,8 @@ class Seat:
         if kind == "ping":
             self.link.send({"type": "pong", "nonce": message["nonce"]})
         elif kind == "start_game":
+            if self.table is None:
+                self.as_shown(message)
             self.start(message)
         elif kind == "game":
             self.sequenced(message)
@@ -1543,7 +1280,23 @@ class Seat:
             raise BotStopped(f"the host left: {message}")
         elif kind == "lobby_state" and self.table is not None:
             self.lobby(message)
+        elif kind == "lobby_state":
+            self.shown = message
         # chat and pong need nothing from a bot
+
+    def as_shown(self, start: dict) -> None:
+        """A ``start_game`` whose ``share_threshold`` or ``host_run`` flags differ from what the
+        last ``lobby_state`` showed is refused (docs/dealing.md, "Version 10 messages")."""
+        if self.shown is None:
+            return
+        seats = self.shown.get("seats")
+        shown = {e.get("seat"): e.get("host_run") is True for e in seats
+                 if isinstance(e, dict)} if isinstance(seats, list) else {}
+        differ = [e["seat"] for e in start["seats"]
+                  if (e.get("host_run") is True) != shown.get(e["seat"], e.get("host_run") is True)]
+        if differ or self.shown.get("share_threshold") != start.get("share_threshold"):
+            raise BotStopped(f"start_game's share_threshold {start.get('share_threshold')!r} or "
+                             f"host_run flags (seats {differ}) are not what the lobby showed")
 
     def lobby(self, state: dict) -> None:
         """Who is away during the game (``connected`` false), and who of them said ``bye``
@@ -1666,7 +1419,8 @@ class Seat:
         self.counter += 1
 
     def consider_vote(self) -> None:
-        """Vote that a seat left (11.5): at once for one whose player said ``bye``, else once
+        """Vote that a seat left (11.5): at once for one whose ``leave`` is sequenced (version
+        10) or whose player said ``bye``, else once
         it has been away ``vote_after`` seconds (a newcomer: `NEWCOMER_GRACE` more, and its
         predecessor's ``bye`` is not its own); one vote a round (again once it lapsed), none
         while the round's audit waits for its seeds (the seeds decide it)."""
@@ -1677,10 +1431,10 @@ class Seat:
             return
         now = time.monotonic()
         grace = {s: NEWCOMER_GRACE if s in table.unheard else 0.0 for s in self.away}
-        gone = [s for s, since in sorted(self.away.items())
+        gone = [s for s in sorted(set(self.away) | table.quit)
                 if s != table.seat and s not in table.vacant and 0 <= s < table.n
-                and (s in self.left - table.unheard
-                     or now - since >= self.vote_after + grace[s])]
+                and (s in table.quit or s in self.left - table.unheard
+                     or now - self.away[s] >= self.vote_after + grace[s])]
         if gone:  # the first the host timed out as silent, else one the table waits for (11.5)
             stalled = table.stalled_by()
             timed_out = {s: q for s, q in table.silent.items() if s not in table.idle}
@@ -1711,6 +1465,8 @@ def main(argv: list[str] | None = None) -> int:
             seat.join()
             seat.play()
             totals, winners = seat.table.result()
+            if seat.table.verdict:
+                log(f"the game ended early: {seat.table.verdict}")
             log(f"result: totals {totals}, winners {winners}")
             following = seat.next_game()
             if following is None:

@@ -67,7 +67,8 @@ class PausingHost(Host):
 
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
-                               pause_at_end: bool = False, script=None):
+                               pause_at_end: bool = False, script=None, player=None,
+                               **options):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed,
@@ -75,11 +76,12 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     host gives up waiting for its end of the stream after a ``send_timeout`` of 3 s).
     ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
-    client's process)."""
+    client's process).  ``player(seat)``: a peer's player (the basic bot if not given);
+    ``options``: more of the host's `HostConfig`."""
     rnd = seeded(b"client test %d" % seed)
     paused = {"ping_interval": 0.2, "send_timeout": 3.0} if pause_at_end else {}
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
-                        record=record, **paused)
+                        record=record, **paused, **options)
     started = _Started()
     if pause_at_end:
         host = PausingHost(config, started, client_seat, len(rules["contracts"]))
@@ -103,7 +105,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
 
         async def peer(i: int) -> None:
             peer = peers[i] = Peer(("127.0.0.1", port), Identity(rnd(32), rnd(32)),
-                                   BotPlayer("basic", random.Random(seed * 100 + i)),
+                                   player(i) if player is not None
+                                   else BotPlayer("basic", random.Random(seed * 100 + i)),
                                    name=f"bot{i}", random=seeded(b"peer %d %d" % (seed, i)),
                                    timeout=20, on_table=lambda t: tables.__setitem__(t.seat, t))
             with trio.CancelScope() as scopes[i]:

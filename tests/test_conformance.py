@@ -15,7 +15,7 @@ from shanghai_net.conformance.box_keys import box_key_tables
 from shanghai_net.conformance.relay import Relay
 from shanghai_net.conformance.report import unoffered
 from shanghai_net.conformance.situations import (BOX_KEY_SITUATIONS, REMATCH_SITUATIONS, SCRIPTED,
-                                                 SEAT_SITUATIONS)
+                                                 SEAT_SITUATIONS, SHARING_SITUATIONS)
 from shanghai_net.wire.messages import Deal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,10 +23,10 @@ BOT = [sys.executable, str(ROOT / "clients" / "simple_bot.py"), "--quiet", "{hos
 
 
 async def test_simple_bot_passes_every_situation():
-    """Two tables that break one box key, one seat, then four: the scripted game, one where
-    the client's neighbour is voted gone and the host's bot replaces it, one where the client is
-    handed a seat voted gone, and one that stays for a rematch, whose second game the client
-    plays."""
+    """Two tables that break one box key, one seat, three that share seeds, then four: the
+    scripted game, one where the client's neighbour is voted gone and the host's bot replaces
+    it, one where the client is handed a seat voted gone, and one that stays for a rematch,
+    whose second game the client plays."""
     with trio.fail_after(1500):
         outcomes = await run_conformance(BOT, game_timeout=450, step=30)
     assert [o.line() for o in outcomes if not o.passed] == []
@@ -34,7 +34,8 @@ async def test_simple_bot_passes_every_situation():
     assert {"2", "5", "6.3", "6.6", "9", "11.1", "11.2", "11.3", "11.4", "11.5", "11.8"} <= sections
     assert {o.situation for o in outcomes} >= {
         situation for _, situation
-        in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS + BOX_KEY_SITUATIONS}
+        in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS + BOX_KEY_SITUATIONS
+        + SHARING_SITUATIONS}
 
 
 async def test_a_client_that_does_nothing_fails_every_situation():
@@ -42,33 +43,42 @@ async def test_a_client_that_does_nothing_fails_every_situation():
     with trio.fail_after(300):
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
-    assert len(outcomes) == 25
+    assert len(outcomes) == 28
 
 
 ONE_BOX_KEY_CHECKS = (
-    ('        if len(set(self.box_keys.values())) != self.n:\n'
+    ("simple_bot.py",
+     '        if len(set(self.box_keys.values())) != self.n:\n'
      '            raise BotStopped("start_game gives two seats one box key: one box key, '
      'one seat")\n',
      ''),
-    ('        return any(box_key in keys for other, keys in self.box_keys_held.items()',
+    ("simple_bot_seats.py",
+     '        return any(box_key in keys for other, keys in self.box_keys_held.items()',
      '        return False and any(box_key in keys for other, keys in self.box_keys_held.items()'),
 )
 """simple_bot's checks of one box key, one seat (its start's, and `box_key_taken`, which its
-replace and hand_over checks ask), and what a copy without them has instead."""
+replace and hand_over checks ask): the file, the check, and what a copy without it has."""
+
+
+def bot_without(tmp_path: Path, checks) -> list[str]:
+    """A copy of clients/ with each ``(file, check, instead)`` of ``checks`` replaced in that
+    file, beside a link to protocol/ (the bot reads its presets there)."""
+    (tmp_path / "clients").mkdir()
+    (tmp_path / "protocol").symlink_to(ROOT / "protocol")
+    for part in (ROOT / "clients").glob("*.py"):
+        (tmp_path / "clients" / part.name).write_text(part.read_text())
+    for name, check, instead in checks:
+        copy = tmp_path / "clients" / name
+        text = copy.read_text()
+        assert text.count(check) == 1, f"{name} no longer has {check.strip()!r}"
+        copy.write_text(text.replace(check, instead))
+    return [sys.executable, str(tmp_path / "clients" / "simple_bot.py"), "--quiet",
+            "{host}:{port}"]
 
 
 def bot_without_one_box_key(tmp_path: Path) -> list[str]:
-    """A copy of clients/simple_bot.py without `ONE_BOX_KEY_CHECKS`, beside a link to
-    protocol/ (it reads its presets there)."""
-    text = (ROOT / "clients" / "simple_bot.py").read_text()
-    for check, instead in ONE_BOX_KEY_CHECKS:
-        assert text.count(check) == 1, f"simple_bot.py no longer has {check.strip()!r}"
-        text = text.replace(check, instead)
-    (tmp_path / "clients").mkdir()
-    (tmp_path / "protocol").symlink_to(ROOT / "protocol")
-    copy = tmp_path / "clients" / "simple_bot.py"
-    copy.write_text(text)
-    return [sys.executable, str(copy), "--quiet", "{host}:{port}"]
+    """A copy of clients/simple_bot.py without `ONE_BOX_KEY_CHECKS`."""
+    return bot_without(tmp_path, ONE_BOX_KEY_CHECKS)
 
 
 async def test_one_box_key_one_seat_passes_for_the_bot_and_fails_for_its_copy_without_it(tmp_path):

@@ -21,13 +21,21 @@ is sent a `start_game` that gives two seats one box key, or a ``replace`` the ho
 with another seat's box key; the relay holds back all of the host's after it, and the client
 must leave, having signed nothing of that game, or approved nothing.
 
+Three short tables share seeds (protocol version 10's dropout-tolerant deal, docs/dealing.md,
+`sharing`), a kit seat cheating at each: it deals the client a share box that does not open
+(the client must complain of it, naming the dealer, and pass no more of that generation), or,
+with another seat silent at its seeds, its seeds carry a wrong share of that seat's seed, or the
+silent seat committed to another seed than it shares; after the audit the relay holds the host
+back, and the client must take the verdict and sign nothing more.
+
 Each situation prints one line with the protocol.md section it covers and PASS or FAIL; the
 exit status is 0 only if all pass (docs/protocol.md, "Testing a client: the conformance kit").
 
 The package: `situations` (what is tried, and an `Outcome` line), `relay` (the `Relay`), `kit` (our
 peers and one table of the kit), `runner` (the games, `run_conformance`), `report` (each
 situation judged from the transcript), `box_keys` (the two tables that break one box key, one
-seat); `shanghai conformance` is the command in cli/.
+seat), `sharing` (the three tables of the seed sharing); `shanghai conformance` is the command in
+cli/.
 """
 
 from .runner import run_conformance, scripted_games

@@ -6,7 +6,6 @@ each table ends once the client has left, or ``step`` seconds after the word."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 import trio
@@ -17,27 +16,14 @@ from ..net.host import Host, HostConfig
 from ..wire.framing import encode_frame
 from ..wire.messages import HOST_AUTHOR, Replace
 from ..wire.signing import sign_game
-from .kit import KitGame, Run, client_tail, kit_game, our_peer
+from .kit import KitGame, Run, Told, client_tail, kit_game, our_peer, told_then_answered
 from .report import client_seat
 from .situations import BOX_KEY_SITUATIONS, PLAYERS, SEAT_RULES, Outcome
 
 __all__ = ["box_key_tables"]
 
 
-@dataclass
-class _Told:
-    """The bad word the client was sent: on which connection, naming which seats."""
-
-    left: trio.Event | None = None
-    """Set once the client leaves the connection it was told on (`_Pair.left`)."""
-    seats: tuple[int, int] = (-1, -1)
-    """Twin start: the seat whose box key the other was given.  Replace: the seat proposed,
-    the seat whose box key it names."""
-    seq: int = -1
-    """The replace's seq."""
-
-
-Script = Callable[[KitGame, _Told], Awaitable[None]]
+Script = Callable[[KitGame, Told], Awaitable[None]]
 
 
 async def box_key_tables(command: list[str], game_timeout: float, step: float) -> list[Outcome]:
@@ -45,16 +31,16 @@ async def box_key_tables(command: list[str], game_timeout: float, step: float) -
     out = []
     for name, script, situation in ((b"twin start", _twin_start, BOX_KEY_SITUATIONS[0]),
                                     (b"taken box key", _taken_box_key, BOX_KEY_SITUATIONS[1])):
-        told = _Told()
+        told = Told()
         run = await _table(command, game_timeout, step, name, told, script)
         out.append(_judged(run, told, situation, step))
     return out
 
 
 async def _table(command: list[str], game_timeout: float, step: float, name: bytes,
-                 told: _Told, script: Script) -> Run:
+                 told: Told, script: Script) -> Run:
     """The client and three kit peers; ``script`` tells the client the bad word, and the table
-    ends once the client has answered it (`_told_then_answered`) or ended before it was told."""
+    ends once the client has answered it (`told_then_answered`) or ended before it was told."""
     rnd = seeded(b"conformance kit " + name)
     host = Host(HostConfig(players=PLAYERS, preset="davis", rules=dict(SEAT_RULES), random=rnd))
 
@@ -62,28 +48,12 @@ async def _table(command: list[str], game_timeout: float, step: float, name: byt
         game.start_client(command, ends_the_game=False)
         for i in range(1, PLAYERS):
             game.nursery.start_soon(our_peer, game.port, rnd, i, step)
-        game.nursery.start_soon(_told_then_answered, game, told, script, step)
+        game.nursery.start_soon(told_then_answered, game, told, script, step)
 
     return await kit_game(host, game_timeout, step, setup)
 
 
-async def _told_then_answered(game: KitGame, told: _Told, script: Script, step: float) -> None:
-    """Until ``script`` has told the client, then until it leaves or ``step`` seconds."""
-    run = game.run
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(script, game, told)
-        while told.left is None and not run.client_ended.is_set():
-            await trio.sleep(0.05)
-        nursery.cancel_scope.cancel()
-    if told.left is None:
-        return game.stop(f"the client ended before it was told ({client_tail(run.done)})")
-    with trio.move_on_after(step):
-        await told.left.wait()
-        await run.client_ended.wait()  # its last words, if it stops as it leaves
-    game.stop("the client answered" if told.left.is_set() else "the client stayed")
-
-
-async def _twin_start(game: KitGame, told: _Told) -> None:
+async def _twin_start(game: KitGame, told: Told) -> None:
     """The relay gives the client a `start_game` in which the seat two after the client's has
     the box key of the seat after it, and holds back all of the host's after it."""
     run = game.run
@@ -105,7 +75,7 @@ async def _twin_start(game: KitGame, told: _Told) -> None:
     relay.rewrite = twin
 
 
-async def _taken_box_key(game: KitGame, told: _Told) -> None:
+async def _taken_box_key(game: KitGame, told: Told) -> None:
     """Once a move of round 1 reached the client, the relay holds the host's frames back and
     sends the client the host's ``replace``, signed with the host's key and chained after the
     last message it was sent, proposing for the seat after the client's (a new sign key) the
@@ -126,7 +96,7 @@ async def _taken_box_key(game: KitGame, told: _Told) -> None:
     told.left, told.seats, told.seq = relay.current.left, (proposed, taken), seq + 1
 
 
-def _judged(run: Run, told: _Told, situation: tuple[str, str], step: float) -> Outcome:
+def _judged(run: Run, told: Told, situation: tuple[str, str], step: float) -> Outcome:
     """Passes when the client left the connection it was told on (said ``bye`` or closed
     it) within ``step`` seconds, having signed nothing after the twin start, or approved no
     replace."""

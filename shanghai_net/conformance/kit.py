@@ -236,3 +236,36 @@ class RematchRun:
     relay: Relay | None = None
     done: dict = field(default_factory=dict)
     stopped: str = ""
+
+
+@dataclass
+class Told:
+    """The bad word the client was sent (a table of `box_keys` or `sharing`): on which
+    connection, naming which seats."""
+
+    left: trio.Event | None = None
+    """Set once the client leaves the connection it was told on (`_Pair.left`)."""
+    seats: tuple[int, int] = (-1, -1)
+    """Twin start: the seat whose box key the other was given.  Replace: the seat proposed,
+    the seat whose box key it names."""
+    seq: int = -1
+    """The replace's seq; at a table of `sharing`, the seq of the message that completed the
+    round's audit."""
+
+
+async def told_then_answered(game: KitGame, told: Told,
+                             script: Callable[[KitGame, Told], Awaitable[None]],
+                             step: float) -> None:
+    """Until ``script`` has told the client, then until it leaves or ``step`` seconds."""
+    run = game.run
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(script, game, told)
+        while told.left is None and not run.client_ended.is_set():
+            await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
+    if told.left is None:
+        return game.stop(f"the client ended before it was told ({client_tail(run.done)})")
+    with trio.move_on_after(step):
+        await told.left.wait()
+        await run.client_ended.wait()  # its last words, if it stops as it leaves
+    game.stop("the client answered" if told.left.is_set() else "the client stayed")

@@ -67,7 +67,7 @@ class Relay:
         (None: that one)."""
         self.held = False
         """The host's frames go to the client no more (`hold`): what it was sent last is the
-        last word it hears."""
+        last word it hears (the host closing its end neither closes the client's)."""
 
     @property
     def current(self) -> _Pair:
@@ -132,6 +132,8 @@ class Relay:
                 await pair.client.send_all(frame)
                 if isinstance(message, dict):
                     self._seen(message)
+        if self.held:  # the client hears nothing after its last word, the host's close neither
+            await pair.left.wait()
         scope.cancel()
 
     def _seen(self, message: dict) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from ..wire.framing import DEFAULT_MAX_FRAME, encode_frame
 
 __all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "REMATCH_SITUATIONS", "SCRIPTED",
-           "BOX_KEY_SITUATIONS", "Outcome"]
+           "BOX_KEY_SITUATIONS", "SHARING_SITUATIONS", "Outcome"]
 
 
 KIT_RULES: dict[str, Any] = {
@@ -73,6 +73,21 @@ BOX_KEY_SITUATIONS = (
 )
 """One box key, one seat (protocol.md 6.2, 11.8): the host breaks it, at a table of its own
 each (`box_keys`)."""
+
+SHARING_PLAYERS = 5
+SHARE_THRESHOLD = 3
+"""The tables that share seeds (docs/dealing.md): five holders, any three of which rebuild a
+seat; a seat silent at its seeds has four other holders, so a wrong share may come after
+three good ones."""
+SHARING_SITUATIONS = (
+    ("11.10", "a seed share dealt to the client that does not open: it complains, naming the "
+              "dealer's share, and sends no pass of that generation"),
+    ("11.10", "a wrong share in seeds, of a seat silent at its seeds: the client takes the "
+              "verdict (its author cheated) and plays no more"),
+    ("11.10", "a seat silent at its seeds rebuilt off its commitment: the client takes the "
+              "verdict (the seat cheated) and plays no more"),
+)
+"""Version 10's seed sharing, a kit seat cheating at it (`sharing`), at a table of its own each."""
 
 REMATCH_PLAYERS = 3
 """The client, a kit bot (it asks for a rematch at once) and a kit person (it asks once the
