@@ -264,7 +264,7 @@ class MentalTable:
         self._stream.append(event)
         for participant in self._live():
             if participant.seat != skip:
-                _follow(participant, event)
+                follow_event(participant, event)
 
     def replace(self, seat: int, box_key: X25519PrivateKey) -> Participant:
         """Seat a replacement in lost ``seat``: it follows the stream so far (its seat's seed
@@ -279,7 +279,7 @@ class MentalTable:
         for number, (cards, holders) in self._dealt.items():
             replacement.follow_generation(number, cards, holders)
         for event in self._stream:
-            _follow(replacement, event)
+            follow_event(replacement, event)
         self.participants[seat] = replacement
         self.vacant.discard(seat)
         for number in self._dealt:
@@ -301,7 +301,7 @@ class MentalTable:
                 replacement.open(number, position)
 
 
-def _follow(participant: Participant, event: tuple) -> None:
+def follow_event(participant: Participant, event: tuple) -> None:
     """Take one event of the stream, as the seat would have seen it sequenced."""
     kind, *what = event
     if kind == "message":

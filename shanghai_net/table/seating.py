@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..deal.box import SealedShare
 from ..deal.participant import Participant
-from ..deal.table import _follow as follow_event
+from ..deal.table import follow_event
 from ..wire.messages import OwedStep
 from .bodies import DealStep
 from .fault import Fault
