@@ -17,30 +17,37 @@ from shanghai_net.engine.events import Drew, TookDiscard
 
 from shanghai_net.deal.messages import Commitment, SharedCommitment
 from shanghai_net.deal.shares import shared_commit
-from shanghai_net.table.stream import StreamTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from dropout_helpers import changing
+from test_table_dropout_lost_rebuild import published
 from test_table_dropout_silent import parties, seat_playing, shared, silent_at_first_audit
 from test_table_roster import newcomer, vote_gone
 
 
 def replaced(t, *seats):
-    """Round 1 settled, each of ``seats`` is voted gone and a newcomer takes it at the next
-    deal (rule 4: no holder)."""
+    """Round 1 settled, each of ``seats`` is voted gone by every other seat (R1: its commit
+    shares, so it is lost and rebuilt, the round going on), and a newcomer is seated in it at
+    the approval that completes the host's ``replace``, mid-round (rule 4: it holds no share
+    of round 1's deal; the others hand it their keys of the lost hand)."""
     t.run_until(lambda: t.host.round == 1 and t.host.settled)
     t.gone.update(seats)
-    for seat in sorted(seats, reverse=True):  # the second vote before the next deal begins
-        voters = [s for s in range(len(t.seats)) if s not in seats]
-        vote_gone(t, seat, voters[:len(t.seats) // 2 + 1])  # the seat majority
+    voters = [s for s in range(len(t.seats)) if s not in seats]
+    for seat in sorted(seats, reverse=True):
+        for voter in voters:  # until the holders' bar is reached
+            if (1, seat) not in t.host.lost:
+                vote_gone(t, seat, [voter])
+    published(t)
     for seat in seats:
-        who = newcomer(seat)
+        old, who = t.seats[seat], newcomer(seat)
         t.follow(seat, who, yields=True)
         t.propose(seat, who)
         t.gone.discard(seat)
+        t.run_until(lambda: t.seats[seat] is not old, play=False)
+        t.ids[seat] = who
 
 
 def commits_of(t, round_no):
@@ -59,8 +66,8 @@ def commits_of(t, round_no):
     (5, 3, (4,), {0: [1, 2, 3], 1: [0, 2, 3], 2: [0, 1, 3], 3: [0, 1, 2], 4: [0, 1, 2, 3]}),
     # the same holders at t = 4: only the replacement's commit reaches t
     (5, 4, (4,), {0: None, 1: None, 2: None, 3: None, 4: [0, 1, 2, 3]}),
-    # two replaced at t = 3 (the votes void rounds 1 and 2): holders 0, 1, 2 deal to 2 each,
-    # each replacement to 3
+    # two replaced at t = 3 (both lost in round 1, seat 3's rebuilt from 0, 1 and 2): holders
+    # 0, 1, 2 deal to 2 each, each replacement to 3
     (5, 3, (3, 4), {0: None, 1: None, 2: None, 3: [0, 1, 2], 4: [0, 1, 2]}),
 ])
 def test_after_replacements_each_commit_shares_iff_t_hold_it_and_the_game_ends_clean(
@@ -68,15 +75,16 @@ def test_after_replacements_each_commit_shares_iff_t_hold_it_and_the_game_ends_c
     t = shared(players=players, t=t)
     replaced(t, *seats)
     t.run_until(lambda: t.host.round > 1 and t.host._all_committed(0))
-    round_no = t.host.round  # the first deal the newcomers play (round 2 is void with two)
+    round_no = t.host.round  # the first deal the newcomers play from its start
+    assert round_no == 2
     for party in parties(t):
         assert party.fault is None, party.fault
     assert commits_of(t, round_no) == commits
     t.run_until(lambda: t.host.finished)
     for party in parties(t):
         assert party.fault is None and party.verdict is None, party.fault
-        assert party.left == [(1, seats[-1]), *[(2, s) for s in seats[:-1]]]
-    assert all(seat.verdicts[round_no].clean for seat in t.seats)
+        assert party.left == [] and party.lost == [(1, s) for s in sorted(seats, reverse=True)]
+    assert all(seat.verdicts[1].clean and seat.verdicts[2].clean for seat in t.seats)
     assert len(t.host.public.results) == 2 and t.host.rounds_audited == 2
     report = verify([t.host.start_game, *t.stream])
     assert report.ok, report.summary()
@@ -150,13 +158,14 @@ def test_a_holder_silent_at_its_seeds_whose_commit_carried_none_stays_absent_and
     round is void as without sharing (seat 0 pays and the round is dealt again), nobody named."""
     t = silent_in_round_2(0)
     for party in parties(t):
-        assert party.left == [(1, 3), (2, 0)] and party.public.results == []
+        assert party.left == [(2, 0)] and party.lost == [(1, 3)]
+        assert [r.round_no for r in party.public.results] == [1]
 
 
 def test_the_replacement_silent_at_its_seeds_is_rebuilt_from_the_holders_shares():
     t = silent_in_round_2(3)
     for party in parties(t):
-        assert party.left == [(1, 3)] and party.audited == 2  # seat 3 rebuilt, not charged
+        assert party.left == [] and party.lost == [(1, 3)] and party.audited == 2  # rebuilt
     t.run_until(lambda: t.host.finished)
     report = verify([t.host.start_game, *t.stream])
     assert report.ok and report.rounds == 2, report.summary()
@@ -167,7 +176,6 @@ def test_the_host_s_bots_votes_do_not_reach_the_holders_bar(monkeypatch):
     on"): at 5 seats with the host running seat 4 (4 holders, t = 3), seat 2 gone, the votes of
     0, 1 and the host's bot 4 are the seat majority but 2 holders' votes: they wait; seat 3's
     is the third holder's, and seat 2 is lost, the round going on."""
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
     plain = test_net_table.StartGame
 
     def host_runs_seat_4(**fields):
@@ -190,16 +198,15 @@ def test_the_host_s_bots_votes_do_not_reach_the_holders_bar(monkeypatch):
 
 @pytest.mark.parametrize("gone", [0, 3])
 def test_r1_in_the_round_after_a_replacement_rebuilds_only_a_seat_whose_commit_shares(
-        gone, monkeypatch):
+        gone):
     """At 4 seats after seat 3's replacement, seat 0's commit carries no sharing: voted gone
     mid-round it is not rebuildable and the round is void as without sharing; the
     replacement's commit shares among 0, 1 and 2: voted gone, it is lost and rebuilt, the
     round going on."""
     t = shared(players=4)
-    replaced(t, 3)  # R1 off: the vote voids round 1
+    replaced(t, 3)  # lost in round 1 and rebuilt, its replacement seated mid-round
     t.run_until(lambda: t.host.round == 2 and t.host.settled)
     t.run_until(lambda: sum(isinstance(e, (Drew, TookDiscard)) for e in t.host.public.log) >= 3)
-    monkeypatch.setattr(StreamTable, "rebuilds_lost", True)
     assert all(party.rebuildable(s) == (s == 3) for party in parties(t) for s in range(4))
     t.gone.add(gone)
     for voter in (s for s in range(4) if s != gone):  # each with the key that plays its seat
@@ -207,8 +214,8 @@ def test_r1_in_the_round_after_a_replacement_rebuilds_only_a_seat_whose_commit_s
     for party in parties(t):
         assert party.fault is None, party.fault
         if gone == 0:
-            assert party.left == [(1, 3), (2, 0)] and party.lost == []
+            assert party.left == [(2, 0)] and party.lost == [(1, 3)]
         else:
-            assert party.left == [(1, 3)] and party.lost == [(2, 3)]
+            assert party.left == [] and party.lost == [(1, 3), (2, 3)]
     t.run_until(lambda: all(party.rebuilt_lost() == ({3} if gone == 3 else set())
-                            for party in parties(t)))
+                            for party in parties(t)), play=False)  # the shares: no move

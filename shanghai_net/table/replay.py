@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
-from ..engine import new_game
+from ..engine import DealtGame, new_game
 from ..engine.dealer import Pick, Reveal, Shuffle
 from ..engine.moves import Move
 from ..errors import IllegalMoveError
@@ -30,6 +30,7 @@ class _Lost:
 
     seat: int
     pays: bool
+    dealt: bool
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,13 @@ class _Back:
     """A lost seat played again mid-round (`FullReplay.seat_back`)."""
 
     seat: int
+    dealt: bool
+
+
+def _dealt(live: DealtGame) -> bool:
+    """Whether the live replica ``live`` had its deal shuffled (no shuffle awaited): then the
+    replay answers the dealer before a loss or seating, as ``live`` had."""
+    return not any(isinstance(request, Shuffle) for request in live.awaiting)
 
 
 class FullReplay:
@@ -69,23 +77,26 @@ class FullReplay:
         self._picks.clear()  # the voided round's own picks (its SHANGHAI calls') are not replayed
         self.game.void_round(False, leaver=leaver, go_on=True)
 
-    def lose(self, seat: int, pays: bool) -> None:
+    def lose(self, seat: int, pays: bool, live: DealtGame) -> None:
         """``seat`` was lost mid-round and the round goes on (sharing on, R1): replayed in its
-        place among the moves."""
-        self._inputs.append((seat, _Lost(seat, pays)))
+        place among the moves (``live``: the replica that lost it, as it stood)."""
+        self._inputs.append((seat, _Lost(seat, pays, _dealt(live))))
 
-    def seat_back(self, seat: int) -> None:
+    def seat_back(self, seat: int, live: DealtGame) -> None:
         """Lost ``seat``'s replacement was seated mid-round: replayed in its place too."""
-        self._inputs.append((seat, _Back(seat)))
+        self._inputs.append((seat, _Back(seat, _dealt(live))))
 
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
         (generation -> cards by position); a move the full game refuses is its author's fault.
         A loss or a seating comes before the dealer's answers that follow it (a seat lost, and
         seated again, before the round's deal is dealt: its claim windows of that deal count
-        it, as every replica's did)."""
+        it, as every replica's did), after those that came before it (a seat lost once the
+        deal was dealt, before any move: the upcard's claim window passes for it)."""
         inputs, self._inputs = self._inputs, []
         for author, move in inputs:
+            if isinstance(move, (_Lost, _Back)) and move.dealt:
+                self._answer(round_no, decks)
             if isinstance(move, _Lost):
                 self.game.lose_seat(move.seat, pays=move.pays)
                 continue

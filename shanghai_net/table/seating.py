@@ -70,7 +70,7 @@ class MidRoundSeating:
                     self.handed_owed.setdefault((seat, generation), {})[sender] = \
                         tuple(sorted(positions - drawing))
         self.public.seat_back(seat)
-        self.replay.seat_back(seat)
+        self.replay.seat_back(seat, self.public)
         self.round_events.append(("seat", seat, X25519PublicKey.from_public_bytes(box_key),
                                   holders))
         self._seated_own(seat, box_key, holders)

@@ -299,7 +299,7 @@ class SeedSharing:
         self._drop_sender(seat)
         self.round_events.append(("lose", seat, holders))
         self.public.lose_seat(seat, pays=paid)
-        self.replay.lose(seat, paid)
+        self.replay.lose(seat, paid, self.public)
         self._lose_own(seat, holders, paid)
 
     def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
