@@ -142,9 +142,12 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
         """Seats the host reports disconnected during the game, and since when."""
         self.stalling: dict[int, float] = {}
         """Seats that owe the deal a step, or an approval the next deal waits for
-        (`PeerTable.waiting_for`), and since when the stream has
-        brought nothing of theirs: one that stays connected and silent holds the table up as
-        surely as one that left."""
+        (`PeerTable.waiting_for`), or that the host timed out as silent while the table
+        waits on them (their move, say) and that have signed nothing since
+        (`PeerTable.still_silent`), and since when the stream has brought nothing of theirs:
+        one that stays connected and silent holds the table up as surely as one that left.
+        With sharing on, the lobby's word ignored, the host's signed timeout is all that shows
+        a seat that died at its move (the acceptance game's stall, issue 38)."""
         self.left: frozenset[int] = frozenset()
         """Of those, the seats whose player quit (said `bye`): they are not coming back."""
         self.chat = self.result.chat
@@ -472,7 +475,8 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
         self._shares_kept(msg)
         now = trio.current_time()
         self.stalling = {seat: now if msg.author == seat else self.stalling.get(seat, now)
-                         for seat in table.waiting_for() if seat != table.seat}
+                         for seat in table.waiting_for() | table.still_silent()
+                         if seat != table.seat}
         if not self.replaying:  # the host's timeouts of us, judged by our own clock
             protest = self._watch.judge(msg, answer, now)
             if protest is not None:

@@ -6,8 +6,9 @@ lobby, the table and its outbox); times are trio's clock, passed in or read once
 
 With sharing on (the table's ``share_threshold``) a vote may have a live seat's seeds rebuilt
 and made public, so a seat votes only on what the signed stream shows (docs/dealing.md, "What
-the reference clients vote on"): a seat that owes the deal a step with nothing of its own
-sequenced for ``void_after`` (a person: `STALL_VOTE`), or whose ``leave`` is sequenced; never
+the reference clients vote on"): a seat that owes the deal a step, or that the host timed out
+as silent while the table waits on it (its move, say), with nothing of its own sequenced for
+``void_after`` (a person: `STALL_VOTE`), or whose ``leave`` is sequenced; never
 on the lobby's word (``absent``, ``left``: the host's, unsigned), nor because another seat
 voted.  A seat's own signed ``leave`` is a reason to vote at once, sharing on or off."""
 
@@ -66,9 +67,10 @@ class Voting:
                                          away.get(s, math.inf), s))
 
     def _away(self) -> dict[int, float]:
-        """The seats away or silent while they owe the deal a step, and since when (not a seat
-        voted gone already; a newcomer that has not yet signed, `NEWCOMER_GRACE` later); a
-        seat whose ``leave`` is sequenced, since ever."""
+        """The seats away, or silent while they owe the deal a step or stay timed out as silent
+        (`Peer.stalling`), and since when (not a seat voted gone already; a newcomer that has
+        not yet signed, `NEWCOMER_GRACE` later); a seat whose ``leave`` is sequenced, since
+        ever."""
         vacant = self._vacant()
         unheard = self.table.unheard if self.table is not None else set()
         away = {s: t + NEWCOMER_GRACE if s in unheard else t

@@ -9,12 +9,13 @@ from typing import Iterable
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..cards import Card
-from ..deal.audit import audit, opened_deck
+from ..deal.audit import audit, opened_deck, pass_output
 from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
-from ..deal.messages import Context, KeyReveal, SeedReveal, SharedCommitment, SharedSeedReveal
+from ..deal.messages import (Context, KeyReveal, PassOutput, SeedReveal, SharedCommitment,
+                             SharedSeedReveal)
 from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares, check_commit
 from ..deal.sharing import seed_from_shares
@@ -455,6 +456,17 @@ class PublicTable(StreamTable):
             published = list(record.sharing.published[seat].items())[:self.share_threshold]
             record.sharing.rebuilt[seat] = seed_from_shares(
                 record.context, seat, record.commitments[seat].digest, dict(published))
+
+    def _rebuilt_pass_own(self, generation: int, step: int) -> None:
+        """The rebuilt seat's pass ``step``, made from its rebuilt seed and recorded in its
+        place, so that the audit and the deck read every pass at its turn."""
+        record = self.records[generation]
+        phase, seat = record.step_of(step)
+        made = PassOutput(record.context, seat, phase,
+                          tuple(pass_output(record, step, record.seat_keys(seat))))
+        record.passes.append(made)
+        if step == 2 * self.players - 1:
+            self.decks[generation].final = made.points
 
     def _public_card(self, token: Token) -> Card | None:
         g = self.decks.get(token[0])

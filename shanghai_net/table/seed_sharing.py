@@ -168,10 +168,27 @@ class SeedSharing:
         if rebuild.done(self.share_threshold):
             rebuild.rebuilt = True
             self._rebuilt_own(reveal.seat)
+            self._rebuilt_passes()
             for token, owed in list(self.outstanding.items()):  # its keys come from its seed
                 owed.owing.discard(reveal.seat)
                 if not owed.owing:
                     del self.outstanding[token]
+
+    def _rebuilt_passes(self) -> None:
+        """Count every pass due now of a rebuilt seat: nobody sends it, for it is public and
+        every party's deal makes it at its turn (`LostSeats._advance_rebuilt`); without this
+        the shuffle waited for ever on the lost seat's pass, then on its replacement's."""
+        for generation in sorted(self.generations):
+            rebuilt = self.rebuilt_lost(generation)
+            while rebuilt and self._all_committed(generation) and \
+                    not self.shuffled(generation) and \
+                    self._passes.get(generation, 0) % self.players in rebuilt:
+                self._rebuilt_pass_own(generation, self._passes.get(generation, 0))
+                self._passes[generation] = self._passes.get(generation, 0) + 1
+
+    def _rebuilt_pass_own(self, generation: int, step: int) -> None:
+        """Hook: the party's deal makes pass ``step`` of ``generation``, a rebuilt seat's (a
+        seat's participant makes it itself, `LostSeats._advance_rebuilt`)."""
 
     def rebuilt_lost(self, generation: int | None = None) -> set[int]:
         """The seats lost this round whose seeds (of ``generation``, if given) are rebuilt:

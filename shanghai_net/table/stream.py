@@ -451,6 +451,7 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
             self._commits.setdefault(step.generation, set()).add(author)
         elif step.step == "pass":
             self._passes[step.generation] = self._passes.get(step.generation, 0) + 1
+            self._rebuilt_passes()
         elif step.step == "pick_commit":
             message = step.messages[0]
             self._pick(author, message.pick).commitments[author] = message.digest
