@@ -34,7 +34,10 @@ What it does:
   the seat's ``leave`` is sequenced (version 10: its last message; a later one of its key names
   the host) or ``lobby_state`` says its player said ``bye``, or once it has been away ``--vote-after``
   seconds (a newcomer that has signed nothing since it took the seat: 60 s more, and not for
-  its predecessor's ``bye``); it counts every vote per (round, seat), a vote lapsing (and its
+  its predecessor's ``bye``); at a table sharing seeds only on the signed stream (11.10): a
+  seat whose ``leave`` is sequenced, at once, or one that owes the deal a step, or that the
+  host timed out as silent and still holds the table up, with nothing of its own sequenced for
+  ``--vote-after`` seconds; it counts every vote per (round, seat), a vote lapsing (and its
   voter free to vote again) once the seat it named sends a deal step, a move or an approval;
   and when more than half the seats named the same seat (or, for seats the host timed out as
   silent, more than half
@@ -90,11 +93,11 @@ What it does not do:
   going on; on, as in the reference, ``LostSeats.rebuilds_lost``): it follows the vote's bar
   with sharing on, the loss, the ``share_reveal``s (sending its own, checking each), the
   rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement seated mid-round
-  (sending it the keys of the seat's hidden cards in handed boxes), but does not make the
+  (sending it the keys of the seat's hidden cards in handed boxes), and from the rebuild takes
+  the lost seat's key of every card, drawn or turned up, from its seed, but does not make the
   passes of a seat lost before they were all sequenced (nor restart a generation whose passes
   had not begun), decide a pick with a lost party's nonce, rebuild at the audit a lost seat
-  whose rebuild did not complete, nor play as such a replacement, and it votes on the lobby's
-  word as in version 9 (11.10 asks a voting client to vote on the signed stream alone);
+  whose rebuild did not complete, nor play as such a replacement;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -464,16 +467,22 @@ class Table(LostSeats, SeatChanges):
                           else "hand_size"]
         for _ in range(self.n * size):  # one at a time, starting left of the dealer
             self.give((self.dealer + 1 + self.top) % self.n)
-        self.public_owed[(0, self.top)] = set(range(self.n))
+        self.public_owed[(0, self.top)] = self.keys_owed((0, self.top), set(range(self.n)))
         self.top += 1
         self.turn, self.phase = (self.dealer + 1) % self.n, "draw"
 
     def give(self, seat: int) -> None:
-        """The stock's top card to ``seat``: every other seat owes it a key."""
+        """The stock's top card to ``seat``: every other seat owes it a key (but a lost seat
+        whose seed is public: its key is everyone's)."""
         token = (self.stock_gen, self.top)
         self.top += 1
         self.hands[seat].append(token)
-        self.owed[(seat, *token)] = set(range(self.n)) - {seat}
+        self.owe_key(seat, token)
+
+    def owe_key(self, seat: int, token: tuple[int, int]) -> None:
+        owers = self.keys_owed(token, set(range(self.n)) - {seat})
+        if owers:
+            self.owed[(seat, *token)] = owers
 
     def deliver(self) -> None:
         """Hand out the stock cards owed, reshuffling the pile when the stock runs out."""
@@ -698,7 +707,7 @@ class Table(LostSeats, SeatChanges):
             token = self.hands[caller].pop(index)
             self.hands[victim].append(token)
             if token[0] >= 0 and token not in self.shown:
-                self.owed[(victim, *token)] = set(range(self.n)) - {victim}
+                self.owe_key(victim, token)
             if not self.hands[caller]:  # a one-card caller (`shanghai_caller_min_cards` 1) went out
                 return self.end_round()
             self.window = self.open_window()
@@ -763,7 +772,19 @@ class Table(LostSeats, SeatChanges):
     def deal_pass(self, author: int, data: dict) -> None:
         gen = self.gens[data["generation"]]
         gen.outputs.append(data["points"])
-        if len(gen.outputs) == 2 * self.n:
+        self.passes_made(gen)
+
+    def passes_made(self, gen: Generation) -> None:
+        """Make each next pass of a lost seat whose seed of ``gen`` is public, at its turn in
+        the chain (nobody sends it: protocol.md 11.10, "The rebuild"); the shuffle is done at
+        the last pass."""
+        while len(gen.outputs) < 2 * self.n:
+            seat = len(gen.outputs) % self.n
+            seed = self.public_seed(seat, gen.number)
+            if seed is None:
+                return
+            gen.outputs.append(gen.pass_of(seat, seed, 1 + len(gen.outputs) // self.n))
+        if self.shuffling == gen.number:
             self.shuffled()
 
     def deal_shares(self, author: int, data: dict) -> None:
@@ -1130,6 +1151,10 @@ class Seat:
         self.vote_after = VOTE_AFTER
         self.shown: dict | None = None
         """The last ``lobby_state`` before the game: what the lobby showed of its setting."""
+        self.stalling: dict[int, float] = {}
+        """Seats that owe the deal a step, or that the host timed out as silent and still hold
+        the table up, and since when (our clock) nothing of theirs was sequenced: with sharing
+        on, the only seats this bot votes gone besides one whose ``leave`` is sequenced."""
 
     def join(self, resume: int | None = None) -> None:
         """Hello, and the welcome; ``resume``: rejoining our seat of the running game (5, 11.5)."""
@@ -1366,9 +1391,13 @@ class Seat:
             self.pending = self.sent = None  # ours was sequenced
         was = self.table.seat
         self.table.apply(seq, author, body)
+        now, table = time.monotonic(), self.table
+        self.stalling = {s: now if author == s else self.stalling.get(s, now)
+                         for s in table.waiting_for() | table.still_silent() if s != table.seat}
         for seat in self.table.rekeyed:  # a new holder: its predecessor's absence is not its own
             self.left.discard(seat)
             self.away.pop(seat, None)
+            self.stalling.pop(seat, None)
         self.table.rekeyed.clear()
         if was is None and self.table.seat is not None:
             self.taking = None
@@ -1423,18 +1452,23 @@ class Seat:
         10) or whose player said ``bye``, else once
         it has been away ``vote_after`` seconds (a newcomer: `NEWCOMER_GRACE` more, and its
         predecessor's ``bye`` is not its own); one vote a round (again once it lapsed), none
-        while the round's audit waits for its seeds (the seeds decide it)."""
+        while the round's audit waits for its seeds (the seeds decide it).  At a table sharing
+        seeds (11.10) only on the signed stream: a seat `stalling` for ``vote_after`` (a
+        newcomer: `NEWCOMER_GRACE` more), or whose ``leave`` is sequenced; never on the
+        lobby's word."""
         table = self.table
         if table.vote is not None or table.seat is None or table.seat in table.vacant \
                 or table.finished or table.auditing() \
                 or table.seat in table.voters.get(table.round_no, ()):
             return
         now = time.monotonic()
-        grace = {s: NEWCOMER_GRACE if s in table.unheard else 0.0 for s in self.away}
-        gone = [s for s in sorted(set(self.away) | table.quit)
+        shared = table.share_threshold is not None
+        away, left = (self.stalling, set()) if shared else (self.away, self.left)
+        grace = {s: NEWCOMER_GRACE if s in table.unheard else 0.0 for s in away}
+        gone = [s for s in sorted(set(away) | table.quit)
                 if s != table.seat and s not in table.vacant and 0 <= s < table.n
-                and (s in table.quit or s in self.left - table.unheard
-                     or now - self.away[s] >= self.vote_after + grace[s])]
+                and (s in table.quit or s in left - table.unheard
+                     or now - away[s] >= self.vote_after + grace[s])]
         if gone:  # the first the host timed out as silent, else one the table waits for (11.5)
             stalled = table.stalled_by()
             timed_out = {s: q for s, q in table.silent.items() if s not in table.idle}

@@ -131,14 +131,7 @@ class Generation:
         """Pass outputs in sequence order: every seat's pass 1, then every seat's pass 2."""
         self.keys: dict[int, dict[int, bytes]] = {}
         """position -> seat -> that seat's key for it (shares sent to us, public reveals)."""
-        self._pass_key: bytes | None = None
         self._lookup: dict[bytes, int] | None = None
-
-    @property
-    def pass_key(self) -> bytes:
-        if self._pass_key is None:
-            self._pass_key = derive_scalar(self.ctx, self.seat, b"pass key", 0, self.seed)
-        return self._pass_key
 
     def card_key(self, position: int) -> bytes:
         return derive_scalar(self.ctx, self.seat, b"card key", position, self.seed)
@@ -161,15 +154,21 @@ class Generation:
         return {"to": recipient, "positions": positions, "epk": epk, "box": sealed}
 
     def my_pass(self, phase: int) -> list[bytes]:
-        """Pass 1: every point times the pass key, permuted.  Pass 2: the pass-key layer of
-        each position replaced by its per-card key."""
+        return self.pass_of(self.seat, self.seed, phase)
+
+    def pass_of(self, seat: int, seed: bytes, phase: int) -> list[bytes]:
+        """``seat``'s next pass with its ``seed`` (ours, or a lost seat's rebuilt one).  Pass 1:
+        every point times the pass key, permuted.  Pass 2: the pass-key layer of each position
+        replaced by its per-card key."""
         points = self.outputs[-1] if self.outputs else [card_point(c) for c in self.cards]
+        pass_key = derive_scalar(self.ctx, seat, b"pass key", 0, seed)
         if phase == 1:
-            order = permutation(self.ctx, self.seat, self.seed, len(points))
-            return [times(self.pass_key, points[order[t]]) for t in range(len(points))]
-        unlayer = sodium.crypto_core_ed25519_scalar_invert(self.pass_key)
-        return [times(sodium.crypto_core_ed25519_scalar_mul(unlayer, self.card_key(j)), point)
-                for j, point in enumerate(points)]
+            order = permutation(self.ctx, seat, seed, len(points))
+            return [times(pass_key, points[order[t]]) for t in range(len(points))]
+        unlayer = sodium.crypto_core_ed25519_scalar_invert(pass_key)
+        return [times(sodium.crypto_core_ed25519_scalar_mul(
+            unlayer, derive_scalar(self.ctx, seat, b"card key", j, seed)), point)
+            for j, point in enumerate(points)]
 
     def open(self, position: int, keys) -> int:
         """The card at ``position`` of the final deck, with every seat's key for it."""

@@ -49,9 +49,28 @@ class SeatChanges:
         self.voters.get(self.round_no, set()).difference_update(lapsed)
 
     def stalled_by(self) -> set[int]:
-        """The seats the table cannot go on without (11.5): those owing a deal step, those a
-        replacement of a vacant seat waits for the approval of, and, the deal settled, the
-        seats with a decision to make."""
+        """The seats the table cannot go on without (11.5): `waiting_for`, and, the deal
+        settled, the seats with a decision to make."""
+        if self.finished or self.auditing():
+            return set()
+        seats = self.waiting_for()
+        if self.settled() and self.phase in ("draw", "play"):
+            window = self.window
+            if window is None or not window.chose_stock:
+                seats.add(self.turn)
+            if window is not None:
+                seats |= {s for s in window.order if s not in window.decided}
+        return seats - set(self.vacant)
+
+    def still_silent(self) -> set[int]:
+        """The seats the host timed out as silent (not while they owed nothing) that still
+        hold the table up and have signed nothing since."""
+        return self.silences()[0]
+
+    def waiting_for(self) -> set[int]:
+        """The seats that owe the deal a step (11.5, "What each seat owes": a commit, a pass,
+        a key share or reveal, a pick's step, a ``share_reveal``), and those a replacement of a
+        vacant seat waits for the approval of."""
         if self.finished or self.auditing():
             return set()
         seats: set[int] = set()
@@ -70,12 +89,8 @@ class SeatChanges:
         for proposal in self.proposals.values():
             if proposal.body["seat"] in self.vacant:
                 seats |= self.needed(proposal)
-        if self.settled() and self.phase in ("draw", "play"):
-            window = self.window
-            if window is None or not window.chose_stock:
-                seats.add(self.turn)
-            if window is not None:
-                seats |= {s for s in window.order if s not in window.decided}
+        for rebuild in self.rebuilds.values():
+            seats |= set(rebuild.owing())
         return seats - set(self.vacant)
 
     def carried(self, round_no: int, seat: int) -> bool:

@@ -295,17 +295,34 @@ class LostSeats:
                                   "is not on its commitment")
             rebuild.seeds[number] = seed
         for (recipient, number, position), owers in list(self.owed.items()):
-            if seat in owers and number in rebuild.seeds:
-                owers.discard(seat)
-                self.gens[number].keys.setdefault(position, {})[seat] = derive_scalar(
-                    self.gens[number].ctx, seat, b"card key", position, rebuild.seeds[number])
-                if not owers:
-                    del self.owed[(recipient, number, position)]
+            if not self.keys_owed((number, position), owers):
+                del self.owed[(recipient, number, position)]
         for token, owers in list(self.public_owed.items()):
-            if seat in owers and token[0] in rebuild.seeds:
-                self.upturned_key(token, seat, derive_scalar(
-                    self.gens[token[0]].ctx, seat, b"card key", token[1], rebuild.seeds[token[0]]))
+            if seat in owers and not self.keys_owed(token, {seat}):
+                self.upturned_key(token, seat, self.gens[token[0]].keys[token[1]][seat])
+        if self.shuffling is not None:
+            self.passes_made(self.gens[self.shuffling])
         self.open_hand()
+
+    def public_seed(self, seat: int, number: int) -> bytes | None:
+        """``seat``'s seed of generation ``number`` if it is public: the seat was lost this
+        round and that seed rebuilt (R1)."""
+        rebuild = self.rebuilds.get(seat)
+        return rebuild.seeds.get(number) if rebuild is not None and rebuild.seeds else None
+
+    def keys_owed(self, token: tuple[int, int], seats: set[int]) -> set[int]:
+        """Of ``seats``, those that owe their key of ``token``: a seat whose seed of its
+        generation is public owes none, for any card, turned up or drawn, before its rebuild or
+        after (everyone takes its key from the seed).  ``seats`` loses the others, whose keys
+        are kept."""
+        number, position = token
+        for seat in sorted(seats):
+            seed = self.public_seed(seat, number)
+            if seed is not None:
+                seats.discard(seat)
+                self.gens[number].keys.setdefault(position, {})[seat] = derive_scalar(
+                    self.gens[number].ctx, seat, b"card key", position, seed)
+        return seats
 
     def approved(self, author: int, seq: int) -> None:
         """An approval; one that completes a ``replace`` of a seat lost this round seats the

@@ -68,7 +68,7 @@ class PausingHost(Host):
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
                                pause_at_end: bool = False, script=None, player=None,
-                               **options):
+                               client_args=(), peer_options=None, **options):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed,
@@ -77,7 +77,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     ``script(host, peers, scopes, started)``, if given, runs beside the game once every seat is
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
     client's process).  ``player(seat)``: a peer's player (the basic bot if not given);
-    ``options``: more of the host's `HostConfig`."""
+    ``client_args``: more of the client's command line; ``peer_options(seat)``: more of a
+    peer's `Peer` arguments; ``options``: more of the host's `HostConfig`."""
     rnd = seeded(b"client test %d" % seed)
     paused = {"ping_interval": 0.2, "send_timeout": 3.0} if pause_at_end else {}
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
@@ -99,7 +100,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
 
         async def run_client() -> None:
             client["process"] = await trio.run_process(
-                [sys.executable, str(BOT), f"127.0.0.1:{port}", "--name", "stranger"],
+                [sys.executable, str(BOT), f"127.0.0.1:{port}", "--name", "stranger",
+                 *client_args],
                 capture_stderr=True, check=False, task_status=started)
             ended.set()
 
@@ -108,7 +110,8 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                                    player(i) if player is not None
                                    else BotPlayer("basic", random.Random(seed * 100 + i)),
                                    name=f"bot{i}", random=seeded(b"peer %d %d" % (seed, i)),
-                                   timeout=20, on_table=lambda t: tables.__setitem__(t.seat, t))
+                                   timeout=20, on_table=lambda t: tables.__setitem__(t.seat, t),
+                                   **(peer_options(i) if peer_options is not None else {}))
             with trio.CancelScope() as scopes[i]:
                 await peer.run()
 

@@ -1,0 +1,108 @@
+"""clients/simple_bot.py (written from the documents alone) at a table sharing seeds where a
+reference seat is lost mid-round (R1, protocol.md 11.10), over real sockets beside our
+reference peers: it votes only on the signed stream, follows the rebuild, takes the lost
+seat's keys from its rebuilt seed for every card (turned up or drawn, after the rebuild too)
+and makes its remaining passes itself, hands the stand-in seated mid-round its boxes, and plays
+the game to its end with a clean audit everywhere."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from shanghai_net.engine import Phase
+from shanghai_net.engine.events import Drew, RoundVoided, SeatLost, TookDiscard
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.table.verify import verify
+from shanghai_net.wire.messages import HOST_AUTHOR, Deal, Timeout, VoidRound
+
+from seating import until
+from test_client_bot import THREE_ROUNDS, game_with_the_client
+
+LOST = 2
+"""The reference seat killed mid-round 1."""
+VOTE_AFTER = 3.0
+"""Seconds every voter (the client, the reference bots) waits on a stalled seat before voting."""
+SILENT_AFTER = 8.0
+"""The host's ``audit_timeout``: the seeds, shares and silent clocks.  Longer than
+`VOTE_AFTER`, so that a client voting on the lobby's word (the seat's link is down) votes
+before the host's signed ``silent`` timeout, where one voting on the stream votes after it."""
+
+
+class FrozenAtItsDiscard(BotPlayer):
+    """Once it has drawn in round 1, it makes no move more: the table waits on its discard."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__("basic", random.Random(seed))
+
+    def choose(self, table):
+        drawn = any(isinstance(e, (Drew, TookDiscard)) and e.seat == table.seat
+                    for e in table.public.log)
+        return None if table.round == 1 and drawn else super().choose(table)
+
+
+def voting_peers(seat: int) -> dict:
+    return {"void_after": VOTE_AFTER}
+
+
+def final_checks(host, tables, process, record, client_seat):
+    """The game ended clean everywhere: the host, every reference seat but the lost one, the
+    host's stand-in, ``verify``, and the client (exit 0, no error but ``stale``)."""
+    log = process.stderr.decode()
+    public = host.public
+    assert public.fault is None, (public.fault, log[-3000:])
+    assert public.finished and public.public.phase is Phase.OVER
+    for seat, table in tables.items():
+        if seat != LOST:
+            assert table.fault is None and table.finished, (seat, table.fault)
+    stand_in = host.stand_ins[0].result.table
+    assert stand_in.finished and stand_in.fault is None
+    report = verify(read_transcript(record))
+    assert report.ok, report.summary()
+    errors = [e for e in host.seats[client_seat].errors_sent if e.code != "stale"]
+    assert errors == [], errors
+    assert process.returncode == 0, log[-3000:]
+    return log
+
+
+async def test_the_client_votes_on_the_signed_timeout_and_plays_on_after_the_rebuild(tmp_path):
+    """4 seats, t = 3: seat 2 dies at its discard in round 1.  The client votes it gone only
+    after the host's signed ``silent`` timeout (not on the lobby's word that its link is down),
+    the seat is lost and rebuilt with the round going on, and the client takes its keys of the
+    cards drawn after the rebuild from its seed (a client waiting for the lost seat's key
+    shares stalls there); the host's stand-in takes the seat mid-round, and the game ends."""
+    record = tmp_path / "game.transcript"
+
+    async def kill_at_its_discard(host, peers, scopes, started) -> None:
+        public = host.public
+        await until(lambda: public.round == 1 and public.moving() == {LOST} and
+                    not public.owed(), "round 1 waiting on seat 2's discard alone",
+                    seconds=120, state=lambda: (public.round, public.moving(), public.owed()))
+        scopes[LOST].cancel()
+
+    with trio.fail_after(400):
+        host, tables, process = await game_with_the_client(
+            0, 21, THREE_ROUNDS, record, script=kill_at_its_discard,
+            player=lambda i: FrozenAtItsDiscard(i) if i == LOST else BotPlayer(
+                "basic", random.Random(2100 + i)),
+            client_args=("--vote-after", str(VOTE_AFTER)), peer_options=voting_peers,
+            sharing=3, audit_timeout=SILENT_AFTER)
+    log = final_checks(host, tables, process, record, 0)
+    stream = read_transcript(record)[1:]
+    silent = [m.seq for m in stream if m.author == HOST_AUTHOR and
+              isinstance(m.body, Timeout) and m.body.what == "silent" and m.body.seat == LOST]
+    votes = {m.author: m.seq for m in stream if isinstance(m.body, VoidRound)}
+    assert silent and 0 in votes, (silent, votes, log[-2000:])
+    assert votes[0] > silent[0], "the client voted on the lobby's word, before the timeout"
+    public = host.public
+    assert public.lost == [(1, LOST)] and public.left == []
+    assert [e.seat for e in public.public.log if isinstance(e, SeatLost)] == [LOST]
+    assert not any(isinstance(e, RoundVoided) for e in public.public.log)
+    reveal = next(m.seq for m in stream if isinstance(m.body, Deal)
+                  and m.body.step == "share_reveal")
+    assert any(m.seq > reveal and m.author == 0 and isinstance(m.body, Deal)
+               and m.body.step in ("shares", "reveal") and m.body.data["round"] == 1
+               for m in stream), "the client dealt nothing of round 1 after the rebuild"
+
