@@ -94,10 +94,10 @@ What it does not do:
   with sharing on, the loss, the ``share_reveal``s (sending its own, checking each), the
   rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement seated mid-round
   (sending it the keys of the seat's hidden cards in handed boxes), and from the rebuild takes
-  the lost seat's key of every card, drawn or turned up, from its seed, but does not make the
-  passes of a seat lost before they were all sequenced (nor restart a generation whose passes
-  had not begun), decide a pick with a lost party's nonce, rebuild at the audit a lost seat
-  whose rebuild did not complete, nor play as such a replacement;
+  the lost seat's key of every card, drawn or turned up, from its seed, and makes its passes
+  not yet sequenced itself, each at its turn; but does not decide a pick with a lost party's
+  nonce, rebuild at the audit a lost seat whose rebuild did not complete, nor play as such a
+  replacement;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -840,7 +840,9 @@ class Table(LostSeats, SeatChanges):
         gen.keys.setdefault(token[1], {})[seat] = key
         if not owers:
             del self.public_owed[token]
-            self.pile.append(gen.open(token[1], list(gen.keys[token[1]].values())))
+            self.faces[token] = gen.open(token[1], list(gen.keys[token[1]].values()))
+            self.shown.add(token)  # a later reveal of it (a lost seat's key, say) is news to no one
+            self.pile.append(self.faces[token])
             self.window = self.open_window()
 
     def deal_seeds(self, author: int, data: dict) -> None:

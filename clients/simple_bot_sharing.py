@@ -193,9 +193,9 @@ class LostSeats:
     rebuilt"; protocol.md 11.10), as simple_bot's ``Table`` follows it: the vote's bar with
     sharing on, the loss (the round goes on), the ``share_reveal``s (ours when we owe one, and
     each sequenced one checked), the rebuild, and the host's ``"shares"`` and ``"vote"``
-    timeouts; the replacement seated mid-round is sent its handed boxes.  What it does not do
-    yet: make a lost seat's passes not made (a seat lost before its passes were all
-    sequenced), and play as that replacement."""
+    timeouts; the rebuilt seat's passes not yet made, and its keys of every card, from its
+    seed; the replacement seated mid-round is sent its handed boxes.  What it does not do
+    yet: play as that replacement."""
 
     rebuilds_lost = True
     """R1 on, as it is in the reference (protocol.md 11.10, "What is on in the reference
