@@ -65,7 +65,8 @@ What it does:
   dealt to it when the commit is sequenced and complains of a bad one (``complaint`` with
   ``share``, before anything else, sending nothing more of that generation); its ``seeds``
   carry the shares it holds (nil for one it complained of); a pick's nonce is read from its
-  seed of the latest generation every seat committed to; and a seat whose seeds the host timed
+  seed of the latest generation every seat committed to (a lost party's from its rebuilt
+  seed); and a seat whose seeds the host timed
   out is rebuilt from the shares in the others' ``seeds`` (R2): every share checked against its
   commitments (one off names its author), the seed against its digest (off names the seat), and
   the round stands, or the game is over;
@@ -95,9 +96,9 @@ What it does not do:
   rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement seated mid-round
   (sending it the keys of the seat's hidden cards in handed boxes), and from the rebuild takes
   the lost seat's key of every card, drawn or turned up, from its seed, and makes its passes
-  not yet sequenced itself, each at its turn; but does not decide a pick with a lost party's
-  nonce, rebuild at the audit a lost seat whose rebuild did not complete, nor play as such a
-  replacement;
+  not yet sequenced itself, each at its turn, and a lost party's nonce of a pick (checked
+  against its ``pick_commit``); but does not rebuild at the audit a lost seat whose rebuild did
+  not complete, nor play as such a replacement;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -339,6 +340,8 @@ class Table(LostSeats, SeatChanges):
         successor's, after a ``hand_over``)."""
         self.voided: set[int] = set()
         """The rounds the table voted void."""
+        self.news: list[str] = []
+        """What the stream did that the seat tells its user (it logs and clears them)."""
         self.reset()
         pick = start["first_dealer_pick"]
         if pick["method"] == "fixed":
@@ -712,27 +715,38 @@ class Table(LostSeats, SeatChanges):
                 return self.end_round()
             self.window = self.open_window()
 
-        self.pick = Pick(self.round_no, self.picks, len(self.hands[caller]),
-                         sorted({caller, victim}), penalty, self.nonce(self.picks))
-        self.picks += 1
+        self.pick = self.begin_pick(len(self.hands[caller]), sorted({caller, victim}), penalty)
 
-    def nonce(self, pick: int) -> bytes:
-        """Our nonce for a pick begun now: drawn, or with sharing on read from our seed of the
-        latest generation of the round whose every commit is in (docs/dealing.md, "Picks are
-        decided at the commit")."""
-        complete = [gen for gen in self.gens.values()
+    def begin_pick(self, n: int, parties: list[int], then) -> Pick:
+        """A pick begun now (protocol.md 11.10, "Pick nonces come from the seed"): with sharing
+        on its nonce generation is the latest of the round whose every commit is in, and our
+        nonce is read from our seed of it, unless that seed is public or being rebuilt."""
+        pick = Pick(self.round_no, self.picks, n, parties, then, b"")
+        self.picks += 1
+        complete = [gen.number for gen in self.gens.values()
                     if gen.holders is not None and len(gen.commits) == self.n]
-        if not complete or self.seat is None:
-            return self.random(32)
-        gen = max(complete, key=lambda g: g.number)
-        return pick_nonce(gen.ctx, self.seat, pick, gen.seed)
+        if complete:
+            pick.generation = max(complete)
+            pick.public = {s for s, rebuild in self.rebuilds.items()
+                           if pick.generation in rebuild.generations()}
+        from_seed = pick.generation is not None and self.seat is not None \
+            and self.seat not in pick.public
+        gen = self.gens.get(pick.generation)
+        pick.nonce = pick_nonce(gen.ctx, self.seat, pick.number, gen.seed) if from_seed \
+            else self.random(32)
+        return pick
 
     def deal_pick_commit(self, author: int, data: dict) -> None:
         self.pick.commits[author] = data["digest"]
 
     def deal_pick_reveal(self, author: int, data: dict) -> None:
+        self.take_nonce(author, data["nonce"])
+
+    def take_nonce(self, author: int, nonce: bytes) -> None:
+        """A party's nonce (revealed, or rebuilt with its seed); with every party's the pick is
+        decided."""
         pick = self.pick
-        pick.nonces[author] = data["nonce"]
+        pick.nonces[author] = nonce
         if len(pick.nonces) == len(pick.parties):
             self.pick = None
             pick.then(pick_result(context(self.game_id, pick.round_no, 0), pick.number, pick.n,
@@ -1401,6 +1415,9 @@ class Seat:
             self.away.pop(seat, None)
             self.stalling.pop(seat, None)
         self.table.rekeyed.clear()
+        for line in self.table.news:
+            self.log(line)
+        self.table.news.clear()
         if was is None and self.table.seat is not None:
             self.taking = None
             self.log(f"our keys play seat {self.table.seat} from round {self.table.round_no}")

@@ -191,3 +191,9 @@ class Pick:
         self.parties, self.then, self.nonce = parties, then, nonce
         self.commits: dict[int, bytes] = {}
         self.nonces: dict[int, bytes] = {}
+        self.generation: int | None = None
+        """Sharing on: the generation whose seeds give the nonces, fixed as the pick begins
+        (None: drawn, as with sharing off)."""
+        self.public: set[int] = set()
+        """Sharing on: the parties whose seed of ``generation`` was public, or being rebuilt,
+        as the pick began: they draw their nonces."""

@@ -15,7 +15,8 @@ import struct
 
 from nacl import bindings as sodium
 
-from simple_bot_deal import box_cipher, derive_scalar, seed_commitment
+from simple_bot_deal import (box_cipher, context, derive_scalar, pick_digest,
+                             seed_commitment)
 from simple_bot_wire import BotStopped, Named
 
 L = 2**252 + 27742317777372353535851937790883648493
@@ -302,7 +303,27 @@ class LostSeats:
                 self.upturned_key(token, seat, self.gens[token[0]].keys[token[1]][seat])
         if self.shuffling is not None:
             self.passes_made(self.gens[self.shuffling])
+        self.rebuilt_nonce(seat)
         self.open_hand()
+
+    def rebuilt_nonce(self, seat: int) -> None:
+        """A party lost after its ``pick_commit`` and before its ``pick_reveal`` is rebuilt with
+        its nonce, read from its seed of the pick's nonce generation: checked against its
+        commit (off names it), the pick decided over every nonce."""
+        pick = self.pick
+        if pick is None or pick.generation is None or seat in pick.public \
+                or seat not in pick.commits or seat in pick.nonces:
+            return
+        seed = self.public_seed(seat, pick.generation)
+        if seed is None:
+            return  # a generation restarted, not rebuilt: the rule with sharing off
+        nonce = pick_nonce(self.gens[pick.generation].ctx, seat, pick.number, seed)
+        if pick_digest(context(self.game_id, pick.round_no, 0), pick.number, pick.n,
+                       pick.parties, seat, nonce) != pick.commits[seat]:
+            raise Named(seat, f"its nonce for pick {pick.number}, read from its rebuilt seed, "
+                              "is not the one it committed to")
+        self.news.append(f"pick {pick.number}: seat {seat}'s nonce read from its rebuilt seed")
+        self.take_nonce(seat, nonce)
 
     def public_seed(self, seat: int, number: int) -> bytes | None:
         """``seat``'s seed of generation ``number`` if it is public: the seat was lost this

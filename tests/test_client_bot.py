@@ -68,7 +68,8 @@ class PausingHost(Host):
 
 async def game_with_the_client(client_seat: int, seed: int, rules: dict, record: Path,
                                pause_at_end: bool = False, script=None, player=None,
-                               client_args=(), peer_options=None, **options):
+                               client_args=(), peer_options=None, client_log=None,
+                               stop=None, **options):
     """Host a davis table of four; the client takes ``client_seat``, bot peers the others.
     The claim timeout is long: every seat answers, so a timeout means one did not.
     ``pause_at_end``: the client is stopped from its last message until the host has closed,
@@ -78,7 +79,10 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
     taken (``peers`` and the cancel ``scopes`` of their runs by seat; ``started`` holds the
     client's process).  ``player(seat)``: a peer's player (the basic bot if not given);
     ``client_args``: more of the client's command line; ``peer_options(seat)``: more of a
-    peer's `Peer` arguments; ``options``: more of the host's `HostConfig`."""
+    peer's `Peer` arguments; ``client_log``: a file the client's log goes to as it is written
+    (the process then captures none); ``stop``: an event that, once set, ends the game there
+    (the client killed) before the host is done; ``options``: more of the host's
+    `HostConfig`."""
     rnd = seeded(b"client test %d" % seed)
     paused = {"ping_interval": 0.2, "send_timeout": 3.0} if pause_at_end else {}
     config = HostConfig(players=4, preset="davis", claim_timeout=30.0, random=rnd, rules=rules,
@@ -99,10 +103,15 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
         port = await nursery.start(run_host)
 
         async def run_client() -> None:
-            client["process"] = await trio.run_process(
-                [sys.executable, str(BOT), f"127.0.0.1:{port}", "--name", "stranger",
-                 *client_args],
-                capture_stderr=True, check=False, task_status=started)
+            command = [sys.executable, str(BOT), f"127.0.0.1:{port}", "--name", "stranger",
+                       *client_args]
+            if client_log is None:
+                client["process"] = await trio.run_process(
+                    command, capture_stderr=True, check=False, task_status=started)
+            else:
+                with open(client_log, "wb") as log:
+                    client["process"] = await trio.run_process(
+                        command, stderr=log, check=False, task_status=started)
             ended.set()
 
         async def peer(i: int) -> None:
@@ -126,7 +135,12 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
             assert host.seats[seat].name == name, f"the host gave seat {seat} to another"
         if script is not None:
             nursery.start_soon(script, host, peers, scopes, started)
-        await host.done.wait()
+        await first_of(host.done, stop if stop is not None else trio.Event())
+        if not host.done.is_set():  # stopped
+            started.process.kill()
+            await ended.wait()
+            nursery.cancel_scope.cancel()
+            return host, tables, client["process"]
         if pause_at_end:
             await closed.wait()
             started.process.send_signal(signal.SIGCONT)
@@ -139,6 +153,17 @@ async def game_with_the_client(client_seat: int, seed: int, rules: dict, record:
                                  f"game's end; its log:\n{client['process'].stderr.decode()}")
         nursery.cancel_scope.cancel()
     return host, tables, client["process"]
+
+
+async def first_of(*events: trio.Event) -> None:
+    """Wait until one of ``events`` is set."""
+    async with trio.open_nursery() as nursery:
+        async def wait(event: trio.Event) -> None:
+            await event.wait()
+            nursery.cancel_scope.cancel()
+
+        for event in events:
+            nursery.start_soon(wait, event)
 
 
 @pytest.mark.parametrize("client_seat,seed", [(0, 1), (2, 2)])

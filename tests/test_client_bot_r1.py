@@ -11,6 +11,7 @@ import random
 
 import trio
 
+from shanghai_net.conformance.kit import Pushy
 from shanghai_net.engine import Phase
 from shanghai_net.engine.events import Drew, RoundVoided, SeatLost, TookDiscard
 from shanghai_net.net.player import BotPlayer
@@ -52,7 +53,7 @@ def voting_peers(seat: int) -> dict:
     return {"void_after": VOTE_AFTER}
 
 
-def final_checks(host, tables, process, record, client_seat):
+def final_checks(host, tables, process, record, client_seat, lost=LOST):
     """The game ended clean: at the host and in ``verify``, no fault at any reference seat but
     the lost one nor at the host's stand-in, and the client exited 0 with no error but
     ``stale``."""
@@ -61,7 +62,7 @@ def final_checks(host, tables, process, record, client_seat):
     assert public.fault is None, (public.fault, log[-3000:])
     assert public.finished and public.public.phase is Phase.OVER
     for seat, table in tables.items():  # (one may not have read the game's end yet)
-        assert seat == LOST or table.fault is None, (seat, table.fault)
+        assert seat == lost or table.fault is None, (seat, table.fault)
     assert host.stand_ins[0].result.table.fault is None
     report = verify(read_transcript(record))
     assert report.ok, report.summary()
@@ -114,18 +115,18 @@ async def test_the_client_votes_on_the_signed_timeout_and_plays_on_after_the_reb
 
 
 
-def lost_at_its_pass(host, scopes, round_no: int) -> None:
-    """The host never sequences seat `LOST`'s first pass of round ``round_no``'s first shuffle
-    (the seats before it have passed: the shuffle has begun), and the seat dies as it sends it:
-    the shuffle waits on a pass of a seat that owes the deal a step."""
+def lost_at(host, scopes, step: str, round_no: int, lost: int = LOST) -> None:
+    """The host never sequences seat ``lost``'s first deal ``step`` of generation 0 (or of none)
+    from round ``round_no`` on, and the seat dies as it sends it: the table waits on a step of a
+    seat that owes the deal a step."""
     sequencer = host.sequencer
     submit = sequencer.submit
 
     async def dropping(client, msg) -> None:
         body = msg.body
-        if msg.author == LOST and isinstance(body, Deal) and body.step == "pass" \
-                and body.data.get("round") == round_no and body.data.get("generation") == 0:
-            scopes[LOST].cancel()
+        if msg.author == lost and isinstance(body, Deal) and body.step == step \
+                and body.data.get("round", 0) >= round_no and body.data.get("generation", 0) == 0:
+            scopes[lost].cancel()
             return
         await submit(client, msg)
 
@@ -141,7 +142,7 @@ async def test_the_client_makes_the_passes_of_a_seat_lost_at_its_pass(tmp_path):
     record = tmp_path / "game.transcript"
 
     async def drop_its_pass(host, peers, scopes, started) -> None:
-        lost_at_its_pass(host, scopes, 2)
+        lost_at(host, scopes, "pass", 2)
 
     with trio.fail_after(500):
         host, tables, process = await game_with_the_client(
@@ -158,3 +159,39 @@ async def test_the_client_makes_the_passes_of_a_seat_lost_at_its_pass(tmp_path):
               and m.body.data["generation"] == 0]
     assert passes == [(0, 1), (1, 1), (3, 1), (0, 2), (1, 2), (3, 2)], passes
     assert 0 in {m.author for m in stream if isinstance(m.body, VoidRound)}
+
+
+async def test_the_client_decides_a_pick_with_the_nonce_of_a_party_lost_before_its_reveal(
+        tmp_path):
+    """4 seats, t = 3, every reference seat calling SHANGHAI when it may: seat 1, after the
+    client, dies as it sends its first ``pick_reveal`` of a SHANGHAI pick (its call on the
+    client's discard).  The client votes it gone with the reference bots, and at its rebuild
+    reads its nonce from its rebuilt seed of the pick's nonce generation, checks it against its
+    ``pick_commit`` and decides the pick, as every party does (a client that waits for the
+    reveal never decides it).  The host seats no stand-in (ours, seated mid-round, fails to
+    replay a SHANGHAI penalty: issue 38), so the game stops there, with the client's word."""
+    record, log = tmp_path / "game.transcript", tmp_path / "client.log"
+    stop = trio.Event()
+
+    async def drop_its_reveal(host, peers, scopes, started) -> None:
+        lost_at(host, scopes, "pick_reveal", 1, lost=1)
+        await until(lambda: "nonce read from its rebuilt seed" in log.read_text(),
+                    "the client's pick decided with the lost seat's nonce", seconds=150,
+                    state=lambda: (host.public and host.public.lost, log.read_text()[-500:]))
+        stop.set()
+
+    with trio.fail_after(500):
+        host, _, _ = await game_with_the_client(
+            0, 23, THREE_ROUNDS, record, script=drop_its_reveal,
+            player=lambda i: Pushy(random.Random(2300 + i)),
+            client_args=("--vote-after", str(VOTE_AFTER)), peer_options=voting_peers,
+            client_log=log, stop=stop, sharing=3, audit_timeout=SILENT_AFTER, stand_in=None)
+    public = host.public
+    assert public.fault is None and [seat for _, seat in public.lost] == [1]
+    stream = host.history.messages
+    commits = [m for m in stream if m.author == 1 and isinstance(m.body, Deal)
+               and m.body.step == "pick_commit"]
+    reveals = [m for m in stream if m.author == 1 and isinstance(m.body, Deal)
+               and m.body.step == "pick_reveal"]
+    assert len(reveals) == len(commits) - 1, "the pick did not wait on the lost seat's reveal"
+    assert "stopped" not in log.read_text(), log.read_text()
