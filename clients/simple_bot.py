@@ -921,8 +921,9 @@ class Table(LostSeats, SeatChanges):
         the next round begins or the game is over.  A round whose seeds the host timed out
         cannot be audited: it is void and dealt again, each absent seat paying as one that
         left and, silent a second time in the game, vacant (11.6)."""
-        if len(self.seeds_in | self.seeds_missing) < self.n - len(self.rebuilds):
-            return  # (a seat lost this round owes none: it is vacant)
+        if len(self.seeds_in | self.seeds_missing) < self.n - len(self.rebuilds.keys()
+                                                                   & self.vacant.keys()):
+            return  # (a seat lost this round owes none while it is vacant; its replacement does)
         if self.seeds_missing and self.share_threshold is not None:
             self.seeds_missing -= self.rebuild_silent()
         if self.stopped and not self.seeds_missing:  # the audit names a seat: the game is over

@@ -195,3 +195,33 @@ async def test_the_client_decides_a_pick_with_the_nonce_of_a_party_lost_before_i
                and m.body.step == "pick_reveal"]
     assert len(reveals) == len(commits) - 1, "the pick did not wait on the lost seat's reveal"
     assert "stopped" not in log.read_text(), log.read_text()
+
+
+def test_the_client_waits_for_the_seeds_of_a_lost_seat_s_replacement():
+    """A seat lost this round owes no ``seeds`` while it is vacant; once its replacement is
+    seated mid-round, the replacement owes them like any seat (protocol.md 11.10, "The
+    replacement"): the client's audit waits for them, or it scores the round one ``seeds``
+    early and counts the last one in the next round."""
+    from shanghai_net.deal import seeded
+    from test_client_bot import client_start, load_client
+
+    bot = load_client()
+    keys, start = client_start(4)
+    rnd = seeded(b"client replacement seeds")
+    table = bot.Table({**start, "share_threshold": 3}, 0, rnd(32), rnd(32), rnd, keys[0])
+    table.rebuilds[2] = bot.Rebuild({})
+    table.vacant[2] = table.round_no
+    table.over, round_no = True, table.round_no
+    for seat in (0, 1):
+        table.deal_seeds(seat, {"round": round_no, "seeds": [], "shares": []})
+    assert table.round_no == round_no
+    table.deal_seeds(3, {"round": round_no, "seeds": [], "shares": []})
+    assert table.round_no == round_no + 1, "a vacant lost seat owes no seeds"
+    table.rebuilds[2] = bot.Rebuild({})  # the same round again, its replacement seated
+    del table.vacant[2]
+    table.round_no, table.over = round_no, True
+    for seat in (0, 1, 3):
+        table.deal_seeds(seat, {"round": round_no, "seeds": [], "shares": []})
+    assert table.round_no == round_no, "scored before the replacement's seeds"
+    table.deal_seeds(2, {"round": round_no, "seeds": [], "shares": []})
+    assert table.round_no == round_no + 1
