@@ -53,7 +53,8 @@ What it does:
   stream gives its own seat to another key, it says ``bye`` and stops (exit status 3).  It can
   also be the replacement: a hello the host answers with a rejoin challenge for a seat of a
   running game makes it prove its key, follow the game signing nothing, and play the seat from
-  the deal at which its keys take it;
+  the deal at which its keys take it (or, a seat lost mid-round at a table sharing seeds, from
+  the approval that seats it);
 - a seat handed over (11.9): from the message after another seat's ``hand_over`` it checks that
   seat with the successor's signing key, and from the next round's deal seals its shares to the
   successor's box key (it never hands its own seat over);
@@ -97,8 +98,12 @@ What it does not do:
   (sending it the keys of the seat's hidden cards in handed boxes), and from the rebuild takes
   the lost seat's key of every card, drawn or turned up, from its seed, and makes its passes
   not yet sequenced itself, each at its turn, and a lost party's nonce of a pick (checked
-  against its ``pick_commit``); but does not rebuild at the audit a lost seat whose rebuild did
-  not complete, nor play as such a replacement;
+  against its ``pick_commit``); it can be that replacement (let in as a newcomer, 11.8): seated
+  at the approval, it takes the lost seat's keys from its rebuilt seeds and every other seat's
+  from the handed boxes, plays the seat from the turn it was at, and shows its seeds with
+  ``"shares": []``; but it does not rebuild at the audit a lost seat whose rebuild did not
+  complete (a round stopped by a complaint meanwhile, which it takes to end the game), nor
+  commit afresh to a generation restarted for its seat;
 - marcelle's big tables and money, progression, carousel, spectating, rejoining after a crash
   (its secrets live in memory only), a vote against a seat that stays connected but silent
   (the reference bots vote against one that owes the deal a step for long; this bot waits for
@@ -383,8 +388,9 @@ class Table(LostSeats, SeatChanges):
         """(dealer, generation) our sequenced complaint names: our seeds show nil for them."""
         self.rebuilds: dict[int, Rebuild] = {}
         """Seats lost this round (R1) -> their rebuild."""
-        self.handing: dict[int, set[int]] = {}
-        """Seats replaced mid-round (R1) -> the generations whose keys we still owe to hand."""
+        self.handing: dict[tuple[int, int], set[int]] = {}
+        """(Seat replaced mid-round (R1), generation of its hidden cards) -> the seats that
+        still owe its replacement a handed box of them."""
         self.shuffling: int | None = None
         self.pick: Pick | None = None
         self.picks = 0
@@ -816,12 +822,18 @@ class Table(LostSeats, SeatChanges):
         self.open_hand()
 
     def open_hand(self) -> None:
-        """Open each card of our hand whose every other key is here."""
+        """Open each card of our hand whose every other key is here (playing a seat lost this
+        round: once its seeds are rebuilt and every handed box of the card's generation is in)."""
+        rebuild = self.rebuilds.get(self.seat)
         for token in self.hands[self.seat] if self.seat is not None else ():
-            if token[0] >= 0 and token not in self.faces and (self.seat, *token) not in self.owed:
-                gen = self.gens[token[0]]
-                keys = [*gen.keys[token[1]].values(), gen.card_key(token[1])]
-                self.faces[token] = gen.open(token[1], keys)
+            if token[0] < 0 or token in self.faces or (self.seat, *token) in self.owed \
+                    or self.handed_due(self.seat, token[0]) or rebuild is not None \
+                    and rebuild.seeds is None and token[0] in rebuild.generations():
+                continue
+            gen = self.gens[token[0]]
+            self.keys_owed(token, set(range(self.n)) - {self.seat})  # lost seats' keys: public
+            keys = {**gen.keys.get(token[1], {}), self.seat: gen.card_key(token[1])}
+            self.faces[token] = gen.open(token[1], list(keys.values()))
 
     def open_box(self, author: int, gen: Generation, box: dict) -> None:
         """A sealed key share for us (32 bytes a position, in the box's order): keep its keys."""
@@ -975,7 +987,8 @@ class Table(LostSeats, SeatChanges):
     def settled(self) -> bool:
         """No key owed, no shuffle, pick or round end under way: a move may be made."""
         return not (self.owed or self.public_owed or self.waiting_stock or self.over
-                    or self.shuffling is not None or self.pick is not None)
+                    or self.shuffling is not None or self.pick is not None
+                    or not self.handed_all())
 
     def next_body(self) -> dict | None:
         """The next game body this seat must send at this point of the stream, if any."""
@@ -1110,8 +1123,13 @@ class Table(LostSeats, SeatChanges):
         of the others' seeds beside them, by generation then dealer, nil for one our complaint
         named (docs/dealing.md, "The shares ride in seeds")."""
         audited = sorted(self.audited(), key=lambda g: g.number)
+        lost = self.rebuilds.get(self.seat)  # we play a seat lost this round: no shares
+        if lost is not None and lost.seeds is None:  # (a rebuild cut short: its seeds unknown)
+            audited = [gen for gen in audited if gen.number not in lost.generations()]
         data = {"seeds": [{"generation": gen.number, "seed": gen.seed} for gen in audited]}
-        if self.share_threshold is not None:
+        if lost is not None:
+            data["shares"] = []
+        elif self.share_threshold is not None:
             data["shares"] = [
                 {"generation": gen.number, "dealer": dealer,
                  "share": None if (dealer, gen.number) in self.nil_shares else gen.held.get(dealer)}

@@ -69,7 +69,8 @@ class SeatChanges:
 
     def waiting_for(self) -> set[int]:
         """The seats that owe the deal a step (11.5, "What each seat owes": a commit, a pass,
-        a key share or reveal, a pick's step, a ``share_reveal``), and those a replacement of a
+        a key share or reveal, a pick's step, a ``share_reveal``, a handed box), and those a
+        replacement of a
         vacant seat waits for the approval of."""
         if self.finished or self.auditing():
             return set()
@@ -91,6 +92,8 @@ class SeatChanges:
                 seats |= self.needed(proposal)
         for rebuild in self.rebuilds.values():
             seats |= set(rebuild.owing())
+        for seat, number in self.handing:
+            seats |= self.handed_due(seat, number)
         return seats - set(self.vacant)
 
     def carried(self, round_no: int, seat: int) -> bool:

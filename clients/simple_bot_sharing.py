@@ -195,8 +195,9 @@ class LostSeats:
     sharing on, the loss (the round goes on), the ``share_reveal``s (ours when we owe one, and
     each sequenced one checked), the rebuild, and the host's ``"shares"`` and ``"vote"``
     timeouts; the rebuilt seat's passes not yet made, and its keys of every card, from its
-    seed; the replacement seated mid-round is sent its handed boxes.  What it does not do
-    yet: play as that replacement."""
+    seed; the replacement seated mid-round is sent its handed boxes, and no move is made
+    until every one is in; and playing as that replacement, its hand opened from the rebuilt
+    seeds and the handed boxes."""
 
     rebuilds_lost = True
     """R1 on, as it is in the reference (protocol.md 11.10, "What is on in the reference
@@ -303,6 +304,8 @@ class LostSeats:
                 self.upturned_key(token, seat, self.gens[token[0]].keys[token[1]][seat])
         if self.shuffling is not None:
             self.passes_made(self.gens[self.shuffling])
+        if seat == self.seat:
+            self.own_rebuilt_seeds()
         self.rebuilt_nonce(seat)
         self.open_hand()
 
@@ -347,40 +350,62 @@ class LostSeats:
 
     def approved(self, author: int, seq: int) -> None:
         """An approval; one that completes a ``replace`` of a seat lost this round seats the
-        replacement at once, mid-round, and every other seat owes it its keys of the seat's
-        hidden cards, sealed to its box key (docs/dealing.md, "The replacement takes the hand
-        from that turn")."""
+        replacement at once, mid-round, and every other seat not vacant whose seed of a
+        generation of the seat's hidden cards is not public owes it one handed box of them
+        (docs/dealing.md, "The replacement takes the hand from that turn")."""
         super().approved(author, seq)
         proposal = self.proposals[seq]
         seat = proposal.body["seat"]
         if self.rebuilds_lost and seat in self.rebuilds and not self.needed(proposal):
             self.take_seat(seq)
-            if self.seat is not None and self.seat != seat and self.seat not in self.vacant:
-                self.handing[seat] = {g for g, _ in self.hidden(seat)}
+            for number in {g for g, _ in self.hidden(seat)}:
+                self.handing[(seat, number)] = {
+                    s for s in range(self.n) if s != seat and s not in self.vacant
+                    and self.public_seed(s, number) is None}
+            if seat == self.seat:  # ours: the lost seat's keys are its rebuilt seeds
+                for gen in self.gens.values():
+                    gen.seat = seat
+                self.own_rebuilt_seeds()
+
+    def own_rebuilt_seeds(self) -> None:
+        """Playing a seat lost this round: its rebuilt seeds are our seeds of those
+        generations (a restarted one, or a later one, is ours)."""
+        rebuild = self.rebuilds.get(self.seat)
+        for number, seed in (rebuild.seeds or {}).items() if rebuild is not None else ():
+            self.gens[number].seed = seed
+
+    def handed_due(self, seat: int, number: int) -> set[int]:
+        """The seats that still owe ``seat``'s replacement a handed box of generation
+        ``number`` (none vacant: a seat lost in turn owes nothing more)."""
+        return self.handing.get((seat, number), set()) - set(self.vacant)
+
+    def handed_all(self) -> bool:
+        """Every handed box is in, and every seat lost and seated again is rebuilt: until then
+        no move is valid (protocol.md 11.10, "The replacement")."""
+        return not any(self.handed_due(seat, number) for seat, number in self.handing) and all(
+            rebuild.seeds is not None for seat, rebuild in self.rebuilds.items()
+            if seat not in self.vacant)
 
     def handed_shares(self) -> dict | None:
         """Our ``shares`` body handing a replaced seat's hidden cards of one generation to its
-        replacement: each box secret read under ``"handed box"``, so that no box secret serves
-        two recipient keys."""
-        for seat, numbers in sorted(self.handing.items()):
-            for number in sorted(numbers):
-                gen, key = self.gens[number], self.box_keys[seat]
-                positions = sorted(p for g, p in self.hidden(seat) if g == number)
-                secret = derive(gen.ctx, self.seat, b"handed box", bytes([seat]) + key
-                                + struct.pack(">H", len(positions))
-                                + b"".join(struct.pack(">H", p) for p in positions),
-                                gen.seed).digest(32)
-                return self.deal("shares", generation=number,
-                                 boxes=[gen.sealed_keys(seat, positions, key, secret)])
+        replacement (but those we still owe it as a draw): each box secret read under
+        ``"handed box"``, so that no box secret serves two recipient keys."""
+        for seat, number in sorted(k for k, owers in self.handing.items() if self.seat in owers):
+            gen, key = self.gens[number], self.box_keys[seat]
+            positions = sorted(p for g, p in self.hidden(seat) if g == number
+                               and self.seat not in self.owed.get((seat, g, p), ()))
+            secret = derive(gen.ctx, self.seat, b"handed box", bytes([seat]) + key
+                            + struct.pack(">H", len(positions))
+                            + b"".join(struct.pack(">H", p) for p in positions),
+                            gen.seed).digest(32)
+            return self.deal("shares", generation=number,
+                             boxes=[gen.sealed_keys(seat, positions, key, secret)])
         return None
 
     def handed_sent(self, author: int, data: dict) -> None:
-        """A ``shares`` body of ours handing a seat's hand: owed no more."""
-        for box in data["boxes"] if author == self.seat else ():
-            numbers = self.handing.get(box["to"], set())
-            if data["generation"] in numbers and box["positions"] == sorted(
-                    p for g, p in self.hidden(box["to"]) if g == data["generation"]):
-                numbers.discard(data["generation"])
+        """A ``shares`` body handing a seat's hand on: its sender owes it no more."""
+        for box in data["boxes"]:
+            self.handing.get((box["to"], data["generation"]), set()).discard(author)
 
     def shares_timed_out(self, seq: int, holder: int) -> None:
         """The host's ``"shares"`` timeout: of the lowest lost seat whose rebuild waits for

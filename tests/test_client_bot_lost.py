@@ -163,4 +163,4 @@ def test_the_client_hands_a_replaced_seat_s_hidden_cards_to_its_replacement_as_o
         "round": table.round_no, "generation": 0,
         "boxes": [{"to": 2, "positions": [4, 9], "epk": ours.epk, "box": ours.ciphertext}]}}
     table.apply(41, 0, body)
-    assert table.handing == {2: set()} and table.next_body() != body
+    assert table.handing == {(2, 0): {1, 3}} and table.next_body() != body

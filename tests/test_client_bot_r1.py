@@ -133,6 +133,26 @@ def lost_at(host, scopes, step: str, round_no: int, lost: int = LOST) -> None:
     sequencer.submit = dropping
 
 
+async def stand_in_once_rebuilt(host) -> None:
+    """The host proposes its stand-in for seat `LOST` only once the seat is rebuilt: ours,
+    seated before the rebuild of a seat lost owing a pass, fails ("seat 2's seed is not rebuilt
+    yet", deal/participant.py ``make_pass``: issue 38)."""
+    sequencer = host.sequencer
+    propose, waiting = sequencer.propose, []
+
+    def later(body):
+        waiting.append((body, trio.Event()))
+        return waiting[-1][1]
+
+    sequencer.propose = later
+    await host.started.wait()
+    await until(lambda: LOST in host.public.rebuilt_lost(), "seat 2 rebuilt", seconds=300)
+    sequencer.propose = propose
+    for body, sequenced in waiting:
+        await propose(body).wait()
+        sequenced.set()
+
+
 async def test_the_client_makes_the_passes_of_a_seat_lost_at_its_pass(tmp_path):
     """4 seats, t = 3: seat 2 dies owing its pass 1 of round 2's first shuffle.  The client votes
     it gone with the reference bots (it owes the deal a step), follows its rebuild, and makes
@@ -143,6 +163,7 @@ async def test_the_client_makes_the_passes_of_a_seat_lost_at_its_pass(tmp_path):
 
     async def drop_its_pass(host, peers, scopes, started) -> None:
         lost_at(host, scopes, "pass", 2)
+        await stand_in_once_rebuilt(host)
 
     with trio.fail_after(500):
         host, tables, process = await game_with_the_client(
@@ -225,3 +246,66 @@ def test_the_client_waits_for_the_seeds_of_a_lost_seat_s_replacement():
     assert table.round_no == round_no, "scored before the replacement's seeds"
     table.deal_seeds(2, {"round": round_no, "seeds": [], "shares": []})
     assert table.round_no == round_no + 1
+
+
+async def test_the_client_plays_a_seat_lost_mid_round_as_its_replacement(tmp_path):
+    """4 kit seats, t = 3: in round 1 one quits (its ``leave``), the three others vote it gone
+    and it is lost and rebuilt, the round going on.  The host seats no bot of its own: the
+    client, started then, is proposed for the seat at its ``hello``, follows the game from its
+    start, is seated at the approval that completes its ``replace`` (mid-round), takes the lost
+    hand (its own keys from the rebuilt seeds, every other seat's from the handed boxes), and
+    plays the seat from the turn it was at to the game's end: nothing is void, and the game is
+    clean everywhere."""
+    import sys
+
+    from shanghai_net.conformance.kit import client_tail, kit_game, leave_in_round
+    from shanghai_net.conformance.runner import _propose_on_hello
+    from shanghai_net.conformance.situations import SEAT_RULES
+    from shanghai_net.deal import seeded
+    from shanghai_net.net.host import Host, HostConfig
+    from shanghai_net.wire.messages import Approve, Replace
+
+    from test_client_bot import BOT
+
+    record, step = tmp_path / "game.transcript", 20.0
+    rnd = seeded(b"client replacement mid-round")
+    host = Host(HostConfig(players=4, preset="davis", rules=dict(SEAT_RULES), random=rnd,
+                           stand_in=None, sharing=3, audit_timeout=SILENT_AFTER, record=record))
+    leaver: list[int] = []
+
+    async def setup(game) -> None:
+        kit = await game.kit_peers(rnd, range(1, 5), step)
+
+        async def lose_and_hand_the_seat() -> None:
+            await host.started.wait()
+            peer, scope = kit[0]
+            leaver.append(peer.seat)
+            await leave_in_round(host, peer, scope, 1)
+            while not host.public.lost:
+                for other, _ in kit[1:]:
+                    other.vote_void(peer.seat)
+                await trio.sleep(0.1)
+            game.run.relay.on_hello = _propose_on_hello(host, peer.seat)
+            game.start_client([sys.executable, str(BOT), "{host}:{port}"])
+
+        game.nursery.start_soon(lose_and_hand_the_seat)
+
+    with trio.fail_after(500):
+        run = await kit_game(host, 450, step, setup)
+    process = run.done.get("process")
+    log = process.stderr.decode() if process is not None else ""
+    assert run.stopped == "", (run.stopped, log[-3000:])
+    public, (seat,) = host.public, leaver
+    assert public.fault is None and public.finished, (public.fault, log[-3000:])
+    assert [s for _, s in public.lost] == [seat] and public.left == []
+    assert not any(isinstance(e, RoundVoided) for e in public.public.log)
+    stream = read_transcript(record)[1:]
+    replace = next(m for m in stream if isinstance(m.body, Replace))
+    second = next(m.seq for m in stream if isinstance(m.body, Deal)
+                  and m.body.data.get("round") == 2)
+    played = [m for m in stream if m.author == seat and replace.seq < m.seq < second
+              and not isinstance(m.body, Approve)]
+    assert played, "the client played nothing of round 1"
+    report = verify(read_transcript(record))
+    assert report.ok, report.summary()
+    assert process.returncode == 0, client_tail(run.done) + log[-3000:]
