@@ -14,8 +14,9 @@ from shanghai_net.conformance import run_conformance, runner
 from shanghai_net.conformance.box_keys import box_key_tables
 from shanghai_net.conformance.relay import Relay
 from shanghai_net.conformance.report import unoffered
-from shanghai_net.conformance.situations import (BOX_KEY_SITUATIONS, REMATCH_SITUATIONS, SCRIPTED,
-                                                 SEAT_SITUATIONS, SHARING_SITUATIONS)
+from shanghai_net.conformance.situations import (BOX_KEY_SITUATIONS, LOST_SITUATIONS,
+                                                 REMATCH_SITUATIONS, SCRIPTED, SEAT_SITUATIONS,
+                                                 SHARING_SITUATIONS)
 from shanghai_net.wire.messages import Deal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +24,7 @@ BOT = [sys.executable, str(ROOT / "clients" / "simple_bot.py"), "--quiet", "{hos
 
 
 async def test_simple_bot_passes_every_situation():
-    """Two tables that break one box key, one seat, three that share seeds, then four: the
+    """Two tables that break one box key, one seat, four that share seeds, then four: the
     scripted game, one where the client's neighbour is voted gone and the host's bot replaces
     it, one where the client is handed a seat voted gone, and one that stays for a rematch,
     whose second game the client plays."""
@@ -35,7 +36,7 @@ async def test_simple_bot_passes_every_situation():
     assert {o.situation for o in outcomes} >= {
         situation for _, situation
         in SCRIPTED + SEAT_SITUATIONS + REMATCH_SITUATIONS + BOX_KEY_SITUATIONS
-        + SHARING_SITUATIONS}
+        + SHARING_SITUATIONS + LOST_SITUATIONS}
 
 
 async def test_a_client_that_does_nothing_fails_every_situation():

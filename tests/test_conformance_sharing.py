@@ -1,12 +1,14 @@
 """The conformance kit's tables of version 10's seed sharing (docs/dealing.md) against
 clients/simple_bot.py: a share dealt to the client that does not open, a wrong share in seeds
-of a seat silent at its seeds, a silent seat rebuilt off its commitment.  Each passes for
-simple_bot and fails for a copy of it without the check it is about."""
+of a seat silent at its seeds, a silent seat rebuilt off its commitment, and (R1) a wrong share
+published for a seat lost mid-round.  Each passes for simple_bot and fails for a copy of it
+without the check it is about."""
 
 import trio
 
 from shanghai_net.conformance.sharing import sharing_tables
-from shanghai_net.conformance.situations import SHARING_SITUATIONS
+from shanghai_net.conformance.lost import lost_tables
+from shanghai_net.conformance.situations import LOST_SITUATIONS, SHARING_SITUATIONS
 
 from test_conformance import BOT, bot_without
 
@@ -39,3 +41,27 @@ async def test_the_seed_sharing_passes_for_the_bot_and_fails_for_its_copy_withou
     # it does not take the verdict: it stays for the next round (and most often deals it)
     assert "it was still there 20 s later" in lacking[1].detail
     assert "it was still there 20 s later" in lacking[2].detail
+
+
+REVEAL_CHECK = (
+    ("simple_bot_sharing.py",
+     '            if not share_fits(gen.feldman[seat], author, entry.get("share")):',
+     "            if False:"),
+)
+"""simple_bot's check of every share a holder publishes for a lost seat (R1), and a copy's
+instead."""
+
+
+async def test_a_wrong_published_share_passes_for_the_bot_and_fails_for_its_copy_without_the_check(
+        tmp_path):
+    with trio.fail_after(400):
+        kept = await lost_tables(BOT, game_timeout=150, step=20)
+    assert [(o.section, o.situation) for o in kept] == list(LOST_SITUATIONS)
+    assert kept[0].passed, kept[0].line()
+    assert "it signed nothing after it; it left" in kept[0].detail
+    with trio.fail_after(400):
+        lacking = await lost_tables(bot_without(tmp_path, REVEAL_CHECK), game_timeout=150,
+                                    step=20)
+    assert not lacking[0].passed, lacking[0].line()
+    # it does not take the verdict: it rebuilt the seat from the first t shares and stays
+    assert "it was still there 20 s later" in lacking[0].detail, lacking[0].line()

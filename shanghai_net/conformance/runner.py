@@ -19,6 +19,7 @@ from ..net.resume import GameSecrets
 from ..net.tables import TableServer
 from ..wire.messages import Approve, GameMessage, Replace
 from .box_keys import box_key_tables
+from .lost import lost_tables
 from .sharing import sharing_tables
 from .kit import (KitGame, Pushy, RematchRun, Run, client_command, client_tail, kit_game,
                   kit_peer, leave_in_round, moves_into, our_peer, refused, run_client, vote_gone)
@@ -286,6 +287,7 @@ async def run_conformance(command: list[str], *, game_timeout: float = 600.0,
     outcomes = [await refused(command, code, step) for code in ("join_code", "table_full")]
     outcomes += await box_key_tables(command, game_timeout, step)
     outcomes += await sharing_tables(command, game_timeout, step)
+    outcomes += await lost_tables(command, game_timeout, step)
     outcomes += await scripted_games(command, game_timeout, step)
     outcomes += judged_replaced(await neighbour_replaced(command, game_timeout, step))
     outcomes += judged_handed(await handed_a_seat(command, game_timeout, step))

@@ -195,11 +195,19 @@ def _judged(run: Run, told: Told, cheat: Cheat, situation: tuple[str, str],
     culprit = liar if cheat is _wrong_share else seat
     public = run.host.public
     named = getattr(public and public.verdict, "culprit", None)
+    return named_and_left(run, told, situation, step, named == culprit,
+                          f"seat {seat}'s seeds timed out, the audit at seq {told.seq} names "
+                          f"seat {named}")
+
+
+def named_and_left(run: Run, told: Told, situation: tuple[str, str], step: float, named: bool,
+                   what: str) -> Outcome:
+    """Passes when the table ``named`` the cheat, and the client, told it at ``told.seq``,
+    signed nothing after it and left within ``step`` seconds."""
     signed = [kind for kind, seq in run.relay.sent.values() if seq >= told.seq]
     left = told.left.is_set() or run.client_ended.is_set()  # (the host may close first)
-    return Outcome(*situation, named == culprit and left and not signed, "; ".join([
-        f"seat {seat}'s seeds timed out, the audit at seq {told.seq} names seat {named}",
-        f"it signed {', '.join(sorted(set(signed)))} after it" if signed else
+    return Outcome(*situation, named and left and not signed, "; ".join([
+        what, f"it signed {', '.join(sorted(set(signed)))} after it" if signed else
         "it signed nothing after it",
         "it left" if left else f"it was still there {step:g} s later", client_tail(run.done)]))
 

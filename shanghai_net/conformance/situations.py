@@ -11,7 +11,7 @@ from typing import Any
 from ..wire.framing import DEFAULT_MAX_FRAME, encode_frame
 
 __all__ = ["KIT_RULES", "SEAT_RULES", "SEAT_SITUATIONS", "REMATCH_SITUATIONS", "SCRIPTED",
-           "BOX_KEY_SITUATIONS", "SHARING_SITUATIONS", "Outcome"]
+           "BOX_KEY_SITUATIONS", "SHARING_SITUATIONS", "LOST_SITUATIONS", "Outcome"]
 
 
 KIT_RULES: dict[str, Any] = {
@@ -88,6 +88,13 @@ SHARING_SITUATIONS = (
               "verdict (the seat cheated) and plays no more"),
 )
 """Version 10's seed sharing, a kit seat cheating at it (`sharing`), at a table of its own each."""
+
+LOST_SITUATIONS = (
+    ("11.10", "a share_reveal off its commitments, of a seat lost mid-round (R1): the client "
+              "takes the verdict (its author cheated) and plays no more"),
+)
+"""R1, a kit seat cheating at the rebuild of a seat lost mid-round (`lost`), at a table of its
+own."""
 
 REMATCH_PLAYERS = 3
 """The client, a kit bot (it asks for a rematch at once) and a kit person (it asks once the
