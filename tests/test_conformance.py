@@ -44,7 +44,7 @@ async def test_a_client_that_does_nothing_fails_every_situation():
     with trio.fail_after(300):
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
-    assert len(outcomes) == 28
+    assert len(outcomes) == 29
 
 
 ONE_BOX_KEY_CHECKS = (
