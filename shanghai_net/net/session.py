@@ -51,6 +51,7 @@ from .resume import GameSecrets
 from .seat_rematch import SessionRematch
 from .session_handover import GONE, SessionHandover
 from .session_log import SeatLog, events_of
+from ..table.outbox import decided_at
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
 from ..table.disputes import final_result
@@ -369,7 +370,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
             check_move(table.game, move)
         except IllegalMoveError as error:
             return Refused(move, str(error))
-        held = self._player.held = HeldMove(move, trio.Event(), table.version, table.game.window)
+        held = self._player.held = HeldMove(move, trio.Event(), decided_at(table),
+                                            table.game.window)
         self.peer.nudge()
         await held.done.wait()
         if held.refused is not None:
