@@ -436,8 +436,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         if at is None:
             return "everyone is here: there is no one to wait for"
         seat = self.peer.vote_target(self.away)
-        return (f"you wait for {self._name(seat)}: if nobody presses a key, your seat votes "
-                f"that they left in {at - self.now():.0f} s")
+        return f"you wait for {self._name(seat)}: the countdown to your seat's vote starts again"
 
     async def leave(self) -> None:
         """The player quits: the table reads the seat's signed `leave` (and the seats vote it
