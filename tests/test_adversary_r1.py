@@ -26,7 +26,7 @@ from test_net_complaints import assert_no_hidden_card_opened_to
 from test_table_dropout_lost_rebuild import lost, published
 from test_table_dropout_lost_vote import after_some_draws
 from test_table_dropout_replacement import handed
-from test_table_dropout_silent import parties, shared
+from test_table_dropout_silent import parties, shared, silent_at_first_audit
 from test_table_roster import newcomer, vote_gone
 
 
@@ -183,6 +183,28 @@ def test_a_share_reveal_sequenced_after_the_host_timed_it_out_names_the_host():
         assert named(party) in (None, HOST_AUTHOR), (getattr(party, "seat", "host"), party.fault)
     report = verify([t.host.start_game, *t.stream, late])
     assert report.fault is None or report.fault.culprit == HOST_AUTHOR, report.summary()
+
+
+@pytest.mark.xfail(strict=True, reason="dealing-review s18 #3: seeds the host sequences after its "
+                   "own \"seeds\" timeout of them (R2 rebuilt the seat, the round went on) name "
+                   "their author (StreamTable._on_deal), though the seat sent them when due")
+def test_seeds_sequenced_after_the_host_timed_them_out_name_the_host():
+    """4 seats, ``t = 3``: the host keeps live seat 2's seeds of round 1, times them out, and
+    every party rebuilds them (R2): the round stands and round 2 is dealt.  Then the host
+    sequences the kept seeds.  Seat 2 signed them when they were due: every party names the
+    host (or ignores them), never seat 2."""
+    t = shared(4, 3)
+    silent_at_first_audit(t, 2)
+    assert all(party.audited == 1 and named(party) is None for party in parties(t))
+    seeds = next(m for m in t.boxes[2].flying if isinstance(m.body, Deal)
+                 and m.body.step == "seeds")
+    late = t.host.chain.place(seeds)
+    for party in parties(t):
+        try:
+            party.receive(late) if party is not t.host else party.take_host(late)
+        except Exception:  # noqa: BLE001 - the party's fault is read below
+            pass
+        assert named(party) in (None, HOST_AUTHOR), (getattr(party, "seat", "host"), party.fault)
 
 
 def lost_at_five():
