@@ -131,16 +131,17 @@ def seat_2_draws_with_seat_0_s_key_kept(t):
     return kept, stop
 
 
-@pytest.mark.xfail(strict=True, reason="dealing-review s18 #2: a key share sealed before the "
-                   "seating and sequenced after it is audited with the replacement's box key "
-                   "(GenerationShares.box_key_of counts boxes) and names its honest sender")
 def test_a_key_share_the_host_holds_past_a_seating_names_no_honest_sender():
     """4 seats, ``t = 3``.  Seat 2 draws; the host keeps seat 0's key share of that card, then
     sequences the votes that lose seat 2 (seat 0's signed after its share: counters need only
-    rise), the shares, the replacement's seating (seat 0's approval too); then it drops seat
-    0's link, and the outbox signs the kept share again, which the host sequences after the
-    seating.  Seat 0 sealed it to the key seat 2 had when the card was drawn: no party may name
-    seat 0 for it, and the replacement holds the lost hand, the drawn card with it."""
+    rise), the shares, and every approval of the replacement, seat 0's too; then it drops seat
+    0's link, and the outbox signs the kept share again.  Seat 0 sealed it to the key seat 2
+    had when the card was drawn.  Before the fix the approvals seated the replacement, the
+    share came after it, the replacement complained and every party's audit, opening it with
+    the replacement's box key, named seat 0 (and seat 0's handed box, with that card in it,
+    was refused).  Now the seating waits for the key shares owed to the seat: the share comes
+    first, nobody is named, the replacement holds the lost hand, the drawn card with it, and
+    the game ends clean in ``verify``."""
     t = shared(4, 3)
     _, stop = seat_2_draws_with_seat_0_s_key_kept(t)
     assert any(isinstance(e, (Drew, TookDiscard)) and e.seat == 2 for e in t.host.public.log)
@@ -149,15 +150,25 @@ def test_a_key_share_the_host_holds_past_a_seating_names_no_honest_sender():
     t.gone.add(2)
     votes_through_outboxes(t, 2, [0, 1, 3])
     published(t)
-    seat_newcomer(t, 2)
+    old, who = t.seats[2], newcomer(2)
+    t.follow(2, who, yields=True)
+    seq = t.propose(2, who).seq
+    t.gone.discard(2)
+    t.run_until(lambda: seq not in t.host.proposals or not t.host.needed(t.host.proposals[seq]),
+                play=False)  # every approval sequenced, seat 0's too
     stop()  # the host sequences seat 0's messages again
     t.boxes[0].reconnected()  # what was on its way is signed again, the kept share with it
+    t.run_until(lambda: t.seats[2] is not old, play=False)
+    replacement = t.seats[2]
+    t.run_until(lambda: t.host.settled or named(t.host) is not None, play=False)
+    assert replacement.complaint is None
+    assert hand <= set(replacement.game.faces)  # the lost hand, the drawn card with it
     t.run_until(lambda: t.host.audited >= round_no or named(t.host) is not None)
     for party in parties(t):
         assert named(party) is None, (getattr(party, "seat", "host"), party.verdict, party.fault)
-    replacement = t.seats[2]
-    assert replacement.complaint is None
-    assert hand <= set(replacement.game.faces)  # the lost hand, the drawn card with it
+    t.run_until(lambda: t.host.finished)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok and report.fault is None, report.summary()
 
 
 # -- #3: a share_reveal sequenced after its author's "shares" timeout -------------------------------

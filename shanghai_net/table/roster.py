@@ -325,9 +325,14 @@ class Roster:
 
     def _approve(self, author: int, seq: int) -> None:
         """An approval; the one that completes a ``replace`` of a seat lost mid-round (sharing
-        on, R1: `_takes_seat_now`) seats it at this message, the round going on."""
+        on, R1) seats it at this message, the round going on (`_seat_approved`)."""
+        self.proposals[seq].approvals.add(author)
+        self._seat_approved(seq)
+
+    def _seat_approved(self, seq: int) -> None:
+        """Seat the replacement the ``replace`` at ``seq`` proposes at this message, if every
+        approval it needs is in and the table seats it now, mid-round (`_takes_seat_now`)."""
         proposal = self.proposals[seq]
-        proposal.approvals.add(author)
         if not self.needed(proposal) and self._takes_seat_now(proposal.body.seat):
             del self.proposals[seq]
             self.rekey_due.setdefault(proposal.body.seat,
@@ -336,8 +341,8 @@ class Roster:
             self._seated_now(proposal.body.seat)
 
     def _takes_seat_now(self, seat: int) -> bool:
-        """Hook: whether an approved ``replace`` of ``seat`` seats it now, mid-round, rather
-        than at the next deal."""
+        """Hook: whether an approved ``replace`` of ``seat`` seats it now, mid-round (else at a
+        later message of the round, or at the next deal)."""
         return False
 
     def _seated_now(self, seat: int) -> None:
