@@ -180,6 +180,11 @@ class LostSeats:
                     if sealed.recipient == seat:
                         self._take_handed(g, sealed)
             self._advance_rebuilt(g)
+            for position in sorted({r.position for r in g.reveals} - g.public.keys()):
+                try:  # a card turned up that waited only for the seat's own key
+                    self._turn_up_own_keys(g, position)
+                except CheatDetected:
+                    pass  # it opens to nothing: the table stops the round (names no one)
 
     def _advance_rebuilt(self, g: Generation) -> None:
         """Make every pass due of a rebuilt seat (nobody sends them: they are public)."""

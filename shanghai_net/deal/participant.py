@@ -455,13 +455,23 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         g.reveals.append(reveal)
         if reveal.position in g.public:
             return
-        whole = len(reveal.keys) == self.seats
-        keys = dict(reveal.keys) if whole else {**self._rebuilt_keys(g, reveal.position),
-                                                **g.revealed(reveal.position)}
+        if len(reveal.keys) == self.seats:
+            self._turn_up(g, reveal.position, dict(reveal.keys), reveal.author)
+        else:
+            self._turn_up_own_keys(g, reveal.position)
+
+    def _turn_up_own_keys(self, g: Generation, position: int) -> None:
+        """Open a card turned up once every seat's own key is in: revealed, or a rebuilt
+        seat's, which is public (R1).  CheatDetected, naming no one, if it opens to nothing."""
+        keys = {**self._rebuilt_keys(g, position), **g.revealed(position)}
         if len(keys) == self.seats:
-            card = self._strip(g, reveal.position, keys, reveal.author if whole else None)
-            g.mine.pop(reveal.position, None)
-            g.public[reveal.position] = card
+            self._turn_up(g, position, keys, None)
+
+    def _turn_up(self, g: Generation, position: int, keys: dict[int, bytes],
+                 culprit: int | None) -> None:
+        card = self._strip(g, position, keys, culprit)
+        g.mine.pop(position, None)
+        g.public[position] = card
 
     def public_card(self, generation: int, position: int) -> Card | None:
         """The card at ``position`` if it has been revealed to all and checked here."""

@@ -14,6 +14,7 @@ from ..deal.generation import Generation
 from ..deal.messages import ShareReveal
 from ..deal.shares import GenerationShares
 from ..deal.sharing import share_fits
+from ..engine.dealer import Token
 from ..wire import messages as wm
 from ..wire.messages import HOST_AUTHOR
 from .fault import Fault, ProvenCheat
@@ -173,6 +174,23 @@ class SeedSharing:
                 owed.owing.discard(reveal.seat)
                 if not owed.owing:
                     del self.outstanding[token]
+            self._rebuilt_turned_up()
+
+    def _rebuilt_turned_up(self) -> None:
+        """At a rebuild: each card turned up that waited only for the rebuilt seat's own key
+        has every key now (its key is public), and opens at every party (`_turned_up`); without
+        this the table waited for ever on that key from the seat's stand-in."""
+        for token in list(self._publics):
+            if token not in self._revealed and self.holder_of(token) is None and \
+                    self._own_keys_in(token):
+                self._revealed.add(token)
+                self._rebuilt_reveal_own(token)
+                if not self._turned_up(token):
+                    return
+
+    def _rebuilt_reveal_own(self, token: Token) -> None:
+        """Hook: the party's deal opens the card turned up at ``token`` with the rebuilt seat's
+        key (a seat's participant does it itself as it rebuilds, `LostSeats._complete_rebuild`)."""
 
     def _rebuilt_passes(self) -> None:
         """Count every pass due now of a rebuilt seat: nobody sends it, for it is public and
