@@ -63,9 +63,13 @@ class LostSeats:
         """The vote that decides ``seat`` lost is sequenced; ``holders`` are the holders at it.
         Returns the generations to rebuild; drops the seat's commit of every generation whose
         passes have not begun (restarted: the replacement commits afresh).  NotRebuildable
-        when some generation to rebuild has fewer than ``t`` holders left: nothing changes."""
-        if self.share_threshold is None or seat in self._lost or not 0 <= seat < self.seats:
+        when some generation to rebuild has fewer than ``t`` holders left, or ``seat`` was lost
+        already this round (its replacement lost in turn): nothing changes."""
+        if self.share_threshold is None or not 0 <= seat < self.seats:
             raise ValueError(f"seat {seat} cannot be lost and rebuilt here")
+        if seat in self._lost:
+            raise NotRebuildable(f"seat {seat} is not rebuildable: it was lost already this "
+                                 "round, and its replacement is lost too")
         holders = frozenset(holders) - {seat}
         generations = tuple(n for n, g in sorted(self._generations.items())
                             if seat in g.commitments and g.passes)

@@ -279,9 +279,13 @@ class SeedSharing:
             self.holder_votes.pop((self.void_target, author), None)
 
     def rebuildable(self, seat: int) -> bool:
-        """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
-        every generation of the running round it committed and whose passes have begun, at
-        least ``t`` of that commit's holders other than it are holders still."""
+        """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): it was
+        not lost already this round (its replacement, seated mid-round and voted gone in turn,
+        voids the round as without sharing), and for every generation of the running round it
+        committed and whose passes have begun, at least ``t`` of that commit's holders other
+        than it are holders still."""
+        if seat in self.rebuilds:
+            return False
         holders = set(self.share_holders(self.share_threshold,
                                          self.start_game.host_run)) - {seat}
         for generation in sorted(self.generations):
