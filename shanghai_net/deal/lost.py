@@ -19,12 +19,20 @@ from typing import Any, Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
-from .audit import audit_sharing, check_steps
+from .audit import audit_sharing, check_steps, made_pass
 from .box import raw_public
 from .errors import CheatDetected
 from .generation import Generation
 from .messages import Commitment, Context, PassOutput, ShareReveal
 from .sharing import seed_from_shares, seed_scalar, share_fits
+
+
+def rebuilt_pass(g: Generation, step: int) -> PassOutput:
+    """Pass ``step`` of ``g``, a rebuilt seat's, made from its rebuilt seed: every party makes
+    it at its turn (a seat's participant, the public table's record) and nobody sends it.
+    CheatDetected: an invalid input point names the seat whose output it is."""
+    phase, seat = g.step_of(step)
+    return PassOutput(g.context, seat, phase, tuple(made_pass(g, step, g.seat_keys(seat))))
 
 
 class NotRebuildable(ValueError):
@@ -192,13 +200,9 @@ class LostSeats:
 
     def _advance_rebuilt(self, g: Generation) -> None:
         """Make every pass due of a rebuilt seat (nobody sends them: they are public)."""
-        while g.sharing and len(g.passes) < 2 * self.seats:
-            step = len(g.passes)
-            phase, seat = g.step_of(step)
-            if seat not in g.sharing.rebuilt:
-                return
-            g.passes.append(PassOutput(g.context, seat, phase,
-                                       tuple(self._pass_points(g, step, g.seat_keys(seat)))))
+        while g.sharing and len(g.passes) < 2 * self.seats and \
+                g.step_of(len(g.passes))[1] in g.sharing.rebuilt:
+            g.passes.append(rebuilt_pass(g, len(g.passes)))
 
     def seat_replacement(self, seat: int, box_key: X25519PublicKey, holders: Iterable[int]) -> None:
         """The message that seats lost ``seat``'s replacement is sequenced (``holders``: the

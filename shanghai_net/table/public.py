@@ -9,12 +9,13 @@ from typing import Iterable
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..cards import Card
-from ..deal.audit import audit, opened_deck, pass_output
+from ..deal.audit import audit, opened_deck
 from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
-from ..deal.messages import (Context, KeyReveal, PassOutput, SeedReveal, SharedCommitment,
+from ..deal.lost import rebuilt_pass
+from ..deal.messages import (Context, KeyReveal, SeedReveal, SharedCommitment,
                              SharedSeedReveal)
 from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares, check_commit
@@ -467,9 +468,7 @@ class PublicTable(StreamTable):
         """The rebuilt seat's pass ``step``, made from its rebuilt seed and recorded in its
         place, so that the audit and the deck read every pass at its turn."""
         record = self.records[generation]
-        phase, seat = record.step_of(step)
-        made = PassOutput(record.context, seat, phase,
-                          tuple(pass_output(record, step, record.seat_keys(seat))))
+        made = rebuilt_pass(record, step)
         record.passes.append(made)
         if step == 2 * self.players - 1:
             self.decks[generation].final = made.points

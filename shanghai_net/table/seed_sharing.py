@@ -198,11 +198,12 @@ class SeedSharing:
         the shuffle waited for ever on the lost seat's pass, then on its replacement's."""
         for generation in sorted(self.generations):
             rebuilt = self.rebuilt_lost(generation)
+            step = self._passes.get(generation, 0)
             while rebuilt and self._all_committed(generation) and \
-                    not self.shuffled(generation) and \
-                    self._passes.get(generation, 0) % self.players in rebuilt:
-                self._rebuilt_pass_own(generation, self._passes.get(generation, 0))
-                self._passes[generation] = self._passes.get(generation, 0) + 1
+                    step < 2 * self.players and step % self.players in rebuilt:
+                self._rebuilt_pass_own(generation, step)
+                step += 1
+                self._passes[generation] = step
 
     def _rebuilt_pass_own(self, generation: int, step: int) -> None:
         """Hook: the party's deal makes pass ``step`` of ``generation``, a rebuilt seat's (a
