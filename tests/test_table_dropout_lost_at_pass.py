@@ -18,20 +18,13 @@ from test_table_dropout_silent import parties, shared
 from test_table_roster import newcomer, vote_gone
 
 
-@pytest.mark.parametrize("turn", [2, 4, 7])
-def test_a_seat_lost_at_its_pass_is_rebuilt_and_the_shuffle_goes_on_without_its_pass(turn):
-    """4 seats, t = 3: the seat whose pass is step ``turn`` of the shuffle (in pass 1, in pass
-    2, the last pass) dies at it, is voted gone and rebuilt; its stand-in is seated mid-round,
-    nobody owes the pass, and the round is audited clean at every party.  At the last pass the
-    deal is dealt after the rebuild: nobody owes the seat's key of the card turned up (its key
-    is public), and the round's replay loses the seat after round 1's first-dealer pick, as
-    every replica did (before, the replay lost it in the pick, the round's start forgot it, and
-    the replay named seat 2's first discard 'not now: the game is in its draw phase')."""
-    lost = turn % 4
-    t = shared(4, 3)
+def dead_at_pass(turn):
+    """4 seats, t = 3: the seat whose pass is step ``turn`` of round 1's shuffle dies at it
+    (the host never sees it); the table, the others' steps delivered up to there."""
+    lost, t = turn % 4, shared(4, 3)
     plain = t.deliver
 
-    def dying(msg):  # the seat dies at that pass: the host never sees it
+    def dying(msg):
         if msg.author == lost and isinstance(msg.body, Deal) and msg.body.step == "pass" and \
                 t.host._passes.get(0) == turn:
             t.gone.add(lost)
@@ -42,6 +35,20 @@ def test_a_seat_lost_at_its_pass_is_rebuilt_and_the_shuffle_goes_on_without_its_
     t.run_until(lambda: t.host.round == 1 and t.host._passes.get(0) == turn and
                 lost in t.gone, play=False)
     t.deliver = plain
+    return t
+
+
+@pytest.mark.parametrize("turn", [2, 4, 7])
+def test_a_seat_lost_at_its_pass_is_rebuilt_and_the_shuffle_goes_on_without_its_pass(turn):
+    """4 seats, t = 3: the seat whose pass is step ``turn`` of the shuffle (in pass 1, in pass
+    2, the last pass) dies at it, is voted gone and rebuilt; its stand-in is seated mid-round,
+    nobody owes the pass, and the round is audited clean at every party.  At the last pass the
+    deal is dealt after the rebuild: nobody owes the seat's key of the card turned up (its key
+    is public), and the round's replay loses the seat after round 1's first-dealer pick, as
+    every replica did (before, the replay lost it in the pick, the round's start forgot it, and
+    the replay named seat 2's first discard 'not now: the game is in its draw phase')."""
+    lost = turn % 4
+    t = dead_at_pass(turn)
     assert t.host.owed() == {lost: "its pass of shuffle 0"}
     round_no, old, who = t.host.round, t.seats[lost], newcomer(lost)
     vote_gone(t, lost, sorted({0, 1, 2, 3} - {lost}))
@@ -70,21 +77,8 @@ def test_key_shares_to_a_seat_lost_at_the_last_pass_reach_its_replacement_at_its
     /work/notes/s18/own-13): the seats sealed their boxes to the old key at the deal, the host
     sequenced them after the seating, the replacement could not open them and complained,
     and the audit named seat 2, an honest seat."""
-    lost, turn = 3, 7
-    t = shared(4, 3)
-    plain = t.deliver
-
-    def dying(msg):  # the seat dies at its last pass: the host never sees it
-        if msg.author == lost and isinstance(msg.body, Deal) and msg.body.step == "pass" and \
-                t.host._passes.get(0) == turn:
-            t.gone.add(lost)
-            return msg
-        return plain(msg)
-
-    t.deliver = dying
-    t.run_until(lambda: t.host.round == 1 and t.host._passes.get(0) == turn and
-                lost in t.gone, play=False)
-    t.deliver = plain
+    lost = 3
+    t = dead_at_pass(7)
     round_no, old, who = t.host.round, t.seats[lost], newcomer(lost)
     vote_gone(t, lost, [0, 1, 2])
     t.follow(lost, who, yields=True)
