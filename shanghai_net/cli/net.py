@@ -469,7 +469,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="the code players must give to join (default: none)")
     host.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
-    host.add_argument("--sharing", type=sharing, default="off", metavar="default|off|T",
+    host.add_argument("--sharing", type=sharing, default="default", metavar="default|off|T",
                       help=SHARING_HELP)
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")
