@@ -420,7 +420,11 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     except PeerError as error:
         print(f"shanghai bot: {error}", file=sys.stderr)
         return 1
-    print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
+    # the public replica's totals, every party's: a seat's own replica stops where the table
+    # gave its seat to someone else (voted gone while alive, say), with no result
+    print(f"seat {result.seat}: game over, totals {list(result.table.public.result.totals)}"
+          + (f" (this bot's seat was given to another: {result.unseated})"
+             if result.unseated else ""))
     return 0
 
 
@@ -465,7 +469,7 @@ def add_net_commands(sub: argparse._SubParsersAction, *, hosted_console, run_con
                       help="the code players must give to join (default: none)")
     host.add_argument("--claim-timeout", type=seconds(), default=HostConfig.claim_timeout,
                       help="seconds a claim window waits for silent seats")
-    host.add_argument("--sharing", type=sharing, default="off", metavar="default|off|T",
+    host.add_argument("--sharing", type=sharing, default="default", metavar="default|off|T",
                       help=SHARING_HELP)
     host.add_argument("--fresh-identity", action="store_true",
                       help="a throwaway host key instead of the user's identity")

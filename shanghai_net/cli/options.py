@@ -96,8 +96,8 @@ def sharing(value: str) -> str | int:
 SHARING_HELP = (
     "the dropout-tolerant deal (docs/dealing.md): every seat's seed is shared among the seats "
     "your process does not run (the holders), so that T of them audit a seat silent at its "
-    "seeds, and any T holders together could see every card.  off (the default until a lost "
-    "seat's rebuild has passed a chaos evening over real processes); default: off up "
+    "seeds, a seat lost mid-round is rebuilt and its round goes on, and any T holders "
+    "together could see every card.  default (the default): off up "
     "to 3 holders (a pair of 3 is two thirds of them); T = holders-1 at 4 and 5 (privacy "
     "drops by one colluder); T = holders-2 from 6 (a second silent holder is survived, T still "
     "two thirds); a T the holders cannot bear is off.  The lobby and the rules card show what "

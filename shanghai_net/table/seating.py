@@ -63,8 +63,8 @@ class MidRoundSeating:
         holders = self._holders_now()  # of a restarted generation's fresh commit
         box_key = self.holders[seat].box_key
         hand = self.public.hands[seat]
-        for generation in sorted(self.generations):
-            positions = {p for g, p in hand if g == generation}
+        for generation in sorted(self.generations):  # a card it showed is no one's to hand on
+            positions = {p for g, p in hand if g == generation and (g, p) not in self._revealed}
             public = self.rebuilt_lost(generation)
             for sender in range(self.players):
                 if positions and sender != seat and sender not in self.vacant and \
@@ -88,6 +88,13 @@ class MidRoundSeating:
             sharing.replaced_at.setdefault(seat, len(self._generation_record(generation).boxes))
             if not self._passes.get(generation):
                 sharing.recommitted[seat] = tuple(h for h in holders if h != seat)
+
+    def seated_in_round(self) -> dict[int, bytes]:
+        """The seats lost this round and played again, and their replacements' box keys: a
+        generation begun since deals to them at those keys from its first box (every seat's
+        participant keeps its own list, `LostSeats.seat_replacement`)."""
+        return {seat: self.holders[seat].box_key for seat in sorted(self.rebuilds)
+                if seat not in self.vacant}
 
     def _drop_sender(self, seat: int) -> None:
         """``seat`` is lost: its keys come from its seed once rebuilt, not in a handed box."""
