@@ -67,6 +67,8 @@ class Game:
                      "--record", str(self.outcome.record)]
             for rule in HOUSE_RULES:
                 argv += ["--rule", rule]
+            if self.spec.sharing:
+                argv += ["--sharing", "default"]
         self.host = self._spawn("host", argv)
         log = self.logs / f"host.{self.started['host']}.log"
         deadline = time.monotonic() + 30 * self.slow
@@ -288,4 +290,7 @@ class Game:
         if not out.verified:
             out.failures.append(f"shanghai verify refused the record: {out.verdict}")
         messages, torn = read_record(out.record)
-        out.judge(messages[0], verify(messages, torn))
+        self.watch.poll()  # the whole record: the seats the table lost mid-round (R1)
+        if self.watch.broken:
+            self.notes.append(f"the watch stopped following the record at {self.watch.broken}")
+        out.judge(messages[0], verify(messages, torn), self.watch.losses())
