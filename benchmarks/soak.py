@@ -127,11 +127,13 @@ def sharing(outcomes: list[Outcome]) -> str:
     if not shared:
         return "no game shared seeds"
     lost = sum(n for o in shared for n in o.lost.values())
+    causes = [c for o in shared for c in o.void_causes]
     return (f"sharing seeds (t {', '.join(str(o.sharing) for o in shared)}): {len(shared)} "
             f"games, {sum(o.finished for o in shared)} finished, "
             f"{sum(o.verified for o in shared)} verified, {sum(bool(o.failures) for o in shared)}"
             f" failed; seats lost mid-round, their rounds going on {lost}; rounds voided "
-            f"{sum(n for o in shared for n in o.voids.values())}")
+            f"{sum(n for o in shared for n in o.voids.values())}" + "".join(
+                f", {causes.count(c)} by {c}" for c in sorted(set(causes))))
 
 
 def figures(outcomes: list[Outcome]) -> str:
@@ -220,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{out.deals} deals{', sharing seeds' if spec.sharing else ''}; {struck}; "
               f"charged {out.charges or 'nobody'}; "
               + (f"lost mid-round {out.lost}; " if out.lost else "")
+              + (f"voided by {', '.join(out.void_causes)}; " if out.void_causes else "")
               + (f"taken back by {', '.join(out.taken_back)}; " if out.taken_back else "") +
               f"verify: {out.verdict}" + "".join(f"\n    {x}" for x in out.failures + game.notes),
               flush=True)

@@ -243,6 +243,29 @@ def test_the_host_asked_to_share_seeds_must_share_them(tmp_path):
     assert r1_judged(tmp_path, [], [], sharing=False, t=None).failures == []
 
 
+def watched(t, tmp_path, faults) -> tuple[RecordWatch, list[int], Outcome]:
+    """The in-process game ``t`` played to its end, written to a record a message at a time
+    with the watch reading it as it grows (the deal it saw when a vote first carried against
+    seat 3), then judged as the evening judges (``faults``: (kind, seat), each struck)."""
+    t.run_until(lambda: t.host.finished)
+    start, record = t.host.start_game, tmp_path / "record.bin"
+    watch = RecordWatch(record, 4, 2)
+    deals_at_loss = []
+    with open(record, "wb") as file:
+        for msg in [start, *t.stream]:
+            file.write(encode_frame(msg.to_wire()))
+            file.flush()
+            watch.poll()
+            if watch.voids_of({3}) and not deals_at_loss:
+                deals_at_loss.append(watch.deal)
+    names = [seat.name for seat in start.seats]
+    spec = GameSpec("0-0", 4, 0, [Seat(name, True) for name in names],
+                    [struck(kind, names[seat]) for kind, seat in faults], rounds=2, sharing=True)
+    out = Outcome(spec, tmp_path, finished=True)
+    out.judge(start, verify([start, *t.stream]), watch.losses())
+    return watch, deals_at_loss, out
+
+
 def test_the_watch_counts_a_seat_lost_mid_round_as_gone_not_as_a_deal(tmp_path):
     """A record of a 4-seat game sharing seeds (t = 3), seat 3 voted gone in round 1 by the
     three others, rebuilt and replaced mid-round (in process, test_table_thin_holders.py's
@@ -253,28 +276,30 @@ def test_the_watch_counts_a_seat_lost_mid_round_as_gone_not_as_a_deal(tmp_path):
 
     t = shared(players=4)
     replaced(t, 3)
-    t.run_until(lambda: t.host.finished)
-    record = tmp_path / "record.bin"
-    watch = RecordWatch(record, 4, 2)
-    deals_at_loss = []
-    with open(record, "wb") as file:
-        for msg in [t.host.start_game, *t.stream]:
-            file.write(encode_frame(msg.to_wire()))
-            file.flush()
-            watch.poll()
-            if watch.voids_of({3}) and not deals_at_loss:
-                deals_at_loss.append(watch.deal)
+    watch, deals_at_loss, out = watched(t, tmp_path, [("sigkill-gone", 3)])
     assert watch.broken == "" and deals_at_loss == [1]
     assert watch.deal == 3 and watch.audited == 2 and watch.ended == [(1, 3)]
+    assert watch.void_causes == []
     assert [(e.round_no, e.seat, bool(e.penalty)) for e in watch.losses()] == [(1, 3, True)]
-    start = t.host.start_game
-    names = [seat.name for seat in start.seats]
-    spec = GameSpec("0-0", 4, 0, [Seat(name, True) for name in names],
-                    [struck("sigkill-gone", names[3])], rounds=2, sharing=True)
-    out = Outcome(spec, tmp_path, finished=True)
-    out.judge(start, verify([start, *t.stream]), watch.losses())
+    lost = t.host.start_game.seats[3].name
     assert out.failures == [] and out.deals == 2 and out.voids == {}
-    assert out.charges == out.lost == {names[3]: 1}
+    assert out.charges == out.lost == {lost: 1}
+
+
+def test_the_watch_tells_a_void_for_silence_from_a_loss(tmp_path):
+    """The same game, then seat 0 silent at round 2's seeds with too few holders of its commit
+    to rebuild it (R2 cannot): the round is void by the host's seeds timeout, a new deal; seat 0
+    pays for it, seat 3 for its loss, once each."""
+    from test_table_thin_holders import silent_in_round_2
+
+    t = silent_in_round_2(0)
+    watch, _, out = watched(t, tmp_path, [("sigkill-gone", 3), ("sigkill-rejoin", 0)])
+    assert watch.broken == "" and watch.ended == [(1, 3), (2, 0)]
+    assert watch.void_causes == ["timeout seeds"]
+    assert watch.deal == 1 + watch.audited + 1 and watch.audited == 2
+    names = [seat.name for seat in t.host.start_game.seats]
+    assert out.failures == [] and out.deals == 3
+    assert out.charges == {names[0]: 1, names[3]: 1} and out.voids == {names[0]: 1}
 
 
 def test_one_short_game_with_a_seat_killed_and_back(tmp_path):

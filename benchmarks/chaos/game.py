@@ -294,3 +294,4 @@ class Game:
         if self.watch.broken:
             self.notes.append(f"the watch stopped following the record at {self.watch.broken}")
         out.judge(messages[0], verify(messages, torn), self.watch.losses())
+        out.void_causes = list(self.watch.void_causes)

@@ -27,6 +27,8 @@ class Outcome:
     """Seat name, or "audit" -> rounds voided for it."""
     lost: dict[str, int] = field(default_factory=dict)
     """Seat name -> times the table lost it mid-round and its round went on (R1)."""
+    void_causes: list[str] = field(default_factory=list)
+    """What voided each deal voided (`RecordWatch.void_causes`)."""
     sharing: int | None = None
     """The table's ``t`` (its start_game's ``share_threshold``), or None: sharing off."""
     named: list[str] = field(default_factory=list)

@@ -36,6 +36,10 @@ class RecordWatch:
         self.ended: list[tuple[int, int]] = []
         """(round, seat) of each vote that carried against a seat: its round voided, or the
         seat lost and the round going on."""
+        self.void_causes: list[str] = []
+        """For each deal voided, the message that voided it: ``void_round`` (the votes), or
+        the host's ``timeout`` (``vote``: at a table sharing seeds, ``t`` holders' votes never
+        came; ``shares``: a rebuild's shares; ``seeds``: a seat silent at the audit)."""
         self.deal = 1
         self.started = False
 
@@ -72,6 +76,10 @@ class RecordWatch:
         if type(msg.body).__name__ == "Discard":
             self.discards += 1
             self.in_deal += 1
+        body = msg.body
+        cause = f"timeout {body.what}" if type(body).__name__ == "Timeout" else \
+            type(body).__name__
+        self.void_causes += [cause] * (len(table.left) - len(self.void_causes))
         for ended in table.left + table.lost:
             if ended not in self.ended:
                 self.ended.append(ended)
