@@ -26,7 +26,7 @@ from .errors import CheatDetected
 from .generation import Generation
 from .handed import audit_handed
 from ..cards import Card
-from .group import is_scalar, multiply_all, multiply_each
+from .group import InvalidPoint, is_scalar, multiply_all, multiply_each
 from .seeds import SeedKeys, commitment_digest
 from .shares import sealed_shares
 from .sharing import audit_dealing, check_seed
@@ -92,6 +92,18 @@ def pass_output(g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
     if g.step_of(step)[0] == 1:
         return multiply_all(keys.pass_key, [inputs[i] for i in keys.permutation])
     return multiply_each(keys.layer_swaps, inputs)
+
+
+def made_pass(g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
+    """`pass_output` made in play (a seat's own pass, a rebuilt seat's): an invalid input point
+    names the seat whose output it is (CheatDetected)."""
+    try:
+        return pass_output(g, step, keys)
+    except InvalidPoint as bad:
+        position = keys.permutation[bad.index] if g.step_of(step)[0] == 1 else bad.index
+        before, author = g.step_of(step - 1)
+        raise CheatDetected(author, f"seat {author}: pass {before} output position "
+                                    f"{position} is not a valid point") from None
 
 
 def check_steps(g: Generation, keys: dict[int, SeedKeys],

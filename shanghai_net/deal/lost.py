@@ -19,12 +19,20 @@ from typing import Any, Iterable
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
-from .audit import audit_sharing, check_steps
+from .audit import audit_sharing, check_steps, made_pass
 from .box import raw_public
 from .errors import CheatDetected
 from .generation import Generation
 from .messages import Commitment, Context, PassOutput, ShareReveal
 from .sharing import seed_from_shares, seed_scalar, share_fits
+
+
+def rebuilt_pass(g: Generation, step: int) -> PassOutput:
+    """Pass ``step`` of ``g``, a rebuilt seat's, made from its rebuilt seed: every party makes
+    it at its turn (a seat's participant, the public table's record) and nobody sends it.
+    CheatDetected: an invalid input point names the seat whose output it is."""
+    phase, seat = g.step_of(step)
+    return PassOutput(g.context, seat, phase, tuple(made_pass(g, step, g.seat_keys(seat))))
 
 
 class NotRebuildable(ValueError):
@@ -63,9 +71,13 @@ class LostSeats:
         """The vote that decides ``seat`` lost is sequenced; ``holders`` are the holders at it.
         Returns the generations to rebuild; drops the seat's commit of every generation whose
         passes have not begun (restarted: the replacement commits afresh).  NotRebuildable
-        when some generation to rebuild has fewer than ``t`` holders left: nothing changes."""
-        if self.share_threshold is None or seat in self._lost or not 0 <= seat < self.seats:
+        when some generation to rebuild has fewer than ``t`` holders left, or ``seat`` was lost
+        already this round (its replacement lost in turn): nothing changes."""
+        if self.share_threshold is None or not 0 <= seat < self.seats:
             raise ValueError(f"seat {seat} cannot be lost and rebuilt here")
+        if seat in self._lost:
+            raise NotRebuildable(f"seat {seat} is not rebuildable: it was lost already this "
+                                 "round, and its replacement is lost too")
         holders = frozenset(holders) - {seat}
         generations = tuple(n for n, g in sorted(self._generations.items())
                             if seat in g.commitments and g.passes)
@@ -180,16 +192,17 @@ class LostSeats:
                     if sealed.recipient == seat:
                         self._take_handed(g, sealed)
             self._advance_rebuilt(g)
+            for position in sorted({r.position for r in g.reveals} - g.public.keys()):
+                try:  # a card turned up that waited only for the seat's own key
+                    self._turn_up_own_keys(g, position)
+                except CheatDetected:
+                    pass  # it opens to nothing: the table stops the round (names no one)
 
     def _advance_rebuilt(self, g: Generation) -> None:
         """Make every pass due of a rebuilt seat (nobody sends them: they are public)."""
-        while g.sharing and len(g.passes) < 2 * self.seats:
-            step = len(g.passes)
-            phase, seat = g.step_of(step)
-            if seat not in g.sharing.rebuilt:
-                return
-            g.passes.append(PassOutput(g.context, seat, phase,
-                                       tuple(self._pass_points(g, step, g.seat_keys(seat)))))
+        while g.sharing and len(g.passes) < 2 * self.seats and \
+                g.step_of(len(g.passes))[1] in g.sharing.rebuilt:
+            g.passes.append(rebuilt_pass(g, len(g.passes)))
 
     def seat_replacement(self, seat: int, box_key: X25519PublicKey, holders: Iterable[int]) -> None:
         """The message that seats lost ``seat``'s replacement is sequenced (``holders``: the

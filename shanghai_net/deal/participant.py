@@ -20,7 +20,7 @@ import msgpack
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from ..cards import Card
-from .audit import Verdict, audit, opened_deck
+from .audit import Verdict, audit, made_pass, opened_deck
 from .box import SealedShare, raw_public, seal, share_in, unseal
 from .errors import CheatDetected, GenerationStopped
 from .generation import Generation
@@ -28,13 +28,13 @@ from .handed import HandingOn
 from .holding import ShareHolding
 from .lost import LostSeat, LostSeats
 from .picking import Pick, Picking
-from .group import InvalidPoint, invert, is_scalar, multiply, multiply_all, multiply_each, scalar_product
+from .group import InvalidPoint, invert, is_scalar, multiply, scalar_product
 from .messages import (Commitment, Context, KeyReveal, KeyShare, Message, PassOutput,
                        PickCommitment, PickReveal, SeedReveal, SharedCommitment,
                        ShareReveal, SharedSeedReveal)
 from .proof import prove_shuffle, verify_shuffle
 from .randomness import RandomBytes
-from .seeds import SEED_BYTES, SeedKeys, commitment_digest
+from .seeds import SEED_BYTES, commitment_digest
 from .shares import GenerationShares, check_commit, shared_commit
 from .silent import check_seeds_shares, owed_shares, rebuild_silent
 from .sharing import seed_scalar
@@ -153,7 +153,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         self._require_commitments(g)
         self._require_not_stopped(g)
         phase = g.step_of(step)[0]
-        points = self._pass_points(g, step, g.keys)
+        points = made_pass(g, step, g.keys)
         proof = b""
         if phase == 1 and self.shuffle_proof:
             proof = prove_shuffle(g.context, self.seat, g.step_input(step), points, g.keys.pass_key,
@@ -162,20 +162,6 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         g.passes.append(output)
         self._advance_rebuilt(g)
         return output
-
-    def _pass_points(self, g: Generation, step: int, keys: SeedKeys) -> list[bytes]:
-        """Pass step ``step`` made with ``keys``; an invalid input point names its maker."""
-        phase = g.step_of(step)[0]
-        inputs = g.step_input(step)
-        try:
-            if phase == 1:
-                return multiply_all(keys.pass_key, [inputs[i] for i in keys.permutation])
-            return multiply_each(keys.layer_swaps, inputs)
-        except InvalidPoint as bad:
-            position = keys.permutation[bad.index] if phase == 1 else bad.index
-            before, author = g.step_of(step - 1)
-            raise CheatDetected(author, f"seat {author}: pass {before} output position "
-                                        f"{position} is not a valid point") from None
 
     def final_deck(self, generation: int) -> tuple[bytes, ...]:
         return self.generation(generation).final_deck
@@ -455,13 +441,23 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         g.reveals.append(reveal)
         if reveal.position in g.public:
             return
-        whole = len(reveal.keys) == self.seats
-        keys = dict(reveal.keys) if whole else {**self._rebuilt_keys(g, reveal.position),
-                                                **g.revealed(reveal.position)}
+        if len(reveal.keys) == self.seats:
+            self._turn_up(g, reveal.position, dict(reveal.keys), reveal.author)
+        else:
+            self._turn_up_own_keys(g, reveal.position)
+
+    def _turn_up_own_keys(self, g: Generation, position: int) -> None:
+        """Open a card turned up once every seat's own key is in: revealed, or a rebuilt
+        seat's, which is public (R1).  CheatDetected, naming no one, if it opens to nothing."""
+        keys = {**self._rebuilt_keys(g, position), **g.revealed(position)}
         if len(keys) == self.seats:
-            card = self._strip(g, reveal.position, keys, reveal.author if whole else None)
-            g.mine.pop(reveal.position, None)
-            g.public[reveal.position] = card
+            self._turn_up(g, position, keys, None)
+
+    def _turn_up(self, g: Generation, position: int, keys: dict[int, bytes],
+                 culprit: int | None) -> None:
+        card = self._strip(g, position, keys, culprit)
+        g.mine.pop(position, None)
+        g.public[position] = card
 
     def public_card(self, generation: int, position: int) -> Card | None:
         """The card at ``position`` if it has been revealed to all and checked here."""

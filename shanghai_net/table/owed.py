@@ -129,7 +129,8 @@ class Owing:
 
     def _owed_reveals(self) -> Iterator[OwedStep]:
         """A card turned up: its holder owes every key of it, or, a card no hand holds, every
-        seat its own."""
+        seat its own but a seat lost and rebuilt (its key is public, R1: nobody sends it, its
+        stand-in neither)."""
         for token in self._publics:
             generation, position = token
             holder = self.holder_of(token)
@@ -140,6 +141,7 @@ class Owing:
                                    f"every key of its card at position {position}",
                                    generation=generation, position=position, keys="all")
                 continue
+            public = self.rebuilt_lost(generation)
             yield from (OwedStep(seat, "reveal", self.round, "its key of a card turned up",
                                  generation=generation, position=position, keys="own")
-                        for seat in range(self.players) if seat not in shown)
+                        for seat in range(self.players) if seat not in shown | public)

@@ -9,12 +9,13 @@ from typing import Iterable
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..cards import Card
-from ..deal.audit import audit, opened_deck, pass_output
+from ..deal.audit import audit, opened_deck
 from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
                           scalar_product)
-from ..deal.messages import (Context, KeyReveal, PassOutput, SeedReveal, SharedCommitment,
+from ..deal.lost import rebuilt_pass
+from ..deal.messages import (Context, KeyReveal, SeedReveal, SharedCommitment,
                              SharedSeedReveal)
 from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares, check_commit
@@ -395,18 +396,24 @@ class PublicTable(StreamTable):
             return
         keys = dict(reveal.keys)
         if len(keys) != self.players:
-            record = self.records[reveal.context.generation]  # a rebuilt seat's key is public
-            g.own_keys.setdefault(position, {}).update(
-                {seat: record.seat_keys(seat).card_keys[position]
-                 for seat in self.rebuilt_lost(reveal.context.generation)})
-            g.own_keys[position].update(keys)
-            keys = g.own_keys[position]
-            if len(keys) != self.players:
-                return
+            g.own_keys.setdefault(position, {}).update(keys)
+            self._rebuilt_reveal_own((reveal.context.generation, position))
+            return
         card = self._opened(g, position, keys)
-        if card is None and len(reveal.keys) == self.players:
+        if card is None:
             raise Fault(author, f"seat {author}: reveal of position {position} opens to no card")
-        if card is not None:  # else every seat's own key is in and no card opens: see _on_deal
+        g.public[position] = card
+
+    def _rebuilt_reveal_own(self, token: Token) -> None:
+        """Open the card turned up at ``token`` once every seat's own key is in: those
+        sequenced, and a rebuilt seat's, which is public (R1).  One that opens to nothing stays
+        unknown: the table stops the round (`_turned_up`)."""
+        generation, position = token
+        g, record = self.decks[generation], self.records[generation]
+        keys = {**{seat: record.seat_keys(seat).card_keys[position]
+                   for seat in self.rebuilt_lost(generation)}, **g.own_keys.get(position, {})}
+        card = self._opened(g, position, keys) if len(keys) == self.players else None
+        if card is not None:
             g.public[position] = card
 
     @staticmethod
@@ -461,9 +468,7 @@ class PublicTable(StreamTable):
         """The rebuilt seat's pass ``step``, made from its rebuilt seed and recorded in its
         place, so that the audit and the deck read every pass at its turn."""
         record = self.records[generation]
-        phase, seat = record.step_of(step)
-        made = PassOutput(record.context, seat, phase,
-                          tuple(pass_output(record, step, record.seat_keys(seat))))
+        made = rebuilt_pass(record, step)
         record.passes.append(made)
         if step == 2 * self.players - 1:
             self.decks[generation].final = made.points

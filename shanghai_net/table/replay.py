@@ -31,6 +31,8 @@ class _Lost:
     seat: int
     pays: bool
     dealt: bool
+    picked: int
+    """The round's picks the live replica was given before it (round 1's first-dealer pick)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class _Back:
 
     seat: int
     dealt: bool
+    picked: int
 
 
 def _dealt(live: DealtGame) -> bool:
@@ -80,11 +83,11 @@ class FullReplay:
     def lose(self, seat: int, pays: bool, live: DealtGame) -> None:
         """``seat`` was lost mid-round and the round goes on (sharing on, R1): replayed in its
         place among the moves (``live``: the replica that lost it, as it stood)."""
-        self._inputs.append((seat, _Lost(seat, pays, _dealt(live))))
+        self._inputs.append((seat, _Lost(seat, pays, _dealt(live), len(self._picks))))
 
     def seat_back(self, seat: int, live: DealtGame) -> None:
         """Lost ``seat``'s replacement was seated mid-round: replayed in its place too."""
-        self._inputs.append((seat, _Back(seat, _dealt(live))))
+        self._inputs.append((seat, _Back(seat, _dealt(live), len(self._picks))))
 
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
@@ -92,11 +95,18 @@ class FullReplay:
         A loss or a seating comes before the dealer's answers that follow it (a seat lost, and
         seated again, before the round's deal is dealt: its claim windows of that deal count
         it, as every replica's did), after those that came before it (a seat lost once the
-        deal was dealt, before any move: the upcard's claim window passes for it)."""
+        deal was dealt, before any move: the upcard's claim window passes for it).  The picks
+        given before it are answered before it in any case: a seat lost in round 1's shuffle
+        was lost in the round the first-dealer pick began, not in the pick (which would start
+        the round afresh, counting the seat in its windows)."""
         inputs, self._inputs = self._inputs, []
+        given = len(self._picks)
         for author, move in inputs:
             if isinstance(move, (_Lost, _Back)) and move.dealt:
                 self._answer(round_no, decks)
+            elif isinstance(move, (_Lost, _Back)):
+                answered = given - len(self._picks)
+                self._answer(round_no, {}, picks=max(0, move.picked - answered))
             if isinstance(move, _Lost):
                 self.game.lose_seat(move.seat, pays=move.pays)
                 continue
@@ -113,9 +123,10 @@ class FullReplay:
             self._answer(round_no, decks)
         self._answer(round_no, decks)
 
-    def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
+    def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]],
+                picks: int | None = None) -> None:
         """Answer what the game waits for from the round's opened decks and the picks in hand
-        (the next round's shuffle waits for that round's audit)."""
+        (the next round's shuffle waits for that round's audit); ``picks``: at most so many."""
         game = self.game
         progress = True
         while progress:
@@ -128,8 +139,9 @@ class FullReplay:
                 elif isinstance(request, Reveal) and request.token[0] in decks:
                     generation, position = request.token
                     game.learn(request.token, decks[generation][position])
-                elif isinstance(request, Pick) and self._picks:
+                elif isinstance(request, Pick) and self._picks and picks != 0:
                     game.fulfil_pick(self._picks.popleft())
+                    picks = None if picks is None else picks - 1
                 else:
                     continue
                 progress = True

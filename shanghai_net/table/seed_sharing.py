@@ -14,6 +14,7 @@ from ..deal.generation import Generation
 from ..deal.messages import ShareReveal
 from ..deal.shares import GenerationShares
 from ..deal.sharing import share_fits
+from ..engine.dealer import Token
 from ..wire import messages as wm
 from ..wire.messages import HOST_AUTHOR
 from .fault import Fault, ProvenCheat
@@ -173,6 +174,23 @@ class SeedSharing:
                 owed.owing.discard(reveal.seat)
                 if not owed.owing:
                     del self.outstanding[token]
+            self._rebuilt_turned_up()
+
+    def _rebuilt_turned_up(self) -> None:
+        """At a rebuild: each card turned up that waited only for the rebuilt seat's own key
+        has every key now (its key is public), and opens at every party (`_turned_up`); without
+        this the table waited for ever on that key from the seat's stand-in."""
+        for token in list(self._publics):
+            if token not in self._revealed and self.holder_of(token) is None and \
+                    self._own_keys_in(token):
+                self._revealed.add(token)
+                self._rebuilt_reveal_own(token)
+                if not self._turned_up(token):
+                    return
+
+    def _rebuilt_reveal_own(self, token: Token) -> None:
+        """Hook: the party's deal opens the card turned up at ``token`` with the rebuilt seat's
+        key (a seat's participant does it itself as it rebuilds, `LostSeats._complete_rebuild`)."""
 
     def _rebuilt_passes(self) -> None:
         """Count every pass due now of a rebuilt seat: nobody sends it, for it is public and
@@ -180,11 +198,12 @@ class SeedSharing:
         the shuffle waited for ever on the lost seat's pass, then on its replacement's."""
         for generation in sorted(self.generations):
             rebuilt = self.rebuilt_lost(generation)
+            step = self._passes.get(generation, 0)
             while rebuilt and self._all_committed(generation) and \
-                    not self.shuffled(generation) and \
-                    self._passes.get(generation, 0) % self.players in rebuilt:
-                self._rebuilt_pass_own(generation, self._passes.get(generation, 0))
-                self._passes[generation] = self._passes.get(generation, 0) + 1
+                    step < 2 * self.players and step % self.players in rebuilt:
+                self._rebuilt_pass_own(generation, step)
+                step += 1
+                self._passes[generation] = step
 
     def _rebuilt_pass_own(self, generation: int, step: int) -> None:
         """Hook: the party's deal makes pass ``step`` of ``generation``, a rebuilt seat's (a
@@ -261,9 +280,13 @@ class SeedSharing:
             self.holder_votes.pop((self.void_target, author), None)
 
     def rebuildable(self, seat: int) -> bool:
-        """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): for
-        every generation of the running round it committed and whose passes have begun, at
-        least ``t`` of that commit's holders other than it are holders still."""
+        """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): it was
+        not lost already this round (its replacement, seated mid-round and voted gone in turn,
+        voids the round as without sharing), and for every generation of the running round it
+        committed and whose passes have begun, at least ``t`` of that commit's holders other
+        than it are holders still."""
+        if seat in self.rebuilds:
+            return False
         holders = set(self.share_holders(self.share_threshold,
                                          self.start_game.host_run)) - {seat}
         for generation in sorted(self.generations):

@@ -437,13 +437,7 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
             if step.step == "reveal":
                 for reveal in step.messages:
                     token = (reveal.context.generation, reveal.position)
-                    card = self._public_card(token)
-                    if card is not None:
-                        self._learn_public(token, card)
-                    elif token in self._revealed:  # every seat's own key is in: no card
-                        self._accuse(None, f"position {reveal.position} of generation "
-                                           f"{reveal.context.generation}, turned up with every "
-                                           "seat's key, does not open to a card")
+                    if not self._turned_up(token):
                         return
 
     def _count(self, author: int, step: DealStep) -> None:
@@ -464,10 +458,27 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
                 if len(reveal.keys) == self.players:
                     self._revealed.add(token)
                 else:
-                    seen = self._own_keys.setdefault(token, set())
-                    seen.add(author)
-                    if len(seen) == self.players:
+                    self._own_keys.setdefault(token, set()).add(author)
+                    if self._own_keys_in(token):
                         self._revealed.add(token)
+
+    def _own_keys_in(self, token: Token) -> bool:
+        """Every seat's own key of a card turned up is in: sequenced, or public (a seat lost
+        this round and rebuilt, R1, whose key nobody sends: its stand-in neither)."""
+        shown = self._own_keys.get(token, set()) | self.rebuilt_lost(token[0])
+        return len(shown) == self.players
+
+    def _turned_up(self, token: Token) -> bool:
+        """Learn the card at ``token`` if it opened for all; False when every seat's own key
+        is in and it opens to nothing: the round is stopped for its audit."""
+        card = self._public_card(token)
+        if card is not None:
+            self._learn_public(token, card)
+        elif token in self._revealed:
+            self._accuse(None, f"position {token[1]} of generation {token[0]}, turned up with "
+                               "every seat's key, does not open to a card")
+            return False
+        return True
 
     def _pick(self, author: int, number: int) -> PickState:
         if not 0 <= number < len(self._picks) or author not in self._picks[number].parties:

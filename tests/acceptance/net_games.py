@@ -6,8 +6,9 @@ bot to play a whole game beside `shanghai bot` peers; a whole game is too long f
 - `shanghai host --players 3 --bots 3 --no-console` (davis, seven rounds);
 - `shanghai host --players 8 --bots 8 --no-console --preset marcelle` (the big table);
 - `shanghai host --players 4 --bots 3 --no-console` with `clients/simple_bot.py` in the fourth seat;
-- `shanghai host --players 4 --bots 0 --no-console` with four `shanghai bot` processes, one killed
-  with SIGKILL in round 2 (issue 22: the game goes on with a stand-in).
+- `shanghai host --players 4 --bots 0 --no-console --sharing default` with four `shanghai bot`
+  processes, one killed with SIGKILL in round 2 (issue 22: the game goes on with a stand-in;
+  issue 38: sharing on, the seat is lost and rebuilt and its stand-in plays its hand on).
 
 Each host must exit 0 ("game over"), the client bot too, and `shanghai verify` must accept each
 transcript.  Each game gets its own config directory and a port the host picks (read from its
@@ -82,16 +83,18 @@ def round_of(record: Path) -> int:
 
 
 def lost_seat_game(work: Path) -> None:
-    """Issue 22: four separate `shanghai bot` processes; one is killed with SIGKILL once round 2
-    is dealt.  The others vote it gone, the host seats a stand-in bot, and all seven contracts
-    are played; `shanghai verify` accepts the record and names who played the seat."""
+    """Issues 22 and 38: four separate `shanghai bot` processes, sharing on; one is killed with
+    SIGKILL once round 2 is dealt.  The others vote it gone, it is lost and rebuilt with the
+    round going on (R1: not void), the host's stand-in bot plays its hand on in that round,
+    and all seven contracts are played; `shanghai verify` accepts the record and names who
+    played the seat."""
     name = "lost-seat"
     record = work / f"{name}.transcript"
     env = {**os.environ, "XDG_CONFIG_HOME": str(work / f"{name}-config")}
     started = time.monotonic()
     host = subprocess.Popen(
         SHANGHAI + ["host", "--port", "0", "--bind", "127.0.0.1", "--players", "4", "--bots",
-                    "0", "--no-console", "--record", str(record)],
+                    "0", "--no-console", "--sharing", "default", "--record", str(record)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     first = host.stdout.readline()
     port = re.search(r"on port (\d+)", first)
@@ -116,11 +119,40 @@ def lost_seat_game(work: Path) -> None:
             raise SystemExit(f"{name}: bot{i} exited {bots[i].returncode}\n{said}")
     verdict = subprocess.run(SHANGHAI + ["verify", str(record)], capture_output=True, text=True,
                              cwd=ROOT)
-    if verdict.returncode != 0 or "voided by the table's vote" not in verdict.stdout or \
+    if verdict.returncode != 0 or "voided" in verdict.stdout or \
             "played by bot" not in verdict.stdout:
         raise SystemExit(f"{name}: shanghai verify\n{verdict.stdout}")
+    played_on = lost_and_played_on(record, "bot2")
+    if played_on is not None:
+        raise SystemExit(f"{name}: {played_on}")
     print(f"{name}: {out.strip().splitlines()[-1]} ({time.monotonic() - started:.0f} s); "
           f"verify: {verdict.stdout.strip().splitlines()[-1]}", flush=True)
+
+
+def lost_and_played_on(record: Path, name: str) -> str | None:
+    """None if ``name``'s seat was lost in round 2 (R1, no round void) and its replacement
+    then played its hand in that round (a discard of the seat before the round ended); else
+    what was seen instead."""
+    from shanghai_net.engine.events import Discarded, RoundEnded, RoundVoided, SeatLost
+    from shanghai_net.net.transcript import read_transcript
+    from shanghai_net.table.public import PublicTable
+
+    messages = read_transcript(record)
+    table = PublicTable(messages[0])
+    for msg in messages[1:]:
+        table.receive(msg)
+    seat = next(s.seat for s in messages[0].seats if s.name == name)
+    log = table.public.log
+    lost = [i for i, e in enumerate(log) if isinstance(e, SeatLost)]
+    if [(log[i].round_no, log[i].seat) for i in lost] != [(2, seat)] or \
+            any(isinstance(e, RoundVoided) for e in log):
+        return f"not seat {seat} alone lost in round 2, the round going on: {table.lost}, " \
+               f"left {table.left}"
+    after = log[lost[0]:]
+    end = next((i for i, e in enumerate(after) if isinstance(e, RoundEnded)), len(after))
+    if not any(isinstance(e, Discarded) and e.seat == seat for e in after[:end]):
+        return f"seat {seat}'s replacement never played its hand in round 2"
+    return None
 
 
 def main() -> None:
