@@ -114,7 +114,8 @@ def table(outcomes: list[Outcome]) -> str:
                  f"ended first, or the seat's player was gone) "
                  f"{sum(not f.injected for o in outcomes for f in o.spec.faults)}; "
                  f"charges to seats with no fault {unstruck}; seats taken back "
-                 f"{sum(len(o.taken_back) for o in outcomes)}")
+                 f"{sum(len(o.taken_back) for o in outcomes)}; programs still running 30 s "
+                 f"after their game ended well {sum(len(o.lingered) for o in outcomes)}")
     lines.append(sharing(outcomes))
     lines.append(figures(outcomes))
     return "\n".join(lines)

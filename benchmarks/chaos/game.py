@@ -269,6 +269,7 @@ class Game:
                 proc.wait()
                 if note:
                     self.notes.append(f"{name} still ran 30 s after the host ended")
+                    self.outcome.lingered.append(name)
         if self.host.poll() is None:
             self.host.kill()
             self.host.wait()

@@ -27,6 +27,9 @@ class Outcome:
     """Seat name, or "audit" -> rounds voided for it."""
     lost: dict[str, int] = field(default_factory=dict)
     """Seat name -> times the table lost it mid-round and its round went on (R1)."""
+    lingered: list[str] = field(default_factory=list)
+    """The seats whose program still ran 30 s after a game that ended well (soak 9-1: a seat
+    stuck waiting to be seated again, retrying the host's closed connection)."""
     void_causes: list[str] = field(default_factory=list)
     """What voided each deal voided (`RecordWatch.void_causes`)."""
     sharing: int | None = None
