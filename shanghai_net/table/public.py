@@ -438,10 +438,13 @@ class PublicTable(StreamTable):
         self.decks[request.generation] = _PublicGeneration(tuple(request.cards))
         context = Context(self.game_id, self.round, request.generation)
         holders = self._generation_holders()
+        sharing = None if holders is None else GenerationShares.at(self.share_threshold,
+                                                                    holders, self.players)
+        for seat, box_key in self.seated_in_round().items() if sharing else ():
+            sharing.successors[seat] = box_key  # seated before it began: its boxes to the seat
+            sharing.replaced_at[seat] = 0  # are sealed to the replacement's key from the first
         self.records[request.generation] = Generation(
-            context, tuple(request.cards), self.players, OBSERVER, b"",
-            sharing=None if holders is None else GenerationShares.at(self.share_threshold,
-                                                                      holders, self.players))
+            context, tuple(request.cards), self.players, OBSERVER, b"", sharing=sharing)
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         record = self.records.get(generation)

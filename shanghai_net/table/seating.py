@@ -87,6 +87,13 @@ class MidRoundSeating:
             if not self._passes.get(generation):
                 sharing.recommitted[seat] = tuple(h for h in holders if h != seat)
 
+    def seated_in_round(self) -> dict[int, bytes]:
+        """The seats lost this round and played again, and their replacements' box keys: a
+        generation begun since deals to them at those keys from its first box (every seat's
+        participant keeps its own list, `LostSeats.seat_replacement`)."""
+        return {seat: self.holders[seat].box_key for seat in sorted(self.rebuilds)
+                if seat not in self.vacant}
+
     def _drop_sender(self, seat: int) -> None:
         """``seat`` is lost: its keys come from its seed once rebuilt, not in a handed box."""
         for key in list(self.handed_owed):
