@@ -67,8 +67,8 @@ class Game:
                      "--record", str(self.outcome.record)]
             for rule in HOUSE_RULES:
                 argv += ["--rule", rule]
-            if self.spec.sharing:
-                argv += ["--sharing", "default"]
+            # said either way: the host's own default may change (docs/dealing.md)
+            argv += ["--sharing", "default" if self.spec.sharing else "off"]
         self.host = self._spawn("host", argv)
         log = self.logs / f"host.{self.started['host']}.log"
         deadline = time.monotonic() + 30 * self.slow
