@@ -30,6 +30,17 @@ def steps(t, step) -> set[int]:
     return {m.author for m in t.stream if isinstance(m.body, Deal) and m.body.step == step}
 
 
+def refusals(t, seat, voters) -> list[str]:
+    """Each of ``voters`` votes that ``seat`` left; the host's refusals, said."""
+    refused = []
+    for voter in voters:
+        try:
+            vote_gone(t, seat, [voter])
+        except ProtocolError as error:
+            refused.append(f"seat {voter}: {error}")
+    return refused
+
+
 @pytest.mark.xfail(strict=True, reason="a vote spent on a seat timed out as idle (it can never "
                    "carry: 11.5's idle timeout lowers no bar) stands until that seat signs "
                    "again, so its voters have none left for the seat the table waits on "
@@ -44,12 +55,7 @@ def test_votes_spent_on_a_seat_that_owes_nothing_leave_the_staller_to_be_voted_g
     t.host_says(wm.Timeout(seat=1, what="silent"))
     t.host_says(wm.Timeout(seat=2, what="silent"))  # idle: owes nothing, its link down
     assert t.host.left == []
-    refused = []
-    for voter in (0, 3):
-        try:
-            vote_gone(t, 1, [voter])
-        except ProtocolError as error:
-            refused.append(f"seat {voter}: {error}")
+    refused = refusals(t, 1, (0, 3))
     assert t.host.left and t.host.left[0][1] in (1, 2), refused
 
 
@@ -67,10 +73,5 @@ def test_the_voters_of_a_voided_pick_may_vote_again_in_the_pick_that_follows():
     t.host_says(wm.Timeout(seat=1, what="silent"))
     t.host_says(wm.Timeout(seat=3, what="silent"))  # silent: the votes against 3 carry
     assert t.host.left == [(0, 3)] and t.host.void_target == 0
-    refused = []
-    for voter in (0, 2):
-        try:
-            vote_gone(t, 1, [voter])
-        except ProtocolError as error:
-            refused.append(f"seat {voter}: {error}")
+    refused = refusals(t, 1, (0, 2))
     assert refused == [] and t.host.left == [(0, 3), (0, 1)], refused
