@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from shanghai_net.engine import RoundVoided, SeatLost
+from shanghai_net.engine import Drew, RoundVoided, SeatLost
 from shanghai_net.table.verify import verify
+from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from test_net_complaints import assert_no_hidden_card_opened_to
@@ -77,3 +78,51 @@ def test_a_seat_lost_owing_its_key_of_the_card_turned_up_is_rebuilt_and_the_card
     report = verify([t.host.start_game, *t.stream])
     assert report.ok, report.summary()
     assert report.voided is None and report.left == ()
+
+
+def test_a_seat_lost_between_its_reveal_and_its_move_hands_on_only_its_hidden_cards():
+    """4 seats, t = 3: seat 2 reveals the card it discards (every key of it, as a move that shows
+    a hidden card is preceded) and dies before its discard.  That card is public and still in
+    its hand: the others hand its replacement only the hidden rest, and the replacement learns
+    the shown card from the reveal, holds exactly the lost hand, and plays on.  Found over real
+    processes (acceptance lost_seat_game, sharing on, /work/notes/s18/own-late2): the table asked
+    each seat for a handed box with the shown card in it, the seats' deals left it out (it is
+    turned up), the host refused every box ("not the positions it owes"), and the bots voted a
+    live seat gone, voiding the round."""
+    lost = 2
+    t = shared(4, 3)
+    plain = t.deliver
+
+    def dying(msg):  # the seat dies between its reveal and its discard
+        if msg.author == lost and isinstance(msg.body, wm.Discard) and t.host.round == 1 and \
+                sum(isinstance(e, Drew) for e in t.host.public.log) >= 3:
+            t.gone.add(lost)
+            return msg
+        return plain(msg)
+
+    t.deliver = dying
+    t.run_until(lambda: lost in t.gone)
+    t.deliver = plain
+    old, round_no, who = t.seats[lost], t.host.round, newcomer(lost)
+    shown = [token for token in t.host.public.hands[lost] if token in t.host._revealed]
+    assert len(shown) == 1 and t.host.moving() == {lost}
+    hand = {**old.participant.hand(), shown[0]: old.participant.public_card(*shown[0])}
+    vote_gone(t, lost, [0, 1, 3])
+    t.run_until(lambda: t.host.rebuilt_lost() == {lost}, play=False)
+    t.follow(lost, who, yields=True)
+    t.propose(lost, who)
+    t.gone.discard(lost)
+    t.run_until(lambda: t.seats[lost] is not old, play=False)
+    assert all(shown[0] not in {(generation, p) for p in positions}
+               for (_, generation), senders in t.host.handed_owed.items()
+               for positions in senders.values()), "the shown card is handed to no one"
+    t.run_until(lambda: t.host.settled)
+    replacement = t.seats[lost]
+    assert {token: replacement.game.faces[token] for token in replacement.game.hands[lost]} == \
+        hand
+    t.run_until(lambda: t.host.audited >= round_no)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, (party.fault, party.verdict)
+        assert party.lost == [(round_no, lost)] and party.left == []
+    assert all(seat.verdicts[round_no].clean for seat in t.seats)
+    assert_no_hidden_card_opened_to(t, lost)

@@ -420,7 +420,11 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     except PeerError as error:
         print(f"shanghai bot: {error}", file=sys.stderr)
         return 1
-    print(f"seat {result.seat}: game over, totals {list(result.table.game.result.totals)}")
+    # the public replica's totals, every party's: a seat's own replica stops where the table
+    # gave its seat to someone else (voted gone while alive, say), with no result
+    print(f"seat {result.seat}: game over, totals {list(result.table.public.result.totals)}"
+          + (f" (this bot's seat was given to another: {result.unseated})"
+             if result.unseated else ""))
     return 0
 
 

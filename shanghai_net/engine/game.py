@@ -12,6 +12,7 @@ sees its own cards and what is public, as every networked peer does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 from ..cards import Card, deck
@@ -20,7 +21,7 @@ from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
 from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touching_faces
 from ..rules.ruleset import Contract, MeldKind, RuleSet
-from .dealer import Dealer, Pick
+from .dealer import Dealer, Pick, Token
 from .dealt import ClaimWindow, DealtGame, Phase
 from .events import (
     ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, JokerBought, JokerSwapped, LaidOff,
@@ -87,12 +88,13 @@ class Game(DealtGame):
         upturned = self.stock.pop()
         self.turn = (self.dealer_seat + 1) % n
         self.phase = Phase.DRAW
+        # a bound method, not a closure: a deep copy of the game (a replacement taking over
+        # mid-round copies the public replica) then turns the card up on its own pile
+        self._reveal(upturned, None, functools.partial(self._turned_up, upturned))
 
-        def turned_up() -> None:
-            self.discard.append(self.faces[upturned])
-            self.open_claim_window()
-
-        self._reveal(upturned, None, turned_up)
+    def _turned_up(self, upturned: Token) -> None:
+        self.discard.append(self.faces[upturned])
+        self.open_claim_window()
 
     def _advance(self) -> None:
         while self.owed and not self._pending:

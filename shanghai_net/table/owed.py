@@ -118,9 +118,13 @@ class Owing:
 
     def _owed_shares(self) -> Iterator[OwedStep]:
         """One entry per (generation, owing seat, recipient), in the order of their first card:
-        exactly the positions `outstanding` waits for from that seat."""
+        exactly the positions `outstanding` waits for from that seat; none yet to a seat lost
+        this round and vacant (R1): a box to it sequenced after its replacement is seated is
+        sealed to the replacement's box key, so each seat seals it once it is seated."""
         boxes: dict[tuple[int, int, int], list[int]] = {}
         for (generation, position), outstanding in sorted(self.outstanding.items()):
+            if outstanding.to in self.vacant:
+                continue
             for seat in sorted(outstanding.owing):
                 boxes.setdefault((generation, seat, outstanding.to), []).append(position)
         return (OwedStep(seat, "shares", self.round, f"key shares for seat {to}",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..engine import DealtGame, new_game
-from ..engine.dealer import Pick, Reveal, Shuffle
+from ..engine.dealer import Pick, Reveal, Shuffle, Token
 from ..engine.moves import Move
 from ..errors import IllegalMoveError
 from ..rules.ruleset import RuleSet
@@ -33,6 +33,8 @@ class _Lost:
     dealt: bool
     picked: int
     """The round's picks the live replica was given before it (round 1's first-dealer pick)."""
+    awaited: frozenset[Token]
+    """The cards turned up for all that the live replica still waited for (`_awaited`)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,15 @@ class _Back:
     seat: int
     dealt: bool
     picked: int
+    awaited: frozenset[Token]
+
+
+def _awaited(live: DealtGame) -> frozenset[Token]:
+    """The cards turned up for all that the live replica ``live`` still waits for (the first
+    card of the discard pile, say): the replay answers them after a loss or seating, as
+    ``live`` had, so that the claim window they open counts the seat as ``live``'s did."""
+    return frozenset(request.token for request in live.awaiting
+                     if isinstance(request, Reveal) and request.to is None)
 
 
 def _dealt(live: DealtGame) -> bool:
@@ -83,11 +94,13 @@ class FullReplay:
     def lose(self, seat: int, pays: bool, live: DealtGame) -> None:
         """``seat`` was lost mid-round and the round goes on (sharing on, R1): replayed in its
         place among the moves (``live``: the replica that lost it, as it stood)."""
-        self._inputs.append((seat, _Lost(seat, pays, _dealt(live), len(self._picks))))
+        self._inputs.append((seat, _Lost(seat, pays, _dealt(live), len(self._picks),
+                                         _awaited(live))))
 
     def seat_back(self, seat: int, live: DealtGame) -> None:
         """Lost ``seat``'s replacement was seated mid-round: replayed in its place too."""
-        self._inputs.append((seat, _Back(seat, _dealt(live), len(self._picks))))
+        self._inputs.append((seat, _Back(seat, _dealt(live), len(self._picks),
+                                         _awaited(live))))
 
     def replay(self, round_no: int, decks: Mapping[int, Sequence[Card]]) -> None:
         """Replay the moves since the last round's audit on the decks of round ``round_no``
@@ -98,15 +111,16 @@ class FullReplay:
         deal was dealt, before any move: the upcard's claim window passes for it).  The picks
         given before it are answered before it in any case: a seat lost in round 1's shuffle
         was lost in the round the first-dealer pick began, not in the pick (which would start
-        the round afresh, counting the seat in its windows)."""
+        the round afresh, counting the seat in its windows); and a card turned up for all that
+        the live replica still waited for comes after it (a replacement seated between the deal
+        and its first card turned up: that card's claim window counts the seat)."""
         inputs, self._inputs = self._inputs, []
         given = len(self._picks)
         for author, move in inputs:
-            if isinstance(move, (_Lost, _Back)) and move.dealt:
-                self._answer(round_no, decks)
-            elif isinstance(move, (_Lost, _Back)):
+            if isinstance(move, (_Lost, _Back)):
                 answered = given - len(self._picks)
-                self._answer(round_no, {}, picks=max(0, move.picked - answered))
+                self._answer(round_no, decks if move.dealt else {},
+                             max(0, move.picked - answered), move.awaited)
             if isinstance(move, _Lost):
                 self.game.lose_seat(move.seat, pays=move.pays)
                 continue
@@ -124,9 +138,10 @@ class FullReplay:
         self._answer(round_no, decks)
 
     def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]],
-                picks: int | None = None) -> None:
+                picks: int | None = None, held: frozenset[Token] = frozenset()) -> None:
         """Answer what the game waits for from the round's opened decks and the picks in hand
-        (the next round's shuffle waits for that round's audit); ``picks``: at most so many."""
+        (the next round's shuffle waits for that round's audit); ``picks``: at most so many;
+        ``held``: cards turned up for all that it leaves unanswered."""
         game = self.game
         progress = True
         while progress:
@@ -136,7 +151,8 @@ class FullReplay:
                 if isinstance(request, Shuffle) and request.round_no == round_no and \
                         request.generation in decks:
                     game.fulfil_shuffle(request.generation)
-                elif isinstance(request, Reveal) and request.token[0] in decks:
+                elif isinstance(request, Reveal) and request.token[0] in decks and \
+                        request.token not in held:
                     generation, position = request.token
                     game.learn(request.token, decks[generation][position])
                 elif isinstance(request, Pick) and self._picks and picks != 0:

@@ -509,9 +509,12 @@ class PeerTable(StreamTable):
             self._reveals = []
         if self._shares:
             by_generation: dict[int, list] = {}
+            waiting = {(generation, to): positions for (generation, to), positions
+                       in self._shares.items() if to in self.vacant and to in self.rebuilds}
             for (generation, to), positions in sorted(self._shares.items()):
-                if self.seat in self.rebuilt_lost(generation):
-                    continue  # a replacement whose seat's keys of it are public (R1)
+                if self.seat in self.rebuilt_lost(generation) or (generation, to) in waiting:
+                    continue  # a replacement whose seat's keys of it are public (R1); a seat
+                    # lost and vacant: sealed to its replacement's box key once it is seated
                 try:
                     sealed = self.participant.share_keys(generation, to, positions)
                 except GenerationStopped:
@@ -519,7 +522,7 @@ class PeerTable(StreamTable):
                 by_generation.setdefault(generation, []).append(sealed)
             for generation, sealed in by_generation.items():
                 self._out.append(shares_body(self.round, generation, sealed))
-            self._shares = {}
+            self._shares = waiting
 
     def _public_card(self, token: Token) -> Card | None:
         if token not in self._revealed:

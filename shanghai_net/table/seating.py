@@ -58,8 +58,8 @@ class MidRoundSeating:
         holders = self._holders_now()  # of a restarted generation's fresh commit
         box_key = self.holders[seat].box_key
         hand = self.public.hands[seat]
-        for generation in sorted(self.generations):
-            positions = {p for g, p in hand if g == generation}
+        for generation in sorted(self.generations):  # a card it showed is no one's to hand on
+            positions = {p for g, p in hand if g == generation and (g, p) not in self._revealed}
             public = self.rebuilt_lost(generation)
             for sender in range(self.players):
                 if sender == seat or sender in self.vacant or sender in public:
