@@ -52,7 +52,9 @@ logs (kept) and the command that plays it again.
 
 Two games at once (``--jobs``: a game mostly waits), 30 games took 18 and 20 minutes on a
 2-core machine shared with other work (load 6 to 16), 20 s to 4 minutes a game; with several
-faults a seat (seed 8), 29 minutes at load 12 to 14, 26 s to 4.5 minutes a game.
+faults a seat (seed 8), 29 minutes at load 12 to 14, 26 s to 4.5 minutes a game; with a third
+of the tables sharing seeds at 4 to 6 seats (seed 10), 32 minutes at load 9 to 16, 42 s to 4.6
+minutes a game.
 """
 
 from __future__ import annotations
