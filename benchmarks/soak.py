@@ -2,11 +2,14 @@
 killed, stopped, leave, rejoin, hand over and take back, and the host is killed and resumed.
 
     python benchmarks/soak.py --games 30 --seed 1     # `make soak`
-    python benchmarks/soak.py --replay 1-17           # the 18th game of seed 1 again
+    python benchmarks/soak.py --replay 10-17          # the 18th game of seed 10 again
+    python benchmarks/soak.py --replay 8-11 --draw several  # a game of sessions 17 and 18 (seeds 7-9)
     python benchmarks/soak.py --replay 6-20 --draw single   # a game of sessions 15 and 16
 
 Each game is drawn from its own seed (``SEED-INDEX``, benchmarks/chaos/draw.py): 3 or 4 seats,
-each a ``shanghai bot`` process or a *person* (this script's ``person`` command,
+or, at a third of the tables (``--draw mixed``, the default), 4 to 6 seats whose host shares seeds
+(``shanghai host --sharing default``, docs/dealing.md: a seat lost mid-round is rebuilt from the
+holders' shares, R1, and one silent at its seeds is rebuilt and audited, R2), each a ``shanghai bot`` process or a *person* (this script's ``person`` command,
 benchmarks/chaos/person.py: a `NetSession`, the console's own session, played headless by a
 basic bot's choices with a person's habits: it thinks a moment before each move, lets some
 claim windows run out, votes `V` when a seat has been away a while, and takes commands on its
@@ -41,14 +44,17 @@ supervised (benchmarks/chaos/game.py): it must end (the host exits 0 with ``game
 leave voids at most its own round; never more than rounds + 3 x seats); its record must pass
 ``shanghai verify``; nobody may be named (every party is honest); a seat pays the leave penalty
 exactly once for each time it quit or was gone for good, at most once more for each time it
-was killed or stopped and back, and never for a hand-over or the host's crash
-(benchmarks/chaos/judge.py).  The run prints a table of the faults injected and the outcomes,
+was killed or stopped and back, and never for a hand-over or the host's crash; at a table
+sharing seeds a seat lost mid-round pays once and voids nothing, one rebuilt at its seeds pays
+nothing (benchmarks/chaos/judge.py).  The run prints a table of the faults injected and the outcomes,
 and exits 1 if any invariant failed, naming the game's seed, its record, the directory of its
 logs (kept) and the command that plays it again.
 
 Two games at once (``--jobs``: a game mostly waits), 30 games took 18 and 20 minutes on a
 2-core machine shared with other work (load 6 to 16), 20 s to 4 minutes a game; with several
-faults a seat (seed 8), 29 minutes at load 12 to 14, 26 s to 4.5 minutes a game.
+faults a seat (seed 8), 29 minutes at load 12 to 14, 26 s to 4.5 minutes a game; with a third
+of the tables sharing seeds at 4 to 6 seats (seed 10), 32 minutes at load 9 to 16, 42 s to 4.6
+minutes a game.
 """
 
 from __future__ import annotations
@@ -73,25 +79,28 @@ from benchmarks.chaos.judge import Outcome  # noqa: E402
 
 
 def table(outcomes: list[Outcome]) -> str:
-    """Per fault kind: injected, games, finished, rounds voided, leave charges, seats named,
+    """Per fault kind: injected, games, finished, rounds voided, seats lost mid-round (their
+    rounds going on: R1, at a table sharing seeds), leave charges, seats named,
     protests of the host's timeouts (the game goes on), records verify accepted (a game counts
     once in each kind it had; a seat's voided rounds and charges in each kind that struck it)."""
     header = f"{'fault':<17}{'injected':>9}{'games':>7}{'finished':>10}{'voided':>8}" \
-             f"{'charged':>9}{'named':>7}{'protests':>10}{'verified':>10}{'failed':>8}"
+             f"{'lost':>6}{'charged':>9}{'named':>7}{'protests':>10}{'verified':>10}" \
+             f"{'failed':>8}"
     lines = [header, "-" * len(header)]
 
     def row(label: str, kinds) -> str:
         games = [o for o in outcomes if any(f.kind in kinds and f.injected for f in o.spec.faults)]
         injected = sum(f.kind in kinds and bool(f.injected) for o in outcomes
                        for f in o.spec.faults)
-        voided = charged = 0
+        voided = lost = charged = 0
         for o in outcomes:
             targets = {f.target for f in o.spec.faults if f.kind in kinds and f.injected}
             voided += sum(n for who, n in o.voids.items() if who in targets) + (
                 o.voids.get("audit", 0) if targets else 0)
+            lost += sum(n for who, n in o.lost.items() if who in targets)
             charged += sum(n for who, n in o.charges.items() if who in targets)
         return (f"{label:<17}{injected:>9}{len(games):>7}{sum(o.finished for o in games):>10}"
-                f"{voided:>8}{charged:>9}{sum(len(o.named) for o in games):>7}"
+                f"{voided:>8}{lost:>6}{charged:>9}{sum(len(o.named) for o in games):>7}"
                 f"{sum(o.protests for o in games):>10}"
                 f"{sum(o.verified for o in games):>10}{sum(bool(o.failures) for o in games):>8}")
 
@@ -107,9 +116,27 @@ def table(outcomes: list[Outcome]) -> str:
                  f"ended first, or the seat's player was gone) "
                  f"{sum(not f.injected for o in outcomes for f in o.spec.faults)}; "
                  f"charges to seats with no fault {unstruck}; seats taken back "
-                 f"{sum(len(o.taken_back) for o in outcomes)}")
+                 f"{sum(len(o.taken_back) for o in outcomes)}; programs still running 30 s "
+                 f"after their game ended well {sum(len(o.lingered) for o in outcomes)}")
+    lines.append(sharing(outcomes))
     lines.append(figures(outcomes))
     return "\n".join(lines)
+
+
+def sharing(outcomes: list[Outcome]) -> str:
+    """The games at tables sharing seeds: seats lost mid-round and rebuilt, their rounds going
+    on (R1), against rounds voided there."""
+    shared = [o for o in outcomes if o.spec.sharing]
+    if not shared:
+        return "no game shared seeds"
+    lost = sum(n for o in shared for n in o.lost.values())
+    causes = [c for o in shared for c in o.void_causes]
+    return (f"sharing seeds (t {', '.join(str(o.sharing) for o in shared)}): {len(shared)} "
+            f"games, {sum(o.finished for o in shared)} finished, "
+            f"{sum(o.verified for o in shared)} verified, {sum(bool(o.failures) for o in shared)}"
+            f" failed; seats lost mid-round, their rounds going on {lost}; rounds voided "
+            f"{sum(n for o in shared for n in o.voids.values())}" + "".join(
+                f", {causes.count(c)} by {c}" for c in sorted(set(causes))))
 
 
 def figures(outcomes: list[Outcome]) -> str:
@@ -141,8 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--replay", metavar="SEED-INDEX", help="play that one game again")
     parser.add_argument("--draw", choices=DRAWS, default=DRAWS[0],
-                        help="several faults a seat (the default), or sessions 15 and 16's "
-                             "draw of at most one")
+                        help="several faults a seat and a third of the tables sharing seeds "
+                             "(the default); several faults a seat, no sharing (session 17's, "
+                             "seeds 7 to 9); or sessions 15 and 16's draw of at most one")
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help="the fault kinds drawn from (comma-separated)")
     parser.add_argument("--shapes", default=",".join(SHAPES),
@@ -150,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--draw single)")
     parser.add_argument("--episodes", type=int,
                         help="episodes a game (default: 1 or 2; --draw single: faults)")
-    parser.add_argument("--players", type=int, choices=(3, 4), help="seats (default: 3 or 4)")
+    parser.add_argument("--players", type=int, choices=(3, 4, 5, 6),
+                        help="seats (default: 3 or 4; 4 to 6 at a table sharing seeds)")
     parser.add_argument("--rounds", type=int, choices=range(1, len(CONTRACTS) + 1),
                         default=len(CONTRACTS), help="rounds a game (the first contracts of "
                                                      f"{','.join(CONTRACTS)})")
@@ -193,7 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         struck = "; ".join(f"{f.kind} {f.target} at {f.injected or f.missed or 'never (over first)'}"
                            for f in spec.faults)
         print(f"game {seed}: {'FAILED' if out.failures else 'ok'} in {out.seconds:.0f} s, "
-              f"{out.deals} deals; {struck}; charged {out.charges or 'nobody'}; "
+              f"{out.deals} deals{', sharing seeds' if spec.sharing else ''}; {struck}; "
+              f"charged {out.charges or 'nobody'}; "
+              + (f"lost mid-round {out.lost}; " if out.lost else "")
+              + (f"voided by {', '.join(out.void_causes)}; " if out.void_causes else "")
               + (f"taken back by {', '.join(out.taken_back)}; " if out.taken_back else "") +
               f"verify: {out.verdict}" + "".join(f"\n    {x}" for x in out.failures + game.notes),
               flush=True)

@@ -1,8 +1,9 @@
 """The chaos evening's harness (benchmarks/soak.py and benchmarks/chaos/, `make soak`) kept from
-rotting: its draw (a game from its seed alone; a seat's faults playable in their order), its
-watch on the record, its judge (who must pay, who may), and one short game of real processes on
-127.0.0.1 (a one-round game, three seats) with one seat SIGKILLed and started again, judged as
-the evening judges each of its games."""
+rotting: its draw (a game from its seed alone; a seat's faults playable in their order; a third
+of the tables sharing seeds), its watch on the record, its judge (who must pay, who may; a seat
+lost mid-round at a table sharing seeds, R1, pays once and voids nothing), and one short game of
+real processes on 127.0.0.1 (a one-round game, three seats) with one seat SIGKILLed and started
+again, judged as the evening judges each of its games."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from types import SimpleNamespace
+
 from benchmarks.chaos.draw import FINAL, KINDS, PERSON_ONLY, Fault, GameSpec, Seat, draw_game
 from benchmarks.chaos.judge import Outcome
 from benchmarks.chaos.watch import RecordWatch
-from shanghai_net.table.verify import Report
+from shanghai_net.engine.events import SeatLost
+from shanghai_net.table.verify import Report, verify
+from shanghai_net.wire import encode_frame
 
 SOAK = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
 SEEDS = [f"{run}-{game}" for run in range(1, 9) for game in range(40)]
@@ -27,6 +32,23 @@ def test_a_game_is_drawn_from_its_seed_alone():
     assert any(s.person for s in first.seats) and len(first.seats) + first.host_bots \
         == first.players
     assert first.deal_bound == first.rounds + len(first.faults)
+
+
+def test_the_mixed_draw_shares_seeds_at_a_third_of_its_tables_of_4_to_6_seats():
+    """Each sharing table has 4 holders at least (the host's bots hold nothing; 3 holders share
+    nothing, docs/dealing.md); every other game is the one ``several`` draws (seeds 7 to 9
+    replay with ``--draw several``); ``several`` and ``single`` never share."""
+    mixed = [draw_game(seed) for seed in SEEDS]
+    shared = [g for g in mixed if g.sharing]
+    assert 0.25 < len(shared) / len(mixed) < 0.42
+    assert {g.players for g in shared} == {4, 5, 6}
+    assert all(g.players - g.host_bots >= 4 for g in shared)
+    assert any(g.host_bots for g in shared)
+    for game in mixed:
+        several = draw_game(game.seed, draw="several")
+        assert not several.sharing and not draw_game(game.seed, draw="single").sharing
+        assert game.sharing or game == several, game.seed
+    assert not any(draw_game(seed, players=3).sharing for seed in SEEDS)
 
 
 def test_sessions_15_and_16s_seeds_play_their_games_again():
@@ -91,13 +113,13 @@ def test_a_leave_at_the_last_rounds_audit_leaves_no_round_to_play(tmp_path):
     once after; both times they came (her program sends them on its way out), the game was
     over for her, and no charge was due."""
     watch = RecordWatch(tmp_path / "record.bin", 3, 3)
-    watch.seeds, watch.seeds_from = 7, {0}  # rounds 1 and 2 audited, round 3's first seeds
+    watch.audited, watch.seeds_from = 2, {0}  # rounds 1 and 2 audited, round 3's first seeds
     assert watch.at_last_audit()
-    watch.seeds, watch.seeds_from = 6, set()  # round 3 not played out: no seeds of it yet
+    watch.audited, watch.seeds_from = 2, set()  # round 3 not played out: no seeds of it yet
     assert not watch.at_last_audit()
-    watch.seeds, watch.seeds_from = 5, {2, 0}  # round 2's audit: round 3 still to play
+    watch.audited, watch.seeds_from = 1, {2, 0}  # round 2's audit: round 3 still to play
     assert not watch.at_last_audit()
-    watch.seeds, watch.seeds_from = 9, set()  # every round audited
+    watch.audited, watch.seeds_from = 3, set()  # every round audited
     assert watch.at_last_audit()
 
 
@@ -162,6 +184,124 @@ def test_a_stand_in_voted_gone_is_no_charge_to_its_seat(tmp_path):
     assert out.charges == {"bot3": 1} and out.voids == {"bot3": 2}
 
 
+def r1_judged(tmp_path, faults, losses, left=(), unpaid=(), sharing=True, t=3) -> Outcome:
+    """A finished 4-seat game (ann, bot3, carl, dee) judged from its report and its losses."""
+    spec = GameSpec("0-0", 4, 0, [Seat("ann", True), Seat("bot3", False), Seat("carl", True),
+                                  Seat("dee", True)], faults, sharing=sharing)
+    report = Report(game_id=bytes(16), names=("ann", "bot3", "carl", "dee"), preset="davis",
+                    messages=1, moves=1, rounds=3, faces=1, left=tuple(left),
+                    unpaid=frozenset(unpaid), scored=3)
+    out = Outcome(spec, tmp_path, finished=True)
+    out.judge(SimpleNamespace(share_threshold=t, seats=()), report, losses)
+    return out
+
+
+def test_a_seat_lost_mid_round_pays_once_and_voids_nothing(tmp_path):
+    """R1: bot3 voted gone by t holders is rebuilt, its round goes on (3 deals for 3 rounds);
+    the loss is its one charge.  A stand-in lost so pays nothing (`SeatLost.penalty` 0)."""
+    gone = [struck("sigkill-gone", "bot3")]
+    out = r1_judged(tmp_path, gone, [SeatLost(1, 1, 150)])
+    assert out.failures == [] and out.charges == {"bot3": 1} and out.lost == {"bot3": 1}
+    assert out.voids == {} and out.deals == 3
+    assert r1_judged(tmp_path, gone, []).failures == [
+        "bot3 left (sigkill-gone) and was charged 0 times"]
+    assert r1_judged(tmp_path, gone, [SeatLost(1, 1, 150), SeatLost(2, 1, 150)]).failures == [
+        "bot3 charged 2 times (sigkill-gone)"]
+    out = r1_judged(tmp_path, gone, [SeatLost(1, 1, 150), SeatLost(2, 1, 0)])
+    assert out.failures == [] and out.charges == {"bot3": 1} and out.lost == {"bot3": 2}
+    assert r1_judged(tmp_path, gone, [SeatLost(1, 2, 150)]).failures == [
+        "bot3 left (sigkill-gone) and was charged 0 times",
+        "carl charged 1 times (no fault of its own)"]
+
+
+def test_a_seat_silent_at_its_seeds_is_rebuilt_and_pays_only_when_lost_later(tmp_path):
+    """R2: ann, killed at round 1's audit before her seeds, is rebuilt and audited (no leave,
+    no charge for it); she is lost in round 2 (R1): one charge.  Killed and back at the audit,
+    she may pay nothing."""
+    gone = [struck("sigkill-gone", "ann", "deal 1, audit (1 seeds in)")]
+    out = r1_judged(tmp_path, gone, [SeatLost(2, 0, 150)])
+    assert out.failures == [] and out.charges == {"ann": 1} and out.voids == {}
+    back = [struck("sigkill-rejoin", "ann", "deal 1, audit (1 seeds in)")]
+    assert r1_judged(tmp_path, back, []).failures == []
+
+
+def test_a_loss_then_a_void_of_its_round_is_one_charge_each(tmp_path):
+    """bot3 lost in round 2 (R1), then carl voted gone in it with too few holders left: the
+    round is void (carl pays), and bot3 still paid once (the engine charges it again with the
+    void, having taken its loss back with the round's ledgers)."""
+    faults = [struck("sigkill-gone", "bot3"), struck("bye", "carl")]
+    out = r1_judged(tmp_path, faults, [SeatLost(2, 1, 150)], left=[(2, 2)])
+    assert out.failures == [] and out.charges == {"bot3": 1, "carl": 1}
+    assert out.voids == {"carl": 1} and out.deals == 4
+
+
+def test_the_host_asked_to_share_seeds_must_share_them(tmp_path):
+    assert r1_judged(tmp_path, [], [], t=None).failures == [
+        "the host was asked to share seeds, and its start_game's t is None"]
+    assert r1_judged(tmp_path, [], [], sharing=False).failures == [
+        "the host was not asked to share seeds, and its start_game's t is 3"]
+    assert r1_judged(tmp_path, [], [], sharing=False, t=None).failures == []
+
+
+def watched(t, tmp_path, faults) -> tuple[RecordWatch, list[int], Outcome]:
+    """The in-process game ``t`` played to its end, written to a record a message at a time
+    with the watch reading it as it grows (the deal it saw when a vote first carried against
+    seat 3), then judged as the evening judges (``faults``: (kind, seat), each struck)."""
+    t.run_until(lambda: t.host.finished)
+    start, record = t.host.start_game, tmp_path / "record.bin"
+    watch = RecordWatch(record, 4, 2)
+    deals_at_loss = []
+    with open(record, "wb") as file:
+        for msg in [start, *t.stream]:
+            file.write(encode_frame(msg.to_wire()))
+            file.flush()
+            watch.poll()
+            if watch.voids_of({3}) and not deals_at_loss:
+                deals_at_loss.append(watch.deal)
+    names = [seat.name for seat in start.seats]
+    spec = GameSpec("0-0", 4, 0, [Seat(name, True) for name in names],
+                    [struck(kind, names[seat]) for kind, seat in faults], rounds=2, sharing=True)
+    out = Outcome(spec, tmp_path, finished=True)
+    out.judge(start, verify([start, *t.stream]), watch.losses())
+    return watch, deals_at_loss, out
+
+
+def test_the_watch_counts_a_seat_lost_mid_round_as_gone_not_as_a_deal(tmp_path):
+    """A record of a 4-seat game sharing seeds (t = 3), seat 3 voted gone in round 1 by the
+    three others, rebuilt and replaced mid-round (in process, test_table_thin_holders.py's
+    table): the watch's deal stays 1 through the loss (a void would make it 2), the vote that
+    lost the seat counts for a take-back's wait, and the judge charges the seat once."""
+    from test_table_dropout_silent import shared
+    from test_table_thin_holders import replaced
+
+    t = shared(players=4)
+    replaced(t, 3)
+    watch, deals_at_loss, out = watched(t, tmp_path, [("sigkill-gone", 3)])
+    assert watch.broken == "" and deals_at_loss == [1]
+    assert watch.deal == 3 and watch.audited == 2 and watch.ended == [(1, 3)]
+    assert watch.void_causes == []
+    assert [(e.round_no, e.seat, bool(e.penalty)) for e in watch.losses()] == [(1, 3, True)]
+    lost = t.host.start_game.seats[3].name
+    assert out.failures == [] and out.deals == 2 and out.voids == {}
+    assert out.charges == out.lost == {lost: 1}
+
+
+def test_the_watch_tells_a_void_for_silence_from_a_loss(tmp_path):
+    """The same game, then seat 0 silent at round 2's seeds with too few holders of its commit
+    to rebuild it (R2 cannot): the round is void by the host's seeds timeout, a new deal; seat 0
+    pays for it, seat 3 for its loss, once each."""
+    from test_table_thin_holders import silent_in_round_2
+
+    t = silent_in_round_2(0)
+    watch, _, out = watched(t, tmp_path, [("sigkill-gone", 3), ("sigkill-rejoin", 0)])
+    assert watch.broken == "" and watch.ended == [(1, 3), (2, 0)]
+    assert watch.void_causes == ["timeout seeds"]
+    assert watch.deal == 1 + watch.audited + 1 and watch.audited == 2
+    names = [seat.name for seat in t.host.start_game.seats]
+    assert out.failures == [] and out.deals == 3
+    assert out.charges == {names[0]: 1, names[3]: 1} and out.voids == {names[0]: 1}
+
+
 def test_one_short_game_with_a_seat_killed_and_back(tmp_path):
     done = subprocess.run(
         [sys.executable, str(SOAK), "--games", "1", "--seed", "3", "--players", "3",
@@ -169,10 +309,12 @@ def test_one_short_game_with_a_seat_killed_and_back(tmp_path):
          "--kinds", "sigkill-rejoin", "--jobs", "1", "--work", str(tmp_path)],
         capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    row = re.search(r"^sigkill-rejoin" + r" +(\d+)" * 9 + "$", done.stdout, re.MULTILINE)
+    row = re.search(r"^sigkill-rejoin" + r" +(\d+)" * 10 + "$", done.stdout, re.MULTILINE)
     assert row is not None, done.stdout
-    injected, games, finished, voided, charged, named, _, verified, failed = map(int, row.groups())
-    assert (injected, games, finished, named, verified, failed) == (1, 1, 1, 0, 1, 0), done.stdout
+    injected, games, finished, voided, lost, charged, named, _, verified, failed = \
+        map(int, row.groups())
+    assert (injected, games, finished, lost, named, verified, failed) == (1, 1, 1, 0, 0, 1, 0), \
+        done.stdout
     assert charged <= 1 and voided <= 1
     record = tmp_path / "3-0" / "record.bin"
     assert record.exists()

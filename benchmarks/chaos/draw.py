@@ -1,11 +1,14 @@
 """What a game of the chaos evening is, drawn from its seed alone: its seats, and its faults, each
 with the moment it strikes (a deal and how many discards into it, or a deal's audit).
 
-Two draws.  ``several`` (the evening's own since session 17) draws one or two *episodes* a game,
-each of a shape in `SHAPES`; a seat may be struck again and again, two seats at once, and a seat
-or the host at the round's audit.  ``single`` is the draw of sessions 15 and 16 (at most one
-fault a seat, one or two a game), kept so that their seeds (``--replay 6-20 --draw single``)
-play the same games again."""
+Three draws.  ``several`` (session 17's) draws one or two *episodes* a game, each of a shape in
+`SHAPES`; a seat may be struck again and again, two seats at once, and a seat or the host at the
+round's audit.  ``mixed`` (the evening's own since session 18) plays a third of its games at a
+table sharing seeds (``shanghai host --sharing default``, docs/dealing.md: a seat lost mid-round
+is rebuilt and its round goes on) with 4 to 6 seats, drawn from a stream of their own, and the
+others exactly as ``several`` draws them.  ``single`` is the draw of sessions 15 and 16 (at most
+one fault a seat, one or two a game).  Each keeps the games of its seeds: ``--replay 6-20 --draw
+single``, ``--replay 8-11 --draw several``."""
 
 from __future__ import annotations
 
@@ -39,8 +42,11 @@ SHAPES = ("scattered", "again-and-again", "two-at-once", "at-the-audit")
 """An episode: one fault at a random moment; one seat that leaves and comes back three times
 over the game; two seats lost at the same moment; one seat (or the host) struck when the
 first seeds of a round's audit are in."""
-NAMES = ("ann", "bob", "carl", "dee")
-DRAWS = ("several", "single")
+NAMES = ("ann", "bob", "carl", "dee", "fay", "gus")
+DRAWS = ("mixed", "several", "single")
+SHARED = 1 / 3
+"""The share of the ``mixed`` draw's games played at a table sharing seeds."""
+SHARED_SEATS = (4, 5, 6)
 
 
 @dataclass
@@ -83,12 +89,16 @@ class GameSpec:
     seats: list[Seat]
     faults: list[Fault]
     rounds: int = len(CONTRACTS)
+    sharing: bool = False
+    """The host shares seeds (``--sharing default``: on when the seats it does not run are 4 or
+    more, docs/dealing.md's table)."""
 
     @property
     def time_bound(self) -> float:
-        """Seconds the game may take: a quiet game takes 20 to 60 s on a busy 2-core machine,
-        a vote 10 s, a rejoin after a host's crash up to 15 s."""
-        return 150.0 + 90.0 * len(self.faults)
+        """Seconds the game may take: a quiet game takes 20 to 60 s on a busy 2-core machine
+        at 3 or 4 seats (a seat more, a turn more each time round), a vote 10 s, a rejoin after
+        a host's crash up to 15 s."""
+        return 150.0 + 45.0 * max(0, self.players - 4) + 90.0 * len(self.faults)
 
     @property
     def deal_bound(self) -> int:
@@ -101,17 +111,24 @@ class GameSpec:
         if self.host_bots:
             seats += ", the host's bot1"
         faults = "; ".join(f"{f.kind} of {f.target} at {f.moment}" for f in self.faults)
-        return f"{self.players} seats: {seats}; {faults}"
+        sharing = ", sharing seeds" if self.sharing else ""
+        return f"{self.players} seats{sharing}: {seats}; {faults}"
 
 
 def draw_game(seed: str, kinds: tuple[str, ...] = KINDS, episodes: int | None = None,
-              players: int | None = None, rounds: int = len(CONTRACTS), draw: str = "several",
+              players: int | None = None, rounds: int = len(CONTRACTS), draw: str = "mixed",
               shapes: tuple[str, ...] = SHAPES) -> GameSpec:
-    """The game of ``seed``: its seats and its faults (``episodes`` of them, or 1 or 2), in the
-    order they strike."""
+    """The game of ``seed``: its table (sharing seeds or not), its seats and its faults
+    (``episodes`` of them, or 1 or 2), in the order they strike."""
     rng = random.Random(seed)
+    table = random.Random(f"{seed} table")  # the mix's own: the rest is drawn as `several`
+    sharing = draw == "mixed" and table.random() < SHARED and (players or 4) >= 4
+    if sharing:
+        players = players or table.choice(SHARED_SEATS)
     players = players or rng.choice((3, 4))
     host_bots = 1 if rng.random() < 0.25 else 0
+    if sharing and players - host_bots < 4:  # 3 holders share nothing (docs/dealing.md)
+        host_bots = 0
     count = players - host_bots
     people = [rng.random() < 0.5 for _ in range(count)]
     people[rng.randrange(count)] = True  # a person at every table, and a bot process too
@@ -125,7 +142,7 @@ def draw_game(seed: str, kinds: tuple[str, ...] = KINDS, episodes: int | None = 
     else:
         chosen = Episodes(rng, seats, kinds, rounds).draw(episodes, shapes)
     chosen.sort(key=Fault.order)
-    return GameSpec(seed, players, host_bots, seats, chosen, rounds)
+    return GameSpec(seed, players, host_bots, seats, chosen, rounds, sharing)
 
 
 def _pause(rng: random.Random, kind: str) -> float:

@@ -67,6 +67,8 @@ class Game:
                      "--record", str(self.outcome.record)]
             for rule in HOUSE_RULES:
                 argv += ["--rule", rule]
+            # said either way: the host's own default may change (docs/dealing.md)
+            argv += ["--sharing", "default" if self.spec.sharing else "off"]
         self.host = self._spawn("host", argv)
         log = self.logs / f"host.{self.started['host']}.log"
         deadline = time.monotonic() + 30 * self.slow
@@ -267,6 +269,7 @@ class Game:
                 proc.wait()
                 if note:
                     self.notes.append(f"{name} still ran 30 s after the host ended")
+                    self.outcome.lingered.append(name)
         if self.host.poll() is None:
             self.host.kill()
             self.host.wait()
@@ -288,4 +291,8 @@ class Game:
         if not out.verified:
             out.failures.append(f"shanghai verify refused the record: {out.verdict}")
         messages, torn = read_record(out.record)
-        out.judge(messages[0], verify(messages, torn))
+        self.watch.poll()  # the whole record: the seats the table lost mid-round (R1)
+        if self.watch.broken:
+            self.notes.append(f"the watch stopped following the record at {self.watch.broken}")
+        out.judge(messages[0], verify(messages, torn), self.watch.losses())
+        out.void_causes = list(self.watch.void_causes)

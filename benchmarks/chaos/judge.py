@@ -1,6 +1,9 @@
 """The chaos evening's judge: a game's outcome, read from its verified record, held to the
 invariants (it finished within its bounds, nobody named, each leave charged once and no one
-charged who did not leave)."""
+charged who did not leave).  At a table sharing seeds (docs/dealing.md, protocol.md 11.10) a
+seat voted gone by ``t`` holders is lost and rebuilt and its round goes on (R1): the loss is
+the seat's one charge and voids nothing; a seat silent at its seeds is rebuilt and audited (R2):
+no leave, no charge."""
 
 from __future__ import annotations
 
@@ -22,6 +25,15 @@ class Outcome:
     """Seat name (as it started) -> leave penalties charged to the seat."""
     voids: dict[str, int] = field(default_factory=dict)
     """Seat name, or "audit" -> rounds voided for it."""
+    lost: dict[str, int] = field(default_factory=dict)
+    """Seat name -> times the table lost it mid-round and its round went on (R1)."""
+    lingered: list[str] = field(default_factory=list)
+    """The seats whose program still ran 30 s after a game that ended well (soak 9-1: a seat
+    stuck waiting to be seated again, retrying the host's closed connection)."""
+    void_causes: list[str] = field(default_factory=list)
+    """What voided each deal voided (`RecordWatch.void_causes`)."""
+    sharing: int | None = None
+    """The table's ``t`` (its start_game's ``share_threshold``), or None: sharing off."""
     named: list[str] = field(default_factory=list)
     taken_back: list[str] = field(default_factory=list)
     """The seats whose player took them back from a stand-in."""
@@ -44,14 +56,29 @@ class Outcome:
             if leave not in report.unpaid:
                 self.charges[name] = self.charges.get(name, 0) + 1
 
-    def judge(self, start, report) -> None:
+    def count_losses(self, report, losses) -> None:
+        """Each seat lost mid-round (`SeatLost`, R1) voids nothing, and charges the seat unless
+        it paid nothing (the host's stand-in, or a seat charged for its silence since)."""
+        for loss in losses:
+            name = report.names[loss.seat]
+            self.lost[name] = self.lost.get(name, 0) + 1
+            if loss.penalty:
+                self.charges[name] = self.charges.get(name, 0) + 1
+
+    def judge(self, start, report, losses=()) -> None:
         """Hold the game to the invariants, from the verified record's `Report` (``start``:
-        its `start_game`, whose keys tell a seat taken back by its own player)."""
+        its `start_game`, whose keys tell a seat taken back by its own player; ``losses``: its
+        `SeatLost` events, R1)."""
         spec, names = self.spec, report.names
+        self.sharing = start.share_threshold
+        if spec.sharing != (start.share_threshold is not None):
+            self.failures.append(f"the host was {'' if spec.sharing else 'not '}asked to share "
+                                 f"seeds, and its start_game's t is {start.share_threshold}")
         for seat, holder in enumerate(report.holders):
             if holder.before is not None and holder.sign_key == start.seats[seat].sign_key:
                 self.taken_back.append(names[seat])
         self.count_leaves(report)
+        self.count_losses(report, losses)
         if report.voided is not None:
             self.voids["audit"] = 1
         self.deals = report.scored + len(report.left) + (report.voided is not None)

@@ -1,20 +1,24 @@
 """How far a game of the chaos evening has come, read from the host's record as it grows: the
-moments its faults wait for."""
+moments its faults wait for, and the seats the table lost mid-round."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from shanghai_net.engine.events import SeatLost
+from shanghai_net.table.fault import Fault as TableFault
+from shanghai_net.table.public import PublicTable
 from shanghai_net.wire import FrameDecoder, decode_message
-from shanghai_net.wire.messages import GameMessage
+from shanghai_net.wire.messages import GameMessage, StartGame
 
 from .draw import Fault
 
 
 class RecordWatch:
-    """The record's frames (decoded, not verified: cheap): the deal (1 + rounds whose seeds every
-    seat showed + rounds voided by a vote), the discards in it, and whether its audit began
-    (a seat's seeds are in: which seats').  A resumed host may cut a torn frame: the record is
+    """The record's messages, followed by a `PublicTable` as ``shanghai verify`` follows them:
+    the deal (1 + rounds audited + deals voided; a seat lost mid-round at a table sharing seeds
+    voids nothing, docs/dealing.md R1), the discards in it, and whether its audit began (a
+    seat's seeds are in: which seats').  A resumed host may cut a torn frame: the record is
     then read again from its start."""
 
     def __init__(self, path: Path, players: int, rounds: int) -> None:
@@ -23,11 +27,19 @@ class RecordWatch:
 
     def _reset(self) -> None:
         self._decoder, self._offset = FrameDecoder(), 0
-        self.seeds, self.discards, self.in_deal = 0, 0, 0
+        self.table: PublicTable | None = None
+        self.broken = ""
+        """Why the table stopped following the record (a fault: `shanghai verify` says it too)."""
+        self.audited, self.discards, self.in_deal = 0, 0, 0
         self.seeds_from: set[int] = set()
         """The seats whose seeds of this deal are in."""
-        self.votes: dict[tuple[int, int], set[int]] = {}
-        self.voided: set[tuple[int, int]] = set()
+        self.ended: list[tuple[int, int]] = []
+        """(round, seat) of each vote that carried against a seat: its round voided, or the
+        seat lost and the round going on."""
+        self.void_causes: list[str] = []
+        """For each deal voided, the message that voided it: ``void_round`` (the votes), or
+        the host's ``timeout`` (``vote``: at a table sharing seeds, ``t`` holders' votes never
+        came; ``shares``: a rebuild's shares; ``seeds``: a seat silent at the audit)."""
         self.deal = 1
         self.started = False
 
@@ -50,21 +62,30 @@ class RecordWatch:
 
     def _read(self, msg) -> None:
         self.started = True
-        if not isinstance(msg, GameMessage):
+        if isinstance(msg, StartGame) and self.table is None:
+            self.table = PublicTable(msg)
             return
-        kind = type(msg.body).__name__
-        if kind == "Discard":
+        if not isinstance(msg, GameMessage) or self.table is None or self.broken:
+            return
+        table = self.table
+        try:
+            table.receive(msg)
+        except (TableFault, ValueError) as fault:
+            self.broken = f"seq {msg.seq}: {fault}"
+            return
+        if type(msg.body).__name__ == "Discard":
             self.discards += 1
             self.in_deal += 1
-        elif kind == "Deal" and msg.body.step == "seeds":
-            self.seeds += 1
-            self.seeds_from.add(msg.author)
-        elif kind == "VoidRound":
-            key = (msg.body.round, msg.body.seat)
-            self.votes.setdefault(key, set()).add(msg.author)
-            if len(self.votes[key]) * 2 > self.players:
-                self.voided.add(key)
-        deal = 1 + self.seeds // self.players + len(self.voided)
+        body = msg.body
+        cause = f"timeout {body.what}" if type(body).__name__ == "Timeout" else \
+            type(body).__name__
+        self.void_causes += [cause] * (len(table.left) - len(self.void_causes))
+        for ended in table.left + table.lost:
+            if ended not in self.ended:
+                self.ended.append(ended)
+        self.audited = table.rounds_audited
+        self.seeds_from = set(table.seeds_from) if table.waiting_audit else set()
+        deal = 1 + table.rounds_audited + len(table.left)
         if deal != self.deal:
             self.deal, self.in_deal, self.seeds_from = deal, 0, set()
 
@@ -80,12 +101,19 @@ class RecordWatch:
         """Whether the game's last round is played and its audit has begun (or is over): a
         seat that leaves now has no round left to play, and owes only its seeds, which its
         program sends on its way out (soak 8-2, twice: once before the bye, once after)."""
-        audited = self.seeds // self.players
-        return audited >= self.rounds or (audited == self.rounds - 1 and bool(self.seeds_from))
+        return self.audited >= self.rounds or (self.audited == self.rounds - 1
+                                               and bool(self.seeds_from))
 
     def voids_of(self, seats: set[int]) -> int:
-        """Rounds voided by a vote naming one of ``seats``."""
-        return sum(key[1] in seats for key in self.voided)
+        """Votes that carried against one of ``seats``: a round voided, or the seat lost."""
+        return sum(seat in seats for _, seat in self.ended)
+
+    def losses(self) -> list[SeatLost]:
+        """The seats lost mid-round, their rounds going on (R1), each with what it paid (0: the
+        host's stand-in, or a seat charged for its silence since)."""
+        if self.table is None:
+            return []
+        return [e for e in self.table.public.log if isinstance(e, SeatLost)]
 
     def where(self) -> str:
         return f"deal {self.deal}, " + (f"audit ({len(self.seeds_from)} seeds in)"

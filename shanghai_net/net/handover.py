@@ -95,8 +95,11 @@ class Holding:
         if self.seat is not None:
             kept = self._kept_secrets(start, fresh=self._quiet_until == 0 or replacing)
             # our seat, played by other keys since: we follow the game and play it again with
-            # the keys of this join from the deal the stream gives them the seat
-            afresh = replacing and kept is not None and len(kept) == 1 and kept != [self._own]
+            # the keys of this join from the deal the stream gives them the seat; but a secret
+            # kept since we came back for it (not the start's) is the one the table's replace
+            # gave the seat to: we follow with it, and play from that replace on
+            afresh = replacing and kept is not None and len(kept) == 1 and kept != [self._own] \
+                and kept[0].box_public == start.seats[self.seat].box_key
             keep = kept is None or afresh
             self._secrets = [self._own] if afresh else kept or self._secrets
         try:
