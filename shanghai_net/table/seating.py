@@ -58,8 +58,9 @@ class MidRoundSeating:
         holders = self._holders_now()  # of a restarted generation's fresh commit
         box_key = self.holders[seat].box_key
         hand = self.public.hands[seat]
-        for generation in sorted(self.generations):
-            positions = {p for g, p in hand if g == generation}
+        for generation in sorted(self.generations):  # not a card whose every key is in: the
+            positions = {p for g, p in hand if g == generation and  # seat showed it, then died
+                         (g, p) not in self._revealed}
             public = self.rebuilt_lost(generation)
             for sender in range(self.players):
                 if sender == seat or sender in self.vacant or sender in public:
