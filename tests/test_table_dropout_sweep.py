@@ -213,25 +213,20 @@ OWN_KEY = pytest.mark.xfail(strict=True, reason=(
     "R1's third stall (helper own, session 18): a seat rebuilt before the card turned up is "
     "opened still owes its own key of it, from its stand-in, which never sends it: the table "
     "owes {seat: 'its key of a card turned up'} (/work/notes/s17/stall-findings.md, still "
-    "open 1)"))
+    "open 1)"), raises=AssertionError)
 RESHUFFLE = pytest.mark.xfail(strict=True, reason=(
     "a reshuffle in a round whose seat was replaced mid-round: the public table's record of "
     "the new generation (PublicTable._start_generation) lacks the stand-in's box key, so the "
     "host's audit, and verify, name an honest seat: 'the box of positions [..] for seat N is "
-    "bad: ... does not authenticate' (/work/notes/s18/sweep-findings.md)"))
+    "bad: ... does not authenticate' (/work/notes/s18/sweep-findings.md)"),
+    raises=AssertionError)
 
 HAND_SHOWN = pytest.mark.xfail(strict=True, reason=(
     "a seat lost while it owed the show of its hand at the round's end (every key of its "
-    "cards): its stand-in, seated after the round ended, inherits the reveal but never makes "
-    "it (PeerTable.taking_over does not take up the public reveals the round already asked "
-    "for): the table owes {seat: 'every key of its card at position N'} "
-    "(/work/notes/s18/sweep-findings.md)"))
-
-COPIED = pytest.mark.xfail(strict=True, reason=(
-    "the engine's requests wait with closures over the game: a copy (a replacement's game, "
-    "PeerTable.taking_over) answering one moves the original on (/work/notes/s18/"
-    "sweep-findings.md)"))
-
+    "cards): its stand-in, seated after the round ended, never shows them (the reveals the "
+    "round asked for were taken by the public table it copied, PeerTable.taking_over): the "
+    "table owes {seat: 'every key of its card at position N'} (/work/notes/s18/"
+    "sweep-findings.md)"), raises=AssertionError)
 
 def case(round_no, kind, who, *marks):
     short = kind[5:] if kind.startswith("deal ") else kind
@@ -309,7 +304,6 @@ def test_a_seat_lost_at_every_point_is_rebuilt_and_the_round_finishes(point):
     check(point)
 
 
-@COPIED
 def test_a_game_copied_while_it_waits_for_a_card_answers_its_own_request():
     """A replacement seated mid-round takes a copy of the public game (`PeerTable.taking_over`)
     while it may wait for a card turned up, or for the hands shown at the round's end (a seat

@@ -12,6 +12,7 @@ sees its own cards and what is public, as every networked peer does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 
 from ..cards import Card, deck
@@ -20,7 +21,7 @@ from ..rules.contracts import check_contract, describe_contract
 from ..rules.finder import contract_options
 from ..rules.melds import End, Meld, extend, plays_on, replace_wild, touching_faces
 from ..rules.ruleset import Contract, MeldKind, RuleSet
-from .dealer import Dealer, Pick
+from .dealer import Dealer, Pick, Token
 from .dealt import ClaimWindow, DealtGame, Phase
 from .events import (
     ClaimCalled, Claimed, ClaimPassed, Discarded, Drew, JokerBought, JokerSwapped, LaidOff,
@@ -87,12 +88,11 @@ class Game(DealtGame):
         upturned = self.stock.pop()
         self.turn = (self.dealer_seat + 1) % n
         self.phase = Phase.DRAW
+        self._reveal(upturned, None, functools.partial(self._turned_up, upturned))
 
-        def turned_up() -> None:
-            self.discard.append(self.faces[upturned])
-            self.open_claim_window()
-
-        self._reveal(upturned, None, turned_up)
+    def _turned_up(self, upturned: Token) -> None:
+        self.discard.append(self.faces[upturned])
+        self.open_claim_window()
 
     def _advance(self) -> None:
         while self.owed and not self._pending:
@@ -105,7 +105,10 @@ class Game(DealtGame):
         seat = self.owed.pop(0)
         token = self.stock.pop()
         self.hands[seat].append(token)
-        self._reveal(token, seat, lambda: self._emit(Drew(seat, self.faces.get(token))))
+        self._reveal(token, seat, functools.partial(self._drew, seat, token))
+
+    def _drew(self, seat: int, token: Token) -> None:
+        self._emit(Drew(seat, self.faces.get(token)))
 
     def _refill_stock(self) -> None:
         """The stock is empty and a card is owed: the pile becomes a new generation of the deal
@@ -483,15 +486,19 @@ class Game(DealtGame):
         self.placed_by[card] = caller
         self._emit(ShanghaiCalled(caller, card, move.meld, victim))
 
-        def penalty_card(index: int) -> None:
-            token = self.hands[caller].pop(index)
-            self.hands[victim].append(token)
-            self._reveal(token, victim, lambda: self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token))))
-            if not self._maybe_out(caller):  # a one-card caller (house rule) has just gone out
-                self.open_claim_window()
-
         self.window = None
-        self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"), penalty_card)
+        self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"),
+                  functools.partial(self._penalty_card, caller, victim))
+
+    def _penalty_card(self, caller: int, victim: int, index: int) -> None:
+        token = self.hands[caller].pop(index)
+        self.hands[victim].append(token)
+        self._reveal(token, victim, functools.partial(self._penalized, victim, caller, token))
+        if not self._maybe_out(caller):  # a one-card caller (house rule) has just gone out
+            self.open_claim_window()
+
+    def _penalized(self, victim: int, caller: int, token: Token) -> None:
+        self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token)))
 
     def _go_down(self, move: GoDown) -> None:
         self._need_phase(move, Phase.PLAY)
