@@ -141,6 +141,18 @@ class Loss:
     handed: dict | None = None
     hand: dict | None = None
 
+    def hold(self, point: Point) -> None:
+        """The stand-in may move now: what it opened of the seat's hand (the host's public
+        hand), and no other seat knows a hidden card of it."""
+        t, seat = self.t, point.seat
+        game = t.seats[seat].game
+        self.handed = dict(t.seats[seat].participant.hand())
+        self.hand = {token: game.faces.get(token) for token in game.hands[seat]}
+        assert list(game.hands[seat]) == list(t.host.public.hands[seat]), point
+        hidden = {token for token in self.handed if token[0] >= 0}
+        for other in set(range(len(t.seats))) - {seat}:
+            assert not hidden & t.seats[other].game.faces.keys(), (point, other)
+
 
 def lose_at(point: Point, seed: int = 0) -> Loss:
     """Play the honest game to ``point``, then on with its seat dark, the net layer's part
@@ -162,10 +174,7 @@ def lose_at(point: Point, seed: int = 0) -> Loss:
             t.gone.discard(lost)
             loss.lost_hand = dict(loss.old.participant.hand())
         if seated and loss.handed is None and t.seats[lost].settled:
-            game = t.seats[lost].game
-            loss.handed = dict(t.seats[lost].participant.hand())
-            loss.hand = {token: game.faces.get(token) for token in game.hands[lost]}
-            assert list(game.hands[lost]) == list(t.host.public.hands[lost]), point
+            loss.hold(point)
         if t.host.finished or seated and t.host.audited >= max(point.round, t.host.lost[0][0]):
             return loss
         if lost in t.host.vacant and not proposed and at_once:
