@@ -151,27 +151,28 @@ def step_one(t) -> bool:
     """One message of a `Roster` table (test_table_roster.py): the seats not ``gone`` make
     their moves, then the next seat in turn after the last sender that has something to send
     sends it (one message at a time, so that a seat can go dark at any index of the stream);
-    False if none has.  A message of a live seat the host refuses is the table's gap, not the
+    False if none has, a move the outbox dropped chosen again.  A message of a live seat the host refuses is the table's gap, not the
     seat's: it fails, saying what the host said."""
     for seat in t.gone:
         t.boxes[seat].deal.clear()
         t.boxes[seat].move = None
-    for seat, table in enumerate(t.seats):
-        if seat not in t.gone and not t.boxes[seat].busy and table.can_move():
-            move = t.move_for(seat)
-            t.boxes[seat].push(table.submit(move), move)
     players = len(t.seats)
-    after = getattr(t, "last_sender", -1)
-    for seat in [(after + 1 + i) % players for i in range(players)]:
-        msg = None if seat in t.gone else t.boxes[seat].poll()
-        if msg is not None:
-            t.last_sender = seat
-            try:
-                t.deliver(msg)
-            except RemoteProtocolError as error:
-                raise AssertionError(f"the host refused live seat {seat}'s {kind_of(msg)} at "
-                                     f"seq {t.host.chain.next_seq}: {error}") from None
-            return True
+    for _ in range(2):  # as `Peer._act`: a move the outbox dropped (its moment passed) is
+        for seat, table in enumerate(t.seats):  # chosen again at once
+            if seat not in t.gone and not t.boxes[seat].busy and table.can_move():
+                move = t.move_for(seat)
+                t.boxes[seat].push(table.submit(move), move)
+        after = getattr(t, "last_sender", -1)
+        for seat in [(after + 1 + i) % players for i in range(players)]:
+            msg = None if seat in t.gone else t.boxes[seat].poll()
+            if msg is not None:
+                t.last_sender = seat
+                try:
+                    t.deliver(msg)
+                except RemoteProtocolError as error:
+                    raise AssertionError(f"the host refused live seat {seat}'s {kind_of(msg)} "
+                                         f"at seq {t.host.chain.next_seq}: {error}") from None
+                return True
     return False
 
 
