@@ -80,6 +80,7 @@ class ReferenceVote(Voting):
         self.table, self.seat, self.outbox = table, table.seat, outbox
         self.left, self.absent, self.lobby, self.replaying = set(), {}, None, False
         self.void_after, self.stalling = void_after, stalling
+        self.person_vote_after = None  # a bot's seat
 
     def nudge(self):
         """(`Peer.nudge` wakes its sender; in process the outbox is polled.)"""
