@@ -140,6 +140,20 @@ class Loss:
     lost_hand: dict | None = None
     handed: dict | None = None
     hand: dict | None = None
+    broke: Exception | None = None
+
+    def dark(self, receive):
+        """The old player's table goes on taking the stream (to show what it learns), but it
+        is dead to the table: what it would raise is kept in ``broke`` and it takes no more
+        (a seat voted gone while it was alive raised so: the findings)."""
+        def taking(msg, own=False):
+            if self.broke is None:
+                try:
+                    return receive(msg, own)
+                except Exception as error:  # noqa: BLE001 - its own, not the table's
+                    self.broke = error
+            return []
+        return taking
 
     def hold(self, point: Point) -> None:
         """The stand-in may move now: what it opened of the seat's hand (the host's public
@@ -165,6 +179,7 @@ def lose_at(point: Point, seed: int = 0) -> Loss:
     t, rng = honest_until(point.k), random.Random(seed)
     lost = point.seat
     loss = Loss(t, t.seats[lost])
+    loss.old.receive = loss.dark(loss.old.receive)
     t.gone.add(lost)
     clock = NetClock(t, void_after=rng.choice(VOID_AFTER))
     proposed, at_once = False, rng.random() < 0.5
