@@ -263,12 +263,20 @@ RESHUFFLE = pytest.mark.xfail(strict=True, reason=(
     "bad: ... does not authenticate' (/work/notes/s18/sweep-findings.md)"),
     raises=AssertionError)
 
-HAND_SHOWN = pytest.mark.xfail(strict=True, reason=(
-    "a seat lost while it owed the show of its hand at the round's end (every key of its "
-    "cards): its stand-in, seated after the round ended, never shows them (the reveals the "
-    "round asked for were taken by the public table it copied, PeerTable.taking_over): the "
-    "table owes {seat: 'every key of its card at position N'} (/work/notes/s18/"
-    "sweep-findings.md)"), raises=AssertionError)
+REVEAL_ASKED = pytest.mark.xfail(strict=True, reason=(
+    "a reveal of every key of a card of the lost seat's hand, asked by the round before its "
+    "stand-in took the seat (its hand shown at the round's end, a seat seated after the round "
+    "ended; a card of a reshuffle's deal), is never made: the stand-in's table does not take up "
+    "the reveals the public table it copied had taken (PeerTable.taking_over), nor opens those "
+    "cards: the table owes {seat: 'every key of its card at position N'} (/work/notes/s18/"
+    "sweep-findings.md, gap 4)"), raises=AssertionError)
+LAST_PASS = pytest.mark.xfail(strict=True, reason=(
+    "a seat lost at the shuffle's last pass (its output is the deck) in round 2, its stand-in "
+    "seated before the hands' key shares: the host's audit, and verify, name an honest seat: "
+    "'generation 0: seat 1: the box of positions [0, 4, ..] for seat 3 is bad: ... does not "
+    "authenticate'; every seat's audit is clean (/work/notes/s18/sweep-findings.md, gap 6)"),
+    raises=AssertionError)
+
 
 def case(round_no, kind, who, *marks):
     short = kind[5:] if kind.startswith("deal ") else kind
@@ -291,12 +299,14 @@ KINDS = [
     *[case(1, name, who) for name in ("deal shares of the hands", "deal shares of a draw",
                                       "deal reveal with a move", *MOVES)
       for who in ("dealer", "other")],
-    case(1, "deal reveal all", "other", HAND_SHOWN),
+    case(1, "deal reveal all", "other", REVEAL_ASKED),
     *[case(1, "deal seeds", who, RESHUFFLE) for who in ("dealer", "other")],
     case(2, "deal commit 0", "dealer", RESHUFFLE), case(2, "deal pass 0.1", "other", RESHUFFLE),
-    case(2, "deal pass 0.2", "dealer", OWN_KEY), case(2, "deal reveal own", "other", OWN_KEY),
+    case(2, "deal pass 0.2", "dealer", OWN_KEY), case(2, "deal pass 0.2", 3, LAST_PASS),
+    case(2, "deal reveal own", "other", OWN_KEY),
     case(2, "deal shares of the hands", "dealer", RESHUFFLE),
     case(2, "deal commit 1", "other"), case(2, "deal pass 1.2", "dealer"),
+    case(2, "deal pass 1.2", 1, REVEAL_ASKED),
     case(2, "deal seeds", "other"),
 ]
 """Every kind of point of a round, each for the dealer and a seat that is not (each pass and
