@@ -251,34 +251,39 @@ def assert_finished_well(point: Point, loss: Loss) -> None:
             assert not known & set(t.seats[seat].participant.hand()), (point, seat)
 
 
-OWN_KEY = pytest.mark.xfail(strict=True, reason=(
+def gap(reason: str):
+    """A gap the sweep found and nobody fixed yet: the point fails on the sweep's assertion
+    (strict: when it is fixed, the mark must go)."""
+    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
+
+
+OWN_KEY = gap(
     "R1's third stall (helper own, session 18): a seat rebuilt before the card turned up is "
     "opened still owes its own key of it, from its stand-in, which never sends it: the table "
     "owes {seat: 'its key of a card turned up'} (/work/notes/s17/stall-findings.md, still "
-    "open 1)"), raises=AssertionError)
-RESHUFFLE = pytest.mark.xfail(strict=True, reason=(
+    "open 1)")
+RESHUFFLE = gap(
     "a reshuffle in a round whose seat was replaced mid-round: the public table's record of "
     "the new generation (PublicTable._start_generation) lacks the stand-in's box key, so the "
     "host's audit, and verify, name an honest seat: 'the box of positions [..] for seat N is "
-    "bad: ... does not authenticate' (/work/notes/s18/sweep-findings.md)"),
-    raises=AssertionError)
+    "bad: ... does not authenticate' (/work/notes/s18/sweep-findings.md)")
 
-REVEAL_ASKED = pytest.mark.xfail(strict=True, reason=(
+REVEAL_ASKED = gap(
     "a reveal of every key of a card of the lost seat's hand, asked by the round before its "
     "stand-in took the seat (its hand shown at the round's end, a seat seated after the round "
     "ended; a card of a reshuffle's deal), is never made: the stand-in's table does not take up "
     "the reveals the public table it copied had taken (PeerTable.taking_over), nor opens those "
     "cards: the table owes {seat: 'every key of its card at position N'} (/work/notes/s18/"
-    "sweep-findings.md, gap 4)"), raises=AssertionError)
-LAST_PASS = pytest.mark.xfail(strict=True, reason=(
-    "a seat lost at the shuffle's last pass (its output is the deck) in round 2, its stand-in "
-    "seated before the hands' key shares: the host's audit, and verify, name an honest seat: "
-    "'generation 0: seat 1: the box of positions [0, 4, ..] for seat 3 is bad: ... does not "
-    "authenticate'; every seat's audit is clean (/work/notes/s18/sweep-findings.md, gap 6)"),
-    raises=AssertionError)
+    "sweep-findings.md, gap 4)")
+LAST_PASS = gap(
+    "a seat lost at the shuffle's last pass (its output is the deck) in round 2 (seed 8, "
+    "k=326): at the round's audit every party, and verify, name an honest seat: 'generation "
+    "0: seat 1: the box of positions [0, 4, ..] for seat 3 is bad: ... does not "
+    "authenticate' (/work/notes/s18/sweep-findings.md, gap 6)")
 
 
 def case(round_no, kind, who, *marks):
+    """The sweep's point of ``kind`` in round ``round_no`` of ``who`` (`point_of`)."""
     short = kind[5:] if kind.startswith("deal ") else kind
     return pytest.param(round_no, kind, who, marks=marks,
                         id=f"r{round_no}-{short}-{who}".replace(" ", "_"))
