@@ -40,6 +40,7 @@ log, scoring and the result, and `view_of` reads it like any game (contracts sho
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -47,7 +48,7 @@ from ..cards import Card, deck, format_cards
 from ..rules.carousel_solver import best_play, can_play
 from ..rules.melds import Meld, arrange, extend, why_not_meld
 from ..rules.ruleset import RuleSet
-from .dealer import Dealer
+from .dealer import Dealer, Token
 from .dealt import DealtGame, Phase
 from .events import PLAIN, Drew, Event, RoundStarted, Words
 from .moves import DrawStock, Move, PassClaim, Rearrange, parse_move
@@ -207,14 +208,13 @@ class CarouselGame(DealtGame):
         token = self.stock.pop()
         self.hands[seat].append(token)
         self.passes = 0
+        self._reveal(token, seat, functools.partial(self._drawn, seat, token))
 
-        def drawn() -> None:
-            card = self.faces.get(token)
-            if card is not None:
-                self.drawn.append(card)
-            self._emit(Drew(seat, card))
-
-        self._reveal(token, seat, drawn)
+    def _drawn(self, seat: int, token: Token) -> None:
+        card = self.faces.get(token)
+        if card is not None:
+            self.drawn.append(card)
+        self._emit(Drew(seat, card))
 
     def _pass(self, move: PassClaim) -> None:
         self._need_phase(move, Phase.PLAY)

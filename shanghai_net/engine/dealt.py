@@ -499,15 +499,18 @@ class DealtGame(ABC):
         self.window = None
         hidden = [t for hand in self.hands for t in hand]
         remaining = set(hidden)
-
-        def shown(token: Token) -> None:
-            remaining.discard(token)
-            if not remaining:
-                self._score_round(winner, ended)
-
         for token in hidden:
-            self._reveal(token, None, lambda t=token: shown(t))
+            self._reveal(token, None, functools.partial(self._shown, remaining, token, winner,
+                                                        ended))
         if not hidden:
+            self._score_round(winner, ended)
+
+    def _shown(self, remaining: set[Token], token: Token, winner: int | None, ended: str) -> None:
+        """A hand's card shown at the round's end; the last one scores the round.  (Each
+        callback a request waits with is a method of the game's, never a closure: a copy of the
+        game, a replacement's taken mid-round, answers its own requests, not the original's.)"""
+        remaining.discard(token)
+        if not remaining:
             self._score_round(winner, ended)
 
     def _score_round(self, winner: int | None, ended: str) -> None:

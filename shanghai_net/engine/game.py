@@ -107,7 +107,10 @@ class Game(DealtGame):
         seat = self.owed.pop(0)
         token = self.stock.pop()
         self.hands[seat].append(token)
-        self._reveal(token, seat, lambda: self._emit(Drew(seat, self.faces.get(token))))
+        self._reveal(token, seat, functools.partial(self._drew, seat, token))
+
+    def _drew(self, seat: int, token: Token) -> None:
+        self._emit(Drew(seat, self.faces.get(token)))
 
     def _refill_stock(self) -> None:
         """The stock is empty and a card is owed: the pile becomes a new generation of the deal
@@ -485,15 +488,19 @@ class Game(DealtGame):
         self.placed_by[card] = caller
         self._emit(ShanghaiCalled(caller, card, move.meld, victim))
 
-        def penalty_card(index: int) -> None:
-            token = self.hands[caller].pop(index)
-            self.hands[victim].append(token)
-            self._reveal(token, victim, lambda: self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token))))
-            if not self._maybe_out(caller):  # a one-card caller (house rule) has just gone out
-                self.open_claim_window()
-
         self.window = None
-        self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"), penalty_card)
+        self._ask(Pick(len(self.hands[caller]), (caller, victim), "shanghai penalty"),
+                  functools.partial(self._penalty_card, caller, victim))
+
+    def _penalty_card(self, caller: int, victim: int, index: int) -> None:
+        token = self.hands[caller].pop(index)
+        self.hands[victim].append(token)
+        self._reveal(token, victim, functools.partial(self._penalized, victim, caller, token))
+        if not self._maybe_out(caller):  # a one-card caller (house rule) has just gone out
+            self.open_claim_window()
+
+    def _penalized(self, victim: int, caller: int, token: Token) -> None:
+        self._emit(ShanghaiPenalty(victim, caller, self.faces.get(token)))
 
     def _go_down(self, move: GoDown) -> None:
         self._need_phase(move, Phase.PLAY)
