@@ -581,9 +581,10 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     def audit(self, generations: Iterable[int] | None = None,
               absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        or rebuilt seeds; the steps of ``absent`` seats, whose seeds the audit lacks (with
-        sharing on, what :meth:`rebuild_silent` left absent), are not checked."""
+        or rebuilt seeds, then (sharing on) every pick nonce read from one of them; the steps
+        of ``absent`` seats, whose seeds the audit lacks (with sharing on, what
+        :meth:`rebuild_silent` left absent), are not checked."""
         numbers = sorted(self._generations if generations is None else generations)
         verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
-        wrong_nonce = verdict.clean and generations is None and self.audit_picks()
+        wrong_nonce = verdict.clean and self.audit_picks(numbers)
         return Verdict(*wrong_nonce) if wrong_nonce else verdict
