@@ -2,9 +2,9 @@
 (docs/dealing.md, "Picks are decided at the commit"; protocol.md 11.10): with sharing on, a
 SHANGHAI penalty's nonces come from the parties' seeds, and a seat that picks with a nonce of
 its own choosing (say one it ground against a nonce it learned) is named at the round's audit by
-every seat, the host's public table and ``shanghai verify``, from its revealed seed or, silent at
-its seeds (R2), from its rebuilt one.  With sharing off a nonce is drawn (version 9's rule): it
-is checked against its commitment alone, as it comes."""
+every seat, the host's public table and ``shanghai verify``, from its revealed seed or from its
+rebuilt one: silent at its seeds (R2), or lost mid-round (R1) and replaced.  With sharing off
+a nonce is drawn (version 9's rule): it is checked against its commitment alone, as it comes."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ from shanghai_net.wire.messages import Deal
 
 from dropout_helpers import changing
 from test_net_complaints import assert_no_hidden_card_opened_to
+from test_table_dropout_lost_rebuild import published
 from test_table_dropout_silent import parties, seat_playing, shared, silent_at_first_audit
+from test_table_roster import vote_gone
 from test_table_silence import Muted
 
 CHEAT = 2
@@ -58,9 +60,10 @@ def calling(t=3, **kwargs):
     return shared(t=t, table=Calling, **kwargs)
 
 
-def assert_named_by_every_party(t, culprit, why):
+def assert_named_by_every_party(t, culprit, why, replaced=False):
     """Every party names ``culprit`` at round 1's audit, the round is void and the game ends
-    there with it ranked last, as for any deal cheat; no hidden card opened to it."""
+    there with it ranked last, as for any deal cheat; no hidden card opened to it (``replaced``:
+    nor to its seat's replacement, which holds the lost hand, and nothing more)."""
     for party in parties(t):
         assert party.fault is None, party.fault
         assert party.verdict is not None and party.verdict.culprit == culprit, party.verdict
@@ -69,7 +72,9 @@ def assert_named_by_every_party(t, culprit, why):
     report = verify([t.host.start_game, *t.stream])
     assert report.fault is not None and report.fault.culprit == culprit, report.summary()
     assert why in report.fault.reason
-    assert report.voided == 1 and report.totals == (0,) * len(t.seats)
+    penalty = t.host.rules.leave_penalty if replaced else 0  # a lost seat pays as it leaves
+    assert report.voided == 1 and report.totals == tuple(penalty * (s == culprit)
+                                                         for s in range(len(t.seats)))
     assert report.ranking[-1] == culprit
     assert_no_hidden_card_opened_to(t, culprit)
 
@@ -151,3 +156,48 @@ def test_the_honest_nonce_of_the_cheat_s_pick_is_the_seed_s():
     g = t.seats[CHEAT].participant.generation(0)
     assert t.host._picks[1].parties == (1, CHEAT)
     assert t.host._picks[1].nonces[CHEAT] == seed_nonce(g.context, CHEAT, 1, g.seed)
+
+
+def lose_2(t):
+    """Seat 2 sends nothing more; the others vote it gone (R1) and publish their shares of it."""
+    t.gone.add(CHEAT)
+    vote_gone(t, CHEAT, [0, 1, 3])
+    published(t)
+
+
+def revealed_1(t):
+    """Round 1's pick 1 (between seats 1 and 2) has seat 2's nonce."""
+    return t.host.round == 1 and len(t.host._picks) > 1 and CHEAT in t.host._picks[1].nonces
+
+
+def test_a_seat_lost_after_its_pick_is_replaced_and_the_round_audited_clean_everywhere():
+    """R1 after a SHANGHAI penalty (a card handed from seat to seat), and a reshuffle after
+    the replacement sat: the replacement follows the hand-over, the public table seals the new
+    generation's boxes for seat 2 to its box key, and nobody is named."""
+    t = calling()
+    t.run_until(lambda: revealed_1(t))
+    lose_2(t)
+    t.seat_newcomer(CHEAT)
+    seated = len(t.stream)
+    t.run_until(lambda: t.host.audited >= 1)
+    assert [m for m in t.stream[seated:] if isinstance(m.body, Deal) and m.body.step == "commit"
+            and m.body.data["round"] == 1]  # reshuffled in round 1 after the replacement sat
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, (party.fault, party.verdict)
+        assert party.lost == [(1, CHEAT)] and party.public.results
+    t.run_until(lambda: t.host.finished)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok, report.summary()
+
+
+def test_a_seat_lost_after_picking_off_its_seed_is_named_from_its_rebuilt_seed():
+    """R1: seat 2 revealed a nonce of its own, then was lost; the audit checks it against the
+    seed its holders rebuilt (its replacement's seeds carry that seed)."""
+    t = calling(kinds={CHEAT: DRAWING})
+    t.run_until(lambda: revealed_1(t))
+    lose_2(t)
+    t.seat_newcomer(CHEAT)
+    t.run_until(lambda: t.host.finished)
+    for party in parties(t):
+        assert party.lost == [(1, CHEAT)]
+    assert_named_by_every_party(t, CHEAT, WHY, replaced=True)

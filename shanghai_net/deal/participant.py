@@ -361,12 +361,15 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if holder == recipient or not 0 <= recipient < self.seats:
             raise ValueError(f"seat {holder} cannot hand position {position} to seat {recipient}")
         held = position in g.mine if self.seat == holder else g.given.get(position) == holder
-        if not held or position in g.public:
+        following = g.seed is None or self.seat in self._lost  # (R1) a replacement following
+        # its predecessor's round knows neither its hand nor whom its keys went to: the
+        # stream's word is all it has, and its seat's keys of the generation are public
+        if not (held or following) or position in g.public:
             raise ValueError(f"position {position} of generation {generation} is not a hidden "
                              f"card of seat {holder}")
         g.mine.pop(position, None)
         if self.seat == recipient:
-            del g.given[position]
+            g.given.pop(position, None)
         else:
             g.given[position] = recipient
 

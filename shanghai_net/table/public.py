@@ -453,10 +453,14 @@ class PublicTable(StreamTable):
         self.decks[request.generation] = _PublicGeneration(tuple(request.cards))
         context = Context(self.game_id, self.round, request.generation)
         holders = self._generation_holders()
+        sharing = None if holders is None else GenerationShares.at(self.share_threshold,
+                                                                    holders, self.players)
+        if sharing is not None:  # a replacement seated earlier in the round (R1): every box
+            for record in self.records.values():  # to its seat goes to its box key, as each
+                sharing.successors.update(record.sharing.successors)  # seat's deal has it
+            sharing.replaced_at.update(dict.fromkeys(sharing.successors, 0))
         self.records[request.generation] = Generation(
-            context, tuple(request.cards), self.players, OBSERVER, b"",
-            sharing=None if holders is None else GenerationShares.at(self.share_threshold,
-                                                                      holders, self.players))
+            context, tuple(request.cards), self.players, OBSERVER, b"", sharing=sharing)
 
     def _sharing_of(self, generation: int) -> GenerationShares | None:
         record = self.records.get(generation)
