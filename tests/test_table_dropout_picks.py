@@ -3,8 +3,10 @@
 SHANGHAI penalty's nonces come from the parties' seeds, and a seat that picks with a nonce of
 its own choosing (say one it ground against a nonce it learned) is named at the round's audit by
 every seat, the host's public table and ``shanghai verify``, from its revealed seed or from its
-rebuilt one: silent at its seeds (R2), or lost mid-round (R1) and replaced.  With sharing off
-a nonce is drawn (version 9's rule): it is checked against its commitment alone, as it comes."""
+rebuilt one: silent at its seeds (R2), or lost mid-round (R1) and replaced.  Lost between its
+commitment and its nonce (R1), its nonce is rebuilt, checked against its commitment (off it
+names the seat at once) and the pick decided over every nonce.  With sharing off a nonce is
+drawn (version 9's rule): it is checked against its commitment alone, as it comes."""
 
 from __future__ import annotations
 
@@ -201,3 +203,57 @@ def test_a_seat_lost_after_picking_off_its_seed_is_named_from_its_rebuilt_seed()
     for party in parties(t):
         assert party.lost == [(1, CHEAT)]
     assert_named_by_every_party(t, CHEAT, WHY, replaced=True)
+
+
+def committed_1(t):
+    """Round 1's pick 1 has seat 2's commitment and not its nonce yet."""
+    return t.host.round == 1 and len(t.host._picks) > 1 and \
+        CHEAT in t.host._picks[1].commitments and CHEAT not in t.host._picks[1].nonces
+
+
+def test_a_seat_lost_between_its_commitment_and_its_nonce_has_its_nonce_rebuilt():
+    """R1: seat 2 is lost before its ``pick_reveal``; every party reads its nonce from its
+    rebuilt seed and decides the pick over it: the outcome fixed at the commit, the round
+    finishes with its replacement and is audited clean."""
+    t = calling()
+    t.run_until(lambda: committed_1(t))
+    g = t.seats[CHEAT].participant.generation(0)
+    due = seed_nonce(g.context, CHEAT, 1, g.seed)
+    lose_2(t)
+    for party in parties(t):
+        assert party.fault is None, party.fault
+        assert party._picks[1].nonces[CHEAT] == due
+    t.seat_newcomer(CHEAT)
+    t.run_until(lambda: t.host._picks[1].result is not None)
+    assert {party._picks[1].result for party in parties(t)} == {t.host._picks[1].result}
+    t.run_until(lambda: t.host.finished)
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, (party.fault, party.verdict)
+    report = verify([t.host.start_game, *t.stream])
+    assert report.ok, report.summary()
+
+
+def test_a_seat_lost_after_committing_to_a_nonce_off_its_seed_is_named_at_its_rebuild():
+    """R1: seat 2 committed to a nonce of its own and was lost before revealing it: its rebuilt
+    nonce does not open its commitment, and every party names it at the share that completes
+    the rebuild (as for a rebuilt seed off its digest); no card opened to it."""
+    t = calling(kinds={CHEAT: DRAWING})
+    t.run_until(lambda: committed_1(t))
+    admitted, admit = [], t.host.admit
+    t.host.admit = lambda msg: admitted.append(admit(msg)) or admitted[-1]
+    with pytest.raises(Fault):
+        lose_2(t)
+    evidence = admitted[-1]
+    assert evidence.body.step == "share_reveal"
+    t.stream.append(evidence)  # (the delivery raised before the stream kept it)
+    for seat in t.seats:  # the delivery stopped at the first seat that named it
+        if seat.fault is None and seat.seat != CHEAT:
+            with pytest.raises(Fault):
+                seat.receive(evidence)
+    why = "seat 2: nonce for pick 1 does not match its commitment"
+    for party in [t.host, *(t.seats[s] for s in (0, 1, 3))]:
+        assert party.fault is not None and party.fault.culprit == CHEAT, party.fault
+        assert why in party.fault.reason
+    report = verify([t.host.start_game, *t.stream])
+    assert report.fault.culprit == CHEAT and why in report.fault.reason
+    assert_no_hidden_card_opened_to(t, CHEAT)

@@ -194,6 +194,12 @@ class Picking:
                                                f"{reveal.pick} does not match its commitment")
         state.nonces[reveal.author] = reveal.nonce
 
+    def pick_nonce(self, pick: int, seat: int) -> bytes | None:
+        """``seat``'s nonce of pick ``pick`` as this seat has it: revealed, or rebuilt with the
+        seat's seed (R1); None if neither."""
+        state = self._picks.get(pick)
+        return state.nonces.get(seat) if state else None
+
     def pick_result(self, pick: int) -> int:
         """The picked index, once every party's nonce is in."""
         state = self._committed_pick(pick)

@@ -18,7 +18,7 @@ from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid
 from ..deal.messages import (Context, KeyReveal, PassOutput, SeedReveal, SharedCommitment,
                              SharedSeedReveal)
 from ..deal.picking import Pick, nonce_off_seed, seed_pick
-from ..deal.picks import nonce_digest
+from ..deal.picks import nonce_digest, seed_nonce
 from ..deal.shares import GenerationShares, check_commit
 from ..deal.sharing import seed_from_shares
 from ..deal.silent import check_seeds_shares, rebuild_silent
@@ -409,6 +409,14 @@ class PublicTable(StreamTable):
                 lambda n: {*self.records[n].sharing.rebuilt,
                            *(s for s, rebuild in self.rebuilds.items()
                              if n in rebuild.generations())})
+
+    def _rebuilt_nonce(self, pick: int, seat: int) -> bytes | None:
+        state = self._seed_picks.get(pick)
+        if state is None or not state.from_seed(seat):
+            return None
+        record = self.records[state.generation]
+        seed = record.sharing.rebuilt.get(seat)  # (none: that generation was restarted)
+        return None if seed is None else seed_nonce(record.context, seat, pick, seed)
 
     def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
         g = self.decks[reveal.context.generation]
