@@ -278,6 +278,20 @@ class Session(abc.ABC):
         await trio.lowlevel.checkpoint()
         return "no one has left this table"
 
+    @property
+    def vote_for_you(self) -> tuple[int, float] | None:
+        """While ``V`` is offered against a seat that holds the table up: that seat, and when
+        (on `now`'s clock) this seat votes by itself that it left, as ``V`` would, if nobody
+        presses a key (``W`` starts the countdown again: `wait_for_them`).  A local table:
+        never."""
+        return None
+
+    async def wait_for_them(self) -> str:
+        """``W``: the player is there and waits for the seat away: the vote for them waits
+        again; what happened, in words."""
+        await trio.lowlevel.checkpoint()
+        return "no one has left this table"
+
     async def leave(self) -> None:
         """The player quits the game (the console's ``q`` ``y``): a networked table is told, so
         that it sees a seat left rather than a link lost.  A local table: nothing to tell."""

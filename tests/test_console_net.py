@@ -44,6 +44,8 @@ class FakePeer:
         self.byes = 0
         self.readies: list[bool] = []
         self.votes = 0
+        self.person_vote_after, self._offered_at = 240.0, None
+        self.votes_for_person: list[int] = []
         self.said: list[str] = []
         self.stop = None
         self.connected = True
@@ -65,6 +67,11 @@ class FakePeer:
     _left = Peer._left
     _quitters = Peer._quitters
     _on_the_stream = Peer._on_the_stream
+    person_vote_at = Peer.person_vote_at
+    wait_for_them = Peer.wait_for_them
+
+    def _may_vote(self):
+        return self.votes == 0
 
     def vote_void(self, seat=None):
         self.votes += 1
@@ -219,7 +226,7 @@ def test_the_lobby_shows_seats_fingerprints_rules_and_the_ready_key():
         await c.until(lambda: c.peer.readies == [True, False])
         await c.press("?")
         await c.until(lambda: c.state.help_open)
-        assert "lobby: ready or not / vote to void when a player has left" in fragment_list_to_text(
+        assert "vote to void when a player has left / wait for them" in fragment_list_to_text(
             c.console.screen.help_text())
         await c.press("esc")
         await c.until(lambda: not c.state.help_open)
@@ -285,6 +292,53 @@ def test_v_votes_only_against_a_seat_the_table_waits_on_or_that_left_not_a_link_
         await c.press("V", "y")
         await c.until(lambda: "you voted that seat 1 left" in c.screen()["message"])
         assert c.peer.votes == 1
+
+    run(with_console, body)
+
+
+def test_the_vote_for_a_person_who_presses_no_key_counts_down_and_w_waits_again():
+    """While V is offered, the message line counts down to the vote the seat casts for its
+    person, and the footer offers V and W; W starts the countdown again (the peer's
+    `wait_for_them`).  Once the seat voted by itself the log says so and the countdown is
+    gone.  With nothing offered, W says there is nothing to wait for."""
+    async def body(c: Console):
+        def message():
+            return " ".join(c.screen()["message"].split())
+
+        start, table = a_started_table()
+        await c.on_trio(lambda: c.peer.changed(status="playing", seat=0, welcome=welcome(),
+                                               lobby=lobby_state(ready=(True,) * 3), start=start,
+                                               table=table))
+        assert "W wait" not in c.screen()["footer"] and "votes" not in message()
+        await c.press("W")
+        await c.until(lambda: "no vote of yours is counting down" in message())
+        table.stalled_by = lambda: {2}  # bot2's link is down while the deal waits on it
+
+        def offered_a_minute_ago():
+            c.peer._offered_at = trio.current_time() - 60
+            c.peer.changed(absent={2: trio.current_time() - 60})
+
+        await c.on_trio(offered_a_minute_ago)
+        counting = r"the table waits for bot2: your seat votes that they left in {}:\d\d"
+        assert re.search(counting.format("[23]"), message()), message()
+        assert "V vote" in c.screen()["footer"] and "W wait for them" in c.screen()["footer"]
+        before = c.peer._offered_at
+        await c.press("W")
+        await c.until(lambda: "you wait for bot2" in message())
+        assert c.peer._offered_at >= before + 60
+        assert re.search(counting.format("[34]"), message()), message()
+        assert c.peer.votes == 0
+
+        def voted_by_itself():
+            c.peer.votes_for_person.append(2)
+            c.peer.votes = 1
+            c.peer.changed()
+
+        await c.on_trio(voted_by_itself)
+        assert "nobody pressed a key for 4 min while the table waited for bot2: your seat " \
+            "voted that they left, as V does" in " ".join(c.screen()["log"].split())
+        assert "the table waits for" not in message()
+        assert "W wait" not in c.screen()["footer"]
 
     run(with_console, body)
 

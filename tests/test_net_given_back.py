@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import trio
-import trio.testing
 
 import test_net_rejoin
 from shanghai_net.cli.spectate import may_watch_instead
@@ -108,44 +107,56 @@ async def test_a_player_who_leaves_again_after_taking_its_seat_back_is_not_given
     assert report.totals == host.public.public.result.totals
 
 
-class OfferFirst(Host):
-    """A host whose stand-in loop hears of seat 2's second vacancy only once the first
-    holder's offer of the seat is under way, and whose offer is signed (refused) only after the
-    loop found the seat being offered and went on: the order in which nobody was proposed for
-    the seat, and the table waited for good."""
+class HoldsTheSecondVacancy(Host):
+    """A host whose stand-in loop hears of seat 2's second vacancy only once the test says
+    (``release``): until then the seat stays vacant, its first holder's key still its holder,
+    as when a first holder's third try comes before the loop has proposed its stand-in.  It
+    keeps every ``replace`` the lobby asks it to propose (``offered``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.offered: list = []
+        self.release = trio.Event()
 
     async def _seat_stand_ins(self, nursery):
-        heard, self.offer_begun = self.sequencer.vacancies, trio.Event()
+        heard = self.sequencer.vacancies
         told, self.sequencer.vacancies = trio.open_memory_channel(math.inf)
 
         async def relay():
             async for seat in heard:
                 if len(self.public.left) >= 2:
-                    await self.offer_begun.wait()
+                    await self.release.wait()
                 told.send_nowait(seat)
 
         nursery.start_soon(relay)
         await super()._seat_stand_ins(nursery)
 
     async def _offer(self, client, hello, body):
-        if len(self.public.left) >= 2:
-            self.offer_begun.set()
-            await trio.testing.wait_all_tasks_blocked()  # the loop has looked at the seat
-            assert not any(p.body.seat == 2 for p in self.public.proposals.values())
+        self.offered.append(body)
         await super()._offer(client, hello, body)
 
 
-async def test_a_return_refused_while_the_stand_in_waited_for_it_still_seats_the_stand_in(
+async def test_the_lobby_proposes_no_return_the_table_refuses_and_the_stand_in_takes_the_seat(
         tmp_path, monkeypatch):
-    """The host's stand-in loop leaves a vacant seat alone while its first holder's return is
-    being offered; when the table's rule refuses that return (the seat was given back once),
-    the host proposes its stand-in after all, and the game finishes."""
-    monkeypatch.setattr(test_net_rejoin, "Host", OfferFirst)
-    gate, killed = trio.Event(), trio.CancelScope()
+    """The first holder's third try comes while its seat is vacant and no stand-in is proposed
+    yet: the lobby refuses it at once, with the words a refused return gets, and proposes
+    nothing (before, it proposed the return, the host's sequencer refused it, and the host
+    had to hand the vacancy back to its stand-in loop); the host's stand-in then takes the
+    seat, and the game finishes."""
+    monkeypatch.setattr(test_net_rejoin, "Host", HoldsTheSecondVacancy)
+    gate, killed, ends = trio.Event(), trio.CancelScope(), {}
     with trio.fail_after(240):
         async with table_of_three(tmp_path, b"gb2", RULES, options(gate), {2: killed}) as (
                 host, port, peers, results, nursery):
             await given_back_then_gone_again(host, port, peers, nursery, gate, killed, tmp_path)
-            await third_try(host, port, nursery, tmp_path)
-    assert host.offer_begun.is_set()
+            assert host.public.vacant.keys() == {2} and not host.public.proposals
+            nursery.start_soon(kept_in(ends, 2, make_peer(port, KEY, 2, tmp_path)))
+            await until(lambda: 2 in ends or len(host.offered) > 1,
+                        "the first holder's third try answered", seconds=60)
+            host.release.set()
+            await until(lambda: host.public.finished, "the game over", seconds=120)
+    assert [body.sign_key for body in host.offered] == [KEY.sign_public], \
+        "only the first return was proposed"
+    assert isinstance(ends[2], PeerError) and "refused: table_full" in str(ends[2]), ends[2]
+    assert_told_why_and_how_to_watch(ends[2].words)
     assert_stand_in_played_it_to_the_end(host, results)

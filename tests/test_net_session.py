@@ -163,6 +163,7 @@ async def test_a_player_who_quits_is_left_the_bots_follow_a_vote_at_once(quits):
             await until(ann, lambda: 1 in votes())
         else:
             assert 1 not in votes()
+        await until(ann, lambda: 2 in ann.away)  # lost, V waits until the table waits on it
         target = ann.table.void_target
         assert "seat 2 left this round" in await ann.vote_void()
         await until(ann, lambda: ann.table.left == [(target, 2)])

@@ -81,6 +81,7 @@ class ConsoleApp:
         state.send_chat = send_chat
         state.send_ready = lambda: self._to_trio(self._ready)
         state.send_vote = lambda: self._to_trio(self._vote)
+        state.send_wait = lambda: self._to_trio(self._wait_for_them)
         state.send_lobby_ready = lambda ready: self._to_trio(self._set_ready, ready)
         state.send_hand_over = lambda offer: self._to_trio(self._hand_over, offer)
         state.send_bot = lambda level: self._to_trio(self._let_bot_finish, level)
@@ -228,11 +229,11 @@ class ConsoleApp:
                 self.app.pre_run_callables.append(lambda: self.app.exit(result=1))
 
     async def _ticker(self) -> None:
-        """Redraw while a claim window counts down; close a console without a seat once its
+        """Redraw while a claim window or the vote for this person counts down; close a console without a seat once its
         session is over and the tables hosted here are done (nothing left to show or serve)."""
         while True:
             await trio.sleep(self.tick)
-            if self.session.claim is not None:
+            if self.session.claim is not None or self.session.vote_for_you is not None:
                 self.app.invalidate()
             hosting = self.hosting
             unseated = self.session.view is None or self.session.seat == -1
@@ -251,6 +252,10 @@ class ConsoleApp:
 
     async def _vote(self) -> None:
         self.state.voted(await self.session.vote_void())
+        self.app.invalidate()
+
+    async def _wait_for_them(self) -> None:
+        self.state.note(await self.session.wait_for_them())
         self.app.invalidate()
 
     async def _ready(self) -> None:

@@ -75,6 +75,7 @@ def create_key_bindings(state: ConsoleState) -> KeyBindings:
     on("V")(state.ask_vote)
     on("y", filter=voting & ~chat, closes=False)(state.vote_void)
     on("n", filter=voting, closes=False)(lambda: setattr(state, "vote_asked", False))
+    on("W")(state.wait_for_them)
     on("h")(state.hint)
     # the seat changes hands: to a watcher who offers (its number if several, then y beside its
     # name and key), or to a bot this program starts (its level, or Enter for the host's)

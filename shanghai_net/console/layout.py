@@ -84,8 +84,8 @@ Keys (carousel: rebuild the table, then commit it as one move)
   h              hint: what the expert would play now, and why
   S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
   c              chat (Enter sends, Esc cancels)
-  r  /  V y      lobby: ready or not / vote to void when a player has left
-  r              game over: a rematch, the same seats (once all ask)
+  r              lobby: ready or not; game over: a rematch, the same seats
+  V y  /  W      vote to void when a player has left / wait for them
   H  /  B        hand your seat to a watcher who offers / a bot finishes it
   Esc            cancel / clear the selection / close this help
   ?              this help          q  quit (y confirms)"""
@@ -108,8 +108,8 @@ Keys (every move of the game is a key)
   !  + number    call SHANGHAI: the last discard goes on that meld
   h  /  c        hint: the expert's play now, and why / chat (Enter sends)
   S  L  R        the score sheet, the whole log (↑↓ PgUp PgDn), the rules
-  r  /  V y      lobby: ready or not / vote to void when a player has left
-  r              game over: a rematch, the same seats (once all ask)
+  r              lobby: ready or not; game over: a rematch, the same seats
+  V y  /  W      vote to void when a player has left / wait for them
   H  /  B        hand your seat to a watcher who offers / a bot finishes it
   Enter  /  Esc  close the round summary / cancel, clear, close this help
   ?              this help          q  quit (y confirms)"""
@@ -379,14 +379,15 @@ class Screen:
         return out
 
     def message(self) -> StyleAndTextTuples:
-        """The connection's trouble first (a dropped link retrying), then `·` and the last
-        message, as one text broken between words (`MESSAGE_ROWS` at most), so that neither
-        hides the other: the message's reason is never cut off by the connection's line."""
+        """The connection's trouble first (a dropped link retrying), the vote for this person
+        counting down (`ConsoleState.vote_countdown`), then `·` and the last message, as one
+        text broken between words (`MESSAGE_ROWS` at most), so that none hides another: the
+        message's reason is never cut off by the connection's line."""
         state = self.state
         vm = self.vm()
         connection = vm.connection if vm is not None else ""
         styled = [(style, text) for style, text in (
-            ("class:lost", connection),
+            ("class:lost", connection), ("class:countdown", state.vote_countdown() or ""),
             ("class:error" if state.error else "class:ok", state.message)) if text]
         return _wrapped(styled, max(20, _width() - 2), MESSAGE_ROWS)
 

@@ -21,6 +21,7 @@ the game and offers no move.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import textwrap
 from collections.abc import Callable, Sequence
@@ -119,6 +120,8 @@ class ConsoleState:
         self.send_chat: Callable[[str], None] | None = None
         self.send_ready: Callable[[], None] | None = None
         self.send_vote: Callable[[], None] | None = None
+        self.send_wait: Callable[[], None] | None = None
+        """``W``: the vote the seat casts for this person waits again (`wait_for_them`)."""
         self.send_lobby_ready: Callable[[bool], None] | None = None
         """Tells a networked table (in its lobby) that this seat is or is not ready."""
         self.offers_shown: tuple | None = None
@@ -836,6 +839,8 @@ class ConsoleState:
             keys = list(vm.keys) if vm is not None else [("?", "help"), ("q", "quit")]
             if self.rematch_line is not None:
                 keys = [("r", "rematch"), *keys]
+        if self.vote_countdown() is not None:
+            keys = [("V", "vote"), ("W", "wait for them"), *keys]
         if self.summary is not None:
             keys = [("Enter", "close summary")] + [k for k in keys if k[0] not in ("spc", "Enter")]
         if self.help_open:
@@ -967,6 +972,28 @@ class ConsoleState:
 
     def voted(self, answer: str) -> None:
         self.note(answer, not self.session.away)
+
+    def vote_countdown(self) -> str | None:
+        """While ``V`` is offered and nobody presses a key: whom the table waits for, and in
+        how long the seat votes for this person that they left, in words (the footer offers
+        ``V`` and ``W``, which starts the countdown again)."""
+        due = self.session.vote_for_you
+        if due is None or self.watching is not None:
+            return None
+        seat, at = due
+        left = max(0, math.ceil(at - self.session.now()))
+        seats = self.session.seats
+        name = seats[seat].name if seat < len(seats) else f"seat {seat}"
+        return (f"the table waits for {name}: your seat votes that they left in "
+                f"{left // 60}:{left % 60:02}")
+
+    def wait_for_them(self) -> None:
+        """``W``: this person is there and waits for the seat away: the seat's vote for them
+        waits again; the session answers in `voted`."""
+        if self.session.vote_for_you is None:
+            self.note("no vote of yours is counting down: there is no one to wait for", True)
+        elif self.send_wait is not None:
+            self.send_wait()
 
     def open_chat(self) -> None:
         self.chat_open = True

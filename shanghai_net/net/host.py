@@ -319,17 +319,14 @@ class Host:
     async def _offer(self, client: Client, hello: Hello, body: Replace) -> None:
         """Propose ``body`` (the lobby's: a first holder coming back to its seat, or a late
         arrival taking a stand-in's), then answer ``hello`` as the lobby does a proposed key's
-        (protocol.md 11.8).  A vacant seat the stand-in loop left to this offer, which the
-        table's rule refused (a seat given back once a game), goes back to the loop."""
+        (protocol.md 11.8).  The lobby offers only what the table's rule lets the host sign
+        (`Lobby._offer`), so a vacant seat the stand-in loop left to this offer is taken."""
         log.info("proposing %s (%s) for seat %d", hello.name, hello.role, body.seat)
         try:
             await self.sequencer.propose(body).wait()
         finally:
             self.lobby.offering.pop(body.seat, None)
-        if body.seat in self.public.vacant and not any(
-                p.body.seat == body.seat for p in self.public.proposals.values()):
-            self.sequencer.vacant_again(body.seat)  # refused (a seat given back once): the
-        self._retire_stand_ins()  # stand-in, which waited for this offer, takes it after all
+        self._retire_stand_ins()
         if client.connected and not client.closing:
             self.lobby.on_hello(client, hello, offered=True)
 

@@ -125,7 +125,7 @@ class Lobby:
             if offer is not None:
                 self.offering[offer.seat] = client
                 return offer
-            if seat is None:
+            if seat is None or self._kept_out(roster, hello, seat):
                 client.refuse("table_full", self._no_seat(roster, hello))
                 return None
             # its public key is no secret: the seat is handed over only on a `proof`
@@ -211,12 +211,15 @@ class Lobby:
         key played a seat that is now voted gone or played by a stand-in bot (its first holder
         comes back); or, a person who never played here, the lowest such seat not given back
         yet (a late arrival: once a game, protocol.md 11.8).  A seat a person is being
-        proposed for is not offered again."""
+        proposed for is not offered again, nor one the table's rule gives to no player now
+        (`Roster.replace_refused`: a seat given back once a game), which the host would only
+        sign to see its sequencer refuse."""
         key = hello.sign_key
         if seat is not None:  # its own seat, voted gone, and no other key proposed yet for it
             if seat in roster.vacant and roster.holders[seat].sign_key == key and not any(
                     p.body.sign_key == key for p in roster.proposals.values()) and \
-                    seat not in self.offering:
+                    seat not in self.offering and \
+                    roster.replace_refused(_replace(seat, hello)) is None:
                 return _replace(seat, hello)
             return None
         taken = set(self.offering) | {p.body.seat for p in roster.proposals.values()
@@ -224,13 +227,21 @@ class Lobby:
         open_seats = [s for s in range(self.players)
                       if roster.up_for_taking(s) and s not in taken]
         before = [s for s in range(self.players) if roster.played_before(s, key)]
-        back = [s for s in before if s in open_seats]
+        back = [s for s in before if s in open_seats and
+                roster.replace_refused(_replace(s, hello)) is None]
         if back:
             return _replace(back[0], hello)
         late = [s for s in open_seats if not roster.given_back(s)]
         if hello.role == "player" and not before and late:
             return _replace(late[0], hello)
         return None
+
+    @staticmethod
+    def _kept_out(roster: Roster, hello: Hello, seat: int) -> bool:
+        """Whether ``hello``'s key, which played ``seat`` until the table voted it gone, may
+        not have it back: the table's rule refuses it (a seat given back once a game)."""
+        return seat in roster.vacant and roster.holders[seat].sign_key == hello.sign_key and \
+            roster.replace_refused(_replace(seat, hello)) is not None
 
     def _no_seat(self, roster: Roster, hello: Hello) -> str:
         """Why a key that has no seat of the running game gets none."""

@@ -82,7 +82,8 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
                  timeout: float = 30.0, lobby_timeout: float | None = 600.0,
                  game_timeout: float | None = None, idle_timeout: float = 600.0,
                  auto_ready: bool = True, reconnect: bool = True, retry_delays=RETRY_DELAYS,
-                 void_after: float | None = None, worker_threads: bool = True,
+                 void_after: float | None = None, person_vote_after: float | None = None,
+                 worker_threads: bool = True,
                  successor: bool = False, rematch: bool | None = False,
                  on_change: Callable[[], None] | None = None,
                  on_table: Callable[[PeerTable], None] | None = None) -> None:
@@ -101,6 +102,13 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
         self.void_after = void_after
         """Seconds a seat may be away, or owe the deal a step without a word, before this one
         votes to void the round (None: never by itself; a person votes with `vote_void`)."""
+        self.person_vote_after = person_vote_after
+        """A person's seat: seconds the console offers V with no key pressed before this seat
+        votes for its person (`Voting.person_vote_at`; None: never by itself)."""
+        self._offered_at: float | None = None
+        """When this person's seat found V offered, or its person last pressed ``W``."""
+        self.votes_for_person: list[int] = []
+        """The seats this person's seat voted against by itself, in order (the log says so)."""
         self.worker_threads = worker_threads
         """Audit each round in a worker thread (the curve arithmetic releases the GIL), so that
         a console's screen and the pings go on meanwhile.  Off for tests on trio's autojump
@@ -319,7 +327,7 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
                 if now >= thought:
                     continue  # the player has thought enough: let it decide
                 if now >= vote:
-                    self.vote_void()
+                    self._vote_by_itself(now)
                     continue
                 raise Lost("the host went silent") from None
             # take everything that has arrived before acting: a step signed against a head

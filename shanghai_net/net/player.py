@@ -14,7 +14,7 @@ from ..bots import choose, make_bot
 from ..engine.moves import MayI, Move, PassClaim
 from ..engine.view import view_of
 from ..table.seat import PeerTable
-from ..table.stream import moment_passed
+from ..table.outbox import passed_since
 
 __all__ = ["Player", "BotPlayer", "PersonPlayer", "HeldMove"]
 
@@ -55,7 +55,7 @@ class HeldMove:
 
     move: Move
     done: trio.Event
-    version: int  # the moves the replica had applied when the person chose it
+    decided: tuple[int, int]  # where the replica stood when the person chose it (`decided_at`)
     window: object  # the claim window open then
     offered: bool = False
     since: int = 0  # the replica's events before it was sent
@@ -74,11 +74,10 @@ class PersonPlayer:
         held = self.held
         if held is None or held.offered:
             return None
-        if held.version != table.version:
-            why = moment_passed(table.game, held.move, held.window)
-            if why is not None:
-                self.outcome(held.move, why)
-                return None
+        why = passed_since(table, held.decided, held.move, held.window)
+        if why is not None:
+            self.outcome(held.move, why)
+            return None
         held.offered, held.since = True, len(table.events)
         return held.move
 

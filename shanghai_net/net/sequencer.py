@@ -99,11 +99,6 @@ class Sequencer:
         self._inbox_send.send_nowait((None, proposal))
         return proposal.sequenced
 
-    def vacant_again(self, seat: int) -> None:
-        """``seat`` is vacant and nobody is proposed for it (the return the stand-in loop left
-        it to was refused): hand it to the loop again (`Host` seats a stand-in)."""
-        self._vacancies.send_nowait(seat)
-
     def note_owed(self) -> None:
         self.history.note_owed(self.public, any(c.wants_owed and c.connected
                                                 for c in self.clients))

@@ -48,9 +48,11 @@ from .host import HostConfig
 from .peer import Peer, PeerError
 from .player import HeldMove, PersonPlayer
 from .resume import GameSecrets
+from .voting import PERSON_VOTE_AFTER
 from .seat_rematch import SessionRematch
 from .session_handover import GONE, SessionHandover
 from .session_log import SeatLog, events_of
+from ..table.outbox import decided_at
 from ..table.public import PublicTable
 from ..table.seat import PeerTable
 from ..table.disputes import final_result
@@ -75,6 +77,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
     `let_bot_finish` starts waits before each decision while a person sits at the table.
     ``spectate``: only follow the game, as a spectator (no seat of it is ours); ``next_game``:
     a table hosted here, whose next games a session that watches follows too.
+    ``vote_for_you_after``: seconds ``V`` is offered with no key pressed before the seat votes
+    for its person (`PERSON_VOTE_AFTER`).
     """
 
     def __init__(self, address: tuple[str, int] | None, identity: Identity, *, name: str = "you",
@@ -84,7 +88,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                  store: GameSecrets | None = None, peer_type: Callable = Peer,
                  take_over: bool = False, think: float = BOT_THINK,
                  spectate: bool = False,
-                 next_game: Callable[[], Awaitable[bool]] | None = None) -> None:
+                 next_game: Callable[[], Awaitable[bool]] | None = None,
+                 vote_for_you_after: float = PERSON_VOTE_AFTER) -> None:
         super().__init__()
         self._spectate = spectate
         self._next_game = next_game
@@ -102,6 +107,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                                   store=store, timeout=timeout, auto_ready=auto_ready,
                                   reconnect=reconnect, lobby_timeout=None,  # people chat a while
                                   rematch=None,  # asked for with `ask_rematch` (the console's r)
+                                  person_vote_after=vote_for_you_after,
                                   **({"successor": True} if take_over else {}))
         self._peer_type = peer_type
         self._store, self._random, self._think = store, random, think
@@ -138,6 +144,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         self._window: object = None
         self._deadline: float | None = None
         self._seen_events = 0
+        self._votes_for_you_seen = 0
         self._names_seen: tuple[str, ...] = ()
         self._seen_chat = 0
         self._seen_verdicts: set[int] = set()
@@ -369,7 +376,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
             check_move(table.game, move)
         except IllegalMoveError as error:
             return Refused(move, str(error))
-        held = self._player.held = HeldMove(move, trio.Event(), table.version, table.game.window)
+        held = self._player.held = HeldMove(move, trio.Event(), decided_at(table),
+                                            table.game.window)
         self.peer.nudge()
         await held.done.wait()
         if held.refused is not None:
@@ -395,9 +403,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
     @property
     def away(self) -> tuple[int, ...]:
         """The seats the table waits for that a vote may void the round against: away, or
-        connected and silent while they owe the deal a step (read in trio, after a key)."""
+        connected and silent while they owe the deal a step."""
         peer, table = self.peer, self.table  # a seat's: one that follows has no vote yet
-        return tuple(sorted(peer.holding_up(trio.current_time()))) if table is not None \
+        return tuple(sorted(peer.holding_up(self.now()))) if table is not None \
             and not table.finished else ()
 
     async def vote_void(self) -> str:
@@ -415,6 +423,20 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         return (f"you voted that seat {seat} left this round: when more than half the table "
                 "has, the round scores nothing, that seat pays the leave penalty and is played "
                 "by a stand-in from the next deal, and the round's contract is dealt again")
+
+    @property
+    def vote_for_you(self) -> tuple[int, float] | None:
+        away = self.away
+        at = self.peer.person_vote_at(self.now()) if away else None
+        return None if at is None else (self.peer.vote_target(away), at)
+
+    async def wait_for_them(self) -> str:
+        await trio.lowlevel.checkpoint()
+        at = self.peer.wait_for_them(self.now()) if self.away else None
+        if at is None:
+            return "everyone is here: there is no one to wait for"
+        seat = self.peer.vote_target(self.away)
+        return f"you wait for {self._name(seat)}: the countdown to your seat's vote starts again"
 
     async def leave(self) -> None:
         """The player quits: the table reads the seat's signed `leave` (and the seats vote it
@@ -497,6 +519,7 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
                 self._dealt = True
             self._take_events(events_of(table))
             self._note_waiting(peer, table)
+            self._note_votes_for_you(peer)
             self._note_audits(table)
             self._track_window(table)
         self._take_chat(peer.chat)

@@ -1,7 +1,8 @@
 """The seat's log in words: what the `NetSession` adds to it as the peer changes: the game's
 events as this seat may know them, chat, the connection (lost, back, a seat handed to us),
-seats that dropped, came back or changed hands, the table waiting for a seat, and each round's
-audit, complaint, protest and verdict."""
+seats that dropped, came back or changed hands, the table waiting for a seat, the vote the
+seat cast for its person who pressed no key, and each round's audit, complaint, protest and
+verdict."""
 
 from __future__ import annotations
 
@@ -100,6 +101,16 @@ class SeatLog:
             self._add(f"waiting for {self._name(seat)}{what} (V votes to void the round if "
                       "they do not come back)")
         self._waiting_seen = waiting
+
+    def _note_votes_for_you(self, peer) -> None:
+        """The votes the seat cast by itself for its person, who pressed no key while ``V``
+        was offered (`Voting.person_vote_at`)."""
+        for seat in peer.votes_for_person[self._votes_for_you_seen:]:
+            after = peer.person_vote_after
+            wait = f"{after / 60:g} min" if after >= 60 else f"{after:g} s"
+            self._add(f"nobody pressed a key for {wait} while the table waited for "
+                      f"{self._name(seat)}: your seat voted that they left, as V does")
+        self._votes_for_you_seen = len(peer.votes_for_person)
 
     def _note_audits(self, table: PeerTable | PublicTable) -> None:
         for round_no in sorted(set(getattr(table, "verdicts", {})) - self._seen_verdicts):

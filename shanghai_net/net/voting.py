@@ -1,7 +1,10 @@
 """When a seat's table is held up, and what the seat does about it: the part of `Peer` that
 says whom a person may vote against (`holding_up`), when a bot seat votes by itself
-(``void_after``), when a seat that complained gives up on a host keeping its complaint from
-the table, and what a seat does when the host times out shares it sent.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
+(``void_after``), when a person's seat votes for its person who presses no key
+(``person_vote_after``: `PERSON_VOTE_AFTER` after the console first offered V, a countdown the
+console shows and ``W`` starts again, `wait_for_them`), when a seat that complained gives up
+on a host keeping its complaint from the table, and what a seat does when the host times out
+shares it sent.  It reads the peer's view of the table (``absent``, ``stalling``, ``left``, the
 lobby, the table and its outbox); times are trio's clock, passed in or read once.
 
 With sharing on (the table's ``share_threshold``) a vote may have a live seat's seeds rebuilt
@@ -20,11 +23,19 @@ import trio
 
 from ..wire.messages import HOST_AUTHOR, Deal, Timeout, VoidRound
 
-__all__ = ["Voting", "STALL_VOTE", "NEWCOMER_GRACE"]
+__all__ = ["Voting", "STALL_VOTE", "NEWCOMER_GRACE", "PERSON_VOTE_AFTER"]
 
 STALL_VOTE = 30.0
 """Seconds a connected seat may owe the deal a step without a word before a person may vote its
 round void (`Peer.holding_up`): far longer than any client takes to answer the deal."""
+
+PERSON_VOTE_AFTER = 240.0
+"""Seconds the console offers V (`Voting.holding_up`) while nobody presses a key before the
+person's seat votes by itself, as V would (`Voting.person_vote_at`).  Where every vote is needed
+(three seats: one lost, a bot and a person) a person who walked away held the table for good;
+a person who is there decides first: four minutes, longer than the bots' three
+(`config.BOT_VOID_AFTER`, counted from the stall, which V's offer comes at or after), and the
+console counts them down, and ``W`` (wait for them) starts them again."""
 
 NEWCOMER_GRACE = 60.0
 """Seconds more a seat's newcomer has, from the deal it took the seat at until it first signs
@@ -138,7 +149,9 @@ class Voting:
         nothing with its link down: a stand-in that died with a resumed host), or when a
         person at the table has voted; else once a seat has been away, or silent while it
         owes the deal a step, ``void_after`` (issue 42).  With sharing on, only a stall or a
-        ``leave`` counts (the module's note)."""
+        ``leave`` counts (the module's note).  A person's seat: `_person_vote_due`."""
+        if self.person_vote_after is not None:
+            return self._person_vote_due(trio.current_time())
         away = self._away()
         if self.void_after is None or not away or not self._may_vote():
             return math.inf
@@ -154,6 +167,54 @@ class Voting:
                     people & table.void_votes.get(table.void_target, set()):
                 return -math.inf
         return min(away.values()) + self.void_after
+
+    def person_vote_at(self, now: float) -> float | None:
+        """When this person's seat votes by itself (trio time), as V would: while V is offered
+        (`holding_up`) and the seat may vote, ``person_vote_after`` from when the seat first
+        found it offered, or from the person's last ``W`` (`wait_for_them`).  None: V is
+        offered against nobody, a vote of ours stands, or the seat is no person's."""
+        if self.person_vote_after is None or self._offered_at is None or \
+                not self._may_vote() or not self.holding_up(now):
+            return None
+        return self._offered_at + self.person_vote_after
+
+    def wait_for_them(self, now: float) -> float | None:
+        """``W``: the person is there and waits for the seat away: the countdown starts again
+        at ``now``; when it ends now (None: none runs, nothing to wait for)."""
+        if self.person_vote_at(now) is None:
+            return None
+        self._offered_at = now
+        return self.person_vote_at(now)
+
+    def _person_vote_due(self, now: float) -> float:
+        """`_vote_due` of a person's seat: when V's countdown ends (`person_vote_at`), its start
+        the moment the seat first finds V offered; while V is offered against nobody, the
+        next moment it may be (a seat's ``since``, or `STALL_VOTE` after it), when the seat
+        looks again.  No vote at once, on a ``leave`` or a person's vote: the person at the
+        keys decides first."""
+        if not self._may_vote() or not self.holding_up(now):
+            self._offered_at = None
+            return min((t for since in self._away().values()
+                        for t in (since, since + STALL_VOTE) if t > now), default=math.inf)
+        if self._offered_at is None:
+            self._offered_at = now
+        return self._offered_at + self.person_vote_after
+
+    def _vote_by_itself(self, now: float) -> None:
+        """The moment `_vote_due` named has come: a bot's seat votes; a person's votes for its
+        person once V's countdown has run out (`person_vote_at`: not when V has only just come
+        on offer, nor after a ``W``), naming whom V would, and the log says so
+        (``votes_for_person``)."""
+        if self.person_vote_after is None:
+            self.vote_void()
+            return
+        due = self.person_vote_at(now)
+        if due is None or now < due:
+            return
+        seat = self.vote_target(self.holding_up(now))
+        if self.vote_void(seat):
+            self.votes_for_person.append(seat)
+            self._changed()
 
     def _complaint_due(self) -> float:
         """When this seat, which complained and so plays no more, gives up on a host that has

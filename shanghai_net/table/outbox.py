@@ -36,6 +36,25 @@ def _due_in_audit(body: Body) -> bool:
         isinstance(body, wm.Complaint) and bool(body.share))
 
 
+def decided_at(table: PeerTable) -> tuple[int, int]:
+    """Where the seat's game stands as a move is chosen: the moves applied so far, and the
+    round (a vote that carries voids the round and deals the next with no move applied)."""
+    return table.version, table.game.round_no
+
+
+def passed_since(table: PeerTable, decided: tuple[int, int], move: Move,
+                 window: object) -> str | None:
+    """Why ``move``, chosen at ``decided`` (`decided_at`) while the claim window was
+    ``window``, is no longer to be made (None: it still is, or the game has not moved since):
+    never in another round than its own, voided meanwhile (a move of it may be legal in the
+    next deal, which nobody chose it for), else as `moment_passed` says."""
+    if decided == decided_at(table):
+        return None
+    if decided[1] != table.game.round_no:
+        return "the round it was chosen in is over: choose again"
+    return moment_passed(table.game, move, window)
+
+
 class Outbox:
     """What one seat has to send, each message signed with the seat's next counter.
 
@@ -44,8 +63,9 @@ class Outbox:
     ``MAX_FLYING``), and are never stale.  A move waits until the deal bodies before it are on
     their way and the deal is settled; it names the chain's head it was decided on, and if the
     host answers ``stale`` (a turn move came first) it is checked again and, if still to be
-    made, signed on the new head: dropped if it is no longer legal, or if it answers a claim
-    window that has closed (a claim meant for one discard must not land on the next).
+    made, signed on the new head: dropped if it is no longer legal, if it answers a claim
+    window that has closed (a claim meant for one discard must not land on the next), or if
+    its round was voided meanwhile (`passed_since`).
     After a reconnection, what was on its way is signed again with new counters; a message of
     ours found in the stream is taken as sent, so the deal body or move it carries is not sent
     again.  What became of each move: `take_outcomes`.
@@ -99,7 +119,7 @@ class Outbox:
             elif isinstance(body, (Deal, wm.VoidRound, wm.Protest, wm.Approve, wm.HandOver)):
                 self.deal.append(body)  # in order, settled or not
             else:
-                self.move = (move, body, self.table.version, self.table.game.window)
+                self.move = (move, body, decided_at(self.table), self.table.game.window)
 
     @property
     def busy(self) -> bool:
@@ -152,13 +172,13 @@ class Outbox:
         if self.move is None or self.in_flight is not None or not table.settled or \
                 table.chain.next_seq <= self._hold:
             return None
-        move, body, version, window = self.move
-        if version != table.version and move is not None:
-            why = moment_passed(table.game, move, window)
+        move, body, decided, window = self.move
+        if move is not None:
+            why = passed_since(table, decided, move, window)
             if why is not None:
                 self._drop_move(why)
                 return None
-            self.move = (move, body, table.version, window)
+            self.move = (move, body, decided_at(table), window)
         self.in_flight = self._sign(body, table.chain.basis)
         return self.in_flight
 

@@ -189,15 +189,17 @@ class Roster:
         played by its ``start_game`` keys or by a successor a chain of ``hand_over``s from them
         gave it (rule 3); not vacant, and not played since a ``replace`` unless the last
         ``replace`` gave it back both of its ``start_game`` keys, its first player coming back
-        (rule 4).  A share holder is no `Holder`: rules 3 and 4 read the seat's ``Holder``
-        chain.  The dropout-tolerant deal's ``start_game`` will carry ``share_threshold`` and each seat's
+        (rule 4), and then from the deal it is seated at: not while a seat given back mid-round
+        (R1, ``rekey_due``) plays out that round, in which its table holds no share
+        (docs/dealing-review.md, review of the code (session 18) #1).  A share holder is no
+        `Holder`: rules 3 and 4 read the seat's ``Holder`` chain.  The dropout-tolerant deal's ``start_game`` will carry ``share_threshold`` and each seat's
         ``host_run`` (docs/dealing.md, "Version 10 messages"); until the dealing is wired the
         caller passes them."""
         if share_threshold is None:
             return ()
         return tuple(seat for seat in range(self.players)
                      if seat not in host_run and seat not in self.vacant
-                     and self._played_as_dealt(seat))
+                     and seat not in self.rekey_due and self._played_as_dealt(seat))
 
     def _played_as_dealt(self, seat: int) -> bool:
         """Whether ``seat`` is played by its ``start_game`` keys or hand-overs from them: its
@@ -323,9 +325,14 @@ class Roster:
 
     def _approve(self, author: int, seq: int) -> None:
         """An approval; the one that completes a ``replace`` of a seat lost mid-round (sharing
-        on, R1: `_takes_seat_now`) seats it at this message, the round going on."""
+        on, R1) seats it at this message, the round going on (`_seat_approved`)."""
+        self.proposals[seq].approvals.add(author)
+        self._seat_approved(seq)
+
+    def _seat_approved(self, seq: int) -> None:
+        """Seat the replacement the ``replace`` at ``seq`` proposes at this message, if every
+        approval it needs is in and the table seats it now, mid-round (`_takes_seat_now`)."""
         proposal = self.proposals[seq]
-        proposal.approvals.add(author)
         if not self.needed(proposal) and self._takes_seat_now(proposal.body.seat):
             del self.proposals[seq]
             self.rekey_due.setdefault(proposal.body.seat,
@@ -334,8 +341,8 @@ class Roster:
             self._seated_now(proposal.body.seat)
 
     def _takes_seat_now(self, seat: int) -> bool:
-        """Hook: whether an approved ``replace`` of ``seat`` seats it now, mid-round, rather
-        than at the next deal."""
+        """Hook: whether an approved ``replace`` of ``seat`` seats it now, mid-round (else at a
+        later message of the round, or at the next deal)."""
         return False
 
     def _seated_now(self, seat: int) -> None:

@@ -3,11 +3,11 @@ hand from that turn"), as every party reads it off the stream: `MidRoundSeating`
 `StreamTable` that holds it.
 
 A ``replace`` of a seat lost this round (R1) takes effect at the approval that completes it, the
-round going on (`Roster._approve`).  From that message every other seat that is not vacant, and
-whose keys of a generation are not public (rebuilt), owes the seat one ``shares`` box for each
-generation of its hand: its key of every hidden card of the hand, sealed to the replacement's
-box key under the ``"handed box"`` derivation (deal/handed.py), less the cards it still owes the
-seat a key share of as a draw (those go to the new box key as any draw).  The deal is not
+round going on (`Roster._approve`), once no key share of a card dealt to the seat is owed (else
+at the ``shares`` body that pays the last one).  From that message every other seat that is not
+vacant, and whose keys of a generation are not public (rebuilt), owes the seat one ``shares``
+box for each generation of its hand: its key of every hidden card of the hand, sealed to the
+replacement's box key under the ``"handed box"`` derivation (deal/handed.py).  The deal is not
 settled until they are all in and the seat is rebuilt: the replacement must hold its hand before
 anyone moves.  A seat that never sends them owes a step, and is voted gone like any staller.
 
@@ -48,9 +48,14 @@ class MidRoundSeating:
         (`follow_round`)."""
 
     def _takes_seat_now(self, seat: int) -> bool:
-        """A seat lost this round (R1) and still vacant, while the round runs."""
+        """A seat lost this round (R1) and still vacant, while the round runs, once no draw's
+        key share to it is owed: each such share is sealed to the box key the seat had when
+        the card was drawn, so it must be sequenced before the seating, where the audit opens
+        it with that key (else the ``shares`` body that pays the last one seats it, `_on_shares`;
+        docs/dealing-review.md, review of the code (session 18) #2)."""
         return self.share_threshold is not None and seat in self.rebuilds and \
-            seat in self.vacant and not self.waiting_audit and self.accusation is None
+            seat in self.vacant and not self.waiting_audit and self.accusation is None and \
+            not any(owed.to == seat for owed in self.outstanding.values())
 
     def _seated_now(self, seat: int) -> None:
         """The replacement of lost ``seat`` plays it from this message: the handed boxes it is
@@ -62,13 +67,10 @@ class MidRoundSeating:
             positions = {p for g, p in hand if g == generation}
             public = self.rebuilt_lost(generation)
             for sender in range(self.players):
-                if sender == seat or sender in self.vacant or sender in public:
-                    continue
-                drawing = {p for (g, p), owed in self.outstanding.items()
-                           if g == generation and owed.to == seat and sender in owed.owing}
-                if positions - drawing:
+                if positions and sender != seat and sender not in self.vacant and \
+                        sender not in public:  # (no key share of the hand is owed now)
                     self.handed_owed.setdefault((seat, generation), {})[sender] = \
-                        tuple(sorted(positions - drawing))
+                        tuple(sorted(positions))
         self.public.seat_back(seat)
         self.replay.seat_back(seat, self.public)
         self.round_events.append(("seat", seat, X25519PublicKey.from_public_bytes(box_key),
@@ -163,6 +165,9 @@ class MidRoundSeating:
         self.round_events.extend(("box", sealed) for sealed in drawn)
         step.sealed = drawn
         self._seat_shares(author, step)
+        paid = {sealed.recipient for sealed in drawn}
+        for seq in [seq for seq, p in sorted(self.proposals.items()) if p.body.seat in paid]:
+            self._seat_approved(seq)  # the key shares its seating waited for are in
 
     def _seat_handed(self, author: int, sealed: SealedShare) -> None:
         """A handed box, as the party's deal keeps it (a seat's participant overrides it)."""
