@@ -361,9 +361,10 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if holder == recipient or not 0 <= recipient < self.seats:
             raise ValueError(f"seat {holder} cannot hand position {position} to seat {recipient}")
         held = position in g.mine if self.seat == holder else g.given.get(position) == holder
-        following = g.seed is None or self.seat in self._lost  # (R1) a replacement following
-        # its predecessor's round knows neither its hand nor whom its keys went to: the
+        # (R1) a replacement in a generation its predecessor was dealt in (following it, or
+        # its seat rebuilt) knows neither its hand nor whom its seat's keys went to: the
         # stream's word is all it has, and its seat's keys of the generation are public
+        following = g.seed is None or bool(g.sharing and self.seat in g.sharing.rebuilt)
         if not (held or following) or position in g.public:
             raise ValueError(f"position {position} of generation {generation} is not a hidden "
                              f"card of seat {holder}")
