@@ -24,12 +24,13 @@ from test_table_roster import newcomer, vote_gone
 from test_table_silence import Muted
 from dropout_helpers import changing, dealing
 
-def shared(players=4, t=3, **kwargs):
-    """`Muted` (test_table_silence.py) at a table whose start_game sets ``share_threshold``."""
+def shared(players=4, t=3, table=Muted, **kwargs):
+    """``table``, `Muted` (test_table_silence.py) or a subclass, at a table whose start_game
+    sets ``share_threshold``."""
     plain = test_net_table.StartGame
     test_net_table.StartGame = lambda **fields: plain(**fields, share_threshold=t)
     try:
-        return Muted(players, verifiable=True, rules={"contracts": [[2, 0], [1, 1]]}, **kwargs)
+        return table(players, verifiable=True, rules={"contracts": [[2, 0], [1, 1]]}, **kwargs)
     finally:
         test_net_table.StartGame = plain
 

@@ -66,6 +66,16 @@ class Roster(Table):
             self.boxes[seat].move = None
         return super().step(play)
 
+    def seat_newcomer(self, seat):
+        """A newcomer (a bot: it yields the seat on) follows the game and takes ``seat``, lost
+        mid-round (R1), at the approval the host's ``replace`` of it waits for, and plays it."""
+        old, who = self.seats[seat], newcomer(seat)
+        self.follow(seat, who, yields=True)
+        self.propose(seat, who)
+        self.gone.discard(seat)
+        self.run_until(lambda: self.seats[seat] is not old, play=False)
+        self.ids[seat] = who
+
     def host_says(self, body):
         """The host signs ``body`` as the next message; every seat takes it."""
         msg = self.host.chain.sign(self.host_id.sign_key, HOST_AUTHOR, body)

@@ -25,7 +25,7 @@ from shanghai_net.wire.messages import Deal
 from dropout_helpers import changing
 from test_table_dropout_lost_rebuild import published
 from test_table_dropout_silent import parties, seat_playing, shared, silent_at_first_audit
-from test_table_roster import newcomer, vote_gone
+from test_table_roster import vote_gone
 
 
 def replaced(t, *seats):
@@ -42,12 +42,7 @@ def replaced(t, *seats):
                 vote_gone(t, seat, [voter])
     published(t)
     for seat in seats:
-        old, who = t.seats[seat], newcomer(seat)
-        t.follow(seat, who, yields=True)
-        t.propose(seat, who)
-        t.gone.discard(seat)
-        t.run_until(lambda: t.seats[seat] is not old, play=False)
-        t.ids[seat] = who
+        t.seat_newcomer(seat)
 
 
 def commits_of(t, round_no):

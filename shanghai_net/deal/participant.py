@@ -347,12 +347,16 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if holder == recipient or not 0 <= recipient < self.seats:
             raise ValueError(f"seat {holder} cannot hand position {position} to seat {recipient}")
         held = position in g.mine if self.seat == holder else g.given.get(position) == holder
-        if not held or position in g.public:
+        # (R1) a replacement in a generation its predecessor was dealt in (following it, or
+        # its seat rebuilt) knows neither its hand nor whom its seat's keys went to: the
+        # stream's word is all it has, and its seat's keys of the generation are public
+        following = g.seed is None or bool(g.sharing and self.seat in g.sharing.rebuilt)
+        if not (held or following) or position in g.public:
             raise ValueError(f"position {position} of generation {generation} is not a hidden "
                              f"card of seat {holder}")
         g.mine.pop(position, None)
         if self.seat == recipient:
-            del g.given[position]
+            g.given.pop(position, None)
         else:
             g.given[position] = recipient
 
@@ -577,9 +581,10 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     def audit(self, generations: Iterable[int] | None = None,
               absent: frozenset[int] = frozenset()) -> Verdict:
         """Recompute every step of every generation (or of ``generations``) from the revealed
-        or rebuilt seeds; the steps of ``absent`` seats, whose seeds the audit lacks (with
-        sharing on, what :meth:`rebuild_silent` left absent), are not checked."""
+        or rebuilt seeds, then (sharing on) every pick nonce read from one of them; the steps
+        of ``absent`` seats, whose seeds the audit lacks (with sharing on, what
+        :meth:`rebuild_silent` left absent), are not checked."""
         numbers = sorted(self._generations if generations is None else generations)
         verdict = audit([self.generation(n) for n in numbers], self._roster, absent)
-        wrong_nonce = verdict.clean and generations is None and self.audit_picks()
+        wrong_nonce = verdict.clean and self.audit_picks(numbers)
         return Verdict(*wrong_nonce) if wrong_nonce else verdict

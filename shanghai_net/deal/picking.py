@@ -7,9 +7,10 @@ of :class:`~shanghai_net.deal.participant.Participant`, which owns the state it 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import CheatDetected
+from .generation import Generation
 from .messages import Context, Message, PickCommitment, PickReveal
 from .picks import NONCE_BYTES, nonce_digest, pick_index, seed_nonce
 
@@ -46,6 +47,38 @@ class Pick:
         return self.generation is not None and party not in self.public
 
 
+def seed_pick(n: int, parties: tuple[int, ...], complete: Iterable[int],
+              drawing: Callable[[int], Iterable[int]]) -> Pick:
+    """A pick beginning now, as every party keeps it (a seat's participant, the public table):
+    with sharing on its nonces come from the seeds of the latest of the generations
+    ``complete`` (those whose commits are all in; none, as at the first dealer's pick: drawn),
+    but for the parties ``drawing(generation)`` names, whose seed of it is public or being
+    rebuilt (R1): they draw theirs (docs/dealing.md, "Which generation, exactly")."""
+    complete = list(complete)
+    if not complete:
+        return Pick(n, parties)
+    number = max(complete)
+    return Pick(n, parties, generation=number, public=frozenset(drawing(number)))
+
+
+def nonce_off_seed(picks: Mapping[int, Pick], generations: Mapping[int, Generation]
+                   ) -> tuple[int, str] | None:
+    """Sharing on, at the audit: every nonce read from a seed (``picks``: number -> the pick,
+    its nonces in) is the one its author's seed of the pick's generation gives, that seed
+    revealed or rebuilt (R1, R2); the first that is not, as (author, why).  A pick whose
+    generation the audit does not open (not in ``generations``), or a party whose seed the
+    audit lacks, is not checked; a nonce drawn (sharing off, the first dealer's pick, a party
+    whose seed was public) was checked against its commitment alone, as it came."""
+    for number, state in sorted(picks.items()):
+        g = generations.get(state.generation) if state.generation is not None else None
+        for party, nonce in sorted(state.nonces.items()) if g else ():
+            seed = state.from_seed(party) and g.seed_of(party)
+            if seed and nonce != seed_nonce(g.context, party, number, seed):
+                return party, (f"seat {party}: its nonce for pick {number} is not its seed's "
+                               f"(of generation {state.generation})")
+    return None
+
+
 class Picking:
     """The participant's side of the random picks: see the module."""
 
@@ -70,16 +103,12 @@ class Picking:
         return state
 
     def _new_pick(self, n: int, parties: tuple[int, ...]) -> Pick:
-        """A pick beginning now: with sharing on, its nonces come from the seeds of the latest
-        generation whose commits are all in (none yet: drawn, as the first dealer's pick)."""
-        complete = [number for number, g in self._generations.items()
-                    if g.sharing and len(g.commitments) == self.seats]
-        if not complete:
-            return Pick(n, parties)
-        number = max(complete)
-        rebuilding = {s for s, lost in self._lost.items() if number in lost.generations}
-        return Pick(n, parties, generation=number,
-                    public=frozenset(self._generations[number].sharing.rebuilt) | rebuilding)
+        """A pick beginning now (`seed_pick`)."""
+        return seed_pick(n, parties, [number for number, g in self._generations.items()
+                                      if g.sharing and len(g.commitments) == self.seats],
+                         lambda number: {*self._generations[number].sharing.rebuilt,
+                                         *(s for s, lost in self._lost.items()
+                                           if number in lost.generations)})
 
     def _own_nonce(self, pick: int, state: Pick) -> bytes:
         if state.from_seed(self.seat):
@@ -98,16 +127,11 @@ class Picking:
                 nonce = seed_nonce(g.context, seat, number, g.seed_of(seat))
                 self._take_nonce(state, PickReveal(self._pick_context(), number, seat, nonce))
 
-    def audit_picks(self) -> tuple[int, str] | None:
-        """Sharing on, at the audit: every nonce read from a seed is its author's seed's; the
-        first that is not, as (author, why)."""
-        for number, state in sorted(self._picks.items()):
-            for party, nonce in sorted(state.nonces.items()):
-                seed = state.from_seed(party) and self.generation(state.generation).seed_of(party)
-                if seed and nonce != seed_nonce(self.generation(state.generation).context, party,
-                                                number, seed):
-                    return party, f"seat {party}: its nonce for pick {number} is not its seed's"
-        return None
+    def audit_picks(self, generations: Iterable[int] | None = None) -> tuple[int, str] | None:
+        """Sharing on, at the audit (`nonce_off_seed`) of every generation, or of
+        ``generations``."""
+        numbers = self._generations if generations is None else generations
+        return nonce_off_seed(self._picks, {n: self.generation(n) for n in numbers})
 
     def pick_commit(self, pick: int, n: int, parties: Sequence[int]) -> PickCommitment:
         """Commit to this seat's nonce for pick ``pick`` (broadcast it)."""
@@ -169,6 +193,12 @@ class Picking:
             raise CheatDetected(reveal.author, f"seat {reveal.author}: nonce for pick "
                                                f"{reveal.pick} does not match its commitment")
         state.nonces[reveal.author] = reveal.nonce
+
+    def pick_nonce(self, pick: int, seat: int) -> bytes | None:
+        """``seat``'s nonce of pick ``pick`` as this seat has it: revealed, or rebuilt with the
+        seat's seed (R1); None if neither."""
+        state = self._picks.get(pick)
+        return state.nonces.get(seat) if state else None
 
     def pick_result(self, pick: int) -> int:
         """The picked index, once every party's nonce is in."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable
@@ -9,7 +10,7 @@ from typing import Iterable
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PublicKey
 
 from ..cards import Card
-from ..deal.audit import audit, opened_deck
+from ..deal.audit import Verdict, audit, opened_deck
 from ..deal.errors import CheatDetected
 from ..deal.generation import Generation
 from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid_point, multiply,
@@ -17,7 +18,8 @@ from ..deal.group import (InvalidPoint, card_points, invert, is_scalar, is_valid
 from ..deal.lost import rebuilt_pass
 from ..deal.messages import (Context, KeyReveal, SeedReveal, SharedCommitment,
                              SharedSeedReveal)
-from ..deal.picks import nonce_digest
+from ..deal.picking import Pick, nonce_off_seed, seed_pick
+from ..deal.picks import nonce_digest, seed_nonce
 from ..deal.shares import GenerationShares, check_commit
 from ..deal.sharing import seed_from_shares
 from ..deal.silent import check_seeds_shares, rebuild_silent
@@ -64,6 +66,9 @@ class PublicTable(StreamTable):
 
     def __init__(self, start: StartGame) -> None:
         self.records: dict[int, Generation] = {}
+        self._seed_picks: dict[int, Pick] = {}
+        """Sharing on: each pick of the running round by number, as it began (`_pick_begin`:
+        each overwrites the number's entry, so a voided round's stay no longer than that)."""
         self.rounds_audited = 0
         self.faces = 0
         """Cards shown in play whose face the seeds confirmed."""
@@ -371,6 +376,12 @@ class PublicTable(StreamTable):
         except CheatDetected as cheat:
             return Fault(cheat.culprit, f"round {self.round} audit: {cheat.reason}")
         verdict = audit(records, self._boxing, absent)
+        wrong_nonce = verdict.clean and nonce_off_seed(
+            {pick.number: dataclasses.replace(self._seed_picks[pick.number], nonces=pick.nonces)
+             for pick in self._picks if pick.number in self._seed_picks},
+            {record.context.generation: record for record in records})
+        if wrong_nonce:
+            verdict = Verdict(*wrong_nonce)
         if not verdict.clean:
             return Fault(verdict.culprit, f"round {self.round} audit: {verdict.reason}")
         if self.accusation is not None or absent:
@@ -388,6 +399,25 @@ class PublicTable(StreamTable):
         if fault is None:
             self.rounds_audited += 1
         return fault
+
+    def _pick_begin(self, pick: PickState) -> None:
+        """Sharing on: the generation whose seeds give the pick's nonces, fixed at the message
+        that begins it as every seat fixes it (`expect_pick`), for the audit to check them."""
+        if self.share_threshold is not None:
+            self._seed_picks[pick.number] = seed_pick(
+                pick.request.n, pick.parties,
+                [n for n in self.generations if self._all_committed(n)],
+                lambda n: {*self.records[n].sharing.rebuilt,
+                           *(s for s, rebuild in self.rebuilds.items()
+                             if n in rebuild.generations())})
+
+    def _rebuilt_nonce(self, pick: int, seat: int) -> bytes | None:
+        state = self._seed_picks.get(pick)
+        if state is None or not state.from_seed(seat):
+            return None
+        record = self.records[state.generation]
+        seed = record.sharing.rebuilt.get(seat)  # (none: that generation was restarted)
+        return None if seed is None else seed_nonce(record.context, seat, pick, seed)
 
     def _public_reveal(self, author: int, reveal: KeyReveal) -> None:
         g = self.decks[reveal.context.generation]

@@ -267,6 +267,9 @@ class PeerTable(StreamTable):
         except ValueError as error:
             raise Fault(author, f"seat {author}: share_reveal: {error}") from None
 
+    def _rebuilt_nonce(self, pick: int, seat: int) -> bytes | None:
+        return self.participant.pick_nonce(pick, seat)
+
     def _shares_timed_out_own(self, lost: int, holder: int) -> None:
         self.participant.time_out_shares(lost, holder)
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..deal.generation import Generation
-from ..deal.messages import ShareReveal
+from ..deal.messages import Context, ShareReveal
+from ..deal.picks import nonce_digest
 from ..deal.shares import GenerationShares
 from ..deal.sharing import share_fits
 from ..engine.dealer import Token
@@ -170,6 +171,7 @@ class SeedSharing:
             rebuild.rebuilt = True
             self._rebuilt_own(reveal.seat)
             self._rebuilt_passes()
+            self._rebuilt_nonces(reveal.seat)
             for token, owed in list(self.outstanding.items()):  # its keys come from its seed
                 owed.owing.discard(reveal.seat)
                 if not owed.owing:
@@ -204,6 +206,28 @@ class SeedSharing:
                 self._rebuilt_pass_own(generation, step)
                 step += 1
                 self._passes[generation] = step
+
+    def _rebuilt_nonces(self, seat: int) -> None:
+        """R1: each nonce rebuilt ``seat`` committed to and did not reveal, read from its
+        rebuilt seed (`_rebuilt_nonce`; none of a pick whose nonce it drew), checked against its
+        commitment (off it, Fault names the seat), so that the pick is decided over every nonce
+        (docs/dealing.md, "Picks are decided at the commit")."""
+        for pick in self._picks:
+            if pick.result is not None or seat not in pick.commitments or seat in pick.nonces:
+                continue
+            nonce = self._rebuilt_nonce(pick.number, seat)
+            if nonce is None:
+                continue
+            if nonce_digest(Context(self.game_id, self.round, 0), pick.number, pick.request.n,
+                            pick.parties, seat, nonce) != pick.commitments[seat]:
+                raise Fault(seat, f"seat {seat}: nonce for pick {pick.number} does not match "
+                                  "its commitment")
+            pick.nonces[seat] = nonce
+
+    def _rebuilt_nonce(self, pick: int, seat: int) -> bytes | None:
+        """Hook: rebuilt ``seat``'s nonce of ``pick`` as the party's deal reads it from the
+        seat's seed of the pick's generation; None if the seat drew it (its seed of that
+        generation was public, or the pick has none)."""
 
     def _rebuilt_pass_own(self, generation: int, step: int) -> None:
         """Hook: the party's deal makes pass ``step`` of ``generation``, a rebuilt seat's (a
