@@ -257,17 +257,6 @@ def gap(reason: str):
     return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
 
 
-OWN_KEY = gap(
-    "R1's third stall (helper own, session 18): a seat rebuilt before the card turned up is "
-    "opened still owes its own key of it, from its stand-in, which never sends it: the table "
-    "owes {seat: 'its key of a card turned up'} (/work/notes/s17/stall-findings.md, still "
-    "open 1)")
-RESHUFFLE = gap(
-    "a reshuffle in a round whose seat was replaced mid-round: the public table's record of "
-    "the new generation (PublicTable._start_generation) lacks the stand-in's box key, so the "
-    "host's audit, and verify, name an honest seat: 'the box of positions [..] for seat N is "
-    "bad: ... does not authenticate' (/work/notes/s18/sweep-findings.md)")
-
 REVEAL_ASKED = gap(
     "a reveal of every key of a card of the lost seat's hand, asked by the round before its "
     "stand-in took the seat (its hand shown at the round's end, a seat seated after the round "
@@ -275,11 +264,6 @@ REVEAL_ASKED = gap(
     "the reveals the public table it copied had taken (PeerTable.taking_over), nor opens those "
     "cards: the table owes {seat: 'every key of its card at position N'} (/work/notes/s18/"
     "sweep-findings.md, gap 4)")
-LAST_PASS = gap(
-    "a seat lost at the shuffle's last pass (its output is the deck) in round 2 (seed 8, "
-    "k=326): at the round's audit every party, and verify, name an honest seat: 'generation "
-    "0: seat 1: the box of positions [0, 4, ..] for seat 3 is bad: ... does not "
-    "authenticate' (/work/notes/s18/sweep-findings.md, gap 6)")
 
 
 def case(round_no, kind, who, *marks):
@@ -289,27 +273,21 @@ def case(round_no, kind, who, *marks):
                         id=f"r{round_no}-{short}-{who}".replace(" ", "_"))
 
 
-STALLED_PASSES = {(1, 2), (2, 1), (2, 3)}
-"""The passes (phase, seat) whose seat, lost there, is rebuilt after its stand-in is seated and
-before the card turned up has every key (the others, with this sweep's order of votes and
-proposal, are rebuilt and seated before: the gap does not show)."""
-
 MOVES = ("PassClaim", "DrawStock", "Discard", "TakeDiscard", "MayI", "GoDown", "LayOff")
 
 KINDS = [
     *[case(1, "deal commit 0", who) for who in ("dealer", "other")],
-    *[case(1, f"deal pass 0.{phase}", seat, *[OWN_KEY] * ((phase, seat) in STALLED_PASSES))
-      for phase in (1, 2) for seat in range(4)],
-    *[case(1, "deal reveal own", seat, OWN_KEY) for seat in range(4)],
+    *[case(1, f"deal pass 0.{phase}", seat) for phase in (1, 2) for seat in range(4)],
+    *[case(1, "deal reveal own", seat) for seat in range(4)],
     *[case(1, name, who) for name in ("deal shares of the hands", "deal shares of a draw",
                                       "deal reveal with a move", *MOVES)
       for who in ("dealer", "other")],
     case(1, "deal reveal all", "other", REVEAL_ASKED),
-    *[case(1, "deal seeds", who, RESHUFFLE) for who in ("dealer", "other")],
-    case(2, "deal commit 0", "dealer", RESHUFFLE), case(2, "deal pass 0.1", "other", RESHUFFLE),
-    case(2, "deal pass 0.2", "dealer", OWN_KEY), case(2, "deal pass 0.2", 3, LAST_PASS),
-    case(2, "deal reveal own", "other", OWN_KEY),
-    case(2, "deal shares of the hands", "dealer", RESHUFFLE),
+    *[case(1, "deal seeds", who) for who in ("dealer", "other")],
+    case(2, "deal commit 0", "dealer"), case(2, "deal pass 0.1", "other"),
+    case(2, "deal pass 0.2", "dealer"), case(2, "deal pass 0.2", 3),
+    case(2, "deal reveal own", "other"),
+    case(2, "deal shares of the hands", "dealer"),
     case(2, "deal commit 1", "other"), case(2, "deal pass 1.2", "dealer"),
     case(2, "deal pass 1.2", 1, REVEAL_ASKED),
     case(2, "deal seeds", "other"),
