@@ -627,8 +627,9 @@ class Table(LostSeats, SeatChanges):
                                  "owed the table nothing while it waited on a seat not silent, "
                                  "or was timed out already")
             self.idle.discard(seat)
-            if idle:
+            if idle:  # the votes against it lapse: they could carry by the majority alone
                 self.idle.add(seat)
+                self.lapse(seat)
             self.silent[seat] = seq
             self.count_votes()
         elif kind == "timeout" and body.get("what") == "shares":

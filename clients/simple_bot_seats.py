@@ -42,11 +42,19 @@ class SeatChanges:
         self.count_votes()
 
     def lapse(self, seat: int) -> None:
-        """``seat`` sent a deal step, a move or an approval: it was not gone, so the votes of
-        the running round that it left lapse; they count no more, and their voters may vote
+        """``seat`` sent a deal step, a move or an approval (it was not gone), or the host timed
+        it out as silent while it owed nothing (only the majority could carry them): the votes
+        of the running round that it left lapse; they count no more, and their voters may vote
         again this round (11.5)."""
         lapsed = self.votes.pop((self.round_no, seat), set())
         self.voters.get(self.round_no, set()).difference_update(lapsed)
+
+    def spend_votes(self, round_no: int) -> None:
+        """The votes of round ``round_no`` made it void: they are spent, and each voter may
+        vote again (a void of round 0 picks the first dealer again, still round 0: 11.5)."""
+        self.voters.pop(round_no, None)
+        for ballot in [key for key in self.votes if key[0] == round_no]:
+            del self.votes[ballot]
 
     def stalled_by(self) -> set[int]:
         """The seats the table cannot go on without (11.5): `waiting_for`, and, the deal
@@ -161,6 +169,7 @@ class SeatChanges:
         played again; the seat pays (unless ``pays`` is false: it paid when it was lost)."""
         self.silent.pop(seat, None)
         self.forget_idle()
+        self.spend_votes(round_no)
         self.vacant[seat] = round_no
         if pays:
             self.charge(seat)

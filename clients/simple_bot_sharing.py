@@ -214,6 +214,11 @@ class LostSeats:
         super().lapse(seat)
         self.holder_votes.pop((self.round_no, seat), None)
 
+    def spend_votes(self, round_no: int) -> None:
+        super().spend_votes(round_no)
+        for ballot in [key for key in self.holder_votes if key[0] == round_no]:
+            del self.holder_votes[ballot]
+
     def rebuildable(self, seat: int) -> bool:
         """For every generation of the round ``seat`` committed to and whose passes have begun,
         ``t`` of that commit's holders other than it are holders still."""

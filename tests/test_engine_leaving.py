@@ -211,6 +211,23 @@ def test_a_void_before_the_first_deal_picks_the_first_dealer_again():
     assert game.scores == [0, 0, game.rules.leave_penalty] and game.phase is Phase.DRAW
 
 
+@pytest.mark.parametrize("name", ["davis", "marcelle"])
+def test_two_voids_before_the_first_deal_charge_both_leavers(name):
+    """The pick started again after a void is still round 0: a second void of it takes the
+    ledgers back to after the first leaver paid, not to the game's start (soak 10-7: two seats
+    lost in the pick, the first one's penalty was taken back by the second void)."""
+    game = new_game(preset(name), 4)
+    start = (list(game.scores), list(game.money), game.pot)
+    game.void_round(leaver=1, go_on=True)
+    game.void_round(leaver=2, go_on=True)
+    penalty, paid = game.rules.leave_penalty, (0, 1, 1, 0)
+    if game.rules.money:  # into the pot
+        assert game.money == [m - penalty * p for m, p in zip(start[1], paid)]
+        assert game.pot == start[2] + 2 * penalty
+    else:
+        assert game.scores == [t + penalty * p for t, p in zip(start[0], paid)]
+
+
 def test_no_void_names_a_seat_the_table_does_not_have():
     game, _ = game_in("davis", 2)
     with pytest.raises(IllegalMoveError, match="no seat 3"):

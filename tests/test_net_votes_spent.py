@@ -17,8 +17,6 @@ cannot vote seat 1 gone in the pick that follows, and it waits for good (message
 
 from __future__ import annotations
 
-import pytest
-
 from shanghai_net.wire import ProtocolError
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
@@ -41,10 +39,6 @@ def refusals(t, seat, voters) -> list[str]:
     return refused
 
 
-@pytest.mark.xfail(strict=True, reason="a vote spent on a seat timed out as idle (it can never "
-                   "carry: 11.5's idle timeout lowers no bar) stands until that seat signs "
-                   "again, so its voters have none left for the seat the table waits on "
-                   "(table/disputes.py `_vote_refused`, `_lapse`; protocol.md 11.5)")
 def test_votes_spent_on_a_seat_that_owes_nothing_leave_the_staller_to_be_voted_gone():
     t = Roster(4, verifiable=True, rules={"contracts": [[2, 0]]})
     t.gone.add(1)  # dead before its pick_commit
@@ -59,11 +53,6 @@ def test_votes_spent_on_a_seat_that_owes_nothing_leave_the_staller_to_be_voted_g
     assert t.host.left and t.host.left[0][1] in (1, 2), refused
 
 
-@pytest.mark.xfail(strict=True, reason="a void of round 0 (the first-dealer pick, picked again "
-                   "under the same round number) leaves the votes that carried standing for "
-                   "round 0, so their voters have none in the pick that follows (table/"
-                   "disputes.py `_voided_gone`/`_vote_refused`, protocol.md 11.5; "
-                   "clients/simple_bot.py counts votes the same way)")
 def test_the_voters_of_a_voided_pick_may_vote_again_in_the_pick_that_follows():
     t = Roster(4, verifiable=True, rules={"contracts": [[2, 0]]})
     t.run_until(lambda: steps(t, "pick_commit") == {0, 1, 2, 3}, play=False)

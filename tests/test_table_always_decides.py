@@ -1,8 +1,9 @@
 """The table always finishes (protocol.md 11.5): for 3 to 5 seats, whichever seats are lost
 (links down, never a message again), whichever of them hold the table up, some of them lost
-only after they voted, and in whatever order the host's timeouts, the live seats' votes and
-the later losses come, the live seats reach a decision with
-only the messages they and the host can send: every lost seat leaves, one a voided deal, and
+only after they voted, some whose players quit (the lobby says so: the bots vote against them
+at once, whether they hold the table up or not: soak 10-7), and in whatever order the host's
+timeouts, the live seats' votes and the later losses come, the live seats reach a decision
+with only the messages they and the host can send: every lost seat leaves, one a voided deal, and
 no live seat does.  The votes are counted by the real `Disputes` (its bars, the votes counted
 together, the ``silent`` timeouts and their check), the host's timeouts are the real
 `Sequencer._silence_due`'s, each bot votes as the reference seats do (`Voting.vote_target`),
@@ -32,8 +33,8 @@ class Stall(Disputes):
     ``owing`` hold the running round up; after a void, the next deal waits for the approval,
     then the commitment, of every lost seat not vacant."""
 
-    def __init__(self, players: int, lost: set[int], owing: set[int]) -> None:
-        self.players, self.lost, self.owing = players, lost, owing
+    def __init__(self, players: int, lost: set[int], owing: set[int], quit: set[int]) -> None:
+        self.players, self.lost, self.owing, self.lobby_left = players, lost, owing, quit
         self.vacant, self.silenced, self.idle_silenced = {}, {}, set()
         self.gone_votes, self.void_votes, self.host_timeouts = {}, {}, {}
         self.waiting_audit = self.finished = False
@@ -82,6 +83,7 @@ def offered(t: Stall, voter: int, people: set[int]) -> list[int]:
     if not away:
         return []
     seat = ReferenceVoter(t, away)
+    seat.left = t.lobby_left & away  # their players quit: the lobby says so (sharing off)
     return sorted(seat.holding_up(1e9)) if voter in people else [seat.vote_target(away)]
 
 
@@ -102,11 +104,12 @@ def decide(data, lying: bool) -> None:
                      label="lost")
     owing = data.draw(st.sets(st.sampled_from(sorted(lost)), min_size=1), label="owing")
     late = data.draw(subsets(lost - owing), label="lost later")
+    quit = data.draw(subsets(lost), label="quit")
     people = data.draw(subsets(set(seats) - lost), label="people")
     colluders = data.draw(st.sets(st.sampled_from(sorted(set(seats) - lost - people)),
                                   max_size=(players - 1) // 2), label="colluders") \
         if lying and set(seats) - lost - people else set()
-    t = Stall(players, lost - late, owing)
+    t = Stall(players, lost - late, owing, quit)
     for step in range(12 * players * len(lost)):
         if not lost - t.vacant.keys():
             break  # every lost seat left: the stand-ins take the seats, the deal goes on

@@ -159,9 +159,7 @@ class DealtGame(ABC):
         self._reset_round()
 
     def _reset_round(self) -> None:
-        self._ledgers.append((tuple(self.scores), tuple(self.money), tuple(self.rebuys), self.pot,
-                              tuple(self.pot_paid), tuple(self.progress), self.contract_no,
-                              self.dealer_seat))
+        self._ledgers.append(self._ledger())
         n = self.players
         self.generation = -1
         self.stock: list[Token] = []  # the top card is the last
@@ -273,6 +271,11 @@ class DealtGame(ABC):
         cards it owes)."""
 
     # -- the flow ------------------------------------------------------------------------------
+
+    def _ledger(self) -> tuple:
+        """Every ledger as it stands, what a void of the round takes them back to."""
+        return (tuple(self.scores), tuple(self.money), tuple(self.rebuys), self.pot,
+                tuple(self.pot_paid), tuple(self.progress), self.contract_no, self.dealer_seat)
 
     def _pick_first_dealer(self) -> None:
         self._ask(Pick(self.players, tuple(range(self.players)), "first dealer"), self._first_dealer)
@@ -418,6 +421,7 @@ class DealtGame(ABC):
             self.result = None
             self.contract_no, self.dealer_seat = contract_no, dealer
             if dealer is None:  # voided before the first deal: the first dealer is picked again
+                self._ledgers[round_no] = self._ledger()  # still round 0: its leaver has paid
                 return self._entry(self._pick_first_dealer)
             return self._entry(self._start_round, True)
         self._finish()

@@ -51,17 +51,29 @@ class Voting:
         """The seats a person may vote against at trio time ``now``: one that left, or one the
         table cannot go on without (`stalled_by`) that is away or has owed the deal a step for
         `STALL_VOTE` seconds with nothing of its own in the stream (not a seat voted gone
-        already: the table waits for its replacement).  Not a seat whose link only blinked
-        and that owes nothing: a vote lapses only when the seat it names sends what the table
-        waits for (protocol.md 11.5), so one spent on such a seat stood for the round."""
+        already: the table waits for its replacement), nor one timed out as idle
+        (`_idle_silent`).  Not a seat whose link only blinked and that owes nothing: a vote
+        lapses only when the seat it names sends what the table waits for (protocol.md 11.5),
+        so one spent on such a seat stood for the round."""
         stalled = self.table.stalled_by() if self.table is not None else set()
-        left, down = self._left(), self._down()
+        left, down, idle = self._left(), self._down(), self._idle_silent()
         return {seat for seat, since in self._away().items()
-                if now >= since and (seat in left or seat in stalled and (
+                if now >= since and seat not in idle and (seat in left or seat in stalled and (
                     seat in down or now - since >= STALL_VOTE))}
 
+    def _idle_silent(self) -> set[int]:
+        """The seats the host timed out as silent while they owed nothing, that still owe
+        nothing: a vote against one counts only toward the table's majority, and lapsed at
+        its timeout (protocol.md 11.5); it names a seat the table waits on instead."""
+        table = self.table
+        if table is None:
+            return set()
+        idle = {seat for seat in table.silenced if seat in table.idle_silenced}
+        return idle - table.stalled_by() if idle else idle
+
     def vote_target(self, seats) -> int:
-        """Of ``seats``, the one a vote names: one that quit, else the first the host timed
+        """Of ``seats``, the one a vote names, not one timed out as idle while another is there
+        (`_idle_silent`): one that quit, else the first the host timed
         out as silent (the stream's order, so that every seat names the same one, which then
         leaves first: votes split between silent seats carry together for the one named most,
         ties to the first timed out, protocol.md 11.5), else one the table cannot go on without
@@ -72,8 +84,8 @@ class Voting:
         silent = {s: seq for s, seq in table.silenced.items()  # not one timed out idle: a
                   if s not in table.idle_silenced} if table is not None else {}  # vote it wastes
         stalled = table.stalled_by() if table is not None else set()
-        left, down = self._left(), self._down()
-        return min(seats, key=lambda s: (s not in left, silent.get(s, math.inf),
+        left, down, idle = self._left(), self._down(), self._idle_silent()
+        return min(seats, key=lambda s: (s in idle, s not in left, silent.get(s, math.inf),
                                          s not in stalled, s not in down,
                                          away.get(s, math.inf), s))
 

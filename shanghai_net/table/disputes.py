@@ -90,10 +90,15 @@ class Disputes:
         that carried is final (the round is void already).  Otherwise a vote spent on a seat
         only slow left its voter none for a seat really lost, and a table whose every vote was
         needed waited for good."""
-        if not isinstance(body, ALIVE_BODIES):
-            return
+        if isinstance(body, ALIVE_BODIES):
+            self._drop_votes_against(author)
+
+    def _drop_votes_against(self, seat: int) -> None:
+        """The votes of the running round that ``seat`` left lapse: they count toward no bar,
+        and their voters may vote again this round (`_lapse`, and an idle ``silent`` timeout of
+        ``seat``: `_silent_timeout`)."""
         round_no = self.void_target
-        lapsed = self.gone_votes.pop((round_no, author), set())
+        lapsed = self.gone_votes.pop((round_no, seat), set())
         self.void_votes.get(round_no, set()).difference_update(lapsed)
 
     def still_silent(self) -> set[int]:
@@ -172,11 +177,23 @@ class Disputes:
             self._voided_gone(seat, round_no)
 
     def _voided_gone(self, seat: int, round_no: int) -> None:
-        """``seat`` is gone: it left the round, which is void, and waits for a replacement."""
+        """``seat`` is gone: it left the round, which is void, and waits for a replacement.
+        The round's votes are spent with the void they made (protocol.md 11.5): a void of
+        round 0 picks the first dealer again under the same round number, and votes that
+        still stood there left their voters none against a seat that stalls the new pick
+        (soak 10-7)."""
+        self._spend_votes(round_no)
         self._drop_round()
         self._leave(seat, round_no, False)
         self.silenced.pop(seat, None)
         self.vacant[seat] = round_no
+
+    def _spend_votes(self, round_no: int) -> None:
+        """Every vote of round ``round_no`` is spent: none counts any more, and each voter may
+        vote again (`_voided_gone`)."""
+        self.void_votes.pop(round_no, None)
+        for ballot in [key for key in self.gone_votes if key[0] == round_no]:
+            del self.gone_votes[ballot]
 
     def _lost_or_waiting(self, seat: int, round_no: int) -> bool:
         """Hook: whether the votes that carry against ``seat`` lose it with the round going on
@@ -190,7 +207,10 @@ class Disputes:
         Like a seeds timeout it proves nothing against the seat: a seat the table waits on it
         only lets fewer seats vote gone while it stays silent; a seat that owes nothing it
         takes out of the seats that can vote while the table waits on silent seats alone
-        (`_silences`), so that the seats left can vote those out."""
+        (`_silences`), so that the seats left can vote those out, and the votes that it left
+        lapse (protocol.md 11.5): they can carry only by the table's majority, and a voter
+        whose one vote of the round stood on such a seat had none for the seats the table
+        waits on (soak 10-7)."""
         why = self._silent_refused(seat)
         if why is not None:
             raise Fault(HOST_AUTHOR, f"the host timed out seat {seat} as silent, {why}")
@@ -198,6 +218,7 @@ class Disputes:
             self.idle_silenced.discard(seat)
         else:
             self.idle_silenced.add(seat)
+            self._drop_votes_against(seat)
         self.silenced[seat] = seq
         self.host_timeouts[seq] = (seat, seq)  # a protest of it carries no claim
         self._count_votes()

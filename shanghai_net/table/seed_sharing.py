@@ -297,11 +297,17 @@ class SeedSharing:
             self.holder_votes.setdefault((round_no, seat), set()).add(author)
         super()._vote(author, round_no, seat)
 
-    def _lapse(self, author: int, body: object) -> None:
-        """`Disputes._lapse`: a lapsed vote counts toward the holders' bar no more either."""
-        super()._lapse(author, body)
-        if (self.void_target, author) not in self.gone_votes:
-            self.holder_votes.pop((self.void_target, author), None)
+    def _drop_votes_against(self, seat: int) -> None:
+        """`Disputes._drop_votes_against`: a lapsed vote counts toward the holders' bar no more
+        either."""
+        super()._drop_votes_against(seat)
+        self.holder_votes.pop((self.void_target, seat), None)
+
+    def _spend_votes(self, round_no: int) -> None:
+        """`Disputes._spend_votes`: a spent vote counts toward the holders' bar no more either."""
+        super()._spend_votes(round_no)
+        for ballot in [key for key in self.holder_votes if key[0] == round_no]:
+            del self.holder_votes[ballot]
 
     def rebuildable(self, seat: int) -> bool:
         """Whether ``seat`` lost now would be rebuilt (docs/dealing.md, "Rebuildable"): it was
