@@ -65,6 +65,7 @@ class FakePeer:
     _away = Peer._away
     _down = Peer._down
     _left = Peer._left
+    _idle_silent = Peer._idle_silent
     _quitters = Peer._quitters
     _on_the_stream = Peer._on_the_stream
     person_vote_at = Peer.person_vote_at

@@ -187,7 +187,7 @@ async def test_a_seat_that_stalls_the_deal_while_connected_is_voted_out_of_the_r
     for party in (host.public, *(tables[s] for s in (0, 1, 3))):
         assert party.finished and party.left == [(1, 2)] and party.fault is None, party.fault
         assert party.verdict is None  # a stall is not a cheat the deal's audit could name
-        assert 2 * len(party.void_votes[1]) > 4 and {0, 1, 3} & party.void_votes[1]
+        assert 1 not in party.void_votes  # the votes that carried are spent with the void
         assert party.holders[2].kind == "bot"
     assert "the table voted us gone: seat 2 is played by bot" in results[2].unseated
     stalled = tables[2]
