@@ -217,7 +217,8 @@ def test_a_person_may_vote_against_a_seat_away_or_silent_while_it_owes_the_deal(
 
     peer = Peer(("127.0.0.1", 9), Identity(bytes(32), bytes(32)), BotPlayer())
     peer.table = SimpleNamespace(vacant={}, unheard=set(), stalled_by=lambda: {1, 2, 3},
-                                 share_threshold=None, quitters=set)
+                                 share_threshold=None, quitters=set, silenced={},
+                                 idle_silenced=set())
     peer.absent = {1: 5.0, 4: 5.0}  # the links of seats 1 and 4 dropped at 5 s
     peer.stalling = {2: 10.0, 3: 30.0}  # seats 1, 2 and 3 owe the deal a step, silent since
     assert peer.holding_up(10.0 + STALL_VOTE - 0.1) == {1}
