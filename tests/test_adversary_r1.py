@@ -186,12 +186,7 @@ def test_a_share_reveal_sequenced_after_the_host_timed_it_out_names_the_host():
     assert t.host.rebuilds[2].owing() == [1] and kept
     t.time_out(1, "shares")
     late = t.host.chain.place(kept[0])
-    for party in parties(t):
-        try:
-            party.receive(late) if party is not t.host else party.take_host(late)
-        except Exception:  # noqa: BLE001 - the party's fault is read below
-            pass
-        assert named(party) in (None, HOST_AUTHOR), (getattr(party, "seat", "host"), party.fault)
+    names_nobody_but_the_host(t, late)
     report = verify([t.host.start_game, *t.stream, late])
     assert report.fault is None or report.fault.culprit == HOST_AUTHOR, report.summary()
 
@@ -210,6 +205,12 @@ def test_seeds_sequenced_after_the_host_timed_them_out_name_the_host():
     seeds = next(m for m in t.boxes[2].flying if isinstance(m.body, Deal)
                  and m.body.step == "seeds")
     late = t.host.chain.place(seeds)
+    names_nobody_but_the_host(t, late)
+
+
+def names_nobody_but_the_host(t, late) -> None:
+    """Every party takes ``late``, a message the host sequenced where its author did not put
+    it: none names anyone but the host (a party may also ignore it)."""
     for party in parties(t):
         try:
             party.receive(late) if party is not t.host else party.take_host(late)
