@@ -355,13 +355,23 @@ class LostSeats:
 
     def approved(self, author: int, seq: int) -> None:
         """An approval; one that completes a ``replace`` of a seat lost this round seats the
-        replacement at once, mid-round, and every other seat not vacant whose seed of a
-        generation of the seat's hidden cards is not public owes it one handed box of them
-        (docs/dealing.md, "The replacement takes the hand from that turn")."""
+        replacement mid-round (`seat_approved`)."""
         super().approved(author, seq)
+        self.seat_approved(seq)
+
+    def seat_approved(self, seq: int) -> None:
+        """The ``replace`` at ``seq`` of a seat lost this round, every approval in, seats the
+        replacement at this message, once no draw's key share to the seat is owed (each was
+        sealed to the seat's box key when the card was drawn: the ``shares`` body that pays
+        the last one seats it); every other seat not vacant whose seed of a generation of the
+        seat's hidden cards is not public then owes it one handed box of them (protocol.md
+        11.10, "The replacement"; docs/dealing.md, "The replacement takes the hand from that
+        turn")."""
         proposal = self.proposals[seq]
         seat = proposal.body["seat"]
-        if self.rebuilds_lost and seat in self.rebuilds and not self.needed(proposal):
+        if self.rebuilds_lost and seat in self.rebuilds and seat in self.vacant \
+                and not self.needed(proposal) and not self.auditing() \
+                and not any(recipient == seat for recipient, _, _ in self.owed):
             self.take_seat(seq)
             for number in {g for g, _ in self.hidden(seat)}:
                 self.handing[(seat, number)] = {
@@ -393,12 +403,11 @@ class LostSeats:
 
     def handed_shares(self) -> dict | None:
         """Our ``shares`` body handing a replaced seat's hidden cards of one generation to its
-        replacement (but those we still owe it as a draw): each box secret read under
-        ``"handed box"``, so that no box secret serves two recipient keys."""
+        replacement (all of them: its seating waited for every draw's key share): each box
+        secret read under ``"handed box"``, so that no box secret serves two recipient keys."""
         for seat, number in sorted(k for k, owers in self.handing.items() if self.seat in owers):
             gen, key = self.gens[number], self.box_keys[seat]
-            positions = sorted(p for g, p in self.hidden(seat) if g == number
-                               and self.seat not in self.owed.get((seat, g, p), ()))
+            positions = sorted(p for g, p in self.hidden(seat) if g == number)
             secret = derive(gen.ctx, self.seat, b"handed box", bytes([seat]) + key
                             + struct.pack(">H", len(positions))
                             + b"".join(struct.pack(">H", p) for p in positions),
@@ -408,9 +417,14 @@ class LostSeats:
         return None
 
     def handed_sent(self, author: int, data: dict) -> None:
-        """A ``shares`` body handing a seat's hand on: its sender owes it no more."""
+        """A ``shares`` body handing a seat's hand on: its sender owes it no more.  One that
+        pays the last key share owed to a lost seat seats the replacement its approvals wait
+        with."""
         for box in data["boxes"]:
             self.handing.get((box["to"], data["generation"]), set()).discard(author)
+        for seq in sorted(self.proposals):
+            if self.proposals[seq].body["seat"] in self.rebuilds:
+                self.seat_approved(seq)
 
     def shares_timed_out(self, seq: int, holder: int) -> None:
         """The host's ``"shares"`` timeout: of the lowest lost seat whose rebuild waits for

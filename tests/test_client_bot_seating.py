@@ -1,0 +1,105 @@
+"""clients/simple_bot.py at a table sharing seeds where a seat lost mid-round (R1, protocol.md
+11.10) is played again in the same round, over real sockets beside our reference peers: the
+seating waits for the key shares owed to the seat (docs/dealing-review.md, review of the code
+(session 18) #2), and a first player given its seat back mid-round holds no share of that
+round's seeds (#1)."""
+
+from __future__ import annotations
+
+import random
+
+import trio
+
+from shanghai_net.engine.events import RoundVoided, SeatLost
+from shanghai_net.net.player import BotPlayer
+from shanghai_net.net.transcript import read_transcript
+from shanghai_net.wire.messages import Approve, Deal, DrawStock, Replace
+
+from seating import until
+from test_client_bot import game_with_the_client
+from test_client_bot_r1 import RULES, SILENT_AFTER, final_checks
+
+LOST, HOLDER = 2, 1
+"""The reference seat that quits after its draw, and the one whose key share of that draw the
+host holds past the stand-in's approvals."""
+PATIENT = 120.0
+"""Seconds a voter waits on a stalled seat: the seat lost here quits (its ``leave`` is
+sequenced, and every voter votes at once), so no other vote has a place in these games."""
+
+
+def quiet_peers(seat: int) -> dict:
+    return {"void_after": PATIENT}
+
+
+def share_held_past_the_seating(host, peers, held: list) -> None:
+    """The host keeps seat `HOLDER`'s key share of seat `LOST`'s first stock draw of round 1
+    (``held``), and makes seat `LOST` quit as it does; every later message of seat `HOLDER`'s
+    (its vote, its ``share_reveal``, its approval of the stand-in) it sequences, counters
+    rising."""
+    sequencer = host.sequencer
+    submit = sequencer.submit
+
+    def drew() -> bool:
+        return any(m.author == LOST and isinstance(m.body, DrawStock)
+                   for m in host.history.messages)
+
+    async def keeping(client, msg) -> None:
+        body = msg.body
+        if not held and msg.author == HOLDER and isinstance(body, Deal) \
+                and body.step == "shares" and body.data.get("round") == 1 and drew() \
+                and [box["to"] for box in body.data["boxes"]] == [LOST]:
+            held.append(msg)
+            await peers[LOST].leave()
+            return
+        await submit(client, msg)
+
+    sequencer.submit = keeping
+
+
+async def test_the_client_seats_a_replacement_once_the_key_shares_owed_to_the_seat_are_in(
+        tmp_path):
+    """4 seats, t = 3.  Seat 2 draws in round 1; the host keeps seat 1's key share of that card
+    (sealed to seat 2's box key then), and seat 2 quits.  Every seat votes it gone, it is lost
+    and rebuilt, the round going on; the host proposes its stand-in and sequences every
+    approval, seat 1's too.  Then seat 1's link drops, its outbox signs the kept share again,
+    and the host sequences it after the approvals.  Our seats seat the stand-in at that share
+    (the seating waits for the key shares owed to the seat), so every handed box is owed from
+    there.  A client that seats it at the last approval sends its handed box before the host
+    owes it one (refused) and counts seat 1's key share as its handed box."""
+    record, held = tmp_path / "game.transcript", []
+
+    async def keep_the_share(host, peers, scopes, started) -> None:
+        share_held_past_the_seating(host, peers, held)
+        await until(lambda: held, "seat 2's draw, seat 1's key share of it kept", seconds=200)
+        scopes[LOST].cancel()
+        public = host.public
+
+        def approved() -> bool:
+            """The stand-in's replace has every approval, and waits (for the kept share)."""
+            return any(isinstance(m.body, Replace) and m.seq in public.proposals
+                       and not public.needed(public.proposals[m.seq])
+                       for m in host.history.messages)
+
+        await until(approved, "every approval of the stand-in", seconds=120,
+                    state=lambda: (public.lost, public.proposals))
+        await peers[HOLDER]._link.stream.aclose()  # its cable pulled: it signs the share again
+
+    with trio.fail_after(500):
+        host, tables, process = await game_with_the_client(
+            0, 31, RULES, record, script=keep_the_share,
+            player=lambda i: BotPlayer("basic", random.Random(3100 + i)),
+            client_args=("--vote-after", str(PATIENT)), peer_options=quiet_peers,
+            sharing=3, audit_timeout=SILENT_AFTER)
+    final_checks(host, tables, process, record, 0)
+    stream = read_transcript(record)[1:]
+    public = host.public
+    assert public.lost == [(1, LOST)] and public.left == []
+    assert not any(isinstance(e, RoundVoided) for e in public.public.log)
+    replace = next(m.seq for m in stream if isinstance(m.body, Replace))
+    last_approval = max(m.seq for m in stream if isinstance(m.body, Approve)
+                        and m.body.seq == replace)
+    late = [m.seq for m in stream if m.author == HOLDER and isinstance(m.body, Deal)
+            and m.body.step == "shares" and m.seq > last_approval
+            and held[0].body.data["boxes"][0]["positions"]
+            == m.body.data["boxes"][0]["positions"]]
+    assert late, "seat 1's kept key share was not sequenced after the approvals"
