@@ -370,11 +370,13 @@ class Table(LostSeats, SeatChanges):
 
     def share_holders(self) -> list[int]:
         """The seats that hold shares now (docs/dealing.md, rules 1-4): sharing on, not the
-        host's, not vacant, played by their ``start_game`` keys (or a hand-over from them)."""
+        host's, not vacant, played by their ``start_game`` keys (or a hand-over from them),
+        and not lost this round: a first player given its seat back mid-round holds no share
+        of the round's seeds, only from the next deal (its table took the seat afresh)."""
         if self.share_threshold is None:
             return []
-        return [s for s in range(self.n)
-                if s not in self.host_run and s not in self.vacant and s not in self.replaced]
+        return [s for s in range(self.n) if s not in self.host_run and s not in self.vacant
+                and s not in self.replaced and s not in self.rebuilds]
 
     def reset(self) -> None:
         """The state of a round (round 0: only the first-dealer pick)."""

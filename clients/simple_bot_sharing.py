@@ -240,8 +240,10 @@ class LostSeats:
         """R1: ``seat`` is vacant from here and pays ``leave_penalty``; the round goes on.  Its
         commits of generations whose passes have not begun are dropped (its replacement commits
         afresh); each other generation it committed to is rebuilt from the shares its holders
-        (holders now) publish."""
+        (holders now) publish.  The votes that lost it are spent: each voter may vote again in
+        the round (protocol.md 11.10, "The votes are spent")."""
         holders = set(self.share_holders()) - {seat}
+        self.lapse(seat)
         self.silent.pop(seat, None)
         self.vacant[seat] = round_no
         self.charge(seat)

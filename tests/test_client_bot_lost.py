@@ -164,3 +164,33 @@ def test_the_client_hands_a_replaced_seat_s_hidden_cards_to_its_replacement_as_o
         "boxes": [{"to": 2, "positions": [4, 9], "epk": ours.epk, "box": ours.ciphertext}]}}
     table.apply(41, 0, body)
     assert table.handing == {(2, 0): {1, 3}} and table.next_body() != body
+
+
+def test_the_client_s_replica_counts_a_first_player_back_mid_round_as_no_holder_of_its_seeds():
+    """4 seats, t = 3 (dealing-review s18 #1): seat 2 is lost and rebuilt, its first player
+    comes back mid-round with both its start_game keys; then seats 0, 1 and 2 vote seat 3
+    gone.  Seat 2 holds no share of the round (a holder again from the next deal), so seat 3
+    is not rebuildable and the round is void at every party, the client's replica too.  A
+    client counting seat 2 a holder at once loses seat 3 with the round going on, and owes and
+    awaits a share of it seat 2 does not hold.  (Over sockets our returning first player
+    cannot take its seat mid-round yet: its table faults at the first handed box.)"""
+    from shanghai_net.engine import RoundVoided
+    from test_adversary_r1 import first_player_back
+
+    t = lost()
+    published(t)
+    first_player_back(t, 2)
+    t.run_until(lambda: t.host.settled)
+    round_no = t.host.round
+    replica = replica_of(t)
+    since = follow(replica, t.stream, 0)
+    assert replica.share_holders() == [0, 1, 3]
+    t.gone.add(3)
+    vote_gone(t, 3, [0, 1, 2])
+    while t.step(play=False):
+        pass
+    assert any(isinstance(e, RoundVoided) for e in t.host.public.log)
+    follow(replica, t.stream, since)
+    assert replica.verdict == "" and not replica.finished
+    assert round_no in replica.voided and 3 in replica.vacant
+    assert 3 not in replica.rebuilds and replica.round_no == round_no + 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import trio
 
 from shanghai_net.engine.events import RoundVoided, SeatLost
@@ -103,3 +104,70 @@ async def test_the_client_seats_a_replacement_once_the_key_shares_owed_to_the_se
             and held[0].body.data["boxes"][0]["positions"]
             == m.body.data["boxes"][0]["positions"]]
     assert late, "seat 1's kept key share was not sequenced after the approvals"
+
+
+@pytest.mark.xfail(strict=True, raises=BaseExceptionGroup, reason=(
+    "issue 38: our first player coming back over sockets to its seat lost mid-round (its "
+    "keys, its kept secrets) faults at the first handed box to it ('a box handing seat 2's "
+    "hand on from seat 3, which is no replaced seat's'), so the game stops there; likely: the "
+    "net layer sees no change of holder for its own keys (net/handover.py `_holder_changed` "
+    "compares sign keys) and does not take the seat over mid-round (PeerTable.taking_over). "
+    "The client's side is shown on our tables' stream in test_client_bot_lost.py"))
+async def test_the_client_counts_a_first_player_back_mid_round_as_no_holder_of_its_seeds(
+        tmp_path):
+    """4 seats, t = 3, no stand-in.  Seat 2 quits in round 1, is lost and rebuilt, the round
+    going on; its first player comes back (its start_game keys) and is seated mid-round: its
+    table took the seat afresh and holds no share of the round's seeds, a holder again only
+    from the next deal.  Then seat 3 quits, and seats 0, 1 and 2 vote it gone: seat 3's commit
+    has two holders left, so it is not rebuildable and the round is void, as without sharing.
+    A client that counts seat 2 a holder at once loses seat 3 with the round going on, and
+    follows the next deal as if it were the void round's.  Seat 3's first player comes back
+    for the next deal, and the game ends clean everywhere."""
+    from shanghai_net.conformance.kit import moves_into
+    from shanghai_net.net.peer import Peer
+    from shanghai_net.net.resume import GameSecrets
+
+    record = tmp_path / "game.transcript"
+    back: dict[int, Peer] = {}
+
+    async def come_back(host, peers, seat, nursery) -> None:
+        """Seat ``seat``'s first player joins again with its keys, once the seat is vacant."""
+        public = host.public
+        await until(lambda: seat in public.vacant, f"seat {seat} vacant", seconds=120,
+                    state=lambda: (public.lost, public.left, public.gone_votes))
+        old = peers[seat]
+        back[seat] = Peer(host.reach[0], old.identity, BotPlayer("basic", random.Random(seat)),
+                          name=old.name, random=random.Random(3200 + seat).randbytes,
+                          timeout=20, void_after=PATIENT, store=old._store)
+        nursery.start_soon(back[seat].run)
+
+    async def quit_twice(host, peers, scopes, started) -> None:
+        async with trio.open_nursery() as nursery:
+            await moves_into(host, 1)
+            await peers[LOST].leave()
+            scopes[LOST].cancel()
+            await come_back(host, peers, LOST, nursery)
+            public = host.public
+            await until(lambda: LOST not in public.vacant and public.settled,
+                        "seat 2's first player seated mid-round, the deal settled",
+                        seconds=120, state=lambda: (public.vacant, public.owed()))
+            assert public.round == 1 and public.lost == [(1, LOST)]
+            await peers[3].leave()
+            scopes[3].cancel()
+            await come_back(host, peers, 3, nursery)
+
+    with trio.fail_after(500):
+        host, tables, process = await game_with_the_client(
+            0, 32, RULES, record, script=quit_twice,
+            player=lambda i: BotPlayer("basic", random.Random(3200 + i)),
+            client_args=("--vote-after", str(PATIENT)),
+            peer_options=lambda i: {**quiet_peers(i), "store": GameSecrets(tmp_path / f"s{i}")},
+            sharing=3, audit_timeout=SILENT_AFTER, stand_in=None)
+    final_checks(host, tables, process, record, 0)
+    public = host.public
+    assert public.lost == [(1, LOST)] and public.left == [(1, 3)], (public.lost, public.left)
+    voided = [e for e in public.public.log if isinstance(e, RoundVoided)]
+    assert [(e.round_no, e.leaver) for e in voided] == [(1, 3)], voided
+    assert [e.seat for e in public.public.log if isinstance(e, SeatLost)] == [LOST]
+    for seat, peer in back.items():
+        assert peer.table is not None and peer.table.fault is None, (seat, peer.table)
