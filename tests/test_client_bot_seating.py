@@ -14,7 +14,7 @@ import trio
 from shanghai_net.engine.events import RoundVoided, SeatLost
 from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
-from shanghai_net.wire.messages import Approve, Deal, DrawStock, Replace
+from shanghai_net.wire.messages import Approve, Deal, DrawStock, Replace, VoidRound
 
 from seating import until
 from test_client_bot import game_with_the_client
@@ -171,3 +171,42 @@ async def test_the_client_counts_a_first_player_back_mid_round_as_no_holder_of_i
     assert [e.seat for e in public.public.log if isinstance(e, SeatLost)] == [LOST]
     for seat, peer in back.items():
         assert peer.table is not None and peer.table.fault is None, (seat, peer.table)
+
+
+async def test_the_client_votes_again_in_the_round_after_the_votes_that_lost_a_seat(tmp_path):
+    """4 seats, t = 3: seat 2 quits in round 1, and every seat votes it gone: it is lost and
+    rebuilt, the round going on, and the host's stand-in is seated mid-round.  Those votes are
+    spent (protocol.md 11.10).  Then seat 3 quits: with seat 2's stand-in holding no share its
+    commit has two holders left, so the votes of seats 0, 1 and 2 void the round.  A client
+    that keeps the spent votes neither votes again nor takes seat 1's second vote (it stops
+    there); the stand-ins play on, and the game ends clean everywhere."""
+    from shanghai_net.conformance.kit import moves_into
+
+    record = tmp_path / "game.transcript"
+
+    async def quit_twice(host, peers, scopes, started) -> None:
+        public = host.public
+        await moves_into(host, 1)
+        await peers[LOST].leave()
+        scopes[LOST].cancel()
+        await until(lambda: LOST not in public.vacant and public.lost and public.settled,
+                    "seat 2's stand-in seated mid-round, the deal settled", seconds=120,
+                    state=lambda: (public.vacant, public.owed()))
+        assert public.round == 1
+        await peers[3].leave()
+        scopes[3].cancel()
+
+    with trio.fail_after(500):
+        host, tables, process = await game_with_the_client(
+            0, 33, RULES, record, script=quit_twice,
+            player=lambda i: BotPlayer("basic", random.Random(3300 + i)),
+            client_args=("--vote-after", str(PATIENT)), peer_options=quiet_peers,
+            sharing=3, audit_timeout=SILENT_AFTER)
+    final_checks(host, tables, process, record, 0)
+    public = host.public
+    assert public.lost == [(1, LOST)] and public.left == [(1, 3)], (public.lost, public.left)
+    voided = [e for e in public.public.log if isinstance(e, RoundVoided)]
+    assert [(e.round_no, e.leaver) for e in voided] == [(1, 3)], voided
+    stream = read_transcript(record)[1:]
+    assert [m.body.seat for m in stream if m.author == 0 and isinstance(m.body, VoidRound)] \
+        == [LOST, 3], "the client did not vote twice in round 1"
