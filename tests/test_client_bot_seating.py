@@ -32,6 +32,16 @@ def quiet_peers(seat: int) -> dict:
     return {"void_after": PATIENT}
 
 
+async def quiet_game(seed: int, record, script, peer_options=quiet_peers, **options):
+    """The client at seat 0 beside our basic bots, 4 seats sharing seeds with t = 3, no vote but
+    on a ``leave``; ``options``: more of the host's `HostConfig`."""
+    return await game_with_the_client(
+        0, seed, RULES, record, script=script,
+        player=lambda i: BotPlayer("basic", random.Random(100 * seed + i)),
+        client_args=("--vote-after", str(PATIENT)), peer_options=peer_options, sharing=3,
+        audit_timeout=SILENT_AFTER, **options)
+
+
 def share_held_past_the_seating(host, peers, held: list) -> None:
     """The host keeps seat `HOLDER`'s key share of seat `LOST`'s first stock draw of round 1
     (``held``), and makes seat `LOST` quit as it does; every later message of seat `HOLDER`'s
@@ -86,11 +96,7 @@ async def test_the_client_seats_a_replacement_once_the_key_shares_owed_to_the_se
         await peers[HOLDER]._link.stream.aclose()  # its cable pulled: it signs the share again
 
     with trio.fail_after(500):
-        host, tables, process = await game_with_the_client(
-            0, 31, RULES, record, script=keep_the_share,
-            player=lambda i: BotPlayer("basic", random.Random(3100 + i)),
-            client_args=("--vote-after", str(PATIENT)), peer_options=quiet_peers,
-            sharing=3, audit_timeout=SILENT_AFTER)
+        host, tables, process = await quiet_game(31, record, keep_the_share)
     final_checks(host, tables, process, record, 0)
     stream = read_transcript(record)[1:]
     public = host.public
@@ -157,12 +163,9 @@ async def test_the_client_counts_a_first_player_back_mid_round_as_no_holder_of_i
             await come_back(host, peers, 3, nursery)
 
     with trio.fail_after(500):
-        host, tables, process = await game_with_the_client(
-            0, 32, RULES, record, script=quit_twice,
-            player=lambda i: BotPlayer("basic", random.Random(3200 + i)),
-            client_args=("--vote-after", str(PATIENT)),
-            peer_options=lambda i: {**quiet_peers(i), "store": GameSecrets(tmp_path / f"s{i}")},
-            sharing=3, audit_timeout=SILENT_AFTER, stand_in=None)
+        host, tables, process = await quiet_game(
+            32, record, quit_twice, stand_in=None,
+            peer_options=lambda i: {**quiet_peers(i), "store": GameSecrets(tmp_path / f"s{i}")})
     final_checks(host, tables, process, record, 0)
     public = host.public
     assert public.lost == [(1, LOST)] and public.left == [(1, 3)], (public.lost, public.left)
@@ -197,11 +200,7 @@ async def test_the_client_votes_again_in_the_round_after_the_votes_that_lost_a_s
         scopes[3].cancel()
 
     with trio.fail_after(500):
-        host, tables, process = await game_with_the_client(
-            0, 33, RULES, record, script=quit_twice,
-            player=lambda i: BotPlayer("basic", random.Random(3300 + i)),
-            client_args=("--vote-after", str(PATIENT)), peer_options=quiet_peers,
-            sharing=3, audit_timeout=SILENT_AFTER)
+        host, tables, process = await quiet_game(33, record, quit_twice)
     final_checks(host, tables, process, record, 0)
     public = host.public
     assert public.lost == [(1, LOST)] and public.left == [(1, 3)], (public.lost, public.left)
