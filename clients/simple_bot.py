@@ -895,37 +895,42 @@ class Table(LostSeats, SeatChanges):
 
     def rebuild_silent(self) -> set[int]:
         """R2 (docs/dealing.md, "R2, silent at its seeds"): each seat whose seeds the host
-        timed out, rebuilt in seat order from the shares in the seeds that came.  Every share
-        of it is checked, in stream order: the first off its commitments names its author;
-        else the first ``t`` of each generation give its seed, which must be on its digest
-        (else it is named).  The seats rebuilt; below ``t`` shares a seat stays absent."""
-        t, rebuilt = self.share_threshold, set()
-        for seat in sorted(self.seeds_missing):
-            whole = True
-            for gen in sorted(self.audited(), key=lambda g: g.number):
-                if seat not in gen.feldman:  # its commit carried no sharing (below t)
-                    whole = False
+        timed out, rebuilt in seat order from the shares in the seeds that came, in every
+        generation the audit opens; then each seat lost this round whose rebuild the round's
+        stop cut short (R1), in its rebuilt generations (protocol.md 11.10, "The rebuild").
+        Every share of it is checked, in stream order: the first off its commitments names its
+        author; else the first ``t`` of each generation give its seed, which must be on its
+        digest (else it is named).  The seats rebuilt; below ``t`` shares a seat stays absent."""
+        audited = {gen.number: gen for gen in self.audited()}
+        wanted = [(seat, sorted(audited)) for seat in sorted(self.seeds_missing)]
+        wanted += [(seat, sorted(rebuild.generations() & audited.keys()))
+                   for seat, rebuild in sorted(self.rebuilds.items()) if rebuild.seeds is None]
+        return {seat for seat, numbers in wanted
+                if all([self.seed_from_seeds(seat, audited[n]) for n in numbers])}
+
+    def seed_from_seeds(self, seat: int, gen: Generation) -> bytes | None:
+        """``seat``'s seed of ``gen`` from the shares in the sequenced seeds (None below ``t``,
+        or its commit carried no sharing); Named for a share off its commitments or a seed off
+        its digest."""
+        if seat not in gen.feldman:  # its commit carried no sharing (below t)
+            return None
+        shares: dict[int, bytes] = {}
+        for author, entries in self.published:
+            for entry in entries:
+                if (entry.get("generation"), entry.get("dealer")) != (gen.number, seat) \
+                        or entry.get("share") is None:
                     continue
-                shares: dict[int, bytes] = {}
-                for author, entries in self.published:
-                    for entry in entries:
-                        if (entry.get("generation"), entry.get("dealer")) != (gen.number, seat) \
-                                or entry.get("share") is None:
-                            continue
-                        if not share_fits(gen.feldman[seat], author, entry["share"]):
-                            raise Named(author, f"its share of seat {seat}'s seed of generation "
-                                                f"{gen.number} is off its commitments")
-                        shares.setdefault(author, entry["share"])
-                if len(shares) < t:
-                    whole = False
-                    continue
-                seed = seed_from_shares(dict(list(shares.items())[:t]))
-                if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:
-                    raise Named(seat, f"its seed of generation {gen.number}, rebuilt from its "
-                                      "shares, is not on its commitment")
-            if whole:
-                rebuilt.add(seat)
-        return rebuilt
+                if not share_fits(gen.feldman[seat], author, entry["share"]):
+                    raise Named(author, f"its share of seat {seat}'s seed of generation "
+                                        f"{gen.number} is off its commitments")
+                shares.setdefault(author, entry["share"])
+        if len(shares) < self.share_threshold:
+            return None
+        seed = seed_from_shares(dict(list(shares.items())[:self.share_threshold]))
+        if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:
+            raise Named(seat, f"its seed of generation {gen.number}, rebuilt from its shares, "
+                              "is not on its commitment")
+        return seed
 
     def audited(self) -> list[Generation]:
         """The generations the round's audit opens: those every seat committed to (11.6)."""
@@ -939,7 +944,7 @@ class Table(LostSeats, SeatChanges):
         if len(self.seeds_in | self.seeds_missing) < self.n - len(self.rebuilds.keys()
                                                                    & self.vacant.keys()):
             return  # (a seat lost this round owes none while it is vacant; its replacement does)
-        if self.seeds_missing and self.share_threshold is not None:
+        if self.share_threshold is not None:
             self.seeds_missing -= self.rebuild_silent()
         if self.stopped and not self.seeds_missing:  # the audit names a seat: the game is over
             self.finished = True
