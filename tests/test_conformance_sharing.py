@@ -16,10 +16,10 @@ SHARING_CHECKS = (
     ("simple_bot.py", "            if share is None:\n                self.complaint.append",
      "            if False:\n                self.complaint.append"),
     ("simple_bot.py",
-     '                        if not share_fits(gen.feldman[seat], author, entry["share"]):',
-     '                        if False:'),
-    ("simple_bot.py", "                if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:",
-     "                if False:"),
+     '                if not share_fits(gen.feldman[seat], author, entry["share"]):',
+     '                if False:'),
+    ("simple_bot.py", "        if seed_commitment(gen.ctx, seat, seed) != gen.commits[seat]:",
+     "        if False:"),
 )
 """simple_bot's checks of the seed sharing (the holder's check of its share, the check of every
 published share of a silent seat, the rebuilt seed against its digest), and a copy's instead."""
