@@ -24,7 +24,7 @@ BOT = [sys.executable, str(ROOT / "clients" / "simple_bot.py"), "--quiet", "{hos
 
 
 async def test_simple_bot_passes_every_situation():
-    """Two tables that break one box key, one seat, four that share seeds, then four: the
+    """Two tables that break one box key, one seat, five that share seeds, then four: the
     scripted game, one where the client's neighbour is voted gone and the host's bot replaces
     it, one where the client is handed a seat voted gone, and one that stays for a rematch,
     whose second game the client plays."""
@@ -44,7 +44,7 @@ async def test_a_client_that_does_nothing_fails_every_situation():
     with trio.fail_after(300):
         outcomes = await run_conformance(silent, game_timeout=60, step=5)
     assert [o.line() for o in outcomes if o.passed] == []
-    assert len(outcomes) == 29
+    assert len(outcomes) == 30
 
 
 ONE_BOX_KEY_CHECKS = (

@@ -26,7 +26,10 @@ Three short tables share seeds (protocol version 10's dropout-tolerant deal, doc
 (the client must complain of it, naming the dealer, and pass no more of that generation), or,
 with another seat silent at its seeds, its seeds carry a wrong share of that seat's seed, or the
 silent seat committed to another seed than it shares; after the audit the relay holds the host
-back, and the client must take the verdict and sign nothing more.
+back, and the client must take the verdict and sign nothing more.  Two more (`lost`) lose a seat
+mid-round (R1): a kit seat publishes a wrong share of it (the client must take the verdict), or
+the host keeps a key share to it past its stand-in's approvals (the client must hand the
+stand-in its box only once the seating waited for that share).
 
 Each situation prints one line with the protocol.md section it covers and PASS or FAIL; the
 exit status is 0 only if all pass (docs/protocol.md, "Testing a client: the conformance kit").
@@ -34,8 +37,8 @@ exit status is 0 only if all pass (docs/protocol.md, "Testing a client: the conf
 The package: `situations` (what is tried, and an `Outcome` line), `relay` (the `Relay`), `kit` (our
 peers and one table of the kit), `runner` (the games, `run_conformance`), `report` (each
 situation judged from the transcript), `box_keys` (the two tables that break one box key, one
-seat), `sharing` (the three tables of the seed sharing); `shanghai conformance` is the command in
-cli/.
+seat), `sharing` (the three tables of the seed sharing), `lost` (the two of R1); `shanghai
+conformance` is the command in cli/.
 """
 
 from .runner import run_conformance, scripted_games

@@ -92,9 +92,11 @@ SHARING_SITUATIONS = (
 LOST_SITUATIONS = (
     ("11.10", "a share_reveal off its commitments, of a seat lost mid-round (R1): the client "
               "takes the verdict (its author cheated) and plays no more"),
+    ("11.10", "a key share the host keeps past the approvals of a lost seat's stand-in (R1): "
+              "the client hands the stand-in its box only once the seating waited for it"),
 )
-"""R1, a kit seat cheating at the rebuild of a seat lost mid-round (`lost`), at a table of its
-own."""
+"""R1, a seat lost mid-round (`lost`): a kit seat cheating at its rebuild, and a host keeping a
+key share to it past its stand-in's approvals; at a table of its own each."""
 
 REMATCH_PLAYERS = 3
 """The client, a kit bot (it asks for a rematch at once) and a kit person (it asks once the
