@@ -336,8 +336,9 @@ class Table(LostSeats, SeatChanges):
         self.vote: tuple[int, int] | None = None
         """A vote to send: (round, seat that left); the seat sets it (it sees who is away)."""
         self.changes = 0
-        """Rounds voided and proposals dropped so far: what was owed before may be owed no
-        more (a message of ours in flight then may be refused through no fault of ours)."""
+        """Rounds voided, proposals dropped and seats lost or seated mid-round so far: what was
+        owed before may be owed no more (a message of ours in flight then may be refused
+        through no fault of ours)."""
         self.rekeyed: list[int] = []
         """Seats a replacement took, for the seat to note (who is away there is news)."""
         self.boxes_due: dict[int, bytes] = {}

@@ -375,6 +375,7 @@ class LostSeats:
                 and not self.needed(proposal) and not self.auditing() \
                 and not any(recipient == seat for recipient, _, _ in self.owed):
             self.take_seat(seq)
+            self.changes += 1  # no move until its hand is handed on: one in flight is refused
             for number in {g for g, _ in self.hidden(seat)}:
                 self.handing[(seat, number)] = {
                     s for s in range(self.n) if s != seat and s not in self.vacant
