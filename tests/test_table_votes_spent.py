@@ -8,7 +8,12 @@ once.
   nothing (idle-silent): such a vote could carry only by the table's majority, and the live
   seats, no majority, had spent their one vote of the round on it.
 - A void spends every vote of its round: the pick started again after a void of round 0 is
-  still round 0, and the votes that carried left their voters none there."""
+  still round 0, and the votes that carried left their voters none there.
+- The pick held again after a void of round 0 waits until every seat is played: a stand-in
+  approved is seated at its start and takes part in it, as the round's next pick with fresh
+  nonces (protocol.md 11.3); with sharing on too, where a seat voted gone in round 0 is not
+  rebuilt.  Before, it started at once naming the vacant seat, whose replacement was seated
+  only at round 1's deal, and the table waited for good (soak 10-7, the third way)."""
 
 from __future__ import annotations
 
@@ -16,10 +21,12 @@ import pytest
 
 from shanghai_net.engine.events import RoundVoided
 from shanghai_net.table.verify import verify
+from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from test_table_dropout_silent import shared
-from test_table_roster import Roster, vote_gone
+from test_table_handover import hand_over
+from test_table_roster import Roster, newcomer, vote_gone
 from test_table_silence import follow, simple_bot_follower
 from test_table_vacancies import assert_finished_alike, silent, stand_ins
 
@@ -224,3 +231,23 @@ def test_simple_bot_s_replica_seats_a_stand_in_before_the_pick_held_again():
     t.run_until(lambda: t.host.finished)
     follow(replica, t.stream, replica.read)
     assert replica.finished and replica.scores == t.host.public.scores
+
+
+def test_a_seat_handed_over_in_the_pick_then_voted_gone_is_sealed_to_its_stand_in():
+    """Seat 3 hands itself over after its commitment, and its successor never plays; the seat
+    is voted gone and its stand-in seated as the pick is held again.  The stand-in's box key is
+    the seat's from round 1's deal: the hand-over still waiting is dropped with the seating
+    (else round 1 sealed the seat's key shares to the successor's box key, which the stand-in
+    cannot open)."""
+    t = table_of(False, 106)
+    t.run_until(lambda: steps(t, "pick_commit") == {0, 1, 2, 3}, play=False)
+    t.gone.add(3)
+    t.deliver(hand_over(t, 3, newcomer(106)))
+    t.run_until(lambda: steps(t, "pick_reveal") == {0, 1, 2}, play=False)
+    vote_gone(t, 3, [0, 1, 2])
+    stand_ins(t, [3])
+    t.run_until(lambda: t.host.round == 1)
+    stand_in = [m.body for m in t.stream if isinstance(m.body, wm.Replace)][-1]
+    for table in [t.host, *t.seats]:
+        assert table.handovers == {} and table.holders[3].box_key == stand_in.box_key
+    assert_played_to_the_end(t, [3])
