@@ -65,14 +65,18 @@ def assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, seated) -
     assert report.ok, report.summary()
 
 
-@pytest.mark.parametrize("round_no", [1], ids=["round 1"])
+@pytest.mark.parametrize("round_no", [1, 2], ids=["round 1", "the last round"])
 def test_a_seat_lost_before_it_shows_its_hand_at_the_round_s_end_is_shown_by_its_stand_in(
         round_no):
     """4 seats, t = 3: round ``round_no`` ends and the first seat to show its hand dies at it
     (the host never sees its reveal); the others show theirs, and the table waits on it alone.
     It is voted gone and rebuilt, its stand-in seated (after the round asked the reveal), and
     the stand-in shows the lost hand.  The lost player's own table, alive (a link down, not a
-    crash), takes the stream quietly up to the seating, which tells its player it is out."""
+    crash), takes the stream quietly up to the seating, which tells its player it is out: its
+    replica, which knows every card, has scored the round already (at the last round, the
+    game: before, losing the seat there raised IllegalMoveError); and every party's replay of
+    the round at its audit, which scored it at its last move (it knows every face), replays no
+    loss after that (before, at the last round, it raised IllegalMoveError, the host's too)."""
     t = shared(4, 3)
     lost = dies_at(t, lambda msg: isinstance(msg.body, Deal) and msg.body.step == "reveal" and
                    t.host.round == round_no and t.host.public.phase is Phase.SCORING)

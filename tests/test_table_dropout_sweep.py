@@ -17,9 +17,9 @@ no card opened to the stand-in or the dark seat that another seat holds.
 
 The points are every KIND of point of the round (each commit, each pass of the shuffle, each
 seat's own key of the card turned up, key shares, a holder's keys of its card shown, each kind
-of move, the seeds of the audit, and the second round's deal), for the dealer and a seat that
-is not, and a fixed-seed sample of other indices.  ``SWEEP_EVERY=1`` sweeps every index of the
-two rounds as well (939 points, an hour)."""
+of move, the seeds of the audit, and the second round's deal and hands shown at the game's
+end), for the dealer and a seat that is not, and a fixed-seed sample of other indices.
+``SWEEP_EVERY=1`` sweeps every index of the two rounds as well (939 points, an hour)."""
 
 from __future__ import annotations
 
@@ -292,7 +292,7 @@ KINDS = [
     case(2, "deal reveal own", "other"),
     case(2, "deal shares of the hands", "dealer"),
     case(2, "deal commit 1", "other"), case(2, "deal pass 1.2", "dealer"),
-    case(2, "deal pass 1.2", 1),
+    case(2, "deal pass 1.2", 1), case(2, "deal reveal all", "other"),
     case(2, "deal seeds", "other"),
 ]
 """Every kind of point of a round, each for the dealer and a seat that is not (each pass and

@@ -211,8 +211,12 @@ class PeerTable(StreamTable):
     def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
         """R1: this seat's replica and deal lose ``seat`` too; a holder of its rebuilt
         generations publishes its shares of them now.  The deal takes them in when the stream
-        brings them back (`_published_own`), in stream order, not as they are made."""
-        self.events.extend(self.game.lose_seat(seat, pays=paid))
+        brings them back (`_published_own`), in stream order, not as they are made.  A replica
+        that has scored the round already (the lost seat's own, alive and voted gone while the
+        hands were shown: it knows every card) has no running round to lose it from: the seat
+        is out, and its table takes the rest of the stream quietly."""
+        if not any(result.round_no == self.round for result in self.game.results):
+            self.events.extend(self.game.lose_seat(seat, pays=paid))
         self.participant.lose(seat, holders)
         numbers = self.rebuilds[seat].owed.get(self.seat, ())
         if numbers:
