@@ -31,24 +31,15 @@ def hand_of(t, seat) -> tuple[dict, set]:
             {token for token in hand if token[0] >= 0 and token not in t.host._revealed})
 
 
-def seat_stand_in(t, lost) -> int:
-    """The host proposes a stand-in for ``lost``, vacant and rebuilt; it takes the seat (the
-    stream's length then)."""
-    old, who = t.seats[lost], newcomer(lost)
-    t.follow(lost, who, yields=True)
-    t.propose(lost, who)
-    t.run_until(lambda: t.seats[lost] is not old, play=False)
-    t.gone.discard(lost)
-    return len(t.stream)
-
-
-def assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, seated) -> None:
-    """The stand-in showed the lost hand's ``hidden`` cards, each once (every key of it), the
-    round was scored with exactly the lost hand and stood at every party, audited clean there
-    and by `verify`, the seat charged once, and no card opened to the stand-in that another
-    seat holds."""
+def assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, died) -> None:
+    """The host's stand-in takes seat ``lost`` (its player dead at message ``died`` of the
+    stream) and shows the lost hand's ``hidden`` cards, each once (every key of it); the round
+    is scored with exactly the lost hand and stands at every party, audited clean there and by
+    `verify`, the seat charged once, and no card opened to the stand-in that another seat
+    holds."""
+    t.seat_newcomer(lost)
     t.run_until(lambda: t.host.audited >= round_no)
-    shown = [(reveal.context.generation, reveal.position) for msg in t.stream[seated:]
+    shown = [(reveal.context.generation, reveal.position) for msg in t.stream[died:]
              if msg.author == lost and kind_of(msg) == "deal reveal"
              for reveal in parse_deal(msg.body, t.host.game_id, lost).messages]
     assert sorted(shown) == sorted(hidden), "the stand-in showed each hidden card once"
@@ -80,6 +71,7 @@ def test_a_seat_lost_before_it_shows_its_hand_at_the_round_s_end_is_shown_by_its
     t = shared(4, 3)
     lost = dies_at(t, lambda msg: isinstance(msg.body, Deal) and msg.body.step == "reveal" and
                    t.host.round == round_no and t.host.public.phase is Phase.SCORING)
+    died = len(t.stream)
     while t.step(play=False):  # the others show their hands: the table waits on the lost seat
         pass
     assert set(t.host.owed()) == {lost} and t.host.public.phase is Phase.SCORING
@@ -87,8 +79,7 @@ def test_a_seat_lost_before_it_shows_its_hand_at_the_round_s_end_is_shown_by_its
     (hand, hidden), old = hand_of(t, lost), t.seats[lost]
     vote_gone(t, lost, sorted({0, 1, 2, 3} - {lost}))
     t.run_until(lambda: t.host.rebuilt_lost() == {lost}, play=False)
-    seated = seat_stand_in(t, lost)
-    assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, seated)
+    assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, died)
     assert old.fault is None and old.holders[lost].sign_key == newcomer(lost).sign_public, \
         "the old player's table took the stream to its stand-in's seating (its player is out)"
 
@@ -119,6 +110,7 @@ def test_a_round_that_ends_while_a_lost_seat_is_vacant_waits_for_its_stand_in_to
     lost, k = going_out()
     t = shared(4, 3)
     assert dies_at(t, lambda msg: msg.author == lost and len(t.stream) == k) == lost
+    died = len(t.stream)
     round_no = t.host.round
     vote_gone(t, lost, sorted({0, 1, 2, 3} - {lost}))
     while t.step():  # the others play on, one goes out and the others show their hands
@@ -127,5 +119,4 @@ def test_a_round_that_ends_while_a_lost_seat_is_vacant_waits_for_its_stand_in_to
     assert t.host.owed() == {} and t.host.rebuilt_lost() == {lost}
     assert {t.host.holder_of(token) for token in t.host._publics} == {lost}
     hand, hidden = hand_of(t, lost)
-    seated = seat_stand_in(t, lost)
-    assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, seated)
+    assert_hand_shown_and_round_stood(t, lost, hand, hidden, round_no, died)
