@@ -212,3 +212,24 @@ def time_out(t, timeouts) -> None:
         if body.what == "claim" and t.host.open_window() is None:
             break
         t.host_says(body)
+
+
+def dies_at(t, when, play=True) -> int:
+    """Play the `Roster` table ``t`` (test_table_roster.py) until the first message for which
+    ``when(msg)`` holds: its author dies at it (the host never sees it, it sends nothing more);
+    that seat."""
+    plain, dead = t.deliver, []
+
+    def dying(msg):
+        if not dead and when(msg):
+            dead.append(msg.author)
+            t.gone.add(msg.author)
+            return msg
+        return plain(msg)
+
+    t.deliver = dying
+    try:
+        t.run_until(lambda: dead, play=play)
+    finally:
+        t.deliver = plain
+    return dead[0]

@@ -17,9 +17,9 @@ no card opened to the stand-in or the dark seat that another seat holds.
 
 The points are every KIND of point of the round (each commit, each pass of the shuffle, each
 seat's own key of the card turned up, key shares, a holder's keys of its card shown, each kind
-of move, the seeds of the audit, and the second round's deal), for the dealer and a seat that
-is not, and a fixed-seed sample of other indices.  ``SWEEP_EVERY=1`` sweeps every index of the
-two rounds as well (939 points, an hour; the known gaps unmarked there: they fail)."""
+of move, the seeds of the audit, and the second round's deal and hands shown at the game's
+end), for the dealer and a seat that is not, and a fixed-seed sample of other indices.
+``SWEEP_EVERY=1`` sweeps every index of the two rounds as well (939 points, an hour)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ import pytest
 
 from shanghai_net.cards import deck
 from shanghai_net.deal import seeded
-from shanghai_net.engine import Game, RoundVoided, SeatLost
+from shanghai_net.engine import Game, Phase, RoundVoided, SeatLost
 from shanghai_net.rules import preset
 
 from dropout_helpers import NetClock, kind_of, step_one
@@ -156,16 +156,34 @@ class Loss:
         return taking
 
     def hold(self, point: Point) -> None:
-        """The stand-in may move now: what it opened of the seat's hand (the host's public
-        hand), and no other seat knows a hidden card of it."""
+        """Once the stand-in may move (or, seated while the round's hands are shown, has opened
+        every card of the seat's hand: it moves no more this round): what it opened of the
+        seat's hand (the host's public hand), and no other seat knows a hidden card of it
+        (nothing before)."""
         t, seat = self.t, point.seat
-        game = t.seats[seat].game
-        self.handed = dict(t.seats[seat].participant.hand())
-        self.hand = {token: game.faces.get(token) for token in game.hands[seat]}
-        assert list(game.hands[seat]) == list(t.host.public.hands[seat]), point
+        stand_in, tokens = t.seats[seat], list(t.host.public.hands[seat])
+        if stand_in.settled:
+            game = stand_in.game
+            self.handed = dict(stand_in.participant.hand())
+            self.hand = {token: game.faces.get(token) for token in game.hands[seat]}
+            assert list(game.hands[seat]) == tokens, point
+        elif t.host.public.phase is Phase.SCORING and stand_in.round == t.host.round and \
+                None not in (shown := {token: opened(stand_in, token) for token in tokens
+                                       if token[0] >= 0}).values():
+            self.handed, self.hand = shown, shown  # (its replica has scored the round)
+        else:
+            return
         hidden = {token for token in self.handed if token[0] >= 0}
         for other in set(range(len(t.seats))) - {seat}:
             assert not hidden & t.seats[other].game.faces.keys(), (point, other)
+
+
+def opened(table, token):
+    """The card at ``token`` as ``table``'s deal has it, opened to its seat or shown to all
+    (None: neither)."""
+    generation, position = token
+    return table.participant.generation(generation).mine.get(position) or \
+        table.participant.public_card(generation, position)
 
 
 def lose_at(point: Point, seed: int = 0) -> Loss:
@@ -188,7 +206,7 @@ def lose_at(point: Point, seed: int = 0) -> Loss:
         if seated and lost in t.gone:
             t.gone.discard(lost)
             loss.lost_hand = dict(loss.old.participant.hand())
-        if seated and loss.handed is None and t.seats[lost].settled:
+        if seated and loss.handed is None:
             loss.hold(point)
         if t.host.finished or seated and t.host.audited >= max(point.round, t.host.lost[0][0]):
             return loss
@@ -251,25 +269,10 @@ def assert_finished_well(point: Point, loss: Loss) -> None:
             assert not known & set(t.seats[seat].participant.hand()), (point, seat)
 
 
-def gap(reason: str):
-    """A gap the sweep found and nobody fixed yet: the point fails on the sweep's assertion
-    (strict: when it is fixed, the mark must go)."""
-    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
-
-
-REVEAL_ASKED = gap(
-    "a reveal of every key of a card of the lost seat's hand, asked by the round before its "
-    "stand-in took the seat (its hand shown at the round's end, a seat seated after the round "
-    "ended; a card of a reshuffle's deal), is never made: the stand-in's table does not take up "
-    "the reveals the public table it copied had taken (PeerTable.taking_over), nor opens those "
-    "cards: the table owes {seat: 'every key of its card at position N'} (/work/notes/s18/"
-    "sweep-findings.md, gap 4)")
-
-
-def case(round_no, kind, who, *marks):
+def case(round_no, kind, who):
     """The sweep's point of ``kind`` in round ``round_no`` of ``who`` (`point_of`)."""
     short = kind[5:] if kind.startswith("deal ") else kind
-    return pytest.param(round_no, kind, who, marks=marks,
+    return pytest.param(round_no, kind, who,
                         id=f"r{round_no}-{short}-{who}".replace(" ", "_"))
 
 
@@ -282,19 +285,18 @@ KINDS = [
     *[case(1, name, who) for name in ("deal shares of the hands", "deal shares of a draw",
                                       "deal reveal with a move", *MOVES)
       for who in ("dealer", "other")],
-    case(1, "deal reveal all", "other", REVEAL_ASKED),
+    case(1, "deal reveal all", "other"),
     *[case(1, "deal seeds", who) for who in ("dealer", "other")],
     case(2, "deal commit 0", "dealer"), case(2, "deal pass 0.1", "other"),
     case(2, "deal pass 0.2", "dealer"), case(2, "deal pass 0.2", 3),
     case(2, "deal reveal own", "other"),
     case(2, "deal shares of the hands", "dealer"),
     case(2, "deal commit 1", "other"), case(2, "deal pass 1.2", "dealer"),
-    case(2, "deal pass 1.2", 1, REVEAL_ASKED),
+    case(2, "deal pass 1.2", 1), case(2, "deal reveal all", "other"),
     case(2, "deal seeds", "other"),
 ]
 """Every kind of point of a round, each for the dealer and a seat that is not (each pass and
-each seat's own key of the card turned up, for every seat), as (round, kind, who); the known
-gaps marked."""
+each seat's own key of the card turned up, for every seat), as (round, kind, who)."""
 
 SAMPLES = 4
 """Further points of round 1 drawn with a fixed seed from all of them."""

@@ -113,11 +113,16 @@ class FullReplay:
         was lost in the round the first-dealer pick began, not in the pick (which would start
         the round afresh, counting the seat in its windows); and a card turned up for all that
         the live replica still waited for comes after it (a replacement seated between the deal
-        and its first card turned up: that card's claim window counts the seat)."""
+        and its first card turned up: that card's claim window counts the seat).  A seat lost,
+        or seated again, while the hands were shown at the round's end is neither: knowing every
+        face, this game scored the round at its last move, and no move of it is left to check
+        (it checks moves: the live replicas keep the score, and charged the loss)."""
         inputs, self._inputs = self._inputs, []
         given = len(self._picks)
         for author, move in inputs:
             if isinstance(move, (_Lost, _Back)):
+                if self._scored(round_no):
+                    continue
                 answered = given - len(self._picks)
                 self._answer(round_no, decks if move.dealt else {},
                              max(0, move.picked - answered), move.awaited)
@@ -136,6 +141,9 @@ class FullReplay:
             self.moves += 1
             self._answer(round_no, decks)
         self._answer(round_no, decks)
+
+    def _scored(self, round_no: int) -> bool:
+        return any(result.round_no == round_no for result in self.game.results)
 
     def _answer(self, round_no: int, decks: Mapping[int, Sequence[Card]],
                 picks: int | None = None, held: frozenset[Token] = frozenset()) -> None:

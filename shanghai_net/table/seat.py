@@ -72,6 +72,7 @@ class PeerTable(StreamTable):
         if seat in table.rekey_due:
             table._take_seat(seat, box_key, random, game)
             table._follow_round()
+            table._take_up_reveals()
             return table
         if not any(r.round_no == table.round for r in table._shuffles):
             # seated while another seat is still vacant: the deal has not begun, and the last
@@ -213,8 +214,12 @@ class PeerTable(StreamTable):
     def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
         """R1: this seat's replica and deal lose ``seat`` too; a holder of its rebuilt
         generations publishes its shares of them now.  The deal takes them in when the stream
-        brings them back (`_published_own`), in stream order, not as they are made."""
-        self.events.extend(self.game.lose_seat(seat, pays=paid))
+        brings them back (`_published_own`), in stream order, not as they are made.  A replica
+        that has scored the round already (the lost seat's own, alive and voted gone while the
+        hands were shown: it knows every card) has no running round to lose it from: the seat
+        is out, and its table takes the rest of the stream quietly."""
+        if not any(result.round_no == self.round for result in self.game.results):
+            self.events.extend(self.game.lose_seat(seat, pays=paid))
         self.participant.lose(seat, holders)
         numbers = self.rebuilds[seat].owed.get(self.seat, ())
         if numbers:
@@ -239,6 +244,16 @@ class PeerTable(StreamTable):
             if self.seat not in self._commits.get(generation, ()) and \
                     not self._passes.get(generation):
                 self._out.append(deal_body(self.participant.recommit(generation)))
+
+    def _take_up_reveals(self) -> None:
+        """A replacement seated mid-round owes every reveal of its hand's cards the round asked
+        before its seating (the hands shown at the round's end: its seat lost while they were,
+        or vacant when the round ended), as its seat would have: each made once the handed keys
+        open the card (`_obligations`).  Its seat's own key of a card turned up it does not owe:
+        that key is public (rebuilt)."""
+        for token in self._publics:
+            if self.holder_of(token) == self.seat:
+                self._reveal_public(token)
 
     def _seated_own(self, seat: int, box_key: bytes, holders: tuple[int, ...]) -> None:
         """R1: lost ``seat``'s replacement plays it from here: this seat's replica counts it
