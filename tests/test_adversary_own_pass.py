@@ -133,3 +133,25 @@ def test_a_seat_replaying_the_stream_takes_its_refused_and_sent_again_pass_once(
     assert passes[:2] == [kept[0].body] * 2, "made before the loss, and again after it"
     assert again.fault is None and again.verdicts[1].clean
     assert again.chain.head == t.seats[0].chain.head and again.game.scores == t.seats[0].game.scores
+
+
+def test_a_pass_the_host_holds_past_the_restart_is_sequenced_once():
+    """5 seats, ``t = 3``: the host holds seat 0's pass past the loss of seat 2, the newcomer's
+    seating and its fresh commit, and holds too the copy seat 0 sends once every fresh commit
+    is in; then it sequences the first: its counter is below seat 0's approval, so it is
+    refused ``stale``, signed again and sequenced; the held copy, sequenced after, is refused
+    ``stale``, signed again and refused out of turn.  One pass, the message seat 0 made first;
+    the round is audited clean at every party."""
+    t, kept = pass_kept_at_a_loss(5, 3, 0, [1, 3, 4])
+    held, stop = kept_by_host(t, passes_of(0))
+    seat_newcomer(t, 2)
+    t.run_until(lambda: t.host._all_committed(0) and len(held) == 1, play=False)
+    stop()
+    t.deliver(kept[0])
+    t.run_until(lambda: t.host._passes.get(0), play=False)
+    t.deliver(held[0])
+    every_party_audits_round_1_clean(t)
+    sequenced = [msg for msg in t.stream if passes_of(0)(msg) and msg.body.data["phase"] == 1]
+    assert [msg.body for msg in sequenced] == [kept[0].body]
+    assert [error.code for _, error in t.refusals] == ["stale", "stale", "out_of_turn"]
+    assert all(msg.body == kept[0].body for msg, _ in t.refusals)
