@@ -17,7 +17,7 @@ from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
-from test_adversary_r1 import kept_by_host, named, seat_newcomer, votes_through_outboxes
+from test_adversary_r1 import kept_by_host, named, votes_through_outboxes
 from test_net_complaints import assert_no_hidden_card_opened_to
 from test_table_dropout_silent import parties, shared
 
@@ -88,7 +88,7 @@ def test_a_pass_refused_after_a_loss_goes_again_as_it_was_once_the_generation_re
     t.deliver(kept[0])
     assert [error.code for _, error in t.refusals] == ["out_of_turn"] if players > 4 else \
         ["stale"], "refused: no pass before every commit (4 seats: below seat 0's vote)"
-    seat_newcomer(t, 2)
+    t.seat_newcomer(2)
     assert all(msg.body == kept[0].body for msg, _ in t.refusals), "(at 4 seats signed again)"
     assert "a pass before every commitment" in t.refusals[-1][1].reason
     every_party_audits_round_1_clean(t)
@@ -113,7 +113,7 @@ def test_a_pass_kept_past_the_next_seat_s_loss_counts_when_sequenced_late():
     assert late.seq > max(m.seq for m in t.stream if isinstance(m.body, wm.VoidRound))
     t.run_until(lambda: t.host.rebuilt_lost() == {2}, play=False)
     assert all(party._passes[0] >= 3 for party in parties(t)), "seat 2's pass is made by all"
-    seat_newcomer(t, 2)
+    t.seat_newcomer(2)
     every_party_audits_round_1_clean(t)
 
 
@@ -123,7 +123,7 @@ def test_a_seat_replaying_the_stream_takes_its_refused_and_sent_again_pass_once(
     messages, takes it in only where the stream has it, and ends where seat 0 did."""
     t, kept = pass_kept_at_a_loss(5, 3, 0, [1, 3, 4])
     t.deliver(kept[0])
-    seat_newcomer(t, 2)
+    t.seat_newcomer(2)
     every_party_audits_round_1_clean(t)
     again = PeerTable(t.host.start_game, 0, t.ids[0].box_key, seeded(b"seat 1 0"))
     made = [*again.start()]
@@ -144,7 +144,7 @@ def test_a_pass_the_host_holds_past_the_restart_is_sequenced_once():
     the round is audited clean at every party."""
     t, kept = pass_kept_at_a_loss(5, 3, 0, [1, 3, 4])
     held, stop = kept_by_host(t, passes_of(0))
-    seat_newcomer(t, 2)
+    t.seat_newcomer(2)
     t.run_until(lambda: t.host._all_committed(0) and len(held) == 1, play=False)
     stop()
     t.deliver(kept[0])
@@ -155,3 +155,4 @@ def test_a_pass_the_host_holds_past_the_restart_is_sequenced_once():
     assert [msg.body for msg in sequenced] == [kept[0].body]
     assert [error.code for _, error in t.refusals] == ["stale", "stale", "out_of_turn"]
     assert all(msg.body == kept[0].body for msg, _ in t.refusals)
+
