@@ -156,3 +156,23 @@ def test_a_pass_the_host_holds_past_the_restart_is_sequenced_once():
     assert [error.code for _, error in t.refusals] == ["stale", "stale", "out_of_turn"]
     assert all(msg.body == kept[0].body for msg, _ in t.refusals)
 
+
+def test_a_commit_the_host_keeps_past_another_seat_s_loss_counts_when_sequenced_late():
+    """5 seats, ``t = 3``: the host keeps seat 3's commit of generation 0 while seats 0, 1 and
+    4 vote seat 2 gone: no pass had begun, so the generation restarts without seat 2's commit
+    only.  Seat 3's commit, sequenced late, stands (a seat commits once: unlike a pass, its
+    commit is no message to make afresh), the newcomer commits afresh, and the round is audited
+    clean at every party."""
+    t = shared(5, 3)
+    t.refusals = answering(t)
+    kept, stop = kept_by_host(t, lambda msg: msg.author == 3 and isinstance(msg.body, Deal)
+                              and msg.body.step == "commit" and msg.body.data["round"] == 1)
+    t.run_until(lambda: kept, play=False)
+    t.gone.add(2)
+    votes_through_outboxes(t, 2, [0, 1, 4])
+    stop()
+    assert all(3 not in party._commits.get(0, ()) for party in parties(t))
+    t.deliver(kept[0])
+    t.seat_newcomer(2)
+    every_party_audits_round_1_clean(t)
+    assert t.refusals == []
