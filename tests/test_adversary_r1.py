@@ -221,10 +221,6 @@ def lost_at_five():
 
 # -- #4: a seat's own pass, made and not sequenced, when a loss is decided ---------------------------
 
-@pytest.mark.xfail(strict=True, reason="dealing-review s18 #4 (session 17 #2): a participant takes "
-                   "its own pass in when it makes it; lost while that pass is unsequenced, the "
-                   "seat's deal rebuilds a generation every other party restarts, and it names "
-                   "the replacement for its fresh commit")
 def test_a_loss_decided_while_a_seat_s_own_pass_is_unsequenced_keeps_every_party_agreeing():
     """5 seats, ``t = 3``: every commit of generation 0 is in and seat 0 has made its pass 1;
     seat 2 leaves and seats 1, 3 and 4 vote it gone before seat 0's pass is sequenced (three

@@ -202,11 +202,14 @@ def test_a_seat_lost_before_any_pass_is_restarted_and_its_replacement_commits_af
     t.run_until(lambda: t.host.round == 1 and t.host._all_committed(0))
     assert not t.host._passes.get(0)
     round_no, old, who = t.host.round, t.seats[0], newcomer(0)
+    first = old.participant.generation(0).commitments[0].digest
     t.gone.add(0)
     vote_gone(t, 0, [1, 2, 3])
     for party in parties(t):
         assert party.lost == [(round_no, 0)] and party.rebuilds[0].owing() == []
         assert party.rebuilt_lost() == {0} and 0 not in party._commits[0]
+    # its own deal too, though it had made its pass 1: sequenced, it would have begun the shuffle
+    assert 0 not in old.participant.generation(0).commitments
     t.follow(0, who, yields=True)
     t.propose(0, who)
     t.run_until(lambda: t.seats[0] is not old, play=False)  # the lost seat's old table is
@@ -214,7 +217,7 @@ def test_a_seat_lost_before_any_pass_is_restarted_and_its_replacement_commits_af
     t.run_until(lambda: t.host.shuffled(0), play=False)
     (fresh,) = [m for m in t.stream if m.author == 0 and isinstance(m.body, Deal)
                 and m.body.step == "commit" and m.seq > t.host.chain.next_seq - 60
-                and m.body.data["digest"] != old.participant.generation(0).commitments[0].digest]
+                and m.body.data["digest"] != first]
     assert [box["to"] for box in fresh.body.data["shares"]] == [1, 2, 3]
     assert not [m for m in t.stream if isinstance(m.body, Deal) and m.body.step == "share_reveal"]
     t.run_until(lambda: t.host.audited >= round_no)

@@ -120,7 +120,8 @@ class LostSeats:
         reveal = self.outgoing(ShareReveal(Context(self.game_id, self.round, 0), self.seat, seat,
                                            tuple((n, self.generation(n).sharing.held[seat])
                                                  for n in numbers)))
-        self._on_share_reveal(reveal)
+        if not self.own_when_sequenced:  # else taken in when the stream brings it back
+            self._on_share_reveal(reveal)
         return reveal
 
     def _on_share_reveal(self, reveal: ShareReveal) -> None:

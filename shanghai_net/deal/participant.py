@@ -46,13 +46,16 @@ Token = tuple[int, int]
 class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     """One seat in the deal of one round of one game."""
 
-    boxes_when_sequenced = False
-    """Whether this seat's own key-share boxes join the generation's boxes when the stream
-    sequences them (`record_box`), not when `share_keys` makes them: a driver whose stream is
-    sequenced by another (the table) sets it, so that every party keeps one order of boxes,
-    the order by which a box to a seat replaced mid-round is audited with its replacement's
-    box key (docs/dealing-review.md, review of the code #12).  In one process (MentalTable) a
-    box is sequenced as it is made."""
+    own_when_sequenced = False
+    """Whether this seat's own passes, key-share boxes and share reveals join the deal's
+    public state when the stream sequences them (`receive`, `record_box`), not when
+    `make_pass`, `share_keys` and `share_reveal` make them: a driver whose stream is sequenced
+    by another (the table) sets it, so that this seat's view of the deal is the stream's, as
+    every other party's is.  A pass made and not sequenced is no step of the generation here:
+    a seat lost meanwhile restarts a generation whose passes had not begun at every party
+    alike (docs/dealing-review.md, review of the code (session 18) #4), and every party keeps
+    one order of boxes, by which a box to a seat replaced mid-round is audited (review of the
+    code #12).  In one process (MentalTable) a message is sequenced as it is made."""
 
     def __init__(self, seat: int, boxes: Sequence[X25519PublicKey], game_id: bytes, round: int,
                  box_key: X25519PrivateKey, random: RandomBytes,
@@ -81,6 +84,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """Sharing on: the seats lost this round (R1), and what their rebuild waits for."""
         self._successors: dict[int, bytes] = {}
         """Sharing on: seat -> the box key of the replacement seated in it this round."""
+        self._made: dict[int, PassOutput] = {}
+        """generation -> this seat's pass made and not yet sequenced (`own_when_sequenced`):
+        made again, it is the same message, its proof's randomness not drawn twice."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:
@@ -145,7 +151,10 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         return g.step_of(len(g.passes)) if len(g.passes) < 2 * self.seats else None
 
     def make_pass(self, generation: int) -> PassOutput:
-        """This seat's next pass (broadcast it): pass 1 keys and permutes, pass 2 re-keys."""
+        """This seat's next pass (broadcast it): pass 1 keys and permutes, pass 2 re-keys.
+        With `own_when_sequenced` it is a step of the generation once the stream brings it
+        back, and asked again before (the host refused it, or the generation restarted), the
+        same message."""
         g = self.generation(generation)
         step = len(g.passes)
         if self.next_step(generation) is None or g.step_of(step)[1] != self.seat:
@@ -153,14 +162,20 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         self._require_commitments(g)
         self._require_not_stopped(g)
         phase = g.step_of(step)[0]
+        made = self._made.get(generation)
+        if made is not None and made.phase == phase:
+            return made
         points = made_pass(g, step, g.keys)
         proof = b""
         if phase == 1 and self.shuffle_proof:
             proof = prove_shuffle(g.context, self.seat, g.step_input(step), points, g.keys.pass_key,
                                   g.keys.permutation, self._random)
         output = self.outgoing(PassOutput(g.context, self.seat, phase, tuple(points), proof))
-        g.passes.append(output)
-        self._advance_rebuilt(g)
+        if self.own_when_sequenced:
+            self._made[generation] = output
+        else:
+            g.passes.append(output)
+            self._advance_rebuilt(g)
         return output
 
     def final_deck(self, generation: int) -> tuple[bytes, ...]:
@@ -182,7 +197,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
     # -- receiving broadcasts ----------------------------------------------------------------
 
     def receive(self, message: Message) -> None:
-        """Take in one broadcast message from another seat; raises CheatDetected or ValueError.
+        """Take in one broadcast message from another seat (or, with `own_when_sequenced`, a
+        pass or share reveal of this seat's as the stream brings it back); raises
+        CheatDetected or ValueError.
 
         The caller vouches for ``message.author``: on the network, the game message that carried
         it verified with that seat's key."""
@@ -234,6 +251,13 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
             raise ValueError(f"pass {output.phase} from seat {output.author} out of turn: "
                              f"pass {phase} of seat {seat} comes first")
         self._require_commitments(g)
+        made = self._made.pop(g.context.generation, None) if output.author == self.seat else None
+        if output != made:  # (ours as we made it needs no check)
+            self._check_pass(g, step, output)
+        g.passes.append(output)
+        self._advance_rebuilt(g)
+
+    def _check_pass(self, g: Generation, step: int, output: PassOutput) -> None:
         points = output.points
         problem = None
         if len(points) != g.size:
@@ -248,8 +272,6 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         if problem:
             raise CheatDetected(output.author, f"seat {output.author}: pass {output.phase} "
                                                f"output {problem}")
-        g.passes.append(output)
-        self._advance_rebuilt(g)
 
     # -- private draws -----------------------------------------------------------------------
 
@@ -277,7 +299,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         share = self.outgoing(KeyShare(g.context, self.seat, recipient, positions,
                                        tuple(g.keys.card_keys[p] for p in positions)))
         sealed = self.seal(g, share)
-        if not self.boxes_when_sequenced:
+        if not self.own_when_sequenced:
             g.boxes.append(sealed)
         return sealed
 
@@ -293,7 +315,7 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """A box between two other seats, as the stream carried it: kept for the audit, which
         opens it once its sender's seed is revealed."""
         g = self.generation(sealed.context.generation)
-        own = sealed.author == self.seat and self.boxes_when_sequenced
+        own = sealed.author == self.seat and self.own_when_sequenced
         if self.seat in (sealed.author, sealed.recipient) and g.seed is not None and \
                 self.seat not in self._lost and not own:
             raise ValueError(f"seat {self.seat} is a party to this box: use receive_share")

@@ -12,7 +12,7 @@ from ..deal.box import SealedShare, raw_public
 from ..deal.audit import Verdict
 from ..deal.errors import CheatDetected, GenerationStopped
 from ..deal.generation import Generation
-from ..deal.messages import Context, KeyReveal, Message, ShareReveal, SharedCommitment
+from ..deal.messages import KeyReveal, Message, ShareReveal, SharedCommitment
 from ..deal.shares import GenerationShares
 from ..deal.participant import Participant
 from ..deal.randomness import RandomBytes
@@ -111,14 +111,18 @@ class PeerTable(StreamTable):
         self._reveals: list[KeyReveal] = []
         self._deferred: list[Token] = []
         self._own_picks = 0
+        self._passes_sent: set[int] = set()
+        """The generations whose pass this seat made and sent at the step the stream is at (a
+        restart of the generation wipes it, `_lose_own`: the pass goes again)."""
         self.complaint: str | None = None
         """What this seat found wrong in the deal and complained of (it then stops playing)."""
 
     def _own_participant(self, round_no: int) -> Participant:
-        """This seat's deal of round ``round_no``: its own boxes join the generation's in the
-        stream's order, as every other party's do."""
+        """This seat's deal of round ``round_no``: its own passes, boxes and share reveals
+        join the deal when the stream brings them back, in the stream's order, as every other
+        party's do (`Participant.own_when_sequenced`)."""
         participant = self._participant(round_no)
-        participant.boxes_when_sequenced = True
+        participant.own_when_sequenced = True
         return participant
 
     def _participant(self, round_no: int) -> Participant:
@@ -214,19 +218,19 @@ class PeerTable(StreamTable):
     def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
         """R1: this seat's replica and deal lose ``seat`` too; a holder of its rebuilt
         generations publishes its shares of them now.  The deal takes them in when the stream
-        brings them back (`_published_own`), in stream order, not as they are made.  A replica
+        brings them back (`_published_own`), in stream order, not as they are made.  A
+        generation whose passes had not begun restarts: a pass of ours made for it and not
+        sequenced is sent again once every fresh commit is in (the host refused it).  A replica
         that has scored the round already (the lost seat's own, alive and voted gone while the
         hands were shown: it knows every card) has no running round to lose it from: the seat
         is out, and its table takes the rest of the stream quietly."""
         if not any(result.round_no == self.round for result in self.game.results):
             self.events.extend(self.game.lose_seat(seat, pays=paid))
         self.participant.lose(seat, holders)
-        numbers = self.rebuilds[seat].owed.get(self.seat, ())
-        if numbers:
-            self._out.append(deal_body(self.participant.outgoing(ShareReveal(
-                Context(self.game_id, self.round, 0), self.seat, seat,
-                tuple((n, self.participant.generation(n).sharing.held[seat])
-                      for n in numbers)))))
+        self._passes_sent.difference_update(
+            generation for generation in self.generations if not self._passes.get(generation))
+        if self.rebuilds[seat].owed.get(self.seat):
+            self._out.append(deal_body(self.participant.share_reveal(seat)))
 
     def _generation_record(self, generation: int) -> Generation:
         return self.participant.generation(generation)
@@ -388,6 +392,7 @@ class PeerTable(StreamTable):
         super()._new_round(round_no)
         self.participant = self._own_participant(round_no)
         self._own_picks = 0
+        self._passes_sent = set()
 
     def _start_generation(self, request: Shuffle) -> None:
         self._out.append(deal_body(self.participant.start_generation(
@@ -403,18 +408,21 @@ class PeerTable(StreamTable):
         self.participant.record_complaint(complainer, dealer, generation)
 
     def _obligations(self) -> None:
-        """My pass, once every commitment and every pass before mine is sequenced; public
-        reveals of my cards that had to wait for the card to reach me."""
+        """My pass, once every commitment and every pass before mine is sequenced (none while
+        my seat is vacant, R1); public reveals of my cards that had to wait for the card to
+        reach me."""
         for generation in sorted(self.generations):
-            if not self._all_committed(generation):
+            if not self._all_committed(generation) or self.seat in self.vacant:
                 continue
             step = self.participant.next_step(generation)
-            if step is not None and step[1] == self.seat and \
+            if step is not None and step[1] == self.seat and generation not in \
+                    self._passes_sent and \
                     self._passes.get(generation, 0) == (step[0] - 1) * self.players + self.seat:
                 try:
                     self._out.append(deal_body(self.participant.make_pass(generation)))
                 except GenerationStopped:
-                    pass  # it complained of a share of it: nothing more of it (sharing on)
+                    continue  # it complained of a share of it: nothing more of it (sharing on)
+                self._passes_sent.add(generation)
         for token in list(self._deferred):
             if self.complaint is None and (
                     token[1] in self.participant.generation(token[0]).mine or self._try_open(token)):
@@ -456,7 +464,9 @@ class PeerTable(StreamTable):
         return True
 
     def _seat_messages(self, author: int, step: DealStep) -> None:
-        if author == self.seat:
+        if author == self.seat and step.step == "pass":
+            self._passes_sent.discard(step.generation)  # (the deal takes it in below)
+        elif author == self.seat:
             if step.step == "reveal":
                 self._replay_reveals(step)
             return
