@@ -370,8 +370,9 @@ class SeedSharing:
         self.silenced.pop(seat, None)
         self.vacant[seat] = round_no
         for generation in self.generations:
-            if not self._passes.get(generation):
-                self._commits.get(generation, set()).discard(seat)
+            if not self._passes.get(generation) and seat in self._commits.get(generation, ()):
+                self._commits[generation].discard(seat)
+                self._restarted.add(generation)
         owed: dict[int, list[int]] = {}
         for generation in sorted(self.generations):
             if seat in self._commits.get(generation, ()) and self._passes.get(generation):

@@ -239,6 +239,9 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._deal_bodies: dict[int, list[Deal]] = {}
         """Author -> its deal bodies sequenced in the running deal: one sequenced again word for
         word is the host's doing (`_misplaced`)."""
+        self._restarted: set[int] = set()
+        """Generations whose commit of a seat lost before any pass was dropped (R1): a pass of
+        one before every fresh commitment may have been due when its author made it."""
         self._reset_seating()
 
     # -- queries -------------------------------------------------------------------------------
@@ -538,7 +541,13 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         """Fault naming ``author`` for a pass before every commitment or not at its turn (one
         at a turn already made is a second, different pass: a pass sequenced again word for
         word names the host before this, `_misplaced`).  The same rule at every party, so that
-        no table counts a pass that another refuses."""
+        no table counts a pass that another refuses.  A pass before every commitment of a
+        generation restarted at a loss names the host: its author may have made it when every
+        commitment was in, before the restart (`StreamTable._misplaced`'s rule)."""
+        if not self._all_committed(step.generation) and step.generation in self._restarted:
+            raise Fault(HOST_AUTHOR, f"the host sequenced seat {author}'s pass, a pass before "
+                                     f"every commitment of generation {step.generation}, which "
+                                     "restarted at a loss after its author may have made it")
         if not self._all_committed(step.generation):
             raise Fault(author, f"seat {author}: a pass before every commitment")
         (output,) = step.messages
