@@ -545,9 +545,9 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         generation restarted at a loss names the host: its author may have made it when every
         commitment was in, before the restart (`StreamTable._misplaced`'s rule)."""
         if not self._all_committed(step.generation) and step.generation in self._restarted:
-            raise Fault(HOST_AUTHOR, f"the host sequenced seat {author}'s pass, a pass before "
-                                     f"every commitment of generation {step.generation}, which "
-                                     "restarted at a loss after its author may have made it")
+            raise Fault(HOST_AUTHOR, f"seat {author}'s pass, a pass before every commitment of "
+                                     f"generation {step.generation}, which restarted at a loss "
+                                     "after its author may have made it: the host's to refuse")
         if not self._all_committed(step.generation):
             raise Fault(author, f"seat {author}: a pass before every commitment")
         (output,) = step.messages
