@@ -14,6 +14,7 @@ from shanghai_net.deal.messages import Context, ShareReveal
 from shanghai_net.engine import RoundVoided
 from shanghai_net.engine.events import Drew, TookDiscard
 from shanghai_net.table.bodies import deal_body
+from shanghai_net.table.fault import Fault
 from shanghai_net.table.outbox import Outbox
 from shanghai_net.table.public import PublicTable
 from shanghai_net.table.seat import PeerTable
@@ -28,6 +29,7 @@ from test_table_dropout_lost_vote import after_some_draws
 from test_table_dropout_replacement import handed
 from test_table_dropout_silent import parties, shared, silent_at_first_audit
 from test_table_roster import newcomer, vote_gone
+from test_table_silence import Muted
 
 
 def kept_by_host(t, keep):
@@ -161,52 +163,162 @@ def test_a_key_share_the_host_holds_past_a_seating_names_no_honest_sender():
     assert report.ok and report.fault is None, report.summary()
 
 
-# -- #3: a share_reveal sequenced after its author's "shares" timeout -------------------------------
+# -- #3: a step sequenced after the host's own timeout of it -----------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="dealing-review s18 #3: a share_reveal the host sequences "
-                   "after its own \"shares\" timeout of it names its author "
-                   "(SeedSharing._share_reveal), though the author sent it when it was due")
 def test_a_share_reveal_sequenced_after_the_host_timed_it_out_names_the_host():
     """5 seats, ``t = 3``: seat 2 voted gone by 0, 1 and 3; the host keeps seat 1's
     ``share_reveal`` (sent at once, when it was due), times seat 1's shares out once the
     others rebuilt the seat, then sequences the kept message.  The host contradicts its own
-    timeout: every party names the host (or ignores the message), never seat 1."""
+    timeout: it refuses the message itself, and a lying host that sequences it is named by
+    every party and by `verify`, never seat 1 (before the fix every party named seat 1: "it
+    owes none, or sent them, or was timed out").  Seat 2 paid its leave once, nobody else
+    pays, and no card opened."""
     t, kept = lost_at_five()
     published(t)
     assert t.host.rebuilds[2].owing() == [1] and kept
-    t.time_out(1, "shares")
+    t.host_says(wm.Timeout(seat=1, what="shares"))
+    with pytest.raises(RemoteProtocolError, match="after the host's own \"shares\" timeout"):
+        t.host.admit(kept[0])
     late = t.host.chain.place(kept[0])
-    names_nobody_but_the_host(t, late)
-    report = verify([t.host.start_game, *t.stream, late])
-    assert report.fault is None or report.fault.culprit == HOST_AUTHOR, report.summary()
+    every_party_names_the_host(t, late, "the host sequenced seat 1's share_reveal after the "
+                                        "host's own \"shares\" timeout of it")
+    for party in parties(t):
+        assert party.lost == [(1, 2)] and party.left == [] and party.verdict is None
 
 
-@pytest.mark.xfail(strict=True, reason="dealing-review s18 #3: seeds the host sequences after its "
-                   "own \"seeds\" timeout of them (R2 rebuilt the seat, the round went on) name "
-                   "their author (StreamTable._on_deal), though the seat sent them when due")
+def test_a_share_reveal_sequenced_after_its_rebuild_was_given_up_names_the_host():
+    """5 seats, ``t = 3``: seat 2 voted gone; the host keeps the ``share_reveal`` of seats 1
+    and 3 (both sent when due), times both out (two holders left, below ``t``: the rebuild is
+    given up and the round void, seat 2 paying as a seat that left), then sequences seat 3's.
+    No rebuild waits for it any more; it is no leak of a live seat's share (seat 2 was lost
+    in this round): every party names the host, never seat 3 (before the fix: "whose rebuild
+    no one waits for", naming seat 3)."""
+    t = after_some_draws(5, 3)
+    kept, _ = kept_by_host(t, lambda msg: msg.author in (1, 3) and isinstance(msg.body, Deal)
+                           and msg.body.step == "share_reveal")
+    round_no, penalty = t.host.round, t.host.rules.leave_penalty
+    vote_gone(t, 2, [0, 1, 3])
+    published(t)
+    assert t.host.rebuilds[2].owing() == [1, 3] and len(kept) == 2
+    t.host_says(wm.Timeout(seat=1, what="shares"))
+    t.host_says(wm.Timeout(seat=3, what="shares"))
+    assert all(party.rebuilds == {} and party.left == [(round_no, 2)] for party in parties(t))
+    late = t.host.chain.place(next(m for m in kept if m.author == 3))
+    every_party_names_the_host(t, late, "the host sequenced seat 3's share_reveal for seat 2, "
+                                        "whose rebuild was given up")
+    for party in parties(t):
+        voided = [e for e in party.public.log if isinstance(e, RoundVoided)]
+        assert [(e.round_no, e.leaver, e.penalty) for e in voided] == [(round_no, 2, penalty)]
+
+
 def test_seeds_sequenced_after_the_host_timed_them_out_name_the_host():
     """4 seats, ``t = 3``: the host keeps live seat 2's seeds of round 1, times them out, and
     every party rebuilds them (R2): the round stands and round 2 is dealt.  Then the host
-    sequences the kept seeds.  Seat 2 signed them when they were due: every party names the
-    host (or ignores them), never seat 2."""
+    sequences the kept seeds.  Seat 2 signed them when they were due: every party and
+    `verify` name the host, never seat 2 (before the fix: "seeds for round 1; the deal is in
+    round 2", naming seat 2).  Nobody pays: the round stood, and no card opened."""
     t = shared(4, 3)
     silent_at_first_audit(t, 2)
     assert all(party.audited == 1 and named(party) is None for party in parties(t))
     seeds = next(m for m in t.boxes[2].flying if isinstance(m.body, Deal)
                  and m.body.step == "seeds")
+    with pytest.raises(RemoteProtocolError, match="of round 1, a round gone by"):
+        t.host.admit(seeds)
     late = t.host.chain.place(seeds)
-    names_nobody_but_the_host(t, late)
+    every_party_names_the_host(t, late, "the host sequenced seat 2's seeds of round 1, a round "
+                                        "gone by")
+    for party in parties(t):
+        assert party.left == [] and party.silent == set() and party.verdict is None
 
 
-def names_nobody_but_the_host(t, late) -> None:
+def test_seeds_sequenced_after_the_host_timed_them_out_in_the_same_audit_name_the_host():
+    """4 seats: round 1 ends, seat 2's seeds are kept by the host, which times them out while
+    seat 3's are still due, then sequences them: every party names the host, never seat 2
+    (before the fix: "seeds out of place", naming seat 2)."""
+    t = shared(4, 3)
+    t.muted.update({2, 3})
+    t.run_until(lambda: t.host.waiting_audit and t.host.seeds_from == {0, 1})
+    t.host_says(wm.Timeout(seat=2, what="seeds"))
+    t.muted.clear()
+    seeds = next(m for m in t.boxes[2].flying if isinstance(m.body, Deal)
+                 and m.body.step == "seeds")
+    late = t.host.chain.place(seeds)
+    every_party_names_the_host(t, late, "the host sequenced seat 2's seeds after the host's "
+                                        "own timeout of them")
+
+
+def test_seeds_sequenced_after_the_round_s_audit_name_the_host():
+    """Sharing off (version 9 had the flaw too), 4 seats: the host keeps seat 2's seeds at
+    round 1's end, and at the deal played again seat 2's and seat 1's, timing them out each
+    time; silent a second time, seat 2 is vacant (protocol.md 11.6), and the next deal waits
+    for someone to play it.  The host then sequences seat 1's seeds it kept, after the round's
+    audit: every party and `verify` name the host, never seat 1 (before the fix: "seeds out of
+    place", naming seat 1).  Seats 1 and 2 paid for their silences, nobody else pays, and no
+    card opened."""
+    t = Muted(4, verifiable=True, rules={"contracts": [[2, 0], [1, 1]]})
+    silent_at_first_audit(t, 2)
+    silent_at_first_audit(t, 1, 2)
+    deal = t.host.round
+    for party in parties(t):
+        assert (party.round, party.audited, party.waiting_audit) == (deal, deal, False)
+        assert named(party) is None and 2 in party.vacant and 1 not in party.vacant
+        assert sorted(seat for _, seat in party.silent) == [1, 2, 2]
+    seeds = next(m for m in t.boxes[1].flying if isinstance(m.body, Deal)
+                 and m.body.step == "seeds" and m.body.data["round"] == deal)
+    with pytest.raises(RemoteProtocolError, match=f"after round {deal}'s audit"):
+        t.host.admit(seeds)
+    late = t.host.chain.place(seeds)
+    every_party_names_the_host(t, late, f"the host sequenced seat 1's seeds after round {deal}'s "
+                                        "audit")
+
+
+def test_a_pass_made_when_due_and_sequenced_after_its_generation_restarted_names_the_host():
+    """5 seats, ``t = 3``: every commit of generation 0 is in and seat 0 makes its pass 1; the
+    host keeps it while seats 1, 3 and 4 vote seat 2 gone (generation 0 restarts: seat 2's
+    commit is dropped), then, though it refuses the pass itself, sequences it before the
+    replacement's fresh commit.  Seat 0 made it when it was due: every party and `verify` name
+    the host, never seat 0 (before the fix: "a pass before every commitment", naming seat 0).
+    Seat 2 paid its leave, nobody else pays, and no card opened."""
+    t, kept, _ = pass_kept_past_a_loss()
+    late = t.host.chain.place(kept)
+    every_party_names_the_host(t, late, "a pass before every commitment of generation 0, which "
+                                        "restarted at a loss")
+    for party in parties(t):
+        assert party.lost == [(1, 2)] and party.left == [] and party.verdict is None
+
+
+def pass_kept_past_a_loss():
+    """5 seats, ``t = 3``: every commit of generation 0 is in and seat 0 has made its pass 1,
+    which the host keeps; seats 1, 3 and 4 vote seat 2 gone before it is sequenced (generation
+    0 restarts) and the host refuses it then ("a pass before every commitment"); (the table, the
+    pass kept, the host's ``stop`` keeping seat 0's passes)."""
+    t = shared(5, 3)
+    kept, stop = kept_by_host(t, lambda msg: msg.author == 0 and isinstance(msg.body, Deal)
+                              and msg.body.step == "pass")
+    t.run_until(lambda: kept, play=False)
+    t.gone.add(2)
+    votes_through_outboxes(t, 2, [1, 3, 4])
+    with pytest.raises(RemoteProtocolError, match="a pass before every commitment"):
+        t.host.admit(kept[0])
+    return t, kept[0], stop
+
+
+def every_party_names_the_host(t, late, why) -> None:
     """Every party takes ``late``, a message the host sequenced where its author did not put
-    it: none names anyone but the host (a party may also ignore it)."""
+    it, and names the host for ``why``, as `verify` of the record does at ``late``; no seat
+    learned a card another holds."""
     for party in parties(t):
         try:
             party.receive(late) if party is not t.host else party.take_host(late)
-        except Exception:  # noqa: BLE001 - the party's fault is read below
+        except Fault:
             pass
-        assert named(party) in (None, HOST_AUTHOR), (getattr(party, "seat", "host"), party.fault)
+        assert named(party) == HOST_AUTHOR and why in party.fault.reason, \
+            (getattr(party, "seat", "host"), party.fault)
+    for seat in range(len(t.seats)):
+        assert_no_hidden_card_opened_to(t, seat)
+    report = verify([t.host.start_game, *t.stream, late])
+    assert report.fault is not None and report.fault.culprit == HOST_AUTHOR, report.summary()
+    assert report.fault.seq == late.seq and why in report.fault.reason, report.summary()
 
 
 def lost_at_five():
@@ -227,15 +339,8 @@ def test_a_loss_decided_while_a_seat_s_own_pass_is_unsequenced_keeps_every_party
     holders' votes are the bar: an honest host and honest seats can do this, a race).  The host
     then refuses seat 0's pass (no pass before every commit: generation 0 restarts), seats a
     newcomer, which commits afresh: no party names anyone, and every party deals on."""
-    t = shared(5, 3)
-    kept, stop = kept_by_host(t, lambda msg: msg.author == 0 and isinstance(msg.body, Deal)
-                              and msg.body.step == "pass")
-    t.run_until(lambda: kept, play=False)
-    t.gone.add(2)
-    votes_through_outboxes(t, 2, [1, 3, 4])
-    with pytest.raises(RemoteProtocolError, match="a pass before every commitment"):
-        t.host.admit(kept[0])
-    t.boxes[0].flying.remove(kept[0])  # refused: its outbox drops it (Outbox.error)
+    t, kept, stop = pass_kept_past_a_loss()
+    t.boxes[0].flying.remove(kept)  # refused: its outbox drops it (Outbox.error)
     stop()
     t.seat_newcomer(2)
     t.run_until(lambda: t.host.settled and t.host.public.to_move())

@@ -3,39 +3,55 @@ sequences a seat's message, drops the seat's link before the seat hears so, and 
 outbox signs the same body again with a new counter (`Outbox.reconnected`), which the host then
 sequences too.  Counters need only rise (protocol.md 8.3), so the chain takes the copy; what
 the table makes of it must be the same at every party, and must name no seat that only did what
-its outbox does after a reconnection."""
+its outbox does after a reconnection: the host refuses the copy, and a host that sequences it
+is named by every party and by `verify` (docs/dealing.md, "A step the host places where it is
+not due")."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from shanghai_net.table.verify import verify
-from shanghai_net.wire.messages import HOST_AUTHOR, Deal
+from shanghai_net.wire.messages import Deal
+from shanghai_net.wire import RemoteProtocolError
 
-from test_adversary_r1 import kept_by_host, names_nobody_but_the_host
+from test_adversary_r1 import every_party_names_the_host, kept_by_host
 from test_table_dropout_silent import parties, shared
 
 
-@pytest.mark.xfail(strict=True, reason="dealing-review s18 #5: a pass signed again after a "
-                   "reconnection and sequenced twice is counted twice by every seat "
-                   "(PeerTable checks no pass turn) and names its author at the host and in "
-                   "verify")
-def test_a_pass_signed_again_after_a_reconnection_and_sequenced_twice_splits_no_party():
+@pytest.mark.parametrize("step", ["pick_commit", "pick_reveal", "commit", "pass", "shares",
+                                  "reveal"])
+def test_a_step_signed_again_after_a_reconnection_and_sequenced_twice_names_the_host(step):
+    """4 seats, ``t = 3``: the host sequences seat 1's ``step`` (a first-dealer pick's
+    commitment or nonce, a seed commitment, pass 1, a draw's key shares, its own key of the
+    upturned card), drops seat 1's link before it hears so, and the outbox signs the same body
+    again.  The host refuses the copy; a lying host that sequences it is named by every party
+    and by `verify`, never seat 1.  Before the fix a pass was counted twice by every seat
+    (the host and `verify` named seat 1), and every other copy named seat 1 ("a second
+    commitment", "out of turn", "no one asked of it") or was taken as nothing.  Nobody pays and
+    no card opened."""
     t = shared(4, 3)
     kept, stop = kept_by_host(t, lambda msg: msg.author == 1 and isinstance(msg.body, Deal)
-                              and msg.body.step == "pass")
+                              and msg.body.step == step)
     t.run_until(lambda: kept, play=False)
     stop()
-    placed = t.host.admit(kept[0])  # the host sequences seat 1's pass 1 ...
+    placed = t.host.admit(kept[0])  # the host sequences seat 1's step ...
+    t.stream.append(placed)
     t.boxes[1].reconnected()  # ... and drops seat 1's link before it hears so
     copy = t.boxes[1].poll()
     assert copy.body == placed.body and copy.counter > placed.counter
     for table, box in zip(t.seats, t.boxes):
         box.push(table.receive(placed))
         box.sequenced(placed)
-    again = t.host.chain.place(copy)  # a lying host sequences the copy as well
-    names_nobody_but_the_host(t, again)
+    # (a pick's last nonce decides it and round 1 is dealt: its copy is of a round gone by)
+    why = "a second time: the same body|of round 0, a round gone by"
+    with pytest.raises(RemoteProtocolError, match=why):
+        t.host.admit(copy)  # an honest host refuses the copy
+    again = t.host.chain.place(copy)  # a lying host sequences it as well
+    every_party_names_the_host(t, again, f"the host sequenced seat 1's {step} ")
+    assert re.search(why, t.host.fault.reason), t.host.fault
     assert len({repr(party._passes) for party in parties(t)}) == 1, \
         [party._passes for party in parties(t)]
-    report = verify([t.host.start_game, *t.stream, placed, again])
-    assert report.fault is None or report.fault.culprit == HOST_AUTHOR, report.summary()
+    for party in parties(t):
+        assert party.left == [] and party.lost == [] and party.verdict is None

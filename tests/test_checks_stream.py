@@ -63,15 +63,17 @@ def test_the_host_timing_out_the_seeds_of_a_seat_whose_seeds_came_is_named_by_ev
     assert all(party.missing_seeds == {2} for party in (t.host, *t.seats))
 
 
-def test_a_seat_s_seeds_sent_again_while_others_are_due_are_refused_and_named():
-    """Round 1 stops for its audit; seat 1's seeds are sequenced, and seat 1 sends the same
-    seeds body again while seats 0 and 2 still owe theirs.  The host refuses it (no seeds are
-    due from seat 1 now); sequenced anyway, every party names seat 1 for seeds out of place."""
+def test_a_seat_s_seeds_sent_again_while_others_are_due_are_refused_and_name_the_host():
+    """Round 1 stops for its audit; seat 1's seeds are sequenced, and seat 1's outbox signs the
+    same seeds body again (as it does after a reconnection) while seats 0 and 2 still owe
+    theirs.  The host refuses it; sequenced anyway, every party names the host, which placed
+    the same body twice, not seat 1 (dealing-review s18 #5)."""
     t = Table(3, seed=31)
     stop_round_1(t)
     seeds = next(m for m in iter(t.boxes[1].poll, None) if isinstance(m.body, wm.Deal)
                  and m.body.step == "seeds")
     t.deliver(seeds)
     assert t.host.waiting_audit and t.host.seeds_from == {1}
-    named = refused_then_relayed(t, 1, seeds.body, "no seeds are due from this seat now")
-    assert_named_by(named, ["host", 0, 2], 1, "seat 1: seeds out of place")
+    named = refused_then_relayed(t, 1, seeds.body, "seeds a second time: the same body")
+    assert_named_by(named, ["host", 0, 1, 2], wm.HOST_AUTHOR,
+                    "the host sequenced seat 1's seeds a second time")

@@ -20,7 +20,7 @@ from shanghai_net.table.fault import Fault
 from shanghai_net.table.seat import PeerTable
 from shanghai_net.table.verify import verify
 from shanghai_net.wire import RemoteProtocolError
-from shanghai_net.wire.messages import Deal
+from shanghai_net.wire.messages import HOST_AUTHOR, Deal
 
 from test_table_dropout_lost_rebuild import lost, published
 from test_net_complaints import assert_no_hidden_card_opened_to
@@ -163,15 +163,25 @@ def test_a_handed_box_short_of_the_hand_is_refused_naming_its_sender():
     offered(t, held, "not the")
 
 
-def test_a_second_handed_box_from_one_sender_is_refused_naming_it():
+@pytest.mark.parametrize("second", ["different", "the same body"])
+def test_a_second_handed_box_from_one_sender_is_refused_naming_it(second):
+    """A second, different handed box from seat 3 (its ciphertext changed) is refused and names
+    seat 3 at every seat; the same body signed again (its outbox's copy after a reconnection:
+    a handed box is made from the seed, so an honest sender's second is the same) is refused
+    too, and names the host that sequences it (dealing-review s18 #5)."""
     t, _, _, held = replaced(hold_handed={3})
     (first,) = held
     super(type(t), t).deliver(first)  # the host sequences the first
-    again = t.sign(3, t.ids[3].sign_key, first.body)
-    with pytest.raises(RemoteProtocolError, match="out_of_turn.*on, a second one"):
+    box = {**first.body.data["boxes"][0]}
+    box["box"] = bytes([box["box"][0] ^ 1]) + box["box"][1:]
+    body, refusal, culprit = (first.body, "a second time: the same body", HOST_AUTHOR) \
+        if second == "the same body" else \
+        (Deal("shares", {**first.body.data, "boxes": [box]}), "on, a second one", 3)
+    again = t.sign(3, t.ids[3].sign_key, body)
+    with pytest.raises(RemoteProtocolError, match=f"out_of_turn.*{refusal}"):
         t.host.admit(again)
     said = t.relay(again)
-    assert all(f is not None and f.culprit == 3 and "a second one" in f.reason for f in said)
+    assert all(f is not None and f.culprit == culprit for f in said), said
 
 
 def test_every_party_keeps_one_order_of_boxes_its_own_taken_as_sequenced():

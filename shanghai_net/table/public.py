@@ -147,6 +147,7 @@ class PublicTable(StreamTable):
                                           None, msg.counter) from None
             cheat = self._admit_deal(msg, step)
             self._sequence(msg)
+            self._deal_bodies.setdefault(msg.author, []).append(body)
             if cheat is not None:  # sequenced as the evidence: every party names its author
                 self.fault = cheat
             else:
@@ -195,6 +196,10 @@ class PublicTable(StreamTable):
         """Refuse a deal step that is not due from its author now; the `ProvenCheat` of one
         that is due but whose content breaks the deal (to be sequenced as its evidence)."""
         author = msg.author
+        misplaced = self._misplaced(author, msg.body, step)
+        if misplaced is not None:
+            raise RemoteProtocolError("out_of_turn", f"{step.step} {misplaced}"[:480], None,
+                                      msg.counter)
         try:
             if step.round != self.round:
                 raise ValueError(f"round {step.round}: the deal is in round {self.round}")
@@ -244,13 +249,8 @@ class PublicTable(StreamTable):
             if refused:
                 raise Fault(author, f"seat {author}: {refused}")
             if step.step == "pass":
-                if not self._all_committed(step.generation):
-                    raise Fault(author, "a pass before every commitment")
+                self._check_pass_turn(author, step)
                 (output,) = step.messages
-                turn = self._passes.get(step.generation, 0)
-                if turn >= 2 * self.players or (turn % self.players, 1 + turn // self.players) \
-                        != (author, output.phase):
-                    raise Fault(author, f"pass {output.phase} of seat {author} out of turn")
                 if len(output.points) != len(g.cards):
                     raise ProvenCheat(author, f"seat {author}: pass {output.phase} output has "
                                               f"{len(output.points)} points, not {len(g.cards)}")

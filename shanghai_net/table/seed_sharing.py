@@ -156,6 +156,19 @@ class SeedSharing:
                                           f"{reveal.seat}'s seed for generation {number} that "
                                           "is off its commitments")
 
+    def _share_reveal_misplaced(self, author: int, reveal: ShareReveal) -> str | None:
+        """Why ``reveal`` stands where the host put it, not its author (`StreamTable._misplaced`):
+        a holder publishes when the stream decides the loss, so one sequenced after the host's
+        own ``"shares"`` timeout of it, or after the rebuild was given up (the round void), is
+        the host's placing.  None: it is not (what it says is checked, `_share_reveal_refused`;
+        one for a seat never lost in the round names its author, a leak of a live seat's)."""
+        rebuild = self.rebuilds.get(reveal.seat)
+        if rebuild is None and reveal.seat in self.lost_in_round:
+            return f"for seat {reveal.seat}, whose rebuild was given up (the round is void)"
+        if rebuild is not None and author in rebuild.timed_out:
+            return "after the host's own \"shares\" timeout of it"
+        return None
+
     def _share_reveal(self, author: int, reveal: ShareReveal) -> None:
         """A sequenced ``share_reveal`` (Fault: one not due names its author, since the host
         should have refused it; a share off its commitments names its author); once ``t``
@@ -355,11 +368,13 @@ class SeedSharing:
         self.holder_votes.pop((round_no, seat), None)
         paid = not self.stand_in(seat) and seat not in self.charged_silent
         self.lost.append((round_no, seat))
+        self.lost_in_round.add(seat)
         self.silenced.pop(seat, None)
         self.vacant[seat] = round_no
         for generation in self.generations:
-            if not self._passes.get(generation):
-                self._commits.get(generation, set()).discard(seat)
+            if not self._passes.get(generation) and seat in self._commits.get(generation, ()):
+                self._commits[generation].discard(seat)
+                self._restarted.add(generation)
         owed: dict[int, list[int]] = {}
         for generation in sorted(self.generations):
             if seat in self._commits.get(generation, ()) and self._passes.get(generation):

@@ -169,6 +169,9 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         on, R1): in ``vacant`` too until replaced, not in ``left``."""
         self.rebuilds: dict[int, Rebuild] = {}
         """Sharing on: lost seat -> its rebuild (R1) in the running round."""
+        self.lost_in_round: set[int] = set()
+        """Sharing on: the seats lost (R1) in the running deal round, their rebuild given up
+        since (the round void) or not: a ``share_reveal`` of one is no leak of a live seat's."""
         self.holder_votes: dict[tuple[int, int], set[int]] = {}
         """Sharing on: of ``gone_votes``, the seats that were share holders when they voted."""
         self.silenced: dict[int, int] = {}
@@ -240,6 +243,12 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._picks = []
         self._first_pick: Pick | None = None
         """The first-dealer pick, until every seat is played (`_begin_first_pick`)."""
+        self._deal_bodies: dict[int, list[Deal]] = {}
+        """Author -> its deal bodies sequenced in the running deal: one sequenced again word for
+        word is the host's doing (`_misplaced`)."""
+        self._restarted: set[int] = set()
+        """Generations whose commit of a seat lost before any pass was dropped (R1): a pass of
+        one before every fresh commitment may have been due when its author made it."""
         self._reset_seating()
 
     # -- queries -------------------------------------------------------------------------------
@@ -334,6 +343,11 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
                 step = parse_deal(body, self.game_id, author)
             except ValueError as error:
                 raise Fault(author, f"seat {author}: malformed deal body: {error}") from None
+            misplaced = self._misplaced(author, body, step)
+            if misplaced is not None:
+                raise Fault(HOST_AUTHOR, f"the host sequenced seat {author}'s {step.step} "
+                                         f"{misplaced}")
+            self._deal_bodies.setdefault(author, []).append(body)
             self._on_deal(author, step)
         elif isinstance(body, MOVE_BODIES):
             stale = self._stale(msg)
@@ -417,6 +431,32 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
 
     # -- deal steps ----------------------------------------------------------------------------
 
+    def _misplaced(self, author: int, body: Deal, step: DealStep) -> str | None:
+        """Why ``step`` stands where the host, not its author, put it (None: it does not), as
+        docs/dealing.md's "A step the host places where it is not due" has it: a seat signs a
+        step when the stream it has seen makes it due, and cannot know what the host will
+        sequence before it.  So a step of a round gone by, a body of its author's already
+        sequenced in this deal, word for word (its outbox signs again after a reconnection what
+        was on its way, `Outbox.reconnected`), seeds after the host's own timeout of them or
+        after the round's audit, a ``share_reveal`` after the host's own ``"shares"`` timeout
+        of it or after its rebuild was given up (`_share_reveal_misplaced`) names the host,
+        which refuses them all (`PublicTable.admit`).  What a step says (a second, different
+        one; a step of a round to come; a share off the commitments) names its author."""
+        if step.round < self.round:
+            return f"of round {step.round}, a round gone by (the deal is in round {self.round})"
+        if body in self._deal_bodies.get(author, ()):
+            return ("a second time: the same body, which its outbox signs again after a "
+                    "reconnection")
+        if step.round != self.round:
+            return None
+        if step.step == "seeds" and self.waiting_audit and author in self.missing_seeds:
+            return "after the host's own timeout of them"
+        if step.step == "seeds" and not self.waiting_audit and self.audited == self.round:
+            return f"after round {self.round}'s audit"
+        if step.step == "share_reveal":
+            return self._share_reveal_misplaced(author, step.messages[0])
+        return None
+
     def _on_deal(self, author: int, step: DealStep) -> None:
         if step.round != self.round:
             raise Fault(author, f"seat {author}: {step.step} for round {step.round}; the deal is "
@@ -499,8 +539,32 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         if self.public.round_no == self.round:  # not once it has moved on to the next round
             self.public.learn(token, card)
 
+    def _check_step(self, author: int, step: DealStep) -> None:
+        """Fault unless ``step`` is due from ``author`` now; every party checks a pass's turn
+        (`_check_pass_turn`), the public table more (`PublicTable._check_step`)."""
+        if step.step == "pass":
+            self._check_pass_turn(author, step)
+
+    def _check_pass_turn(self, author: int, step: DealStep) -> None:
+        """Fault naming ``author`` for a pass before every commitment or not at its turn (one
+        at a turn already made is a second, different pass: a pass sequenced again word for
+        word names the host before this, `_misplaced`).  The same rule at every party, so that
+        no table counts a pass that another refuses.  A pass before every commitment of a
+        generation restarted at a loss names the host: its author may have made it when every
+        commitment was in, before the restart (`StreamTable._misplaced`'s rule)."""
+        if not self._all_committed(step.generation) and step.generation in self._restarted:
+            raise Fault(HOST_AUTHOR, f"seat {author}'s pass, a pass before every commitment of "
+                                     f"generation {step.generation}, which restarted at a loss "
+                                     "after its author may have made it: the host's to refuse")
+        if not self._all_committed(step.generation):
+            raise Fault(author, f"seat {author}: a pass before every commitment")
+        (output,) = step.messages
+        turn = self._passes.get(step.generation, 0)
+        if turn >= 2 * self.players or (turn % self.players, 1 + turn // self.players) \
+                != (author, output.phase):
+            raise Fault(author, f"pass {output.phase} of seat {author} out of turn")
+
     # hooks
-    def _check_step(self, author: int, step: DealStep) -> None: ...
     def _seat_messages(self, author: int, step: DealStep) -> None: ...
     def _seat_shares(self, author: int, step: DealStep) -> None: ...
     def _audit(self) -> Fault | None: ...
@@ -636,6 +700,7 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._audit_generations = None
         self.generations = set()
         self.rebuilds = {}
+        self.lost_in_round = set()
         self.holder = {}
         self._publics = []
         self._reset_counts()
