@@ -218,14 +218,19 @@ class Game:
         for thread in threads:
             thread.start()
         bound = spec.time_bound * self.slow
+        seen, moved = self.watch.last_seq, began
         while True:
             self.watch.poll()
+            if self.watch.last_seq != seen:
+                seen, moved = self.watch.last_seq, time.monotonic()
             with self.lock:
                 ended = self.host.poll() is not None and not self.restarting
             if ended:
                 break
             if time.monotonic() - began > bound:
-                out.failures.append(f"not over within {bound:.0f} s (deal {self.watch.deal})")
+                out.failures.append(
+                    f"not over within {bound:.0f} s (deal {self.watch.deal}; nothing new for "
+                    f"{time.monotonic() - moved:.0f} s: {self.watch.waiting()})")
                 with self.lock:
                     self.host.kill()  # the seats then end as they do when a host is gone
                 break
