@@ -44,6 +44,8 @@ class RecordWatch:
         self.started = False
         self.last_seq = -1
         """The seq of the last game message read (-1: none yet)."""
+        self.signed: dict[int, int] = {}
+        """Seat -> the seq of the last message its first player's key signed for it."""
 
     def poll(self) -> None:
         try:
@@ -80,6 +82,9 @@ class RecordWatch:
         except (TableFault, ValueError) as fault:
             self.broken = f"seq {msg.seq}: {fault}"
             return
+        if msg.author < len(table.holders) and \
+                table.holders[msg.author].sign_key == table.start_game.seats[msg.author].sign_key:
+            self.signed[msg.author] = msg.seq
         if type(msg.body).__name__ == "Discard":
             self.discards += 1
             self.in_deal += 1
@@ -110,6 +115,11 @@ class RecordWatch:
         program sends on its way out (soak 8-2, twice: once before the bye, once after)."""
         return self.audited >= self.rounds or (self.audited == self.rounds - 1
                                                and bool(self.seeds_from))
+
+    def signed_since(self, seats: set[int], seq: int) -> bool:
+        """Whether one of ``seats`` signed a message with its first player's key after ``seq``
+        (a program started again is back in the game)."""
+        return any(self.signed.get(seat, -1) > seq for seat in seats)
 
     def voids_of(self, seats: set[int]) -> int:
         """Votes that carried against one of ``seats``: a round voided, or the seat lost."""
