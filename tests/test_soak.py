@@ -350,7 +350,8 @@ def test_the_watch_tells_a_seat_s_own_player_signing_from_its_stand_in(tmp_path)
 def test_the_watch_reads_a_record_longer_than_a_frame_at_once(tmp_path, monkeypatch):
     """Read again from its start (a resumed host cut a torn frame), a long game's record is
     more than the decoder takes at once (1 MiB; soak 11-3's was 1.3 MB): here a decoder of
-    frames no larger than the game's largest reads a 4-seat game's record whole."""
+    frames no larger than the game's largest reads a 4-seat game's record whole (and says the
+    game is over: soak 12-26's host outlived its game, waiting for two seats to leave)."""
     from benchmarks.chaos import watch as watching
     from shanghai_net.wire import FrameDecoder
     from test_table_roster import Roster
@@ -365,6 +366,7 @@ def test_the_watch_reads_a_record_longer_than_a_frame_at_once(tmp_path, monkeypa
     watch = RecordWatch(record, 4, 1)
     watch.poll()
     assert watch.last_seq == t.stream[-1].seq and watch.audited == 1 and not watch.broken
+    assert watch.waiting().startswith(f"the last message seq {watch.last_seq}, the game over")
 
 
 def test_one_short_game_with_a_seat_killed_and_back(tmp_path):

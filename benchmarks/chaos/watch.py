@@ -138,6 +138,9 @@ class RecordWatch:
         table = self.table
         if table is None:
             return "no game message yet"
+        if table.finished and not self.broken:  # the host then waits for the seats to leave
+            return f"the last message seq {self.last_seq}, the game over (its host waits for " \
+                   "the seats still connected to leave or ask for a rematch)"
         owed = table.owed() if not self.broken else {}
         if owed:
             waits = "; ".join(f"seat {seat}: {why}" for seat, why in sorted(owed.items()))
