@@ -11,7 +11,8 @@ from test_table_vacancies import stand_ins
 from test_table_votes_spent import steps
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="soak 11-5: with sharing on, a seat voted gone between "
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="soak 11-5: with sharing on, a seat voted gone between "
                    "its pick_commit and its pick_reveal of the first-dealer pick is lost, "
                    "the round going on (R1), though the pick has no nonce generation to "
                    "rebuild its nonce from (docs/dealing.md: version 9's rule, the pick run "
@@ -36,7 +37,8 @@ def test_a_seat_lost_in_the_first_dealer_pick_with_sharing_on_does_not_stall_the
     t.run_until(lambda: t.host.round >= 1, play=False)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="soak 11-5 and 11-19: the host's sequencer announces a "
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="soak 11-5 and 11-19: the host's sequencer announces a "
                    "vacancy to `Host._seat_stand_ins` once per (seat, round number) "
                    "(net/sequencer.py `_publish`, `_vacant`), so a seat vacant a second time "
                    "in one round (lost, R1, then its stand-in voted gone: a void of that "
