@@ -1,6 +1,7 @@
 """A whole 7-round game between four `basic` bots over loopback TCP, with trustless dealing.
 
-    python benchmarks/net_game.py [--seed 1] [--players 4] [--preset davis] [--profile]
+    python benchmarks/net_game.py [--seed 1] [--players 4] [--preset davis] [--sharing off]
+                                  [--profile]
 
 The host and the four peers run in one process, on one core (trio), so the figure is the sum of
 every party's work: each peer's shuffle passes, seals, opens and round-end audit, every
@@ -21,6 +22,10 @@ The deal's randomness is bound to the chain (a seat's draws depend on the order 
 so two runs with the same seed play different games of different lengths: compare runs by
 ``ms_per_message`` and the draw latencies, not by ``game_seconds`` alone.
 
+``--sharing`` is the table's setting, as ``shanghai host --sharing`` takes it (``off`` here by
+default, ``default`` or a threshold T): the same game with every seat's seeds shared (docs/dealing.md),
+to compare the per-message figures with it and without it.
+
 ``stale``: the fraction of the game messages the seats sent that the host answered ``stale``
 (a move that raced the game's moving on, protocol.md 8.2).
 """
@@ -37,6 +42,7 @@ import time
 
 import trio
 
+from shanghai_net.cli import options
 from shanghai_net.deal import seeded
 from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
@@ -47,9 +53,11 @@ from shanghai_net.wire.messages import HOST_AUTHOR
 AIM_CPU_MS, AIM_DRAW_P50_MS, AIM_DRAW_P99_MS, AIM_BYTES = 2.0, 3.0, 12.0, 1200
 
 
-async def game(players: int, preset: str, seed: int) -> tuple[Host, list, float]:
+async def game(players: int, preset: str, seed: int, sharing: str | int
+               ) -> tuple[Host, list, float]:
     rnd = seeded(b"net benchmark %d" % seed)
-    host = Host(HostConfig(players=players, preset=preset, random=rnd, claim_timeout=5.0))
+    host = Host(HostConfig(players=players, preset=preset, random=rnd, claim_timeout=5.0,
+                           sharing=sharing))
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     results = []
     start = time.perf_counter()
@@ -77,6 +85,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--preset", default="davis")
+    parser.add_argument("--sharing", type=options.sharing, default="off",
+                        help="the table's sharing setting: off, default or a threshold T")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     profiler = cProfile.Profile() if args.profile else None
@@ -84,7 +94,8 @@ def main() -> None:
         profiler.enable()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     cpu = time.process_time()
-    host, results, seconds = trio.run(game, args.players, args.preset, args.seed)
+    host, results, seconds = trio.run(game, args.players, args.preset, args.seed,
+                                      args.sharing)
     cpu = time.process_time() - cpu
     if profiler:
         profiler.disable()
@@ -96,7 +107,8 @@ def main() -> None:
     stale = sum(1 for r in results for e in r.errors if e.code == "stale")
     sends = sum(1 for m in host.history.messages if m.author != HOST_AUTHOR) + \
         sum(len(r.errors) for r in results)
-    print(f"{args.players} players, {args.preset}, {public.public.round_no} rounds, "
+    print(f"{args.players} players, {args.preset}, sharing {public.share_threshold or 'off'}, "
+          f"{public.public.round_no} rounds, "
           f"{host.sequenced} sequenced messages ({stale} signed again after a stale answer), "
           f"{len(draws)} draws (mean {statistics.mean(draws):.1f} ms)")
     print(f"game_seconds={seconds:.2f} draw_p50_ms={percentile(draws, 0.5):.1f} "

@@ -57,16 +57,6 @@ def votes_through_outboxes(t, seat, voters):
     t.run_until(lambda: seat in t.host.vacant, play=False)
 
 
-def seat_newcomer(t, seat):
-    """The host proposes a newcomer (a stand-in bot) for lost ``seat``; every seat approves and
-    it is seated mid-round (R1)."""
-    old, who = t.seats[seat], newcomer(seat)
-    t.follow(seat, who, yields=True)
-    t.propose(seat, who)
-    t.gone.discard(seat)
-    t.run_until(lambda: t.seats[seat] is not old, play=False)
-
-
 def named(party):
     """Whom ``party`` names: the culprit of its verdict or of its fault, if any."""
     for blame in (party.verdict, party.fault):
@@ -251,7 +241,7 @@ def test_a_loss_decided_while_a_seat_s_own_pass_is_unsequenced_keeps_every_party
         t.host.admit(kept[0])
     t.boxes[0].flying.remove(kept[0])  # refused: its outbox drops it (Outbox.error)
     stop()
-    seat_newcomer(t, 2)
+    t.seat_newcomer(2)
     t.run_until(lambda: t.host.settled and t.host.public.to_move())
     for party in parties(t):
         assert named(party) is None, (getattr(party, "seat", "host"), party.fault)

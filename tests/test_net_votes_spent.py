@@ -13,7 +13,9 @@ The second play (the same seed on the fixed branch): both seats die after their
 ``pick_commit``; seats 0 and 2 vote seat 3 gone, and with both timed out as silent (each owing
 its ``pick_reveal``) the vote carries: round 0 is void and the pick starts again, still round 0.
 Votes are one a seat a round, and the votes that carried still stand for round 0: seats 0 and 2
-cannot vote seat 1 gone in the pick that follows, and it waits for good (message 15)."""
+cannot vote seat 1 gone in the pick that follows, and it waits for good (message 15).  (The
+pick that follows waits, since session 19, until seat 3 is played; seat 1 holds it up by the
+approval its stand-in waits for.)"""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Deal
 
 from test_table_roster import Roster, vote_gone
+from test_table_vacancies import stand_ins
 
 
 def steps(t, step) -> set[int]:
@@ -62,5 +65,7 @@ def test_the_voters_of_a_voided_pick_may_vote_again_in_the_pick_that_follows():
     t.host_says(wm.Timeout(seat=1, what="silent"))
     t.host_says(wm.Timeout(seat=3, what="silent"))  # silent: the votes against 3 carry
     assert t.host.left == [(0, 3)] and t.host.void_target == 0
+    stand_ins(t, [3])  # the pick is held again once seat 3 is played: its stand-in waits for
+    t.run_until(lambda: t.host.stalled_by() == {1}, play=False)  # seat 1's approval
     refused = refusals(t, 1, (0, 2))
     assert refused == [] and t.host.left == [(0, 3), (0, 1)], refused

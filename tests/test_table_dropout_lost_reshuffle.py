@@ -15,7 +15,7 @@ from shanghai_net.wire.messages import Deal
 
 from test_table_dropout_lost_rebuild import published
 from test_table_dropout_silent import parties
-from test_table_roster import newcomer, vote_gone
+from test_table_roster import vote_gone
 from test_table_silence import Muted
 
 SMALL_STOCK = {"contracts": [[2, 0], [1, 1]], "decks": 1}
@@ -39,11 +39,7 @@ def test_a_generation_begun_after_a_mid_round_seating_is_audited_with_the_replac
     t.gone.add(2)
     vote_gone(t, 2, [0, 1, 3])
     published(t)
-    old, who = t.seats[2], newcomer(2)
-    t.follow(2, who, yields=True)
-    t.propose(2, who)
-    t.gone.discard(2)
-    t.run_until(lambda: t.seats[2] is not old, play=False)
+    t.seat_newcomer(2)
     assert t.host.generations == {0}
     try:
         t.run_until(lambda: t.host.audited >= round_no)

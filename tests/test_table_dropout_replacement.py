@@ -40,12 +40,7 @@ def replaced(kinds=None, hold_handed=()):
     held, plain = [], t.deliver
     t.deliver = lambda msg: held.append(msg) if msg.author in hold_handed and \
         handed(msg) else plain(msg)
-    who = newcomer(2)
-    t.follow(2, who, yields=True)
-    t.propose(2, who)
-    t.gone.discard(2)
-    t.run_until(lambda: t.seats[2] is not old, play=False)
-    t.ids[2] = who
+    t.seat_newcomer(2)
     if hold_handed:
         t.run_until(lambda: len(held) == len(hold_handed), play=False)
     return t, old, hand, held
@@ -214,8 +209,8 @@ def test_a_seat_lost_before_any_pass_is_restarted_and_its_replacement_commits_af
         assert party.rebuilt_lost() == {0} and 0 not in party._commits[0]
     t.follow(0, who, yields=True)
     t.propose(0, who)
-    t.run_until(lambda: t.seats[0] is not old, play=False)
-    t.gone.discard(0)
+    t.run_until(lambda: t.seats[0] is not old, play=False)  # the lost seat's old table is
+    t.gone.discard(0)  # muted until its replacement holds the seat (the host refuses it)
     t.run_until(lambda: t.host.shuffled(0), play=False)
     (fresh,) = [m for m in t.stream if m.author == 0 and isinstance(m.body, Deal)
                 and m.body.step == "commit" and m.seq > t.host.chain.next_seq - 60

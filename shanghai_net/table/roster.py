@@ -4,7 +4,8 @@
 A seat the table voted gone (``void_round`` naming it) is **vacant**: its round was voided, and
 the next round's deal waits until the seat is played again.  The host proposes who plays it
 (``replace``, host-signed: a name and fresh keys); the seats ``approve`` that message; a
-replacement takes effect at the start of a round's deal, once approved by every seat that is
+replacement takes effect at the start of a round's deal (or of the first-dealer pick held again
+after a void of round 0, `StreamTable._begin_first_pick`), once approved by every seat that is
 not vacant, the replaced seat included when it is not vacant (nobody takes a seat from the
 person playing it).  From then on every party checks that seat's messages with the new signing
 key and seals its key shares to the new box key; the seat's score and money carry over.
@@ -364,6 +365,13 @@ class Roster:
         for seat in sorted(self.rekey_due):  # seated mid-round: sealed to from this deal on
             self._rekeyed(seat)
         self.rekey_due = {}
+        return self._seats_filled(round_no)
+
+    def _seats_filled(self, round_no: int) -> bool:
+        """Seat every replacement approved by every seat it needs, in the order of its
+        ``replace``; whether no seat is left vacant, so that what waits for the seats may begin:
+        a round's deal, or the first-dealer pick held again after a void of round 0 (protocol.md
+        11.3, 11.8), in which a stand-in takes part as every seat does."""
         for seq, proposal in sorted(self.proposals.items()):
             if self.needed(proposal):
                 continue
@@ -378,6 +386,7 @@ class Roster:
         self.holders[seat] = Holder(body.name, body.role, body.sign_key, body.box_key,
                                     round_no, self.holders[seat], replaced=True)
         self.box_keys[body.box_key] = seat
+        self.handovers.pop(seat, None)  # the seat's box key is the replacement's from here
         self.vacant.pop(seat, None)
         self.silenced.pop(seat, None)
         self.unheard.add(seat)

@@ -84,6 +84,9 @@ class PeerTable(StreamTable):
         for request in table._shuffles:
             if request.generation in table.generations:
                 table._start_generation(request)
+        for pick in table._picks:  # the first-dealer pick held again, begun as we took the seat
+            if seat in pick.parties and seat not in pick.commitments:
+                table._pick_begin(pick)
         return table
 
     def _take_seat(self, seat: int, box_key: X25519PrivateKey, random: RandomBytes,

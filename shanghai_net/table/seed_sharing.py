@@ -314,8 +314,10 @@ class SeedSharing:
         not lost already this round (its replacement, seated mid-round and voted gone in turn,
         voids the round as without sharing), and for every generation of the running round it
         committed and whose passes have begun, at least ``t`` of that commit's holders other
-        than it are holders still."""
-        if seat in self.rebuilds:
+        than it are holders still.  Never in round 0: the first-dealer pick has no seed to
+        rebuild a party's nonce from (it draws it), so a seat lost there voids the pick, which
+        is held again once every seat is played, as without sharing (protocol.md 11.3)."""
+        if seat in self.rebuilds or self.round == 0:
             return False
         holders = set(self.share_holders(self.share_threshold,
                                          self.start_game.host_run)) - {seat}

@@ -222,6 +222,7 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._shuffles: list[Shuffle] = []
         self._publics: list[Token] = []
         self._picks: list[PickState] = []
+        self._picks_before = 0
         self._final_seeds = False
         self._reset_counts()
 
@@ -232,7 +233,13 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._passes: dict[int, int] = {}
         self._own_keys: dict[Token, set[int]] = {}
         self._revealed: set[Token] = set()
+        self._picks_before = self._picks_before + len(self._picks) if self.round == 0 else 0
+        """Picks of round 0 begun before and voided with it: the first-dealer pick held again
+        takes the round's next number, so that every party draws a fresh nonce for it (the
+        voided pick's may have been revealed already)."""
         self._picks = []
+        self._first_pick: Pick | None = None
+        """The first-dealer pick, until every seat is played (`_begin_first_pick`)."""
         self._reset_seating()
 
     # -- queries -------------------------------------------------------------------------------
@@ -481,9 +488,10 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         return True
 
     def _pick(self, author: int, number: int) -> PickState:
-        if not 0 <= number < len(self._picks) or author not in self._picks[number].parties:
+        index = number - self._picks_before
+        if not 0 <= index < len(self._picks) or author not in self._picks[index].parties:
             raise Fault(author, f"seat {author}: no pick {number} among it is running")
-        return self._picks[number]
+        return self._picks[index]
 
     def _learn_public(self, token: Token, card: Card) -> None:
         if token in self._publics:
@@ -550,14 +558,30 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
                     self.round_events.append(("hand over", generation, position, before,
                                               request.to))
                 self._reveal_to(request.token, before, request.to)
+        elif self.round == 0:
+            self._first_pick = request
         else:
-            pick = PickState(request, len(self._picks), tuple(sorted(set(request.parties))))
-            self._picks.append(pick)
-            self.round_events.append(("pick", pick.number, request.n, pick.parties))
-            self._pick_begin(pick)
+            self._begin_pick(request)
+
+    def _begin_pick(self, request: Pick) -> None:
+        pick = PickState(request, self._picks_before + len(self._picks),
+                         tuple(sorted(set(request.parties))))
+        self._picks.append(pick)
+        self.round_events.append(("pick", pick.number, request.n, pick.parties))
+        self._pick_begin(pick)
+
+    def _begin_first_pick(self) -> bool:
+        """The first-dealer pick begins once every seat is played, as a round's deal does
+        (protocol.md 11.3, 11.8): held again after a void of round 0, at the message that seats
+        the last approved replacement, which takes part in it.  Whether it began now."""
+        if self._first_pick is None or not self._seats_filled(0):
+            return False
+        request, self._first_pick = self._first_pick, None
+        self._begin_pick(request)
+        return True
 
     def _progress_public(self) -> bool:
-        progress = False
+        progress = self._begin_first_pick()
         while self._shuffles and self._shuffle_step(self._shuffles[0]):
             self._shuffles.pop(0)
             progress = True
