@@ -302,6 +302,73 @@ def test_the_watch_tells_a_void_for_silence_from_a_loss(tmp_path):
     assert out.charges == {names[0]: 1, names[3]: 1} and out.voids == {names[0]: 1}
 
 
+def test_the_watch_says_where_a_stalled_record_stands_and_on_whom(tmp_path):
+    """A game over its time bound says what the table waited for (soak 11-5 stood 370 s at a
+    nonce nobody could send): here seat 3 never commits to the first-dealer pick."""
+    from test_table_roster import Roster
+
+    t = Roster(4, seed=101, rules={"contracts": [[2, 0]]})
+    t.gone.add(3)
+    while t.step(play=False):
+        pass
+    record = tmp_path / "record.bin"
+    watch = RecordWatch(record, 4, 1)
+    assert watch.waiting() == "no game message yet"
+    record.write_bytes(b"".join(encode_frame(m.to_wire()) for m in [t.host.start_game,
+                                                                    *t.stream]))
+    watch.poll()
+    assert watch.last_seq == 2
+    assert watch.waiting() == \
+        "the last message seq 2, the table owed seat 3: its commitment to pick 0"
+
+
+def test_the_watch_tells_a_seat_s_own_player_signing_from_its_stand_in(tmp_path):
+    """A fault waits until a seat's program started again has signed (soak 12-11: two faults
+    struck two programs still starting): seat 3 leaves in round 1, is voted gone and its
+    stand-in plays the game out; only seat 3's own key's messages count as seat 3 signing."""
+    from test_table_roster import Roster, vote_gone
+    from test_table_vacancies import stand_ins
+
+    t = Roster(4, seed=8, rules={"contracts": [[2, 0], [1, 1]]})
+    t.run_until(lambda: t.host.settled)
+    t.gone.add(3)
+    vote_gone(t, 3, [0, 1, 2])
+    last_own = max(m.seq for m in t.stream if m.author == 3)
+    stand_ins(t, [3])
+    t.run_until(lambda: t.host.finished)
+    assert any(m.author == 3 and m.seq > last_own for m in t.stream), "the stand-in signs"
+    record = tmp_path / "record.bin"
+    record.write_bytes(b"".join(encode_frame(m.to_wire()) for m in [t.host.start_game,
+                                                                    *t.stream]))
+    watch = RecordWatch(record, 4, 2)
+    watch.poll()
+    assert watch.signed[3] == last_own
+    assert not watch.signed_since({3}, last_own) and watch.signed_since({3}, last_own - 1)
+    assert watch.signed_since({0, 3}, last_own)
+
+
+def test_the_watch_reads_a_record_longer_than_a_frame_at_once(tmp_path, monkeypatch):
+    """Read again from its start (a resumed host cut a torn frame), a long game's record is
+    more than the decoder takes at once (1 MiB; soak 11-3's was 1.3 MB): here a decoder of
+    frames no larger than the game's largest reads a 4-seat game's record whole (and says the
+    game is over: soak 12-26's host outlived its game, waiting for two seats to leave)."""
+    from benchmarks.chaos import watch as watching
+    from shanghai_net.wire import FrameDecoder
+    from test_table_roster import Roster
+
+    t = Roster(4, seed=1, rules={"contracts": [[2, 0]]})
+    t.run_until(lambda: t.host.finished)
+    frames = [encode_frame(m.to_wire()) for m in [t.host.start_game, *t.stream]]
+    record, largest = tmp_path / "record.bin", max(map(len, frames))
+    record.write_bytes(b"".join(frames))
+    assert record.stat().st_size > 10 * largest
+    monkeypatch.setattr(watching, "FrameDecoder", lambda: FrameDecoder(max_frame=largest))
+    watch = RecordWatch(record, 4, 1)
+    watch.poll()
+    assert watch.last_seq == t.stream[-1].seq and watch.audited == 1 and not watch.broken
+    assert watch.waiting().startswith(f"the last message seq {watch.last_seq}, the game over")
+
+
 def test_one_short_game_with_a_seat_killed_and_back(tmp_path):
     done = subprocess.run(
         [sys.executable, str(SOAK), "--games", "1", "--seed", "3", "--players", "3",

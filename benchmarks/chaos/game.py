@@ -42,6 +42,8 @@ class Game:
         self.over = threading.Event()
         self.outcome = Outcome(spec, work)
         self.watch = RecordWatch(self.outcome.record, spec.players, spec.rounds)
+        self.restarted: dict[str, int] = {}
+        """Seat name -> the record's last seq when the harness last started its program again."""
         self.notes: list[str] = []
 
     # -- processes --
@@ -94,6 +96,8 @@ class Game:
                                "--think", "0", "--void-after", str(VOTE_AFTER)]
         proc = self._spawn(seat.name, argv, stdin=seat.person)
         with self.lock:
+            if seat.name in self.procs:
+                self.restarted[seat.name] = self.watch.last_seq
             self.procs[seat.name] = proc
 
     def tell(self, name: str, command: str) -> None:
@@ -126,7 +130,7 @@ class Game:
 
     def _fault(self, fault: Fault) -> None:
         watch = self.watch
-        if not self._wait(lambda: watch.reached(fault)):
+        if not self._wait(lambda: watch.reached(fault) and self._back(fault.target)):
             return
         seat = next((s for s in self.spec.seats if s.name == fault.target), None)
         with self.lock:
@@ -171,6 +175,16 @@ class Game:
         elif kind == "take-back":
             self._take_back(seat, proc, fault)
 
+    def _back(self, name: str) -> bool:
+        """Whether a seat's program the harness started again is back in the game (it signed
+        since), or ended: its next fault strikes a player at the table, not a program still
+        starting (soak 12-11: a game of bots ran on, and two faults struck two programs of
+        bob's before either had said a word)."""
+        with self.lock:
+            since, proc = self.restarted.get(name), self.procs.get(name)
+        return since is None or proc is None or proc.poll() is not None or \
+            self.watch.signed_since(self._seats_of(name), since)
+
     def _take_back(self, seat: Seat, proc: subprocess.Popen, fault: Fault) -> None:
         """Leave (a person says bye; a bot is killed), wait until the table voted the seat gone
         (a vote after this leave: the seat may have been voted gone before) and a couple of
@@ -193,14 +207,10 @@ class Game:
             self.start_seat(seat)
 
     def _seats_of(self, name: str) -> set[int]:
-        """The seat numbers the game's start gave ``name`` (read from the record)."""
-        from shanghai_net.net.transcript import read_record
-
-        try:
-            start = read_record(self.outcome.record)[0][0]
-        except Exception:
-            return set()
-        return {s.seat for s in start.seats if s.name == name}
+        """The seat numbers the game's start gave ``name`` (as the watch read it)."""
+        table = self.watch.table
+        return set() if table is None else \
+            {s.seat for s in table.start_game.seats if s.name == name}
 
     # -- the game --
 
@@ -218,14 +228,19 @@ class Game:
         for thread in threads:
             thread.start()
         bound = spec.time_bound * self.slow
+        seen, moved = self.watch.last_seq, began
         while True:
             self.watch.poll()
+            if self.watch.last_seq != seen:
+                seen, moved = self.watch.last_seq, time.monotonic()
             with self.lock:
                 ended = self.host.poll() is not None and not self.restarting
             if ended:
                 break
             if time.monotonic() - began > bound:
-                out.failures.append(f"not over within {bound:.0f} s (deal {self.watch.deal})")
+                out.failures.append(
+                    f"not over within {bound:.0f} s (deal {self.watch.deal}; nothing new for "
+                    f"{time.monotonic() - moved:.0f} s: {self.watch.waiting()})")
                 with self.lock:
                     self.host.kill()  # the seats then end as they do when a host is gone
                 break

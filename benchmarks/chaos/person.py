@@ -54,10 +54,22 @@ def person(argv: list[str]) -> int:
     session.subscribe(show)
 
     async def play() -> None:
-        """Moves, one at a time (a move waits until the host sequenced it)."""
+        """Moves, one at a time (a move waits until the host sequenced it), then the quit."""
+        async with trio.open_nursery() as moving:
+            moving.start_soon(make_moves)
+            while not session.over:
+                await trio.sleep(0.25)
+            moving.cancel_scope.cancel()  # a move held past the game's end is never answered
+        await trio.sleep(rng.uniform(0.2, 1.5))  # reads the final table a moment, then quits
+        await session.leave()
+
+    async def make_moves() -> None:
+        """The person's moves, as long as the game goes on (soak 12-26: `NetSession.submit` of
+        a claim decision on a discard the next seat took at once, and went out with, waited
+        for good, and the person never quit: the host waited `rematch_wait` for it)."""
         chooser = BotPlayer("basic", rng)
         silent_on = None
-        while not session.over:
+        while True:
             await trio.sleep(rng.uniform(0.02, 0.15))  # a person's moment of thought
             moves = session.legal_moves()
             table = session.table
@@ -72,8 +84,6 @@ def person(argv: list[str]) -> int:
                 move = chooser.choose(table)
                 if move is not None:
                     await session.submit(move)
-        await trio.sleep(rng.uniform(0.2, 1.5))  # reads the final table a moment, then quits
-        await session.leave()
 
     async def vote() -> None:
         """V y once a seat has been away a while (while a move of ours may wait on that seat)."""

@@ -42,6 +42,10 @@ class RecordWatch:
         came; ``shares``: a rebuild's shares; ``seeds``: a seat silent at the audit)."""
         self.deal = 1
         self.started = False
+        self.last_seq = -1
+        """The seq of the last game message read (-1: none yet)."""
+        self.signed: dict[int, int] = {}
+        """Seat -> the seq of the last message its first player's key signed for it."""
 
     def poll(self) -> None:
         try:
@@ -52,20 +56,25 @@ class RecordWatch:
             self._reset()
         with open(self.path, "rb") as stream:
             stream.seek(self._offset)
-            data = stream.read(size - self._offset)
-        if not data:  # no news (empty data would tell the decoder the stream ended)
-            return
-        self._offset += len(data)
-        self._decoder.receive_data(data)
-        while (frame := self._decoder.next_frame()) is not None:
-            self._read(decode_message(frame))
+            while self._offset < size:  # at most the decoder's room at once: a record read
+                # again from its start after a resume is over a megabyte in a long game
+                data = stream.read(min(self._decoder.room, size - self._offset))
+                if not data:  # no news (empty data would tell the decoder the stream ended)
+                    return
+                self._offset += len(data)
+                self._decoder.receive_data(data)
+                while (frame := self._decoder.next_frame()) is not None:
+                    self._read(decode_message(frame))
 
     def _read(self, msg) -> None:
         self.started = True
         if isinstance(msg, StartGame) and self.table is None:
             self.table = PublicTable(msg)
             return
-        if not isinstance(msg, GameMessage) or self.table is None or self.broken:
+        if not isinstance(msg, GameMessage) or self.table is None:
+            return
+        self.last_seq = msg.seq
+        if self.broken:
             return
         table = self.table
         try:
@@ -73,6 +82,9 @@ class RecordWatch:
         except (TableFault, ValueError) as fault:
             self.broken = f"seq {msg.seq}: {fault}"
             return
+        if msg.author < len(table.holders) and \
+                table.holders[msg.author].sign_key == table.start_game.seats[msg.author].sign_key:
+            self.signed[msg.author] = msg.seq
         if type(msg.body).__name__ == "Discard":
             self.discards += 1
             self.in_deal += 1
@@ -104,6 +116,11 @@ class RecordWatch:
         return self.audited >= self.rounds or (self.audited == self.rounds - 1
                                                and bool(self.seeds_from))
 
+    def signed_since(self, seats: set[int], seq: int) -> bool:
+        """Whether one of ``seats`` signed a message with its first player's key after ``seq``
+        (a program started again is back in the game)."""
+        return any(self.signed.get(seat, -1) > seq for seat in seats)
+
     def voids_of(self, seats: set[int]) -> int:
         """Votes that carried against one of ``seats``: a round voided, or the seat lost."""
         return sum(seat in seats for _, seat in self.ended)
@@ -114,6 +131,26 @@ class RecordWatch:
         if self.table is None:
             return []
         return [e for e in self.table.public.log if isinstance(e, SeatLost)]
+
+    def waiting(self) -> str:
+        """Where the record stands and what the table waits for there, as the host's public
+        table reads it: a game over its time bound says whether it stalled, and on whom."""
+        table = self.table
+        if table is None:
+            return "no game message yet"
+        if table.finished and not self.broken:  # the host then waits for the seats to leave
+            return f"the last message seq {self.last_seq}, the game over (its host waits for " \
+                   "the seats still connected to leave or ask for a rematch)"
+        owed = table.owed() if not self.broken else {}
+        if owed:
+            waits = "; ".join(f"seat {seat}: {why}" for seat, why in sorted(owed.items()))
+        else:
+            moving = table.moving() if not self.broken else set()
+            vacant = sorted(table.vacant.items()) if not self.broken else []
+            waits = f"the move of seat {', '.join(map(str, sorted(moving)))}" if moving else \
+                "nothing the stream names" + "".join(
+                    f"; seat {seat} vacant since round {round_no}" for seat, round_no in vacant)
+        return f"the last message seq {self.last_seq}, the table owed {waits}"
 
     def where(self) -> str:
         return f"deal {self.deal}, " + (f"audit ({len(self.seeds_from)} seeds in)"
