@@ -353,8 +353,7 @@ class Table(LostSeats, SeatChanges):
         if pick["method"] == "fixed":
             self.first_dealer(pick["seat"])
         else:
-            self.pick = Pick(0, 0, self.n, list(range(self.n)), self.first_dealer,
-                             self.random(32))
+            self.begin_deal()  # round 0: the first-dealer pick (every seat is played)
 
     def check_sharing(self, seat: int | None) -> None:
         """A ``share_threshold`` the holders can bear (docs/dealing.md, "Version 10 messages"):
@@ -440,17 +439,22 @@ class Table(LostSeats, SeatChanges):
         self.begin_deal()
 
     def begin_deal(self) -> None:
-        """At the start of a round's deal, and after each message while it waits: seat every
-        fully approved replacement, in the order of its ``replace``; then deal unless a seat is
-        still vacant."""
-        self.box_keys.update(self.boxes_due)
-        self.boxes_due.clear()
+        """At the start of a round's deal (round 0: of the first-dealer pick, held again after
+        a void), and after each message while it waits: seat every fully approved replacement,
+        in the order of its ``replace``; then deal (or pick, as the round's next pick, with a
+        fresh nonce) unless a seat is still vacant (11.3, 11.8)."""
+        if self.round_no:  # a hand-over's box key takes effect at a deal, not at the pick
+            self.box_keys.update(self.boxes_due)
+            self.boxes_due.clear()
         for seq in sorted(self.proposals):
             if not self.needed(self.proposals[seq]):
                 self.take_seat(seq)
         if self.vacant:
             return
         self.waiting_seats = False
+        if self.round_no == 0:
+            self.pick = self.begin_pick(self.n, list(range(self.n)), self.first_dealer)
+            return
         self.begin_shuffle(0, card_ids(self.rules["decks"], self.rules["jokers"]))
 
     def needed(self, proposal: Proposal) -> set[int]:

@@ -6,7 +6,6 @@ clients/simple_bot.py (see its docstring), importing nothing from ``shanghai_net
 
 from __future__ import annotations
 
-from simple_bot_deal import Pick
 from simple_bot_wire import HOST_AUTHOR, BotStopped, SeatTaken
 
 
@@ -174,11 +173,11 @@ class SeatChanges:
         if pays:
             self.charge(seat)
         self.vote, self.changes = None, self.changes + 1
-        if self.round_no == 0:  # voided before the first deal: the first dealer is picked again
+        if self.round_no == 0:  # voided before the first deal: the first dealer is picked
+            picks = self.picks  # again as the round's next pick, once every seat is played
             self.reset()
-            self.picks = 1  # the round's pick 0 was the one voided
-            self.pick = Pick(0, 1, self.n, list(range(self.n)), self.first_dealer,
-                             self.random(32))
+            self.picks, self.waiting_seats = picks, True
+            self.begin_deal()
             return
         self.voided.add(round_no)
         self.start_round(self.round_no + 1, again=True)
@@ -200,6 +199,7 @@ class SeatChanges:
             self.replaced.add(seat)
         self.roles[seat] = body["role"]
         self.vacant.pop(seat, None)
+        self.boxes_due.pop(seat, None)  # its box key is the replacement's from here
         self.quit.discard(seat)
         self.unheard.add(seat)
         self.rekeyed.append(seat)

@@ -221,7 +221,10 @@ class LostSeats:
 
     def rebuildable(self, seat: int) -> bool:
         """For every generation of the round ``seat`` committed to and whose passes have begun,
-        ``t`` of that commit's holders other than it are holders still."""
+        ``t`` of that commit's holders other than it are holders still; never in round 0 (the
+        first-dealer pick draws its nonces: a seat voted gone there voids it, 11.3)."""
+        if self.round_no == 0:
+            return False
         holders = set(self.share_holders()) - {seat}
         return all(seat in gen.feldman and len(set(gen.holders) & holders) >= self.share_threshold
                    for gen in self.gens.values() if seat in gen.commits and gen.outputs)

@@ -37,11 +37,9 @@ def steps(t, step) -> set[int]:
     return {m.author for m in t.stream if isinstance(m.body, Deal) and m.body.step == step}
 
 
-def assert_votes_alike(t, replica, seated=()) -> None:
+def assert_votes_alike(t, replica) -> None:
     """The host, every seat and simple_bot's replica count the same standing votes and vacant
-    seats; but ``seated``: seats a stand-in took as the first-dealer pick was held again, which
-    the replica still counts vacant (it seats a replacement only at a deal: its gap, the strict
-    xfail `test_simple_bot_s_replica_seats_a_stand_in_before_the_pick_held_again`)."""
+    seats."""
     follow(replica, t.stream, replica.read)
     replica.read = len(t.stream)
     for table in t.seats:
@@ -49,7 +47,7 @@ def assert_votes_alike(t, replica, seated=()) -> None:
         assert table.gone_votes == t.host.gone_votes and table.vacant == t.host.vacant
     standing = {key: votes for key, votes in t.host.gone_votes.items() if votes}
     assert {key: votes for key, votes in replica.votes.items() if votes} == standing
-    assert {seat: r for seat, r in replica.vacant.items() if seat not in seated} == t.host.vacant
+    assert replica.vacant == t.host.vacant
 
 
 def table_with_replica(seed):
@@ -97,7 +95,7 @@ def test_votes_on_a_seat_timed_out_as_idle_lapse_and_its_voters_vote_out_the_sta
     silent(t, 2)
     vote_gone(t, 2, [0, 3])
     assert t.host.left == [(0, 1), (0, 2)]
-    assert_votes_alike(t, replica, seated={1})
+    assert_votes_alike(t, replica)
     assert_charged(t, replica, [1, 2])
 
 
@@ -123,7 +121,7 @@ def test_a_void_of_the_pick_spends_its_votes_and_the_new_pick_is_voted_on_afresh
     assert t.host.still_silent() == {1}
     vote_gone(t, 1, [0, 2])
     assert t.host.left == [(0, 3), (0, 1)]
-    assert_votes_alike(t, replica, seated={3})
+    assert_votes_alike(t, replica)
     assert_charged(t, replica, [1, 3])
 
 
@@ -216,10 +214,6 @@ def test_a_seat_gone_after_its_pick_reveal_is_voted_out_while_the_pick_waits(sha
     assert all(revealed[(1, seat)] != revealed[(0, seat)] for seat in (0, 2, 3))
 
 
-@pytest.mark.xfail(strict=True, reason="clients/simple_bot.py (helper bot's) starts the pick "
-                   "again at once after a void of round 0 and seats a replacement only at a "
-                   "round's deal; the rule is now that the pick held again waits until every "
-                   "seat is played, its stand-in seated at the pick's start (protocol.md 11.3)")
 def test_simple_bot_s_replica_seats_a_stand_in_before_the_pick_held_again():
     t, replica = table_with_replica(104)
     t.gone.add(3)
