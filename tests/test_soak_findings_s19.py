@@ -5,17 +5,9 @@ a seat lost in the first-dealer pick with sharing on, is s19-pick's fix and test
 
 from __future__ import annotations
 
-import pytest
-
 from test_table_roster import vote_gone
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="soak 11-5 and 11-19: the host's sequencer announces a "
-                   "vacancy to `Host._seat_stand_ins` once per (seat, round number) "
-                   "(net/sequencer.py `_publish`, `_vacant`), so a seat vacant a second time "
-                   "in one round (lost, R1, then its stand-in voted gone: a void of that "
-                   "round) never gets a stand-in proposed, and the next deal waits for it")
 def test_a_seat_vacant_again_in_the_round_it_was_lost_is_announced_again():
     """Seat 2 of a 4-seat table (t 3) lost mid-round and rebuilt, the host's stand-in seated
     and voted gone in the same round (test_table_dropout_lost_twice.py's game): the table's

@@ -72,6 +72,9 @@ class Sequencer:
         self._vacancies, self.vacancies = trio.open_memory_channel[int](math.inf)
         """Each seat the table votes gone, as the vote is sequenced (`Host` seats a stand-in)."""
         self._vacant: set[tuple[int, int]] = set()
+        """The seats vacant after the last message, with the round each was voted gone in: a
+        seat is announced each time it falls vacant, so a stand-in voted gone in the round its
+        seat was lost (R1) is replaced again (soak 11-5)."""
         self.on_roster: Callable[[], None] = lambda: None
         """Called when a seat changes hands (everyone hears who plays it now)."""
         self._keys: tuple[bytes, ...] = ()
@@ -186,10 +189,10 @@ class Sequencer:
         if keys != self._keys:
             self._keys = keys
             self.on_roster()
-        for seat, round_no in public.vacant.items():
-            if (seat, round_no) not in self._vacant:
-                self._vacant.add((seat, round_no))
-                self._vacancies.send_nowait(seat)
+        vacant = set(public.vacant.items())
+        for seat, _ in sorted(vacant - self._vacant):
+            self._vacancies.send_nowait(seat)
+        self._vacant = vacant
         if public.finished or public.fault is not None:
             for client in list(self.clients):  # a table that stays keeps its seats for a rematch
                 if not (public.finished and self.keeps_table and client.seat is not None):
