@@ -257,7 +257,7 @@ def test_the_client_waits_for_the_seeds_of_a_lost_seat_s_replacement():
 @pytest.mark.xfail(strict=False, reason="session 19: under heavy load (a full suite beside another) "
                    "the client, the seat's replacement, stopped once in CI and 2 of 4 runs "
                    "(StopIteration in simple_bot Table.take_card: a card played that it finds in "
-                   "no token of the hand it tracks), 0 of 30 runs otherwise; the cause is not "
+                   "no token of the hand it tracks), 0 of 25 runs otherwise; the cause is not "
                    "found yet (issue 38)")
 async def test_the_client_plays_a_seat_lost_mid_round_as_its_replacement(tmp_path):
     """4 kit seats, t = 3: in round 1 one quits (its ``leave``), the three others vote it gone
