@@ -93,8 +93,9 @@ What it does not do:
   its shares and its seed;
 - all of R1 (a seat lost mid-round, rebuilt from its holders' ``share_reveal``s, the round
   going on; on, as in the reference, ``LostSeats.rebuilds_lost``): it follows the vote's bar
-  with sharing on, the loss, the ``share_reveal``s (sending its own, checking each), the
-  rebuild, the ``"shares"`` and ``"vote"`` timeouts and the replacement seated mid-round
+  with sharing on, the loss (claim windows leave the seat out while it is vacant, 11.4), the
+  ``share_reveal``s (sending its own, checking each), the rebuild, the ``"shares"`` and
+  ``"vote"`` timeouts and the replacement seated mid-round
   (sending it the keys of the seat's hidden cards in handed boxes), and from the rebuild takes
   the lost seat's key of every card, drawn or turned up, from its seed, and makes its passes
   not yet sequenced itself, each at its turn, and a lost party's nonce of a pick (checked
@@ -532,11 +533,13 @@ class Table(LostSeats, SeatChanges):
     # ---- claim windows and the pile ------------------------------------------------------
 
     def open_window(self) -> Window | None:
-        """After a discard (and the upturned card): the seats after the drawer may claim."""
+        """After a discard (and the upturned card): the seats after the drawer may claim, but
+        a seat vacant (lost this round, R1: until its replacement is seated; protocol.md 11.4)."""
         if not self.pile or self.pile[-1] in self.shanghaied:
             return None
         order = [s for s in ((self.turn + k) % self.n for k in range(1, self.n))
-                 if s != self.discarder and self.claims_left[s] != 0  # None: no limit
+                 if s != self.discarder and s not in self.vacant
+                 and self.claims_left[s] != 0  # None: no limit
                  and (self.rules["claim_when_down"] or s not in self.down)]
         return Window(self.turn, order) if order else None
 
@@ -687,8 +690,15 @@ class Table(LostSeats, SeatChanges):
         return token[1] if token[0] < 0 else self.faces.get(token)
 
     def take_card(self, seat: int, card: int) -> None:
+        """``card`` leaves ``seat``'s hand.  The sequenced stream is trusted for moves (the
+        reference peers check them): a card in no token of the hand we track is our tracking
+        gone astray, and we stop, saying so."""
         hand = self.hands[seat]
-        hand.remove(next(t for t in hand if self.face(t) == card))
+        token = next((t for t in hand if self.face(t) == card), None)
+        if token is None:
+            raise BotStopped(f"round {self.round_no}: seat {seat} played card {card}, which is "
+                             "in no token of its hand as this bot tracks it")
+        hand.remove(token)
 
     def played(self, seat: int, cards: list[int]) -> None:
         """``seat`` put ``cards`` from its hand on the table; an empty hand ends the round."""
