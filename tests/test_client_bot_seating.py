@@ -193,8 +193,8 @@ async def test_the_client_votes_again_in_the_round_after_the_votes_that_lost_a_s
     record = tmp_path / "game.transcript"
 
     async def quit_twice(host, peers, scopes, started) -> None:
-        public = host.public
         await moves_into(host, 1)
+        public = host.public  # (none before the game starts)
         await peers[LOST].leave()
         scopes[LOST].cancel()
         await until(lambda: LOST not in public.vacant and public.lost and public.settled,
