@@ -18,7 +18,7 @@ from shanghai_net.net.player import BotPlayer
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.bodies import MOVE_BODIES
 from shanghai_net.table.verify import verify
-from shanghai_net.wire.messages import Complaint, Deal, PassClaim, Timeout
+from shanghai_net.wire.messages import Complaint, Deal, MayI, PassClaim, Timeout
 from shanghai_net.wire.signing import sign_game
 
 from seating import until
@@ -117,15 +117,16 @@ async def test_the_client_rebuilds_at_the_audit_a_lost_seat_whose_rebuild_a_comp
 
 
 async def test_the_client_drops_a_move_a_complaint_overtook(tmp_path):
-    """4 seats, t = 3.  In round 1 seat 2 quits as it would answer a claim window (its
-    ``pass_claim`` never sequenced); every seat votes it gone, it is lost and rebuilt, the round
-    going on, and the window goes on without it.  The host holds the client's next move (its
-    answer to that window) until seat 1's complaint (of nothing) is sequenced, then sequences
-    it: the round is stopped, so the host refuses it (protocol.md 11.6: no move is valid any
-    more, and a peer whose step was in flight drops it).  The client takes that refusal as
-    overtaken, shows its seeds, and exits 0; the audit names the complainer.  Seen once in
-    CI (session 19, the test above): a client that counts the refusal as an error exits 1."""
-    record, held, frozen = tmp_path / "game.transcript", [], trio.Event()
+    """4 seats, t = 3.  In round 1 (or later) seat 2 quits as it would answer a claim window
+    (its ``pass_claim`` or ``may_i`` never sequenced); every seat votes it gone, it is lost and
+    rebuilt, the round going on, and the window goes on without it.  The host holds the
+    client's next move (its answer to that window, or a later one) until seat 1's complaint
+    (of nothing) is sequenced, then sequences it: the round is stopped, so the host refuses it
+    (protocol.md 11.6: no move is valid any more, and a peer whose step was in flight drops
+    it).  The client takes that refusal as overtaken, shows its seeds, and exits 0; the audit
+    names the complainer.  Seen once in CI (session 19, the test above): a client that counts
+    the refusal as an error exits 1 (here it stalls: its seeds are timed out)."""
+    record, held, froze, frozen = tmp_path / "game.transcript", [], [], trio.Event()
 
     async def hold_the_client_s_move(host, peers, scopes, started) -> None:
         sequencer = host.sequencer
@@ -133,8 +134,9 @@ async def test_the_client_drops_a_move_a_complaint_overtook(tmp_path):
         public = None
 
         async def holding(client, msg) -> None:
-            if msg.author == LOST and isinstance(msg.body, PassClaim) and public is not None \
-                    and public.round == 1 and not frozen.is_set():
+            if msg.author == LOST and isinstance(msg.body, (PassClaim, MayI)) \
+                    and public is not None and public.round >= 1 and not frozen.is_set():
+                froze.append(public.round)
                 frozen.set()  # seat 2 quits here: its answer never comes
                 return
             if msg.author == 0 and isinstance(msg.body, MOVE_BODIES) and public is not None \
@@ -166,7 +168,7 @@ async def test_the_client_drops_a_move_a_complaint_overtook(tmp_path):
         host, _, process = await patient_game(record, hold_the_client_s_move)
     log = process.stderr.decode()
     public = host.public
-    assert public.lost == [(1, LOST)] and public.rebuilt_lost(), (public.lost, log[-2000:])
+    assert public.lost == [(froze[0], LOST)] and public.rebuilt_lost(), (public.lost, log[-2000:])
     stream = read_transcript(record)[1:]
     complaint = next(m.seq for m in stream if isinstance(m.body, Complaint))
     assert not any(m.author == 0 and m.counter == held[0][1].counter for m in stream)
