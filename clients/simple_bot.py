@@ -337,9 +337,9 @@ class Table(LostSeats, SeatChanges):
         self.vote: tuple[int, int] | None = None
         """A vote to send: (round, seat that left); the seat sets it (it sees who is away)."""
         self.changes = 0
-        """Rounds voided, proposals dropped and seats lost or seated mid-round so far: what was
-        owed before may be owed no more (a message of ours in flight then may be refused
-        through no fault of ours)."""
+        """Rounds voided or stopped by a complaint, proposals dropped and seats lost or seated
+        mid-round so far: what was owed before may be owed no more (a message of ours in flight
+        then may be refused through no fault of ours, 11.6, 11.10)."""
         self.rekeyed: list[int] = []
         """Seats a replacement took, for the seat to note (who is away there is news)."""
         self.boxes_due: dict[int, bytes] = {}
@@ -904,6 +904,7 @@ class Table(LostSeats, SeatChanges):
             raise BotStopped(f"the host sequenced seat {author}'s complaint at seq {seq}, which "
                              "has no place now")
         self.stopped, self.window, self.phase = True, None, ""
+        self.changes += 1  # a move or deal step of ours in flight is refused: owed no more
         if author == self.seat:
             self.nil_shares.update(self.complaint)
             self.complaint = []
@@ -1475,8 +1476,9 @@ class Seat:
             table = self.table
             if table is not None and (table.changes != self.sent_changes
                                       or self.seat in table.vacant):
-                # a round voided (or a proposal dropped, or our seat voted gone) after we
-                # signed it: what we sent is owed no more
+                # a round voided or stopped (or a proposal dropped, a seat lost or seated
+                # mid-round, our seat voted gone) after we signed it: what we sent is owed
+                # no more
                 self.log(f"our message was overtaken: {error['code']}: {error['reason']}")
                 return
         if error["code"] != "stale":

@@ -176,25 +176,25 @@ async def test_the_client_counts_a_first_player_back_mid_round_as_no_holder_of_i
         assert peer.table is not None and peer.table.fault is None, (seat, peer.table)
 
 
-@pytest.mark.xfail(strict=False, reason="session 19: new this session, failed once in CI under "
-                   "load: our seat 0's key share of the lost seat's draw (position 48) was "
-                   "refused out_of_turn ('no key share for position 48 is owed to seat 2'), a "
-                   "race final_checks does not count as one; not yet known whether the share "
-                   "was honestly overtaken by the seating or sent when it was not owed (issue 38)")
 async def test_the_client_votes_again_in_the_round_after_the_votes_that_lost_a_seat(tmp_path):
     """4 seats, t = 3: seat 2 quits in round 1, and every seat votes it gone: it is lost and
     rebuilt, the round going on, and the host's stand-in is seated mid-round.  Those votes are
     spent (protocol.md 11.10).  Then seat 3 quits: with seat 2's stand-in holding no share its
     commit has two holders left, so the votes of seats 0, 1 and 2 void the round.  A client
     that keeps the spent votes neither votes again nor takes seat 1's second vote (it stops
-    there); the stand-ins play on, and the game ends clean everywhere."""
+    there); the stand-ins play on, and the game ends clean everywhere.  Under load (session
+    19's CI; 1 of 15 runs here beside two CPU burners) seat 2's stand-in drew as seat 3 left,
+    and the vote that voided the round overtook the client's key share of that card: the
+    refusal reached the client before the vote (the host sent refusals ahead of the stream),
+    and it counted the race as an error.  final_checks forgives a race the stream explains,
+    and no more (tests/test_client_races.py)."""
     from shanghai_net.conformance.kit import moves_into
 
     record = tmp_path / "game.transcript"
 
     async def quit_twice(host, peers, scopes, started) -> None:
-        public = host.public
         await moves_into(host, 1)
+        public = host.public  # (none before the game starts)
         await peers[LOST].leave()
         scopes[LOST].cancel()
         await until(lambda: LOST not in public.vacant and public.lost and public.settled,

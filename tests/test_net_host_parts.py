@@ -116,6 +116,30 @@ def test_the_author_of_a_message_is_told_its_place_and_the_others_are_sent_it():
     assert author.next_message() == other.next_message() == (None, None)
 
 
+def test_a_refusal_of_a_game_message_comes_after_the_messages_sequenced_before_it():
+    """Session 19's CI, the votes-again game: seat 0's key share of a card drawn before a vote
+    that voided the round was refused after the vote, and the refusal, queued ahead of the
+    history, reached the client before the vote did: the client could not see the race and
+    counted it as an error.  A refusal of a game message is sent once the messages sequenced
+    before it are (protocol.md 6.4); an error about no game message, at once."""
+    from shanghai_net.wire import RemoteProtocolError, sign_wire
+    from shanghai_net.wire.messages import Error, GameMessage, VoidRound
+
+    parts = Parts()
+    author = parts.connect()
+    author.in_game = True
+    key = Identity(bytes(range(32)), bytes(32)).sign_key
+    vote = GameMessage.from_wire({**sign_wire(key, bytes(32), 1, 7, VoidRound(
+        round=1, seat=3).to_wire()), "seq": 0})
+    parts.history.append(vote, None)  # the vote that voids the round, not sent yet
+    author.error(RemoteProtocolError("out_of_turn", "no key share is owed", None, 16))
+    author.error(RemoteProtocolError("rate_limited", "over budget"))
+    assert author.next_message()[0] == Error(code="rate_limited", reason="over budget")
+    assert author.next_message() == (vote, parts.history.frames[0])
+    assert author.next_message()[0] == Error(code="out_of_turn", reason="no key share is owed",
+                                             ref_counter=16)
+    assert author.next_message() == (None, None) and not author.next_due
+
 def test_a_proven_key_does_not_take_a_seat_from_its_live_connection_but_from_a_gone_one():
     """Issue 24: the host's own key joining again during the game (no --fresh-identity) is
     refused, naming --fresh-identity, and the seat's player stays; once that connection is gone

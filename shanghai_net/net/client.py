@@ -47,6 +47,10 @@ class Client:
         """Taken for each game message passed to the sequencer, given back once it is handled."""
         self.outq: deque[Message] = deque()
         """Messages other than sequenced game messages, sent before the history."""
+        self.answers: deque[tuple[int, Error]] = deque()
+        """Refusals of its game messages in the game, each with how many game messages were
+        sequenced when it was refused: sent once those are (protocol.md 6.4), so that the
+        client judges a refusal on the stream the host refused it on."""
         self.last: Message | None = None
         """Sent once the history is through (the game's ``bye``)."""
         self.wake = trio.Event()
@@ -127,7 +131,14 @@ class Client:
         msg = Error(code=error.code, reason=error.reason[:500], ref_seq=error.ref_seq,
                     ref_counter=error.ref_counter)
         self.errors_sent.append(msg)
-        self.queue(msg)
+        if msg.ref_counter is None or not self.in_game or (
+                self.cursor >= len(self.history) and not self.answers):
+            self.queue(msg)  # (it has been sent every game message sequenced so far)
+        elif len(self.outq) + len(self.answers) >= self.config.queue:
+            self.drop("its queue is full")
+        elif self.connected:
+            self.answers.append((len(self.history), msg))
+            self.wake.set()
 
     def strike(self, error: ProtocolError) -> None:
         """Answer bad input; past ``abuse_limit`` bad messages the connection is closed."""
@@ -154,6 +165,8 @@ class Client:
         the running game closed for abuse has left it: its key may not come back (a replacement
         with keys of its own may play the seat on), and the table votes it gone at once (a seat that floods holds the table up as one that left
         does: every card needs its keys)."""
+        self.outq.extend(answer for _, answer in self.answers)  # the refusals that led here
+        self.answers.clear()
         self.queue(Error(code="abuse", reason=why))
         self.closing = True
         if self.seat is not None and self.in_game:
@@ -169,7 +182,8 @@ class Client:
     @property
     def next_due(self) -> bool:
         """Something is still to be sent, or on its way out (the writer's last batch)."""
-        return self.sending or bool(self.outq) or self.last is not None or (
+        return self.sending or bool(self.outq) or bool(self.answers) or \
+            self.last is not None or (
             self.in_game and (self.cursor < len(self.history) or self._owed_due()))
 
     def next_message(self) -> tuple[Message | None, bytes | None]:
@@ -177,6 +191,9 @@ class Client:
         once for every client (a game message)."""
         if self.outq:
             return self.outq.popleft(), None
+        if self.answers and (self.answers[0][0] <= self.cursor or self.closing
+                             or not self.in_game):
+            return self.answers.popleft()[1], None
         history = self.history
         if self.in_game and not self.closing and self._owed_due():
             self.owed_sent = history.owed

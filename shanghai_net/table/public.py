@@ -182,7 +182,8 @@ class PublicTable(StreamTable):
         if game.phase is Phase.OVER:
             raise RemoteProtocolError("illegal_move", "the game is over", None, msg.counter)
         if not self.settled or seat not in game.to_move():
-            why = "the deal is not settled" if not self.settled else (
+            why = "the round is stopped for its audit" if self.accusation is not None else \
+                "the deal is not settled" if not self.settled else (
                 f"seat {seat} has no decision to make now (to move: {game.to_move()})")
             raise RemoteProtocolError("out_of_turn", f"{move.text()!r}: {why}", None, msg.counter)
         if isinstance(msg.body, wm.CallShanghai):
