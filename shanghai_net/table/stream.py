@@ -563,11 +563,12 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         no table counts a pass that another refuses.  A pass before every commitment of a
         generation restarted at a loss names the host: its author may have made it when every
         commitment was in, before the restart (`StreamTable._misplaced`'s rule)."""
-        if not self._all_committed(step.generation) and step.generation in self._restarted:
-            raise Fault(HOST_AUTHOR, f"seat {author}'s pass, a pass before every commitment of "
-                                     f"generation {step.generation}, which restarted at a loss "
-                                     "after its author may have made it: the host's to refuse")
         if not self._all_committed(step.generation):
+            if step.generation in self._restarted:
+                raise Fault(HOST_AUTHOR, f"seat {author}'s pass, a pass before every commitment "
+                                         f"of generation {step.generation}, which restarted at "
+                                         "a loss after its author may have made it: the host's "
+                                         "to refuse")
             raise Fault(author, f"seat {author}: a pass before every commitment")
         (output,) = step.messages
         turn = self._passes.get(step.generation, 0)
