@@ -203,7 +203,8 @@ class Sequencer:
 
     def seats_changed(self) -> None:
         """A seat's connection dropped or came back: a seat to move whose link is down may be
-        timed out as silent (`_silence_due`), from now."""
+        timed out as silent (`_silence_due`), from now, or when the silence clock already
+        running from the last message runs out (a change of a link starts no clock again)."""
         if self.public is not None and not self.public.finished:
             self._track_window()
 
