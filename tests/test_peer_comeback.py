@@ -7,7 +7,8 @@ new join (the program started again).  Its table played a deal that lost the sea
 takes the seat over as a replacement does (`PeerTable.taking_over`): no share of the round's
 seeds, its hand from the boxes the others hand it.  Before, it saw no change of holder (the
 keys are its own), kept its old table, and faulted at the first handed box, naming its
-sender."""
+sender.  A seat given back at a deal's start (its round void) is no mid-round seating: its
+table plays on; and a table whose seat is voted gone offers no move."""
 
 from __future__ import annotations
 
@@ -29,14 +30,15 @@ from shanghai_net.wire import messages as wm
 from test_net_complaints import assert_no_hidden_card_opened_to
 from test_table_dropout_lost_rebuild import lost, published
 from test_table_dropout_silent import parties
+from test_table_roster import Roster, vote_gone
 
 BACK = 2
 """The seat lost and played again by its first player (`lost`'s)."""
 
 
-def lost_with_secrets(monkeypatch):
-    """`lost`'s table, each seat's box key that of a `SeatSecret` (as a peer's is); the
-    table, and those secrets by seat."""
+def lost_with_secrets(monkeypatch, make=lost):
+    """``make()``'s table (`lost`'s), each seat's box key that of a `SeatSecret` (as a
+    peer's is); the table, and those secrets by seat."""
     secrets = []
 
     def identity(sign_seed: bytes, box_seed: bytes) -> Identity:
@@ -45,7 +47,7 @@ def lost_with_secrets(monkeypatch):
             Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
 
     monkeypatch.setattr(test_net_table, "Identity", identity)
-    t = lost()
+    t = make()
     monkeypatch.undo()
     secrets = secrets[:len(t.seats)]  # (the host's identity came next)
     assert [s.box_public for s in secrets] == [x.box_public for x in t.ids]
@@ -115,6 +117,30 @@ async def test_our_first_player_back_mid_round_takes_its_seat_over_and_plays_on(
     assert peer.table is back and back.verdicts and all(v.clean for v in back.verdicts.values())
     for seat in range(len(t.seats)):
         assert_no_hidden_card_opened_to(t, seat)
+
+
+async def test_our_first_player_back_at_a_deal_s_start_plays_on_with_the_table_it_kept(
+        monkeypatch):
+    """Sharing off: seat 2 is voted gone and its round void; its first player comes back (the
+    same process) and the next deal seats it.  That is no mid-round seating: its table, whose
+    deal begins with that round, plays on, and the peer takes nothing over."""
+    t, secrets = lost_with_secrets(monkeypatch, lambda: Roster(4, seed=21))
+    t.run_until(lambda: t.host.round == 1 and t.host.settled)
+    t.gone.add(BACK)
+    vote_gone(t, BACK, (0, 1, 3))
+    assert BACK in t.host.vacant and any(isinstance(e, RoundVoided) for e in t.host.public.log)
+    peer = peer_at_the_seat(t, secrets[BACK], secrets[BACK])
+    kept = peer.table
+    t.host_says(wm.Replace(seat=BACK, name="p2", role="player", sign_key=t.ids[BACK].sign_public,
+                           box_key=secrets[BACK].box_public))
+    t.gone.discard(BACK)
+    t.run_until(lambda: t.host.round == 2 and BACK not in t.host.vacant and t.host.settled)
+    assert t.host.holders[BACK].replaced and not t.host.rekey_due
+    t.run_until(lambda: t.host.finished)
+    assert peer.table is kept and t.seats[BACK] is kept
+    for party in parties(t):
+        assert party.fault is None and party.verdict is None, party.fault
+    assert kept.finished and all(v.clean for r, v in kept.verdicts.items() if r >= 2)
 
 
 def test_a_seat_voted_gone_at_its_turn_makes_no_move_on_the_table_it_kept():
