@@ -63,6 +63,8 @@ async def test_our_first_player_back_on_its_connection_takes_its_seat_lost_mid_r
                         "the game's end", seconds=150,
                         state=lambda: (public.round, public.owed(), public.fault))
             assert not isinstance(ends.get(FROZEN), Exception), ends[FROZEN]
+            await until(lambda: FROZEN in ends, "seat 2's peer through the game's end",
+                        seconds=60, state=lambda: (peer.status, peer.detail))
     assert public.fault is None and public.lost == [(1, FROZEN)] and public.left == []
     assert not any(isinstance(e, RoundVoided) for e in public.public.log)
     assert [e.seat for e in public.public.log if isinstance(e, SeatLost)] == [FROZEN]
