@@ -236,6 +236,11 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._passes: dict[int, int] = {}
         self._own_keys: dict[Token, set[int]] = {}
         self._revealed: set[Token] = set()
+        self._shown_without_holder: set[Token] = set()
+        """Cards of the hand show held by a seat lost this round (R1) and vacant when it was
+        asked, or at the loss: every other seat shows its own key of each, the lost seat's is
+        public from its rebuilt seed (docs/dealing.md, "The round's end"); so for the round,
+        a replacement seated later owing no reveal of them."""
         self._picks_before = self._picks_before + len(self._picks) if self.round == 0 else 0
         """Picks of round 0 begun before and voided with it: the first-dealer pick held again
         takes the round's next number, so that every party draws a fresh nonce for it (the
@@ -611,6 +616,8 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
             if generation < 0:
                 return
             if request.to is None:
+                if self.holder_of(request.token) in self.rebuilds.keys() & self.vacant.keys():
+                    self._shown_without_holder.add(request.token)
                 self._reveal_public(request.token)
                 self._publics.append(request.token)
             else:
