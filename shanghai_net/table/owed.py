@@ -131,8 +131,8 @@ class Owing:
         """A card turned up: its holder owes every key of it, or, a card no hand holds, every
         seat its own but a seat lost and rebuilt (its key is public, R1: nobody sends it, its
         stand-in neither); a card of the hand show held by a seat lost this round and vacant,
-        every seat its own but the seats lost this round (their keys are public once rebuilt:
-        docs/dealing.md, "The round's end")."""
+        every seat its own but the seats lost this round whose seeds of its generation are
+        rebuilt or being rebuilt (their keys are public: docs/dealing.md, "The round's end")."""
         for token in self._publics:
             generation, position = token
             holder = self.holder_of(token)
@@ -142,7 +142,7 @@ class Owing:
                                      f"its key of seat {holder}'s card at position {position}",
                                      generation=generation, position=position, keys="own")
                             for seat in range(self.players)
-                            if seat not in shown and seat not in self.rebuilds)
+                            if seat not in shown | self.rebuilding(generation))
                 continue
             if holder is not None:
                 if holder not in shown:

@@ -518,7 +518,7 @@ class PeerTable(StreamTable):
             return  # (this seat is lost this round, R1: it sends nothing more of it)
         holder = self.holder_of(token)
         if token in self._shown_without_holder:  # a lost seat's card, vacant at the hand show:
-            if self.seat not in self.rebuilds:  # our own key (a seat lost this round: public)
+            if self.seat not in self.rebuilding(generation):  # our own key (not public)
                 self._reveals.append(self.participant.reveal_own_key(generation, position))
         elif holder == self.seat:
             if position in self.participant.generation(generation).mine:

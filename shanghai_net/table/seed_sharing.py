@@ -255,6 +255,13 @@ class SeedSharing:
         return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt and
                 (generation is None or generation in rebuild.generations())}
 
+    def rebuilding(self, generation: int) -> set[int]:
+        """The seats lost this round whose seeds of ``generation`` are rebuilt or being rebuilt:
+        their keys of it are public once rebuilt, so none is theirs (nor their replacements')
+        to send."""
+        return {seat for seat, rebuild in self.rebuilds.items()
+                if generation in rebuild.generations()}
+
     def _published_own(self, author: int, reveal: ShareReveal) -> None:
         """Hook: the party's deal takes in a share_reveal, in stream order."""
 
