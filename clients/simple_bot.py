@@ -99,7 +99,8 @@ What it does not do:
   (sending it the keys of the seat's hidden cards in handed boxes), and from the rebuild takes
   the lost seat's key of every card, drawn or turned up, from its seed, and makes its passes
   not yet sequenced itself, each at its turn, and a lost party's nonce of a pick (checked
-  against its ``pick_commit``); it can be that replacement (let in as a newcomer, 11.8): seated
+  against its ``pick_commit``), and at the round's end with the lost seat vacant shows its own
+  key of each hidden card of the lost hand (11.10); it can be that replacement (let in as a newcomer, 11.8): seated
   at the approval, it takes the lost seat's keys from its rebuilt seeds and every other seat's
   from the handed boxes, plays the seat from the turn it was at, and shows its seeds with
   ``"shares": []``; but it does not rebuild at the audit a lost seat whose rebuild did not
@@ -525,6 +526,7 @@ class Table(LostSeats, SeatChanges):
 
     def end_round(self) -> None:
         self.over, self.window, self.phase, self.waiting_stock = True, None, "", []
+        self.show_vacant_hands()
 
     def hidden(self, seat: int) -> list[tuple[int, int]]:
         """The cards of ``seat`` that have not been shown to everyone."""
@@ -886,8 +888,9 @@ class Table(LostSeats, SeatChanges):
             del self.public_owed[token]
             self.faces[token] = gen.open(token[1], list(gen.keys[token[1]].values()))
             self.shown.add(token)  # a later reveal of it (a lost seat's key, say) is news to no one
-            self.pile.append(self.faces[token])
-            self.window = self.open_window()
+            if not any(token in hand for hand in self.hands.values()):  # (not a lost hand's)
+                self.pile.append(self.faces[token])
+                self.window = self.open_window()
 
     def deal_seeds(self, author: int, data: dict) -> None:
         self.seeds_in.add(author)
@@ -1051,8 +1054,9 @@ class Table(LostSeats, SeatChanges):
         if upturned:
             return self.reveal(upturned, own_only=True)
         if self.over:
-            if self.hidden(self.seat):
-                return self.reveal(self.hidden(self.seat))
+            mine = [token for token in self.hidden(self.seat) if token not in self.public_owed]
+            if mine:  # (a card the others show without its holder is not ours to show)
+                return self.reveal(mine)
             if not any(map(self.hidden, range(self.n))) and self.seat not in self.seeds_in:
                 return self.seeds()
             return None

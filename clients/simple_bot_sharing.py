@@ -261,6 +261,19 @@ class LostSeats:
         self.rebuilds[seat] = Rebuild(owed)
         if self.window is not None and seat not in self.window.decided:
             self.claim_answer(seat, "pass")  # claim windows leave it out
+        if self.over:  # lost while the hands were shown
+            self.show_vacant_hands()
+
+    def show_vacant_hands(self) -> None:
+        """The round's end with a seat lost this round still vacant (or lost while the hands
+        were shown): each hidden card of its hand is shown without it, as the upturned card
+        is, every seat's own key but a lost seat's, which comes from its seed (protocol.md
+        11.10, "The round's end with the seat vacant"); so for the round, its replacement
+        seated later showing none of them."""
+        for seat in sorted(self.rebuilds.keys() & self.vacant.keys()) if self.over else ():
+            for token in self.hidden(seat):
+                if token not in self.public_owed:
+                    self.public_owed[token] = self.keys_owed(token, set(range(self.n)))
 
     def share_reveal(self) -> dict | None:
         """Our ``share_reveal`` of the first lost seat whose rebuild waits for it."""

@@ -141,6 +141,10 @@ class Loss:
     handed: dict | None = None
     hand: dict | None = None
     broke: Exception | None = None
+    shown: dict | None = None
+    """The lost seat's hidden cards (as its old player opened them) that the round's end asked
+    shown with the seat vacant: the others show it with their own keys (docs/dealing.md, "The round's
+    end"), and no stand-in need hold it."""
 
     def dark(self, receive):
         """The old player's table goes on taking the stream (to show what it learns), but it
@@ -208,7 +212,11 @@ def lose_at(point: Point, seed: int = 0) -> Loss:
             loss.lost_hand = dict(loss.old.participant.hand())
         if seated and loss.handed is None:
             loss.hold(point)
-        if t.host.finished or seated and t.host.audited >= max(point.round, t.host.lost[0][0]):
+        if loss.shown is None and t.host._shown_without_holder and not seated:
+            loss.shown = {token: opened(loss.old, token) for token in
+                          t.host._shown_without_holder}
+        if t.host.finished or (seated or loss.shown is not None) and \
+                t.host.audited >= max(point.round, t.host.lost[0][0]):
             return loss
         if lost in t.host.vacant and not proposed and at_once:
             proposed = propose(t, lost)
@@ -243,7 +251,9 @@ def assert_finished_well(point: Point, loss: Loss) -> None:
     """The round stood at every party, its audit clean; the dark seat was lost once and paid
     once (unless it went dark at the last round's seeds: rebuilt, R2, and charged nothing),
     its stand-in opened exactly the hand the seat holds (every card the old player had opened
-    among them, and those dealt to the seat since), and neither learned another's card."""
+    among them, and those dealt to the seat since), or, the seat vacant when the round's end
+    asked its hand shown, the others showed it and it was scored (the stand-in, if any, seated
+    after), and neither learned another's card."""
     t, lost = loss.t, point.seat
     for party in parties(t):
         assert party.fault is None and party.verdict is None, (point, party.fault,
@@ -255,6 +265,11 @@ def assert_finished_well(point: Point, loss: Loss) -> None:
     else:
         assert [seat for _, seat in t.host.lost] == [lost] and \
             charged == [(lost, t.host.rules.leave_penalty)], (point, t.host.lost, charged)
+    if loss.shown is not None:  # vacant at the round's end: the others showed its hand
+        scored = t.host.public.results[t.host.lost[0][0] - 1].hands[lost]
+        assert loss.shown and None not in loss.shown.values() and \
+            set(loss.shown.values()) <= set(scored), (point, loss.shown)
+    elif charged:
         assert t.seats[lost] is not loss.old and loss.handed is not None, point
         assert None not in loss.hand.values() and loss.handed.items() <= loss.hand.items(), \
             (point, "the stand-in opened", loss.handed, "of its hand", loss.hand)

@@ -130,11 +130,20 @@ class Owing:
     def _owed_reveals(self) -> Iterator[OwedStep]:
         """A card turned up: its holder owes every key of it, or, a card no hand holds, every
         seat its own but a seat lost and rebuilt (its key is public, R1: nobody sends it, its
-        stand-in neither)."""
+        stand-in neither); a card of the hand show held by a seat lost this round and vacant,
+        every seat its own but the seats lost this round whose seeds of its generation are
+        rebuilt or being rebuilt (their keys are public: docs/dealing.md, "The round's end")."""
         for token in self._publics:
             generation, position = token
             holder = self.holder_of(token)
             shown = self._own_keys.get(token, set())
+            if token in self._shown_without_holder:
+                yield from (OwedStep(seat, "reveal", self.round,
+                                     f"its key of seat {holder}'s card at position {position}",
+                                     generation=generation, position=position, keys="own")
+                            for seat in range(self.players)
+                            if seat not in shown | self.rebuilding(generation))
+                continue
             if holder is not None:
                 if holder not in shown:
                     yield OwedStep(holder, "reveal", self.round,

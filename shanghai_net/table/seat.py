@@ -260,9 +260,10 @@ class PeerTable(StreamTable):
         before its seating (the hands shown at the round's end: its seat lost while they were,
         or vacant when the round ended), as its seat would have: each made once the handed keys
         open the card (`_obligations`).  Its seat's own key of a card turned up it does not owe:
-        that key is public (rebuilt)."""
+        that key is public (rebuilt); nor a card the others show without its holder
+        (`_shown_without_holder`)."""
         for token in self._publics:
-            if self.holder_of(token) == self.seat:
+            if self.holder_of(token) == self.seat and token not in self._shown_without_holder:
                 self._reveal_public(token)
 
     def _seated_own(self, seat: int, box_key: bytes, holders: tuple[int, ...]) -> None:
@@ -522,7 +523,10 @@ class PeerTable(StreamTable):
                 self.seat in self.vacant:
             return  # (this seat is lost this round, R1: it sends nothing more of it)
         holder = self.holder_of(token)
-        if holder == self.seat:
+        if token in self._shown_without_holder:  # a lost seat's card, vacant at the hand show:
+            if self.seat not in self.rebuilding(generation):  # our own key (not public)
+                self._reveals.append(self.participant.reveal_own_key(generation, position))
+        elif holder == self.seat:
             if position in self.participant.generation(generation).mine:
                 self._reveals.append(self.participant.reveal(generation, position))
             else:
@@ -577,6 +581,8 @@ class PeerTable(StreamTable):
             self._out.append(deal_body(self.participant.pick_reveal(pick.number)))
 
     def _send_seeds(self) -> None:
+        if self.seat in self.vacant:  # lost this round (R1): the audit takes its rebuilt seeds
+            return  # (the lost player's own table, alive: its key is refused)
         self._out.append(seeds_body(self.round,
                                     self.participant.reveal_seeds(self._audit_generations)))
 

@@ -194,10 +194,12 @@ class SeedSharing:
     def _rebuilt_turned_up(self) -> None:
         """At a rebuild: each card turned up that waited only for the rebuilt seat's own key
         has every key now (its key is public), and opens at every party (`_turned_up`); without
-        this the table waited for ever on that key from the seat's stand-in."""
+        this the table waited for ever on that key from the seat's stand-in.  So does a card of
+        a lost seat's hand shown without it (`_shown_without_holder`) whose other keys came
+        before the rebuild."""
         for token in list(self._publics):
-            if token not in self._revealed and self.holder_of(token) is None and \
-                    self._own_keys_in(token):
+            if token not in self._revealed and self._own_keys_in(token) and \
+                    (self.holder_of(token) is None or token in self._shown_without_holder):
                 self._revealed.add(token)
                 self._rebuilt_reveal_own(token)
                 if not self._turned_up(token):
@@ -252,6 +254,13 @@ class SeedSharing:
         turned up."""
         return {seat for seat, rebuild in self.rebuilds.items() if rebuild.rebuilt and
                 (generation is None or generation in rebuild.generations())}
+
+    def rebuilding(self, generation: int) -> set[int]:
+        """The seats lost this round whose seeds of ``generation`` are rebuilt or being rebuilt:
+        their keys of it are public once rebuilt, so none is theirs (nor their replacements')
+        to send."""
+        return {seat for seat, rebuild in self.rebuilds.items()
+                if generation in rebuild.generations()}
 
     def _published_own(self, author: int, reveal: ShareReveal) -> None:
         """Hook: the party's deal takes in a share_reveal, in stream order."""
@@ -384,10 +393,14 @@ class SeedSharing:
         self.rebuilds[seat] = Rebuild({h: tuple(ns) for h, ns in owed.items()},
                                       rebuilt=not owed)  # nothing begun: nothing to rebuild
         self._drop_sender(seat)
+        unshown = [token for token in self._publics if self.holder_of(token) == seat]
+        self._shown_without_holder.update(unshown)  # lost while the hands were shown
         self.round_events.append(("lose", seat, holders))
         self.public.lose_seat(seat, pays=paid)
         self.replay.lose(seat, paid, self.public)
         self._lose_own(seat, holders, paid)
+        for token in unshown:  # its hand's cards the round's end asked: shown without it
+            self._reveal_public(token)
 
     def _lose_own(self, seat: int, holders: tuple[int, ...], paid: bool) -> None:
         """Hook: the party's own deal and replica lose ``seat`` too (``holders``: the holders at

@@ -244,6 +244,11 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._passes: dict[int, int] = {}
         self._own_keys: dict[Token, set[int]] = {}
         self._revealed: set[Token] = set()
+        self._shown_without_holder: set[Token] = set()
+        """Cards of the hand show held by a seat lost this round (R1) and vacant when it was
+        asked, or at the loss: every other seat shows its own key of each, the lost seat's is
+        public from its rebuilt seed (docs/dealing.md, "The round's end"); so for the round,
+        a replacement seated later owing no reveal of them."""
         self._picks_before = self._picks_before + len(self._picks) if self.round == 0 else 0
         """Picks of round 0 begun before and voided with it: the first-dealer pick held again
         takes the round's next number, so that every party draws a fresh nonce for it (the
@@ -450,9 +455,10 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         outbox signs again after a reconnection what was on its way, `Outbox.reconnected`),
         seeds after the host's own timeout of them or after the round's audit, a
         ``share_reveal`` after the host's own ``"shares"`` timeout of it or after its rebuild
-        was given up (`_share_reveal_misplaced`) names the host, which refuses them all
-        (`PublicTable.admit`).  What a step says (a second, different one; a step of a round to
-        come; a share off the commitments) names its author."""
+        was given up (`_share_reveal_misplaced`), any other step of a deal that is over
+        (`_dropped`: voided, its round's number still running) names the host, which refuses
+        them all (`PublicTable.admit`).  What a step says (a second, different one; a step of a
+        round to come; a share off the commitments) names its author."""
         if step.round < self.round:
             return f"of round {step.round}, a round gone by (the deal is in round {self.round})"
         if (author, digest) in self._deal_bodies:
@@ -465,7 +471,25 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         if step.step == "seeds" and not self.waiting_audit and self.audited == self.round:
             return f"after round {self.round}'s audit"
         if step.step == "share_reveal":
-            return self._share_reveal_misplaced(author, step.messages[0])
+            misplaced = self._share_reveal_misplaced(author, step.messages[0])
+            if misplaced is not None:
+                return misplaced
+        return self._dropped(step)
+
+    def _dropped(self, step: DealStep) -> str | None:
+        """Why ``step``, of the running round, answers a deal that is over (None: it may not):
+        the round's deal voided (or audited) while the next one waits for a seat to be played,
+        or, in round 0, a first-dealer pick that a void dropped (the pick held again takes the
+        next number, `_reset_counts`).  Its author signed it when it was due; only the host
+        can have placed it after (docs/dealing.md, "A step the host places where it is not
+        due").  Seeds have rules of their own (`_misplaced`)."""
+        if self.round == 0:
+            if step.step in ("pick_commit", "pick_reveal") and \
+                    step.messages[0].pick < self._picks_before:
+                return f"for pick {step.messages[0].pick}, which a void of round 0 dropped"
+            return None
+        if step.step != "seeds" and self.audited == self.round and not self.waiting_audit:
+            return f"after round {self.round}'s deal was over (voided, or audited)"
         return None
 
     def _on_deal(self, author: int, step: DealStep) -> None:
@@ -623,6 +647,8 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
             if generation < 0:
                 return
             if request.to is None:
+                if self.holder_of(request.token) in self.rebuilds.keys() & self.vacant.keys():
+                    self._shown_without_holder.add(request.token)
                 self._reveal_public(request.token)
                 self._publics.append(request.token)
             else:
