@@ -68,6 +68,17 @@ def test_the_time_bound_counts_the_host_s_timeouts_a_fault_may_take():
     assert alone.host_waits == 1
 
 
+def test_the_time_bound_grows_with_the_turns_played():
+    """Soak 13-28 (6 seats, t 4, one seat killed and back): round 2 ran to the house rule's
+    300 turns, nobody out, in 225 s, and the game was stopped at its 330 s in round 3 with its
+    record moving (its bound then; 420 s now, with the host's ``vote`` timeout the seat lost
+    may take).  A game has its bound and 0.75 s for each discard past 150."""
+    game = draw_game("13-28")
+    assert game.players == 6 and game.time_bound == 150 + 2 * 45 + 90 + 90
+    assert game.time_bound_at(0) == game.time_bound_at(150) == 420
+    assert game.time_bound_at(319) == 420 + 0.75 * 169
+
+
 def test_sessions_15_and_16s_seeds_play_their_games_again():
     """soak6.log's failed game 6-20: carl's bye and bot2's SIGTERM at deal 3 + 6 discards."""
     game = draw_game("6-20", draw="single")

@@ -24,6 +24,11 @@ minutes; and no round goes past 300 turns (it is scored as it stands)."""
 CLAIM_TIMEOUT = 1.0
 VOTE_AFTER = 10.0
 """Seconds a seat is away before the bots (``--void-after``) and the persons vote."""
+TURN_SECONDS = 0.75
+"""A turn at 6 seats sharing seeds on a 2-core machine at load 20 (soak 13-28)."""
+QUIET_TURNS = 150
+"""Discards a game plays within `time_bound`'s quiet game: 75 to 180 in seed 13's games
+at 3 to 5 seats, most under a minute."""
 AUDIT_TIMEOUT = HostConfig.audit_timeout
 """The host's wait for a seat's seeds, and for the table's silence (its ``silent`` and
 ``vote`` timeouts): the harness's host keeps its default."""
@@ -106,6 +111,13 @@ class GameSpec:
         a fault may take (`host_waits`)."""
         return 150.0 + 45.0 * max(0, self.players - 4) + 90.0 * len(self.faults) + \
             AUDIT_TIMEOUT * self.host_waits
+
+    def time_bound_at(self, turns: int) -> float:
+        """`time_bound`, and `TURN_SECONDS` for each turn the game has played beyond a quiet
+        game's `QUIET_TURNS`: a round may run to the house rule's 300 turns (soak 13-28, 6
+        seats: round 2's 300 turns, nobody out, took 225 s, and the game was stopped at 330 s
+        in round 3, its record moving)."""
+        return self.time_bound + TURN_SECONDS * max(0, turns - QUIET_TURNS)
 
     @property
     def host_waits(self) -> int:
