@@ -12,7 +12,9 @@ from shanghai_net.identity import Identity
 from shanghai_net.net.host import Host, HostConfig
 from shanghai_net.net.sequencer import check_body
 from shanghai_net.table.bodies import seeds_body
-from shanghai_net.wire.signing import sign_game
+from shanghai_net.wire import RemoteProtocolError
+from shanghai_net.wire.messages import GameMessage
+from shanghai_net.wire.signing import sign_game, sign_wire
 
 from seating import kept_in, start_seated, until
 from test_net_rejoin import identities, make_peer
@@ -62,10 +64,6 @@ async def test_a_player_who_quits_as_the_round_ends_sends_its_seeds_first(tmp_pa
             nursery.cancel_scope.cancel()
 
 
-@pytest.mark.xfail(strict=True, reason="soak 14-3: the host's _known_size (net/sequencer.py) "
-                   "counts a seeds body's shares as their plain tuples + 64 bytes an item, "
-                   "while the wire writes each share as a map with its field names: from about "
-                   "27 generations at 6 seats every seat's seeds are refused as bad_message")
 def test_the_host_takes_the_seeds_of_a_round_of_30_generations_at_6_seats_sharing():
     """Soak 14-3 (6 seats, t 4): the last round ran to the house rule's 300 turns and its stock
     was shuffled 30 times (generations 0 to 29); at its end each seat's ``seeds`` body (a seed
@@ -82,6 +80,12 @@ def test_the_host_takes_the_seeds_of_a_round_of_30_generations_at_6_seats_sharin
     msg = sign_game(key, bytes(32), 2, 2000, seeds_body(3, seeds))
     config = HostConfig(players=6)
     check_body(msg, game_id, config.max_body, config.max_unknown)
+
+    wire = seeds_body(3, seeds).to_wire()  # the check still counts what a share does not define
+    wire["data"]["shares"] = [{**share, "note": b"x" * 8} for share in wire["data"]["shares"]]
+    padded = GameMessage.from_wire(sign_wire(key, bytes(32), 2, 2000, wire))
+    with pytest.raises(RemoteProtocolError, match="more than its known fields need"):
+        check_body(padded, game_id, config.max_body, config.max_unknown)
 
 
 @pytest.mark.xfail(strict=True, reason="soak 14-7: PeerTable.taking_over (table/seat.py) approves "
