@@ -17,6 +17,7 @@ from shanghai_net.wire.messages import Deal
 from shanghai_net.wire import RemoteProtocolError
 
 from test_adversary_r1 import every_party_names_the_host, kept_by_host
+from test_net_table import signed_body
 from test_table_dropout_silent import parties, shared
 
 
@@ -55,3 +56,32 @@ def test_a_step_signed_again_after_a_reconnection_and_sequenced_twice_names_the_
         [party._passes for party in parties(t)]
     for party in parties(t):
         assert party.left == [] and party.lost == [] and party.verdict is None
+
+
+def test_a_copy_signed_again_with_its_fields_in_another_order_is_the_same_body():
+    """Field order does not matter on the wire (protocol.md 8.1): a client that builds its
+    maps anew when its outbox signs a body again may write their fields in another order.  The
+    copy is the same body word for word, its canonical form the same: the host refuses it, and a
+    host that sequences it is named by every party and by `verify`, never seat 1 (a second,
+    different ``shares`` body would name seat 1)."""
+    t = shared(4, 3)
+    kept, stop = kept_by_host(t, lambda msg: msg.author == 1 and isinstance(msg.body, Deal)
+                              and msg.body.step == "shares")
+    t.run_until(lambda: kept, play=False)
+    stop()
+    placed = t.host.admit(kept[0])
+    t.stream.append(placed)
+    for table, box in zip(t.seats, t.boxes):
+        box.push(table.receive(placed))
+        box.sequenced(placed)
+
+    def reordered(value):
+        if isinstance(value, dict):
+            return {key: reordered(value[key]) for key in reversed(list(value))}
+        return [reordered(item) for item in value] if isinstance(value, list) else value
+    body = Deal(placed.body.step, reordered(placed.body.data))
+    assert list(body.data) != list(placed.body.data) and body == placed.body
+    copy = signed_body(t, 1, body, None)
+    with pytest.raises(RemoteProtocolError, match="a second time: the same body"):
+        t.host.admit(copy)
+    every_party_names_the_host(t, t.host.chain.place(copy), "the host sequenced seat 1's shares ")

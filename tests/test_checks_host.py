@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 import trio
+import trio.testing
 
 from shanghai_net.deal import seeded
 from shanghai_net.net.budget import Budget, Verdict
@@ -187,4 +188,82 @@ async def test_the_claim_timer_runs_for_every_window_not_the_first_only(autojump
                 client, timed_out = await seq._inbox.receive()
             assert client is None and timed_out == window, f"the {window} was never timed out"
             assert trio.current_time() - opened == pytest.approx(7.0)
+        nursery.cancel_scope.cancel()
+
+
+def a_table_waiting_on_a_dark_seat():
+    """Three seats; seat 2 sends nothing: the first-dealer pick waits for its commitment, and
+    the host's silence clock is the timer it runs.  The host's sequencer over that table, its
+    three seats connected (the connection objects the sequencer reads), and seat 2's."""
+    t = Table(3, seed=5)
+    for _ in range(100):
+        msg = next((m for m in (t.boxes[i].poll() for i in (0, 1)) if m is not None), None)
+        if msg is None:
+            break
+        t.deliver(msg)
+    assert t.host.waiting_for() == {2} and t.host.open_window() is None
+    links = [SimpleNamespace(seat=seat, connected=True) for seat in range(3)]
+    seq = sequencer(HostConfig(players=3, random=seeded(b"silence")), History(1 << 20), links,
+                    t.host)
+    return t, seq, links[2]
+
+
+async def run_for(clock, seconds: float) -> None:
+    clock.jump(seconds)
+    await trio.testing.wait_all_tasks_blocked()
+
+
+async def test_a_seat_that_owes_a_step_cannot_hold_the_silence_clock_by_reconnecting(mock_clock):
+    """Seat 2 owes the table a step and its link drops and comes back every 20 s.  The host's
+    silence clock runs from the last message sequenced (protocol.md 11.5), so its ``silent``
+    window falls due ``audit_timeout`` (60 s) after it, and again 60 s after the next message,
+    whatever the link does.  Before the fix each change of a connection started the clock again:
+    a seat that owes a step, reconnecting within each ``audit_timeout``, held the table for
+    good (a move of its own choosing)."""
+    t, seq, link = a_table_waiting_on_a_dark_seat()
+    wait = t.host.audit_timeout
+
+    async def flapping(seconds: float) -> None:
+        for _ in range(int(seconds // 20)):
+            await run_for(mock_clock, 20)
+            link.connected = not link.connected
+            seq.seats_changed()
+            await trio.testing.wait_all_tasks_blocked()
+            with pytest.raises(trio.WouldBlock):
+                seq._inbox.receive_nowait()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(seq._claim_timer)
+        await trio.testing.wait_all_tasks_blocked()
+        seq._track_window(sequenced=True)  # as after the last message sequenced
+        await flapping(wait - 20)
+        await run_for(mock_clock, 20)
+        assert seq._inbox.receive_nowait() == (None, ("silent", 0)), "seat 2 held the clock"
+        seq._track_window(sequenced=True)  # a message (the host's timeout, say) starts it again
+        await flapping(wait - 20)
+        await run_for(mock_clock, 20)
+        assert seq._inbox.receive_nowait() == (None, ("silent", 0))
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_silence_clock_that_ran_out_with_no_timeout_starts_again_at_the_next_change(
+        mock_clock):
+    """The silence clock ran out and the host signed nothing (the seat to be timed out came
+    back meanwhile): the next change of a connection starts it again, a full ``audit_timeout``
+    (else the clock stayed stopped until a message, and a table that waits on a seat whose
+    link is down again could wait for good)."""
+    t, seq, link = a_table_waiting_on_a_dark_seat()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(seq._claim_timer)
+        await trio.testing.wait_all_tasks_blocked()
+        seq._track_window(sequenced=True)
+        await run_for(mock_clock, t.host.audit_timeout)
+        assert seq._inbox.receive_nowait() == (None, ("silent", 0))  # (not answered)
+        link.connected = False
+        seq.seats_changed()
+        await run_for(mock_clock, t.host.audit_timeout - 1)
+        with pytest.raises(trio.WouldBlock):
+            seq._inbox.receive_nowait()
+        await run_for(mock_clock, 1)
+        assert seq._inbox.receive_nowait() == (None, ("silent", 0)), "the clock stayed stopped"
         nursery.cancel_scope.cancel()

@@ -86,7 +86,9 @@ class Participant(ShareHolding, LostSeats, HandingOn, Picking):
         """Sharing on: seat -> the box key of the replacement seated in it this round."""
         self._made: dict[int, PassOutput] = {}
         """generation -> this seat's pass made and not yet sequenced (`own_when_sequenced`):
-        made again, it is the same message, its proof's randomness not drawn twice."""
+        made again, it is the same message, its proof's randomness not drawn twice.  Kept when
+        its generation restarts at a loss (`lose`), where the table's record of it being sent,
+        `PeerTable._passes_sent`, is wiped so that it goes again."""
         Context(game_id, round, 0)  # validates game_id and round
 
     def outgoing(self, message: Message) -> Message:

@@ -90,6 +90,8 @@ class PersonPlayer:
         held.done.set()
 
     def give_up(self, reason: str) -> None:
-        """The connection is gone for good: the held move will never be sequenced."""
+        """The held move will never be sequenced: the connection is gone for good, or the game
+        is over (a claim decision on its way when the last move came: the seat is never asked
+        for a move again, soak 12-26)."""
         if self.held is not None:
             self.outcome(self.held.move, reason)

@@ -184,7 +184,7 @@ class Sequencer:
         public = self.public
         if public.fault is not None:
             log.error("the game stopped: %s", public.fault)
-        self._track_window()
+        self._track_window(sequenced=True)
         keys = tuple(h.sign_key for h in public.holders)
         if keys != self._keys:
             self._keys = keys
@@ -203,7 +203,8 @@ class Sequencer:
 
     def seats_changed(self) -> None:
         """A seat's connection dropped or came back: a seat to move whose link is down may be
-        timed out as silent (`_silence_due`), from now."""
+        timed out as silent (`_silence_due`), from now, or when the silence clock already
+        running from the last message runs out (a change of a link starts no clock again)."""
         if self.public is not None and not self.public.finished:
             self._track_window()
 
@@ -245,9 +246,14 @@ class Sequencer:
                      public.rebuildable(s)), None)
         return None if seat is None else ("vote", public.round, seat)
 
-    def _track_window(self) -> None:
-        """Keep the one timer the host runs: a claim window, a round's seeds, or the table's
-        silence (these two start again with each message sequenced)."""
+    def _track_window(self, sequenced: bool = False) -> None:
+        """Keep the one timer the host runs: a claim window (from when it opened), a round's
+        seeds, a lost seat's rebuild or the table's silence (these from the last message
+        sequenced: ``sequenced`` says one just was).  A connection that drops or comes back
+        (`seats_changed`) starts none of them again, only one that falls due by it or that ran
+        out with no timeout signed (its seat came back meanwhile): else a seat that owes the
+        table a step could hold it for good by reconnecting within each ``audit_timeout``
+        (protocol.md 11.5: the clock starts again with each message)."""
         public = self.public
         if public.waiting_audit:
             current = ("seeds", public.round)
@@ -258,9 +264,12 @@ class Sequencer:
                 current = self._rebuild_due()
                 if current is None and self._silence_due():
                     current = ("silent", public.round)
-        if current is not self._window:
+        timed = isinstance(current, tuple)  # (a claim window is the one object it is)
+        changed = current != self._window if timed else current is not self._window
+        ran_out = self._deadline == math.inf
+        if changed or timed and (sequenced or ran_out):
             self._window = current
-            wait = public.audit_timeout if isinstance(current, tuple) else public.claim_timeout
+            wait = public.audit_timeout if timed else public.claim_timeout
             self._deadline = trio.current_time() + wait if current is not None else math.inf
             self._window_changed.set()
 

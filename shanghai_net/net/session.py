@@ -360,7 +360,9 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
 
     async def submit(self, move: Move) -> Outcome:
         """`Accepted` once the host has sequenced the move, with the events since it was sent
-        (as this seat may know them); `Refused` with the replica's or the host's reason."""
+        (as this seat may know them); `Refused` with the replica's or the host's reason, or
+        because the game ended with it still held (a claim decision on its way when another
+        seat went out)."""
         table = self.table
         if table is None or not self._dealt:
             return Refused(move, f"{move.text()!r}: the game has not started")
@@ -525,6 +527,8 @@ class NetSession(SeatLog, SessionHandover, SessionRematch, Session):
         self._take_chat(peer.chat)
         if peer.status in GONE or self._failure:
             self._player.give_up(self.status or f"the game is {peer.status}")
+        elif table is not None and table.finished:  # (a move of ours it sequenced is reported)
+            self._player.give_up("the game is over")  # the seat is asked for no move again
         self._notify()
 
     def _show(self, peer) -> PeerTable | PublicTable | None:

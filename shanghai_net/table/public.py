@@ -32,7 +32,7 @@ from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame
 from .fault import Fault, ProvenCheat
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .stream import ANY_TIME_BODIES, HOST_BODIES, PickState, StreamTable
+from .stream import ANY_TIME_BODIES, HOST_BODIES, PickState, StreamTable, body_digest
 
 
 OBSERVER = -1
@@ -145,9 +145,10 @@ class PublicTable(StreamTable):
             except ValueError as error:
                 raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
                                           None, msg.counter) from None
-            cheat = self._admit_deal(msg, step)
+            digest = body_digest(body)
+            cheat = self._admit_deal(msg, step, digest)
             self._sequence(msg)
-            self._deal_bodies.setdefault(msg.author, []).append(body)
+            self._deal_bodies.add((msg.author, digest))
             if cheat is not None:  # sequenced as the evidence: every party names its author
                 self.fault = cheat
             else:
@@ -193,11 +194,13 @@ class PublicTable(StreamTable):
                                           msg.counter)
         return move
 
-    def _admit_deal(self, msg: GameMessage, step: DealStep) -> ProvenCheat | None:
-        """Refuse a deal step that is not due from its author now; the `ProvenCheat` of one
-        that is due but whose content breaks the deal (to be sequenced as its evidence)."""
+    def _admit_deal(self, msg: GameMessage, step: DealStep, digest: bytes
+                    ) -> ProvenCheat | None:
+        """Refuse a deal step that is not due from its author now (``digest``: its body's
+        `body_digest`); the `ProvenCheat` of one that is due but whose content breaks the deal
+        (to be sequenced as its evidence)."""
         author = msg.author
-        misplaced = self._misplaced(author, msg.body, step)
+        misplaced = self._misplaced(author, digest, step)
         if misplaced is not None:
             raise RemoteProtocolError("out_of_turn", f"{step.step} {misplaced}"[:480], None,
                                       msg.counter)

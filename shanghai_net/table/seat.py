@@ -112,8 +112,12 @@ class PeerTable(StreamTable):
         self._deferred: list[Token] = []
         self._own_picks = 0
         self._passes_sent: set[int] = set()
-        """The generations whose pass this seat made and sent at the step the stream is at (a
-        restart of the generation wipes it, `_lose_own`: the pass goes again)."""
+        """The generations whose pass this seat sent at the step the stream is at (a restart of
+        the generation wipes it, `_lose_own`: the pass goes again).  Not the participant's
+        `_made` (a pass made and not yet sequenced), which a restart keeps: the pass goes again
+        the same message, so that if the host still sequences the copy it refused, the second
+        is that copy word for word (the host's doing), not a second, different pass (its
+        author's)."""
         self.complaint: str | None = None
         """What this seat found wrong in the deal and complained of (it then stops playing)."""
 

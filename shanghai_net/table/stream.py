@@ -35,9 +35,11 @@ No sockets, no clocks; randomness is injected.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Callable
 
+import msgpack
 
 from ..cards import Card
 from ..deal.errors import CheatDetected
@@ -51,7 +53,7 @@ from ..errors import IllegalMoveError
 from ..wire import messages as wm
 from ..wire.errors import RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
-from ..wire.signing import Chain, start_digest
+from ..wire.signing import Chain, canonical, start_digest
 from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
@@ -81,6 +83,12 @@ def check_move(game: Game, move: Move) -> None:
         if legal == move:
             return
     game.check(move)
+
+
+def body_digest(body: Deal) -> bytes:
+    """A deal body's identity word for word: SHA-256 of its canonical bytes, the same for the
+    copy its author's outbox signs again after a reconnection (the counter is not the body's)."""
+    return hashlib.sha256(msgpack.packb(canonical(body.to_wire()), use_bin_type=True)).digest()
 
 
 HOST_BODIES = (Timeout, wm.Replace)
@@ -243,9 +251,10 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._picks = []
         self._first_pick: Pick | None = None
         """The first-dealer pick, until every seat is played (`_begin_first_pick`)."""
-        self._deal_bodies: dict[int, list[Deal]] = {}
-        """Author -> its deal bodies sequenced in the running deal: one sequenced again word for
-        word is the host's doing (`_misplaced`)."""
+        self._deal_bodies: set[tuple[int, bytes]] = set()
+        """(author, `body_digest`) of each deal body sequenced in the running deal: one sequenced
+        again word for word is the host's doing (`_misplaced`).  A set, since every deal message
+        of a round is looked up in it."""
         self._restarted: set[int] = set()
         """Generations whose commit of a seat lost before any pass was dropped (R1): a pass of
         one before every fresh commitment may have been due when its author made it."""
@@ -343,11 +352,12 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
                 step = parse_deal(body, self.game_id, author)
             except ValueError as error:
                 raise Fault(author, f"seat {author}: malformed deal body: {error}") from None
-            misplaced = self._misplaced(author, body, step)
+            digest = body_digest(body)
+            misplaced = self._misplaced(author, digest, step)
             if misplaced is not None:
                 raise Fault(HOST_AUTHOR, f"the host sequenced seat {author}'s {step.step} "
                                          f"{misplaced}")
-            self._deal_bodies.setdefault(author, []).append(body)
+            self._deal_bodies.add((author, digest))
             self._on_deal(author, step)
         elif isinstance(body, MOVE_BODIES):
             stale = self._stale(msg)
@@ -431,20 +441,21 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
 
     # -- deal steps ----------------------------------------------------------------------------
 
-    def _misplaced(self, author: int, body: Deal, step: DealStep) -> str | None:
+    def _misplaced(self, author: int, digest: bytes, step: DealStep) -> str | None:
         """Why ``step`` stands where the host, not its author, put it (None: it does not), as
         docs/dealing.md's "A step the host places where it is not due" has it: a seat signs a
         step when the stream it has seen makes it due, and cannot know what the host will
         sequence before it.  So a step of a round gone by, a body of its author's already
-        sequenced in this deal, word for word (its outbox signs again after a reconnection what
-        was on its way, `Outbox.reconnected`), seeds after the host's own timeout of them or
-        after the round's audit, a ``share_reveal`` after the host's own ``"shares"`` timeout
-        of it or after its rebuild was given up (`_share_reveal_misplaced`) names the host,
-        which refuses them all (`PublicTable.admit`).  What a step says (a second, different
-        one; a step of a round to come; a share off the commitments) names its author."""
+        sequenced in this deal word for word (``digest`` is the step's `body_digest`: its
+        outbox signs again after a reconnection what was on its way, `Outbox.reconnected`),
+        seeds after the host's own timeout of them or after the round's audit, a
+        ``share_reveal`` after the host's own ``"shares"`` timeout of it or after its rebuild
+        was given up (`_share_reveal_misplaced`) names the host, which refuses them all
+        (`PublicTable.admit`).  What a step says (a second, different one; a step of a round to
+        come; a share off the commitments) names its author."""
         if step.round < self.round:
             return f"of round {step.round}, a round gone by (the deal is in round {self.round})"
-        if body in self._deal_bodies.get(author, ()):
+        if (author, digest) in self._deal_bodies:
             return ("a second time: the same body, which its outbox signs again after a "
                     "reconnection")
         if step.round != self.round:
@@ -552,11 +563,12 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         no table counts a pass that another refuses.  A pass before every commitment of a
         generation restarted at a loss names the host: its author may have made it when every
         commitment was in, before the restart (`StreamTable._misplaced`'s rule)."""
-        if not self._all_committed(step.generation) and step.generation in self._restarted:
-            raise Fault(HOST_AUTHOR, f"seat {author}'s pass, a pass before every commitment of "
-                                     f"generation {step.generation}, which restarted at a loss "
-                                     "after its author may have made it: the host's to refuse")
         if not self._all_committed(step.generation):
+            if step.generation in self._restarted:
+                raise Fault(HOST_AUTHOR, f"seat {author}'s pass, a pass before every commitment "
+                                         f"of generation {step.generation}, which restarted at "
+                                         "a loss after its author may have made it: the host's "
+                                         "to refuse")
             raise Fault(author, f"seat {author}: a pass before every commitment")
         (output,) = step.messages
         turn = self._passes.get(step.generation, 0)
