@@ -88,10 +88,6 @@ def test_the_host_takes_the_seeds_of_a_round_of_30_generations_at_6_seats_sharin
         check_body(padded, game_id, config.max_body, config.max_unknown)
 
 
-@pytest.mark.xfail(strict=True, reason="soak 14-7: PeerTable.taking_over (table/seat.py) approves "
-                   "the replaces proposed before the seat sat only when seated at a deal; "
-                   "seated mid-round (its seat in rekey_due, R1) it returns first, and another "
-                   "lost seat's stand-in waits for its approval for ever")
 def test_a_replacement_seated_mid_round_approves_the_stand_in_proposed_before_it_sat():
     """Soak 14-7 (6 seats, t 4): gus's bye and ann's SIGKILL at the same moment in round 3;
     gus (seat 2) lost and rebuilt (R1), the host's stand-in proposed and approved by every seat
