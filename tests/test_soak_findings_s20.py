@@ -20,10 +20,6 @@ from seating import kept_in, start_seated, until
 from test_net_rejoin import identities, make_peer
 
 
-@pytest.mark.xfail(strict=True, reason="soak 13-27: a peer whose player quits once its table "
-                   "has the round over ends its run before sending the seeds it owes (Peer."
-                   "_converse checks _quit before _act; Quitting.leave sends only leave and "
-                   "bye): the host times them out and the played round is void")
 async def test_a_player_who_quits_as_the_round_ends_sends_its_seeds_first(tmp_path):
     """Soak 13-27 (4 seats, sharing off): ann quit (``bye``) the moment bot5 went out, her
     table showing the round over; her seeds never came, the host timed them out, and round 1,
