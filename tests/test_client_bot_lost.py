@@ -172,8 +172,7 @@ def test_the_client_s_replica_counts_a_first_player_back_mid_round_as_no_holder_
     gone.  Seat 2 holds no share of the round (a holder again from the next deal), so seat 3
     is not rebuildable and the round is void at every party, the client's replica too.  A
     client counting seat 2 a holder at once loses seat 3 with the round going on, and owes and
-    awaits a share of it seat 2 does not hold.  (Over sockets our returning first player
-    cannot take its seat mid-round yet: its table faults at the first handed box.)"""
+    awaits a share of it seat 2 does not hold.  (Over sockets: test_client_bot_seating.py.)"""
     from shanghai_net.engine import RoundVoided
     from test_adversary_r1 import first_player_back
 

@@ -112,13 +112,6 @@ async def test_the_client_seats_a_replacement_once_the_key_shares_owed_to_the_se
     assert late, "seat 1's kept key share was not sequenced after the approvals"
 
 
-@pytest.mark.xfail(strict=True, raises=BaseExceptionGroup, reason=(
-    "issue 38: our first player coming back over sockets to its seat lost mid-round (its "
-    "keys, its kept secrets) faults at the first handed box to it ('a box handing seat 2's "
-    "hand on from seat 3, which is no replaced seat's'), so the game stops there; likely: the "
-    "net layer sees no change of holder for its own keys (net/handover.py `_holder_changed` "
-    "compares sign keys) and does not take the seat over mid-round (PeerTable.taking_over). "
-    "The client's side is shown on our tables' stream in test_client_bot_lost.py"))
 async def test_the_client_counts_a_first_player_back_mid_round_as_no_holder_of_its_seeds(
         tmp_path):
     """4 seats, t = 3, no stand-in.  Seat 2 quits in round 1, is lost and rebuilt, the round

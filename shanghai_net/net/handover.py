@@ -114,6 +114,7 @@ class Holding:
         # to us: then the secrets we hold replay it (our own after those we were handed)
         follows = self.seat is None or (replacing and len(self._secrets) == 1)
         first = None if follows else self._secret_of(start.seats[self.seat].box_key)
+        self._seat_holder = None  # the seat's first holder is the first this table shows
         if first is None:  # a spectator, or a seat our keys take later: the public table
             table = self.table = self.result.table = PublicTable(start)
             table.audit_elsewhere = self.worker_threads
@@ -167,6 +168,8 @@ class Holding:
         """``table`` playing from ``secret``, and from the keys we hold after it as the
         table seals the seat's shares to them."""
         later = self._secrets[self._secrets.index(secret) + 1:]
+        if self._own not in self._secrets:  # started again: a ``replace`` of the seat may
+            later.append(self._own)  # give it this join's box key (`_came_back`)
         for after in later:
             table.hold(after.box_key, self._randomness(after))
         return table
@@ -176,8 +179,11 @@ class Holding:
         self.table = self.result.table = table
         table.audit_elsewhere = self.worker_threads
         table.yields_seat = self.role == "bot"  # a stand-in hands its seat on
-        self.outbox = Outbox(table, self.identity.sign_key, self._store.trail(
-            table.game_id) if self._store is not None else None)
+        old = self.outbox  # of the table we took the seat over from: its trail, its counters
+        trail = old.trail if old is not None else \
+            self._store.trail(table.game_id) if self._store is not None else None
+        self.outbox = Outbox(table, self.identity.sign_key, trail,
+                             old.reserve() if old is not None else 0)
         self._watch = HostWatch(table, self.outbox)
         self._watch.behind()  # a seat taken mid-stream: live once its inbox runs dry
         self.outbox.push(first)
@@ -212,20 +218,48 @@ class Holding:
                 self._handed_to_us(table)
             return
         holder = table.holders[self.seat]
+        reseated = self._seat_holder is not None and self._seat_holder is not holder
+        self._seat_holder = holder
+        if reseated and holder.box_key == self._own.box_public:
+            self._came_back()
         ours = holder.sign_key == self._sign_public
         self._held = self._held or (ours and self.outbox is not None)
         # the box keys of our secrets are looked up only when the seat changed hands, not
-        # after every message (each is an X25519 key derived from its seed)
-        secret = self._secret_of(holder.box_key) if self.outbox is None and \
-            self.seat in changed else None
+        # after every message (each is an X25519 key derived from its seed); and when the
+        # table seated the seat we play again mid-round (sharing on, R1): it was lost this
+        # round, and our table, which played it until then, holds a deal that lost it
+        afresh = reseated and self.outbox is not None and self.seat in table.rekey_due
+        secret = self._secret_of(holder.box_key) if afresh or (
+            self.outbox is None and self.seat in changed) else None
         if secret is not None:
-            seated = self._seated(self.table_type.taking_over(
-                table, self.seat, secret.box_key, self._randomness(secret)), secret)
-            self._sit(seated, seated.start())
+            self._take_over(table, secret)
         elif not ours and self._held and self.outbox is not None:
             how = f"we handed seat {self.seat} over: it" if self.seat in table.handovers \
                 else f"the table voted us gone: seat {self.seat}"
             raise Unseated(f"{how} is played by {holder.describe()} now")
+
+    def _came_back(self) -> None:
+        """A ``replace`` gave our seat the box key of this join's hello: we came back to it
+        after a crash (the kept secrets are the seat's until then).  This join's secret plays
+        it from the deal that seals to it (`_seated` holds it), and is kept after the others:
+        a crash from here replays the seat to this point and takes it again."""
+        if self._own in self._secrets:
+            return
+        self._secrets = [*self._secrets, self._own]
+        if self._store is not None:
+            self._store.keep(self.table.game_id, start_digest(self.start.to_wire()),
+                             self._secrets)
+
+    def _take_over(self, table: PublicTable | PeerTable, secret: SeatSecret) -> None:
+        """Play our seat from here as a replacement does (`PeerTable.taking_over`), from the
+        game as ``table`` has it: a follower's table whose keys the stream just gave the seat,
+        or our own seat's, seated again mid-round after its loss this round (its first player
+        coming back: the same process, or one started again).  Then it holds no share of the
+        round's seeds, and takes its hand from the boxes the others hand it (protocol.md
+        11.10)."""
+        seated = self._seated(self.table_type.taking_over(
+            table, self.seat, secret.box_key, self._randomness(secret)), secret)
+        self._sit(seated, seated.start())
 
     def _handed_to_us(self, table: PublicTable) -> None:
         """A successor watching: if a ``hand_over`` names our key, open the secrets it seals

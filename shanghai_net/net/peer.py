@@ -35,6 +35,7 @@ from ..identity import Identity
 from ..table.fault import Fault
 from ..table.outbox import Outbox
 from ..table.public import PublicTable
+from ..table.roster import Holder
 from ..table.seat import PeerTable
 from ..table.secret import SeatSecret
 from ..table.watch import HostWatch
@@ -175,6 +176,9 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
         """Our complaint, signed and sent, that the host kept from the table (`Voting`)."""
         self._keys_seen: tuple[bytes, ...] = ()
         """Each seat's signing key when `_holder_changed` last looked."""
+        self._seat_holder: Holder | None = None
+        """Who held our seat when `_holder_changed` last looked: a new `Holder` with the same
+        keys is our seat seated again by a ``replace`` (its first player coming back)."""
         self._sign_public = identity.sign_public
         """Our signing key, derived from its seed once: `_holder_changed` compares it with the
         seat's holder after every message (issue 40)."""
@@ -475,8 +479,8 @@ class Peer(Holding, PeerRematch, Quitting, Voting):
         except Fault as fault:
             raise PeerError(str(fault)) from None
         self._holder_changed()
-        if outbox is None:  # a spectator (or a replacement that just took its seat)
-            self._changed()
+        if outbox is None or self.outbox is not outbox:  # a spectator, or a seat just taken
+            self._changed()  # (over): what the table it took over from owes goes nowhere
             return
         outbox.push(bodies)
         outbox.sequenced(msg)

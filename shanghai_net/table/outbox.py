@@ -74,7 +74,10 @@ class Outbox:
     MAX_FLYING = 8
 
     def __init__(self, table: PeerTable, sign_key: Ed25519PrivateKey,
-                 trail: Trail | None = None) -> None:
+                 trail: Trail | None = None, counter: int = 0) -> None:
+        """``counter``: the lowest counter to give (a seat's table taken over from another
+        of ours goes on above the counters that one gave: the host's answer to one of them,
+        a refusal, say, names no message of this outbox)."""
         self.table = table
         self.trail = trail
         """Where this seat's sequenced messages are kept (None: nowhere; a seat whose
@@ -100,7 +103,7 @@ class Outbox:
         by counter (a move dropped here after it left among them): the host's `Placed` names
         one."""
         self.sent = 0
-        self._counter = 0
+        self._counter = counter
         self._hold = -1
         """A stale move is signed again once the stream has brought this seq (the message
         after which the game moved on: the host's error may come before it)."""

@@ -169,9 +169,11 @@ class PeerTable(StreamTable):
             not self.game.waiting and not (self.seat in self.rekey_due and self._hand_unknown())))
 
     def can_move(self) -> bool:
-        """This seat has a decision to make now."""
+        """This seat has a decision to make now: not while the table has voted it gone (its
+        key plays no more: its replica may still show its turn, which waits for the seat's
+        next holder)."""
         return self.fault is None and self.complaint is None and self.settled and \
-            self.seat in self.game.to_move()
+            self.seat not in self.vacant and self.seat in self.game.to_move()
 
     def legal_moves(self) -> list[Move]:
         return list(self.game.legal_moves(self.seat)) if self.settled else []
