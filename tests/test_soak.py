@@ -51,6 +51,34 @@ def test_the_mixed_draw_shares_seeds_at_a_third_of_its_tables_of_4_to_6_seats():
     assert not any(draw_game(seed, players=3).sharing for seed in SEEDS)
 
 
+def test_the_time_bound_counts_the_host_s_timeouts_a_fault_may_take():
+    """Soak 13-4 (4 seats, t 3; bot3 and dee taken back at the same moment): each seat's
+    round was voided in turn by the host's ``silent`` timeout (two seats of four left, no
+    majority) and its ``vote`` timeout (``t`` holders' votes could not come), each a full
+    audit_timeout after the last message: the game took 490 s where it was given 330 s.  Each
+    seat lost at once with another, and at a table sharing seeds each seat lost, counts one
+    more audit_timeout; one fault alone at a table sharing nothing counts none."""
+    game = draw_game("13-4")
+    assert game.sharing and game.players == 4
+    assert [(f.kind, f.order()) for f in game.faults] == [("take-back", (3, 0, 9))] * 2
+    assert game.host_waits == 4 and game.time_bound == 150 + 2 * 90 + 4 * 90
+    alone = GameSpec("x", 3, 0, [Seat("ann", True)], [Fault("sigkill-gone", "ann", 1, 3, 1)])
+    assert alone.host_waits == 0 and alone.time_bound == 150 + 90
+    alone.sharing = True
+    assert alone.host_waits == 1
+
+
+def test_the_time_bound_grows_with_the_turns_played():
+    """Soak 13-28 (6 seats, t 4, one seat killed and back): round 2 ran to the house rule's
+    300 turns, nobody out, in 225 s, and the game was stopped at its 330 s in round 3 with its
+    record moving (its bound then; 420 s now, with the host's ``vote`` timeout the seat lost
+    may take).  A game has its bound and 0.75 s for each discard past 150."""
+    game = draw_game("13-28")
+    assert game.players == 6 and game.time_bound == 150 + 2 * 45 + 90 + 90
+    assert game.time_bound_at(0) == game.time_bound_at(150) == 420
+    assert game.time_bound_at(319) == 420 + 0.75 * 169
+
+
 def test_sessions_15_and_16s_seeds_play_their_games_again():
     """soak6.log's failed game 6-20: carl's bye and bot2's SIGTERM at deal 3 + 6 discards."""
     game = draw_game("6-20", draw="single")
@@ -320,6 +348,38 @@ def test_the_watch_says_where_a_stalled_record_stands_and_on_whom(tmp_path):
     assert watch.last_seq == 2
     assert watch.waiting() == \
         "the last message seq 2, the table owed seat 3: its commitment to pick 0"
+
+
+def test_the_watch_names_an_approval_owed_and_the_votes_standing(tmp_path):
+    """Soak 13-4's stand, sharing off: two seats of four (0 and 2) gone at once in the
+    first-dealer pick; the two left vote seat 2 gone (no majority) and the host times it out
+    as silent: the pick is void, seat 2 vacant; the host proposes a replacement, which waits
+    for seat 0's approval, and the two vote seat 0 gone: the table waits for the host's
+    ``silent`` timeout of seat 0, no stall, and the watch says so (it said the table owed
+    "nothing the stream names")."""
+    from test_table_roster import Roster, newcomer, vote_gone
+    from shanghai_net.wire import messages as wm
+
+    t = Roster(4, seed=101, rules={"contracts": [[2, 0]]})
+    t.gone |= {0, 2}
+    while t.step(play=False):
+        pass
+    vote_gone(t, 2, [1, 3])
+    t.host_says(wm.Timeout(seat=2, what="silent"))
+    assert t.host.vacant == {2: 0}
+    t.propose(2, newcomer(2))
+    while t.step(play=False):
+        pass
+    vote_gone(t, 0, [1, 3])
+    record = tmp_path / "record.bin"
+    record.write_bytes(b"".join(encode_frame(m.to_wire()) for m in [t.host.start_game,
+                                                                    *t.stream]))
+    watch = RecordWatch(record, 4, 1)
+    watch.poll()
+    assert watch.waiting() == (
+        f"the last message seq {watch.last_seq}, the table owed seat 0: its approval of a "
+        "replacement; seat 2 vacant since round 0; votes that seat 0 left: seats 1, 3 (not "
+        "carried)")
 
 
 def test_the_watch_tells_a_seat_s_own_player_signing_from_its_stand_in(tmp_path):

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from shanghai_net.net.config import HostConfig
+
 CONTRACTS = ("2s", "1s1r", "2r")
 HOUSE_RULES = ("final_round_meld_all=false", "max_turns=300")
 """Davis melds its last round all at once, which bots seldom manage with two runs: a round of
@@ -22,6 +24,14 @@ minutes; and no round goes past 300 turns (it is scored as it stands)."""
 CLAIM_TIMEOUT = 1.0
 VOTE_AFTER = 10.0
 """Seconds a seat is away before the bots (``--void-after``) and the persons vote."""
+TURN_SECONDS = 0.75
+"""A turn at 6 seats sharing seeds on a 2-core machine at load 20 (soak 13-28)."""
+QUIET_TURNS = 150
+"""Discards a game plays within `time_bound`'s quiet game: 75 to 180 in seed 13's games
+at 3 to 5 seats, most under a minute."""
+AUDIT_TIMEOUT = HostConfig.audit_timeout
+"""The host's wait for a seat's seeds, and for the table's silence (its ``silent`` and
+``vote`` timeouts): the harness's host keeps its default."""
 
 KINDS = ("sigkill-rejoin", "sigterm-rejoin", "sigkill-gone", "sigstop", "bye", "hand-over-bot",
          "hand-over-person", "take-back", "host-resume")
@@ -97,8 +107,32 @@ class GameSpec:
     def time_bound(self) -> float:
         """Seconds the game may take: a quiet game takes 20 to 60 s on a busy 2-core machine
         at 3 or 4 seats (a seat more, a turn more each time round), a vote 10 s, a rejoin after
-        a host's crash up to 15 s."""
-        return 150.0 + 45.0 * max(0, self.players - 4) + 90.0 * len(self.faults)
+        a host's crash up to 15 s; and a full `AUDIT_TIMEOUT` for each of the host's timeouts
+        a fault may take (`host_waits`)."""
+        return 150.0 + 45.0 * max(0, self.players - 4) + 90.0 * len(self.faults) + \
+            AUDIT_TIMEOUT * self.host_waits
+
+    def time_bound_at(self, turns: int) -> float:
+        """`time_bound`, and `TURN_SECONDS` for each turn the game has played beyond a quiet
+        game's `QUIET_TURNS`: a round may run to the house rule's 300 turns (soak 13-28, 6
+        seats: round 2's 300 turns, nobody out, took 225 s, and the game was stopped at 330 s
+        in round 3, its record moving)."""
+        return self.time_bound + TURN_SECONDS * max(0, turns - QUIET_TURNS)
+
+    @property
+    def host_waits(self) -> int:
+        """The host's timeouts, each a full `AUDIT_TIMEOUT` after the last message, that the
+        game's faults may take where the votes cannot decide alone (protocol.md 11.5, 11.10):
+        for each seat lost at the same moment as another, the ``silent`` timeout (the seats
+        left are no majority), and at a table sharing seeds for each seat lost, the ``vote``
+        timeout (``t`` holders' votes cannot come: another seat is lost too, or is a stand-in
+        the host plays).  Soak 13-4, 4 seats, t 3, two take-backs at once: each seat's round
+        voided in turn by a ``silent`` and a ``vote`` timeout, 190 and 220 s, the game 490 s
+        where it was given 330."""
+        lost = [f for f in self.faults if f.kind in LOST]
+        at_once = sum(any(g.target != f.target and g.order() == f.order() for g in lost)
+                      for f in lost)
+        return at_once + (len(lost) if self.sharing else 0)
 
     @property
     def deal_bound(self) -> int:

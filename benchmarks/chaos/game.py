@@ -227,10 +227,10 @@ class Game:
                    for faults in targets.values()]
         for thread in threads:
             thread.start()
-        bound = spec.time_bound * self.slow
         seen, moved = self.watch.last_seq, began
         while True:
             self.watch.poll()
+            bound = spec.time_bound_at(self.watch.discards) * self.slow
             if self.watch.last_seq != seen:
                 seen, moved = self.watch.last_seq, time.monotonic()
             with self.lock:

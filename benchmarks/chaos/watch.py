@@ -141,16 +141,36 @@ class RecordWatch:
         if table.finished and not self.broken:  # the host then waits for the seats to leave
             return f"the last message seq {self.last_seq}, the game over (its host waits for " \
                    "the seats still connected to leave or ask for a rematch)"
-        owed = table.owed() if not self.broken else {}
+        if self.broken:
+            return f"the last message seq {self.last_seq}, the table stopped at {self.broken}"
+        owed = table.owed()
+        owed.update({seat: "its approval of a replacement" for seat in table.approvals_due()
+                     if seat not in owed})
         if owed:
             waits = "; ".join(f"seat {seat}: {why}" for seat, why in sorted(owed.items()))
         else:
-            moving = table.moving() if not self.broken else set()
-            vacant = sorted(table.vacant.items()) if not self.broken else []
+            moving = table.moving()
             waits = f"the move of seat {', '.join(map(str, sorted(moving)))}" if moving else \
-                "nothing the stream names" + "".join(
-                    f"; seat {seat} vacant since round {round_no}" for seat, round_no in vacant)
-        return f"the last message seq {self.last_seq}, the table owed {waits}"
+                "nothing the stream names"
+        return f"the last message seq {self.last_seq}, the table owed {waits}" + "".join(
+            f"; seat {seat} vacant since round {round_no}"
+            for seat, round_no in sorted(table.vacant.items())) + self._votes()
+
+    def _votes(self) -> str:
+        """The votes standing in the round the table may void, and the seats the host timed
+        out as silent: a table that waits for the host's ``silent`` or ``vote`` timeout (a full
+        audit_timeout after the last message) is no stall (soak 13-4: two seats of four voted
+        seat 0 gone, no majority, and its approval of seat 2's replacement owed)."""
+        table = self.table
+        votes = sorted((seat, voters) for (round_no, seat), voters in table.gone_votes.items()
+                       if round_no == table.void_target and voters)
+        said = "".join(
+            f"; votes that seat {seat} left: seats {', '.join(map(str, sorted(voters)))}"
+            + ("" if table.carried(table.void_target, seat) else " (not carried)")
+            for seat, voters in votes)
+        silent = sorted(table.silenced)
+        return said + (f"; timed out as silent: seat {', '.join(map(str, silent))}"
+                       if silent else "")
 
     def where(self) -> str:
         return f"deal {self.deal}, " + (f"audit ({len(self.seeds_from)} seeds in)"

@@ -6,46 +6,73 @@ message, on which the other seats vote at once; the lobby's ``left``, which the 
 it hears the ``bye`` that follows, is only the host's word, on which no seat votes with sharing
 on.  With sharing off the seats vote on the lobby's word as in version 9, and the seat sends
 no ``leave``: such a table's bytes stay version 9's, which a client of version 9 (the
-reference simple_bot) follows.  Then the run ends, and connects no more."""
+reference simple_bot) follows.  Before either, a seat whose round is over sends what it owes
+the round (its seeds): a quit does not void a round played out.  Then the run ends, and
+connects no more."""
 
 from __future__ import annotations
 
 import trio
 
+from ..table.fault import Fault
+from ..wire import LocalProtocolError
 from ..wire.messages import Bye, GameMessage, Leave
 from ..wire.signing import sign_game
 from ..wire.state import State
-from .peer_link import PeerLink, PeerResult
+from .peer_link import Lost, PeerLink, PeerResult
 
 __all__ = ["Quitting"]
+
+QUIT_GRACE = 2
+"""Seconds a player's quit waits for its last words to go out: quitting never hangs."""
 
 
 class Quitting:
     """The quitting part of `Peer` (it sets the attributes these read)."""
 
     async def leave(self) -> None:
-        """The player quits: the seat's signed ``leave`` goes to the table if it plays a
-        running game with sharing on (`_signed_leave`), then the host hears ``bye``, so that the table sees the
+        """The player quits: what the seat owes a round just over goes first
+        (`_send_round_s_due`), then its signed ``leave`` if it plays a running game with
+        sharing on (`_signed_leave`), then the host hears ``bye``, so that the table sees the
         seat has left for good rather than lost its link (with no connection there is no one
-        to tell).  The run then ends with its result, and connects no more."""
+        to tell), all within ``QUIT_GRACE``.  The run then ends with its result, and connects
+        no more."""
         self._quit = True
-        leave = self._signed_leave()
-        with trio.move_on_after(2):
+        with trio.move_on_after(QUIT_GRACE):
+            if self._link is not None:
+                await self._send_round_s_due(self._link)
+            leave = self._signed_leave()
             if leave is not None:
                 await self._tell(leave)
             await self._tell(Bye(reason="the player left"))
         self.nudge()  # wake the run, which plays no more
 
+    def _plays_here(self, link: PeerLink) -> bool:
+        """Whether this peer plays a seat of the game on ``link``, a connection the host has
+        taken into the game (not while it replays the stream after a rejoin: its counters are
+        not known yet), and the seat still counts at the table."""
+        table, outbox = self.table, self.outbox
+        return outbox is not None and link.conn.our_state is State.GAME and \
+            not self.replaying and table.fault is None and table.seat not in table.vacant
+
+    async def _send_round_s_due(self, link: PeerLink) -> None:
+        """A seat whose round is over (its table waits for the round's audit) sends what it
+        owes the round (its seeds) before it goes: they cost the player nothing, and without
+        them the round, played out, is void for every seat (soak 13-27)."""
+        if not self._plays_here(link) or not self.table.waiting_audit:
+            return
+        try:
+            while (msg := self.outbox.poll()) is not None:
+                await link.send(msg)
+        except (Fault, Lost, LocalProtocolError):
+            return  # nothing more to send, or nowhere to: the leaving goes on
+
     def _signed_leave(self) -> GameMessage | None:
-        """The seat's ``leave``, signed with its next counter, if this peer plays a seat of a
-        game with sharing on still going on, on a connection the host has taken into the game
-        (not while it replays the stream after a rejoin: its counters are not known yet); else
-        None."""
+        """The seat's ``leave``, signed with its next counter, if this peer plays a seat here
+        (`_plays_here`) of a game with sharing on still going on; else None."""
         table, outbox, link = self.table, self.outbox, self._link
-        if outbox is None or link is None or link.conn.our_state is not State.GAME or \
-                table.share_threshold is None or \
-                self.replaying or table.finished or table.fault is not None or \
-                table.seat in table.vacant or table.seat in table.quitters():
+        if link is None or not self._plays_here(link) or table.share_threshold is None or \
+                table.finished or table.seat in table.quitters():
             return None
         msg = sign_game(outbox.sign_key, table.chain.start, table.seat, outbox.reserve(),
                         Leave())
@@ -54,7 +81,10 @@ class Quitting:
 
     async def _part(self, link: PeerLink) -> None:
         """The player left: its bye goes out on this connection (said already by `leave`, or
-        not, if it found none to say it on) before the run closes it."""
+        not, if it found none to say it on) before the run closes it; what the seat owes
+        the round just over goes first (the quit came as the table took in its end)."""
+        with trio.move_on_after(QUIT_GRACE):
+            await self._send_round_s_due(link)
         if link.conn.our_state in (State.LOBBY, State.GAME):
             await link.send(Bye(reason="the player left"))
         await link.sent()

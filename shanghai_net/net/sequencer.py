@@ -24,10 +24,10 @@ from typing import Any, Callable
 import msgpack
 import trio
 
-from ..table.bodies import parse_deal
+from ..table.bodies import parse_deal, step_body
 from ..table.public import PublicTable
 from ..wire import ProtocolError, RemoteProtocolError, encode_frame
-from ..wire.messages import (DEAL_STEPS, HOST_AUTHOR, Bye, Deal, GameMessage, Replace,
+from ..wire.messages import (HOST_AUTHOR, Bye, Deal, GameMessage, Replace,
                              StartGame, Timeout)
 from .client import Client
 from .config import HostConfig
@@ -343,19 +343,13 @@ def check_body(msg: GameMessage, game_id: bytes, max_body: int, max_unknown: int
 
 
 def _known_size(msg: GameMessage, game_id: bytes) -> float:
-    """About the packed size of what ``msg``'s body holds in fields its kind defines (a deal
-    step: the deal messages it carries, each with room for its field names; a body of another
-    step is held to ``max_body`` only)."""
+    """The packed size of what ``msg``'s body holds in fields its kind defines: the body as
+    the wire writes it again from its decoded fields (a deal step from the deal messages it
+    carries, `step_body`)."""
     body = msg.body
-    if not isinstance(body, Deal) or body.step not in DEAL_STEPS:
-        return len(msgpack.packb(body.to_wire(), use_bin_type=True))
-    try:
-        step = parse_deal(body, game_id, msg.author)
-    except (ValueError, TypeError):
-        return math.inf  # malformed: the sequencer names what is wrong with it
-    size = len(msgpack.packb({"kind": body.KIND, "step": body.step}, use_bin_type=True))
-    for item in step.messages:
-        size += len(msgpack.packb(item.to_plain(), use_bin_type=True)) + 64
-    for share in step.sealed:
-        size += len(share.epk) + len(share.ciphertext) + 3 * len(share.positions) + 64
-    return size
+    if isinstance(body, Deal):
+        try:
+            body = step_body(parse_deal(body, game_id, msg.author))
+        except (ValueError, TypeError):
+            return math.inf  # malformed: the sequencer names what is wrong with it
+    return len(msgpack.packb(body.to_wire(), use_bin_type=True))

@@ -22,7 +22,8 @@ from ..wire import messages as wm
 from ..wire.fields import Blob, Int, ListOf, Nullable
 
 __all__ = ["move_to_body", "body_to_move", "deal_body", "shares_body",
-           "reveals_body", "seeds_body", "parse_deal", "DealStep", "deal_data_schemas"]
+           "reveals_body", "seeds_body", "parse_deal", "step_body", "DealStep",
+           "deal_data_schemas"]
 
 # -- moves ---------------------------------------------------------------------------------------
 
@@ -283,6 +284,18 @@ def parse_deal(body: wm.Deal, game_id: bytes, author: int) -> DealStep:
         return DealStep(step, round_no, [ShareReveal(ctx(0), author, _int(data, "seat", 0, 255),
                                                      _published_shares(data))], [])
     raise ValueError(f"unknown deal step {step!r:.64}")
+
+
+def step_body(step: DealStep) -> wm.Deal:
+    """The ``deal`` body the wire writes for a decoded ``step``: `parse_deal`'s inverse, but
+    for the fields the step does not define (what a host counts as unknown bytes)."""
+    if step.step == "shares":
+        return shares_body(step.round, step.generation, step.sealed)
+    if step.step == "reveal":
+        return reveals_body(step.round, step.messages)
+    if step.step == "seeds":
+        return seeds_body(step.round, step.messages)
+    return deal_body(step.messages[0])
 
 
 def _sharing(data: dict) -> tuple[tuple[bytes, ...], tuple[tuple[int, bytes, bytes], ...]]:

@@ -69,19 +69,19 @@ class PeerTable(StreamTable):
         table.__dict__.update({k: v for k, v in vars(follower).items() if k in shared})
         game = copy.deepcopy(follower.public)
         game.viewer = seat
-        if seat in table.rekey_due:
-            table._take_seat(seat, box_key, random, game)
-            table._follow_round()
-            table._take_up_reveals()
-            return table
-        if not any(r.round_no == table.round for r in table._shuffles):
+        mid_round = seat in table.rekey_due
+        if not mid_round and not any(r.round_no == table.round for r in table._shuffles):
             # seated while another seat is still vacant: the deal has not begun, and the last
             # one's steps (audited, or voided) are no one's to send now
             table.generations = set()
         table._take_seat(seat, box_key, random, game)
         for seq, proposal in sorted(table.proposals.items()):  # proposed before we had a say
-            if seat in table.needed(proposal):
+            if seat in table.needed(proposal):  # (mid-round too: another lost seat's, soak 14-7)
                 table._proposed(seq, proposal.body)
+        if mid_round:
+            table._follow_round()
+            table._take_up_reveals()
+            return table
         for request in table._shuffles:
             if request.generation in table.generations:
                 table._start_generation(request)
