@@ -9,7 +9,7 @@ from __future__ import annotations
 from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire.messages import Deal, Error, VoidRound
 
-from client_races import SHARE_NOT_OWED, overtaken
+from client_races import DEAL_OVER, SHARE_NOT_OWED, overtaken
 from test_adversary_r1 import kept_by_host, votes_through_outboxes
 from test_table_roster import Roster
 
@@ -19,9 +19,10 @@ RULES = {"contracts": [[2, 0], [1, 1]]}
 def test_a_key_share_a_void_overtook_is_a_race_and_one_never_owed_is_not():
     """5 seats, sharing off.  In round 1 the host keeps seat 0's key share of a card another
     seat drew; seats 1, 2 and 4 vote seat 3 gone, and the round is void.  Then the kept share
-    reaches the host: refused, "no key share ... is owed".  It was owed until the void, so the
-    judge takes it as overtaken; not so with no void in its way, nor the same refusal naming a
-    card seat 0 never owed that seat."""
+    reaches the host: refused, as answering a deal that is over.  It was owed until the void, so
+    the judge takes it as overtaken; not so with no void in its way.  A refusal of that share as
+    not owed (a seating's way) is a race too; not one naming a card seat 0 never owed that
+    seat."""
     t = Roster(5, seed=5, rules=RULES)
 
     def share_of_a_draw(msg) -> bool:
@@ -39,17 +40,23 @@ def test_a_key_share_a_void_overtook_is_a_race_and_one_never_owed_is_not():
         error = Error(code=refusal.code, reason=refusal.reason, ref_counter=refusal.ref_counter)
     else:
         raise AssertionError("the host sequenced a key share the void made owed no more")
-    share = SHARE_NOT_OWED.search(error.reason)
-    assert error.code == "out_of_turn" and share is not None, error
+    assert error.code == "out_of_turn" and DEAL_OVER.search(error.reason), error
     start, stream = t.host.start_game, t.stream
     assert overtaken(error, start, stream, 0), error
     first_vote = next(m.seq for m in stream if isinstance(m.body, VoidRound))
     assert not overtaken(error, start, stream[:first_vote], 0), "a refusal with no change"
-    to, position = int(share[3]), int(share[1])
+    generation, kept_box = kept[0].body.data["generation"], kept[0].body.data["boxes"][0]
+    to, position = kept_box["to"], kept_box["positions"][0]
+
+    def not_owed(at: int) -> Error:
+        """The refusal of a key share of position ``at`` while the deal runs (a seating's)."""
+        return Error(code="out_of_turn", ref_counter=error.ref_counter, reason=(
+            f"seat 0: a key share for position {at} of generation {generation} that no one "
+            f"asked of it (no key share for position {at} is owed to seat {to})"))
+    assert SHARE_NOT_OWED.search(not_owed(position).reason) is not None
+    assert overtaken(not_owed(position), start, stream, 0), "a share owed until the void"
     hand = next(p for box in (m.body.data["boxes"] for m in stream if m.author == 0
                               and isinstance(m.body, Deal) and m.body.step == "shares")
                 for b in box if b["to"] != to for p in b["positions"])
-    never_owed = Error(code="out_of_turn", reason=error.reason.replace(
-        f"position {position} ", f"position {hand} "), ref_counter=error.ref_counter)
-    assert SHARE_NOT_OWED.search(never_owed.reason) is not None
+    never_owed = not_owed(hand)
     assert not overtaken(never_owed, start, stream, 0), never_owed
