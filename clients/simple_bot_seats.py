@@ -185,7 +185,8 @@ class SeatChanges:
     def take_seat(self, seq: int) -> None:
         """The ``replace`` at ``seq``, approved by every seat it needs, seats its keys: the
         seat's signing and box keys are the replacement's, it is no longer vacant (and no share
-        holder, unless its first player is back with both its keys)."""
+        holder, unless its first player is back with both its keys).  Ours, it owes its say on
+        the proposals already waiting, as if each had just come (11.8)."""
         body = self.proposals.pop(seq).body
         seat = body["seat"]
         self.keys_before[seat].add(self.sign_keys[seat])
@@ -207,7 +208,10 @@ class SeatChanges:
             raise SeatTaken(f"seat {seat} is played by {body['name']!r} with another key "
                             f"from round {self.round_no}: the table voted us gone")
         if seat == self.taking and body["sign_key"] == self.sign_key:
-            self.seat, self.taking = seat, None  # ours from this deal on
+            self.seat, self.taking = seat, None  # ours from this deal on (or mid-round, R1)
+        if seat == self.seat:  # ours (again): we owe our say on the proposals already waiting
+            self.to_approve = [q for q, p in sorted(self.proposals.items())
+                               if self.seat not in p.approvals and self.approves(p.body["seat"])]
 
     def charge(self, seat: int) -> None:
         """``seat`` left a round: it pays ``leave_penalty``, once a leave: not for a stand-in
@@ -250,9 +254,14 @@ class SeatChanges:
             if old in self.to_approve:
                 self.to_approve.remove(old)
         self.proposals[seq] = Proposal(seq, body)
-        if self.seat is not None and self.seat not in self.vacant and (
-                seat in self.vacant or self.roles[seat] == "bot"):
+        if self.approves(seat):
             self.to_approve.append(seq)
+
+    def approves(self, seat: int) -> bool:
+        """Whether this seat, played by us and not vacant, approves a ``replace`` of ``seat``:
+        of a vacant seat or one a stand-in bot plays (11.8, "The reference seats' rule")."""
+        return self.seat is not None and self.seat not in self.vacant and (
+            seat in self.vacant or self.roles[seat] == "bot")
 
     def box_key_taken(self, box_key: bytes, seat: int) -> bool:
         """Whether another seat than ``seat`` has held ``box_key`` in the game, or a waiting

@@ -340,6 +340,34 @@ def test_the_client_bot_approves_a_stand_in_s_seat_changing_hands_and_names_one_
     assert stand_in.to_approve == [10]
 
 
+def test_the_client_bot_seated_as_a_newcomer_approves_the_replaces_already_waiting():
+    """Issue 38 (soak 14-7's gap, in the client): seats 1 and 2 vacant, the host proposes a
+    stand-in for seat 1, then the client's keys for seat 2; seats 0 and 3 approve the client
+    first, so it is seated while seat 1's ``replace`` still waits, now for its say too.  It owes
+    that approval (protocol.md 11.8: it decides as if the proposal had just come): without it,
+    seat 1 stays vacant and the deal waits for good."""
+    bot = load_client()
+    keys, start = client_start(4)
+    rnd = seeded(b"client newcomer approvals")
+    ours = rnd(32)
+    table = bot.Table(start, None, rnd(32), rnd(32), rnd, ours, taking=2)
+    table.round_no, table.waiting_seats = 1, True  # round 1's deal waits for seats 1 and 2
+    table.vacant[1] = table.vacant[2] = 0
+
+    def replace(seat, key):
+        return {"kind": "replace", "seat": seat, "name": "x", "role": "bot", "sign_key": key,
+                "box_key": rnd(32)}
+
+    table.apply(10, 8, replace(1, bytes([20]) * 32))
+    table.apply(11, 8, replace(2, ours))
+    for seat, seq in ((0, 11), (3, 11), (0, 10), (3, 10)):
+        table.apply(100 + seat + seq, seat, {"kind": "approve", "seq": seq})
+    assert table.seat == 2 and table.taking is None
+    assert 1 in table.vacant and table.to_approve == [10], "seat 1's replace waits for good"
+    table.apply(200, 2, {"kind": "approve", "seq": 10})
+    assert table.to_approve == [] and not table.vacant and not table.waiting_seats
+
+
 def test_the_client_bot_holds_one_box_key_to_one_seat():
     """protocol.md 6.2, 11.8, 11.9 (one box key, one seat): the client's own table refuses a
     `start_game` that gives two seats one box key, a ``replace`` or a ``hand_over`` with a box
