@@ -120,14 +120,15 @@ async def test_a_holder_s_share_reveal_timed_out_leaves_t_shares_and_the_seat_is
 async def test_votes_at_the_seat_majority_without_t_holders_are_timed_out_into_a_void(
         tmp_path, monkeypatch):
     """5 seats, t = 4: seats 0, 1 and 3 vote seat 2 gone (3 of 5: 11.5's bar, 3 holders of the
-    4 needed) and seat 4 does not.  After ``audit_timeout`` with no vote, the host times the
-    vote out naming seat 2, and the round is void as without sharing; before the third vote
-    there is no such timeout."""
+    4 needed) and seat 4 does not.  After ``audit_timeout`` and the clients' own wait
+    (``holder_votes_wait``: none here) with no vote, the host times the vote out naming seat 2
+    (timing it out as silent first if it owes the deal no step), and the round is void as
+    without sharing; before the third vote there is no such timeout."""
     sharing_on(monkeypatch, 4)
     record = tmp_path / "vote.bin"
     with trio.fail_after(180):
         async with sharing_table(tmp_path, 5, b"vote timed out", audit_timeout=AUDIT,
-                                 record=record) as (host, peers, _, kill):
+                                 holder_votes_wait=0, record=record) as (host, peers, _, kill):
             public = host.public
             await frozen_seat_killed(host, kill)
             round_no = public.void_target

@@ -36,6 +36,13 @@ class HostConfig:
     """Seconds every seat has to open its seeds once a complaint stopped the round (in
     ``start_game``); a seat that has not is named.  Longer than a dropped peer's first
     reconnection attempts."""
+    holder_votes_wait: float = BOT_VOID_AFTER
+    """Sharing on, R1: seconds more than the table's ``audit_timeout`` the host waits, from the
+    last message sequenced, for the share holders' votes that lose a seat before it times the
+    vote out (docs/dealing.md, "When the host times the vote out"): the clients' own wait to
+    vote, which the reference bots count from the stall they read (``BOT_VOID_AFTER``).  With
+    ``audit_timeout`` alone a bot holder's vote came after the void wherever quicker voters had
+    reached the seat majority (soak 14-7)."""
     stand_in: str | None = "basic"
     """The level of the bot the host seats, with fresh keys, in a seat the table voted gone, so
     that the game goes on from the next round (None: the seat waits until someone proposes who

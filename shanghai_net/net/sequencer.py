@@ -231,9 +231,10 @@ class Sequencer:
         holder)``, the lowest holder whose ``share_reveal`` the first lost seat's rebuild waits
         for; else ``("vote", round, seat)``, the first seat whose votes reached protocol.md
         11.5's bar and wait for ``t`` holders' (a seat carried, still rebuildable, not lost
-        yet); else None.  Each waits the table's ``audit_timeout`` as the seeds clock does,
-        from the last message sequenced (so from the last vote, for a table that waits on
-        one)."""
+        yet), but not one to move whose silence is due (`_unheard_mover`); else None.  Each
+        waits from the last message sequenced (so from the last vote, for a table that waits
+        on one): the shares the table's ``audit_timeout``, as the seeds clock does, the vote
+        `_vote_wait`."""
         public = self.public
         if public.share_threshold is None or public.accusation is not None:
             return None
@@ -244,7 +245,24 @@ class Sequencer:
         seat = next((s for s in sorted({s for r, s in public.gone_votes if r == round_no})
                      if s not in public.vacant and public.carried(round_no, s) and
                      public.rebuildable(s)), None)
-        return None if seat is None else ("vote", public.round, seat)
+        if seat is None or _unheard_mover(public, self.clients, seat):
+            return None
+        return "vote", public.round, seat
+
+    def _vote_wait(self, seat: int) -> float:
+        """How long the votes that ``seat`` left wait for ``t`` holders' votes, from the last
+        message sequenced, before the host times the vote out (docs/dealing.md, "When the host
+        times the vote out"): no time at all when fewer than ``t`` holders other than ``seat``
+        are left, for those votes can never come (soak 13-5: the table waited 90 s for a vote
+        only the host's stand-in, no holder, was left to give); else the table's
+        ``audit_timeout`` and the clients' own wait to vote (`HostConfig.holder_votes_wait`),
+        so that a bot holder's vote, cast ``BOT_VOID_AFTER`` after the stall, comes in time
+        though quicker voters reached the seat majority long before (soak 14-7)."""
+        public = self.public
+        holders = set(public.share_holders(public.share_threshold, public.start_game.host_run))
+        if len(holders - {seat}) < public.share_threshold:
+            return 0.0
+        return public.audit_timeout + self.config.holder_votes_wait
 
     def _track_window(self, sequenced: bool = False) -> None:
         """Keep the one timer the host runs: a claim window (from when it opened), a round's
@@ -269,7 +287,8 @@ class Sequencer:
         ran_out = self._deadline == math.inf
         if changed or timed and (sequenced or ran_out):
             self._window = current
-            wait = public.audit_timeout if timed else public.claim_timeout
+            wait = public.claim_timeout if not timed else self._vote_wait(current[2]) \
+                if current[0] == "vote" else public.audit_timeout
             self._deadline = trio.current_time() + wait if current is not None else math.inf
             self._window_changed.set()
 
@@ -325,6 +344,18 @@ class Sequencer:
         self.public.take_host(msg)
         self.timeouts += isinstance(body, Timeout)
         await self._publish(msg)
+
+
+def _unheard_mover(public: PublicTable, clients, seat: int) -> bool:
+    """Whether ``seat``, whose votes wait for ``t`` holders', is one the table waits on to move
+    (it owes the deal no step), its link down, that the host has not timed out as silent: then
+    `Sequencer._rebuild_due` lets the silence clock run first, as if no vote stood.  The
+    reference clients vote against a seat to move only after that timeout (docs/dealing.md,
+    "What the reference clients vote on"): a ``"vote"`` timeout before it left all their votes
+    out."""
+    linked = {c.seat for c in clients if c.seat is not None and c.connected}
+    timed_out = public.silenced.keys() - public.idle_silenced
+    return seat in public.moving() - public.waiting_for() - linked - timed_out
 
 
 def check_body(msg: GameMessage, game_id: bytes, max_body: int, max_unknown: int) -> None:
