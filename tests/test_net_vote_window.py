@@ -7,7 +7,8 @@ the host timed the vote out ``audit_timeout`` (90 s) after the vote that reached
 the console) had reached the bar, the seat was never lost and its round void: a played round R1
 could have saved.  Here the seats that vote at once are the test's, as persons pressing V; the
 bot's wait (``void_after``) and the host's (``holder_votes_wait``) are a few seconds, for
-``BOT_VOID_AFTER``'s three minutes."""
+``BOT_VOID_AFTER``'s three minutes.  And soak 13-5 in process: a seat whose ``t`` holders' votes
+can never come (a holder replaced earlier) has its vote timed out at once, not after 90 s."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from seating import until
 from sharing_net import FROZEN, sharing_on, sharing_table, votes_against
 from test_net_rebuild_timers import host_and_seats, share_reveals, timeouts
 from test_net_complaints import assert_no_hidden_card_opened_to
+from test_table_dropout_lost_vote import after_some_draws
+from test_table_dropout_silent import parties
+from test_table_roster import newcomer, to_next_deal, vote_gone
 
 AUDIT = 3.0
 """The table's ``audit_timeout``."""
@@ -85,6 +89,37 @@ async def test_a_bot_holder_s_vote_after_its_wait_loses_the_seat_where_persons_r
         assert not any(isinstance(e, RoundVoided) for e in party.public.log)
     for seat in (0, 1, 3, BOT):
         assert_no_hidden_card_opened_to(host_and_seats(host, peers), seat)
+
+
+def test_soak_13_5_a_seat_lost_at_the_commits_with_fewer_than_t_other_holders_is_timed_out_at_once():
+    """Soak 13-5 in process (our real tables; the host's timer by its own `_rebuild_due` and
+    `_vote_wait`): 5 seats, t = 4; seat 2 lost mid-round 1 (R1) and a replacement seated (no
+    holder: it counts toward 11.5's bar only); seat 3 dies as round 2's deal begins and seats
+    0, 1 and 4 vote it gone: the bar, 3 holders' votes, and no fourth holder to give one.  The
+    host's window is the vote's, and it waits no time; with the three votes before the fourth
+    holder's seat was replaced it would wait ``audit_timeout`` and the bots' own wait."""
+    t = after_some_draws()
+    vote_gone(t, 2, [0, 1, 3, 4])
+    old, who = t.seats[2], newcomer(2)  # (`Roster.seat_newcomer`, the old seat kept mute)
+    t.follow(2, who, yields=True)
+    t.propose(2, who)
+    t.run_until(lambda: t.seats[2] is not old, play=False)
+    t.gone.discard(2)
+    t.ids[2] = who
+    to_next_deal(t)
+    t.gone.add(3)
+    round_no = t.host.round
+    vote_gone(t, 3, [0, 1, 4])
+    host = SimpleNamespace(public=t.host, config=HostConfig(), clients=[
+        SimpleNamespace(seat=seat, connected=seat != 3) for seat in range(5)])
+    assert t.host.share_holders(4, ()) == (0, 1, 3, 4)
+    assert 3 in t.host.waiting_for(), "seat 3 owes round 2's deal a step"
+    assert Sequencer._rebuild_due(host) == ("vote", round_no, 3)
+    assert Sequencer._vote_wait(host, 3) == 0.0
+    t.time_out(3, "vote")
+    for party in parties(t):
+        assert party.fault is None, party.fault
+        assert party.left == [(round_no, 3)] and party.lost == [(1, 2)]
 
 
 def waiting_host(holders, t=4):
