@@ -110,8 +110,7 @@ def test_soak_13_5_a_seat_lost_at_the_commits_with_fewer_than_t_other_holders_is
     t.gone.add(3)
     round_no = t.host.round
     vote_gone(t, 3, [0, 1, 4])
-    host = SimpleNamespace(public=t.host, config=HostConfig(), clients=[
-        SimpleNamespace(seat=seat, connected=seat != 3) for seat in range(5)])
+    host = host_over(t.host, {0, 1, 2, 4})
     assert t.host.share_holders(4, ()) == (0, 1, 3, 4)
     assert 3 in t.host.waiting_for(), "seat 3 owes round 2's deal a step"
     assert Sequencer._rebuild_due(host) == ("vote", round_no, 3)
@@ -122,20 +121,22 @@ def test_soak_13_5_a_seat_lost_at_the_commits_with_fewer_than_t_other_holders_is
         assert party.left == [(round_no, 3)] and party.lost == [(1, 2)]
 
 
-def waiting_host(holders, t=4):
-    """The part of a host `Sequencer._vote_wait` reads: a table of 5 seats sharing at ``t``
-    whose share holders are ``holders``."""
-    public = SimpleNamespace(share_threshold=t, audit_timeout=90.0,
-                             start_game=SimpleNamespace(host_run=()),
-                             share_holders=lambda threshold, host_run: tuple(holders))
-    return SimpleNamespace(public=public, config=HostConfig())
+def host_over(public, linked):
+    """The part of a host that `Sequencer._rebuild_due` and `_vote_wait` read: its table, its
+    settings, and its connections, those of ``linked`` up."""
+    return SimpleNamespace(public=public, config=HostConfig(), clients=[
+        SimpleNamespace(seat=seat, connected=seat in linked) for seat in range(public.players)])
 
 
-def test_the_vote_is_timed_out_at_once_when_t_holders_votes_can_never_come():
-    """Soak 13-5: 5 seats, t = 4, seat 1 played by the host's stand-in (no holder), seat 3
-    lost: 3 holders other than it, the fourth vote can never come, so the host waits no time
-    for it; with 4 holders other than the seat it waits ``audit_timeout`` and the bots' own
-    wait (``BOT_VOID_AFTER``)."""
-    assert Sequencer._vote_wait(waiting_host([0, 2, 3, 4]), 3) == 0.0
-    assert Sequencer._vote_wait(waiting_host([0, 1, 2, 3, 4]), 3) == 90.0 + BOT_VOID_AFTER
-    assert Sequencer._vote_wait(waiting_host([0, 1, 2, 4]), 3) == 90.0 + BOT_VOID_AFTER
+def test_the_votes_wait_the_bots_own_wait_only_while_the_holders_they_need_are_connected():
+    """5 seats, t = 4: seat 2 gone in round 1 and voted gone by seats 0, 1 and 3.  With seat 4,
+    the fourth holder, connected, the host waits ``audit_timeout`` and the bots' own wait
+    (``BOT_VOID_AFTER``) for its vote; with its link down too (two seats lost at once), the
+    vote can come only once it is back, and the host waits ``audit_timeout``, as before."""
+    t = after_some_draws()
+    vote_gone(t, 2, [0, 1, 3])
+    audit = t.host.audit_timeout
+    assert Sequencer._vote_wait(host_over(t.host, {0, 1, 3, 4}), 2) == audit + BOT_VOID_AFTER
+    assert Sequencer._vote_wait(host_over(t.host, {0, 1, 3}), 2) == audit
+    assert Sequencer._vote_wait(host_over(t.host, {3, 4}), 2) == audit + BOT_VOID_AFTER, \
+        "the holders that voted count, connected or not"

@@ -40,7 +40,8 @@ class HostConfig:
     """Sharing on, R1: seconds more than the table's ``audit_timeout`` the host waits, from the
     last message sequenced, for the share holders' votes that lose a seat before it times the
     vote out (docs/dealing.md, "When the host times the vote out"): the clients' own wait to
-    vote, which the reference bots count from the stall they read (``BOT_VOID_AFTER``).  With
+    vote, which the reference bots count from the stall they read (``BOT_VOID_AFTER``); not
+    while the votes still needed can come only from holders whose link is down.  With
     ``audit_timeout`` alone a bot holder's vote came after the void wherever quicker voters had
     reached the seat majority (soak 14-7)."""
     stand_in: str | None = "basic"

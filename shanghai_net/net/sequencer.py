@@ -254,14 +254,20 @@ class Sequencer:
         message sequenced, before the host times the vote out (docs/dealing.md, "When the host
         times the vote out"): no time at all when fewer than ``t`` holders other than ``seat``
         are left, for those votes can never come (soak 13-5: the table waited 90 s for a vote
-        only the host's stand-in, no holder, was left to give); else the table's
-        ``audit_timeout`` and the clients' own wait to vote (`HostConfig.holder_votes_wait`),
-        so that a bot holder's vote, cast ``BOT_VOID_AFTER`` after the stall, comes in time
-        though quicker voters reached the seat majority long before (soak 14-7)."""
+        only the host's stand-in, no holder, was left to give); the table's ``audit_timeout``
+        when they can come only from a holder whose link is down (lost with ``seat`` at once,
+        say); else ``audit_timeout`` and the clients' own wait to vote
+        (`HostConfig.holder_votes_wait`), so that a bot holder's vote, cast ``BOT_VOID_AFTER``
+        after the stall, comes in time though quicker voters reached the seat majority long
+        before (soak 14-7)."""
         public = self.public
-        holders = set(public.share_holders(public.share_threshold, public.start_game.host_run))
-        if len(holders - {seat}) < public.share_threshold:
+        holders = set(public.share_holders(public.share_threshold,
+                                           public.start_game.host_run)) - {seat}
+        if len(holders) < public.share_threshold:
             return 0.0
+        voted = public.holder_votes.get((public.void_target, seat), set())
+        if len(voted | holders & _linked(self.clients)) < public.share_threshold:
+            return public.audit_timeout
         return public.audit_timeout + self.config.holder_votes_wait
 
     def _track_window(self, sequenced: bool = False) -> None:
@@ -353,9 +359,13 @@ def _unheard_mover(public: PublicTable, clients, seat: int) -> bool:
     reference clients vote against a seat to move only after that timeout (docs/dealing.md,
     "What the reference clients vote on"): a ``"vote"`` timeout before it left all their votes
     out."""
-    linked = {c.seat for c in clients if c.seat is not None and c.connected}
     timed_out = public.silenced.keys() - public.idle_silenced
-    return seat in public.moving() - public.waiting_for() - linked - timed_out
+    return seat in public.moving() - public.waiting_for() - _linked(clients) - timed_out
+
+
+def _linked(clients) -> set[int]:
+    """The seats whose connection is up."""
+    return {c.seat for c in clients if c.seat is not None and c.connected}
 
 
 def check_body(msg: GameMessage, game_id: bytes, max_body: int, max_unknown: int) -> None:
