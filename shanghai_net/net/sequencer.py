@@ -266,7 +266,7 @@ class Sequencer:
         if len(holders) < public.share_threshold:
             return 0.0
         voted = public.holder_votes.get((public.void_target, seat), set())
-        if len(voted | holders & _linked(self.clients)) < public.share_threshold:
+        if len(holders & (voted | _linked(self.clients))) < public.share_threshold:
             return public.audit_timeout
         return public.audit_timeout + self.config.holder_votes_wait
 
