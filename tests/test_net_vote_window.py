@@ -30,7 +30,7 @@ from test_table_dropout_lost_vote import after_some_draws
 from test_table_dropout_silent import parties
 from test_table_roster import newcomer, to_next_deal, vote_gone
 
-AUDIT = 3.0
+AUDIT = 4.0
 """The table's ``audit_timeout``."""
 BOT_WAIT = 2 * AUDIT
 """The bot holder's ``void_after``, and the host's ``holder_votes_wait``: longer than
