@@ -21,7 +21,7 @@ from shanghai_net.net.config import BOT_VOID_AFTER
 from shanghai_net.net.peer import Peer
 from shanghai_net.net.transcript import read_transcript
 from shanghai_net.table.verify import verify
-from shanghai_net.wire.messages import VoidRound
+from shanghai_net.wire.messages import Placed, VoidRound
 
 from client_races import overtaken
 from seating import until
@@ -41,6 +41,16 @@ class ChecksItsVoteWhileReplaying(Peer):
         await super()._on_game(msg, own)
         if self.replaying and self._vote_due() <= trio.current_time():
             self.vote_void()
+
+    async def _on_message(self, link, msg):
+        """The host's word that our vote is sequenced waits until we have signed what the
+        messages before it made due (a reveal, say): on a loaded machine it came in a later
+        read than the echo of our move before it, the order CI met (issue 38), made certain."""
+        mine = self.outbox.unplaced.get(msg.counter) if isinstance(msg, Placed) and \
+            self.outbox is not None else None
+        if mine is not None and isinstance(mine.body, VoidRound):
+            await self._act(link)
+        await super()._on_message(link, msg)
 
 
 async def test_a_seat_back_from_a_crash_votes_only_once_it_has_replayed_the_game(tmp_path):
