@@ -58,14 +58,15 @@ def passed_since(table: PeerTable, decided: tuple[int, int], move: Move,
 class Outbox:
     """What one seat has to send, each message signed with the seat's next counter.
 
-    Deal bodies (and votes, complaints, protests, approvals) commute with everyone else's messages: they
-    go out in order as soon as they are due, several on their way at once (at most
-    ``MAX_FLYING``), and are never stale.  A move waits until the deal bodies before it are on
-    their way and the deal is settled; it names the chain's head it was decided on, and if the
-    host answers ``stale`` (a turn move came first) it is checked again and, if still to be
-    made, signed on the new head: dropped if it is no longer legal, if it answers a claim
-    window that has closed (a claim meant for one discard must not land on the next), or if
-    its round was voided meanwhile (`passed_since`).
+    Deal bodies (and votes, complaints, protests, approvals) commute with everyone else's
+    messages: they go out in order as soon as they are due, several on their way at once (at
+    most ``MAX_FLYING``), and are never stale; but nothing follows a vote of ours to void the
+    round until the stream shows it (or the host refuses it): it may end the round (`_voted`).
+    A move waits until the deal bodies before it are on their way and the deal is settled; it
+    names the chain's head it was decided on, and if the host answers ``stale`` (a turn move
+    came first) it is checked again and, if still to be made, signed on the new head: dropped if
+    it is no longer legal, if it answers a claim window that has closed (a claim meant for one
+    discard must not land on the next), or if its round was voided meanwhile (`passed_since`).
     After a reconnection, what was on its way is signed again with new counters; a message of
     ours found in the stream is taken as sent, so the deal body or move it carries is not sent
     again.  What became of each move: `take_outcomes`.
@@ -166,6 +167,8 @@ class Outbox:
             self._check_trail()
         if any(isinstance(msg.body, wm.HandOver) for msg in self.flying):
             return None  # from its seq the seat is signed for with the successor's key
+        if any(isinstance(msg.body, wm.VoidRound) for msg in self.flying):
+            return None  # it may void the round: nothing more of it until it is in (`_voted`)
         if self.deal:
             if len(self.flying) >= self.MAX_FLYING:
                 return None
@@ -218,6 +221,21 @@ class Outbox:
             self._outcomes.append((self.move[0], None))
             self.move = None
             self.in_flight = None
+        if isinstance(msg.body, wm.VoidRound):
+            self._voted()
+
+    def _voted(self) -> None:
+        """Our vote to void the round is sequenced (what we would sign after it waited for
+        it: `poll`): the deal steps it has ended are dropped.  The votes sequenced before it
+        may carry with it, and a seat that signed a step of the round after its own vote that
+        voided it could know the step was owed no more: the host refused it (`out_of_turn`,
+        the deal over), as no race of the stream explains (protocol.md 9; soak-like CI load,
+        issue 38).  A move chosen meanwhile is dropped at `poll` (`passed_since`)."""
+        kept: deque[Body] = deque()
+        for body in self.deal:
+            ended = isinstance(body, Deal) and self.table.deal_over(body)
+            (self.dropped if ended else kept).append(body)
+        self.deal = kept
 
     def _check_trail(self) -> None:
         """Before anything leaves: the stream this seat decides on is the one its trail was kept

@@ -24,7 +24,8 @@ from ..errors import IllegalMoveError
 from ..wire import messages as wm
 from ..wire.messages import Body, GameMessage, StartGame
 from .fault import Fault
-from .bodies import DealStep, deal_body, move_to_body, reveals_body, seeds_body, shares_body
+from .bodies import (DealStep, deal_body, move_to_body, parse_deal, reveals_body, seeds_body,
+                     shares_body)
 from .seating import follow_round
 from .stream import PickState, StreamTable, check_move
 
@@ -149,6 +150,13 @@ class PeerTable(StreamTable):
         self._take(msg, own)
         out, self._out = self._out, []
         return out
+
+    def deal_over(self, body: wm.Deal) -> bool:
+        """Whether ``body``, a deal step of this seat's that the stream made due, answers a deal
+        that is over now (of a round gone by, or voided: `_dropped`): the host refuses it, and
+        the seat that has seen the end must not sign it (`Outbox`, after the seat's own vote)."""
+        step = parse_deal(body, self.game_id, self.seat)
+        return step.round < self.round or self._dropped(step) is not None
 
     def _conclude_audit(self, verdict: Fault | None) -> None:
         # shown once the audit is over: it may have run in another thread (`run_audit`)
