@@ -86,24 +86,21 @@ def signed_bytes(start: bytes, author: int, counter: int, basis_seq: int | None,
     """The exact bytes an author signs for a game message of the game whose `start_digest` is
     ``start``: a peer given another ``start_game`` than the others (another seat's box key, say)
     cannot take a single message of theirs, nor they one of its."""
-    head, body_bytes = _signed_parts(start, author, counter, basis_seq, basis_head, body)
-    return head + body_bytes
+    return msgpack.packb([DOMAIN, start, author, counter, basis_seq, basis_head,
+                          canonical(body)], use_bin_type=True)
 
 
-def _signed_parts(start: bytes, author: int, counter: int, basis_seq: int | None,
-                  basis_head: bytes | None, body: Mapping) -> tuple[bytes, bytes]:
-    """`signed_bytes` in two: the array's header with its first six elements, and the body's
-    canonical bytes, its last element (msgpack writes an array's elements one after another;
-    the nil packed in the body's place is one byte)."""
-    head = msgpack.packb([DOMAIN, start, author, counter, basis_seq, basis_head, None],
-                         use_bin_type=True)[:-1]
-    return head, msgpack.packb(canonical(body), use_bin_type=True)
+def _signed(start: bytes, msg: GameMessage) -> bytes:
+    return signed_bytes(start, msg.author, msg.counter, msg.basis_seq, msg.basis_head,
+                        msg.body_wire)
 
 
-def _signed(start: bytes, msg: GameMessage) -> tuple[bytes, bytes]:
-    """`_signed_parts` of ``msg``: its body as its author signed it, unknown fields included."""
-    return _signed_parts(start, msg.author, msg.counter, msg.basis_seq, msg.basis_head,
-                         msg.body_wire)
+def _body_at(start: bytes, msg: GameMessage) -> int:
+    """Where ``msg``'s body begins in its signed bytes: after the array's header and its six
+    first elements (msgpack writes an array's elements one after another; the nil packed
+    here in the body's place is one byte)."""
+    return len(msgpack.packb([DOMAIN, start, msg.author, msg.counter, msg.basis_seq,
+                              msg.basis_head, None], use_bin_type=True)) - 1
 
 
 def sign_wire(key: Ed25519PrivateKey, start: bytes, author: int, counter: int,
@@ -129,7 +126,7 @@ def sign_game(key: Ed25519PrivateKey, start: bytes, author: int, counter: int, b
 def chain_hash(start: bytes, prev: bytes, msg: GameMessage) -> bytes:
     """The chain's head after ``msg`` (of the game whose start digest is ``start``), placed at
     its seq after the head ``prev``."""
-    return _link(msg, prev, b"".join(_signed(start, msg)))
+    return _link(msg, prev, _signed(start, msg))
 
 
 def _link(msg: GameMessage, prev: bytes, signed: bytes) -> bytes:
@@ -158,9 +155,9 @@ class Chain:
         """Author -> the counter of its last message in the chain."""
         self._checked: tuple[GameMessage, bytes] | None = None
         """The message `check` verified last, and its chain hash."""
-        self._checked_body: tuple[GameMessage, bytes] | None = None
-        """The message `check` verified last, and its body's canonical bytes (`body_digest`),
-        kept after `append`: a table looks a deal body up once it is in the chain."""
+        self._checked_signed: tuple[GameMessage, bytes] | None = None
+        """The message `check` verified last, and its signed bytes (`body_digest`), kept
+        after `append`: a table looks a deal body up once it is in the chain."""
         self._keys: dict[int, VerifyKey] = {}
         for seat, raw in seat_keys.items():
             try:
@@ -182,7 +179,7 @@ class Chain:
         """Raise ``bad_signature`` unless ``msg`` carries the signature of its author's key now,
         sequenced or not (evidence shown out of the chain)."""
         public = self._keys.get(msg.author)
-        if public is None or not _verifies(public, msg.sig, b"".join(_signed(self.start, msg))):
+        if public is None or not _verifies(public, msg.sig, _signed(self.start, msg)):
             raise RemoteProtocolError("bad_signature", f"a message said to be seat {msg.author}'s "
                                                        "does not carry its signature")
 
@@ -238,28 +235,27 @@ class Chain:
             raise RemoteProtocolError(
                 "broken_chain", f"the basis (seq {msg.basis_seq}, {msg.basis_head.hex()}) is "
                 "not a link of this chain", ref, msg.counter)
-        head, body = _signed(self.start, msg)
-        data = head + body
+        data = _signed(self.start, msg)
         if not own and not _verifies(public, msg.sig, data):
             raise RemoteProtocolError(
                 "bad_signature", f"message {msg.counter} of author {msg.author}: signature "
                 f"does not verify with seat {msg.author}'s key", ref, msg.counter)
         digest = _link(msg, self.head, data)
         self._checked = (msg, digest)
-        self._checked_body = (msg, body)
+        self._checked_signed = (msg, data)
         return digest
 
     def body_digest(self, msg: GameMessage) -> bytes:
         """SHA-256 of the canonical bytes (protocol.md 8.1) of ``msg``'s body as decoded, the
         unknown fields beside its kind left out: the body's identity word for word (8.3), the
         same for a copy signed again with another counter or its fields in another order.
-        When the body was signed with none of those fields, these are the bytes `check`
-        computed if ``msg`` was the message checked last, as every deal step is at every party
-        before its table looks it up: then it costs the hash alone."""
+        When the body was signed with none of those fields, these are the tail of the signed
+        bytes `check` computed if ``msg`` was the message checked last, as every deal step is
+        at every party before its table looks it up: then the body is not encoded again."""
         known = msg.body.to_wire()
-        last = self._checked_body
+        last = self._checked_signed
         if last is not None and last[0] is msg and msg.body_wire.keys() == known.keys():
-            return hashlib.sha256(last[1]).digest()
+            return hashlib.sha256(memoryview(last[1])[_body_at(self.start, msg):]).digest()
         return hashlib.sha256(msgpack.packb(canonical(known), use_bin_type=True)).digest()
 
     def append(self, msg: GameMessage) -> bytes:
