@@ -43,7 +43,7 @@ async def test_a_player_who_quits_with_its_round_over_sends_its_seeds_before_its
     with trio.fail_after(120):
         async with sharing_table(tmp_path, 3, b"quits with its round over",
                                  {QUITTER: {"kind": QuitsAsTheRoundEnds}}, frozen=None,
-                                 audit_timeout=5) as (host, peers, ends, kill):
+                                 audit_timeout=10) as (host, peers, ends, kill):
             public = host.public
             await peers[QUITTER].quits.wait()
             assert public.waiting_audit and QUITTER not in public.seeds_from
