@@ -12,6 +12,7 @@ import trio
 import trio.testing
 
 from shanghai_net.deal import seeded
+from shanghai_net.engine.moves import PassClaim
 from shanghai_net.net.budget import Budget, Verdict
 from shanghai_net.net.config import HostConfig
 from shanghai_net.net.history import History
@@ -30,7 +31,7 @@ from shanghai_net.wire.signing import sign_proof
 from test_checks_table import deliver_one_at_a_time, sequenced_anyway
 from test_net_flood import LIMITS
 from test_net_host_parts import a_game_of_three, hello, sent
-from test_net_table import Table, open_window
+from test_net_table import Table, open_window, signed
 
 
 def test_a_flood_of_small_messages_is_read_no_faster_than_its_message_rate():
@@ -149,7 +150,7 @@ async def test_the_host_times_out_every_silent_seat_of_a_claim_window_not_the_fi
     assert len(silent) >= 2
     seq = sequencer(HostConfig(players=4, random=seeded(b"timeouts")), History(1 << 20), set(),
                     t.host, t.host_id.sign_key)
-    await seq._timeout(window)
+    await seq._timeout(("claim", t.host.moment_seq))
     assert seq.timeouts == len(silent), f"{seq.timeouts} of the {len(silent)} silent seats timed out"
     assert t.host.open_window() is None or t.host.open_window()[0] is not window
 
@@ -175,19 +176,47 @@ async def test_the_claim_timer_runs_for_every_window_not_the_first_only(autojump
     the second as the first (a timer that ended after its first window would leave every later
     window open for ever, the table waiting on a silent seat)."""
     public = SimpleNamespace(waiting_audit=False, claim_timeout=7.0, audit_timeout=60.0,
-                             window=None, open_window=lambda: (public.window, [1]))
+                             moment_seq=None, open_window=lambda: (object(), [1]))
     seq = sequencer(HostConfig(players=3, random=seeded(b"timer")), History(1 << 20), set(),
                     public)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(seq._claim_timer)
-        for window in ("first window", "second window"):
-            public.window = window
+        for window, opened_at in (("first window", 10), ("second window", 14)):
+            public.moment_seq = opened_at
             seq._track_window()
             opened, client, timed_out = trio.current_time(), None, None
             with trio.move_on_after(60):
                 client, timed_out = await seq._inbox.receive()
-            assert client is None and timed_out == window, f"the {window} was never timed out"
+            assert client is None and timed_out == ("claim", opened_at), \
+                f"the {window} was never timed out"
             assert trio.current_time() - opened == pytest.approx(7.0)
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_claim_window_s_clock_runs_from_when_it_opened_whatever_comes_in_it(mock_clock):
+    """A claim window's ``claim_timeout`` runs from when it opened: a seat's pass sequenced in
+    it, which changes the window (a seat fewer to wait on), starts no clock again; at the time
+    the host times out the seats still silent in it, and nothing before (else a table whose
+    seats each pass just before the time runs out would wait a ``claim_timeout`` a seat)."""
+    t = Table(4, seed=6)
+    open_window(t)
+    opened = ("claim", t.host.moment_seq)
+    window, silent = t.host.open_window()
+    seq = sequencer(HostConfig(players=4, random=seeded(b"claim clock")), History(1 << 20),
+                    set(), t.host, t.host_id.sign_key)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(seq._claim_timer)
+        await trio.testing.wait_all_tasks_blocked()
+        seq._track_window(sequenced=True)  # as after the discard that opened it
+        await run_for(mock_clock, t.host.claim_timeout - 1)
+        t.deliver(signed(t, silent[0], PassClaim(silent[0]), t.host.chain.basis))
+        assert t.host.open_window()[0] is window and t.host.open_window()[1] == silent[1:]
+        seq._track_window(sequenced=True)
+        await trio.testing.wait_all_tasks_blocked()
+        with pytest.raises(trio.WouldBlock):
+            seq._inbox.receive_nowait()
+        await run_for(mock_clock, 1)
+        assert seq._inbox.receive_nowait() == (None, opened), "the pass started the clock again"
         nursery.cancel_scope.cancel()
 
 

@@ -5,11 +5,16 @@ In process (the `Table` harness of test_net_table)."""
 
 from __future__ import annotations
 
+import pytest
+
 from shanghai_net.identity import Identity
 from shanghai_net.net.peer import Peer
+from shanghai_net.net.sequencer import check_body
+from shanghai_net.wire import RemoteProtocolError
 from shanghai_net.wire import messages as wm
 from shanghai_net.wire.messages import Placed
 
+from test_adversary_r1 import kept_by_host
 from test_net_table import Table
 
 
@@ -66,3 +71,31 @@ def test_placed_names_the_one_of_two_messages_on_their_way_whose_counter_it_give
     first, second = box.poll(), box.poll()
     t.deliver(second)
     assert box.unplaced == {first.counter: first}
+
+
+def test_a_refused_seeds_body_is_dropped_and_never_sent_again():
+    """Soak 14-3's second half: the host refused a seat's ``seeds`` (there, over its size cap:
+    `check_body`, as here) and the seat's outbox dropped them.  So it must: a refusal says what
+    the body or the stream is, which a copy does not change (the same bytes over the same cap,
+    seeds no longer due), and each copy would count among its connection's bad messages.  The
+    outbox sends the body no more, not after a reconnection either; the host times the seeds
+    out and the round is audited without them, no party at fault (with sharing on, from the
+    seat's holders' shares: R2)."""
+    t = Table(3, seed=3)
+    kept, stop = kept_by_host(t, lambda msg: msg.author == 1 and isinstance(msg.body, wm.Deal)
+                              and msg.body.step == "seeds")
+    t.run_until(lambda: kept)
+    stop()
+    box, seeds = t.boxes[1], kept[0]
+    with pytest.raises(RemoteProtocolError) as refused:
+        check_body(seeds, t.host.game_id, 64, 1024)
+    error = refused.value
+    assert error.code == "bad_message" and error.ref_counter == seeds.counter
+    box.error(wm.Error(code=error.code, reason=error.reason, ref_counter=error.ref_counter))
+    assert box.dropped == [seeds.body] and not box.flying and box.poll() is None
+    box.reconnected()
+    assert box.poll() is None, "the refused seeds were sent again after a reconnection"
+    t.time_out(1, "seeds")
+    t.run_until(lambda: t.host.audited >= 1)
+    assert [seat for seat, _ in t.host.seeds_timeouts.values()] == [1]
+    assert t.host.fault is None and all(table.fault is None for table in t.seats)

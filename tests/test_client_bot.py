@@ -368,6 +368,39 @@ def test_the_client_bot_seated_as_a_newcomer_approves_the_replaces_already_waiti
     assert table.to_approve == [] and not table.vacant and not table.waiting_seats
 
 
+def test_the_client_bot_seated_mid_round_approves_the_replaces_already_waiting():
+    """The mid-round path (R1) of the test above on its own (protocol.md 11.8, 11.10; soak
+    14-7), 5 seats, ``t`` = 3: seats 1 and 2 lost this round, each rebuilt from its holders'
+    shares, the round going on; the host proposes a stand-in for seat 1, then the client's
+    keys for seat 2.  Seats 0, 3 and 4 approve the client first, so it takes seat 2 mid-round (`seat_approved`,
+    with no deal to wait for) while seat 1's ``replace`` still waits, now for its say too: it
+    owes that approval, or seat 1 stays vacant for good."""
+    bot = load_client()
+    keys, start = client_start(5)
+    rnd = seeded(b"client mid-round approvals")
+    ours = rnd(32)
+    table = bot.Table({**start, "share_threshold": 3}, None, rnd(32), rnd(32), rnd, ours,
+                      taking=2)
+    table.round_no = 1
+    for lost in (1, 2):  # lost this round and rebuilt, the round going on (no deal waits)
+        table.vacant[lost] = table.round_no
+        table.rebuilds[lost] = bot.Rebuild({})
+
+    def replace(seat, key):
+        return {"kind": "replace", "seat": seat, "name": "x", "role": "bot", "sign_key": key,
+                "box_key": rnd(32)}
+
+    table.apply(10, 8, replace(1, bytes([20]) * 32))
+    table.apply(11, 8, replace(2, ours))
+    for seq in (11, 10):
+        for seat in (0, 3, 4):
+            table.apply(100 + seat + seq, seat, {"kind": "approve", "seq": seq})
+    assert table.seat == 2 and table.taking is None and not table.waiting_seats
+    assert 1 in table.vacant and table.to_approve == [10], "seat 1's replace waits for good"
+    table.apply(200, 2, {"kind": "approve", "seq": 10})
+    assert table.to_approve == [] and not table.vacant and table.round_no == 1
+
+
 def test_the_client_bot_holds_one_box_key_to_one_seat():
     """protocol.md 6.2, 11.8, 11.9 (one box key, one seat): the client's own table refuses a
     `start_game` that gives two seats one box key, a ``replace`` or a ``hand_over`` with a box

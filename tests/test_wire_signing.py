@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from shanghai_net.wire import (DOMAIN, GENESIS, Chain, sign_game, Discard, DrawStock, GoDown,
                                RemoteProtocolError, canonical, chain_hash, check_proof,
                                decode_frame_body, decode_message, encode_frame, proof_bytes,
-                               sign_proof, signed_bytes)
+                               sign_proof, sign_wire, signed_bytes)
 from shanghai_net.wire.signing import CHAIN_DOMAIN
 from shanghai_net.wire.examples import CHALLENGE, GAME_ID, public_bytes, sign_key
 
@@ -49,6 +49,29 @@ def rejected(messages):
 
 def with_body(msg, body_wire):
     return decode_message({**msg.to_wire(), "body": body_wire})
+
+
+def test_a_body_digest_is_its_canonical_body_whatever_the_counter_or_field_order():
+    """`Chain.body_digest`, a deal body's identity word for word (protocol.md 8.3), hashes the
+    bytes `check` computed: the same for a copy signed again with another counter and its
+    fields in another order, or with an unknown field beside its kind (left out, as the body
+    decoded has none), and the same as the body's canonical bytes taken afresh, for a message
+    not checked last."""
+    body = {"kind": "deal", "step": "seeds", "data": {"round": 0, "seeds": [{"g": 1, "s": b"x"}]}}
+    reordered = {"data": {"seeds": [{"s": b"x", "g": 1}], "round": 0}, "step": "seeds",
+                 "kind": "deal"}
+    expected = hashlib.sha256(msgpack.packb(canonical(body), use_bin_type=True)).digest()
+    chain = Chain(SEATS)
+    for counter, wire in enumerate([body, reordered, {**body, "note": "again"}]):
+        msg = chain.place(decode_message(sign_wire(sign_key(1), chain.start, 1, counter, wire)))
+        chain.check(msg)
+        assert chain.body_digest(msg) == expected
+        chain.append(msg)
+        assert chain.body_digest(msg) == Chain(SEATS).body_digest(msg) == expected
+    other = {**body, "data": {**body["data"], "round": 1}}
+    msg = chain.place(decode_message(sign_wire(sign_key(1), chain.start, 1, 3, other)))
+    chain.check(msg)
+    assert chain.body_digest(msg) != expected
 
 
 def test_canonical_form_sorts_keys_recursively_and_ignores_insertion_order():

@@ -30,22 +30,21 @@ QUIT_GRACE = 2
 class Quitting:
     """The quitting part of `Peer` (it sets the attributes these read)."""
 
+    _parted: trio.Event | None = None
+    """Set once the run has ended after the player left (`_left_table`)."""
+
     async def leave(self) -> None:
-        """The player quits: what the seat owes a round just over goes first
-        (`_send_round_s_due`), then its signed ``leave`` if it plays a running game with
-        sharing on (`_signed_leave`), then the host hears ``bye``, so that the table sees the
-        seat has left for good rather than lost its link (with no connection there is no one
-        to tell), all within ``QUIT_GRACE``.  The run then ends with its result, and connects
-        no more."""
+        """The player quits: the run's loop says the seat's last words (`_part`) once it has
+        taken in what has arrived, then the run ends with its result and connects no more;
+        this waits for that, at most ``QUIT_GRACE`` (with no connection there is no one to
+        tell, and nothing to wait for)."""
         self._quit = True
-        with trio.move_on_after(QUIT_GRACE):
-            if self._link is not None:
-                await self._send_round_s_due(self._link)
-            leave = self._signed_leave()
-            if leave is not None:
-                await self._tell(leave)
-            await self._tell(Bye(reason="the player left"))
+        parted = self._parted = trio.Event()
+        if self._link is None:
+            return
         self.nudge()  # wake the run, which plays no more
+        with trio.move_on_after(QUIT_GRACE):
+            await parted.wait()
 
     def _plays_here(self, link: PeerLink) -> bool:
         """Whether this peer plays a seat of the game on ``link``, a connection the host has
@@ -67,12 +66,12 @@ class Quitting:
         except (Fault, Lost, LocalProtocolError):
             return  # nothing more to send, or nowhere to: the leaving goes on
 
-    def _signed_leave(self) -> GameMessage | None:
+    def _signed_leave(self, link: PeerLink) -> GameMessage | None:
         """The seat's ``leave``, signed with its next counter, if this peer plays a seat here
         (`_plays_here`) of a game with sharing on still going on; else None."""
-        table, outbox, link = self.table, self.outbox, self._link
-        if link is None or not self._plays_here(link) or table.share_threshold is None or \
-                table.finished or table.seat in table.quitters():
+        table, outbox = self.table, self.outbox
+        if not self._plays_here(link) or table.share_threshold is None or table.finished or \
+                table.seat in table.quitters():
             return None
         msg = sign_game(outbox.sign_key, table.chain.start, table.seat, outbox.reserve(),
                         Leave())
@@ -80,17 +79,25 @@ class Quitting:
         return msg
 
     async def _part(self, link: PeerLink) -> None:
-        """The player left: its bye goes out on this connection (said already by `leave`, or
-        not, if it found none to say it on) before the run closes it; what the seat owes
-        the round just over goes first (the quit came as the table took in its end)."""
+        """The player left (`leave`): the seat's last words go out on this connection, all
+        within ``QUIT_GRACE``, before the run closes it: what it owes the round just over
+        (`_send_round_s_due`), its signed ``leave`` (`_signed_leave`), then ``bye``.  Said by
+        the run's loop alone, once it has taken in every message that arrived, so that a
+        quit that comes as the table takes in the round's end still sends the seeds, and
+        nothing of the seat's follows its ``leave`` or its ``bye``."""
         with trio.move_on_after(QUIT_GRACE):
             await self._send_round_s_due(link)
-        if link.conn.our_state in (State.LOBBY, State.GAME):
-            await link.send(Bye(reason="the player left"))
+            leave = self._signed_leave(link)
+            if leave is not None:
+                await link.send(leave)
+            if link.conn.our_state in (State.LOBBY, State.GAME):
+                await link.send(Bye(reason="the player left"))
         await link.sent()
 
     def _left_table(self) -> PeerResult:
-        """The run's end after the player left (`leave`)."""
+        """The run's end after the player left (`leave`, which waits for it)."""
+        if self._parted is not None:
+            self._parted.set()
         if self._store is not None and self.table is not None and self.table.finished:
             self._store.forget(self.table.game_id)  # the game is over: its secret has no use
         self._set("over", "you left the table")

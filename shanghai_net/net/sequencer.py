@@ -78,7 +78,10 @@ class Sequencer:
         self.on_roster: Callable[[], None] = lambda: None
         """Called when a seat changes hands (everyone hears who plays it now)."""
         self._keys: tuple[bytes, ...] = ()
-        self._window: object | None = None
+        self._window: tuple | None = None
+        """What the host's one timer runs for (`_track_window`): ``("claim", seq)``, a claim
+        window, ``("seeds", round)``, ``("shares" or "vote", round, seat)``, ``("silent",
+        round)``."""
         self._deadline = math.inf
         self._window_changed = trio.Event()
 
@@ -282,19 +285,17 @@ class Sequencer:
         if public.waiting_audit:
             current = ("seeds", public.round)
         else:
-            window = public.open_window()
-            current = window[0] if window else None
+            current = _open_claim(public)
             if current is None and not public.finished and public.fault is None:
                 current = self._rebuild_due()
                 if current is None and self._silence_due():
                     current = ("silent", public.round)
-        timed = isinstance(current, tuple)  # (a claim window is the one object it is)
-        changed = current != self._window if timed else current is not self._window
+        from_last = current is not None and current[0] != "claim"  # the last message's clock
         ran_out = self._deadline == math.inf
-        if changed or timed and (sequenced or ran_out):
+        if current != self._window or from_last and (sequenced or ran_out):
             self._window = current
-            wait = public.claim_timeout if not timed else self._vote_wait(current[2]) \
-                if current[0] == "vote" else public.audit_timeout
+            wait = public.claim_timeout if not from_last else \
+                self._vote_wait(current[2]) if current[0] == "vote" else public.audit_timeout
             self._deadline = trio.current_time() + wait if current is not None else math.inf
             self._window_changed.set()
 
@@ -309,26 +310,26 @@ class Sequencer:
                 self._deadline = math.inf  # before the send yields: a new window sets its own
                 await self._inbox_send.send((None, window))
 
-    async def _timeout(self, window: object) -> None:
+    async def _timeout(self, window: tuple) -> None:
         public = self.public
-        if isinstance(window, tuple) and window[0] == "silent":  # the lowest seat, then the
-            due = self._silence_due()  # next after a full wait more
+        if window[0] == "silent":  # the lowest seat, then the next after a full wait more
+            due = self._silence_due()
             if due and not public.waiting_audit and public.open_window() is None:
                 await self._sign(Timeout(seat=min(due), what="silent"))
             return
-        if isinstance(window, tuple) and window[0] in ("shares", "vote"):
+        if window[0] in ("shares", "vote"):
             if not public.waiting_audit and public.open_window() is None and \
                     self._rebuild_due() == window:  # still due, as the timer began it
                 await self._sign(Timeout(seat=window[2], what=window[0]))
             return
-        if isinstance(window, tuple):  # a round's seeds: the first seat they did not come from
+        if window[0] == "seeds":  # a round's seeds: the first seat they did not come from
             if window == ("seeds", public.round) and public.waiting_audit:  # (each after it
                 # has a full wait more: the timer starts again with each message)
                 silent = set(range(public.players)) - public.seeds_from - public.missing_seeds
                 await self._sign(Timeout(seat=min(silent), what="seeds"))
             return
-        current = public.open_window() if public else None
-        if current is None or current[0] is not window:
+        current = public.open_window()
+        if current is None or _open_claim(public) != window:  # closed, or another one
             return
         for seat in current[1]:
             await self._sign(Timeout(seat=seat))
@@ -366,6 +367,14 @@ def _unheard_mover(public: PublicTable, clients, seat: int) -> bool:
 def _linked(clients) -> set[int]:
     """The seats whose connection is up."""
     return {c.seat for c in clients if c.seat is not None and c.connected}
+
+
+def _open_claim(public: PublicTable) -> tuple[str, int] | None:
+    """The claim window open now, if any, as the host's timer names it: ``("claim", seq)``,
+    ``seq`` the message that opened it (the table's `moment_seq`: claims answer it side by
+    side and change no moment), so that a window is told from the next by value, as the
+    other clocks are, and not by the claims and passes that change it."""
+    return ("claim", public.moment_seq) if public.open_window() is not None else None
 
 
 def check_body(msg: GameMessage, game_id: bytes, max_body: int, max_unknown: int) -> None:

@@ -274,8 +274,13 @@ class Outbox:
 
     def error(self, error: wm.Error) -> None:
         """The host refused a message of ours: a ``stale`` move is checked and signed again; a
-        refused move is dropped (the player chooses again); a refused deal step leaves nothing
-        to do but to report it."""
+        refused move is dropped (the player chooses again); a refused deal step (``seeds``
+        too) is dropped, in ``dropped``, and never sent again: the host refuses a step for
+        what the body is (over its caps, soak 14-3) or what the stream it sequenced makes of
+        it (not due, a deal over), which a copy would not change, and each copy would count
+        among the connection's bad messages (protocol.md 9.1).  Seeds that never come are
+        the host's to time out: the seat is audited from its holders' shares (sharing on,
+        R2) or named absent, which is no evidence against it."""
         ref = error.ref_counter
         if ref is None:
             return

@@ -138,11 +138,11 @@ class Owing:
             holder = self.holder_of(token)
             shown = self._own_keys.get(token, set())
             if token in self._shown_without_holder:
+                known = shown | self.rebuilding(generation)  # the seats' keys sent or public
                 yield from (OwedStep(seat, "reveal", self.round,
                                      f"its key of seat {holder}'s card at position {position}",
                                      generation=generation, position=position, keys="own")
-                            for seat in range(self.players)
-                            if seat not in shown | self.rebuilding(generation))
+                            for seat in range(self.players) if seat not in known)
                 continue
             if holder is not None:
                 if holder not in shown:
@@ -150,7 +150,7 @@ class Owing:
                                    f"every key of its card at position {position}",
                                    generation=generation, position=position, keys="all")
                 continue
-            public = self.rebuilt_lost(generation)
+            known = shown | self.rebuilt_lost(generation)
             yield from (OwedStep(seat, "reveal", self.round, "its key of a card turned up",
                                  generation=generation, position=position, keys="own")
-                        for seat in range(self.players) if seat not in shown | public)
+                        for seat in range(self.players) if seat not in known)

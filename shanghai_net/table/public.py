@@ -32,7 +32,7 @@ from ..wire.errors import ProtocolError, RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame
 from .fault import Fault, ProvenCheat
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
-from .stream import ANY_TIME_BODIES, HOST_BODIES, PickState, StreamTable, body_digest
+from .stream import ANY_TIME_BODIES, HOST_BODIES, PickState, StreamTable
 
 
 OBSERVER = -1
@@ -145,7 +145,7 @@ class PublicTable(StreamTable):
             except ValueError as error:
                 raise RemoteProtocolError("bad_message", f"game.body: {error}"[:480],
                                           None, msg.counter) from None
-            digest = body_digest(body)
+            digest = self.chain.body_digest(msg)
             cheat = self._admit_deal(msg, step, digest)
             self._sequence(msg)
             self._deal_bodies.add((msg.author, digest))
@@ -197,7 +197,7 @@ class PublicTable(StreamTable):
     def _admit_deal(self, msg: GameMessage, step: DealStep, digest: bytes
                     ) -> ProvenCheat | None:
         """Refuse a deal step that is not due from its author now (``digest``: its body's
-        `body_digest`); the `ProvenCheat` of one that is due but whose content breaks the deal
+        `Chain.body_digest`); the `ProvenCheat` of one that is due but whose content breaks the deal
         (to be sequenced as its evidence)."""
         author = msg.author
         misplaced = self._misplaced(author, digest, step)

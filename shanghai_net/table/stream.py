@@ -35,11 +35,8 @@ No sockets, no clocks; randomness is injected.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Callable
-
-import msgpack
 
 from ..cards import Card
 from ..deal.errors import CheatDetected
@@ -53,7 +50,7 @@ from ..errors import IllegalMoveError
 from ..wire import messages as wm
 from ..wire.errors import RemoteProtocolError
 from ..wire.messages import HOST_AUTHOR, Deal, GameMessage, StartGame, Timeout
-from ..wire.signing import Chain, canonical, start_digest
+from ..wire.signing import Chain, start_digest
 from .fault import Fault
 from .replay import FullReplay
 from .bodies import MOVE_BODIES, DealStep, body_to_move, parse_deal
@@ -83,12 +80,6 @@ def check_move(game: Game, move: Move) -> None:
         if legal == move:
             return
     game.check(move)
-
-
-def body_digest(body: Deal) -> bytes:
-    """A deal body's identity word for word: SHA-256 of its canonical bytes, the same for the
-    copy its author's outbox signs again after a reconnection (the counter is not the body's)."""
-    return hashlib.sha256(msgpack.packb(canonical(body.to_wire()), use_bin_type=True)).digest()
 
 
 HOST_BODIES = (Timeout, wm.Replace)
@@ -257,9 +248,9 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         self._first_pick: Pick | None = None
         """The first-dealer pick, until every seat is played (`_begin_first_pick`)."""
         self._deal_bodies: set[tuple[int, bytes]] = set()
-        """(author, `body_digest`) of each deal body sequenced in the running deal: one sequenced
-        again word for word is the host's doing (`_misplaced`).  A set, since every deal message
-        of a round is looked up in it."""
+        """(author, `Chain.body_digest`) of each deal body sequenced in the running deal: one
+        sequenced again word for word is the host's doing (`_misplaced`).  A set, since every
+        deal message of a round is looked up in it."""
         self._restarted: set[int] = set()
         """Generations whose commit of a seat lost before any pass was dropped (R1): a pass of
         one before every fresh commitment may have been due when its author made it."""
@@ -357,7 +348,7 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
                 step = parse_deal(body, self.game_id, author)
             except ValueError as error:
                 raise Fault(author, f"seat {author}: malformed deal body: {error}") from None
-            digest = body_digest(body)
+            digest = self.chain.body_digest(msg)
             misplaced = self._misplaced(author, digest, step)
             if misplaced is not None:
                 raise Fault(HOST_AUTHOR, f"the host sequenced seat {author}'s {step.step} "
@@ -451,7 +442,7 @@ class StreamTable(Owing, MidRoundSeating, SeedSharing, Disputes, Roster):
         docs/dealing.md's "A step the host places where it is not due" has it: a seat signs a
         step when the stream it has seen makes it due, and cannot know what the host will
         sequence before it.  So a step of a round gone by, a body of its author's already
-        sequenced in this deal word for word (``digest`` is the step's `body_digest`: its
+        sequenced in this deal word for word (``digest``, the step's `Chain.body_digest`: its
         outbox signs again after a reconnection what was on its way, `Outbox.reconnected`),
         seeds after the host's own timeout of them or after the round's audit, a
         ``share_reveal`` after the host's own ``"shares"`` timeout of it or after its rebuild

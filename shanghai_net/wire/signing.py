@@ -95,6 +95,14 @@ def _signed(start: bytes, msg: GameMessage) -> bytes:
                         msg.body_wire)
 
 
+def _body_at(start: bytes, msg: GameMessage) -> int:
+    """Where ``msg``'s body begins in its signed bytes: after the array's header and its six
+    first elements (msgpack writes an array's elements one after another; the nil packed
+    here in the body's place is one byte)."""
+    return len(msgpack.packb([DOMAIN, start, msg.author, msg.counter, msg.basis_seq,
+                              msg.basis_head, None], use_bin_type=True)) - 1
+
+
 def sign_wire(key: Ed25519PrivateKey, start: bytes, author: int, counter: int,
               body: Mapping, basis: tuple[int, bytes] | None = None) -> dict[str, Any]:
     """The wire map of ``body`` (any map: unknown fields are signed too) signed by ``author``
@@ -147,6 +155,9 @@ class Chain:
         """Author -> the counter of its last message in the chain."""
         self._checked: tuple[GameMessage, bytes] | None = None
         """The message `check` verified last, and its chain hash."""
+        self._checked_signed: tuple[GameMessage, bytes] | None = None
+        """The message `check` verified last, and its signed bytes (`body_digest`), kept
+        after `append`: a table looks a deal body up once it is in the chain."""
         self._keys: dict[int, VerifyKey] = {}
         for seat, raw in seat_keys.items():
             try:
@@ -231,7 +242,21 @@ class Chain:
                 f"does not verify with seat {msg.author}'s key", ref, msg.counter)
         digest = _link(msg, self.head, data)
         self._checked = (msg, digest)
+        self._checked_signed = (msg, data)
         return digest
+
+    def body_digest(self, msg: GameMessage) -> bytes:
+        """SHA-256 of the canonical bytes (protocol.md 8.1) of ``msg``'s body as decoded, the
+        unknown fields beside its kind left out: the body's identity word for word (8.3), the
+        same for a copy signed again with another counter or its fields in another order.
+        When the body was signed with none of those fields, these are the tail of the signed
+        bytes `check` computed if ``msg`` was the message checked last, as every deal step is
+        at every party before its table looks it up: then the body is not encoded again."""
+        known = msg.body.to_wire()
+        last = self._checked_signed
+        if last is not None and last[0] is msg and msg.body_wire.keys() == known.keys():
+            return hashlib.sha256(memoryview(last[1])[_body_at(self.start, msg):]).digest()
+        return hashlib.sha256(msgpack.packb(canonical(known), use_bin_type=True)).digest()
 
     def append(self, msg: GameMessage) -> bytes:
         """Verify ``msg`` and make it the new head; returns the new head hash.  The message
