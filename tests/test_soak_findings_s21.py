@@ -26,7 +26,10 @@ def test_votes_against_a_seat_with_fewer_than_t_other_holders_do_not_wait_for_th
     102 s), then is void as without sharing.  Here seat 1 is lost and replaced in round 1,
     seat 2 goes at round 2's start, and seats 0, 3 and 4 vote it gone: 3 of 5 seats,
     3 holders' votes of t = 4.  The votes should decide at once (a void as without
-    sharing, or a loss with nothing to rebuild), not leave the table to the host's clock."""
+    sharing, or a loss with nothing to rebuild), not leave the table to the host's clock.
+    (Helper votewindow's branch, session 21, has the host sign that timeout at once instead,
+    Sequencer._vote_wait: the same wait removed in the host; with it this xfail is the table's
+    alternative and may be dropped.)"""
     t = shared(5, 4)
     t.run_until(lambda: sum(isinstance(e, (Drew, TookDiscard))
                             for e in t.host.public.log) >= 3)

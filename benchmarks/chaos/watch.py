@@ -104,8 +104,9 @@ class RecordWatch:
         """What a void at ``body`` (read before the table takes it) is called in the tally:
         ``VoidRound`` (the votes), or ``timeout`` and its ``what``; a ``vote`` timeout of a
         seat whose other holders were fewer than ``t`` says so: bar (2) of docs/dealing.md's
-        vote could never be met and the round waited a full audit_timeout for nothing (soak
-        13-5, 15-21, 15-26, 16-10; tests/test_soak_findings_s21.py)."""
+        vote could never be met, no vote could have spared the round, and a host that waits
+        its audit_timeout for it waits for nothing (soak 13-5, 15-21, 15-26, 16-10, each 90 to
+        130 s; tests/test_soak_findings_s21.py)."""
         if type(body).__name__ != "Timeout":
             return type(body).__name__
         table = self.table
