@@ -330,6 +330,25 @@ def test_the_watch_tells_a_void_for_silence_from_a_loss(tmp_path):
     assert out.charges == {names[0]: 1, names[3]: 1} and out.voids == {names[0]: 1}
 
 
+def test_the_watch_tells_a_vote_timeout_no_vote_could_have_spared(tmp_path):
+    """Soak 13-5 (5 seats, t 4, seat 1 a stand-in, no holder): the host's ``vote`` timeout of
+    seat 2, whose other holders (0, 3, 4) are fewer than t, ended a wait for holders' votes
+    that could never come; one of seat 1 (other holders 0, 2, 3, 4) ended a wait that votes
+    could have ended.  The tally names the first apart (tests/test_soak_findings_s21.py)."""
+    from shanghai_net.wire.messages import Timeout, VoidRound
+
+    watch = RecordWatch(tmp_path / "record.bin", 5, 3)
+    watch.table = SimpleNamespace(share_threshold=4, start_game=SimpleNamespace(host_run=()),
+                                  share_holders=lambda t, host_run: (0, 2, 3, 4))
+    assert watch._cause(Timeout(seat=2, what="vote")) == \
+        "timeout vote (fewer than t other holders)"
+    assert watch._cause(Timeout(seat=1, what="vote")) == "timeout vote"
+    assert watch._cause(Timeout(seat=2, what="seeds")) == "timeout seeds"
+    assert watch._cause(VoidRound(round=3, seat=2)) == "VoidRound"
+    watch.table.share_threshold = None  # sharing off: no holders' bar
+    assert watch._cause(Timeout(seat=2, what="vote")) == "timeout vote"
+
+
 def test_the_watch_says_where_a_stalled_record_stands_and_on_whom(tmp_path):
     """A game over its time bound says what the table waited for (soak 11-5 stood 370 s at a
     nonce nobody could send): here seat 3 never commits to the first-dealer pick."""

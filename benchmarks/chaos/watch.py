@@ -39,7 +39,8 @@ class RecordWatch:
         self.void_causes: list[str] = []
         """For each deal voided, the message that voided it: ``void_round`` (the votes), or
         the host's ``timeout`` (``vote``: at a table sharing seeds, ``t`` holders' votes never
-        came; ``shares``: a rebuild's shares; ``seeds``: a seat silent at the audit)."""
+        came, and ``(fewer than t other holders)`` if they never could: `_cause`; ``shares``: a
+        rebuild's shares; ``seeds``: a seat silent at the audit)."""
         self.deal = 1
         self.started = False
         self.last_seq = -1
@@ -77,6 +78,7 @@ class RecordWatch:
         if self.broken:
             return
         table = self.table
+        cause = self._cause(msg.body)
         try:
             table.receive(msg)
         except (TableFault, ValueError) as fault:
@@ -88,9 +90,6 @@ class RecordWatch:
         if type(msg.body).__name__ == "Discard":
             self.discards += 1
             self.in_deal += 1
-        body = msg.body
-        cause = f"timeout {body.what}" if type(body).__name__ == "Timeout" else \
-            type(body).__name__
         self.void_causes += [cause] * (len(table.left) - len(self.void_causes))
         for ended in table.left + table.lost:
             if ended not in self.ended:
@@ -100,6 +99,22 @@ class RecordWatch:
         deal = 1 + table.rounds_audited + len(table.left)
         if deal != self.deal:
             self.deal, self.in_deal, self.seeds_from = deal, 0, set()
+
+    def _cause(self, body) -> str:
+        """What a void at ``body`` (read before the table takes it) is called in the tally:
+        ``VoidRound`` (the votes), or ``timeout`` and its ``what``; a ``vote`` timeout of a
+        seat whose other holders were fewer than ``t`` says so: bar (2) of docs/dealing.md's
+        vote could never be met, no vote could have spared the round, and a host that waits
+        its audit_timeout for it waits for nothing (soak 13-5, 15-21, 15-26, 16-10, each 90 to
+        130 s; tests/test_soak_findings_s21.py)."""
+        if type(body).__name__ != "Timeout":
+            return type(body).__name__
+        table = self.table
+        if body.what == "vote" and table.share_threshold is not None and len(
+                set(table.share_holders(table.share_threshold, table.start_game.host_run))
+                - {body.seat}) < table.share_threshold:
+            return "timeout vote (fewer than t other holders)"
+        return f"timeout {body.what}"
 
     def reached(self, fault: Fault) -> bool:
         """The fault's moment has come (or passed)."""
