@@ -334,7 +334,8 @@ def test_the_watch_tells_a_vote_timeout_no_vote_could_have_spared(tmp_path):
     """Soak 13-5 (5 seats, t 4, seat 1 a stand-in, no holder): the host's ``vote`` timeout of
     seat 2, whose other holders (0, 3, 4) are fewer than t, ended a wait for holders' votes
     that could never come; one of seat 1 (other holders 0, 2, 3, 4) ended a wait that votes
-    could have ended.  The tally names the first apart (tests/test_soak_findings_s21.py)."""
+    could have ended.  The tally names the first apart (the host now times it out at once:
+    Sequencer._vote_wait)."""
     from shanghai_net.wire.messages import Timeout, VoidRound
 
     watch = RecordWatch(tmp_path / "record.bin", 5, 3)

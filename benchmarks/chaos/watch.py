@@ -106,7 +106,7 @@ class RecordWatch:
         seat whose other holders were fewer than ``t`` says so: bar (2) of docs/dealing.md's
         vote could never be met, no vote could have spared the round, and a host that waits
         its audit_timeout for it waits for nothing (soak 13-5, 15-21, 15-26, 16-10, each 90 to
-        130 s; tests/test_soak_findings_s21.py)."""
+        130 s, before the host timed such a vote out at once: Sequencer._vote_wait)."""
         if type(body).__name__ != "Timeout":
             return type(body).__name__
         table = self.table
