@@ -47,6 +47,14 @@ class Screen:
             pass  # the other end closed
 
 
+def signals_at_default() -> None:
+    """In the child before it runs: the signals sent here at their default action, as a
+    system's own would find them.  A test run started under ``nohup`` (or any parent ignoring
+    SIGHUP) passed its ignoring on, and the console given SIGHUP never ended."""
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 async def ended_by_the_system(tmp_path, command, signum, seat_ready=None):
     """Host a three-seat table, start ``command`` (the process sits at seat 0), seat two bots
     of ours; once the game has started, send the process ``signum``: the host's view of seat 0
@@ -62,7 +70,7 @@ async def ended_by_the_system(tmp_path, command, signum, seat_ready=None):
             process = await trio.lowlevel.open_process(
                 [sys.executable, "-m", "shanghai_net.cli", *[
                     part.format(port=port) for part in command]],
-                stdin=slave, stdout=slave, stderr=slave, env=env)
+                stdin=slave, stdout=slave, stderr=slave, env=env, preexec_fn=signals_at_default)
             os.close(slave)
             screen = Screen(master)
             nursery.start_soon(screen.read)

@@ -119,6 +119,29 @@ async def test_our_first_player_back_mid_round_takes_its_seat_over_and_plays_on(
         assert_no_hidden_card_opened_to(t, seat)
 
 
+async def test_a_message_the_kept_table_sent_is_ours_when_placed_after_the_seat_is_taken_over(
+        monkeypatch):
+    """Over sockets (test_net_comeback.py, 2 of 7 runs under load) a message the kept table
+    had sent on the new connection was sequenced after the seat's ``replace`` (the same key
+    plays the seat again), and the host's `Placed` for it came once the peer had taken the
+    seat over with a new outbox: the peer stopped, "the host placed a message 10 of ours at
+    seq 48 that we have not sent".  It sent it: the new outbox knows it."""
+    t, secrets = lost_with_secrets(monkeypatch)
+    published(t)
+    kept = secrets[BACK]
+    peer = peer_at_the_seat(t, kept, kept)
+    old = peer.table
+    sent = peer.outbox._sign(wm.DrawStock())  # on its way as the seat is given back
+    t.host_says(wm.Replace(seat=BACK, name="p2", role="player", sign_key=t.ids[BACK].sign_public,
+                           box_key=kept.box_public))
+    t.gone.discard(BACK)
+    t.run_until(lambda: BACK not in t.host.vacant, play=False)
+    assert peer.table is not old, "the peer kept the table that lost its seat"
+    placed = peer._placed(wm.Placed(seq=t.host.chain.next_seq, counter=sent.counter))
+    assert (placed.counter, placed.body) == (sent.counter, sent.body)
+    assert peer.outbox.reserve() > sent.counter
+
+
 async def test_our_first_player_back_at_a_deal_s_start_plays_on_with_the_table_it_kept(
         monkeypatch):
     """Sharing off: seat 2 is voted gone and its round void; its first player comes back (the

@@ -184,6 +184,8 @@ class Holding:
             self._store.trail(table.game_id) if self._store is not None else None
         self.outbox = Outbox(table, self.identity.sign_key, trail,
                              old.reserve() if old is not None else 0)
+        if old is not None:  # sent on this connection by the table we leave, and the host may
+            self.outbox.unplaced.update(old.unplaced)  # place them yet: its `Placed` names them
         self._watch = HostWatch(table, self.outbox)
         self._watch.behind()  # a seat taken mid-stream: live once its inbox runs dry
         self.outbox.push(first)
