@@ -154,7 +154,12 @@ class PeerTable(StreamTable):
     def deal_over(self, body: wm.Deal) -> bool:
         """Whether ``body``, a deal step of this seat's that the stream made due, answers a deal
         that is over now (of a round gone by, or voided: `_dropped`): the host refuses it, and
-        the seat that has seen the end must not sign it (`Outbox`, after the seat's own vote)."""
+        the seat that has seen the end must not sign it (`Outbox`, after the seat's own vote).
+        A void of round 0 keeps the round's number, yet `_dropped` knows every step of that
+        deal: round 0 deals no card (protocol.md 11.3), so a seat's only steps there are the
+        first-dealer pick's ``pick_commit`` and ``pick_reveal``, and the pick held again takes
+        the next pick number; the next deal's steps begin at round 1's shuffle, which takes
+        round 1's number at once (`_new_round`)."""
         step = parse_deal(body, self.game_id, self.seat)
         return step.round < self.round or self._dropped(step) is not None
 
