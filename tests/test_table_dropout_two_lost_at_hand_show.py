@@ -5,9 +5,9 @@ voted gone, with no one to seat in it.  Its hand is shown without it: each seat 
 round shows its own key of each hidden card, and nobody else, seat 2's newcomer included: seat
 2's keys of the round's deal are public from its rebuilt seed (`StreamTable.rebuilding`).  What
 every party says is owed (`Owing.owed_steps`: the host's ``owed`` notice, the seats the table
-waits on and may time out as silent) says the same: counting only the seats rebuilt so far, or
-none, it would name the newcomer too, a key a client without a replica would be told to send
-and a seat the table would wait on.  The round is scored with the lost hand and stands: no void."""
+waits on and may time out as silent) says the same: without the lost seats' keys counted as
+public there, it would name the newcomer too, a key a client without a replica would be told to
+send and a seat the table would wait on.  The round is scored with the lost hand and stands: no void."""
 
 from __future__ import annotations
 
