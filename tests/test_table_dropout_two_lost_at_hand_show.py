@@ -7,7 +7,8 @@ round shows its own key of each hidden card, and nobody else, seat 2's newcomer 
 every party says is owed (`Owing.owed_steps`: the host's ``owed`` notice, the seats the table
 waits on and may time out as silent) says the same: without the lost seats' keys counted as
 public there, it would name the newcomer too, a key a client without a replica would be told to
-send and a seat the table would wait on.  The round is scored with the lost hand and stands: no void."""
+send and a seat the table would wait on.  The round is scored with the lost hand and stands:
+no void."""
 
 from __future__ import annotations
 
