@@ -282,9 +282,11 @@ class PeerTable(StreamTable):
     def _seated_own(self, seat: int, box_key: bytes, holders: tuple[int, ...]) -> None:
         """R1: lost ``seat``'s replacement plays it from here: this seat's replica counts it
         again, its deal seals to the replacement's box key, and this seat hands it its keys of
-        the seat's hand (`MidRoundSeating`)."""
+        the seat's hand (`MidRoundSeating`).  The lost player's own table follows another
+        seat's replacement too (it takes its messages from here) and hands it nothing: a vacant
+        seat owes no handed keys (`_seated_now`)."""
         self.game.seat_back(seat)
-        if self.seat in self.vacant or seat == self.seat:  # (the lost player's own table)
+        if seat == self.seat:  # (the lost player's own table)
             return
         self.participant.seat_replacement(seat, X25519PublicKey.from_public_bytes(box_key),
                                           holders)
